@@ -1,0 +1,95 @@
+#pragma once
+
+// The engine's public face. Lives on the thread that creates it (the GUI thread in the
+// desktop app, the main thread headless); owns a pool of worker threads, each running the
+// sessions of the streams assigned to it.
+//
+// Thread contract: every method is called on the Engine's own thread. Commands (add,
+// remove, stop, restart, subscribe, send) are queued to the stream's worker and return at
+// once; they take effect there immediately, whatever the stream is doing. snapshot() reads
+// the lock-free statistics and may be called ten times a second at no cost to the workers.
+// Signals are emitted on the Engine's thread, never once per message.
+
+#include "StreamConfig.h"
+#include "StreamRecords.h"
+#include "StreamSnapshot.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+#include <QtCore/QVector>
+
+#include <memory>
+#include <vector>
+
+class QThread;
+
+namespace streamscope {
+
+class EngineWorker;
+class StreamShared;
+
+class Engine : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        int workerCount = 0; // 0: one per core, at least 1, at most 8
+    };
+
+    explicit Engine(QObject *parent = nullptr);
+    explicit Engine(Options options, QObject *parent = nullptr);
+    ~Engine() override; // stops every stream and joins the workers
+
+    StreamId addStream(const StreamConfig &config);
+    void removeStream(StreamId id);
+    // Replaces a stream's configuration; the stream reconnects with it (same id, counters kept).
+    void updateStream(StreamId id, const StreamConfig &config);
+    void stopStream(StreamId id);
+    void restartStream(StreamId id);
+    void stopAll();
+
+    // Binance-style control messages; each returns the request id sent (0 if the stream is unknown).
+    qint64 subscribe(StreamId id, const QStringList &streams);
+    qint64 unsubscribe(StreamId id, const QStringList &streams);
+    qint64 listSubscriptions(StreamId id);
+    bool sendMessage(StreamId id, const QString &text);
+
+    QList<StreamId> streamIds() const; // in the order they were added
+    bool contains(StreamId id) const { return m_streams.contains(id); }
+    StreamConfig config(StreamId id) const;
+    int workerCount() const { return int(m_workers.size()); }
+
+    QVector<StreamSnapshot> snapshot(bool withLatency = false) const;
+    StreamSnapshot snapshot(StreamId id, bool withLatency = false) const;
+
+    QVector<ResponseRecord> results(StreamId id) const;
+    QVector<ResponseRecord> errors(StreamId id) const;
+
+    // The inspector tap: while on, the stream keeps its last messages (config.inspectorCapacity)
+    // and takeInspected() hands them over, oldest first.
+    void setInspecting(StreamId id, bool on);
+    QVector<InspectedMessage> takeInspected(StreamId id);
+
+signals:
+    void streamAdded(streamscope::StreamId id);
+    void streamRemoved(streamscope::StreamId id);
+    void stateChanged(streamscope::StreamId id, streamscope::StreamState state, const QString &reason);
+    void eventOccurred(const streamscope::StreamEvent &event);
+
+private:
+    struct Entry {
+        std::shared_ptr<StreamShared> shared;
+        EngineWorker *worker = nullptr;
+    };
+    void onWorkerEvent(const streamscope::StreamEvent &event);
+    EngineWorker *leastLoadedWorker() const;
+    qint64 nextRequestId();
+
+    std::vector<QThread *> m_threads;
+    std::vector<EngineWorker *> m_workers;
+    QHash<StreamId, Entry> m_streams;
+    QList<StreamId> m_order;
+    StreamId m_nextId = 1;
+    qint64 m_nextRequestId = 1;
+};
+
+} // namespace streamscope

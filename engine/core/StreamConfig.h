@@ -1,0 +1,62 @@
+#pragma once
+
+// Everything the engine needs to run one stream. Built by the workspace loader or the UI,
+// handed to Engine::addStream by value, then owned by the stream's session on its worker.
+// Secrets are never held here in clear: header values, app keys and sessions keep their
+// "env:NAME" / "keychain:NAME" references and are resolved by SecretStore when the session
+// connects, so that saving a config never writes a secret.
+
+#include "StreamTypes.h"
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QList>
+#include <QtCore/QPair>
+#include <QtCore/QStringList>
+#include <QtCore/QUrl>
+
+namespace streamscope {
+
+struct StreamConfig {
+    QString name;
+    Venue venue = Venue::Generic;
+    QUrl url; // ws, wss (websocket) or tcp, tls (CRLF-delimited lines)
+
+    // Binance: stream names sent as SUBSCRIBE after connect (and after every reconnect).
+    QStringList subscribe;
+    // Any venue: raw text messages sent after connect (and after every reconnect).
+    QStringList sendOnConnect;
+    // Extra HTTP headers for the websocket handshake; values may be secret references.
+    QList<QPair<QString, QString>> headers;
+
+    DecodeMode mode = DecodeMode::Parsed;
+    QString latencyField; // JSON pointer; empty: Binance "E" (also under "data"), Betfair "pt"
+    LatencyUnit latencyUnit = LatencyUnit::Milliseconds;
+
+    int stallTimeoutMs = 30000;      // no data message for this long: Stalled
+    bool reconnectOnStall = false;   // Stalled also reconnects
+    int reconnectBaseMs = 1000;      // backoff: full jitter in [0, min(max, base * 2^attempt)]
+    int reconnectMaxMs = 60000;
+    int healthyResetMs = 30000;      // Live this long resets the backoff attempt counter
+    int pingIntervalMs = 20000;      // websocket ping; 0 disables
+    int pongTimeoutMs = 60000;       // no frame at all for this long: the connection is dead
+    int connectTimeoutMs = 15000;
+    qint64 maxMessageBytes = 16 * 1024 * 1024;
+    int inspectorCapacity = 2000;    // messages kept while somebody inspects the stream
+
+    // Betfair
+    QString appKey;   // secret reference
+    QString session;  // secret reference
+    QJsonObject marketSubscription;
+    QJsonObject orderSubscription;
+    int heartbeatMs = 5000;
+
+    // TLS
+    QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate
+
+    bool isLineProtocol() const
+    {
+        return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls");
+    }
+};
+
+} // namespace streamscope

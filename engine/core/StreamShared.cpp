@@ -1,0 +1,120 @@
+#include "StreamShared.h"
+
+#include "StreamSnapshot.h"
+
+#include <QtCore/QMutexLocker>
+
+#include <chrono>
+
+namespace streamscope {
+
+namespace {
+constexpr qsizetype kMaxKeptBytes = 4096;
+}
+
+void StreamShared::setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs)
+{
+    {
+        QMutexLocker lock(&m_mutex);
+        m_reason = reason;
+        m_stateSinceMs = nowMs;
+        m_nextRetryAtMs = nextRetryAtMs;
+    }
+    state.store(s, std::memory_order_release);
+}
+
+void StreamShared::pushResponse(bool isError, ResponseRecord record)
+{
+    if (record.body.size() > kMaxKeptBytes)
+        record.body.truncate(kMaxKeptBytes);
+    QMutexLocker lock(&m_mutex);
+    auto &ring = isError ? m_errors : m_results;
+    if (ring.size() >= std::size_t(kResponseRingCapacity))
+        ring.pop_front();
+    ring.push_back(std::move(record));
+}
+
+void StreamShared::setParseError(const QString &error, const char *data, qsizetype len)
+{
+    QMutexLocker lock(&m_mutex);
+    m_lastParseError = error;
+    m_lastBadMessage = QByteArray(data, std::min(len, kMaxKeptBytes));
+}
+
+void StreamShared::setLastCloseCode(int code)
+{
+    QMutexLocker lock(&m_mutex);
+    m_lastCloseCode = code;
+}
+
+void StreamShared::inspect(qint64 receivedMs, double latencyMs, const char *data, qsizetype len)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_inspected.size() >= std::size_t(std::max(1, config.inspectorCapacity))) {
+        m_inspected.pop_front();
+        counters.inspectorDrops.add();
+    }
+    m_inspected.push_back(InspectedMessage{receivedMs, latencyMs, QByteArray(data, len)});
+}
+
+void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
+{
+    out.id = id;
+    out.name = config.name;
+    out.url = config.url;
+    out.venue = config.venue;
+    out.mode = config.mode;
+    out.takenAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now().time_since_epoch())
+                        .count();
+    out.state = state.load(std::memory_order_acquire);
+    {
+        QMutexLocker lock(&m_mutex);
+        out.stateReason = m_reason;
+        out.stateSinceMs = m_stateSinceMs;
+        out.nextRetryAtMs = m_nextRetryAtMs;
+        out.lastCloseCode = m_lastCloseCode;
+        out.lastParseError = m_lastParseError;
+        out.lastBadMessage = m_lastBadMessage;
+    }
+    const StreamCounters &c = counters;
+    out.messages = c.messages.load();
+    out.dataMessages = c.dataMessages.load();
+    out.bytes = c.bytes.load();
+    out.results = c.results.load();
+    out.errors = c.errors.load();
+    out.controlMessages = c.controlMessages.load();
+    out.heartbeats = c.heartbeats.load();
+    out.parseErrors = c.parseErrors.load();
+    out.gaps = c.gaps.load();
+    out.reconnects = c.reconnects.load();
+    out.inspectorDrops = c.inspectorDrops.load();
+    out.lastMessageMs = c.lastMessageMs.load();
+    out.lastDataMs = c.lastDataMs.load();
+    if (withLatency)
+        out.latency = latency.snapshot();
+}
+
+QVector<ResponseRecord> StreamShared::responses(bool errors) const
+{
+    QMutexLocker lock(&m_mutex);
+    const auto &ring = errors ? m_errors : m_results;
+    return QVector<ResponseRecord>(ring.begin(), ring.end());
+}
+
+QVector<InspectedMessage> StreamShared::takeInspected()
+{
+    QMutexLocker lock(&m_mutex);
+    QVector<InspectedMessage> out(std::make_move_iterator(m_inspected.begin()),
+                                  std::make_move_iterator(m_inspected.end()));
+    m_inspected.clear();
+    return out;
+}
+
+void StreamShared::clearInspected()
+{
+    QMutexLocker lock(&m_mutex);
+    m_inspected.clear();
+}
+
+} // namespace streamscope

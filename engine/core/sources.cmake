@@ -1,0 +1,12 @@
+target_sources(streamscope_engine PRIVATE
+    core/Engine.h core/Engine.cpp
+    core/EngineWorker.h core/EngineWorker.cpp
+    core/SecretStore.h core/SecretStore.cpp
+    core/StreamConfig.h
+    core/StreamRecords.h
+    core/StreamSession.h core/StreamSession.cpp
+    core/StreamShared.h core/StreamShared.cpp
+    core/StreamSnapshot.h
+    core/StreamTypes.h core/StreamTypes.cpp
+    core/Backoff.h core/Backoff.cpp
+)

@@ -1,0 +1,146 @@
+#include "MessageDecoder.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace streamscope {
+
+namespace ondemand = simdjson::ondemand;
+
+namespace {
+
+// Key comparison on the raw (still escaped) key: our keys never need unescaping.
+inline bool keyIs(const ondemand::raw_json_string &key, const char *name, std::size_t n)
+{
+    const char *raw = key.raw();
+    return std::memcmp(raw, name, n) == 0 && raw[n] == '"';
+}
+#define KEY_IS(key, lit) keyIs(key, lit, sizeof(lit) - 1)
+
+simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
+{
+    ondemand::number_type type;
+    if (auto e = value.get_number_type().get(type); e == simdjson::SUCCESS) {
+        if (type == ondemand::number_type::floating_point_number) {
+            double d;
+            if (auto e2 = value.get_double().get(d))
+                return e2;
+            out = std::int64_t(d);
+            return simdjson::SUCCESS;
+        }
+        return value.get_int64().get(out);
+    }
+    // Some feeds send times as strings of digits.
+    std::string_view s;
+    if (auto e = value.get_string().get(s))
+        return e;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    return r.ec == std::errc() ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
+}
+
+// Reads the fields of one event object; `envelope` is true for the outer object, where
+// "data" may hold the event (Binance combined streams).
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope)
+{
+    for (auto field : object) {
+        ondemand::raw_json_string key;
+        if (auto e = field.key().get(key))
+            return e;
+        ondemand::value value;
+        if (auto e = field.value().get(value))
+            return e;
+        if (KEY_IS(key, "E") || KEY_IS(key, "pt")) {
+            if (auto e = readTime(value, out.eventTime))
+                return e;
+        } else if (KEY_IS(key, "e")) {
+            if (auto e = value.get_string().get(out.eventType))
+                return e;
+        } else if (KEY_IS(key, "s")) {
+            if (auto e = value.get_string().get(out.symbol))
+                return e;
+        } else if (KEY_IS(key, "U")) {
+            if (auto e = value.get_int64().get(out.firstUpdateId))
+                return e;
+        } else if (KEY_IS(key, "u")) {
+            if (auto e = value.get_int64().get(out.finalUpdateId))
+                return e;
+        } else if (KEY_IS(key, "pu")) {
+            if (auto e = value.get_int64().get(out.prevFinalUpdateId))
+                return e;
+        } else if (envelope && KEY_IS(key, "data")) {
+            ondemand::json_type type;
+            if (auto e = value.type().get(type))
+                return e;
+            if (type == ondemand::json_type::object) {
+                ondemand::object inner;
+                if (auto e = value.get_object().get(inner))
+                    return e;
+                if (auto e = decodeObject(inner, out, false))
+                    return e;
+            } else if (type == ondemand::json_type::array) {
+                // Array streams (!ticker@arr): the first event's time stands for the batch.
+                ondemand::array items;
+                if (auto e = value.get_array().get(items))
+                    return e;
+                for (auto item : items) {
+                    ondemand::object first;
+                    if (auto e = item.get_object().get(first))
+                        return e;
+                    if (auto e = decodeObject(first, out, false))
+                        return e;
+                    return simdjson::SUCCESS; // the rest of the batch is not needed
+                }
+            }
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace
+
+bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out)
+{
+    std::memcpy(m_buffer.reserve(len), data, len);
+    return decode(len, pointer, out);
+}
+
+bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out)
+{
+    out = DecodedFields{};
+    ondemand::document doc;
+    if (auto e = m_parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
+        return fail(e);
+    if (!pointer.empty()) {
+        ondemand::value value;
+        if (auto e = doc.at_pointer(pointer).get(value))
+            return e == simdjson::NO_SUCH_FIELD || e == simdjson::INDEX_OUT_OF_BOUNDS ? true : fail(e);
+        if (auto e = readTime(value, out.eventTime))
+            return fail(e);
+        return true;
+    }
+    ondemand::json_type type;
+    if (auto e = doc.type().get(type))
+        return fail(e);
+    if (type != ondemand::json_type::object) {
+        // Not an event object: check that it is well-formed JSON and move on.
+        if (type == ondemand::json_type::array) {
+            ondemand::array a;
+            if (auto e = doc.get_array().get(a))
+                return fail(e);
+            std::size_t n;
+            if (auto e = a.count_elements().get(n))
+                return fail(e);
+        }
+        return true;
+    }
+    ondemand::object object;
+    if (auto e = doc.get_object().get(object))
+        return fail(e);
+    if (auto e = decodeObject(object, out, true))
+        return fail(e);
+    if (!doc.at_end() && out.eventTime == DecodedFields::kNone)
+        return fail(simdjson::TRAILING_CONTENT);
+    return true;
+}
+
+} // namespace streamscope

@@ -1,0 +1,81 @@
+#pragma once
+
+// Decodes the few fields StreamScope needs from a data message, with simdjson ondemand:
+// the event time (Binance "E", also inside the combined-stream envelope's "data"; Betfair
+// "pt"; or a configured JSON pointer), the event type ("e"), the symbol ("s") and the
+// depth-diff sequence fields ("U", "u", "pu"). Everything else is skipped, not copied.
+//
+// Thread contract: one decoder per worker thread, reused for every message of every stream
+// on that worker (one parser, one padded buffer). Views in DecodedFields point into the
+// buffer and are valid until the next call.
+
+#include <QtCore/QByteArray>
+#include <QtCore/QString>
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace streamscope {
+
+struct DecodedFields {
+    static constexpr std::int64_t kNone = INT64_MIN;
+    std::int64_t eventTime = kNone;        // in the stream's latency unit (ms for E and pt)
+    std::int64_t firstUpdateId = kNone;    // U
+    std::int64_t finalUpdateId = kNone;    // u
+    std::int64_t prevFinalUpdateId = kNone; // pu (futures)
+    std::string_view eventType;            // e
+    std::string_view symbol;               // s
+};
+
+// A padded buffer that simdjson can parse in place; grows, never shrinks.
+class PaddedBuffer {
+public:
+    // Room for `len` bytes plus simdjson's padding; returns the start.
+    char *reserve(std::size_t len)
+    {
+        const std::size_t need = len + simdjson::SIMDJSON_PADDING;
+        if (need > m_data.size())
+            m_data.resize(std::max(need, m_data.size() * 2));
+        return m_data.data();
+    }
+    char *data() { return m_data.data(); }
+    std::size_t allocated() const { return m_data.size(); }
+
+private:
+    std::string m_data = std::string(64 * 1024, '\0');
+};
+
+class MessageDecoder {
+public:
+    static constexpr std::size_t kMaxDocumentBytes = 64 * 1024 * 1024;
+
+    MessageDecoder() : m_parser(kMaxDocumentBytes) {}
+
+    // The worker's scratch buffer: transports encode or copy a message here once, and the
+    // decoder parses it in place.
+    PaddedBuffer &buffer() { return m_buffer; }
+
+    // Decodes `len` bytes at buffer().data(). `pointer`, when not empty, is the JSON pointer
+    // of the event time. Returns false on malformed JSON (see lastError()).
+    bool decode(std::size_t len, const std::string &pointer, DecodedFields &out);
+    // Copies into the scratch buffer first.
+    bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out);
+
+    QString lastError() const { return QString::fromLatin1(simdjson::error_message(m_lastError)); }
+
+private:
+    bool fail(simdjson::error_code e)
+    {
+        m_lastError = e;
+        return false;
+    }
+
+    simdjson::ondemand::parser m_parser;
+    PaddedBuffer m_buffer;
+    simdjson::error_code m_lastError = simdjson::SUCCESS;
+};
+
+} // namespace streamscope

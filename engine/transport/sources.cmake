@@ -1,0 +1,6 @@
+target_sources(streamscope_engine PRIVATE
+    transport/LineFramer.h
+    transport/Transport.h transport/Transport.cpp
+    transport/WebSocketTransport.h transport/WebSocketTransport.cpp
+    transport/LineTransport.h transport/LineTransport.cpp
+)

@@ -1,0 +1,3 @@
+target_sources(streamscope_engine PRIVATE
+    workspace/Workspace.h workspace/Workspace.cpp
+)
