@@ -41,7 +41,8 @@ public:
 
     StreamId addStream(const StreamConfig &config);
     void removeStream(StreamId id);
-    // Replaces a stream's configuration; the stream reconnects with it (same id, counters kept).
+    // Replaces a stream's configuration: the stream reconnects with it under the same id,
+    // its counters starting again from zero.
     void updateStream(StreamId id, const StreamConfig &config);
     void stopStream(StreamId id);
     void restartStream(StreamId id);
@@ -82,14 +83,12 @@ private:
     };
     void onWorkerEvent(const streamscope::StreamEvent &event);
     EngineWorker *leastLoadedWorker() const;
-    qint64 nextRequestId();
 
     std::vector<QThread *> m_threads;
     std::vector<EngineWorker *> m_workers;
     QHash<StreamId, Entry> m_streams;
     QList<StreamId> m_order;
     StreamId m_nextId = 1;
-    qint64 m_nextRequestId = 1;
 };
 
 } // namespace streamscope

@@ -1,11 +1,27 @@
 #include "MessageDecoder.h"
 
+#include <simdjson.h>
+
 #include <charconv>
 #include <cstring>
 
 namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
+static_assert(PaddedBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
+
+class MessageDecoder::Parser {
+public:
+    ondemand::parser parser{MessageDecoder::kMaxDocumentBytes};
+};
+
+MessageDecoder::MessageDecoder() : m_parser(std::make_unique<Parser>()) {}
+MessageDecoder::~MessageDecoder() = default;
+
+QString MessageDecoder::lastError() const
+{
+    return QString::fromLatin1(simdjson::error_message(simdjson::error_code(m_lastError)));
+}
 
 namespace {
 
@@ -88,7 +104,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                         return e;
                     if (auto e = decodeObject(first, out, false))
                         return e;
-                    return simdjson::SUCCESS; // the rest of the batch is not needed
+                    break; // the rest of the batch is skipped, and the envelope read on to its end
                 }
             }
         }
@@ -106,9 +122,13 @@ bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::st
 
 bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out)
 {
+    const auto fail = [this](simdjson::error_code e) {
+        m_lastError = int(e);
+        return false;
+    };
     out = DecodedFields{};
     ondemand::document doc;
-    if (auto e = m_parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
+    if (auto e = m_parser->parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
         return fail(e);
     if (!pointer.empty()) {
         ondemand::value value;
@@ -121,24 +141,60 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     ondemand::json_type type;
     if (auto e = doc.type().get(type))
         return fail(e);
-    if (type != ondemand::json_type::object) {
-        // Not an event object: check that it is well-formed JSON and move on.
-        if (type == ondemand::json_type::array) {
-            ondemand::array a;
-            if (auto e = doc.get_array().get(a))
+    if (type == ondemand::json_type::object) {
+        ondemand::object object;
+        if (auto e = doc.get_object().get(object))
+            return fail(e);
+        if (auto e = decodeObject(object, out, true))
+            return fail(e);
+    } else if (type == ondemand::json_type::array) {
+        // Raw array streams (!ticker@arr): the first event's time stands for the batch; the
+        // other elements are skipped unread.
+        ondemand::array items;
+        if (auto e = doc.get_array().get(items))
+            return fail(e);
+        bool first = true;
+        for (auto item : items) {
+            ondemand::value value;
+            if (auto e = item.get(value))
                 return fail(e);
-            std::size_t n;
-            if (auto e = a.count_elements().get(n))
+            if (!first)
+                continue;
+            first = false;
+            ondemand::json_type itemType;
+            if (auto e = value.type().get(itemType))
                 return fail(e);
+            if (itemType == ondemand::json_type::object) {
+                ondemand::object event;
+                if (auto e = value.get_object().get(event))
+                    return fail(e);
+                if (auto e = decodeObject(event, out, false))
+                    return fail(e);
+            }
         }
-        return true;
+    } else {
+        // A lone scalar is no event, but it must still be one well-formed value.
+        simdjson::error_code e = simdjson::SUCCESS;
+        if (type == ondemand::json_type::number) {
+            double d;
+            e = doc.get_double().get(d);
+        } else if (type == ondemand::json_type::string) {
+            std::string_view s;
+            e = doc.get_string().get(s);
+        } else if (type == ondemand::json_type::boolean) {
+            bool b;
+            e = doc.get_bool().get(b);
+        } else {
+            bool isNull = false;
+            e = doc.is_null().get(isNull);
+            if (!e && !isNull)
+                e = simdjson::N_ATOM_ERROR;
+        }
+        if (e)
+            return fail(e);
     }
-    ondemand::object object;
-    if (auto e = doc.get_object().get(object))
-        return fail(e);
-    if (auto e = decodeObject(object, out, true))
-        return fail(e);
-    if (!doc.at_end() && out.eventTime == DecodedFields::kNone)
+    // document::at_end() is newer than simdjson 3.0; current_location() reports the end as OUT_OF_BOUNDS.
+    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
         return fail(simdjson::TRAILING_CONTENT);
     return true;
 }

@@ -8,13 +8,16 @@
 // Thread contract: one decoder per worker thread, reused for every message of every stream
 // on that worker (one parser, one padded buffer). Views in DecodedFields point into the
 // buffer and are valid until the next call.
+//
+// simdjson stays inside MessageDecoder.cpp, which is built for SSE4.2 + CLMUL on x86-64 so
+// that the ondemand parser uses its SIMD kernel rather than the portable fallback.
 
 #include <QtCore/QByteArray>
 #include <QtCore/QString>
 
-#include <simdjson.h>
-
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -34,9 +37,11 @@ struct DecodedFields {
 class PaddedBuffer {
 public:
     // Room for `len` bytes plus simdjson's padding; returns the start.
+    static constexpr std::size_t kPadding = 64; // at least simdjson::SIMDJSON_PADDING
+
     char *reserve(std::size_t len)
     {
-        const std::size_t need = len + simdjson::SIMDJSON_PADDING;
+        const std::size_t need = len + kPadding;
         if (need > m_data.size())
             m_data.resize(std::max(need, m_data.size() * 2));
         return m_data.data();
@@ -52,7 +57,8 @@ class MessageDecoder {
 public:
     static constexpr std::size_t kMaxDocumentBytes = 64 * 1024 * 1024;
 
-    MessageDecoder() : m_parser(kMaxDocumentBytes) {}
+    MessageDecoder();
+    ~MessageDecoder();
 
     // The worker's scratch buffer: transports encode or copy a message here once, and the
     // decoder parses it in place.
@@ -64,18 +70,13 @@ public:
     // Copies into the scratch buffer first.
     bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out);
 
-    QString lastError() const { return QString::fromLatin1(simdjson::error_message(m_lastError)); }
+    QString lastError() const;
 
 private:
-    bool fail(simdjson::error_code e)
-    {
-        m_lastError = e;
-        return false;
-    }
-
-    simdjson::ondemand::parser m_parser;
+    class Parser;
+    std::unique_ptr<Parser> m_parser;
     PaddedBuffer m_buffer;
-    simdjson::error_code m_lastError = simdjson::SUCCESS;
+    int m_lastError = 0; // simdjson::error_code
 };
 
 } // namespace streamscope

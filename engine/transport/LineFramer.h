@@ -41,6 +41,8 @@ public:
             qsizetype n = m_partial.size();
             if (n > 0 && m_partial[n - 1] == '\r')
                 --n;
+            if (n > m_maxMessageBytes) // the limit above allows for a '\r' that may not be there
+                return dropOversized();
             if (n > 0)
                 onMessage(m_partial.constData(), n);
             m_partial.resize(0);

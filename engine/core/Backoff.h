@@ -1,0 +1,30 @@
+#pragma once
+
+// Reconnect delays: exponential backoff with full jitter. The n-th consecutive failure
+// waits a uniformly random time in [0, min(cap, base * 2^n)]; a healthy period resets n.
+//
+// Thread contract: one instance per session, used on the session's worker.
+
+#include <QtCore/QRandomGenerator>
+
+namespace streamscope {
+
+class Backoff {
+public:
+    Backoff(int baseMs, int capMs) : m_baseMs(baseMs), m_capMs(capMs) {}
+
+    // The delay before the next attempt; advances the attempt counter.
+    int nextDelayMs();
+    void reset() { m_attempt = 0; }
+    int attempt() const { return m_attempt; }
+    // The ceiling of the next delay, for display ("retrying within 8 s").
+    int currentCeilingMs() const;
+
+private:
+    int m_baseMs;
+    int m_capMs;
+    int m_attempt = 0;
+    QRandomGenerator m_random{QRandomGenerator::securelySeeded()};
+};
+
+} // namespace streamscope

@@ -1,0 +1,232 @@
+#include "Engine.h"
+
+#include "EngineWorker.h"
+#include "StreamShared.h"
+
+#include <QtCore/QThread>
+
+#include <algorithm>
+
+namespace streamscope {
+
+namespace {
+int defaultWorkerCount()
+{
+    return std::clamp(QThread::idealThreadCount(), 1, 8);
+}
+} // namespace
+
+Engine::Engine(QObject *parent) : Engine(Options{}, parent) {}
+
+Engine::Engine(Options options, QObject *parent) : QObject(parent)
+{
+    qRegisterMetaType<streamscope::StreamEvent>();
+    qRegisterMetaType<streamscope::StreamState>();
+    qRegisterMetaType<streamscope::StreamId>("streamscope::StreamId");
+    const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
+    for (int i = 0; i < count; ++i) {
+        auto *thread = new QThread(this);
+        thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
+        auto *worker = new EngineWorker;
+        worker->moveToThread(thread);
+        connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
+        thread->start();
+        QMetaObject::invokeMethod(worker, &EngineWorker::init, Qt::QueuedConnection);
+        m_threads.push_back(thread);
+        m_workers.push_back(worker);
+    }
+}
+
+Engine::~Engine()
+{
+    for (EngineWorker *w : m_workers)
+        QMetaObject::invokeMethod(w, &EngineWorker::shutdown, Qt::BlockingQueuedConnection);
+    for (QThread *t : m_threads) {
+        t->quit();
+        t->wait();
+    }
+    for (EngineWorker *w : m_workers)
+        delete w; // its thread has finished: nothing else can touch it
+}
+
+EngineWorker *Engine::leastLoadedWorker() const
+{
+    return *std::min_element(m_workers.begin(), m_workers.end(),
+                             [](const EngineWorker *a, const EngineWorker *b) { return a->load() < b->load(); });
+}
+
+StreamId Engine::addStream(const StreamConfig &config)
+{
+    const StreamId id = m_nextId++;
+    auto shared = std::make_shared<StreamShared>(id, config);
+    EngineWorker *worker = leastLoadedWorker();
+    worker->addLoad(1);
+    m_streams.insert(id, Entry{shared, worker});
+    m_order.append(id);
+    QMetaObject::invokeMethod(worker, [worker, shared, config] { worker->addSession(shared, config); },
+                              Qt::QueuedConnection);
+    emit streamAdded(id);
+    return id;
+}
+
+void Engine::removeStream(StreamId id)
+{
+    const auto it = m_streams.find(id);
+    if (it == m_streams.end())
+        return;
+    EngineWorker *worker = it->worker;
+    worker->addLoad(-1);
+    m_streams.erase(it);
+    m_order.removeOne(id);
+    QMetaObject::invokeMethod(worker, [worker, id] { worker->removeSession(id); }, Qt::QueuedConnection);
+    emit streamRemoved(id);
+}
+
+void Engine::updateStream(StreamId id, const StreamConfig &config)
+{
+    const auto it = m_streams.find(id);
+    if (it == m_streams.end())
+        return;
+    // A new shared block carries the new configuration (the facade's copy is immutable).
+    EngineWorker *worker = it->worker;
+    auto shared = std::make_shared<StreamShared>(id, config);
+    it->shared = shared;
+    QMetaObject::invokeMethod(worker, [worker, shared, config, id] {
+        worker->removeSession(id);
+        worker->addSession(shared, config);
+    }, Qt::QueuedConnection);
+}
+
+void Engine::stopStream(StreamId id)
+{
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
+        EngineWorker *worker = it->worker;
+        QMetaObject::invokeMethod(worker, [worker, id] { worker->stop(id); }, Qt::QueuedConnection);
+    }
+}
+
+void Engine::restartStream(StreamId id)
+{
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
+        EngineWorker *worker = it->worker;
+        QMetaObject::invokeMethod(worker, [worker, id] { worker->restart(id); }, Qt::QueuedConnection);
+    }
+}
+
+void Engine::stopAll()
+{
+    for (StreamId id : std::as_const(m_order))
+        stopStream(id);
+}
+
+qint64 Engine::subscribe(StreamId id, const QStringList &streams)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return 0;
+    const qint64 requestId = EngineWorker::nextRequestId();
+    EngineWorker *worker = it->worker;
+    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("SUBSCRIBE"), streams, requestId); },
+                              Qt::QueuedConnection);
+    return requestId;
+}
+
+qint64 Engine::unsubscribe(StreamId id, const QStringList &streams)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return 0;
+    const qint64 requestId = EngineWorker::nextRequestId();
+    EngineWorker *worker = it->worker;
+    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("UNSUBSCRIBE"), streams, requestId); },
+                              Qt::QueuedConnection);
+    return requestId;
+}
+
+qint64 Engine::listSubscriptions(StreamId id)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return 0;
+    const qint64 requestId = EngineWorker::nextRequestId();
+    EngineWorker *worker = it->worker;
+    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("LIST_SUBSCRIPTIONS"), {}, requestId); },
+                              Qt::QueuedConnection);
+    return requestId;
+}
+
+bool Engine::sendMessage(StreamId id, const QString &text)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return false;
+    EngineWorker *worker = it->worker;
+    QMetaObject::invokeMethod(worker, [=] { worker->sendRaw(id, text); }, Qt::QueuedConnection);
+    return true;
+}
+
+QList<StreamId> Engine::streamIds() const
+{
+    return m_order;
+}
+
+StreamConfig Engine::config(StreamId id) const
+{
+    const auto it = m_streams.constFind(id);
+    return it == m_streams.constEnd() ? StreamConfig{} : it->shared->config;
+}
+
+QVector<StreamSnapshot> Engine::snapshot(bool withLatency) const
+{
+    QVector<StreamSnapshot> out;
+    out.resize(m_order.size());
+    for (qsizetype i = 0; i < m_order.size(); ++i)
+        m_streams.value(m_order[i]).shared->fillSnapshot(out[i], withLatency);
+    return out;
+}
+
+StreamSnapshot Engine::snapshot(StreamId id, bool withLatency) const
+{
+    StreamSnapshot s;
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd())
+        it->shared->fillSnapshot(s, withLatency);
+    return s;
+}
+
+QVector<ResponseRecord> Engine::results(StreamId id) const
+{
+    const auto it = m_streams.constFind(id);
+    return it == m_streams.constEnd() ? QVector<ResponseRecord>{} : it->shared->responses(false);
+}
+
+QVector<ResponseRecord> Engine::errors(StreamId id) const
+{
+    const auto it = m_streams.constFind(id);
+    return it == m_streams.constEnd() ? QVector<ResponseRecord>{} : it->shared->responses(true);
+}
+
+void Engine::setInspecting(StreamId id, bool on)
+{
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
+        it->shared->inspecting.store(on, std::memory_order_relaxed);
+        if (!on)
+            it->shared->clearInspected();
+    }
+}
+
+QVector<InspectedMessage> Engine::takeInspected(StreamId id)
+{
+    const auto it = m_streams.constFind(id);
+    return it == m_streams.constEnd() ? QVector<InspectedMessage>{} : it->shared->takeInspected();
+}
+
+void Engine::onWorkerEvent(const StreamEvent &event)
+{
+    if (!m_streams.contains(event.stream))
+        return; // removed meanwhile
+    if (event.kind == EventKind::StateChanged)
+        emit stateChanged(event.stream, event.state, event.text);
+    emit eventOccurred(event);
+}
+
+} // namespace streamscope

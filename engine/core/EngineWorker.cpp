@@ -1,0 +1,98 @@
+#include "EngineWorker.h"
+
+#include "StreamSession.h"
+#include "StreamShared.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QTimer>
+
+namespace streamscope {
+
+namespace {
+constexpr int kTickMs = 100;
+std::atomic<qint64> g_nextRequestId{1};
+} // namespace
+
+qint64 EngineWorker::nextRequestId()
+{
+    return g_nextRequestId.fetch_add(1, std::memory_order_relaxed);
+}
+
+EngineWorker::EngineWorker() = default;
+
+EngineWorker::~EngineWorker()
+{
+    qDeleteAll(m_sessions);
+}
+
+void EngineWorker::init()
+{
+    m_tick = new QTimer(this);
+    m_tick->setInterval(kTickMs);
+    connect(m_tick, &QTimer::timeout, this, &EngineWorker::onTick);
+    m_tick->start();
+}
+
+void EngineWorker::shutdown()
+{
+    if (m_tick)
+        m_tick->stop();
+    qDeleteAll(m_sessions);
+    m_sessions.clear();
+}
+
+void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)
+{
+    const StreamId id = shared->id;
+    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, this);
+    m_sessions.insert(id, session);
+    session->start();
+}
+
+void EngineWorker::removeSession(StreamId id)
+{
+    delete m_sessions.take(id);
+}
+
+void EngineWorker::updateSession(StreamId id, const StreamConfig &config)
+{
+    if (StreamSession *s = m_sessions.value(id)) {
+        s->updateConfig(config);
+        s->restart();
+    }
+}
+
+void EngineWorker::stop(StreamId id)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->stop();
+}
+
+void EngineWorker::restart(StreamId id)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->restart();
+}
+
+void EngineWorker::sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->sendControl(method, params, requestId);
+}
+
+void EngineWorker::sendRaw(StreamId id, const QString &text)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->sendRaw(text);
+}
+
+void EngineWorker::onTick()
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    // Copy: a tick may make a session fail or reconnect, never remove it, but stay safe.
+    const auto sessions = m_sessions.values();
+    for (StreamSession *s : sessions)
+        s->tick(now);
+}
+
+} // namespace streamscope

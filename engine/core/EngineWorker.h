@@ -1,0 +1,66 @@
+#pragma once
+
+// One engine worker thread's object: owns the sessions of the streams assigned to it, one
+// simdjson parser with its padded buffer shared by them, and one housekeeping timer that
+// drives every session's watchdogs (stall, dead connection, ping, backoff reset).
+//
+// Thread contract: constructed on the Engine's thread, then moved to its QThread; every
+// other method runs on that thread (the Engine calls them through queued invocations).
+// publish() emits eventOccurred, which the Engine receives queued on its own thread.
+
+#include "StreamConfig.h"
+#include "StreamRecords.h"
+#include "protocol/MessageDecoder.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+
+#include <atomic>
+#include <memory>
+
+class QTimer;
+
+namespace streamscope {
+
+class StreamSession;
+class StreamShared;
+
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    EngineWorker();
+    ~EngineWorker() override;
+
+    void init();     // on the worker thread, once, right after the thread starts
+    void shutdown(); // on the worker thread: every session closed and deleted
+
+    void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config);
+    void removeSession(StreamId id);
+    void updateSession(StreamId id, const StreamConfig &config);
+    void stop(StreamId id);
+    void restart(StreamId id);
+    void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
+    void sendRaw(StreamId id, const QString &text);
+
+    void publish(const StreamEvent &event) { emit eventOccurred(event); }
+
+    // Streams assigned to this worker; read by the Engine to balance the load.
+    int load() const { return m_load.load(std::memory_order_relaxed); }
+    void addLoad(int delta) { m_load.fetch_add(delta, std::memory_order_relaxed); }
+
+    // Unique across the process: request ids for control messages.
+    static qint64 nextRequestId();
+
+signals:
+    void eventOccurred(const streamscope::StreamEvent &event);
+
+private:
+    void onTick();
+
+    MessageDecoder m_decoder;
+    QHash<StreamId, StreamSession *> m_sessions;
+    QTimer *m_tick = nullptr;
+    std::atomic<int> m_load{0};
+};
+
+} // namespace streamscope

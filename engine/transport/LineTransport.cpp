@@ -1,0 +1,110 @@
+#include "LineTransport.h"
+
+#include <QtNetwork/QSslSocket>
+
+namespace streamscope {
+
+namespace {
+constexpr qsizetype kReadChunk = 256 * 1024;
+}
+
+LineTransport::LineTransport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent)
+    : Transport(config, decoder, sink, parent), m_framer(config.maxMessageBytes), m_readBuffer(kReadChunk, Qt::Uninitialized)
+{
+}
+
+LineTransport::~LineTransport()
+{
+    release();
+}
+
+void LineTransport::release()
+{
+    if (!m_socket)
+        return;
+    m_socket->disconnect(this);
+    m_socket->abort();
+    m_socket->deleteLater();
+    m_socket = nullptr;
+    m_framer.reset();
+}
+
+void LineTransport::open()
+{
+    release();
+    m_errorText.clear();
+    m_socket = new QSslSocket(this);
+    connect(m_socket, &QSslSocket::readyRead, this, &LineTransport::onReadyRead);
+    connect(m_socket, &QSslSocket::disconnected, this, &LineTransport::onDisconnected);
+    connect(m_socket, &QAbstractSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
+        if (!m_socket)
+            return;
+        m_errorText = m_socket->errorString();
+        // A refused or failed connection never reaches "disconnected".
+        if (m_socket->state() != QAbstractSocket::ConnectedState && error != QAbstractSocket::RemoteHostClosedError)
+            fail(m_errorText);
+    });
+    const QString host = m_config.url.host();
+    const quint16 port = quint16(m_config.url.port(m_config.url.scheme() == QLatin1String("tls") ? 443 : 80));
+    if (m_config.url.scheme() == QLatin1String("tls")) {
+        QString error;
+        m_socket->setSslConfiguration(sslConfiguration(m_config, &error));
+        connect(m_socket, &QSslSocket::encrypted, this, &Transport::connected);
+        connect(m_socket, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+            QStringList texts;
+            for (const QSslError &e : errors)
+                texts << e.errorString();
+            m_errorText = QStringLiteral("TLS: ") + texts.join(QStringLiteral("; "));
+        });
+        m_socket->connectToHostEncrypted(host, port);
+    } else {
+        connect(m_socket, &QSslSocket::connected, this, &Transport::connected);
+        m_socket->connectToHost(host, port);
+    }
+}
+
+void LineTransport::abort()
+{
+    release();
+}
+
+bool LineTransport::sendText(const QString &text)
+{
+    if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState)
+        return false;
+    QByteArray line = text.toUtf8();
+    line.append("\r\n", 2);
+    return m_socket->write(line) == line.size();
+}
+
+void LineTransport::onReadyRead()
+{
+    // The socket may be released by the sink (a stop command ran in between); check each turn.
+    while (m_socket) {
+        const qint64 n = m_socket->read(m_readBuffer.data(), m_readBuffer.size());
+        if (n <= 0)
+            return;
+        const auto status = m_framer.feed(m_readBuffer.constData(), n, [this](const char *data, qsizetype len) {
+            m_sink.onMessage(data, len, false);
+        });
+        if (status == LineFramer::Status::Oversized) {
+            fail(QStringLiteral("message larger than %1 bytes").arg(m_config.maxMessageBytes));
+            return;
+        }
+    }
+}
+
+void LineTransport::onDisconnected()
+{
+    fail(m_errorText.isEmpty() ? QStringLiteral("server closed the connection") : m_errorText);
+}
+
+void LineTransport::fail(const QString &reason)
+{
+    if (!m_socket)
+        return;
+    release();
+    emit disconnected(0, reason);
+}
+
+} // namespace streamscope

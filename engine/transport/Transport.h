@@ -1,0 +1,60 @@
+#pragma once
+
+// One connection of a stream: a websocket or a CRLF line socket. Delivers each complete
+// message to its MessageSink by a direct call (no signal per message), reports connection
+// events with signals, and closes itself on bad input with a reason.
+//
+// Thread contract: created, used and destroyed on the stream's worker thread. After
+// abort() no further signal or message is delivered.
+
+#include "StreamConfig.h"
+
+#include <QtCore/QObject>
+#include <QtNetwork/QSslConfiguration>
+
+namespace streamscope {
+
+class MessageDecoder;
+
+class MessageSink {
+public:
+    // A complete message. `inScratch`: the bytes are in the worker decoder's padded buffer
+    // (ready to parse in place); otherwise they must be copied there before decoding.
+    virtual void onMessage(const char *data, qsizetype len, bool inScratch) = 0;
+
+protected:
+    ~MessageSink() = default;
+};
+
+class Transport : public QObject {
+    Q_OBJECT
+public:
+    Transport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent = nullptr)
+        : QObject(parent), m_config(config), m_decoder(decoder), m_sink(sink)
+    {
+    }
+
+    virtual void open() = 0;
+    // Drops the connection now, without a closing handshake and without further signals.
+    virtual void abort() = 0;
+    virtual bool sendText(const QString &text) = 0;
+    // Liveness probe; returns false when the transport has none (lines).
+    virtual bool ping() { return false; }
+
+    // The TLS configuration for a stream: peer verification on, plus the stream's extra CA.
+    static QSslConfiguration sslConfiguration(const StreamConfig &config, QString *error);
+
+signals:
+    void connected();
+    // The connection ended for a reason other than our own abort(). closeCode is the
+    // websocket close code when there was one (0 otherwise).
+    void disconnected(int closeCode, const QString &reason);
+    void pongReceived();
+
+protected:
+    const StreamConfig &m_config;
+    MessageDecoder &m_decoder;
+    MessageSink &m_sink;
+};
+
+} // namespace streamscope

@@ -1,0 +1,113 @@
+#include "WebSocketTransport.h"
+
+#include "SecretStore.h"
+#include "protocol/MessageDecoder.h"
+
+#include <QtNetwork/QNetworkRequest>
+#include <QtWebSockets/QWebSocket>
+
+namespace streamscope {
+
+WebSocketTransport::~WebSocketTransport()
+{
+    release();
+}
+
+void WebSocketTransport::release()
+{
+    if (!m_socket)
+        return;
+    m_socket->disconnect(this);
+    m_socket->abort();
+    m_socket->deleteLater();
+    m_socket = nullptr;
+}
+
+void WebSocketTransport::open()
+{
+    release();
+    m_errorText.clear();
+    m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
+    m_socket->setMaxAllowedIncomingMessageSize(quint64(m_config.maxMessageBytes));
+    m_socket->setMaxAllowedIncomingFrameSize(quint64(m_config.maxMessageBytes));
+
+    QNetworkRequest request(m_config.url);
+    for (const auto &[name, value] : m_config.headers)
+        request.setRawHeader(name.toUtf8(), SecretStore::resolve(value).toUtf8());
+    if (m_config.url.scheme() == QLatin1String("wss")) {
+        QString error;
+        m_socket->setSslConfiguration(sslConfiguration(m_config, &error));
+        if (!error.isEmpty())
+            m_errorText = error;
+    }
+
+    connect(m_socket, &QWebSocket::connected, this, &Transport::connected);
+    connect(m_socket, &QWebSocket::disconnected, this, &WebSocketTransport::onDisconnected);
+    connect(m_socket, &QWebSocket::textMessageReceived, this, &WebSocketTransport::onTextMessage);
+    connect(m_socket, &QWebSocket::binaryMessageReceived, this, &WebSocketTransport::onBinaryMessage);
+    connect(m_socket, &QWebSocket::pong, this, &Transport::pongReceived);
+#if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
+    connect(m_socket, &QWebSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
+#else
+    connect(m_socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this, [this](QAbstractSocket::SocketError) {
+#endif
+        if (m_socket)
+            m_errorText = m_socket->errorString();
+    });
+    connect(m_socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
+        QStringList texts;
+        for (const QSslError &e : errors)
+            texts << e.errorString();
+        m_errorText = QStringLiteral("TLS: ") + texts.join(QStringLiteral("; "));
+    });
+    m_socket->open(request);
+}
+
+void WebSocketTransport::abort()
+{
+    release();
+}
+
+bool WebSocketTransport::sendText(const QString &text)
+{
+    if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState)
+        return false;
+    return m_socket->sendTextMessage(text) >= 0;
+}
+
+bool WebSocketTransport::ping()
+{
+    if (!m_socket || m_socket->state() != QAbstractSocket::ConnectedState)
+        return false;
+    m_socket->ping();
+    return true;
+}
+
+void WebSocketTransport::onTextMessage(const QString &message)
+{
+    PaddedBuffer &buffer = m_decoder.buffer();
+    char *start = buffer.reserve(std::size_t(message.size()) * 3);
+    char *end = m_encoder.appendToBuffer(start, message);
+    m_sink.onMessage(start, end - start, true);
+}
+
+void WebSocketTransport::onBinaryMessage(const QByteArray &message)
+{
+    m_sink.onMessage(message.constData(), message.size(), false);
+}
+
+void WebSocketTransport::onDisconnected()
+{
+    if (!m_socket)
+        return;
+    const int code = int(m_socket->closeCode());
+    QString reason = m_socket->closeReason();
+    if (reason.isEmpty())
+        reason = m_errorText;
+    if (reason.isEmpty())
+        reason = m_socket->errorString();
+    release();
+    emit disconnected(code, reason);
+}
+
+} // namespace streamscope

@@ -1,0 +1,41 @@
+#pragma once
+
+// Websocket transport (ws and wss) on QWebSocket. Text messages arrive from Qt as UTF-16;
+// they are encoded once, straight into the worker decoder's padded buffer, so that the head
+// scan and the parser read them in place. A maximum message size is always set (Qt's
+// default is about 2 GiB); Qt itself closes the connection on protocol violations (1002),
+// invalid UTF-8 (1007) and oversized messages (1009).
+//
+// Thread contract: see Transport.
+
+#include "Transport.h"
+
+#include <QtCore/QStringEncoder>
+
+class QWebSocket;
+
+namespace streamscope {
+
+class WebSocketTransport final : public Transport {
+    Q_OBJECT
+public:
+    using Transport::Transport;
+    ~WebSocketTransport() override;
+
+    void open() override;
+    void abort() override;
+    bool sendText(const QString &text) override;
+    bool ping() override;
+
+private:
+    void onTextMessage(const QString &message);
+    void onBinaryMessage(const QByteArray &message);
+    void onDisconnected();
+    void release();
+
+    QWebSocket *m_socket = nullptr;
+    QStringEncoder m_encoder{QStringEncoder::Utf8};
+    QString m_errorText;
+};
+
+} // namespace streamscope

@@ -1,0 +1,431 @@
+#include "Workspace.h"
+
+#include "SecretStore.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QFile>
+#include <QtCore/QFileInfo>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QSaveFile>
+
+#include <functional>
+#include <optional>
+
+namespace streamscope {
+
+namespace {
+
+// Walks one JSON object, remembering which keys were read, and reports precisely.
+class ObjectReader {
+public:
+    ObjectReader(const QJsonObject &object, QString path, Workspace::LoadResult &result, const QString &file)
+        : m_object(object), m_path(std::move(path)), m_result(result), m_file(file)
+    {
+    }
+
+    QString keyPath(const QString &key) const { return m_path.isEmpty() ? key : m_path + QLatin1Char('.') + key; }
+
+    bool error(const QString &key, const QString &what)
+    {
+        if (m_result.error.isEmpty())
+            m_result.error = QStringLiteral("%1: %2: %3").arg(m_file, keyPath(key), what);
+        return false;
+    }
+
+    bool has(const QString &key)
+    {
+        m_known << key;
+        return m_object.contains(key);
+    }
+
+    std::optional<QString> string(const QString &key, bool required = false)
+    {
+        if (!has(key)) {
+            if (required)
+                error(key, QStringLiteral("missing, expected a string"));
+            return std::nullopt;
+        }
+        const QJsonValue v = m_object.value(key);
+        if (!v.isString()) {
+            error(key, QStringLiteral("expected a string, found %1").arg(typeName(v)));
+            return std::nullopt;
+        }
+        return v.toString();
+    }
+
+    std::optional<qint64> integer(const QString &key, qint64 min, qint64 max)
+    {
+        if (!has(key))
+            return std::nullopt;
+        const QJsonValue v = m_object.value(key);
+        const double d = v.toDouble();
+        if (!v.isDouble() || d != double(qint64(d))) {
+            error(key, QStringLiteral("expected an integer, found %1").arg(typeName(v)));
+            return std::nullopt;
+        }
+        if (d < double(min) || d > double(max)) {
+            error(key, QStringLiteral("expected an integer from %1 to %2, found %3").arg(min).arg(max).arg(qint64(d)));
+            return std::nullopt;
+        }
+        return qint64(d);
+    }
+
+    std::optional<bool> boolean(const QString &key)
+    {
+        if (!has(key))
+            return std::nullopt;
+        const QJsonValue v = m_object.value(key);
+        if (!v.isBool()) {
+            error(key, QStringLiteral("expected true or false, found %1").arg(typeName(v)));
+            return std::nullopt;
+        }
+        return v.toBool();
+    }
+
+    std::optional<QJsonObject> object(const QString &key)
+    {
+        if (!has(key))
+            return std::nullopt;
+        const QJsonValue v = m_object.value(key);
+        if (!v.isObject()) {
+            error(key, QStringLiteral("expected an object, found %1").arg(typeName(v)));
+            return std::nullopt;
+        }
+        return v.toObject();
+    }
+
+    std::optional<QJsonArray> array(const QString &key, bool required = false)
+    {
+        if (!has(key)) {
+            if (required)
+                error(key, QStringLiteral("missing, expected an array"));
+            return std::nullopt;
+        }
+        const QJsonValue v = m_object.value(key);
+        if (!v.isArray()) {
+            error(key, QStringLiteral("expected an array, found %1").arg(typeName(v)));
+            return std::nullopt;
+        }
+        return v.toArray();
+    }
+
+    std::optional<QStringList> stringList(const QString &key)
+    {
+        const auto a = array(key);
+        if (!a)
+            return std::nullopt;
+        QStringList out;
+        for (qsizetype i = 0; i < a->size(); ++i) {
+            if (!a->at(i).isString()) {
+                error(QStringLiteral("%1[%2]").arg(key).arg(i),
+                      QStringLiteral("expected a string, found %1").arg(typeName(a->at(i))));
+                return std::nullopt;
+            }
+            out << a->at(i).toString();
+        }
+        return out;
+    }
+
+    void warnUnknownKeys()
+    {
+        for (auto it = m_object.begin(); it != m_object.end(); ++it)
+            if (!m_known.contains(it.key()))
+                m_result.warnings << QStringLiteral("%1: %2: unknown key, ignored").arg(m_file, keyPath(it.key()));
+    }
+
+    bool ok() const { return m_result.error.isEmpty(); }
+
+    static QString typeName(const QJsonValue &v)
+    {
+        switch (v.type()) {
+        case QJsonValue::Null: return QStringLiteral("null");
+        case QJsonValue::Bool: return QStringLiteral("a boolean");
+        case QJsonValue::Double: return QStringLiteral("a number");
+        case QJsonValue::String: return QStringLiteral("a string");
+        case QJsonValue::Array: return QStringLiteral("an array");
+        case QJsonValue::Object: return QStringLiteral("an object");
+        case QJsonValue::Undefined: break;
+        }
+        return QStringLiteral("nothing");
+    }
+
+private:
+    const QJsonObject m_object;
+    const QString m_path;
+    Workspace::LoadResult &m_result;
+    const QString &m_file;
+    QStringList m_known;
+};
+
+constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
+
+bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
+                StreamConfig &c)
+{
+    ObjectReader r(json, path, result, file);
+    if (auto v = r.string(QStringLiteral("name"), true)) {
+        if (v->trimmed().isEmpty())
+            return r.error(QStringLiteral("name"), QStringLiteral("expected a non-empty name"));
+        c.name = *v;
+    }
+    if (auto v = r.string(QStringLiteral("url"), true)) {
+        c.url = QUrl(*v, QUrl::StrictMode);
+        const QString scheme = c.url.scheme();
+        if (!c.url.isValid() || c.url.host().isEmpty())
+            return r.error(QStringLiteral("url"), QStringLiteral("expected a URL such as wss://host:port/path, found '%1'").arg(*v));
+        if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
+            && scheme != QLatin1String("tls"))
+            return r.error(QStringLiteral("url"), QStringLiteral("expected a ws, wss, tcp or tls URL, found scheme '%1'").arg(scheme));
+        if ((scheme == QLatin1String("tcp") || scheme == QLatin1String("tls")) && c.url.port() < 0)
+            return r.error(QStringLiteral("url"), QStringLiteral("expected a port in a %1 URL").arg(scheme));
+    }
+    if (auto v = r.string(QStringLiteral("venue"))) {
+        c.venue = venueFromName(*v);
+        if (c.venue == Venue::Unknown)
+            return r.error(QStringLiteral("venue"), QStringLiteral("expected \"binance\", \"betfair\" or \"generic\", found \"%1\"").arg(*v));
+    }
+    if (auto v = r.stringList(QStringLiteral("subscribe")))
+        c.subscribe = *v;
+    if (auto v = r.stringList(QStringLiteral("send_on_connect")))
+        c.sendOnConnect = *v;
+    if (auto v = r.string(QStringLiteral("mode"))) {
+        c.mode = modeFromName(*v);
+        if (c.mode == DecodeMode::Unknown)
+            return r.error(QStringLiteral("mode"), QStringLiteral("expected \"parsed\" or \"raw\", found \"%1\"").arg(*v));
+    }
+    if (auto v = r.string(QStringLiteral("latency_field"))) {
+        if (!v->isEmpty() && !v->startsWith(QLatin1Char('/')))
+            return r.error(QStringLiteral("latency_field"), QStringLiteral("expected a JSON pointer starting with '/', found \"%1\"").arg(*v));
+        c.latencyField = *v;
+    }
+    if (auto v = r.string(QStringLiteral("latency_unit"))) {
+        c.latencyUnit = latencyUnitFromName(*v);
+        if (c.latencyUnit == LatencyUnit::Unknown)
+            return r.error(QStringLiteral("latency_unit"), QStringLiteral("expected \"s\", \"ms\", \"us\" or \"ns\", found \"%1\"").arg(*v));
+    }
+    if (auto v = r.integer(QStringLiteral("stall_timeout_ms"), 100, kMaxMs))
+        c.stallTimeoutMs = int(*v);
+    if (auto v = r.boolean(QStringLiteral("reconnect_on_stall")))
+        c.reconnectOnStall = *v;
+    if (auto v = r.integer(QStringLiteral("reconnect_base_ms"), 1, kMaxMs))
+        c.reconnectBaseMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("reconnect_max_ms"), 1, kMaxMs))
+        c.reconnectMaxMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("ping_interval_ms"), 0, kMaxMs))
+        c.pingIntervalMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("pong_timeout_ms"), 0, kMaxMs))
+        c.pongTimeoutMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("connect_timeout_ms"), 100, kMaxMs))
+        c.connectTimeoutMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("max_message_bytes"), 1024, 1LL << 30))
+        c.maxMessageBytes = *v;
+    if (auto v = r.integer(QStringLiteral("inspector_capacity"), 1, 1000000))
+        c.inspectorCapacity = int(*v);
+    if (auto v = r.integer(QStringLiteral("heartbeat_ms"), 500, 30000))
+        c.heartbeatMs = int(*v);
+    if (auto v = r.object(QStringLiteral("headers"))) {
+        for (auto it = v->begin(); it != v->end(); ++it) {
+            if (!it.value().isString())
+                return r.error(QStringLiteral("headers.") + it.key(),
+                               QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
+            c.headers.append({it.key(), it.value().toString()});
+        }
+    }
+    if (auto v = r.object(QStringLiteral("auth"))) {
+        ObjectReader auth(*v, r.keyPath(QStringLiteral("auth")), result, file);
+        for (const auto &[key, target] : {std::pair{QStringLiteral("app_key"), &c.appKey},
+                                          std::pair{QStringLiteral("session"), &c.session}}) {
+            if (auto s = auth.string(key)) {
+                if (!SecretStore::isReference(*s))
+                    return auth.error(key, QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; "
+                                                          "secrets are never stored in a workspace"));
+                *target = *s;
+            }
+        }
+        if (!auth.ok())
+            return false;
+        auth.warnUnknownKeys();
+    }
+    if (auto v = r.object(QStringLiteral("market_subscription")))
+        c.marketSubscription = *v;
+    if (auto v = r.object(QStringLiteral("order_subscription")))
+        c.orderSubscription = *v;
+    if (auto v = r.object(QStringLiteral("tls"))) {
+        ObjectReader tls(*v, r.keyPath(QStringLiteral("tls")), result, file);
+        if (auto s = tls.string(QStringLiteral("ca_file"))) {
+            QString ca = *s;
+            if (QFileInfo(ca).isRelative() && !file.isEmpty())
+                ca = QFileInfo(file).absoluteDir().filePath(ca);
+            if (!QFileInfo::exists(ca))
+                return tls.error(QStringLiteral("ca_file"), QStringLiteral("expected a readable PEM file, \"%1\" does not exist").arg(*s));
+            c.caFile = ca;
+        }
+        if (!tls.ok())
+            return false;
+        tls.warnUnknownKeys();
+    }
+    if (!r.ok())
+        return false;
+    if (c.venue == Venue::Betfair && !c.isLineProtocol())
+        return r.error(QStringLiteral("url"), QStringLiteral("expected a tcp or tls URL for a Betfair stream"));
+    if (c.reconnectMaxMs < c.reconnectBaseMs)
+        return r.error(QStringLiteral("reconnect_max_ms"), QStringLiteral("expected at least reconnect_base_ms (%1)").arg(c.reconnectBaseMs));
+    r.warnUnknownKeys();
+    return true;
+}
+
+} // namespace
+
+Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        LoadResult r;
+        r.error = QStringLiteral("%1: cannot read the file: %2").arg(path, f.errorString());
+        return r;
+    }
+    return parse(f.readAll(), path, out);
+}
+
+Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fileName, Workspace &out)
+{
+    LoadResult result;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const QByteArray before = json.left(parseError.offset);
+        const qsizetype line = before.count('\n') + 1;
+        const qsizetype column = parseError.offset - before.lastIndexOf('\n');
+        result.error = QStringLiteral("%1:%2:%3: not valid JSON: %4").arg(fileName).arg(line).arg(column).arg(parseError.errorString());
+        return result;
+    }
+    if (!doc.isObject()) {
+        result.error = QStringLiteral("%1: expected a JSON object at the top level").arg(fileName);
+        return result;
+    }
+    Workspace ws;
+    ObjectReader top(doc.object(), QString(), result, fileName);
+    if (!top.has(QStringLiteral("version"))) {
+        top.error(QStringLiteral("version"), QStringLiteral("missing, expected %1").arg(kVersion));
+        return result;
+    }
+    if (auto v = top.integer(QStringLiteral("version"), kVersion, kVersion); !v)
+        return result;
+    const auto streams = top.array(QStringLiteral("streams"), true);
+    if (!streams)
+        return result;
+    QStringList names;
+    for (qsizetype i = 0; i < streams->size(); ++i) {
+        const QString path = QStringLiteral("streams[%1]").arg(i);
+        if (!streams->at(i).isObject()) {
+            result.error = QStringLiteral("%1: %2: expected an object, found %3")
+                               .arg(fileName, path, ObjectReader::typeName(streams->at(i)));
+            return result;
+        }
+        StreamConfig c;
+        if (!readStream(streams->at(i).toObject(), path, result, fileName, c))
+            return result;
+        if (names.contains(c.name)) {
+            result.error = QStringLiteral("%1: %2.name: expected a unique name, \"%3\" is used twice").arg(fileName, path, c.name);
+            return result;
+        }
+        names << c.name;
+        ws.streams.append(c);
+    }
+    if (auto v = top.array(QStringLiteral("alerts")))
+        ws.alerts = *v;
+    if (auto v = top.object(QStringLiteral("layout")))
+        ws.layout = *v;
+    if (!top.ok())
+        return result;
+    top.warnUnknownKeys();
+    out = ws;
+    result.ok = true;
+    return result;
+}
+
+QJsonObject Workspace::streamToJson(const StreamConfig &c)
+{
+    const StreamConfig d; // defaults are not written, to keep files short
+    QJsonObject o{{QStringLiteral("name"), c.name},
+                  {QStringLiteral("venue"), venueName(c.venue)},
+                  {QStringLiteral("url"), c.url.toString()}};
+    if (!c.subscribe.isEmpty())
+        o.insert(QStringLiteral("subscribe"), QJsonArray::fromStringList(c.subscribe));
+    if (!c.sendOnConnect.isEmpty())
+        o.insert(QStringLiteral("send_on_connect"), QJsonArray::fromStringList(c.sendOnConnect));
+    if (!c.headers.isEmpty()) {
+        QJsonObject h;
+        for (const auto &[k, v] : c.headers)
+            h.insert(k, v);
+        o.insert(QStringLiteral("headers"), h);
+    }
+    o.insert(QStringLiteral("mode"), modeName(c.mode));
+    if (!c.latencyField.isEmpty()) {
+        o.insert(QStringLiteral("latency_field"), c.latencyField);
+        o.insert(QStringLiteral("latency_unit"), latencyUnitName(c.latencyUnit));
+    }
+    const auto putInt = [&](const char *key, qint64 value, qint64 def) {
+        if (value != def)
+            o.insert(QLatin1String(key), value);
+    };
+    putInt("stall_timeout_ms", c.stallTimeoutMs, d.stallTimeoutMs);
+    if (c.reconnectOnStall)
+        o.insert(QStringLiteral("reconnect_on_stall"), true);
+    putInt("reconnect_base_ms", c.reconnectBaseMs, d.reconnectBaseMs);
+    putInt("reconnect_max_ms", c.reconnectMaxMs, d.reconnectMaxMs);
+    putInt("ping_interval_ms", c.pingIntervalMs, d.pingIntervalMs);
+    putInt("pong_timeout_ms", c.pongTimeoutMs, d.pongTimeoutMs);
+    putInt("connect_timeout_ms", c.connectTimeoutMs, d.connectTimeoutMs);
+    putInt("max_message_bytes", c.maxMessageBytes, d.maxMessageBytes);
+    putInt("inspector_capacity", c.inspectorCapacity, d.inspectorCapacity);
+    if (c.venue == Venue::Betfair) {
+        putInt("heartbeat_ms", c.heartbeatMs, d.heartbeatMs);
+        QJsonObject auth;
+        if (!c.appKey.isEmpty())
+            auth.insert(QStringLiteral("app_key"), c.appKey);
+        if (!c.session.isEmpty())
+            auth.insert(QStringLiteral("session"), c.session);
+        if (!auth.isEmpty())
+            o.insert(QStringLiteral("auth"), auth);
+    }
+    if (!c.marketSubscription.isEmpty())
+        o.insert(QStringLiteral("market_subscription"), c.marketSubscription);
+    if (!c.orderSubscription.isEmpty())
+        o.insert(QStringLiteral("order_subscription"), c.orderSubscription);
+    if (!c.caFile.isEmpty())
+        o.insert(QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), c.caFile}});
+    return o;
+}
+
+QJsonObject Workspace::toJson() const
+{
+    QJsonArray streamArray;
+    for (const StreamConfig &c : streams)
+        streamArray.append(streamToJson(c));
+    QJsonObject o{{QStringLiteral("version"), kVersion}, {QStringLiteral("streams"), streamArray}};
+    if (!alerts.isEmpty())
+        o.insert(QStringLiteral("alerts"), alerts);
+    if (!layout.isEmpty())
+        o.insert(QStringLiteral("layout"), layout);
+    return o;
+}
+
+bool Workspace::save(const QString &path, QString *error) const
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    f.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
+    if (!f.commit()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace streamscope
