@@ -1,0 +1,71 @@
+#include "BuiltinCertificate.h"
+
+namespace streamscope::replay {
+
+// Generated once with OpenSSL 3.0 (openssl req -new + openssl ca -selfsign -startdate
+// 20240101000000Z -enddate 21240101000000Z); the key is public on purpose: test use only.
+namespace {
+constexpr char kCertificatePem[] = R"(-----BEGIN CERTIFICATE-----
+MIIDajCCAlKgAwIBAgIBATANBgkqhkiG9w0BAQsFADA9MRIwEAYDVQQDDAlsb2Nh
+bGhvc3QxJzAlBgNVBAoMHlN0cmVhbVNjb3BlIHJlcGxheSAodGVzdCBvbmx5KTAg
+Fw0yNDAxMDEwMDAwMDBaGA8yMTI0MDEwMTAwMDAwMFowPTESMBAGA1UEAwwJbG9j
+YWxob3N0MScwJQYDVQQKDB5TdHJlYW1TY29wZSByZXBsYXkgKHRlc3Qgb25seSkw
+ggEiMA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQC09D8mZGBy4ZcRJSou4Ogx
+XOtVv+nw0dfOv9MBxHucfFGKrPmDqSp+Aa9uEiuK21t1hsWcWXn2HrCK8EUJ0Dls
+nisNbUJqazNKDRPRSWJ/XKp9x8tkje7HNyvEk24SBnBPc+CmAoPRtGhOEsXj+H/y
+M3b6oIiNDJP/U6dD6uJ5bWLBYiee83z3jAsDgVKh9xKs4XmusTKOJiGN2l4NE6Bi
+KhK9T6U3NWolv6DHAaZBm1ohuhjeofmHJQRL/MgIfor/WR7D1wyR+jRgsgjbApeo
++fsorygY9IzBw8aTKWu94YLQbVCoCOL0IpIHxd+FwMlyqxk0wv+zdDLhObCf2VPv
+AgMBAAGjczBxMBoGA1UdEQQTMBGHBH8AAAGCCWxvY2FsaG9zdDAPBgNVHRMBAf8E
+BTADAQH/MA4GA1UdDwEB/wQEAwICpDATBgNVHSUEDDAKBggrBgEFBQcDATAdBgNV
+HQ4EFgQUsKdNsKiIkAXgSCTnj9M2PzemMRMwDQYJKoZIhvcNAQELBQADggEBABMy
+DeET/Oex2A0XcYNCVgembyFK6/EHntybON9MycB6SBea+UnIylO7YMYlAW4FBl2Y
+sHJJDJcIj0Ns4BbWQrj1zpGiCNQUi4B2rrMh6Nt+GbhtUl4HugRuTqqPKXpW1DR3
+RxsRWcdvorMV005vXYwjtt5UzwwfjNBX/P+iWEDR3brgKPIyjefQH2+C55kxIOuY
+1624+0LO2zPyoByRn/cf56bKE7L1/wfBaHIAlF9n49+CSRucuQsBrZaRipbsMK5M
+g63xOjMkZ9/T3YhaKRVcH0Cly0Yuh+LGPD++yPsZvmhKa7GjbnpLBaEo52rQDC08
+RzV6wxeY7m/mAatI/ZU=
+-----END CERTIFICATE-----
+)";
+constexpr char kPrivateKeyPem[] = R"(-----BEGIN PRIVATE KEY-----
+MIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQC09D8mZGBy4ZcR
+JSou4OgxXOtVv+nw0dfOv9MBxHucfFGKrPmDqSp+Aa9uEiuK21t1hsWcWXn2HrCK
+8EUJ0DlsnisNbUJqazNKDRPRSWJ/XKp9x8tkje7HNyvEk24SBnBPc+CmAoPRtGhO
+EsXj+H/yM3b6oIiNDJP/U6dD6uJ5bWLBYiee83z3jAsDgVKh9xKs4XmusTKOJiGN
+2l4NE6BiKhK9T6U3NWolv6DHAaZBm1ohuhjeofmHJQRL/MgIfor/WR7D1wyR+jRg
+sgjbApeo+fsorygY9IzBw8aTKWu94YLQbVCoCOL0IpIHxd+FwMlyqxk0wv+zdDLh
+ObCf2VPvAgMBAAECgf8ymYewBRhg+Nig0c6eeRnFC69VONUREM/lL/Hja7nUnj9E
+6qviTWCYHYFwxhGoxipqQW23iNircq754eWJhNiYiowY/jZAFsiNmFUTO9TPLuOF
+K05Kp714y6CLIKAfh3owzBzHVneqeP765JVxjL6vZYGLk8YJCidCZrftt13taiyY
+wtxYUOAQbf9Fm39ZDkju+y49usBa1qoP0WZskpmbKEuetaEXVPJrUGggyVIPxqcH
+qnckwW1R/EeUWyeluk032LGP4fKVYLjrypiadPb3dIKl29Pd9OmUgNLW+ICaubaw
+kowgjT+ChRAtoAgMhnvvHuPVb865+2o/TWkmwuECgYEA6fKs6ngSRAf7n/HyyJSN
+GQGDNVMSobqWNnAWmNevV9tMIdwReAICDF2NYKrm/6Z2/S4bvhD++FKPe1dJ2mGh
+SeGQ47N9zr5JA46MI8SJofwFproq3sgLzoklSAAmon9m8SBlgVPoZOKkZOCRINBH
+lcYdiwKh+NQW5raaDu+sZg8CgYEAxgLLAEjVmq+8856/IYimtBM/nW0OHeJc0D43
+uOYzgrCAmT5OmqKdv26tR13g2Z/AlvdISekZEjOrwjJwPPqBeqFQY2SGHPIMquyd
+BVfG+4SGN1okLRMmOVAdVPACvN4hW1PD1TSBv+eC+Q0KNJwVkKU69obJrDim0T8z
+X7HpFCECgYEAzGxC8DavL0cSdjaCgQZdLIaH0iae1zclXrge5rtA+jIjmkqj8QtA
+IvH0QY3Uf3tD6gNKNpC/Wtk5ivtBC1PYDajOZElJG0hmoHcEuZRY93Qys/dk0npW
+5sgsDXgkSkWs+/HlAFcDcHQiVgtshRG6G4Ob+QX55mXdBQh2IasIJ70CgYEAuZP4
+igW5HEbEglcvrtAR3QeFQZfp+Rwj/I+zTbmCYWPmwrjglpD942JpSE+14oCU0Whk
++dBbTPHcch8vjhcBrtrtKpoWD57TPIaSC2Xe+e+UkuAKs6wU0PZC504iYryU6rEx
+Aus5B5CE8cHE5NW8aFpTTqW48Y4O2mGvVmq5lcECgYAwGN7v6znLCqcZ0NN/bF0S
+bQK2X8zxqJHMhgEaD5+mo50M2r5WcADpa28evxGy2ltw0je9vUmbybWpdyR2V6Gz
+Ad8AUj5YzmbfcWr/DH6YK3m+tuMBja26IUKFytnBwdS5PgY/D937qk/6q+m9bJSg
+58ZXeJdpn5csXyi1/0z9AA==
+-----END PRIVATE KEY-----
+)";
+} // namespace
+
+QByteArray builtinCertificatePem()
+{
+    return QByteArray::fromRawData(kCertificatePem, sizeof kCertificatePem - 1);
+}
+
+QByteArray builtinPrivateKeyPem()
+{
+    return QByteArray::fromRawData(kPrivateKeyPem, sizeof kPrivateKeyPem - 1);
+}
+
+} // namespace streamscope::replay

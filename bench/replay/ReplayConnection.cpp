@@ -1,0 +1,621 @@
+#include "ReplayConnection.h"
+
+#include "ReplayServer.h"
+#include "ScenarioPool.h"
+
+#include <QCryptographicHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QTcpSocket>
+#include <QTimer>
+#include <QUrl>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace streamscope::replay {
+
+namespace {
+
+// The socket is kept between these two marks ahead of the kernel: enough that the firehose
+// never waits for us, little enough that a stop or a misbehaviour acts at once.
+constexpr qint64 kLowWaterBytes = 1024 * 1024;
+constexpr qint64 kHighWaterBytes = 4 * 1024 * 1024;
+constexpr qsizetype kBatchBytes = 256 * 1024;
+constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
+constexpr qsizetype kMaxLineBytes = 1024 * 1024;
+constexpr quint64 kMaxPaceBurst = 100000; // messages per tick after a long backlog
+
+quint64 nowNs()
+{
+    using namespace std::chrono;
+    return quint64(duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count());
+}
+
+quint64 nowMs()
+{
+    using namespace std::chrono;
+    return quint64(duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count());
+}
+
+// A JSON value as compact text (ids are echoed exactly as the client sent them).
+QByteArray jsonText(const QJsonValue &value)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
+    return array.mid(1, array.size() - 2);
+}
+
+QByteArray headerValue(const QByteArray &headers, const QByteArray &name)
+{
+    const QList<QByteArray> lines = headers.split('\n');
+    for (const QByteArray &line : lines) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon > 0 && line.left(colon).trimmed().compare(name, Qt::CaseInsensitive) == 0)
+            return line.mid(colon + 1).trimmed();
+    }
+    return {};
+}
+
+} // namespace
+
+ReplayConnection::ReplayConnection(QTcpSocket *socket, const ReplayOptions &serverOptions,
+                                   quint64 serial, ReplayServer *server)
+    : QObject(server)
+    , m_socket(socket)
+    , m_server(server)
+    , m_serverOptions(serverOptions)
+    , m_options(serverOptions)
+    , m_serial(serial)
+    , m_webSocket(serverOptions.protocol == ReplayOptions::Protocol::WebSocket)
+{
+    socket->setParent(this);
+    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+    connect(socket, &QTcpSocket::readyRead, this, &ReplayConnection::onReadyRead);
+    connect(socket, &QTcpSocket::bytesWritten, this, &ReplayConnection::onBytesWritten);
+    connect(socket, &QTcpSocket::disconnected, this, &ReplayConnection::onDisconnected);
+}
+
+ReplayConnection::~ReplayConnection() = default;
+
+void ReplayConnection::start()
+{
+    m_serverSilent = m_server && m_server->isSilent();
+    if (!m_webSocket) {
+        QString error;
+        if (!setupStream(m_serverOptions, &error)) {
+            m_socket->abort();
+            return;
+        }
+        m_open = true;
+        emit opened();
+        sendControl(QByteArrayLiteral("{\"op\":\"connection\",\"connectionId\":\"002-")
+                    + QByteArray::number(m_serial).rightJustified(12, '0') + "\"}");
+        // Betfair data follows a subscription; other scenarios over lines start at once.
+        if (!m_pool->isBetfair())
+            beginData();
+    }
+    if (m_socket->bytesAvailable() > 0)
+        onReadyRead();
+    if (m_socket->state() != QAbstractSocket::ConnectedState)
+        onDisconnected();
+}
+
+void ReplayConnection::abortNow()
+{
+    if (m_socket)
+        m_socket->abort();
+}
+
+void ReplayConnection::setSilent(bool silent)
+{
+    m_serverSilent = silent;
+    if (!silent) {
+        resetPacing();
+        pump();
+    }
+}
+
+// ---- input ---------------------------------------------------------------------------------
+
+void ReplayConnection::onReadyRead()
+{
+    if (!m_socket)
+        return;
+    const QByteArray bytes = m_socket->readAll();
+    if (!m_webSocket) {
+        m_input.append(bytes);
+        qsizetype start = 0;
+        for (qsizetype nl = m_input.indexOf('\n'); nl >= 0; nl = m_input.indexOf('\n', start)) {
+            QByteArray line = m_input.mid(start, nl - start);
+            start = nl + 1;
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (!line.isEmpty())
+                handleLine(line);
+            if (!m_socket)
+                return;
+        }
+        m_input.remove(0, start);
+        if (m_input.size() > kMaxLineBytes)
+            m_socket->abort();
+        return;
+    }
+    if (!m_handshakeDone) {
+        m_input.append(bytes);
+        if (!handleHttpRequest())
+            return;
+        m_parser.append(m_input);
+        m_input.clear();
+    } else {
+        m_parser.append(bytes);
+    }
+    WebSocketFrameParser::Message message;
+    for (;;) {
+        const auto status = m_parser.next(message);
+        if (status == WebSocketFrameParser::Status::NeedMore)
+            break;
+        if (status == WebSocketFrameParser::Status::Error) {
+            sendCloseAndFinish(m_parser.errorCode());
+            break;
+        }
+        handleClientMessage(message);
+        if (!m_socket)
+            break;
+    }
+}
+
+bool ReplayConnection::handleHttpRequest()
+{
+    const qsizetype end = m_input.indexOf("\r\n\r\n");
+    if (end < 0) {
+        if (m_input.size() > kMaxHandshakeBytes)
+            rejectHttp("431 Request Header Fields Too Large", "request header too large\n");
+        return false;
+    }
+    const QByteArray head = m_input.left(end);
+    m_input.remove(0, end + 4);
+    const QByteArray requestLine = head.left(head.indexOf("\r\n"));
+    const QList<QByteArray> parts = requestLine.split(' ');
+    const QByteArray key = headerValue(head, "Sec-WebSocket-Key");
+    if (parts.size() < 3 || parts[0] != "GET" || key.isEmpty()) {
+        rejectHttp("400 Bad Request", "websocket upgrade expected\n");
+        return false;
+    }
+    m_requestTarget = QString::fromLatin1(parts[1]);
+    const QUrl url(m_requestTarget);
+    const ReplayOptions options = ReplayOptions::fromUrl(m_serverOptions, url);
+    QString error = options.validate();
+    if (error.isEmpty() && !setupStream(options, &error))
+        error = QStringLiteral("cannot build the stream");
+    if (!error.isEmpty()) {
+        rejectHttp("400 Bad Request", error.toUtf8() + '\n');
+        return false;
+    }
+    m_subscriptions = ReplayOptions::streamsFromUrl(url);
+
+    const QByteArray accept = QCryptographicHash::hash(
+        key + QByteArrayLiteral("258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+        QCryptographicHash::Sha1).toBase64();
+    m_socket->write(QByteArrayLiteral("HTTP/1.1 101 Switching Protocols\r\n"
+                                      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                                      "Sec-WebSocket-Accept: ")
+                    + accept + QByteArrayLiteral("\r\n\r\n"));
+    m_handshakeDone = true;
+    m_open = true;
+    if (m_options.pingMs > 0) {
+        m_pingTimer = new QTimer(this);
+        connect(m_pingTimer, &QTimer::timeout, this, &ReplayConnection::onPingTick);
+        m_pingTimer->start(int(std::min<quint64>(m_options.pingMs, 1u << 30)));
+    }
+    emit opened();
+    if (!m_options.waitSubscribe)
+        beginData();
+    return true;
+}
+
+void ReplayConnection::rejectHttp(const QByteArray &status, const QByteArray &body)
+{
+    m_closing = true;
+    m_socket->write("HTTP/1.1 " + status + "\r\nContent-Type: text/plain\r\nContent-Length: "
+                    + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+    m_socket->disconnectFromHost();
+}
+
+void ReplayConnection::handleClientMessage(const WebSocketFrameParser::Message &message)
+{
+    using Kind = WebSocketFrameParser::Kind;
+    switch (message.kind) {
+    case Kind::Text:
+    case Kind::Binary:
+        emit controlReceived(QString::fromUtf8(message.payload));
+        if (!m_closing)
+            handleBinanceControl(message.payload);
+        break;
+    case Kind::Ping:
+        if (!m_closing)
+            m_socket->write(FrameSet::webSocketFrame(message.payload, 0x8A));
+        break;
+    case Kind::Pong:
+        break;
+    case Kind::Close:
+        // Echo the code (1000 when the client gave none), then let the client close TCP.
+        sendCloseAndFinish(message.closeCode == 1005 ? 1000 : message.closeCode);
+        break;
+    case Kind::None:
+        break;
+    }
+}
+
+void ReplayConnection::sendCloseAndFinish(quint16 code)
+{
+    if (!m_socket)
+        return;
+    if (!m_closing) {
+        m_closing = true;
+        QByteArray payload;
+        payload.append(char(code >> 8));
+        payload.append(char(code & 0xff));
+        m_socket->write(FrameSet::webSocketFrame(payload, 0x88));
+    }
+    if (m_paceTimer)
+        m_paceTimer->stop();
+    m_socket->disconnectFromHost();
+}
+
+void ReplayConnection::handleBinanceControl(const QByteArray &text)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        const QString reason = parseError.error != QJsonParseError::NoError
+            ? parseError.errorString()
+            : QStringLiteral("expected a JSON object");
+        QJsonObject error{{QStringLiteral("code"), 3},
+                          {QStringLiteral("msg"), QStringLiteral("Invalid JSON: ") + reason}};
+        sendControl(QJsonDocument(error).toJson(QJsonDocument::Compact));
+        return;
+    }
+    const QJsonObject request = doc.object();
+    const QString method = request.value(QStringLiteral("method")).toString();
+    const QByteArray id = jsonText(request.value(QStringLiteral("id")));
+    const QJsonArray params = request.value(QStringLiteral("params")).toArray();
+    QByteArray result = "null";
+    if (method == QLatin1String("SUBSCRIBE")) {
+        for (const QJsonValue &param : params) {
+            if (!m_subscriptions.contains(param.toString()))
+                m_subscriptions.append(param.toString());
+        }
+    } else if (method == QLatin1String("UNSUBSCRIBE")) {
+        for (const QJsonValue &param : params)
+            m_subscriptions.removeAll(param.toString());
+    } else if (method == QLatin1String("LIST_SUBSCRIPTIONS")) {
+        result = QJsonDocument(QJsonArray::fromStringList(m_subscriptions))
+                     .toJson(QJsonDocument::Compact);
+    } else {
+        sendControl(R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":)" + id
+                    + '}');
+        return;
+    }
+    // Binance's own key order: result first, then id.
+    sendControl("{\"result\":" + result + ",\"id\":" + id + '}');
+    if (method == QLatin1String("SUBSCRIBE") && !m_dataStarted)
+        beginData();
+}
+
+void ReplayConnection::handleLine(const QByteArray &line)
+{
+    emit controlReceived(QString::fromUtf8(line));
+    if (m_closing)
+        return;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(line, &parseError);
+    const QJsonObject request = doc.object();
+    const QString op = request.value(QStringLiteral("op")).toString();
+    const QByteArray id = jsonText(request.value(QStringLiteral("id")));
+    auto status = [&](bool ok, const char *errorCode, const QString &errorMessage, bool close) {
+        QByteArray reply = "{\"op\":\"status\",\"id\":" + id;
+        if (ok) {
+            reply += R"(,"statusCode":"SUCCESS","connectionClosed":false)";
+            if (op == QLatin1String("authentication"))
+                reply += R"(,"connectionsAvailable":9)";
+        } else {
+            reply += R"(,"statusCode":"FAILURE","errorCode":")" + QByteArray(errorCode)
+                + R"(","errorMessage":)" + jsonText(errorMessage) + R"(,"connectionClosed":)"
+                + (close ? "true" : "false");
+        }
+        sendControl(reply + '}');
+        if (close) {
+            m_closing = true;
+            if (m_paceTimer)
+                m_paceTimer->stop();
+            m_socket->disconnectFromHost();
+        }
+    };
+
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        status(false, "INVALID_INPUT", QStringLiteral("Invalid JSON: ") + parseError.errorString(),
+               false);
+    } else if (op == QLatin1String("authentication")) {
+        const QString session = request.value(QStringLiteral("session")).toString();
+        if (!m_options.authSession.isEmpty() && session != m_options.authSession) {
+            status(false, "NO_SESSION", QStringLiteral("Session token is invalid or expired"),
+                   true);
+            return;
+        }
+        m_authenticated = true;
+        status(true, "", {}, false);
+    } else if (op == QLatin1String("marketSubscription")
+               || op == QLatin1String("orderSubscription")) {
+        if (!m_options.authSession.isEmpty() && !m_authenticated) {
+            status(false, "NOT_AUTHORIZED", QStringLiteral("Authenticate first"), true);
+            return;
+        }
+        m_resubscribed = request.contains(QStringLiteral("clk"))
+            || request.contains(QStringLiteral("initialClk"));
+        status(true, "", {}, false);
+        if (!m_dataStarted)
+            beginData();
+    } else if (op == QLatin1String("heartbeat")) {
+        status(true, "", {}, false);
+    } else {
+        status(false, "INVALID_REQUEST", QStringLiteral("Unknown op \"%1\"").arg(op), false);
+    }
+}
+
+void ReplayConnection::sendControl(const QByteArray &json)
+{
+    if (!m_socket)
+        return;
+    m_socket->write(FrameSet::wireMessage(json, m_options.protocol));
+}
+
+void ReplayConnection::onPingTick()
+{
+    if (m_socket && !m_closing)
+        m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("replay"), 0x89));
+}
+
+void ReplayConnection::onDisconnected()
+{
+    if (m_paceTimer)
+        m_paceTimer->stop();
+    if (m_pingTimer)
+        m_pingTimer->stop();
+    if (m_open && !m_closedEmitted) {
+        m_closedEmitted = true;
+        emit closed();
+    }
+    deleteLater();
+}
+
+// ---- data ----------------------------------------------------------------------------------
+
+bool ReplayConnection::setupStream(const ReplayOptions &options, QString *error)
+{
+    m_options = options;
+    m_pool = ScenarioPool::get(options.scenario);
+    m_frames = FrameSet::get(m_pool, options.protocol, options.stamp);
+    if (!m_pool || !m_frames || m_frames->frames().empty()) {
+        *error = QStringLiteral("unknown scenario \"%1\"").arg(options.scenario);
+        return false;
+    }
+    m_target = options.effectiveCount();
+    m_badJson = options.misbehaviour() == ReplayOptions::Misbehaviour::BadJson && options.after;
+    switch (options.misbehaviour()) {
+    case ReplayOptions::Misbehaviour::Silent: m_event = Event::Silent; break;
+    case ReplayOptions::Misbehaviour::Drop: m_event = Event::Drop; break;
+    case ReplayOptions::Misbehaviour::BadFrame: m_event = Event::BadFrame; break;
+    case ReplayOptions::Misbehaviour::InvalidUtf8: m_event = Event::InvalidUtf8; break;
+    case ReplayOptions::Misbehaviour::Oversized: m_event = Event::Oversized; break;
+    case ReplayOptions::Misbehaviour::Gap: m_event = Event::Gap; break;
+    default: m_event = Event::None; break;
+    }
+    m_eventArmed = m_event != Event::None;
+    if (m_event == Event::Drop && !options.dropEvery && m_server) {
+        const QString key = m_webSocket ? m_requestTarget : QStringLiteral("line");
+        m_eventArmed = m_server->claimDrop(key);
+    }
+    return true;
+}
+
+void ReplayConnection::beginData()
+{
+    if (m_dataStarted || m_options.idle || m_closing)
+        return;
+    m_dataStarted = true;
+    if (m_options.rate > 0) {
+        m_paceTimer = new QTimer(this);
+        m_paceTimer->setTimerType(Qt::PreciseTimer);
+        connect(m_paceTimer, &QTimer::timeout, this, &ReplayConnection::onPaceTick);
+        m_paceTimer->start(1);
+        resetPacing();
+    }
+    pump();
+}
+
+void ReplayConnection::resetPacing()
+{
+    m_paceClock.start();
+    m_paceBase = m_sent;
+}
+
+bool ReplayConnection::canSend() const
+{
+    return m_socket && m_dataStarted && !m_halted && !m_serverSilent && !m_eventSilent
+        && !m_dropPending && !m_closing;
+}
+
+quint64 ReplayConnection::pacedAllowance() const
+{
+    // Token bucket from the elapsed time since the pacing began: the long-run rate is exact
+    // whatever the timer's jitter. The first message goes at once.
+    const double due = m_options.rate * double(m_paceClock.nsecsElapsed()) / 1e9;
+    return m_paceBase + 1 + quint64(due);
+}
+
+void ReplayConnection::onPaceTick()
+{
+    pump();
+}
+
+void ReplayConnection::onBytesWritten()
+{
+    if (m_dropPending) {
+        maybeFinishDrop();
+        return;
+    }
+    if (m_socket && m_socket->bytesToWrite() < kLowWaterBytes)
+        pump();
+}
+
+void ReplayConnection::pump()
+{
+    while (canSend()) {
+        if (m_eventArmed && m_sent >= m_options.after) {
+            fireEvent();
+            continue;
+        }
+        quint64 limit = m_target;
+        if (m_eventArmed)
+            limit = std::min(limit, m_options.after);
+        if (m_options.rate > 0) {
+            const quint64 allowed = pacedAllowance();
+            // After a long stall (a full socket) do not release an unbounded burst at once.
+            if (allowed > m_sent + kMaxPaceBurst)
+                m_paceBase -= (allowed - m_sent - kMaxPaceBurst);
+            limit = std::min(limit, pacedAllowance());
+        }
+        if (m_sent >= limit || m_socket->bytesToWrite() >= kHighWaterBytes)
+            break;
+        writeBatch(limit);
+    }
+    if (m_paceTimer && m_sent >= m_target)
+        m_paceTimer->stop();
+}
+
+const FrameSet::Frame &ReplayConnection::pickFrame(quint64 index)
+{
+    const std::vector<FrameSet::Frame> &frames = m_frames->frames();
+    if (m_badJson && (index + 1) % m_options.after == 0)
+        return m_frames->badJson();
+    if (m_pool->isBetfair()) {
+        if (index == 0)
+            return m_resubscribed ? m_frames->resubDelta() : m_frames->subImage();
+        if ((index + 1) % ScenarioPool::kHeartbeatEvery == 0)
+            return m_frames->heartbeat();
+    }
+    return frames[size_t(m_poolIndex++ % frames.size())];
+}
+
+void ReplayConnection::writeBatch(quint64 limit)
+{
+    // One output buffer per batch, handed to the socket by reference; frames are copied in
+    // and patched there. Nothing is allocated per message.
+    QByteArray batch(kBatchBytes + m_frames->maxFrameSize(), Qt::Uninitialized);
+    char *out = batch.data();
+    qsizetype used = 0;
+    FrameSet::writeNumber(m_nowMsText, nowMs(), ScenarioPool::kTimeMsWidth, '0');
+    const quint64 first = m_sent;
+    while (m_sent < limit && used < kBatchBytes) {
+        const FrameSet::Frame &frame = pickFrame(m_sent);
+        char *dst = out + used;
+        std::memcpy(dst, m_frames->frameData(frame), size_t(frame.size));
+        if (frame.timeMsOffset >= 0)
+            std::memcpy(dst + frame.timeMsOffset, m_nowMsText, ScenarioPool::kTimeMsWidth);
+        if (frame.stampOffset >= 0)
+            FrameSet::writeNumber(dst + frame.stampOffset, nowNs(), FrameSet::kStampWidth, '0');
+        if (frame.firstSeqOffset >= 0) {
+            const quint64 firstSeq =
+                ScenarioPool::kFirstSeq + m_depthSeq * (ScenarioPool::kSeqSpan + 1);
+            FrameSet::writeNumber(dst + frame.firstSeqOffset, firstSeq, ScenarioPool::kSeqWidth,
+                                  ' ');
+            FrameSet::writeNumber(dst + frame.lastSeqOffset, firstSeq + ScenarioPool::kSeqSpan,
+                                  ScenarioPool::kSeqWidth, ' ');
+            ++m_depthSeq;
+        }
+        if (frame.clkOffset >= 0)
+            FrameSet::writeNumber(dst + frame.clkOffset, ++m_clk, ScenarioPool::kClkWidth, '0');
+        used += frame.size;
+        ++m_sent;
+    }
+    batch.truncate(used);
+    m_socket->write(batch);
+    if (m_server)
+        m_server->addSent(m_sent - first);
+}
+
+void ReplayConnection::fireEvent()
+{
+    m_eventArmed = false;
+    switch (m_event) {
+    case Event::Silent:
+        m_eventSilent = true;
+        if (m_options.silentMs > 0) {
+            QTimer::singleShot(std::chrono::milliseconds(m_options.silentMs), this,
+                               &ReplayConnection::resumeFromSilence);
+        }
+        break;
+    case Event::Drop:
+        m_dropPending = true;
+        maybeFinishDrop();
+        break;
+    case Event::BadFrame:
+        if (m_webSocket) {
+            // FIN + RSV1 + text, with no extension negotiated: a protocol error (1002).
+            m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("{\"rsv1\":true}"), 0xC1));
+            m_halted = true;
+        }
+        break;
+    case Event::InvalidUtf8:
+        if (m_webSocket) {
+            // 0xC3 0x28 is not a UTF-8 sequence, 0xFF never occurs in UTF-8 (1007).
+            m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("{\"s\":\"\xC3\x28\xFF\"}")));
+            m_halted = true;
+        }
+        break;
+    case Event::Oversized: {
+        const qsizetype size = qsizetype(std::min<quint64>(m_options.oversizedBytes, 1ull << 30));
+        // Valid JSON of exactly `size` bytes when size allows it; only its size is wrong.
+        const QByteArray head = "{\"stream\":\"oversized\",\"data\":\"";
+        QByteArray payload;
+        if (size >= head.size() + 2)
+            payload = head + QByteArray(size - head.size() - 2, 'x') + "\"}";
+        else
+            payload = QByteArray(size, 'x');
+        m_socket->write(FrameSet::wireMessage(payload, m_options.protocol));
+        ++m_sent;
+        if (m_server)
+            m_server->addSent(1);
+        break;
+    }
+    case Event::Gap:
+        m_depthSeq += m_options.gapCount;
+        break;
+    case Event::None:
+        break;
+    }
+}
+
+void ReplayConnection::resumeFromSilence()
+{
+    m_eventSilent = false;
+    resetPacing();
+    if (m_paceTimer && !m_paceTimer->isActive() && m_sent < m_target)
+        m_paceTimer->start(1);
+    pump();
+}
+
+void ReplayConnection::maybeFinishDrop()
+{
+    // Let the messages before the drop reach the client, then cut the connection without a
+    // close frame, as a network failure would.
+    if (m_socket && m_socket->bytesToWrite() == 0)
+        m_socket->abort();
+}
+
+} // namespace streamscope::replay

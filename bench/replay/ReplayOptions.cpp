@@ -1,0 +1,103 @@
+#include "ReplayOptions.h"
+
+#include <QUrl>
+#include <QUrlQuery>
+
+#include <limits>
+
+namespace streamscope::replay {
+
+namespace {
+
+bool isTrue(const QString &value)
+{
+    return value.isEmpty() || value == QLatin1String("1") || value == QLatin1String("true")
+        || value == QLatin1String("yes");
+}
+
+} // namespace
+
+quint64 ReplayOptions::effectiveCount() const
+{
+    if (loop)
+        return std::numeric_limits<quint64>::max();
+    return count ? count : scenarioDefaultCount(scenario);
+}
+
+ReplayOptions::Misbehaviour ReplayOptions::misbehaviour() const
+{
+    static const struct {
+        const char *name;
+        Misbehaviour kind;
+    } kinds[] = {
+        {"silent", Misbehaviour::Silent},        {"drop", Misbehaviour::Drop},
+        {"bad_frame", Misbehaviour::BadFrame},   {"invalid_utf8", Misbehaviour::InvalidUtf8},
+        {"oversized", Misbehaviour::Oversized},  {"bad_json", Misbehaviour::BadJson},
+        {"gap", Misbehaviour::Gap},
+    };
+    for (const auto &k : kinds) {
+        if (misbehave == QLatin1String(k.name))
+            return k.kind;
+    }
+    return Misbehaviour::None;
+}
+
+QString ReplayOptions::validate() const
+{
+    if (scenarioDefaultCount(scenario) == 0) {
+        return QStringLiteral("unknown scenario \"%1\" (expected one of %2)")
+            .arg(scenario, scenarioNames().join(QStringLiteral(", ")));
+    }
+    if (!misbehave.isEmpty() && misbehave != QLatin1String("none")
+        && misbehaviour() == Misbehaviour::None) {
+        return QStringLiteral("unknown misbehaviour \"%1\" (expected silent, drop, bad_frame, "
+                              "invalid_utf8, oversized, bad_json or gap)").arg(misbehave);
+    }
+    if (rate < 0)
+        return QStringLiteral("rate must not be negative");
+    if (misbehaviour() == Misbehaviour::BadJson && after == 0)
+        return QStringLiteral("bad_json needs after=K (every K-th message is malformed)");
+    return {};
+}
+
+ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
+{
+    ReplayOptions o = base;
+    const QString first = url.path().section(QLatin1Char('/'), 1, 1);
+    if (scenarioDefaultCount(first) != 0)
+        o.scenario = first;
+
+    const QUrlQuery query(url);
+    const auto items = query.queryItems(QUrl::FullyDecoded);
+    for (const auto &[key, value] : items) {
+        const quint64 number = value.toULongLong();
+        if (key == QLatin1String("scenario")) o.scenario = value;
+        else if (key == QLatin1String("count")) o.count = number;
+        else if (key == QLatin1String("rate")) o.rate = value.toDouble();
+        else if (key == QLatin1String("loop")) o.loop = isTrue(value);
+        else if (key == QLatin1String("stamp")) o.stamp = isTrue(value);
+        else if (key == QLatin1String("misbehave")) o.misbehave = value;
+        else if (key == QLatin1String("after")) o.after = number;
+        else if (key == QLatin1String("silent_ms")) o.silentMs = number;
+        else if (key == QLatin1String("drop_every")) o.dropEvery = isTrue(value);
+        else if (key == QLatin1String("size")) o.oversizedBytes = number;
+        else if (key == QLatin1String("gap")) o.gapCount = number;
+        else if (key == QLatin1String("wait_subscribe")) o.waitSubscribe = isTrue(value);
+        else if (key == QLatin1String("idle")) o.idle = isTrue(value);
+        else if (key == QLatin1String("ping_ms")) o.pingMs = number;
+        // Anything else (streams=..., a client's own parameters) is not ours: ignored.
+    }
+    return o;
+}
+
+QStringList ReplayOptions::streamsFromUrl(const QUrl &url)
+{
+    const QString path = url.path();
+    if (path.startsWith(QLatin1String("/ws/")))
+        return path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    const QString streams = QUrlQuery(url).queryItemValue(QStringLiteral("streams"),
+                                                          QUrl::FullyDecoded);
+    return streams.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+}
+
+} // namespace streamscope::replay

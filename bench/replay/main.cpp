@@ -1,0 +1,192 @@
+// streamscope-replay: the replay server as a process of its own, so that a benchmark client's
+// CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
+#include "ReplayServer.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+
+#ifdef Q_OS_UNIX
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+
+using streamscope::replay::ReplayOptions;
+using streamscope::replay::ReplayServer;
+
+namespace {
+
+#ifdef Q_OS_UNIX
+int g_signalFds[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char byte = 1;
+    [[maybe_unused]] const auto n = ::write(g_signalFds[0], &byte, 1);
+}
+
+// Quits the event loop on SIGTERM/SIGINT through a socket pair (a signal handler may only
+// write to a file descriptor), so that the server shuts down cleanly.
+void installSignalHandlers(QCoreApplication &app)
+{
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
+        return;
+    auto *notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
+    QObject::connect(notifier, &QSocketNotifier::activated, &app, &QCoreApplication::quit);
+    struct sigaction action = {};
+    action.sa_handler = onSignal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &action, nullptr);
+    sigaction(SIGINT, &action, nullptr);
+}
+#endif
+
+int fail(const QString &message)
+{
+    std::fprintf(stderr, "streamscope-replay: %s\n", qPrintable(message));
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("streamscope-replay"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STREAMSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Replays market-data scenarios on 127.0.0.1 over websocket or CRLF lines.\n"
+        "Scenarios: ") + streamscope::replay::scenarioNames().join(QStringLiteral(", ")));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption port(QStringLiteral("port"),
+        QStringLiteral("Port to listen on; 0 picks a free one and prints \"port N\" first."),
+        QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption address(QStringLiteral("address"),
+        QStringLiteral("Address to listen on."), QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"),
+        QStringLiteral("Default scenario."), QStringLiteral("NAME"), QStringLiteral("small_aggtrade"));
+    const QCommandLineOption count(QStringLiteral("count"),
+        QStringLiteral("Messages per connection (0 = the scenario's default)."), QStringLiteral("N"));
+    const QCommandLineOption rate(QStringLiteral("rate"),
+        QStringLiteral("Messages per second (0 = as fast as possible)."), QStringLiteral("MSGS_PER_S"));
+    const QCommandLineOption loop(QStringLiteral("loop"), QStringLiteral("Send forever."));
+    const QCommandLineOption stamp(QStringLiteral("stamp"),
+        QStringLiteral("Prefix each message with \"ts\": send time in ns since the epoch."));
+    const QCommandLineOption protocol(QStringLiteral("protocol"),
+        QStringLiteral("ws or line."), QStringLiteral("ws|line"), QStringLiteral("ws"));
+    const QCommandLineOption tls(QStringLiteral("tls"),
+        QStringLiteral("TLS (wss or TLS lines); optional positional arguments CERT KEY, else "
+                       "the built-in self-signed certificate for 127.0.0.1."));
+    const QCommandLineOption cert(QStringLiteral("cert"), QStringLiteral("TLS certificate (PEM)."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption key(QStringLiteral("key"), QStringLiteral("TLS private key (PEM)."),
+                                 QStringLiteral("FILE"));
+    const QCommandLineOption misbehave(QStringLiteral("misbehave"),
+        QStringLiteral("silent, drop, bad_frame, invalid_utf8, oversized, bad_json or gap."),
+        QStringLiteral("KIND"));
+    const QCommandLineOption after(QStringLiteral("after"),
+        QStringLiteral("Data messages before the misbehaviour."), QStringLiteral("K"));
+    const QCommandLineOption silentMs(QStringLiteral("silent-ms"),
+        QStringLiteral("silent: resume after D ms."), QStringLiteral("D"));
+    const QCommandLineOption dropEvery(QStringLiteral("drop-every"),
+        QStringLiteral("drop: on every connection, not only the first."));
+    const QCommandLineOption size(QStringLiteral("size"),
+        QStringLiteral("oversized: message size in bytes (default 20 MiB)."), QStringLiteral("BYTES"));
+    const QCommandLineOption gap(QStringLiteral("gap"),
+        QStringLiteral("gap: depth-diff updates to skip (default 1)."), QStringLiteral("k"));
+    const QCommandLineOption authSession(QStringLiteral("auth-session"),
+        QStringLiteral("line: the session that authentication must carry."), QStringLiteral("TOKEN"));
+    const QCommandLineOption pingMs(QStringLiteral("ping-ms"),
+        QStringLiteral("websocket: ping every T ms."), QStringLiteral("T"));
+    const QCommandLineOption idleExit(QStringLiteral("exit-after-idle-ms"),
+        QStringLiteral("Exit when no client has been connected for this long."), QStringLiteral("MS"));
+    parser.addOptions({port, address, scenario, count, rate, loop, stamp, protocol, tls, cert, key,
+                       misbehave, after, silentMs, dropEvery, size, gap, authSession, pingMs,
+                       idleExit});
+    parser.addPositionalArgument(QStringLiteral("CERT KEY"),
+                                 QStringLiteral("With --tls: certificate and key files."),
+                                 QStringLiteral("[CERT KEY]"));
+    parser.process(app);
+
+    auto number = [&](const QCommandLineOption &option, quint64 fallback, bool *ok) {
+        if (!parser.isSet(option))
+            return fallback;
+        return parser.value(option).toULongLong(ok);
+    };
+    bool ok = true;
+    ReplayOptions options;
+    options.scenario = parser.value(scenario);
+    options.count = number(count, 0, &ok);
+    options.rate = parser.isSet(rate) ? parser.value(rate).toDouble(&ok) : 0;
+    if (!ok)
+        return fail(QStringLiteral("--count and --rate take numbers"));
+    options.loop = parser.isSet(loop);
+    options.stamp = parser.isSet(stamp);
+    const QString protocolName = parser.value(protocol);
+    if (protocolName == QLatin1String("line"))
+        options.protocol = ReplayOptions::Protocol::Line;
+    else if (protocolName != QLatin1String("ws"))
+        return fail(QStringLiteral("--protocol must be ws or line, not \"%1\"").arg(protocolName));
+    options.tls = parser.isSet(tls);
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() == 2 && options.tls) {
+        options.certFile = positional[0];
+        options.keyFile = positional[1];
+    } else if (!positional.isEmpty()) {
+        return fail(QStringLiteral("unexpected arguments: %1 (--tls takes CERT KEY or nothing)")
+                        .arg(positional.join(QLatin1Char(' '))));
+    }
+    if (parser.isSet(cert) || parser.isSet(key)) {
+        options.tls = true;
+        options.certFile = parser.value(cert);
+        options.keyFile = parser.value(key);
+    }
+    options.misbehave = parser.value(misbehave);
+    options.after = number(after, 0, &ok);
+    options.silentMs = number(silentMs, 0, &ok);
+    options.dropEvery = parser.isSet(dropEvery);
+    options.oversizedBytes = number(size, options.oversizedBytes, &ok);
+    options.gapCount = number(gap, 1, &ok);
+    options.authSession = parser.value(authSession);
+    options.pingMs = number(pingMs, 0, &ok);
+    const quint64 portNumber = number(port, 0, &ok);
+    const quint64 idleExitMs = number(idleExit, 0, &ok);
+    if (!ok || portNumber > 65535)
+        return fail(QStringLiteral("numeric options take non-negative integers (port <= 65535)"));
+    const QHostAddress listenAddress(parser.value(address));
+    if (listenAddress.isNull())
+        return fail(QStringLiteral("--address: not an IP address: %1").arg(parser.value(address)));
+    if (const QString error = options.validate(); !error.isEmpty())
+        return fail(error);
+
+    ReplayServer server(options);
+    if (!server.listen(listenAddress, quint16(portNumber)))
+        return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));
+    std::printf("port %u\n", unsigned(server.port()));
+    std::fflush(stdout);
+
+#ifdef Q_OS_UNIX
+    installSignalHandlers(app);
+#endif
+    if (idleExitMs > 0) {
+        auto *idleTimer = new QTimer(&app);
+        idleTimer->setSingleShot(true);
+        idleTimer->setInterval(std::chrono::milliseconds(idleExitMs));
+        QObject::connect(idleTimer, &QTimer::timeout, &app, &QCoreApplication::quit);
+        QObject::connect(&server, &ReplayServer::clientConnected, idleTimer, &QTimer::stop);
+        QObject::connect(&server, &ReplayServer::clientDisconnected, idleTimer, [&server, idleTimer] {
+            if (server.connectionCount() == 0)
+                idleTimer->start();
+        });
+        idleTimer->start();
+    }
+    return app.exec();
+}
