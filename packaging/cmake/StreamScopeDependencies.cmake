@@ -1,76 +1,97 @@
 # Fallback for simdjson and qtkeychain where no system package exists (the Windows and
 # macOS release builds, or a Linux box without libsimdjson-dev / qtkeychain-qt6-dev).
 #
-#   cmake -S . -B build -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=packaging/cmake/StreamScopeDependencies.cmake
+#   cmake -S . -B build \
+#         -DCMAKE_PROJECT_TOP_LEVEL_INCLUDES=packaging/cmake/StreamScopeDependencies.cmake
 #
-# CMake (3.24+) runs this file right after the top-level project(). find_package() stays
-# the primary path: each dependency is first looked up with find_package(); only when that
-# fails is the pinned source archive downloaded (checked against its SHA-256) and built as
-# a static library. FetchContent then redirects the project's own later
-# find_package(simdjson) / find_package(Qt6Keychain) calls to the built targets, so the
-# project's CMakeLists.txt files are the same in both cases.
+# It installs a CMake dependency provider (CMake 3.24+) for find_package(simdjson) and
+# find_package(Qt6Keychain). find_package() stays the primary path: the provider first
+# calls the ordinary find_package(); only when that finds nothing does it download the
+# pinned source archive (verified against its SHA-256), build it as a static library in
+# the build tree and report the package as found. The project's CMakeLists.txt files are
+# the same either way; other packages (Qt) are never touched.
 # To update a pin: change the version in the URL and the SHA-256 of the new archive
-# (docs/releasing.md).
+# (docs/releasing.md). Both may be overridden with -D, e.g. to point at a local mirror.
+# -DSTREAMSCOPE_FORCE_FETCH="simdjson;Qt6Keychain" skips the installed packages (to test
+# this path on a machine that has them).
 
-cmake_minimum_required(VERSION 3.24)
+if(NOT DEFINED STREAMSCOPE_SIMDJSON_URL)
+    set(STREAMSCOPE_SIMDJSON_URL
+        "https://github.com/simdjson/simdjson/archive/refs/tags/v3.10.1.tar.gz")
+    set(STREAMSCOPE_SIMDJSON_SHA256
+        "1e8f881cb2c0f626c56cd3665832f1e97b9d4ffc648ad9e1067c134862bba060")
+endif()
+if(NOT DEFINED STREAMSCOPE_QTKEYCHAIN_URL)
+    set(STREAMSCOPE_QTKEYCHAIN_URL
+        "https://github.com/frankosterfeld/qtkeychain/archive/refs/tags/0.16.0.tar.gz")
+    set(STREAMSCOPE_QTKEYCHAIN_SHA256
+        "3be26ec4ae30eecf0c2ff7572ba83799791b157c76e15a05ef35f23dc25e4054")
+endif()
+
 include(FetchContent)
 
-set(STREAMSCOPE_SIMDJSON_URL
-    "https://github.com/simdjson/simdjson/archive/refs/tags/v3.10.1.tar.gz")
-set(STREAMSCOPE_SIMDJSON_SHA256
-    "1e8f881cb2c0f626c56cd3665832f1e97b9d4ffc648ad9e1067c134862bba060")
-set(STREAMSCOPE_QTKEYCHAIN_URL
-    "https://github.com/frankosterfeld/qtkeychain/archive/refs/tags/0.16.0.tar.gz")
-set(STREAMSCOPE_QTKEYCHAIN_SHA256
-    "3be26ec4ae30eecf0c2ff7572ba83799791b157c76e15a05ef35f23dc25e4054")
-
-FetchContent_Declare(simdjson
-    URL "${STREAMSCOPE_SIMDJSON_URL}"
-    URL_HASH SHA256=${STREAMSCOPE_SIMDJSON_SHA256}
-    DOWNLOAD_EXTRACT_TIMESTAMP TRUE
-    FIND_PACKAGE_ARGS CONFIG)
-FetchContent_Declare(Qt6Keychain
-    URL "${STREAMSCOPE_QTKEYCHAIN_URL}"
-    URL_HASH SHA256=${STREAMSCOPE_QTKEYCHAIN_SHA256}
-    DOWNLOAD_EXTRACT_TIMESTAMP TRUE
-    FIND_PACKAGE_ARGS CONFIG)
-
-block()
-    # Static, no tests, no translations, no install rules in our packages' component.
+function(streamscope_fetch_simdjson)
+    FetchContent_Declare(simdjson
+        URL "${STREAMSCOPE_SIMDJSON_URL}"
+        URL_HASH SHA256=${STREAMSCOPE_SIMDJSON_SHA256}
+        DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
     set(BUILD_SHARED_LIBS OFF)
     set(BUILD_TESTING OFF)
     set(SIMDJSON_DEVELOPER_MODE OFF)
+    set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+    FetchContent_MakeAvailable(simdjson)
+    if(TARGET simdjson AND NOT TARGET simdjson::simdjson)
+        add_library(simdjson::simdjson ALIAS simdjson)
+    endif()
+endfunction()
+
+function(streamscope_fetch_qt6keychain)
+    FetchContent_Declare(Qt6Keychain
+        URL "${STREAMSCOPE_QTKEYCHAIN_URL}"
+        URL_HASH SHA256=${STREAMSCOPE_QTKEYCHAIN_SHA256}
+        DOWNLOAD_EXTRACT_TIMESTAMP TRUE)
+    set(BUILD_SHARED_LIBS OFF)
+    set(BUILD_TESTING OFF)
     set(BUILD_WITH_QT6 ON)
     set(BUILD_TEST_APPLICATION OFF)
     set(BUILD_TRANSLATIONS OFF)
     set(CMAKE_POSITION_INDEPENDENT_CODE ON)
-    # qtkeychain's own CMakeLists needs Qt before it is added.
-    find_package(Qt6 REQUIRED COMPONENTS Core)
-    if(UNIX AND NOT APPLE)
-        find_package(Qt6 REQUIRED COMPONENTS DBus)
+    FetchContent_MakeAvailable(Qt6Keychain)
+    if(NOT TARGET qt6keychain)
+        message(FATAL_ERROR "qtkeychain fallback: the source did not define `qt6keychain`")
     endif()
-    FetchContent_MakeAvailable(simdjson Qt6Keychain)
-endblock()
+    if(NOT TARGET Qt6Keychain::Qt6Keychain)
+        add_library(Qt6Keychain::Qt6Keychain ALIAS qt6keychain)
+    endif()
+    # Installed headers are <qt6keychain/keychain.h>; the source tree has
+    # <qtkeychain/keychain.h>. A forwarding header serves the installed spelling.
+    set(fwd "${CMAKE_BINARY_DIR}/_deps/qt6keychain-forward")
+    file(CONFIGURE OUTPUT "${fwd}/qt6keychain/keychain.h"
+         CONTENT "#include <qtkeychain/keychain.h>\n")
+    target_include_directories(qt6keychain INTERFACE "$<BUILD_INTERFACE:${fwd}>")
+    get_target_property(type qt6keychain TYPE)
+    if(type STREQUAL "STATIC_LIBRARY")
+        # generate_export_header's switch for a static build (no dllimport on Windows).
+        target_compile_definitions(qt6keychain PUBLIC QT6KEYCHAIN_STATIC_DEFINE)
+    endif()
+endfunction()
 
-# Give the in-tree builds the names and include paths of the installed packages.
-if(TARGET simdjson AND NOT TARGET simdjson::simdjson)
-    add_library(simdjson::simdjson ALIAS simdjson)
-endif()
-if(TARGET qt6keychain)
-    get_target_property(_qtk_imported qt6keychain IMPORTED)
-    if(NOT _qtk_imported)
-        if(NOT TARGET Qt6Keychain::Qt6Keychain)
-            add_library(Qt6Keychain::Qt6Keychain ALIAS qt6keychain)
+# A macro, so that <Package>_FOUND and the package's variables reach the caller.
+macro(streamscope_provide_dependency method package_name)
+    if("${package_name}" MATCHES "^(simdjson|Qt6Keychain)$")
+        set(_streamscope_args ${ARGN})
+        list(REMOVE_ITEM _streamscope_args REQUIRED)
+        if(NOT "${package_name}" IN_LIST STREAMSCOPE_FORCE_FETCH)
+            find_package(${package_name} ${_streamscope_args} QUIET BYPASS_PROVIDER)
         endif()
-        # Installed headers live in <qt6keychain/keychain.h>; the source tree has
-        # <qtkeychain/keychain.h>. A forwarding header serves the installed spelling.
-        set(_fwd "${CMAKE_BINARY_DIR}/_deps/qt6keychain-forward")
-        file(WRITE "${_fwd}/qt6keychain/keychain.h" "#include <qtkeychain/keychain.h>\n")
-        target_include_directories(qt6keychain INTERFACE "$<BUILD_INTERFACE:${_fwd}>")
-        get_target_property(_qtk_type qt6keychain TYPE)
-        if(_qtk_type STREQUAL "STATIC_LIBRARY")
-            # generate_export_header's macro for a static build (no dllimport on Windows).
-            target_compile_definitions(qt6keychain PUBLIC QT6KEYCHAIN_STATIC_DEFINE)
+        if(NOT ${package_name}_FOUND)
+            message(STATUS "${package_name}: no installed package, building the pinned source")
+            string(TOLOWER "${package_name}" _streamscope_lower)
+            cmake_language(CALL streamscope_fetch_${_streamscope_lower})
+            set(${package_name}_FOUND TRUE)
         endif()
     endif()
-endif()
+endmacro()
+
+cmake_language(SET_DEPENDENCY_PROVIDER streamscope_provide_dependency
+               SUPPORTED_METHODS FIND_PACKAGE)
