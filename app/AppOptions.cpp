@@ -1,0 +1,72 @@
+#include "AppOptions.h"
+
+#include <QtCore/QCommandLineParser>
+
+namespace streamscope::app {
+
+AppOptions AppOptions::parse(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "StreamScope monitors real-time market-data streams: Binance websockets, Betfair-style\n"
+        "TLS line streams and any ws/wss endpoint. Without arguments it opens the built-in demo."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
+    const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("Open the workspace FILE."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption headless(QStringLiteral("headless"),
+                                      QStringLiteral("Run without a GUI (no display server needed)."));
+    const QCommandLineOption duration(QStringLiteral("duration"), QStringLiteral("Stop after SECONDS."),
+                                      QStringLiteral("SECONDS"));
+    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write a JSON report to FILE on exit."),
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption metricsPort(QStringLiteral("metrics-port"),
+                                         QStringLiteral("Serve Prometheus metrics at http://ADDRESS:N/metrics."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption metricsAddress(QStringLiteral("metrics-address"),
+                                            QStringLiteral("Address for the metrics endpoint (default 127.0.0.1)."),
+                                            QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
+    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress});
+
+    AppOptions o;
+    const auto bad = [&o](const QString &text) {
+        o.action = Action::BadArguments;
+        o.message = text + QStringLiteral("\nTry 'streamscope --help'.");
+        return o;
+    };
+    if (!parser.parse(arguments))
+        return bad(parser.errorText());
+    if (parser.isSet(help)) {
+        o.action = Action::Help;
+        o.message = parser.helpText();
+        return o;
+    }
+    if (parser.isSet(version)) {
+        o.action = Action::Version;
+        o.message = QStringLiteral("streamscope %1").arg(QStringLiteral(STREAMSCOPE_VERSION));
+        return o;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return bad(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+    o.headless = parser.isSet(headless);
+    o.workspacePath = parser.value(workspace);
+    if (parser.isSet(workspace) && o.workspacePath.isEmpty())
+        return bad(QStringLiteral("--workspace needs a file name"));
+    if (parser.isSet(duration)) {
+        bool ok = false;
+        o.durationS = parser.value(duration).toDouble(&ok);
+        if (!ok || o.durationS <= 0)
+            return bad(QStringLiteral("--duration expects a positive number of seconds, got '%1'").arg(parser.value(duration)));
+    }
+    o.reportPath = parser.value(report);
+    if (parser.isSet(metricsPort)) {
+        bool ok = false;
+        o.metricsPort = parser.value(metricsPort).toInt(&ok);
+        if (!ok || o.metricsPort < 0 || o.metricsPort > 65535)
+            return bad(QStringLiteral("--metrics-port expects a port from 0 to 65535, got '%1'").arg(parser.value(metricsPort)));
+    }
+    o.metricsAddress = parser.value(metricsAddress);
+    return o;
+}
+
+} // namespace streamscope::app

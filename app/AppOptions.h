@@ -1,0 +1,26 @@
+#pragma once
+
+// The command line of `streamscope` (DESIGN.md, "Command line"), parsed before any
+// QCoreApplication exists so that --headless never needs a display server.
+
+#include <QtCore/QString>
+#include <QtCore/QStringList>
+
+namespace streamscope::app {
+
+struct AppOptions {
+    enum class Action { Run, Help, Version, BadArguments };
+    Action action = Action::Run;
+    QString message; // help text, version text or the error
+
+    bool headless = false;
+    QString workspacePath; // empty: the built-in demo
+    double durationS = 0;  // 0: until interrupted
+    QString reportPath;
+    int metricsPort = -1;  // -1: no metrics endpoint
+    QString metricsAddress = QStringLiteral("127.0.0.1");
+
+    static AppOptions parse(const QStringList &arguments);
+};
+
+} // namespace streamscope::app

@@ -1,0 +1,99 @@
+#include "DemoWorkspace.h"
+
+#include "BuiltinCertificate.h"
+#include "ReplayServerThread.h"
+
+#include <QtCore/QFile>
+
+namespace streamscope::app {
+
+DemoWorkspace::DemoWorkspace() = default;
+
+DemoWorkspace::~DemoWorkspace() = default;
+
+bool DemoWorkspace::start(QString *error)
+{
+    using replay::ReplayOptions;
+    m_websocket = std::make_unique<replay::ReplayServerThread>();
+    ReplayOptions ws;
+    ws.loop = true;
+    ws.rate = 100;
+    const quint16 wsPort = m_websocket->start(ws);
+    if (!wsPort) {
+        *error = QStringLiteral("demo websocket server: ") + m_websocket->errorString();
+        return false;
+    }
+
+    const QString caPath = m_dir.filePath(QStringLiteral("demo-ca.pem"));
+    QFile ca(caPath);
+    if (!m_dir.isValid() || !ca.open(QIODevice::WriteOnly) || ca.write(replay::builtinCertificatePem()) < 0) {
+        *error = QStringLiteral("demo: cannot write the demo certificate to %1").arg(caPath);
+        return false;
+    }
+    ca.close();
+    m_lines = std::make_unique<replay::ReplayServerThread>();
+    ReplayOptions lines;
+    lines.protocol = ReplayOptions::Protocol::Line;
+    lines.tls = true;
+    lines.scenario = QStringLiteral("betfair_mcm");
+    lines.loop = true;
+    lines.rate = 50;
+    const quint16 linePort = m_lines->start(lines);
+    if (!linePort) {
+        *error = QStringLiteral("demo line server: ") + m_lines->errorString();
+        return false;
+    }
+
+    const auto wsUrl = [wsPort](const QString &pathAndQuery) {
+        return QUrl(QStringLiteral("ws://127.0.0.1:%1/%2").arg(wsPort).arg(pathAndQuery));
+    };
+    const auto binance = [&](const QString &name, const QString &pathAndQuery, const QStringList &subscribe) {
+        StreamConfig c;
+        c.name = name;
+        c.venue = Venue::Binance;
+        c.url = wsUrl(pathAndQuery);
+        c.subscribe = subscribe;
+        c.stallTimeoutMs = 5000;
+        c.reconnectBaseMs = 500;
+        c.reconnectMaxMs = 8000;
+        return c;
+    };
+    Workspace &w = m_workspace;
+    w.streams = {
+        binance(QStringLiteral("btcusdt-aggtrade"), QStringLiteral("small_aggtrade?rate=400"), {QStringLiteral("btcusdt@aggTrade")}),
+        binance(QStringLiteral("btcusdt-kline-1m"), QStringLiteral("medium_kline?rate=40"), {QStringLiteral("btcusdt@kline_1m")}),
+        binance(QStringLiteral("btcusdt-depth20"), QStringLiteral("large_depth20?rate=10"), {QStringLiteral("btcusdt@depth20@100ms")}),
+        binance(QStringLiteral("btcusdt-depth-diff"), QStringLiteral("xlarge_depth_diff?rate=10&misbehave=gap&after=150&gap=3"),
+                {QStringLiteral("btcusdt@depth@100ms")}),
+        binance(QStringLiteral("multiplex-mix"), QStringLiteral("multiplex_mix?rate=300"), {}),
+        binance(QStringLiteral("flaky-feed"), QStringLiteral("small_aggtrade?rate=50&misbehave=drop&after=1000&drop_every=1"),
+                {QStringLiteral("ethusdt@aggTrade")}),
+        binance(QStringLiteral("stalling-feed"), QStringLiteral("small_aggtrade?rate=20&misbehave=silent&after=400&silent_ms=12000"),
+                {QStringLiteral("solusdt@aggTrade")}),
+    };
+    StreamConfig raw = binance(QStringLiteral("ticker-arr-raw"), QStringLiteral("huge_ticker_arr?rate=1"), {});
+    raw.mode = DecodeMode::Raw;
+    raw.maxMessageBytes = 4 * 1024 * 1024;
+    w.streams.append(raw);
+
+    StreamConfig bf;
+    bf.name = QStringLiteral("betfair-markets");
+    bf.venue = Venue::Betfair;
+    bf.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(linePort));
+    bf.appKey = QStringLiteral("demo-app-key");   // the demo server accepts any credentials
+    bf.session = QStringLiteral("demo-session");
+    bf.marketSubscription = QJsonObject{
+        {QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}},
+        {QStringLiteral("marketDataFilter"), QJsonObject{{QStringLiteral("fields"), QJsonArray{QStringLiteral("EX_BEST_OFFERS")}}}}};
+    bf.caFile = caPath;
+    bf.stallTimeoutMs = 5000;
+    w.streams.append(bf);
+
+    w.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("stalling-feed")},
+                                      {QStringLiteral("silent_s"), 4}},
+                          QJsonObject{{QStringLiteral("stream"), QStringLiteral("btcusdt-depth-diff")},
+                                      {QStringLiteral("gaps"), true}}};
+    return true;
+}
+
+} // namespace streamscope::app

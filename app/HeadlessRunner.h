@@ -1,0 +1,58 @@
+#pragma once
+
+// `streamscope --headless`: runs the engine on a workspace without any GUI, prints one live
+// line per stream every second, serves metrics if asked, and writes the report on exit —
+// after --duration, on Ctrl-C or on SIGTERM alike.
+//
+// Thread contract: lives on the main thread, which runs the event loop.
+
+#include "AppOptions.h"
+#include "StreamSnapshot.h"
+#include "workspace/Workspace.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QObject>
+#include <QtCore/QTimer>
+
+#include <memory>
+
+namespace streamscope {
+class Engine;
+}
+
+namespace streamscope::app {
+
+class MetricsServer;
+class TerminationSignals;
+
+class HeadlessRunner : public QObject {
+    Q_OBJECT
+public:
+    HeadlessRunner(const AppOptions &options, const Workspace &workspace, QObject *parent = nullptr);
+    ~HeadlessRunner() override;
+
+    // Starts everything; returns false (with a message printed) when it cannot.
+    bool start();
+    int exitCode() const { return m_exitCode; }
+
+signals:
+    void finished(int exitCode);
+
+private:
+    void printLiveLines();
+    void finish(const QString &why);
+
+    AppOptions m_options;
+    Workspace m_workspace;
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<MetricsServer> m_metrics;
+    std::unique_ptr<TerminationSignals> m_signals;
+    QTimer m_liveTimer;
+    QTimer m_durationTimer;
+    QElapsedTimer m_clock;
+    QVector<StreamSnapshot> m_previous;
+    int m_exitCode = 0;
+    bool m_finished = false;
+};
+
+} // namespace streamscope::app

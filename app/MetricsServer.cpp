@@ -1,0 +1,125 @@
+#include "MetricsServer.h"
+
+#include "Engine.h"
+
+#include <QtHttpServer/QHttpServer>
+#include <QtHttpServer/QHttpServerResponse>
+#include <QtNetwork/QTcpServer>
+
+#include <array>
+
+namespace streamscope::app {
+
+namespace {
+
+// Histogram bounds in seconds; our log-linear buckets are folded into them.
+constexpr std::array<double, 17> kBoundsS = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                             0.05,    0.1,    0.25,    0.5,    1.0,   2.5,    5.0,   10.0};
+
+QByteArray escapeLabel(const QString &v)
+{
+    QByteArray out = v.toUtf8();
+    out.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    return out;
+}
+
+} // namespace
+
+MetricsServer::MetricsServer(const Engine &engine, QObject *parent) : QObject(parent), m_engine(engine) {}
+
+MetricsServer::~MetricsServer() = default;
+
+quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString *error)
+{
+    m_http = std::make_unique<QHttpServer>();
+    m_http->route(QStringLiteral("/metrics"), [this] {
+        return QHttpServerResponse(QByteArrayLiteral("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+                                   render(m_engine));
+    });
+#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
+    auto *tcp = new QTcpServer(m_http.get());
+    if (!tcp->listen(address, port) || !m_http->bind(tcp)) {
+        if (error)
+            *error = tcp->errorString();
+        return 0;
+    }
+    return tcp->serverPort();
+#else
+    const quint16 bound = m_http->listen(address, port);
+    if (!bound && error)
+        *error = QStringLiteral("cannot listen on %1:%2").arg(address.toString()).arg(port);
+    return bound;
+#endif
+}
+
+QByteArray MetricsServer::render(const Engine &engine)
+{
+    const QVector<StreamSnapshot> streams = engine.snapshot(true);
+    QByteArray out;
+    out.reserve(4096 + streams.size() * 2048);
+    const auto family = [&out](const char *name, const char *type, const char *help) {
+        out += "# TYPE streamscope_";
+        out += name;
+        out += ' ';
+        out += type;
+        out += "\n# HELP streamscope_";
+        out += name;
+        out += ' ';
+        out += help;
+        out += '\n';
+    };
+    const auto counter = [&](const char *name, const char *help, quint64 StreamSnapshot::*field) {
+        family(name, "counter", help);
+        for (const StreamSnapshot &s : streams)
+            out += "streamscope_" + QByteArray(name) + "_total{stream=\"" + escapeLabel(s.name) + "\"} "
+                   + QByteArray::number(s.*field) + '\n';
+    };
+    counter("messages", "Messages received.", &StreamSnapshot::messages);
+    counter("data_messages", "Messages routed as data.", &StreamSnapshot::dataMessages);
+    counter("bytes", "Payload bytes received.", &StreamSnapshot::bytes);
+    counter("results", "Responses routed as results.", &StreamSnapshot::results);
+    counter("errors", "Responses routed as errors.", &StreamSnapshot::errors);
+    counter("parse_errors", "Data messages that were not valid JSON.", &StreamSnapshot::parseErrors);
+    counter("gaps", "Sequence gaps detected.", &StreamSnapshot::gaps);
+    counter("reconnects", "Reconnection attempts.", &StreamSnapshot::reconnects);
+    counter("heartbeats", "Venue heartbeats received.", &StreamSnapshot::heartbeats);
+
+    family("stream_state", "stateset", "Current state of each stream.");
+    for (const StreamSnapshot &s : streams) {
+        for (StreamState st : {StreamState::Idle, StreamState::Connecting, StreamState::Subscribing, StreamState::Live,
+                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped, StreamState::Failed}) {
+            out += "streamscope_stream_state{stream=\"" + escapeLabel(s.name) + "\",streamscope_stream_state=\""
+                   + stateName(st).toUtf8() + "\"} " + (s.state == st ? "1" : "0") + '\n';
+        }
+    }
+    family("last_message_timestamp_seconds", "gauge", "Time of the last message received.");
+    for (const StreamSnapshot &s : streams)
+        out += "streamscope_last_message_timestamp_seconds{stream=\"" + escapeLabel(s.name) + "\"} "
+               + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
+
+    family("latency_seconds", "histogram", "Receive time minus event time.");
+    for (const StreamSnapshot &s : streams) {
+        const QByteArray label = "stream=\"" + escapeLabel(s.name) + '"';
+        const LatencySnapshot &l = s.latency;
+        quint64 cumulative = 0;
+        int bucket = 0;
+        for (double bound : kBoundsS) {
+            const auto boundUs = std::uint64_t(bound * 1e6);
+            while (bucket < l.buckets.size() && LatencyHistogram::bucketUpperUs(bucket) < boundUs)
+                cumulative += l.buckets[bucket++];
+            out += "streamscope_latency_seconds_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
+                   + QByteArray::number(cumulative) + '\n';
+        }
+        out += "streamscope_latency_seconds_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
+        out += "streamscope_latency_seconds_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6) + '\n';
+        out += "streamscope_latency_seconds_count{" + label + "} " + QByteArray::number(l.count) + '\n';
+    }
+    family("negative_latencies", "counter", "Latencies below zero (clock skew), kept out of the histogram.");
+    for (const StreamSnapshot &s : streams)
+        out += "streamscope_negative_latencies_total{stream=\"" + escapeLabel(s.name) + "\"} "
+               + QByteArray::number(s.latency.negative) + '\n';
+    out += "# EOF\n";
+    return out;
+}
+
+} // namespace streamscope::app

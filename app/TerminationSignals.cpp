@@ -1,0 +1,73 @@
+#include "TerminationSignals.h"
+
+#include <QtCore/QSocketNotifier>
+#include <QtCore/QTimer>
+
+#ifdef Q_OS_UNIX
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
+#ifdef Q_OS_WIN
+#include <windows.h>
+#endif
+
+namespace streamscope::app {
+
+namespace {
+#ifdef Q_OS_UNIX
+int g_pipe[2] = {-1, -1};
+void onSignal(int sig)
+{
+    const char c = char(sig);
+    [[maybe_unused]] const auto n = ::write(g_pipe[1], &c, 1); // async-signal-safe
+}
+#endif
+#ifdef Q_OS_WIN
+TerminationSignals *g_instance = nullptr;
+BOOL WINAPI onConsoleEvent(DWORD)
+{
+    if (g_instance)
+        QMetaObject::invokeMethod(g_instance, [] { emit g_instance->terminationRequested(2); }, Qt::QueuedConnection);
+    return TRUE;
+}
+#endif
+} // namespace
+
+TerminationSignals::TerminationSignals(QObject *parent) : QObject(parent)
+{
+#ifdef Q_OS_UNIX
+    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_pipe) == 0) {
+        m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+            char c = 0;
+            if (::read(g_pipe[0], &c, 1) == 1)
+                emit terminationRequested(int(c));
+        });
+        struct sigaction sa = {};
+        sa.sa_handler = onSignal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGINT, &sa, nullptr);
+        sigaction(SIGTERM, &sa, nullptr);
+    }
+#endif
+#ifdef Q_OS_WIN
+    g_instance = this;
+    SetConsoleCtrlHandler(onConsoleEvent, TRUE);
+#endif
+}
+
+TerminationSignals::~TerminationSignals()
+{
+#ifdef Q_OS_UNIX
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+#endif
+#ifdef Q_OS_WIN
+    SetConsoleCtrlHandler(onConsoleEvent, FALSE);
+    g_instance = nullptr;
+#endif
+}
+
+} // namespace streamscope::app

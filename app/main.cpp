@@ -1,0 +1,107 @@
+// streamscope: the desktop monitor, or with --headless the same engine without a GUI.
+
+#include "AppOptions.h"
+#include "DemoWorkspace.h"
+#include "HeadlessRunner.h"
+#include "workspace/Workspace.h"
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QTextStream>
+
+#ifdef STREAMSCOPE_HAVE_GUI
+#include "MainWindow.h"
+#include "Engine.h"
+#include <QtWidgets/QApplication>
+#endif
+
+#include <cstdio>
+#include <memory>
+
+using namespace streamscope;
+
+namespace {
+
+QStringList rawArguments(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    return args;
+}
+
+int printAndExit(const QString &text, int code)
+{
+    QTextStream(code == 0 ? stdout : stderr) << text << Qt::endl;
+    return code;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const app::AppOptions options = app::AppOptions::parse(rawArguments(argc, argv));
+    switch (options.action) {
+    case app::AppOptions::Action::Help:
+    case app::AppOptions::Action::Version:
+        return printAndExit(options.message, 0);
+    case app::AppOptions::Action::BadArguments:
+        return printAndExit(QStringLiteral("streamscope: ") + options.message, 2);
+    case app::AppOptions::Action::Run:
+        break;
+    }
+
+    Workspace workspace;
+    if (!options.workspacePath.isEmpty()) {
+        const Workspace::LoadResult loaded = Workspace::load(options.workspacePath, workspace);
+        for (const QString &w : loaded.warnings)
+            QTextStream(stderr) << "streamscope: warning: " << w << Qt::endl;
+        if (!loaded.ok)
+            return printAndExit(QStringLiteral("streamscope: ") + loaded.error, 2);
+    }
+
+#ifdef STREAMSCOPE_HAVE_GUI
+    std::unique_ptr<QCoreApplication> application;
+    if (options.headless)
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    else
+        application = std::make_unique<QApplication>(argc, argv);
+#else
+    if (!options.headless)
+        QTextStream(stderr) << "streamscope: built without the GUI, running headless" << Qt::endl;
+    auto application = std::make_unique<QCoreApplication>(argc, argv);
+#endif
+    QCoreApplication::setApplicationName(QStringLiteral("StreamScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("StreamScope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(STREAMSCOPE_VERSION));
+
+    app::DemoWorkspace demo;
+    if (options.workspacePath.isEmpty()) {
+        QString error;
+        if (!demo.start(&error))
+            return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+        workspace = demo.workspace();
+    }
+
+#ifdef STREAMSCOPE_HAVE_GUI
+    if (!options.headless) {
+        Engine engine;
+        ui::MainWindow window(&engine);
+        if (options.workspacePath.isEmpty()) {
+            window.setWorkspace(workspace, QString());
+        } else {
+            QString error;
+            if (!window.openWorkspace(options.workspacePath, &error))
+                return printAndExit(QStringLiteral("streamscope: ") + error, 2);
+        }
+        window.show();
+        return application->exec();
+    }
+#endif
+
+    app::HeadlessRunner runner(options, workspace);
+    QObject::connect(&runner, &app::HeadlessRunner::finished, application.get(), &QCoreApplication::exit,
+                     Qt::QueuedConnection);
+    if (!runner.start())
+        return runner.exitCode();
+    return application->exec();
+}
