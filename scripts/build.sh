@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Configures and builds one CMake preset (default: release) quietly; prints errors only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-release}"
+log="build/${preset}.log"
+mkdir -p build
+if [[ ! -f "build/${preset}/build.ninja" ]]; then
+    cmake --preset "$preset" >"$log" 2>&1 || { cat "$log"; exit 1; }
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake --build --preset "$preset" -- -j"$jobs" >"$log" 2>&1 || { grep -E "error|FAILED|warning" "$log" | head -50; echo "build failed, see $log" >&2; exit 1; }

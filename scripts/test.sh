@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors, and runs every test with ctest.
+# With --sanitize also runs the suites under ASan+UBSan and the engine under TSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh --with-tests
+scripts/build.sh ci
+export QT_QPA_PLATFORM=offscreen
+ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
+if [[ "${1:-}" == "--sanitize" ]]; then
+    scripts/build.sh asan
+    ctest --test-dir build/asan --output-on-failure --timeout 600
+    scripts/build.sh tsan
+    TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
+fi
