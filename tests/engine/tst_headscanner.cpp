@@ -1,0 +1,203 @@
+// HeadScanner: classification of venue messages from their first 256 bytes.
+
+#include "protocol/HeadScanner.h"
+
+#include <QtTest/QtTest>
+
+using streamscope::HeadInfo;
+using streamscope::HeadScanner;
+using streamscope::MessageKind;
+
+namespace {
+
+QByteArray kindName(MessageKind kind)
+{
+    switch (kind) {
+    case MessageKind::Unknown: return "Unknown";
+    case MessageKind::Data: return "Data";
+    case MessageKind::Result: return "Result";
+    case MessageKind::Error: return "Error";
+    case MessageKind::Connection: return "Connection";
+    case MessageKind::Heartbeat: return "Heartbeat";
+    }
+    return "invalid " + QByteArray::number(int(kind));
+}
+
+// A depth snapshot whose bids fill the head, so that whatever is appended lies after byte 256.
+QByteArray longDepthPrefix()
+{
+    QByteArray m = "{\"lastUpdateId\":160,\"bids\":[";
+    for (int i = 0; i < 20; ++i)
+        m += (i ? "," : "") + QByteArray("[\"0.00240000\",\"10.00000000\"]");
+    m += "]";
+    return m;
+}
+
+} // namespace
+
+class tst_HeadScanner : public QObject {
+    Q_OBJECT
+
+private slots:
+    void classify_data();
+    void classify();
+    void onlyTheHeadIsRead();
+};
+
+void tst_HeadScanner::classify_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("kind");
+    QTest::addColumn<QByteArray>("id");
+    QTest::addColumn<bool>("idIsString");
+
+    // Binance market streams: control responses.
+    QTest::newRow("Binance subscribe result") << QByteArray("{\"result\":null,\"id\":1}") << QByteArray("Result")
+                                              << QByteArray("1") << false;
+    QTest::newRow("Binance list subscriptions result")
+        << QByteArray("{\"result\":[\"btcusdt@aggTrade\"],\"id\":3}") << QByteArray("Result") << QByteArray("3") << false;
+    QTest::newRow("Binance result, id first") << QByteArray("{\"id\":42,\"result\":null}") << QByteArray("Result")
+                                              << QByteArray("42") << false;
+    QTest::newRow("Binance result with whitespace")
+        << QByteArray(" { \"result\" : null , \"id\" : 12 }") << QByteArray("Result") << QByteArray("12") << false;
+    QTest::newRow("Binance error with id")
+        << QByteArray("{\"error\":{\"code\":2,\"msg\":\"x\"},\"id\":7}") << QByteArray("Error") << QByteArray("7") << false;
+    QTest::newRow("Binance error, long message")
+        << QByteArray("{\"error\":{\"code\":2,\"msg\":\"Invalid request: unknown property\"},\"id\":8}")
+        << QByteArray("Error") << QByteArray("8") << false;
+    QTest::newRow("Binance code/msg error without id")
+        << QByteArray("{\"code\":3,\"msg\":\"Invalid JSON\"}") << QByteArray("Error") << QByteArray() << false;
+
+    // Binance websocket API envelope: string ids.
+    QTest::newRow("websocket API result")
+        << QByteArray("{\"id\":\"e2a85d9f-07a5-4f94-8d5f-789dc3deb097\",\"status\":200,"
+                      "\"result\":{\"serverTime\":1656400526260},\"rateLimits\":[]}")
+        << QByteArray("Result") << QByteArray("e2a85d9f-07a5-4f94-8d5f-789dc3deb097") << true;
+    QTest::newRow("websocket API error status 400")
+        << QByteArray("{\"id\":\"e2a85d9f-07a5-4f94-8d5f-789dc3deb097\",\"status\":400,"
+                      "\"error\":{\"code\":-2010,\"msg\":\"Account has insufficient balance.\"},\"rateLimits\":[]}")
+        << QByteArray("Error") << QByteArray("e2a85d9f-07a5-4f94-8d5f-789dc3deb097") << true;
+    QTest::newRow("websocket API status 429 without error body")
+        << QByteArray("{\"id\":\"abc\",\"status\":429,\"rateLimits\":[]}") << QByteArray("Error") << QByteArray("abc")
+        << true;
+
+    // Betfair.
+    QTest::newRow("Betfair connection")
+        << QByteArray("{\"op\":\"connection\",\"connectionId\":\"002-051134157842-432409\"}") << QByteArray("Connection")
+        << QByteArray() << false;
+    QTest::newRow("Betfair status SUCCESS")
+        << QByteArray("{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false,"
+                      "\"connectionsAvailable\":9}")
+        << QByteArray("Result") << QByteArray("1") << false;
+    QTest::newRow("Betfair status FAILURE")
+        << QByteArray("{\"op\":\"status\",\"id\":6,\"statusCode\":\"FAILURE\",\"errorCode\":\"TIMEOUT\","
+                      "\"errorMessage\":\"...\",\"connectionClosed\":true}")
+        << QByteArray("Error") << QByteArray("6") << false;
+    QTest::newRow("Betfair heartbeat")
+        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}")
+        << QByteArray("Heartbeat") << QByteArray() << false;
+    QTest::newRow("Betfair order heartbeat")
+        << QByteArray("{\"op\":\"ocm\",\"id\":3,\"clk\":\"AAAAAAAA\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}")
+        << QByteArray("Heartbeat") << QByteArray() << false;
+    QTest::newRow("Betfair mcm delta")
+        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,"
+                      "\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}")
+        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Betfair mcm SUB_IMAGE")
+        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"initialClk\":\"xAeGqeqzBsQHkdq8uQbEB9jygrkG\",\"clk\":\"AAAAAAAA\","
+                      "\"conflateMs\":0,\"heartbeatMs\":5000,\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\","
+                      "\"mc\":[{\"id\":\"1.120684740\",\"img\":true}]}")
+        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Betfair mcm with status 503 stays data")
+        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"clk\":\"AAAA\",\"pt\":1449855401068,\"status\":503,\"mc\":[]}")
+        << QByteArray("Data") << QByteArray() << false;
+
+    // Market data.
+    QTest::newRow("Binance raw aggTrade")
+        << QByteArray("{\"e\":\"aggTrade\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"a\":12345,\"p\":\"0.001\","
+                      "\"q\":\"100\",\"f\":100,\"l\":105,\"T\":1672515782136,\"m\":true,\"M\":true}")
+        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Binance combined stream")
+        << QByteArray("{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1672515782136,"
+                      "\"s\":\"BTCUSDT\",\"a\":12345}}")
+        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Binance combined stream, result in data")
+        << QByteArray("{\"stream\":\"x@y\",\"data\":{\"result\":1,\"id\":4,\"E\":1}}") << QByteArray("Data")
+        << QByteArray() << false;
+    QTest::newRow("Binance partial depth")
+        << QByteArray("{\"lastUpdateId\":160,\"bids\":[[\"0.0024\",\"10\"]],\"asks\":[[\"0.0026\",\"100\"]]}")
+        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Binance array stream") << QByteArray("[{\"e\":\"24hrTicker\",\"E\":123456789}]") << QByteArray("Data")
+                                          << QByteArray() << false;
+    QTest::newRow("generic data with id and string status")
+        << QByteArray("{\"id\":5,\"status\":\"open\",\"price\":\"101.5\"}") << QByteArray("Data") << QByteArray()
+        << false;
+    QTest::newRow("generic data with status but no id")
+        << QByteArray("{\"type\":\"tick\",\"status\":200,\"px\":1}") << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("word result as a value") << QByteArray("{\"type\":\"result\",\"lastError\":\"none\"}")
+                                            << QByteArray("Data") << QByteArray() << false;
+
+    const QByteArray prefix = longDepthPrefix();
+    QVERIFY(prefix.size() > HeadScanner::kHeadBytes);
+    QTest::newRow("error and result keys only after the head")
+        << prefix + ",\"error\":{\"code\":1,\"msg\":\"x\"},\"result\":null,\"id\":9,\"status\":500}" << QByteArray("Data")
+        << QByteArray() << false;
+    QTest::newRow("code and msg keys only after the head")
+        << QByteArray("{\"code\":0,\"data\":\"") + QByteArray(300, 'a') + "\",\"msg\":\"x\"}" << QByteArray("Data")
+        << QByteArray() << false;
+
+    // The key "error" starts inside the head but its ':' lies just past it.
+    QByteArray straddle = "{\"pad\":\"";
+    straddle += QByteArray(HeadScanner::kHeadBytes - straddle.size() - 9, 'p');
+    straddle += "\",\"error\":1}";
+    QCOMPARE(straddle.indexOf(':', straddle.indexOf("\"error\"")), HeadScanner::kHeadBytes);
+    QTest::newRow("error key cut by the head end") << straddle << QByteArray("Data") << QByteArray() << false;
+
+    // A numeric id that runs up to the end of the head may be cut: it is not reported.
+    QByteArray cutId = "{\"result\":\"";
+    cutId += QByteArray(HeadScanner::kHeadBytes - cutId.size() - 9, 'r');
+    cutId += "\",\"id\":1234567}";
+    QCOMPARE(cutId.indexOf("\"id\":") + 5, HeadScanner::kHeadBytes - 2);
+    QTest::newRow("numeric id cut by the head end") << cutId << QByteArray("Result") << QByteArray() << false;
+    // A long LIST_SUBSCRIPTIONS result puts its id after the head: a result without an id.
+    QTest::newRow("result whose id lies after the head")
+        << QByteArray("{\"result\":[\"") + QByteArray(300, 's') + "\"],\"id\":3}" << QByteArray("Result") << QByteArray()
+        << false;
+}
+
+void tst_HeadScanner::classify()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, kind);
+    QFETCH(QByteArray, id);
+    QFETCH(bool, idIsString);
+
+    const HeadInfo info = HeadScanner::scan(message.constData(), message.size());
+    QCOMPARE(kindName(info.kind), kind);
+    QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);
+    QCOMPARE(info.idIsString, idIsString);
+    if (!info.id.empty()) { // the id is a view into the message's head
+        QVERIFY(info.id.data() >= message.constData());
+        QVERIFY(info.id.data() + info.id.size() <= message.constData() + HeadScanner::kHeadBytes);
+    }
+}
+
+void tst_HeadScanner::onlyTheHeadIsRead()
+{
+    // Bytes past the head are never touched: a buffer of 256 valid bytes followed by bytes the
+    // scanner must not need gives the same answer as the 256 bytes alone.
+    QByteArray message = longDepthPrefix() + ",\"result\":null,\"id\":1}";
+    const HeadInfo whole = HeadScanner::scan(message.constData(), message.size());
+    const HeadInfo head = HeadScanner::scan(message.constData(), HeadScanner::kHeadBytes);
+    QCOMPARE(kindName(whole.kind), QByteArray("Data"));
+    QCOMPARE(kindName(head.kind), QByteArray("Data"));
+
+    const QByteArray result = "{\"result\":null,\"id\":1}";
+    const HeadInfo shortScan = HeadScanner::scan(result.constData(), result.size());
+    QCOMPARE(kindName(shortScan.kind), QByteArray("Result"));
+    QCOMPARE(QByteArray(shortScan.id.data(), qsizetype(shortScan.id.size())), QByteArray("1"));
+    QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0).kind), QByteArray("Data"));
+}
+
+QTEST_GUILESS_MAIN(tst_HeadScanner)
+#include "tst_headscanner.moc"

@@ -1,0 +1,284 @@
+// MessageDecoder: the fields StreamScope reads from venue data messages, and its answer to
+// malformed JSON.
+
+#include "protocol/MessageDecoder.h"
+
+#include <QtTest/QtTest>
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <string>
+
+using streamscope::DecodedFields;
+using streamscope::MessageDecoder;
+
+namespace {
+
+constexpr qint64 kNone = DecodedFields::kNone;
+
+QByteArray bytes(std::string_view v)
+{
+    return QByteArray(v.data(), qsizetype(v.size()));
+}
+
+QString noError()
+{
+    return QString::fromLatin1(simdjson::error_message(simdjson::SUCCESS));
+}
+
+// One row of decode_data(): what the message must decode to.
+void row(const char *name, const QByteArray &message, const QByteArray &pointer, bool ok, qint64 eventTime,
+         const QByteArray &eventType = {}, const QByteArray &symbol = {},
+         const QList<qint64> &updateIds = {kNone, kNone, kNone})
+{
+    QTest::newRow(name) << message << pointer << ok << eventTime << eventType << symbol << updateIds;
+}
+
+void checkFields(const DecodedFields &f, qint64 eventTime, const QByteArray &eventType, const QByteArray &symbol,
+                 const QList<qint64> &updateIds)
+{
+    QCOMPARE(qint64(f.eventTime), eventTime);
+    QCOMPARE(bytes(f.eventType), eventType);
+    QCOMPARE(bytes(f.symbol), symbol);
+    QCOMPARE((QList<qint64>{f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId}), updateIds);
+}
+
+} // namespace
+
+class tst_MessageDecoder : public QObject {
+    Q_OBJECT
+
+private slots:
+    void decode_data();
+    void decode();
+    void recoversAfterFailure_data();
+    void recoversAfterFailure();
+    void largerThanInitialBuffer_data();
+    void largerThanInitialBuffer();
+    void decodesInPlace();
+};
+
+void tst_MessageDecoder::decode_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("pointer");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::addColumn<QByteArray>("eventType");
+    QTest::addColumn<QByteArray>("symbol");
+    QTest::addColumn<QList<qint64>>("updateIds"); // U, u, pu
+
+    const QByteArray none;
+
+    // Binance, raw streams.
+    row("Binance aggTrade",
+        "{\"e\":\"aggTrade\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"a\":12345,\"p\":\"0.001\",\"q\":\"100\","
+        "\"f\":100,\"l\":105,\"T\":1672515782137,\"m\":true,\"M\":true}",
+        none, true, 1672515782136, "aggTrade", "BTCUSDT");
+    row("Binance kline, nested k not read",
+        "{\"e\":\"kline\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"k\":{\"t\":1672515780000,\"T\":1672515839999,"
+        "\"s\":\"ETHUSDT\",\"i\":\"1m\",\"f\":100,\"L\":200,\"o\":\"1\",\"c\":\"2\",\"h\":\"3\",\"l\":\"0.5\","
+        "\"v\":\"10\",\"n\":100,\"x\":false,\"q\":\"1\",\"V\":\"2\",\"Q\":\"3\",\"B\":\"0\"}}",
+        none, true, 1672515782136, "kline", "BTCUSDT");
+    row("Binance E with whitespace", " {\n  \"e\" : \"trade\" ,\n  \"E\" : 17 \n}\n", none, true, 17, "trade");
+    row("Binance E as a float", "{\"E\":1672515782136.75}", none, true, 1672515782136);
+    row("Binance E as a string of digits", "{\"E\":\"1672515782136\"}", none, true, 1672515782136);
+    row("depth diff spot",
+        "{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BNBBTC\",\"U\":157,\"u\":160,"
+        "\"b\":[[\"0.0024\",\"10\"]],\"a\":[[\"0.0026\",\"100\"]]}",
+        none, true, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
+    row("depth diff futures",
+        "{\"e\":\"depthUpdate\",\"E\":1672515782136,\"T\":1672515782130,\"s\":\"BTCUSDT\",\"U\":390497796,"
+        "\"u\":390497878,\"pu\":390497794,\"b\":[[\"7403.89\",\"0.002\"]],\"a\":[[\"7405.96\",\"3.340\"]]}",
+        none, true, 1672515782136, "depthUpdate", "BTCUSDT", {390497796, 390497878, 390497794});
+    row("partial depth has no event time",
+        "{\"lastUpdateId\":160,\"bids\":[[\"0.0024\",\"10\"]],\"asks\":[[\"0.0026\",\"100\"]]}", none, true, kNone);
+    row("ticker array, raw stream",
+        "[{\"e\":\"24hrTicker\",\"E\":1672515782100,\"s\":\"BTCUSDT\",\"c\":\"1\"},"
+        "{\"e\":\"24hrTicker\",\"E\":1672515782200,\"s\":\"ETHUSDT\",\"c\":\"2\"}]",
+        none, true, 1672515782100, "24hrTicker", "BTCUSDT");
+    row("empty array", "[]", none, true, kNone);
+
+    // Binance, combined streams.
+    row("combined aggTrade",
+        "{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1672515782136,\"s\":\"BTCUSDT\","
+        "\"a\":12345,\"p\":\"0.001\",\"q\":\"100\",\"T\":1672515782137}}",
+        none, true, 1672515782136, "aggTrade", "BTCUSDT");
+    row("combined depth diff",
+        "{\"stream\":\"bnbbtc@depth@100ms\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BNBBTC\","
+        "\"U\":157,\"u\":160,\"b\":[],\"a\":[]}}",
+        none, true, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
+    row("combined partial depth", "{\"stream\":\"bnbbtc@depth20\",\"data\":{\"lastUpdateId\":160,\"bids\":[],\"asks\":[]}}",
+        none, true, kNone);
+    row("combined serverShutdown",
+        "{\"stream\":\"!serverShutdown\",\"data\":{\"e\":\"serverShutdown\",\"E\":1672515782136}}", none, true,
+        1672515782136, "serverShutdown");
+    row("combined ticker array takes the first E",
+        "{\"stream\":\"!ticker@arr\",\"data\":[{\"e\":\"24hrTicker\",\"E\":1672515782100,\"s\":\"BTCUSDT\"},"
+        "{\"e\":\"24hrTicker\",\"E\":1672515782200,\"s\":\"ETHUSDT\"}]}",
+        none, true, 1672515782100, "24hrTicker", "BTCUSDT");
+    row("combined empty array", "{\"stream\":\"!ticker@arr\",\"data\":[]}", none, true, kNone);
+
+    // Betfair.
+    row("Betfair mcm pt",
+        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,"
+        "\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}",
+        none, true, 1449855401068);
+    row("Betfair heartbeat pt", "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}",
+        none, true, 1449855402068);
+    row("Betfair status has no pt",
+        "{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false}", none, true, kNone);
+
+    // A configured JSON pointer.
+    row("pointer /ts, integer", "{\"ts\":1700000000123,\"E\":5}", "/ts", true, 1700000000123);
+    row("pointer /ts, float", "{\"x\":1,\"ts\":1700000000123.9}", "/ts", true, 1700000000123);
+    row("pointer /ts, string of digits", "{\"ts\":\"1700000000123\"}", "/ts", true, 1700000000123);
+    row("pointer /ts, microseconds", "{\"ts\":1700000000123456}", "/ts", true, 1700000000123456);
+    row("pointer /data/E", "{\"stream\":\"a@b\",\"data\":{\"e\":\"trade\",\"E\":1672515782136}}", "/data/E", true,
+        1672515782136);
+    row("pointer into an array", "{\"trades\":[{\"t\":1},{\"t\":2}]}", "/trades/1/t", true, 2);
+    row("pointer with an escaped slash", "{\"a/b\":{\"c\":77}}", "/a~1b/c", true, 77);
+    row("pointer to a missing field", "{\"x\":1}", "/ts", true, kNone);
+    row("pointer past the end of an array", "{\"t\":[1]}", "/t/3", true, kNone);
+    row("pointer to a string that is not a number", "{\"ts\":\"soon\"}", "/ts", false, kNone);
+    row("pointer to an object", "{\"ts\":{}}", "/ts", false, kNone);
+
+    // Malformed JSON.
+    row("truncated", "{\"e\":\"aggTrade\",\"E\":1672515782136,\"s\":\"BTC", none, false, kNone);
+    row("truncated after a value", "{\"e\":\"aggTrade\",\"E\":1672515782136", none, false, kNone);
+    row("garbage", "not json at all", none, false, kNone);
+    row("unclosed string", "{\"e\":\"aggTrade", none, false, kNone);
+    row("trailing garbage", "{\"e\":\"aggTrade\",\"E\":1672515782136} garbage", none, false, kNone);
+    row("trailing garbage after a message without E", "{\"lastUpdateId\":160} x", none, false, kNone);
+    row("trailing garbage after a combined message",
+        "{\"stream\":\"a@b\",\"data\":{\"E\":1672515782136}}{\"x\":1}", none, false, kNone);
+    row("trailing garbage after an array", "[{\"E\":1}] x", none, false, kNone);
+    row("missing colon", "{\"e\" \"aggTrade\"}", none, false, kNone);
+    row("empty", "", none, false, kNone);
+    row("a second document", "{\"E\":1}\n{\"E\":2}", none, false, kNone);
+    row("trailing brace", "{\"E\":1}}", none, false, kNone);
+
+    // Scalars are no events but valid JSON; broken scalars are not.
+    row("scalar number", "42", none, true, kNone);
+    row("scalar string", "\"text\"", none, true, kNone);
+    row("scalar true", "true", none, true, kNone);
+    row("scalar null", "null", none, true, kNone);
+    row("two scalars", "42 43", none, false, kNone);
+    row("broken null", "nul", none, false, kNone);
+    row("broken number", "-", none, false, kNone);
+    row("E is an object", "{\"E\":{\"t\":1}}", none, false, kNone);
+    row("U is a string", "{\"e\":\"depthUpdate\",\"E\":1,\"U\":\"157\"}", none, false, kNone);
+}
+
+void tst_MessageDecoder::decode()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, pointer);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QByteArray, symbol);
+    QFETCH(QList<qint64>, updateIds);
+
+    MessageDecoder decoder;
+    DecodedFields fields;
+    const bool decoded = decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields);
+    if (decoded != ok)
+        QFAIL(qPrintable(QStringLiteral("decode returned %1 (%2)").arg(decoded).arg(decoder.lastError())));
+    if (!ok) {
+        QVERIFY(!decoder.lastError().isEmpty());
+        QVERIFY2(decoder.lastError() != noError(), qPrintable(decoder.lastError()));
+        return;
+    }
+    checkFields(fields, eventTime, eventType, symbol, updateIds);
+}
+
+void tst_MessageDecoder::recoversAfterFailure_data()
+{
+    QTest::addColumn<QByteArray>("bad");
+
+    QTest::newRow("after truncated") << QByteArray("{\"e\":\"aggTrade\",\"E\":16725");
+    QTest::newRow("after garbage") << QByteArray("\x01\x02garbage\xff");
+    QTest::newRow("after unclosed string") << QByteArray("{\"e\":\"aggTrade");
+    QTest::newRow("after trailing garbage") << QByteArray("{\"E\":1} }");
+    QTest::newRow("after a wrong type") << QByteArray("{\"E\":true}");
+}
+
+void tst_MessageDecoder::recoversAfterFailure()
+{
+    QFETCH(QByteArray, bad);
+
+    const QByteArray good = "{\"stream\":\"bnbbtc@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,"
+                            "\"s\":\"BNBBTC\",\"U\":157,\"u\":160,\"b\":[],\"a\":[]}}";
+    MessageDecoder decoder; // one decoder, as on a worker: the parser is reused
+    DecodedFields fields;
+    for (int round = 0; round < 3; ++round) {
+        QVERIFY(!decoder.decodeCopy(bad.constData(), std::size_t(bad.size()), {}, fields));
+        QVERIFY(decoder.lastError() != noError());
+        QVERIFY2(decoder.decodeCopy(good.constData(), std::size_t(good.size()), {}, fields),
+                 qPrintable(decoder.lastError()));
+        checkFields(fields, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
+    }
+}
+
+void tst_MessageDecoder::largerThanInitialBuffer_data()
+{
+    QTest::addColumn<int>("padBytes");
+
+    QTest::newRow("just under 64 KiB") << 64 * 1024 - 200;
+    QTest::newRow("64 KiB") << 64 * 1024;
+    QTest::newRow("200 KiB") << 200 * 1024;
+    QTest::newRow("3 MiB") << 3 * 1024 * 1024;
+}
+
+void tst_MessageDecoder::largerThanInitialBuffer()
+{
+    QFETCH(int, padBytes);
+
+    MessageDecoder decoder;
+    const std::size_t initial = decoder.buffer().allocated();
+    QCOMPARE(initial, std::size_t(64 * 1024));
+    DecodedFields fields;
+
+    // A small message first, so the big one follows a parse at the initial size.
+    const QByteArray small = "{\"e\":\"trade\",\"E\":1}";
+    QVERIFY(decoder.decodeCopy(small.constData(), std::size_t(small.size()), {}, fields));
+    QCOMPARE(qint64(fields.eventTime), qint64(1));
+
+    // The fields come after the padding, so the whole message must be read.
+    const QByteArray big = "{\"pad\":\"" + QByteArray(padBytes, 'p') +
+                           "\",\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":5,\"u\":9}";
+    QVERIFY2(decoder.decodeCopy(big.constData(), std::size_t(big.size()), {}, fields), qPrintable(decoder.lastError()));
+    checkFields(fields, 1672515782136, "depthUpdate", "BTCUSDT", {5, 9, kNone});
+    QVERIFY(decoder.buffer().allocated() >= std::size_t(big.size()) + simdjson::SIMDJSON_PADDING);
+
+    // Truncated big message: an error, not a read past the end.
+    QVERIFY(!decoder.decodeCopy(big.constData(), std::size_t(big.size() - 3), {}, fields));
+
+    // And small ones still decode in the grown buffer.
+    QVERIFY(decoder.decodeCopy(small.constData(), std::size_t(small.size()), {}, fields));
+    QCOMPARE(qint64(fields.eventTime), qint64(1));
+    QCOMPARE(bytes(fields.eventType), QByteArray("trade"));
+}
+
+void tst_MessageDecoder::decodesInPlace()
+{
+    // Transports write into buffer() once and decode there.
+    MessageDecoder decoder;
+    const QByteArray message = "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AAAA\",\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\"}";
+    char *at = decoder.buffer().reserve(std::size_t(message.size()));
+    QCOMPARE(at, decoder.buffer().data());
+    std::memcpy(at, message.constData(), std::size_t(message.size()));
+    DecodedFields fields;
+    QVERIFY(decoder.decode(std::size_t(message.size()), {}, fields));
+    QCOMPARE(qint64(fields.eventTime), qint64(1449855400048));
+
+    // Fields are reset on every call: nothing leaks from the previous message.
+    const QByteArray plain = "{\"x\":1}";
+    QVERIFY(decoder.decodeCopy(plain.constData(), std::size_t(plain.size()), {}, fields));
+    checkFields(fields, kNone, {}, {}, {kNone, kNone, kNone});
+}
+
+QTEST_GUILESS_MAIN(tst_MessageDecoder)
+#include "tst_messagedecoder.moc"
