@@ -167,15 +167,15 @@ int main(int argc, char *argv[])
     if (const QString error = options.validate(); !error.isEmpty())
         return fail(error);
 
+#ifdef Q_OS_UNIX
+    installSignalHandlers(app);
+#endif
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));
     std::printf("port %u\n", unsigned(server.port()));
     std::fflush(stdout);
 
-#ifdef Q_OS_UNIX
-    installSignalHandlers(app);
-#endif
     if (idleExitMs > 0) {
         auto *idleTimer = new QTimer(&app);
         idleTimer->setSingleShot(true);

@@ -4,10 +4,12 @@
 #include "ReplayServerThread.h"
 #include "ScenarioPool.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSslConfiguration>
@@ -131,7 +133,8 @@ private slots:
     void controlResponses();
     void waitSubscribe();
     void pingPongAndClose();
-    void rejectsBadRequest();
+    void handshake_data();
+    void handshake();
     void closeCodes_data();
     void closeCodes();
     void dropOnceThenEvery();
@@ -146,6 +149,7 @@ private slots:
     void lineMisbehaviour();
     void webSocketTls();
     void serverThread();
+    void executable();
 };
 
 void TestReplayServer::pools_data()
@@ -403,14 +407,49 @@ void TestReplayServer::pingPongAndClose()
     QTRY_COMPARE(server->connectionCount(), 0);
 }
 
-void TestReplayServer::rejectsBadRequest()
+void TestReplayServer::handshake_data()
 {
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<QByteArray>("responseStart");
+    QTest::addColumn<QByteArray>("responseContains");
+    const QByteArray headers = "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Version: 13\r\n";
+    // The key and accept value of RFC 6455, section 1.3.
+    QTest::newRow("upgrade")
+        << "GET /stream?idle=1 HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        << QByteArray("HTTP/1.1 101 ") << QByteArray("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n");
+    QTest::newRow("unknown scenario")
+        << "GET /?scenario=nope HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown scenario \"nope\"");
+    QTest::newRow("unknown misbehaviour")
+        << "GET /?misbehave=explode HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown misbehaviour");
+    QTest::newRow("not a websocket request")
+        << QByteArray("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        << QByteArray("HTTP/1.1 400 ") << QByteArray("websocket upgrade expected");
+}
+
+void TestReplayServer::handshake()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(QByteArray, responseStart);
+    QFETCH(QByteArray, responseContains);
     auto server = startServer();
-    WsClient client;
-    client.open(server->port(), QStringLiteral("/?scenario=no_such_thing"));
-    QTRY_COMPARE(client.socket().state(), QAbstractSocket::UnconnectedState);
-    QVERIFY(client.messages.isEmpty());
-    QCOMPARE(server->connectionCount(), 0);
+    QTcpSocket socket;
+    QByteArray response;
+    connect(&socket, &QTcpSocket::readyRead, this, [&] { response += socket.readAll(); });
+    socket.connectToHost(QHostAddress::LocalHost, server->port());
+    QVERIFY(socket.waitForConnected(5000));
+    socket.write(request);
+    QTRY_VERIFY(response.contains("\r\n\r\n"));
+    QVERIFY2(response.startsWith(responseStart), response.constData());
+    QTRY_VERIFY2(response.contains(responseContains), response.constData());
+    if (responseStart.contains("101")) {
+        QTRY_COMPARE(server->connectionCount(), 1);
+    } else {
+        QTRY_COMPARE(socket.state(), QAbstractSocket::UnconnectedState); // the server closed it
+        QCOMPARE(server->connectionCount(), 0);
+    }
 }
 
 void TestReplayServer::closeCodes_data()
@@ -686,6 +725,33 @@ void TestReplayServer::serverThread()
     thread.stop();
     QVERIFY(!thread.isRunning());
     QCOMPARE(thread.start(ReplayOptions{}, QHostAddress::LocalHost, port), port); // restart, same port
+}
+
+void TestReplayServer::executable()
+{
+    QProcess process;
+    process.start(QStringLiteral(STREAMSCOPE_REPLAY_EXECUTABLE),
+                  {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
+                   QStringLiteral("medium_kline"), QStringLiteral("--count"), QStringLiteral("7")});
+    QVERIFY(process.waitForStarted(5000));
+    QTRY_VERIFY_WITH_TIMEOUT(process.canReadLine(), 10000);
+    const QByteArray first = process.readLine().trimmed();
+    QVERIFY2(first.startsWith("port "), first.constData());
+    const quint16 port = quint16(first.mid(5).toUInt());
+    QVERIFY(port != 0);
+    WsClient client;
+    client.open(port, QStringLiteral("/stream"));
+    QTRY_COMPARE(client.messages.size(), 7);
+    QCOMPARE(client.json(0)[QStringLiteral("stream")].toString(), QStringLiteral("btcusdt@kline_1m"));
+#ifdef Q_OS_UNIX
+    process.terminate(); // SIGTERM: a clean exit
+    QVERIFY(process.waitForFinished(5000));
+    QCOMPARE(process.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(process.exitCode(), 0);
+#else
+    process.kill();
+    process.waitForFinished(5000);
+#endif
 }
 
 QTEST_GUILESS_MAIN(TestReplayServer)
