@@ -484,10 +484,10 @@ void ReplayConnection::pump()
         if (m_eventArmed)
             limit = std::min(limit, m_options.after);
         if (m_options.rate > 0) {
-            const quint64 allowed = pacedAllowance();
-            // After a long stall (a full socket) do not release an unbounded burst at once.
-            if (allowed > m_sent + kMaxPaceBurst)
-                m_paceBase -= (allowed - m_sent - kMaxPaceBurst);
+            // After a long stall (a client that does not read) restart the bucket rather
+            // than release an unbounded burst.
+            if (pacedAllowance() > m_sent + kMaxPaceBurst)
+                resetPacing();
             limit = std::min(limit, pacedAllowance());
         }
         if (m_sent >= limit || m_socket->bytesToWrite() >= kHighWaterBytes)
