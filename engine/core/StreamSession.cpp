@@ -116,8 +116,19 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
 
 void StreamSession::sendRaw(const QString &text)
 {
-    if (m_active)
-        enqueue(text);
+    if (!m_active)
+        return;
+    // A request with an id gets its response matched like our own control messages.
+    const QJsonObject o = QJsonDocument::fromJson(text.toUtf8()).object();
+    const QJsonValue requestId = o.value(QStringLiteral("id"));
+    if (requestId.isString() || requestId.isDouble()) {
+        const QString key = requestId.isString() ? requestId.toString() : QString::number(requestId.toInteger());
+        QString method = o.value(QStringLiteral("method")).toString();
+        if (method.isEmpty())
+            method = o.value(QStringLiteral("op")).toString();
+        m_pending.insert(key, Pending{method, nowMs()});
+    }
+    enqueue(text);
 }
 
 QString StreamSession::binanceControl(const QString &method, const QStringList &params, qint64 requestId)

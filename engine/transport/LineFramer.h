@@ -11,6 +11,8 @@
 
 #include <QtCore/QByteArray>
 
+#include <cstring>
+
 namespace streamscope {
 
 class LineFramer {

@@ -39,7 +39,8 @@ void LineTransport::open()
     connect(m_socket, &QAbstractSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
         if (!m_socket)
             return;
-        m_errorText = m_socket->errorString();
+        if (!m_errorText.startsWith(QLatin1String("TLS:")))
+            m_errorText = m_socket->errorString();
         // A refused or failed connection never reaches "disconnected".
         if (m_socket->state() != QAbstractSocket::ConnectedState && error != QAbstractSocket::RemoteHostClosedError)
             fail(m_errorText);

@@ -51,7 +51,7 @@ void WebSocketTransport::open()
 #else
     connect(m_socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this, [this](QAbstractSocket::SocketError) {
 #endif
-        if (m_socket)
+        if (m_socket && !m_errorText.startsWith(QLatin1String("TLS:")))
             m_errorText = m_socket->errorString();
     });
     connect(m_socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError> &errors) {

@@ -1,0 +1,112 @@
+// Bad input on one stream: counted and shown, never a crash, and never a disturbance to the
+// other streams on the same worker.
+
+#include "IntegrationSupport.h"
+
+using namespace streamscope;
+using namespace streamscope::testing;
+using replay::ReplayOptions;
+using replay::ReplayServer;
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+private slots:
+    void badJsonIsCountedAndConnectionKept();
+    void protocolErrorsCloseAndReconnect_data();
+    void protocolErrorsCloseAndReconnect();
+    void sequenceGapIsCountedOnce();
+};
+
+void TestBadInput::badJsonIsCountedAndConnectionKept()
+{
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    Engine engine;
+    const StreamId id = engine.addStream(
+        wsStream(QStringLiteral("bad-json"), server.port(), QStringLiteral("small_aggtrade?count=1000&misbehave=bad_json&after=100")));
+    QTRY_COMPARE(engine.snapshot(id).messages, quint64(1000));
+    const StreamSnapshot s = engine.snapshot(id);
+    QCOMPARE(s.parseErrors, quint64(10)); // every 100th message
+    QCOMPARE(s.dataMessages, quint64(1000));
+    QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(s.state, StreamState::Live);
+    QVERIFY(!s.lastParseError.isEmpty());
+    QVERIFY(!s.lastBadMessage.isEmpty());
+    QCOMPARE(s.latency.count, quint64(0)); // not asked for
+    QCOMPARE(engine.snapshot(id, true).latency.count, quint64(990));
+}
+
+void TestBadInput::protocolErrorsCloseAndReconnect_data()
+{
+    QTest::addColumn<QString>("misbehave");
+    QTest::addColumn<int>("closeCode");
+    QTest::newRow("invalid UTF-8") << QStringLiteral("invalid_utf8") << 1007;
+    QTest::newRow("oversized message") << QStringLiteral("oversized&size=300000") << 1009;
+    QTest::newRow("reserved bit set") << QStringLiteral("bad_frame") << 1002;
+}
+
+void TestBadInput::protocolErrorsCloseAndReconnect()
+{
+    QFETCH(QString, misbehave);
+    QFETCH(int, closeCode);
+    ReplayOptions o;
+    o.loop = true;
+    o.rate = 2000;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine(Engine::Options{1}); // both streams on the same worker
+
+    StreamConfig bad = wsStream(QStringLiteral("bad"), server.port(),
+                                QStringLiteral("small_aggtrade?misbehave=%1&after=200").arg(misbehave));
+    bad.maxMessageBytes = 64 * 1024;
+    const StreamId badId = engine.addStream(bad);
+    const StreamId goodId = engine.addStream(wsStream(QStringLiteral("good"), server.port(), QStringLiteral("small_aggtrade")));
+
+    QSignalSpy events(&engine, &Engine::eventOccurred);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(badId).reconnects >= 1, 5000);
+    QTRY_COMPARE(engine.snapshot(badId).lastCloseCode, closeCode);
+    bool sawDisconnect = false;
+    for (const auto &args : events) {
+        const auto e = args.at(0).value<StreamEvent>();
+        if (e.stream == badId && e.kind == EventKind::Disconnected) {
+            sawDisconnect = true;
+            QCOMPARE(e.closeCode, closeCode);
+        }
+    }
+    QVERIFY(sawDisconnect);
+    // It comes back and receives again.
+    const quint64 badBefore = engine.snapshot(badId).messages;
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(badId).messages > badBefore, 5000);
+
+    // The other stream on the same worker kept its rate throughout.
+    const StreamSnapshot a = engine.snapshot(goodId);
+    QTest::qWait(500);
+    const StreamSnapshot b = engine.snapshot(goodId);
+    const double rate = double(b.messages - a.messages) / (double(b.takenAtNs - a.takenAtNs) / 1e9);
+    QVERIFY2(rate > 1500 && rate < 2500, qPrintable(QString::number(rate)));
+    QCOMPARE(b.reconnects, quint64(0));
+    QCOMPARE(b.state, StreamState::Live);
+}
+
+void TestBadInput::sequenceGapIsCountedOnce()
+{
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    Engine engine;
+    QSignalSpy events(&engine, &Engine::eventOccurred);
+    const StreamId id = engine.addStream(wsStream(QStringLiteral("depth"), server.port(),
+                                                  QStringLiteral("xlarge_depth_diff?count=600&misbehave=gap&after=300&gap=4")));
+    QTRY_VERIFY(engine.snapshot(id).messages >= 596);
+    QTest::qWait(100);
+    QCOMPARE(engine.snapshot(id).gaps, quint64(1));
+    QString gapText;
+    for (const auto &args : events) {
+        const auto e = args.at(0).value<StreamEvent>();
+        if (e.kind == EventKind::Gap)
+            gapText = e.text;
+    }
+    QVERIFY2(gapText.contains(QLatin1String("4 missing")), qPrintable(gapText));
+}
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

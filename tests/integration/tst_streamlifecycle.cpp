@@ -1,0 +1,169 @@
+// Stop, restart, reconnect: a stream's life against a real replay server on loopback.
+
+#include "IntegrationSupport.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtNetwork/QTcpServer>
+
+using namespace streamscope;
+using namespace streamscope::testing;
+using replay::ReplayOptions;
+using replay::ReplayServer;
+
+class TestStreamLifecycle : public QObject {
+    Q_OBJECT
+private slots:
+    void stopIdleSubscribedStreamIsImmediate();
+    void stopFirehoseStreamIsImmediate();
+    void restartBringsDataBack();
+    void droppedConnectionReconnectsAndResubscribes();
+    void stalledStreamIsReported();
+    void backoffGrowsWhileServerIsDown();
+};
+
+void TestStreamLifecycle::stopIdleSubscribedStreamIsImmediate()
+{
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    QSignalSpy control(&server, &ReplayServer::controlReceived);
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("idle"), server.port(), QStringLiteral("small_aggtrade?idle=1"));
+    c.subscribe = {QStringLiteral("btcusdt@aggTrade")};
+    const StreamId id = engine.addStream(c);
+    QTRY_VERIFY(control.count() >= 1); // the SUBSCRIBE reached the server
+    QTRY_COMPARE(engine.snapshot(id).results, quint64(1));
+    QCOMPARE(engine.snapshot(id).dataMessages, quint64(0));
+
+    QElapsedTimer t;
+    t.start();
+    engine.stopStream(id);
+    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    // The stop did not wait for a message (none ever comes): it took well under a second.
+    QVERIFY2(t.elapsed() < 200, qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    QTRY_COMPARE(server.connectionCount(), 0);
+}
+
+void TestStreamLifecycle::stopFirehoseStreamIsImmediate()
+{
+    ReplayOptions o;
+    o.loop = true;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine;
+    const StreamId id = engine.addStream(wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade")));
+    QTRY_VERIFY(messagesOf(engine, id) > 10000);
+    QElapsedTimer t;
+    t.start();
+    engine.stopStream(id);
+    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    QVERIFY2(t.elapsed() < 200, qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    const quint64 atStop = messagesOf(engine, id);
+    QTest::qWait(100);
+    QCOMPARE(messagesOf(engine, id), atStop); // nothing counted after the stop
+}
+
+void TestStreamLifecycle::restartBringsDataBack()
+{
+    ReplayOptions o;
+    o.loop = true;
+    o.rate = 2000;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine;
+    const StreamId id = engine.addStream(wsStream(QStringLiteral("paced"), server.port(), QStringLiteral("small_aggtrade")));
+    QTRY_VERIFY(messagesOf(engine, id) > 100);
+    engine.stopStream(id);
+    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    const quint64 before = messagesOf(engine, id);
+    engine.restartStream(id);
+    WAIT_STATE(engine, id, StreamState::Live, 2000);
+    QTRY_VERIFY(messagesOf(engine, id) > before + 100);
+    QCOMPARE(engine.snapshot(id).reconnects, quint64(0)); // a user restart is not a reconnect
+}
+
+void TestStreamLifecycle::droppedConnectionReconnectsAndResubscribes()
+{
+    ReplayOptions o;
+    o.loop = true;
+    o.rate = 2000;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    QSignalSpy control(&server, &ReplayServer::controlReceived);
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("dropped"), server.port(), QStringLiteral("small_aggtrade"));
+    c.subscribe = {QStringLiteral("btcusdt@aggTrade"), QStringLiteral("ethusdt@aggTrade")};
+    const StreamId id = engine.addStream(c);
+    QTRY_VERIFY(messagesOf(engine, id) > 200);
+    QTRY_COMPARE(control.count(), 1);
+    QVERIFY(control.at(0).at(0).toString().contains(QLatin1String("SUBSCRIBE")));
+
+    QSignalSpy states(&engine, &Engine::stateChanged);
+    server.dropAllConnections();
+    const quint64 atDrop = messagesOf(engine, id);
+    QTRY_COMPARE(engine.snapshot(id).reconnects, quint64(1));
+    WAIT_STATE(engine, id, StreamState::Live, 3000);
+    QTRY_VERIFY(messagesOf(engine, id) > atDrop + 200); // counters continue
+    // The subscription was sent again on the new connection.
+    QTRY_COMPARE(control.count(), 2);
+    const QString resent = control.at(1).at(0).toString();
+    QVERIFY(resent.contains(QLatin1String("SUBSCRIBE")));
+    QVERIFY(resent.contains(QLatin1String("ethusdt@aggTrade")));
+    bool sawReconnecting = false;
+    for (const auto &args : states)
+        sawReconnecting |= args.at(1).value<StreamState>() == StreamState::Reconnecting;
+    QVERIFY(sawReconnecting);
+    QVERIFY(!engine.snapshot(id).stateReason.isEmpty());
+}
+
+void TestStreamLifecycle::stalledStreamIsReported()
+{
+    ReplayOptions o;
+    o.rate = 1000;
+    o.loop = true;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("silent"), server.port(), QStringLiteral("small_aggtrade?misbehave=silent&after=50"));
+    c.stallTimeoutMs = 300;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE(messagesOf(engine, id), quint64(50));
+    WAIT_STATE(engine, id, StreamState::Stalled, 3000);
+    QVERIFY(engine.snapshot(id).stateReason.contains(QLatin1String("no data")));
+
+    // A stream that never gets data after subscribing is reported too, not left spinning.
+    StreamConfig never = wsStream(QStringLiteral("never"), server.port(), QStringLiteral("small_aggtrade?idle=1"));
+    never.subscribe = {QStringLiteral("btcusdt@aggTrade")};
+    never.stallTimeoutMs = 300;
+    const StreamId neverId = engine.addStream(never);
+    WAIT_STATE(engine, neverId, StreamState::Stalled, 3000);
+    QVERIFY2(engine.snapshot(neverId).stateReason.contains(QLatin1String("since subscribing")),
+             qPrintable(engine.snapshot(neverId).stateReason));
+}
+
+void TestStreamLifecycle::backoffGrowsWhileServerIsDown()
+{
+    // Nothing listens on this port: every attempt fails and the delay grows.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost));
+    const quint16 port = probe.serverPort();
+    probe.close();
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("down"), port, QString());
+    c.reconnectBaseMs = 20;
+    c.reconnectMaxMs = 400;
+    const StreamId id = engine.addStream(c);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 5, 10000);
+    const StreamSnapshot s = engine.snapshot(id);
+    QVERIFY(s.state == StreamState::Reconnecting || s.state == StreamState::Connecting);
+    // Full jitter: the scheduled delay never exceeds the cap.
+    if (s.state == StreamState::Reconnecting)
+        QVERIFY(s.nextRetryAtMs - s.stateSinceMs <= 400);
+    engine.stopStream(id);
+    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    const quint64 attempts = engine.snapshot(id).reconnects;
+    QTest::qWait(500);
+    QCOMPARE(engine.snapshot(id).reconnects, attempts); // a stopped stream stays stopped
+}
+
+QTEST_GUILESS_MAIN(TestStreamLifecycle)
+#include "tst_streamlifecycle.moc"
