@@ -1,0 +1,306 @@
+// `streamscope` run the way scripts and CI run it: exit codes and messages for bad input,
+// exact counts in the report against the replay server, the report on SIGTERM, and the
+// Prometheus endpoint.
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QTemporaryDir>
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runStreamscope(const QStringList &args, int timeoutMs = 60000)
+{
+    QProcess p;
+    p.start(QStringLiteral(STREAMSCOPE_BIN), args);
+    Run r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+// A streamscope-replay process; the port comes from its first line.
+class ReplayProcess {
+public:
+    explicit ReplayProcess(const QStringList &args)
+    {
+        m_process.start(QStringLiteral(REPLAY_BIN), QStringList{QStringLiteral("--port"), QStringLiteral("0")} + args);
+        if (m_process.waitForReadyRead(10000)) {
+            const QString line = QString::fromUtf8(m_process.readLine()).trimmed();
+            if (line.startsWith(QLatin1String("port ")))
+                m_port = line.mid(5).toUShort();
+        }
+    }
+    ~ReplayProcess()
+    {
+        m_process.terminate();
+        if (!m_process.waitForFinished(5000))
+            m_process.kill();
+    }
+    quint16 port() const { return m_port; }
+
+private:
+    QProcess m_process;
+    quint16 m_port = 0;
+};
+
+QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QJsonObject streamNamed(const QJsonObject &report, const QString &name)
+{
+    for (const QJsonValue &v : report.value(QStringLiteral("streams")).toArray())
+        if (v.toObject().value(QStringLiteral("name")).toString() == name)
+            return v.toObject();
+    return {};
+}
+
+} // namespace
+
+class TestHeadless : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void versionAndHelp();
+    void badArguments_data();
+    void badArguments();
+    void malformedWorkspace_data();
+    void malformedWorkspace();
+    void reportCountsEveryScenarioExactly();
+    void sigtermStillWritesTheReport();
+    void metricsEndpoint();
+    void builtInDemoRunsHeadless();
+
+private:
+    QString writeFile(const QString &name, const QByteArray &content);
+    QTemporaryDir m_dir;
+};
+
+void TestHeadless::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFile::exists(QStringLiteral(STREAMSCOPE_BIN)));
+}
+
+QString TestHeadless::writeFile(const QString &name, const QByteArray &content)
+{
+    const QString path = m_dir.filePath(name);
+    QFile f(path);
+    if (f.open(QIODevice::WriteOnly))
+        f.write(content);
+    return path;
+}
+
+void TestHeadless::versionAndHelp()
+{
+    const Run v = runStreamscope({QStringLiteral("--version")});
+    QCOMPARE(v.exitCode, 0);
+    QVERIFY2(QRegularExpression(QStringLiteral("^streamscope \\d+\\.\\d+\\.\\d+\\s*$")).match(v.out).hasMatch(), qPrintable(v.out));
+    const Run h = runStreamscope({QStringLiteral("--help")});
+    QCOMPARE(h.exitCode, 0);
+    for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--metrics-port"})
+        QVERIFY2(h.out.contains(QLatin1String(option)), option);
+}
+
+void TestHeadless::badArguments_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
+    QTest::newRow("duration not a number") << QStringList{QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("soon")}
+                                           << QStringLiteral("--duration expects a positive number of seconds, got 'soon'");
+    QTest::newRow("port out of range") << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("70000")}
+                                       << QStringLiteral("--metrics-port expects a port");
+    QTest::newRow("missing file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/nonexistent/w.json")}
+                                  << QStringLiteral("/nonexistent/w.json: cannot read the file");
+}
+
+void TestHeadless::badArguments()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const Run r = runStreamscope(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+void TestHeadless::malformedWorkspace_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("url missing") << QByteArray(R"({"version":1,"streams":[{"name":"x"}]})")
+                                 << QStringLiteral("streams[0].url: missing, expected a string");
+    QTest::newRow("wrong type") << QByteArray(R"({"version":1,"streams":[{"name":"x","url":"ws://h:1/","stall_timeout_ms":"fast"}]})")
+                                << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
+    QTest::newRow("not JSON") << QByteArray("{\"version\":1,\n\"streams\":[}") << QStringLiteral("bad.json:2:");
+}
+
+void TestHeadless::malformedWorkspace()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QString, message);
+    const QString path = writeFile(QStringLiteral("bad.json"), content);
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), path, QStringLiteral("--duration"),
+                                  QStringLiteral("1")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(path), qPrintable(r.err)); // names the file
+    QVERIFY2(r.err.contains(message), qPrintable(r.err)); // the key and what was expected
+}
+
+void TestHeadless::reportCountsEveryScenarioExactly()
+{
+    ReplayProcess ws({QStringLiteral("--scenario"), QStringLiteral("small_aggtrade")});
+    ReplayProcess lines({QStringLiteral("--scenario"), QStringLiteral("betfair_mcm"), QStringLiteral("--protocol"),
+                         QStringLiteral("line"), QStringLiteral("--count"), QStringLiteral("3000")});
+    QVERIFY(ws.port() && lines.port());
+    const QList<QPair<QString, int>> scenarios{{QStringLiteral("small_aggtrade"), 5000},   {QStringLiteral("medium_kline"), 3000},
+                                               {QStringLiteral("large_depth20"), 2000},    {QStringLiteral("xlarge_depth_diff"), 500},
+                                               {QStringLiteral("huge_ticker_arr"), 20},    {QStringLiteral("multiplex_mix"), 4000}};
+    QJsonArray streams;
+    for (const auto &[name, count] : scenarios) {
+        for (const char *mode : {"raw", "parsed"}) {
+            streams.append(QJsonObject{
+                {QStringLiteral("name"), name + QLatin1Char('-') + QLatin1String(mode)},
+                {QStringLiteral("venue"), QStringLiteral("binance")},
+                {QStringLiteral("url"), QStringLiteral("ws://127.0.0.1:%1/%2?count=%3").arg(ws.port()).arg(name).arg(count)},
+                {QStringLiteral("mode"), QLatin1String(mode)}});
+        }
+    }
+    streams.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("betfair_mcm")},
+                               {QStringLiteral("venue"), QStringLiteral("betfair")},
+                               {QStringLiteral("url"), QStringLiteral("tcp://127.0.0.1:%1").arg(lines.port())},
+                               {QStringLiteral("auth"), QJsonObject{{QStringLiteral("app_key"), QStringLiteral("env:TST_APP_KEY")},
+                                                                    {QStringLiteral("session"), QStringLiteral("env:TST_SESSION")}}},
+                               {QStringLiteral("market_subscription"), QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{}}}}});
+    const QString workspace = writeFile(QStringLiteral("scenarios.json"),
+                                        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    const QString reportPath = m_dir.filePath(QStringLiteral("report.json"));
+    qputenv("TST_APP_KEY", "key");
+    qputenv("TST_SESSION", "session");
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
+                                  QStringLiteral("4"), QStringLiteral("--report"), reportPath});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QLatin1String("small_aggtrade-raw")), "one live line per stream");
+
+    const QJsonObject report = readJson(reportPath);
+    QCOMPARE(report.value(QStringLiteral("version")).toInt(), 1);
+    QVERIFY(report.value(QStringLiteral("duration_s")).toDouble() >= 3.9);
+    for (const auto &[name, count] : scenarios) {
+        for (const char *mode : {"raw", "parsed"}) {
+            const QString stream = name + QLatin1Char('-') + QLatin1String(mode);
+            const QJsonObject s = streamNamed(report, stream);
+            QVERIFY2(!s.isEmpty(), qPrintable(stream));
+            QCOMPARE(s.value(QStringLiteral("messages")).toInteger(), qint64(count));
+            QCOMPARE(s.value(QStringLiteral("data_messages")).toInteger(), qint64(count));
+            QCOMPARE(s.value(QStringLiteral("parse_errors")).toInteger(), qint64(0));
+            QCOMPARE(s.value(QStringLiteral("reconnects")).toInteger(), qint64(0));
+            QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("live"));
+            // Partial depth carries no event time, so multiplex_mix has latency for most messages only.
+            const qint64 latencyCount = s.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("count")).toInteger();
+            if (QLatin1String(mode) == QLatin1String("raw") || name == QLatin1String("large_depth20"))
+                QCOMPARE(latencyCount, qint64(0));
+            else if (name == QLatin1String("multiplex_mix"))
+                QVERIFY(latencyCount > count / 2 && latencyCount < count);
+            else
+                QCOMPARE(latencyCount, qint64(count));
+        }
+    }
+    const QJsonObject bf = streamNamed(report, QStringLiteral("betfair_mcm"));
+    QCOMPARE(bf.value(QStringLiteral("data_messages")).toInteger() + bf.value(QStringLiteral("heartbeats")).toInteger(), qint64(3000));
+    QCOMPARE(bf.value(QStringLiteral("errors")).toInteger(), qint64(0));
+    for (const char *key : {"url", "bytes", "results", "errors", "gaps", "rate_msgs_per_s"})
+        QVERIFY2(bf.contains(QLatin1String(key)), key);
+    for (const char *key : {"count", "p50", "p90", "p99", "p999", "max"})
+        QVERIFY2(bf.value(QStringLiteral("latency_ms")).toObject().contains(QLatin1String(key)), key);
+}
+
+void TestHeadless::sigtermStillWritesTheReport()
+{
+#ifdef Q_OS_UNIX
+    const QString reportPath = m_dir.filePath(QStringLiteral("sigterm.json"));
+    QProcess p;
+    p.start(QStringLiteral(STREAMSCOPE_BIN), {QStringLiteral("--headless"), QStringLiteral("--report"), reportPath});
+    QVERIFY(p.waitForStarted());
+    QByteArray output;
+    QTRY_VERIFY_WITH_TIMEOUT((output += p.readAllStandardOutput()).contains("live"), 10000);
+    p.terminate();
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 0);
+    const QJsonObject report = readJson(reportPath);
+    QVERIFY(report.value(QStringLiteral("streams")).toArray().size() >= 5); // the built-in demo
+#else
+    QSKIP("POSIX signals only");
+#endif
+}
+
+void TestHeadless::metricsEndpoint()
+{
+    QProcess p;
+    p.start(QStringLiteral(STREAMSCOPE_BIN), {QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("0"),
+                                               QStringLiteral("--duration"), QStringLiteral("20")});
+    QVERIFY(p.waitForStarted());
+    QString url;
+    QTRY_VERIFY_WITH_TIMEOUT(!(url = QRegularExpression(QStringLiteral("metrics: (http://\\S+)"))
+                                         .match(QString::fromUtf8(p.peek(4096)))
+                                         .captured(1))
+                                  .isEmpty(),
+                             10000);
+    QVERIFY(url.startsWith(QLatin1String("http://127.0.0.1:")));
+    QTest::qWait(1500);
+    QNetworkAccessManager nam;
+    QNetworkReply *reply = nam.get(QNetworkRequest(QUrl(url)));
+    QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), 10000);
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QVERIFY(reply->header(QNetworkRequest::ContentTypeHeader).toString().startsWith(QLatin1String("application/openmetrics-text")));
+    const QString body = QString::fromUtf8(reply->readAll());
+    reply->deleteLater();
+    p.terminate();
+    p.waitForFinished(10000);
+    QVERIFY(body.endsWith(QLatin1String("# EOF\n")));
+    QVERIFY(body.contains(QLatin1String("# TYPE streamscope_latency_seconds histogram")));
+    QVERIFY(QRegularExpression(QStringLiteral("streamscope_messages_total\\{stream=\"btcusdt-aggtrade\"\\} [1-9]\\d*")).match(body).hasMatch());
+    QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_bucket{stream=\"btcusdt-aggtrade\",le=\"+Inf\"}")));
+    QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_count{stream=\"btcusdt-aggtrade\"}")));
+    QVERIFY(body.contains(QLatin1String("streamscope_stream_state{stream=\"btcusdt-aggtrade\",streamscope_stream_state=\"live\"} 1")));
+}
+
+void TestHeadless::builtInDemoRunsHeadless()
+{
+    const QString reportPath = m_dir.filePath(QStringLiteral("demo.json"));
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("3"),
+                                  QStringLiteral("--report"), reportPath});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QJsonArray streams = readJson(reportPath).value(QStringLiteral("streams")).toArray();
+    QVERIFY(streams.size() >= 5);
+    for (const QJsonValue &v : streams) {
+        const QJsonObject s = v.toObject();
+        QVERIFY2(s.value(QStringLiteral("messages")).toInteger() > 0, qPrintable(s.value(QStringLiteral("name")).toString()));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestHeadless)
+#include "tst_headless.moc"

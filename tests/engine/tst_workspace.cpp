@@ -1,0 +1,193 @@
+// Workspace files: every error names the file, the key and what was expected; unknown keys
+// warn; secrets stay references; a saved workspace loads back the same.
+
+#include "workspace/Workspace.h"
+
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+
+class TestWorkspace : public QObject {
+    Q_OBJECT
+private slots:
+    void rejects_data();
+    void rejects();
+    void readsDesignExample();
+    void warnsOnUnknownKeys();
+    void roundTrip();
+    void missingFileNamesIt();
+};
+
+void TestWorkspace::rejects_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("expected"); // substring of the error, after "ws.json: "
+
+    const QByteArray ok = R"({"name":"a","url":"ws://127.0.0.1:1/x"})";
+    const auto one = [](const QByteArray &stream) { return QByteArray(R"({"version":1,"streams":[)") + stream + "]}"; };
+    QTest::newRow("not JSON") << QByteArray("{\"version\":1,") << QStringLiteral("ws.json:1:14: not valid JSON");
+    QTest::newRow("top level array") << QByteArray("[]") << QStringLiteral("expected a JSON object at the top level");
+    QTest::newRow("no version") << QByteArray(R"({"streams":[]})") << QStringLiteral("version: missing, expected 1");
+    QTest::newRow("future version") << QByteArray(R"({"version":2,"streams":[]})")
+                                    << QStringLiteral("version: expected an integer from 1 to 1, found 2");
+    QTest::newRow("no streams") << QByteArray(R"({"version":1})") << QStringLiteral("streams: missing, expected an array");
+    QTest::newRow("streams not array") << QByteArray(R"({"version":1,"streams":{}})")
+                                       << QStringLiteral("streams: expected an array, found an object");
+    QTest::newRow("stream not object") << one("3") << QStringLiteral("streams[0]: expected an object, found a number");
+    QTest::newRow("missing url") << one(R"({"name":"a"})") << QStringLiteral("streams[0].url: missing, expected a string");
+    QTest::newRow("missing name") << one(R"({"url":"ws://h:1/"})") << QStringLiteral("streams[0].name: missing, expected a string");
+    QTest::newRow("url wrong type") << one(R"({"name":"a","url":5})")
+                                    << QStringLiteral("streams[0].url: expected a string, found a number");
+    QTest::newRow("url bad scheme") << one(R"({"name":"a","url":"http://h/x"})")
+                                    << QStringLiteral("streams[0].url: expected a ws, wss, tcp or tls URL, found scheme 'http'");
+    QTest::newRow("tls without port") << one(R"({"name":"a","url":"tls://h"})")
+                                      << QStringLiteral("streams[0].url: expected a port in a tls URL");
+    QTest::newRow("bad venue") << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
+                               << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\" or \"generic\", found \"kraken\"");
+    QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
+                              << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
+    QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
+                             << QStringLiteral("streams[0].latency_field: expected a JSON pointer starting with '/'");
+    QTest::newRow("unit") << one(R"({"name":"a","url":"ws://h:1/","latency_unit":"min"})")
+                          << QStringLiteral("streams[0].latency_unit: expected \"s\", \"ms\", \"us\" or \"ns\"");
+    QTest::newRow("stall string") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":"5"})")
+                                  << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
+    QTest::newRow("stall fraction") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":500.5})")
+                                    << QStringLiteral("streams[0].stall_timeout_ms: expected an integer");
+    QTest::newRow("heartbeat range") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
+                                     << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
+    QTest::newRow("subscribe item") << one(R"({"name":"a","url":"ws://h:1/","subscribe":["x",1]})")
+                                    << QStringLiteral("streams[0].subscribe[1]: expected a string, found a number");
+    QTest::newRow("header type") << one(R"({"name":"a","url":"ws://h:1/","headers":{"X":1}})")
+                                 << QStringLiteral("streams[0].headers.X: expected a string, found a number");
+    QTest::newRow("literal secret") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","auth":{"app_key":"abc123"}})")
+                                    << QStringLiteral("streams[0].auth.app_key: expected a reference such as \"env:NAME\"");
+    QTest::newRow("betfair over ws") << one(R"({"name":"a","url":"ws://h:1/","venue":"betfair"})")
+                                     << QStringLiteral("streams[0].url: expected a tcp or tls URL for a Betfair stream");
+    QTest::newRow("missing ca") << one(R"({"name":"a","url":"wss://h:1/","tls":{"ca_file":"/nonexistent/ca.pem"}})")
+                                << QStringLiteral("streams[0].tls.ca_file: expected a readable PEM file");
+    QTest::newRow("duplicate name") << QByteArray(R"({"version":1,"streams":[)") + ok + "," + ok + "]}"
+                                    << QStringLiteral("streams[1].name: expected a unique name, \"a\" is used twice");
+    QTest::newRow("alerts type") << QByteArray(R"({"version":1,"streams":[],"alerts":{}})")
+                                 << QStringLiteral("alerts: expected an array, found an object");
+}
+
+void TestWorkspace::rejects()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, expected);
+    Workspace ws;
+    const Workspace::LoadResult r = Workspace::parse(json, QStringLiteral("ws.json"), ws);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.startsWith(QLatin1String("ws.json")), qPrintable(r.error));
+    QVERIFY2(r.error.contains(expected), qPrintable(r.error));
+}
+
+void TestWorkspace::readsDesignExample()
+{
+    QTemporaryDir dir;
+    QFile ca(dir.filePath(QStringLiteral("ca.pem")));
+    QVERIFY(ca.open(QIODevice::WriteOnly));
+    ca.write("-----BEGIN CERTIFICATE-----\n-----END CERTIFICATE-----\n");
+    ca.close();
+    const QByteArray json = R"({ "version": 1,
+      "streams": [
+        { "name": "btc-trades", "venue": "binance",
+          "url": "wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade",
+          "subscribe": ["ethusdt@aggTrade"], "mode": "parsed",
+          "latency_field": "/data/E", "latency_unit": "ms", "stall_timeout_ms": 30000 },
+        { "name": "any-feed", "venue": "generic", "url": "ws://127.0.0.1:9000/feed",
+          "headers": {"X-Token": "env:FEED_TOKEN"}, "send_on_connect": ["{\"op\":\"hello\"}"],
+          "latency_field": "/ts", "latency_unit": "us" },
+        { "name": "bf-markets", "venue": "betfair", "url": "tls://stream-api.betfair.com:443",
+          "auth": {"app_key": "keychain:betfair-app-key", "session": "env:BF_SESSION"},
+          "market_subscription": {"marketFilter": {"marketIds": ["1.120684740"]},
+                                  "marketDataFilter": {"fields": ["EX_BEST_OFFERS"]}},
+          "heartbeat_ms": 5000, "tls": {"ca_file": "ca.pem"} } ] })";
+    const QString path = dir.filePath(QStringLiteral("design.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(json);
+    f.close();
+    Workspace ws;
+    const auto r = Workspace::load(path, ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    QCOMPARE(ws.streams.size(), 3);
+    QCOMPARE(ws.streams[0].venue, Venue::Binance);
+    QCOMPARE(ws.streams[0].subscribe, QStringList{QStringLiteral("ethusdt@aggTrade")});
+    QCOMPARE(ws.streams[0].latencyField, QStringLiteral("/data/E"));
+    QCOMPARE(ws.streams[1].latencyUnit, LatencyUnit::Microseconds);
+    QCOMPARE(ws.streams[1].headers.size(), 1);
+    QCOMPARE(ws.streams[1].headers[0].second, QStringLiteral("env:FEED_TOKEN"));
+    QCOMPARE(ws.streams[1].sendOnConnect.size(), 1);
+    QCOMPARE(ws.streams[2].venue, Venue::Betfair);
+    QCOMPARE(ws.streams[2].appKey, QStringLiteral("keychain:betfair-app-key"));
+    QCOMPARE(ws.streams[2].caFile, dir.filePath(QStringLiteral("ca.pem"))); // relative to the workspace
+    QVERIFY(ws.streams[2].marketSubscription.contains(QStringLiteral("marketFilter")));
+}
+
+void TestWorkspace::warnsOnUnknownKeys()
+{
+    Workspace ws;
+    const auto r = Workspace::parse(R"({"version":1,"colour":"red","streams":[{"name":"a","url":"ws://h:1/","speed":3}]})",
+                                    QStringLiteral("w.json"), ws);
+    QVERIFY(r.ok);
+    QCOMPARE(r.warnings.size(), 2);
+    QVERIFY(r.warnings.contains(QStringLiteral("w.json: colour: unknown key, ignored")));
+    QVERIFY(r.warnings.contains(QStringLiteral("w.json: streams[0].speed: unknown key, ignored")));
+}
+
+void TestWorkspace::roundTrip()
+{
+    Workspace ws;
+    StreamConfig a;
+    a.name = QStringLiteral("a");
+    a.venue = Venue::Binance;
+    a.url = QUrl(QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@trade"));
+    a.subscribe = {QStringLiteral("ethusdt@trade")};
+    a.mode = DecodeMode::Raw;
+    a.stallTimeoutMs = 1234;
+    a.headers = {{QStringLiteral("X-Key"), QStringLiteral("env:KEY")}};
+    StreamConfig b;
+    b.name = QStringLiteral("b");
+    b.venue = Venue::Betfair;
+    b.url = QUrl(QStringLiteral("tls://127.0.0.1:4443"));
+    b.appKey = QStringLiteral("keychain:app");
+    b.session = QStringLiteral("env:SESSION");
+    b.heartbeatMs = 2000;
+    b.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{}}};
+    ws.streams = {a, b};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("a")}}};
+    ws.layout = QJsonObject{{QStringLiteral("geometry"), QStringLiteral("AAAA")}};
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("w.json"));
+    QString error;
+    QVERIFY2(ws.save(path, &error), qPrintable(error));
+    Workspace back;
+    const auto r = Workspace::load(path, back);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY(r.warnings.isEmpty());
+    QCOMPARE(back.toJson(), ws.toJson());
+    QCOMPARE(back.streams[0].stallTimeoutMs, 1234);
+    QCOMPARE(back.streams[0].mode, DecodeMode::Raw);
+    QCOMPARE(back.streams[1].heartbeatMs, 2000);
+    QCOMPARE(back.streams[1].session, QStringLiteral("env:SESSION"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QVERIFY(text.contains("\"env:SESSION\"")); // the reference, never a value
+}
+
+void TestWorkspace::missingFileNamesIt()
+{
+    Workspace ws;
+    const auto r = Workspace::load(QStringLiteral("/nonexistent/ws.json"), ws);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.startsWith(QLatin1String("/nonexistent/ws.json: cannot read the file")), qPrintable(r.error));
+}
+
+QTEST_GUILESS_MAIN(TestWorkspace)
+#include "tst_workspace.moc"
