@@ -1,0 +1,307 @@
+#include "AlertMonitor.h"
+#include "Engine.h"
+#include "EventLogModel.h"
+#include "InspectorModel.h"
+#include "LatencyChart.h"
+#include "MainWindow.h"
+#include "MessageInspector.h"
+#include "RateChart.h"
+#include "StreamActionDelegate.h"
+#include "StreamTableModel.h"
+
+#include <QtTest/QAbstractItemModelTester>
+#include <QtCore/QDateTime>
+#include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+#include <QtWebSockets/QWebSocket>
+#include <QtWebSockets/QWebSocketServer>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtNetwork/QTcpServer>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+#include <QtWidgets/QTableView>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+
+// A websocket server on 127.0.0.1 (port 0) that sends every client a small JSON message
+// with an event time every 10 ms.
+class FeedServer : public QObject {
+public:
+    FeedServer() : m_server(QStringLiteral("feed"), QWebSocketServer::NonSecureMode)
+    {
+        QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
+        connect(&m_server, &QWebSocketServer::newConnection, this, [this] {
+            while (QWebSocket *s = m_server.nextPendingConnection()) {
+                m_clients.append(s);
+                connect(s, &QWebSocket::disconnected, this, [this, s] {
+                    m_clients.removeOne(s);
+                    s->deleteLater();
+                });
+            }
+        });
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            ++m_seq;
+            const QString msg = QStringLiteral("{\"ts\":%1,\"seq\":%2,\"kind\":\"%3\"}")
+                                    .arg(QDateTime::currentMSecsSinceEpoch())
+                                    .arg(m_seq)
+                                    .arg(m_seq % 2 ? QStringLiteral("odd") : QStringLiteral("even"));
+            for (QWebSocket *s : std::as_const(m_clients))
+                s->sendTextMessage(msg);
+        });
+        m_timer.start(10);
+    }
+    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/feed").arg(m_server.serverPort())); }
+
+private:
+    QWebSocketServer m_server;
+    QList<QWebSocket *> m_clients;
+    QTimer m_timer;
+    int m_seq = 0;
+};
+
+class tst_MainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void rowButtonsStopAndRestart();
+    void toolbarActsOnMultiSelection();
+    void inspectorTailsAndFilters();
+    void workspaceSaveLoadKeepsStreamsThresholdsLayout();
+    void alertNotifiesOncePerEpisode();
+
+private:
+    static StreamConfig feedConfig(const QString &name, const QUrl &url)
+    {
+        StreamConfig c;
+        c.name = name;
+        c.venue = Venue::Generic;
+        c.url = url;
+        c.latencyField = QStringLiteral("/ts");
+        c.latencyUnit = LatencyUnit::Milliseconds;
+        c.reconnectBaseMs = 100;
+        return c;
+    }
+    static StreamState stateOf(MainWindow &w, StreamId id)
+    {
+        const int row = w.streamModel()->rowOf(id);
+        return row < 0 ? StreamState::Unknown
+                       : StreamState(w.streamModel()->index(row, 0).data(StreamTableModel::StateRole).toInt());
+    }
+    static void clickRowButton(MainWindow &w, StreamId id, int button)
+    {
+        QTableView *table = w.streamTable();
+        const QModelIndex source = w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColActions);
+        const QModelIndex index = w.streamProxy()->mapFromSource(source);
+        table->scrollTo(index);
+        const QRect cell = table->visualRect(index);
+        QVERIFY(cell.isValid());
+        const QPoint pos = StreamActionDelegate::buttonRect(cell, button).center();
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, pos);
+    }
+
+    std::unique_ptr<FeedServer> m_server;
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("StreamScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    m_server = std::make_unique<FeedServer>();
+}
+
+void tst_MainWindow::rowButtonsStopAndRestart()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    QAbstractItemModelTester tester(w.streamModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    Workspace ws;
+    ws.streams = {feedConfig(QStringLiteral("a"), m_server->url()), feedConfig(QStringLiteral("b"), m_server->url())};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QList<StreamId> ids = engine.streamIds();
+    QCOMPARE(ids.size(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[0]), StreamState::Live, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Live, 10000);
+
+    clickRowButton(w, ids[1], 0); // stop
+    // Within one UI tick (100 ms) plus the queued hop to the worker.
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Stopped, 500);
+    QCOMPARE(engine.snapshot(ids[1]).state, StreamState::Stopped);
+    QCOMPARE(stateOf(w, ids[0]), StreamState::Live);
+
+    clickRowButton(w, ids[1], 1); // restart
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(w, ids[1]) != StreamState::Stopped, 500);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Live, 10000);
+
+    clickRowButton(w, ids[0], 2); // remove
+    QTRY_COMPARE(w.streamModel()->rowCount(), 1);
+    QVERIFY(!engine.contains(ids[0]));
+    QVERIFY(w.isModified());
+}
+
+void tst_MainWindow::toolbarActsOnMultiSelection()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    for (int i = 0; i < 3; ++i)
+        ws.streams.append(feedConfig(QStringLiteral("s%1").arg(i), m_server->url()));
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QList<StreamId> ids = engine.streamIds();
+    for (StreamId id : ids)
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+
+    w.streamTable()->setFocus();
+    w.streamTable()->selectAll();
+    QCOMPARE(w.selectedStreams().size(), 3);
+    QAction *stop = w.findChild<QAction *>(QStringLiteral("stopStreams"));
+    QVERIFY(stop && stop->isEnabled());
+    QCOMPARE(stop->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_Period));
+    QTest::keyClick(w.streamTable(), Qt::Key_Period, Qt::ControlModifier);
+    for (StreamId id : ids)
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Stopped, 500);
+    QAction *restart = w.findChild<QAction *>(QStringLiteral("restartStreams"));
+    restart->trigger();
+    for (StreamId id : ids)
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+}
+
+void tst_MainWindow::inspectorTailsAndFilters()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    ws.streams = {feedConfig(QStringLiteral("tail"), m_server->url())};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StreamId id = engine.streamIds().first();
+    w.selectStream(id);
+    QCOMPARE(w.inspector()->stream(), id);
+    QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowCount() > 20, 10000);
+
+    QTest::keyClicks(w.inspector()->filterEdit(), QStringLiteral("\"kind\":\"odd\""));
+    const InspectorModel *model = w.inspector()->model();
+    QTRY_VERIFY(model->rowCount() > 5);
+    for (int r = 0; r < model->rowCount(); ++r)
+        QVERIFY(model->index(r, InspectorModel::ColMessage).data().toString().contains(QStringLiteral("odd")));
+
+    // Select a message: shown pretty-printed as plain text.
+    w.inspector()->view()->selectRow(0);
+    QTRY_VERIFY(w.inspector()->detail()->toPlainText().contains(QStringLiteral("\n    \"kind\": \"odd\"")));
+}
+
+void tst_MainWindow::workspaceSaveLoadKeepsStreamsThresholdsLayout()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("ws.json"));
+    {
+        Engine engine;
+        MainWindow w(&engine);
+        Workspace ws;
+        StreamConfig a = feedConfig(QStringLiteral("alpha"), m_server->url());
+        a.stallTimeoutMs = 4000;
+        StreamConfig b = feedConfig(QStringLiteral("beta"), m_server->url());
+        b.mode = DecodeMode::Raw;
+        ws.streams = {a, b};
+        w.setWorkspace(ws, QString());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        AlertRule rule;
+        rule.rateBelow = 12.5;
+        rule.p99AboveMs = 40;
+        rule.silentS = 9;
+        rule.gaps = true;
+        w.alertMonitor()->setRule(QStringLiteral("alpha"), rule);
+        QVERIFY(w.isModified());
+        w.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->hide();
+        w.rateChart()->setScope(RateChart::Scope::AllOnly);
+        w.latencyChart()->setWindow(LatencyWindows::Window::Last60s);
+        w.streamTable()->horizontalHeader()->resizeSection(StreamTableModel::ColName, 333);
+        w.findChild<QLineEdit *>(QStringLiteral("streamFilter"))->setText(QStringLiteral("al"));
+        QString error;
+        QVERIFY2(w.saveWorkspace(path, &error), qPrintable(error));
+        QVERIFY(!w.isModified());
+        QCOMPARE(w.workspacePath(), path);
+    }
+    Engine engine;
+    MainWindow w(&engine);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QString error;
+    QVERIFY2(w.openWorkspace(path, &error), qPrintable(error));
+    QVERIFY(!w.isModified());
+    const QList<StreamId> ids = engine.streamIds();
+    QCOMPARE(ids.size(), 2);
+    QCOMPARE(engine.config(ids[0]).name, QStringLiteral("alpha"));
+    QCOMPARE(engine.config(ids[0]).stallTimeoutMs, 4000);
+    QCOMPARE(engine.config(ids[0]).url, m_server->url());
+    QCOMPARE(engine.config(ids[1]).mode, DecodeMode::Raw);
+    const AlertRule back = w.alertMonitor()->ruleFor(QStringLiteral("alpha"));
+    QCOMPARE(back.rateBelow, 12.5);
+    QCOMPARE(back.p99AboveMs, 40.0);
+    QCOMPARE(back.silentS, 9);
+    QVERIFY(back.gaps);
+    QVERIFY(w.alertMonitor()->ruleFor(QStringLiteral("beta")).isEmpty());
+    QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->isHidden());
+    QVERIFY(!w.findChild<QDockWidget *>(QStringLiteral("chartsDock"))->isHidden());
+    QCOMPARE(w.rateChart()->scope(), RateChart::Scope::AllOnly);
+    QCOMPARE(w.latencyChart()->window(), LatencyWindows::Window::Last60s);
+    QCOMPARE(w.streamTable()->horizontalHeader()->sectionSize(StreamTableModel::ColName), 333);
+    QCOMPARE(w.findChild<QLineEdit *>(QStringLiteral("streamFilter"))->text(), QStringLiteral("al"));
+    QCOMPARE(w.streamProxy()->rowCount(), 1);
+
+    // A file that is not a workspace is refused with a message naming it; nothing changes.
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(bad);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("{\"version\": 1, \"streams\": [{\"name\": 3}]}");
+    f.close();
+    QVERIFY(!w.openWorkspace(bad, &error));
+    QVERIFY2(error.contains(QStringLiteral("bad.json")), qPrintable(error));
+    QCOMPARE(engine.streamIds().size(), 2);
+}
+
+void tst_MainWindow::alertNotifiesOncePerEpisode()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    QSignalSpy notified(&w, &MainWindow::alertNotified);
+    Workspace ws;
+    // Nothing listens on this port: the stream never gets data.
+    QTcpServer probe;
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 deadPort = probe.serverPort();
+    probe.close();
+    ws.streams = {feedConfig(QStringLiteral("dead"), QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(deadPort))),
+                  feedConfig(QStringLiteral("fine"), m_server->url())};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 1}}};
+    w.setWorkspace(ws, QString());
+    const StreamId dead = engine.streamIds().first();
+    QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 1, 5000);
+    QVERIFY(notified.first().at(0).toString().contains(QStringLiteral("dead")));
+    const int row = w.streamModel()->rowOf(dead);
+    QVERIFY(!w.streamModel()->index(row, 0).data(StreamTableModel::AlertRole).toString().isEmpty());
+    // The episode goes on: no second notification.
+    QTest::qWait(2500);
+    QCOMPARE(notified.count(), 1);
+    // It is in the event log.
+    bool logged = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r)
+        logged = logged || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert") && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
+    QVERIFY(logged);
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,228 @@
+#include "StreamDialog.h"
+
+#include <QtCore/QJsonArray>
+#include <QtTest/QTest>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QRadioButton>
+#include <QtWidgets/QSpinBox>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+
+class tst_StreamDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void binanceSpotBuildsCombinedUrl();
+    void binanceFuturesSubscribeAfterConnect();
+    void rejectsBadInputWithMessage_data();
+    void rejectsBadInputWithMessage();
+    void okButtonKeepsDialogOpenOnError();
+    void betfairKeepsSecretsOutOfTheConfig();
+    void genericParsesHeadersAndMessages();
+    void editRoundTripsABinanceStream();
+
+private:
+    template <typename T>
+    static T *child(QWidget *w, const char *name)
+    {
+        T *c = w->findChild<T *>(QLatin1String(name));
+        if (!c)
+            qFatal("no child %s", name);
+        return c;
+    }
+};
+
+void tst_StreamDialog::binanceSpotBuildsCombinedUrl()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::BinanceSpot);
+    QTest::keyClicks(child<QLineEdit>(&d, "symbols"), QStringLiteral("BTCUSDT, ethusdt"));
+    child<QCheckBox>(&d, "aggTrade")->setChecked(true);
+    child<QCheckBox>(&d, "kline")->setChecked(true);
+    child<QComboBox>(&d, "klineInterval")->setCurrentText(QStringLiteral("1m"));
+    child<QCheckBox>(&d, "depth")->setChecked(true);
+    child<QComboBox>(&d, "depthLevels")->setCurrentText(QStringLiteral("5"));
+    child<QComboBox>(&d, "depthSpeed")->setCurrentText(QStringLiteral("100ms"));
+    child<QCheckBox>(&d, "bookTicker")->setChecked(true);
+
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    const StreamConfig c = d.config();
+    QCOMPARE(c.venue, Venue::Binance);
+    QCOMPARE(c.url.toString(),
+             QStringLiteral("wss://stream.binance.com:9443/stream?streams="
+                            "btcusdt@aggTrade/btcusdt@kline_1m/btcusdt@depth5@100ms/btcusdt@bookTicker/"
+                            "ethusdt@aggTrade/ethusdt@kline_1m/ethusdt@depth5@100ms/ethusdt@bookTicker"));
+    QVERIFY(c.subscribe.isEmpty());
+    QCOMPARE(c.name, QStringLiteral("binance-btcusdt-and-1-more")); // the suggestion when no name is typed
+    QVERIFY(child<QPlainTextEdit>(&d, "preview")->toPlainText().contains(QStringLiteral("8 streams")));
+}
+
+void tst_StreamDialog::binanceFuturesSubscribeAfterConnect()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::BinanceFutures);
+    child<QLineEdit>(&d, "name")->setText(QStringLiteral("fut"));
+    child<QLineEdit>(&d, "symbols")->setText(QStringLiteral("BTCUSDT ETHUSDT"));
+    QVERIFY(!child<QCheckBox>(&d, "trade")->isEnabled());
+    child<QCheckBox>(&d, "aggTrade")->setChecked(true);
+    child<QCheckBox>(&d, "depthDiff")->setChecked(true);
+    child<QComboBox>(&d, "diffSpeed")->setCurrentText(QStringLiteral("100ms"));
+    child<QRadioButton>(&d, "subscribeAfterConnect")->setChecked(true);
+    child<QDoubleSpinBox>(&d, "alertRate")->setValue(5);
+    child<QCheckBox>(&d, "alertGaps")->setChecked(true);
+
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    const StreamConfig c = d.config();
+    QCOMPARE(c.url.toString(), QStringLiteral("wss://fstream.binance.com/stream?streams=btcusdt@aggTrade"));
+    QCOMPARE(c.subscribe, (QStringList{QStringLiteral("btcusdt@depth@100ms"), QStringLiteral("ethusdt@aggTrade"),
+                                       QStringLiteral("ethusdt@depth@100ms")}));
+    QCOMPARE(d.alertRule().stream, QStringLiteral("fut"));
+    QCOMPARE(d.alertRule().rateBelow, 5.0);
+    QVERIFY(d.alertRule().gaps);
+}
+
+void tst_StreamDialog::rejectsBadInputWithMessage_data()
+{
+    QTest::addColumn<int>("preset");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("error");
+    QTest::newRow("bad symbol") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("x") << QStringLiteral("BTC/USDT")
+                                << QStringLiteral("Symbol \"BTC/USDT\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.");
+    QTest::newRow("no symbol") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("x") << QString()
+                               << QStringLiteral("Enter at least one symbol, for example BTCUSDT.");
+    QTest::newRow("name taken") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("taken") << QStringLiteral("BTCUSDT")
+                                << QStringLiteral("A stream named \"taken\" already exists: choose another name.");
+    QTest::newRow("generic http url") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QStringLiteral("http://example.com")
+                                      << QStringLiteral("URL \"http://example.com\" is not valid: it must start with ws://, wss://, tcp:// or tls:// and name a host.");
+    QTest::newRow("generic tls without port") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QStringLiteral("tls://example.com")
+                                              << QStringLiteral("URL \"tls://example.com\" needs a port for tls, for example tls://host:443.");
+    QTest::newRow("generic empty url") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QString()
+                                       << QStringLiteral("Enter the URL, for example wss://example.com/feed.");
+}
+
+void tst_StreamDialog::rejectsBadInputWithMessage()
+{
+    QFETCH(int, preset);
+    QFETCH(QString, name);
+    QFETCH(QString, input);
+    QFETCH(QString, error);
+    StreamDialog d({QStringLiteral("taken")});
+    d.setPreset(StreamDialog::Preset(preset));
+    child<QLineEdit>(&d, "name")->setText(name);
+    if (preset == int(StreamDialog::Preset::Generic))
+        child<QLineEdit>(&d, "url")->setText(input);
+    else
+        child<QLineEdit>(&d, "symbols")->setText(input);
+    QString got;
+    QVERIFY(!d.validate(&got));
+    QCOMPARE(got, error);
+    QCOMPARE(child<QLabel>(&d, "error")->text(), error);
+}
+
+void tst_StreamDialog::okButtonKeepsDialogOpenOnError()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::Generic);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("ws://127.0.0.1:9000/feed"));
+    child<QLineEdit>(&d, "latencyField")->setText(QStringLiteral("data.E"));
+    QTest::mouseClick(child<QPushButton>(&d, "ok"), Qt::LeftButton);
+    QVERIFY(d.isVisible());
+    QCOMPARE(d.result(), int(QDialog::Rejected));
+    QCOMPARE(child<QLabel>(&d, "error")->text(),
+             QStringLiteral("Latency field \"data.E\" is not a JSON pointer: it must start with /, for example /data/E."));
+    child<QLineEdit>(&d, "latencyField")->setText(QStringLiteral("/data/E"));
+    QTest::mouseClick(child<QPushButton>(&d, "ok"), Qt::LeftButton);
+    QCOMPARE(d.result(), int(QDialog::Accepted));
+    QVERIFY(!d.isVisible());
+}
+
+void tst_StreamDialog::betfairKeepsSecretsOutOfTheConfig()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::Betfair);
+    child<QLineEdit>(&d, "name")->setText(QStringLiteral("bf main"));
+    child<QLineEdit>(&d, "appKey")->setText(QStringLiteral("s3cr3t-app-key"));
+    child<QLineEdit>(&d, "session")->setText(QStringLiteral("env:BF_SESSION"));
+    child<QLineEdit>(&d, "marketIds")->setText(QStringLiteral("1.120684740 1.2"));
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    const StreamConfig c = d.config();
+    QCOMPARE(c.venue, Venue::Betfair);
+    QCOMPARE(c.url.toString(), QStringLiteral("tls://stream-api.betfair.com:443"));
+    QCOMPARE(c.appKey, QStringLiteral("keychain:betfair-bf-main-app-key"));
+    QCOMPARE(c.session, QStringLiteral("env:BF_SESSION"));
+    QCOMPARE(d.secrets().size(), 1);
+    QCOMPARE(d.secrets().first().first, QStringLiteral("betfair-bf-main-app-key"));
+    QCOMPARE(d.secrets().first().second, QStringLiteral("s3cr3t-app-key"));
+    const QJsonArray ids = c.marketSubscription[QStringLiteral("marketFilter")].toObject()[QStringLiteral("marketIds")].toArray();
+    QCOMPARE(ids.size(), 2);
+    QCOMPARE(ids[0].toString(), QStringLiteral("1.120684740"));
+
+    child<QLineEdit>(&d, "marketIds")->setText(QStringLiteral("120684740"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error, QStringLiteral("Market id \"120684740\" is not valid: expected digits, a dot and digits, for example 1.120684740."));
+}
+
+void tst_StreamDialog::genericParsesHeadersAndMessages()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::Generic);
+    child<QLineEdit>(&d, "name")->setText(QStringLiteral("feed"));
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
+    child<QPlainTextEdit>(&d, "headers")->setPlainText(QStringLiteral("X-Token: env:FEED_TOKEN\n\nX-Client: streamscope"));
+    child<QPlainTextEdit>(&d, "sendOnConnect")->setPlainText(QStringLiteral("{\"op\":\"hello\"}\nPING"));
+    child<QLineEdit>(&d, "latencyField")->setText(QStringLiteral("/ts"));
+    child<QComboBox>(&d, "latencyUnit")->setCurrentIndex(2); // microseconds
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    const StreamConfig c = d.config();
+    QCOMPARE(c.headers.size(), 2);
+    QCOMPARE(c.headers[0].first, QStringLiteral("X-Token"));
+    QCOMPARE(c.headers[0].second, QStringLiteral("env:FEED_TOKEN"));
+    QCOMPARE(c.sendOnConnect, (QStringList{QStringLiteral("{\"op\":\"hello\"}"), QStringLiteral("PING")}));
+    QCOMPARE(c.latencyUnit, LatencyUnit::Microseconds);
+
+    child<QPlainTextEdit>(&d, "headers")->setPlainText(QStringLiteral("no colon here"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error, QStringLiteral("Header line 1 \"no colon here\" is not valid: write Name: value."));
+    child<QPlainTextEdit>(&d, "headers")->clear();
+    child<QPlainTextEdit>(&d, "sendOnConnect")->setPlainText(QStringLiteral("{\"op\":"));
+    QVERIFY(!d.validate(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("Message 1 to send on connect is not valid JSON")), qPrintable(error));
+}
+
+void tst_StreamDialog::editRoundTripsABinanceStream()
+{
+    StreamConfig c;
+    c.name = QStringLiteral("btc");
+    c.venue = Venue::Binance;
+    c.url = QUrl(QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/btcusdt@depth20@100ms"));
+    c.stallTimeoutMs = 12000;
+    AlertRule rule;
+    rule.stream = c.name;
+    rule.silentS = 7;
+    StreamDialog d({QStringLiteral("other")});
+    d.setConfig(c, rule);
+    QCOMPARE(d.preset(), StreamDialog::Preset::BinanceSpot);
+    QCOMPARE(child<QLineEdit>(&d, "symbols")->text(), QStringLiteral("BTCUSDT"));
+    QVERIFY(child<QCheckBox>(&d, "depth")->isChecked());
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().url, c.url);
+    QCOMPARE(d.config().name, QStringLiteral("btc"));
+    QCOMPARE(d.config().stallTimeoutMs, 12000);
+    QCOMPARE(d.alertRule().silentS, 7);
+}
+
+QTEST_MAIN(tst_StreamDialog)
+#include "tst_streamdialog.moc"

@@ -1,0 +1,210 @@
+#include "StreamTableModel.h"
+
+#include <QtTest/QAbstractItemModelTester>
+#include <QtCore/QSortFilterProxyModel>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+
+namespace {
+StreamSnapshot snap(StreamId id, const QString &name, quint64 messages, qint64 takenAtNs,
+                    StreamState state = StreamState::Live)
+{
+    StreamSnapshot s;
+    s.id = id;
+    s.name = name;
+    s.state = state;
+    s.messages = messages;
+    s.bytes = messages * 100;
+    s.takenAtNs = takenAtNs;
+    return s;
+}
+constexpr qint64 kTick = 100'000'000; // 100 ms in ns
+} // namespace
+
+class tst_StreamTableModel : public QObject {
+    Q_OBJECT
+private slots:
+    void passesModelTester();
+    void ratesComeFromSnapshotDifferences();
+    void onlyChangedRowsAreSignalledInContiguousBlocks();
+    void removedStreamsLeaveAndNewOnesAreAppended();
+    void stateToolTipSaysWhy();
+    void proxySortsNumericallyAndFiltersByName();
+    void latencyPercentilesFromWindow();
+    void thousandRowsUpdateQuickly();
+};
+
+void tst_StreamTableModel::passesModelTester()
+{
+    StreamTableModel model;
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(StreamTableModel::SortRole);
+    proxy.sort(StreamTableModel::ColRate, Qt::DescendingOrder);
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 20; ++id)
+        snaps.append(snap(id, QStringLiteral("s%1").arg(id), 0, 0));
+    model.update(snaps, 1000);
+    QCOMPARE(model.rowCount(), 20);
+    for (int tick = 1; tick <= 15; ++tick) {
+        for (StreamSnapshot &s : snaps) {
+            s.messages += s.id * 10;
+            s.takenAtNs += kTick;
+        }
+        if (tick == 5)
+            snaps.remove(3, 4); // streams 4..7 removed
+        if (tick == 8)
+            snaps.append(snap(100, QStringLiteral("late"), 0, snaps.first().takenAtNs));
+        model.update(snaps, 1000 + tick * 100);
+        model.setAlert(2, tick % 2 ? QStringLiteral("silent") : QString());
+    }
+    QCOMPARE(model.rowCount(), 17);
+    QCOMPARE(proxy.rowCount(), 17);
+}
+
+void tst_StreamTableModel::ratesComeFromSnapshotDifferences()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps{snap(1, QStringLiteral("a"), 0, 0)};
+    model.update(snaps, 0);
+    for (int tick = 1; tick <= 12; ++tick) {
+        snaps[0].messages += 50; // 50 per 100 ms = 500/s
+        snaps[0].bytes = snaps[0].messages * 100;
+        snaps[0].takenAtNs += kTick;
+        model.update(snaps, tick * 100);
+    }
+    QCOMPARE(qRound(model.row(1)->msgsPerSec), 500);
+    QCOMPARE(qRound(model.row(1)->bytesPerSec), 50'000);
+    QCOMPARE(model.index(0, StreamTableModel::ColRate).data().toString(), QStringLiteral("500"));
+    QCOMPARE(model.index(0, StreamTableModel::ColMessages).data(StreamTableModel::SortRole).toULongLong(), 600ull);
+}
+
+void tst_StreamTableModel::onlyChangedRowsAreSignalledInContiguousBlocks()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 6; ++id)
+        snaps.append(snap(id, QStringLiteral("s%1").arg(id), 0, 0, StreamState::Connecting));
+    model.update(snaps, 0);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+    // Rows 0,1 and 4 change; 2,3,5 do not.
+    for (int i : {0, 1, 4})
+        snaps[i].state = StreamState::Live;
+    for (StreamSnapshot &s : snaps)
+        s.takenAtNs += kTick;
+    model.update(snaps, 100);
+    QCOMPARE(reset.count(), 0);
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(changed[0][0].toModelIndex().row(), 0);
+    QCOMPARE(changed[0][1].toModelIndex().row(), 1);
+    QCOMPARE(changed[1][0].toModelIndex().row(), 4);
+    QCOMPARE(changed[1][1].toModelIndex().row(), 4);
+    QCOMPARE(changed[0][1].toModelIndex().column(), StreamTableModel::ColumnCount - 1);
+}
+
+void tst_StreamTableModel::removedStreamsLeaveAndNewOnesAreAppended()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 5; ++id)
+        snaps.append(snap(id, QStringLiteral("s%1").arg(id), 0, 0));
+    model.update(snaps, 0);
+    QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+    QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+    snaps.removeAt(3);
+    snaps.removeAt(1);
+    snaps.append(snap(9, QStringLiteral("new"), 0, 0));
+    model.update(snaps, 100);
+    QCOMPARE(removed.count(), 2);
+    QCOMPARE(inserted.count(), 1);
+    QCOMPARE(model.rowCount(), 4);
+    QCOMPARE(model.idAt(0), StreamId(1));
+    QCOMPARE(model.idAt(1), StreamId(3));
+    QCOMPARE(model.idAt(2), StreamId(5));
+    QCOMPARE(model.idAt(3), StreamId(9));
+    QCOMPARE(model.rowOf(9), 3);
+    QCOMPARE(model.index(3, StreamTableModel::ColName).data().toString(), QStringLiteral("new"));
+}
+
+void tst_StreamTableModel::stateToolTipSaysWhy()
+{
+    StreamTableModel model;
+    StreamSnapshot s = snap(1, QStringLiteral("a"), 0, 0, StreamState::Reconnecting);
+    s.stateReason = QStringLiteral("server closed (1006)");
+    s.nextRetryAtMs = 10'000 + 4'000;
+    model.update({s}, 10'000);
+    const QString tip = model.index(0, StreamTableModel::ColState).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("Reconnecting in 4.0 s")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("server closed (1006)")), qPrintable(tip));
+    QCOMPARE(model.index(0, StreamTableModel::ColState).data().toString(), QStringLiteral("reconnecting"));
+
+    model.applyState(1, StreamState::Stopped, QStringLiteral("stopped by user"));
+    QCOMPARE(model.index(0, StreamTableModel::ColState).data(StreamTableModel::StateRole).toInt(), int(StreamState::Stopped));
+}
+
+void tst_StreamTableModel::proxySortsNumericallyAndFiltersByName()
+{
+    StreamTableModel model;
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(StreamTableModel::SortRole);
+    proxy.setFilterKeyColumn(StreamTableModel::ColName);
+    proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
+    QVector<StreamSnapshot> snaps{snap(1, QStringLiteral("btc"), 9, 0), snap(2, QStringLiteral("eth"), 100, 0),
+                                  snap(3, QStringLiteral("BTC-fut"), 20, 0)};
+    model.update(snaps, 0);
+    proxy.sort(StreamTableModel::ColMessages, Qt::DescendingOrder);
+    QCOMPARE(proxy.index(0, 0).data().toString(), QStringLiteral("eth"));
+    QCOMPARE(proxy.index(2, 0).data().toString(), QStringLiteral("btc")); // 9 < 20 < 100 (not "9" > "20")
+    proxy.setFilterFixedString(QStringLiteral("btc"));
+    QCOMPARE(proxy.rowCount(), 2);
+}
+
+void tst_StreamTableModel::latencyPercentilesFromWindow()
+{
+    StreamTableModel model;
+    StreamSnapshot s = snap(1, QStringLiteral("a"), 0, 0);
+    model.update({s}, 0);
+    s.latency.buckets.resize(LatencyHistogram::kBucketCount);
+    model.updateLatency({s}, 0);
+    // 100 samples at ~2 ms, then 1 at ~500 ms, added to the cumulative snapshot.
+    s.latency.buckets[LatencyHistogram::bucketIndex(2000)] += 99;
+    s.latency.buckets[LatencyHistogram::bucketIndex(500'000)] += 1;
+    s.latency.count = 100;
+    s.latency.maxUs = 500'000;
+    model.updateLatency({s}, 1000);
+    const auto *row = model.row(1);
+    QVERIFY(row->p50Ms > 1.9 && row->p50Ms < 2.2);
+    QVERIFY(row->p99Ms > 1.9 && row->p99Ms < 2.2);
+    QVERIFY(model.index(0, StreamTableModel::ColP50).data().toString().endsWith(QStringLiteral(" ms")));
+}
+
+void tst_StreamTableModel::thousandRowsUpdateQuickly()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 1000; ++id)
+        snaps.append(snap(id, QStringLiteral("stream-%1").arg(id), 0, 0));
+    model.update(snaps, 0);
+    QElapsedTimer t;
+    t.start();
+    for (int tick = 1; tick <= 10; ++tick) {
+        for (StreamSnapshot &s : snaps) {
+            s.messages += 10;
+            s.takenAtNs += kTick;
+            s.lastMessageMs = tick * 100;
+        }
+        model.update(snaps, tick * 100);
+    }
+    QVERIFY2(t.elapsed() < 1000, qPrintable(QStringLiteral("10 updates of 1000 rows took %1 ms").arg(t.elapsed())));
+}
+
+QTEST_MAIN(tst_StreamTableModel)
+#include "tst_streamtablemodel.moc"

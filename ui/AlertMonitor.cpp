@@ -1,0 +1,152 @@
+#include "AlertMonitor.h"
+
+#include "Format.h"
+
+#include <cmath>
+
+namespace streamscope::ui {
+
+AlertMonitor::AlertMonitor(QObject *parent) : QObject(parent) {}
+
+void AlertMonitor::setRules(const QVector<AlertRule> &rules)
+{
+    m_rules = rules;
+    emit rulesChanged();
+}
+
+AlertRule AlertMonitor::ruleFor(const QString &stream) const
+{
+    const AlertRule *any = nullptr;
+    for (const AlertRule &r : m_rules) {
+        if (r.stream == stream)
+            return r;
+        if (r.stream == AlertRule::kAnyStream)
+            any = &r;
+    }
+    if (any) {
+        AlertRule r = *any;
+        return r;
+    }
+    AlertRule none;
+    none.stream = stream;
+    return none;
+}
+
+void AlertMonitor::setRule(const QString &stream, const AlertRule &rule)
+{
+    AlertRule r = rule;
+    r.stream = stream;
+    for (int i = 0; i < m_rules.size(); ++i) {
+        if (m_rules[i].stream == stream) {
+            if (m_rules[i] == r)
+                return;
+            if (r.isEmpty() && stream != AlertRule::kAnyStream)
+                m_rules.removeAt(i);
+            else
+                m_rules[i] = r;
+            emit rulesChanged();
+            return;
+        }
+    }
+    if (r.isEmpty() && ruleFor(stream).isEmpty())
+        return;
+    m_rules.append(r); // an explicit empty rule overrides "*"
+    emit rulesChanged();
+}
+
+void AlertMonitor::renameStream(const QString &from, const QString &to)
+{
+    for (AlertRule &r : m_rules) {
+        if (r.stream == from) {
+            r.stream = to;
+            emit rulesChanged();
+            return;
+        }
+    }
+}
+
+void AlertMonitor::forget(StreamId id)
+{
+    m_streams.remove(id);
+}
+
+QString AlertMonitor::activeText(StreamId id) const
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.cend())
+        return {};
+    QStringList parts;
+    for (const ConditionState &c : it->conditions) {
+        if (c.active)
+            parts.append(c.text);
+    }
+    return parts.join(QStringLiteral("; "));
+}
+
+int AlertMonitor::activeCount() const
+{
+    int n = 0;
+    for (const StreamAlerts &s : m_streams) {
+        for (const ConditionState &c : s.conditions)
+            n += c.active ? 1 : 0;
+    }
+    return n;
+}
+
+void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &sample, qint64 nowMs)
+{
+    const AlertRule rule = ruleFor(name);
+    StreamAlerts &st = m_streams[id];
+    if (!st.seen) {
+        st.seen = true;
+        st.lastGaps = sample.gaps;
+    }
+    if (sample.gaps > st.lastGaps)
+        st.lastGapMs = nowMs;
+    const quint64 newGaps = sample.gaps > st.lastGaps ? sample.gaps - st.lastGaps : 0;
+    st.lastGaps = sample.gaps;
+
+    // A stream the user stopped raises nothing, and its alerts end.
+    const bool running = sample.state != StreamState::Stopped && sample.state != StreamState::Idle
+        && sample.state != StreamState::Unknown;
+
+    std::array<bool, size_t(Condition::Count)> holds{};
+    std::array<QString, size_t(Condition::Count)> texts;
+    if (running) {
+        if (rule.rateBelow > 0.0 && sample.runningForMs >= kWarmUpMs && sample.msgsPerSec < rule.rateBelow) {
+            holds[size_t(Condition::RateLow)] = true;
+            texts[size_t(Condition::RateLow)] = tr("rate %1 msgs/s below %2").arg(formatRate(sample.msgsPerSec), formatRate(rule.rateBelow));
+        }
+        if (rule.p99AboveMs > 0.0 && std::isfinite(sample.p99Ms) && sample.p99Ms > rule.p99AboveMs) {
+            holds[size_t(Condition::LatencyHigh)] = true;
+            texts[size_t(Condition::LatencyHigh)] = tr("latency p99 %1 above %2").arg(formatLatencyMs(sample.p99Ms), formatLatencyMs(rule.p99AboveMs));
+        }
+        if (rule.silentS > 0 && sample.silentMs >= qint64(rule.silentS) * 1000) {
+            holds[size_t(Condition::Silent)] = true;
+            texts[size_t(Condition::Silent)] = tr("silent for %1").arg(formatAgeMs(sample.silentMs));
+        }
+        if (rule.gaps && st.lastGapMs > 0 && nowMs - st.lastGapMs < kGapHoldMs) {
+            holds[size_t(Condition::Gaps)] = true;
+            texts[size_t(Condition::Gaps)] = newGaps > 0 ? countNoun(newGaps, tr("sequence gap"), tr("sequence gaps")) : tr("sequence gaps");
+        }
+    }
+
+    for (size_t i = 0; i < holds.size(); ++i) {
+        ConditionState &c = st.conditions[i];
+        if (holds[i]) {
+            c.lastTrueMs = nowMs;
+            if (!c.active) {
+                c.active = true;
+                c.text = texts[i];
+                emit alertRaised(id, name, c.text);
+            } else if (Condition(i) != Condition::Gaps || newGaps > 0) {
+                c.text = texts[i]; // keep the figure current, no new notification
+            }
+        } else if (c.active && (!running || nowMs - c.lastTrueMs >= kClearAfterMs)) {
+            c.active = false;
+            emit alertCleared(id, name, c.text);
+        }
+    }
+}
+
+} // namespace streamscope::ui

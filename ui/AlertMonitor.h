@@ -1,0 +1,73 @@
+#pragma once
+
+// Evaluates the alert rules once a second against values the stream table already derived
+// and reports episodes: alertRaised() once when a condition starts to hold, alertCleared()
+// once when it has stopped holding for kClearAfterMs (so a rate hovering around its
+// threshold does not raise a notification per second). GUI thread only.
+
+#include "AlertRule.h"
+#include "StreamTypes.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+
+#include <array>
+
+namespace streamscope::ui {
+
+class AlertMonitor : public QObject {
+    Q_OBJECT
+public:
+    static constexpr qint64 kClearAfterMs = 5000;
+    static constexpr qint64 kWarmUpMs = 5000;   // rate rules wait this long after a (re)start
+    static constexpr qint64 kGapHoldMs = 10000; // a gap episode lasts this long after the last gap
+
+    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, Count };
+
+    struct Sample {
+        StreamState state = StreamState::Unknown;
+        double msgsPerSec = 0.0;
+        double p99Ms = qQNaN();
+        qint64 silentMs = 0;     // since the last data message (or since the stream started)
+        quint64 gaps = 0;        // total
+        qint64 runningForMs = 0; // since the stream was added or last restarted
+    };
+
+    explicit AlertMonitor(QObject *parent = nullptr);
+
+    const QVector<AlertRule> &rules() const { return m_rules; }
+    void setRules(const QVector<AlertRule> &rules);
+    // The rule for a stream: its own, else the "*" rule, else an empty one.
+    AlertRule ruleFor(const QString &stream) const;
+    // Replaces (or with an empty rule removes) the stream's own rule.
+    void setRule(const QString &stream, const AlertRule &rule);
+    void renameStream(const QString &from, const QString &to);
+
+    void evaluate(StreamId id, const QString &name, const Sample &sample, qint64 nowMs);
+    void forget(StreamId id);
+    // The active conditions of a stream as one line, empty when none.
+    QString activeText(StreamId id) const;
+    int activeCount() const;
+
+signals:
+    void rulesChanged();
+    void alertRaised(streamscope::StreamId id, const QString &stream, const QString &text);
+    void alertCleared(streamscope::StreamId id, const QString &stream, const QString &text);
+
+private:
+    struct ConditionState {
+        bool active = false;
+        qint64 lastTrueMs = 0;
+        QString text;
+    };
+    struct StreamAlerts {
+        std::array<ConditionState, size_t(Condition::Count)> conditions{};
+        quint64 lastGaps = 0;
+        qint64 lastGapMs = 0;
+        bool seen = false;
+    };
+    QVector<AlertRule> m_rules;
+    QHash<StreamId, StreamAlerts> m_streams;
+};
+
+} // namespace streamscope::ui

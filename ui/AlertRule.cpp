@@ -1,0 +1,80 @@
+#include "AlertRule.h"
+
+namespace streamscope::ui {
+
+QJsonObject AlertRule::toJson() const
+{
+    QJsonObject o;
+    o.insert(QStringLiteral("stream"), stream);
+    if (rateBelow > 0.0)
+        o.insert(QStringLiteral("rate_below"), rateBelow);
+    if (p99AboveMs > 0.0)
+        o.insert(QStringLiteral("p99_above_ms"), p99AboveMs);
+    if (silentS > 0)
+        o.insert(QStringLiteral("silent_s"), silentS);
+    if (gaps)
+        o.insert(QStringLiteral("gaps"), true);
+    return o;
+}
+
+bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &out, QString *error)
+{
+    const auto fail = [&](const QString &key, const QString &expected) {
+        if (error)
+            *error = QStringLiteral("%1.%2: expected %3").arg(where, key, expected);
+        return false;
+    };
+    AlertRule r;
+    const QJsonValue stream = o.value(QStringLiteral("stream"));
+    if (!stream.isString() || stream.toString().isEmpty())
+        return fail(QStringLiteral("stream"), QStringLiteral("a stream name or \"*\""));
+    r.stream = stream.toString();
+    const auto number = [&](const char *key, double &target) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() || v.isNull())
+            return true;
+        if (!v.isDouble() || v.toDouble() < 0.0)
+            return fail(QLatin1String(key), QStringLiteral("a number ≥ 0"));
+        target = v.toDouble();
+        return true;
+    };
+    double silent = 0.0;
+    if (!number("rate_below", r.rateBelow) || !number("p99_above_ms", r.p99AboveMs) || !number("silent_s", silent))
+        return false;
+    r.silentS = int(silent);
+    const QJsonValue gaps = o.value(QStringLiteral("gaps"));
+    if (!gaps.isUndefined() && !gaps.isBool())
+        return fail(QStringLiteral("gaps"), QStringLiteral("true or false"));
+    r.gaps = gaps.toBool(false);
+    out = r;
+    return true;
+}
+
+QJsonArray AlertRule::toJson(const QVector<AlertRule> &rules)
+{
+    QJsonArray a;
+    for (const AlertRule &r : rules)
+        a.append(r.toJson());
+    return a;
+}
+
+bool AlertRule::fromJson(const QJsonArray &a, QVector<AlertRule> &out, QString *error)
+{
+    QVector<AlertRule> rules;
+    for (int i = 0; i < a.size(); ++i) {
+        const QString where = QStringLiteral("alerts[%1]").arg(i);
+        if (!a.at(i).isObject()) {
+            if (error)
+                *error = where + QStringLiteral(": expected an object");
+            return false;
+        }
+        AlertRule r;
+        if (!fromJson(a.at(i).toObject(), where, r, error))
+            return false;
+        rules.append(r);
+    }
+    out = rules;
+    return true;
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,151 @@
+#include "BinanceStreamBuilder.h"
+
+#include <QtCore/QCoreApplication>
+#include <QtCore/QRegularExpression>
+
+namespace streamscope::ui {
+
+namespace {
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("BinanceStreamBuilder", text);
+}
+} // namespace
+
+QString BinanceStreamBuilder::defaultEndpoint(BinanceRequest::Market market)
+{
+    return market == BinanceRequest::Market::UsdmFutures ? QStringLiteral("wss://fstream.binance.com")
+                                                         : QStringLiteral("wss://stream.binance.com:9443");
+}
+
+QStringList BinanceStreamBuilder::klineIntervals()
+{
+    return {QStringLiteral("1s"), QStringLiteral("1m"), QStringLiteral("3m"), QStringLiteral("5m"),
+            QStringLiteral("15m"), QStringLiteral("30m"), QStringLiteral("1h"), QStringLiteral("2h"),
+            QStringLiteral("4h"), QStringLiteral("6h"), QStringLiteral("8h"), QStringLiteral("12h"),
+            QStringLiteral("1d"), QStringLiteral("3d"), QStringLiteral("1w"), QStringLiteral("1M")};
+}
+
+QStringList BinanceStreamBuilder::depthSpeeds(BinanceRequest::Market market)
+{
+    if (market == BinanceRequest::Market::UsdmFutures)
+        return {QStringLiteral("250ms"), QStringLiteral("500ms"), QStringLiteral("100ms")};
+    return {QStringLiteral("1000ms"), QStringLiteral("100ms")};
+}
+
+bool BinanceStreamBuilder::hasTradeStream(BinanceRequest::Market market)
+{
+    return market != BinanceRequest::Market::UsdmFutures;
+}
+
+QStringList BinanceStreamBuilder::parseSymbols(const QString &text, QString *error)
+{
+    static const QRegularExpression separators(QStringLiteral("[\\s,;]+"));
+    static const QRegularExpression valid(QStringLiteral("^[A-Za-z0-9]{2,20}$"));
+    QStringList out;
+    const QStringList parts = text.split(separators, Qt::SkipEmptyParts);
+    for (const QString &p : parts) {
+        if (!valid.match(p).hasMatch()) {
+            if (error)
+                *error = tr("Symbol \"%1\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.").arg(p);
+            return {};
+        }
+        const QString s = p.toLower();
+        if (!out.contains(s))
+            out.append(s);
+    }
+    if (out.isEmpty() && error)
+        *error = tr("Enter at least one symbol, for example BTCUSDT.");
+    return out;
+}
+
+BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
+{
+    BinanceStreams out;
+    const QStringList symbols = parseSymbols(req.symbolsText, &out.error);
+    if (symbols.isEmpty())
+        return out;
+
+    const QStringList speeds = depthSpeeds(req.market);
+    const auto speedSuffix = [&](const QString &speed, QString *error) -> QString {
+        if (speed.isEmpty() || speed == speeds.first())
+            return QString(); // the market's default speed has no suffix
+        if (!speeds.contains(speed)) {
+            *error = tr("Update speed %1 is not available on this market (choose %2).").arg(speed, speeds.join(QStringLiteral(", ")));
+            return QString();
+        }
+        return QLatin1Char('@') + speed;
+    };
+    QString err;
+    const QString depthSuffix = req.partialDepth ? speedSuffix(req.depthSpeed, &err) : QString();
+    const QString diffSuffix = req.depthDiff ? speedSuffix(req.diffSpeed, &err) : QString();
+    if (!err.isEmpty()) {
+        out.error = err;
+        return out;
+    }
+    if (req.trade && !hasTradeStream(req.market)) {
+        out.error = tr("USD-M futures have no trade stream: use aggTrade.");
+        return out;
+    }
+    if (req.kline && !klineIntervals().contains(req.klineInterval)) {
+        out.error = tr("Kline interval \"%1\" is not one of %2.").arg(req.klineInterval, klineIntervals().join(QStringLiteral(", ")));
+        return out;
+    }
+    if (req.partialDepth && req.depthLevels != 5 && req.depthLevels != 10 && req.depthLevels != 20) {
+        out.error = tr("Partial depth levels must be 5, 10 or 20.");
+        return out;
+    }
+
+    for (const QString &s : symbols) {
+        if (req.trade)
+            out.streams.append(s + QStringLiteral("@trade"));
+        if (req.aggTrade)
+            out.streams.append(s + QStringLiteral("@aggTrade"));
+        if (req.kline)
+            out.streams.append(s + QStringLiteral("@kline_") + req.klineInterval);
+        if (req.partialDepth)
+            out.streams.append(s + QStringLiteral("@depth") + QString::number(req.depthLevels) + depthSuffix);
+        if (req.depthDiff)
+            out.streams.append(s + QStringLiteral("@depth") + diffSuffix);
+        if (req.bookTicker)
+            out.streams.append(s + QStringLiteral("@bookTicker"));
+    }
+    if (out.streams.isEmpty()) {
+        out.error = tr("Pick at least one stream type (trade, aggTrade, kline, depth or bookTicker).");
+        return out;
+    }
+
+    QString endpoint = req.endpoint.trimmed();
+    if (endpoint.isEmpty())
+        endpoint = defaultEndpoint(req.market);
+    while (endpoint.endsWith(QLatin1Char('/')))
+        endpoint.chop(1);
+    const QUrl base(endpoint, QUrl::StrictMode);
+    if (!base.isValid() || (base.scheme() != QLatin1String("wss") && base.scheme() != QLatin1String("ws"))
+        || base.host().isEmpty() || !(base.path().isEmpty() || base.path() == QLatin1String("/"))
+        || base.hasQuery()) {
+        out.error = tr("Endpoint \"%1\" is not valid: expected wss://host[:port], for example %2.")
+                        .arg(req.endpoint.trimmed(), defaultEndpoint(req.market));
+        return out;
+    }
+
+    if (req.delivery == BinanceRequest::Delivery::InUrl && out.streams.size() > kMaxStreamsInUrl) {
+        out.error = tr("%1 streams are too many for one URL (at most %2): choose \"Subscribe after connect\".")
+                        .arg(out.streams.size())
+                        .arg(kMaxStreamsInUrl);
+        return out;
+    }
+
+    // The combined endpoint wraps each message as {"stream":..,"data":..}, so every message
+    // says which stream it belongs to. With SUBSCRIBE delivery the URL opens the first
+    // stream and the rest are subscribed after connect (and the engine spreads more than
+    // 1024 over several connections).
+    const QStringList inUrl = req.delivery == BinanceRequest::Delivery::Subscribe ? out.streams.mid(0, 1) : out.streams;
+    out.url = QUrl(endpoint + QStringLiteral("/stream?streams=") + inUrl.join(QLatin1Char('/')));
+    if (req.delivery == BinanceRequest::Delivery::Subscribe)
+        out.subscribe = out.streams.mid(1);
+    out.ok = true;
+    return out;
+}
+
+} // namespace streamscope::ui

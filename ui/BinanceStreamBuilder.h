@@ -1,0 +1,55 @@
+#pragma once
+
+// Turns the Binance preset's choices (market, symbols, stream types) into stream names,
+// a combined-stream URL and the SUBSCRIBE list, and validates them with messages a user
+// can act on. Pure logic, no network; any thread.
+
+#include <QtCore/QStringList>
+#include <QtCore/QUrl>
+
+namespace streamscope::ui {
+
+struct BinanceRequest {
+    enum class Market { Unknown = 0, Spot, UsdmFutures };
+    enum class Delivery { Unknown = 0, InUrl, Subscribe };
+
+    Market market = Market::Spot;
+    QString endpoint;          // empty: the market's default host
+    QString symbolsText;       // "BTCUSDT, ethusdt bnbusdt"
+    bool trade = false;
+    bool aggTrade = false;
+    bool kline = false;
+    QString klineInterval = QStringLiteral("1m");
+    bool partialDepth = false;
+    int depthLevels = 20;      // 5, 10, 20
+    QString depthSpeed;        // "" (market default) or "100ms", "250ms", "500ms", "1000ms"
+    bool depthDiff = false;
+    QString diffSpeed;
+    bool bookTicker = false;
+    Delivery delivery = Delivery::InUrl;
+};
+
+struct BinanceStreams {
+    bool ok = false;
+    QString error;
+    QStringList streams;   // every stream name, in order
+    QUrl url;              // combined endpoint: <host>/stream?streams=a/b/c
+    QStringList subscribe; // names sent as SUBSCRIBE after connect
+};
+
+class BinanceStreamBuilder {
+public:
+    static constexpr int kMaxStreamsInUrl = 200; // keeps the URL well under common limits
+    static constexpr int kMaxStreamsPerConnection = 1024;
+
+    static QString defaultEndpoint(BinanceRequest::Market market);
+    static QStringList klineIntervals();
+    static QStringList depthSpeeds(BinanceRequest::Market market); // first entry: the default
+    static bool hasTradeStream(BinanceRequest::Market market);
+
+    // Splits and normalises the symbols; sets `error` and returns {} if one is malformed.
+    static QStringList parseSymbols(const QString &text, QString *error);
+    static BinanceStreams build(const BinanceRequest &request);
+};
+
+} // namespace streamscope::ui

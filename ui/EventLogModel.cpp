@@ -1,0 +1,149 @@
+#include "EventLogModel.h"
+
+#include "Format.h"
+
+#include <QtGui/QBrush>
+
+namespace streamscope::ui {
+
+EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int EventLogModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+int EventLogModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ColTime: return tr("Time");
+    case ColStream: return tr("Stream");
+    case ColKind: return tr("Event");
+    case ColText: return tr("Details");
+    default: break;
+    }
+    return {};
+}
+
+const EventLogModel::Entry *EventLogModel::entryAt(int row) const
+{
+    return row >= 0 && row < int(m_entries.size()) ? &m_entries[size_t(row)] : nullptr;
+}
+
+QVariant EventLogModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry &e = m_entries[size_t(index.row())];
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case ColTime: return formatTimeMs(e.timeMs);
+        case ColStream: return e.stream;
+        case ColKind: return e.kind;
+        case ColText: return QString(e.text).replace(QLatin1Char('\n'), QLatin1Char(' '));
+        default: break;
+        }
+    } else if (role == Qt::ToolTipRole && index.column() == ColText) {
+        return e.text;
+    } else if (role == Qt::ForegroundRole && index.column() == ColKind) {
+        const bool dark = isDarkPalette();
+        switch (e.severity) {
+        case Severity::Error: return QBrush(stateColor(StreamState::Failed, dark));
+        case Severity::Warning: return QBrush(stateColor(StreamState::Stalled, dark));
+        default: break;
+        }
+    }
+    return {};
+}
+
+QString EventLogModel::kindName(EventKind kind)
+{
+    switch (kind) {
+    case EventKind::StateChanged: return tr("state");
+    case EventKind::Connected: return tr("connected");
+    case EventKind::Disconnected: return tr("disconnected");
+    case EventKind::ReconnectScheduled: return tr("reconnect");
+    case EventKind::Stalled: return tr("stalled");
+    case EventKind::Gap: return tr("gap");
+    case EventKind::ParseError: return tr("parse error");
+    case EventKind::Response: return tr("response");
+    case EventKind::Info: return tr("info");
+    case EventKind::Unknown: break;
+    }
+    return tr("event");
+}
+
+void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName)
+{
+    Entry e;
+    e.timeMs = event.timeMs;
+    e.stream = streamName;
+    e.kind = event.kind == EventKind::StateChanged ? stateName(event.state) : kindName(event.kind);
+    e.text = event.text;
+    if (event.kind == EventKind::Disconnected && event.closeCode != 0)
+        e.text += tr(" (close code %1)").arg(event.closeCode);
+    switch (event.kind) {
+    case EventKind::ParseError:
+    case EventKind::Gap:
+        e.severity = Severity::Error;
+        break;
+    case EventKind::Disconnected:
+    case EventKind::ReconnectScheduled:
+    case EventKind::Stalled:
+        e.severity = Severity::Warning;
+        break;
+    case EventKind::StateChanged:
+        e.severity = event.state == StreamState::Failed ? Severity::Error
+            : (event.state == StreamState::Stalled || event.state == StreamState::Reconnecting) ? Severity::Warning
+                                                                                               : Severity::Info;
+        break;
+    default: break;
+    }
+    add(std::move(e));
+}
+
+void EventLogModel::add(Entry entry)
+{
+    m_pending.append(std::move(entry));
+    if (m_pending.size() > kCapacity)
+        m_pending.remove(0, m_pending.size() - kCapacity);
+}
+
+void EventLogModel::flush()
+{
+    if (m_pending.isEmpty())
+        return;
+    const int incoming = int(m_pending.size());
+    const int overflow = int(m_entries.size()) + incoming - kCapacity;
+    if (overflow > 0) {
+        const int removeRows = std::min(overflow, int(m_entries.size()));
+        if (removeRows > 0) {
+            beginRemoveRows(QModelIndex(), 0, removeRows - 1);
+            m_entries.erase(m_entries.begin(), m_entries.begin() + removeRows);
+            endRemoveRows();
+        }
+    }
+    const int first = int(m_entries.size());
+    beginInsertRows(QModelIndex(), first, first + incoming - 1);
+    for (Entry &e : m_pending)
+        m_entries.push_back(std::move(e));
+    endInsertRows();
+    m_pending.clear();
+}
+
+void EventLogModel::clear()
+{
+    beginResetModel();
+    m_entries.clear();
+    m_pending.clear();
+    endResetModel();
+}
+
+} // namespace streamscope::ui

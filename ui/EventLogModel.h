@@ -1,0 +1,52 @@
+#pragma once
+
+// The event log: connects, disconnects with reason and close code, reconnect attempts,
+// stalls, gaps, parse errors with the offending message, and alerts. Events arrive at a
+// low rate from Engine::eventOccurred and the alert monitor; they are queued and inserted
+// in one batch per flush() (the main window's tick), at most kCapacity kept. GUI thread only.
+
+#include "StreamRecords.h"
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QVector>
+
+#include <deque>
+
+namespace streamscope::ui {
+
+class EventLogModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    static constexpr int kCapacity = 10000;
+    enum Column { ColTime = 0, ColStream, ColKind, ColText, ColumnCount };
+    enum class Severity { Unknown = 0, Info, Warning, Error };
+
+    struct Entry {
+        qint64 timeMs = 0;
+        QString stream;
+        QString kind;
+        QString text;
+        Severity severity = Severity::Info;
+    };
+
+    explicit EventLogModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    void addEvent(const StreamEvent &event, const QString &streamName);
+    void add(Entry entry);
+    // Inserts everything queued since the last flush.
+    void flush();
+    void clear();
+    const Entry *entryAt(int row) const;
+    static QString kindName(EventKind kind);
+
+private:
+    std::deque<Entry> m_entries;
+    QVector<Entry> m_pending;
+};
+
+} // namespace streamscope::ui

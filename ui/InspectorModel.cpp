@@ -1,0 +1,214 @@
+#include "InspectorModel.h"
+
+#include "Format.h"
+
+#include <QtCore/QJsonDocument>
+#include <QtGui/QFontDatabase>
+
+#include <algorithm>
+#include <cmath>
+
+namespace streamscope::ui {
+
+InspectorModel::InspectorModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int InspectorModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_visible.size());
+}
+
+int InspectorModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant InspectorModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ColTime: return tr("Received");
+    case ColLatency: return tr("Latency");
+    case ColBytes: return tr("Bytes");
+    case ColMessage: return tr("Message");
+    default: break;
+    }
+    return {};
+}
+
+const InspectorModel::Entry *InspectorModel::entryBySeq(quint64 seq) const
+{
+    if (m_entries.empty() || seq < m_entries.front().seq)
+        return nullptr;
+    const size_t i = size_t(seq - m_entries.front().seq);
+    return i < m_entries.size() ? &m_entries[i] : nullptr;
+}
+
+const InspectorModel::Entry *InspectorModel::entryAt(int row) const
+{
+    return row >= 0 && row < m_visible.size() ? entryBySeq(m_visible[row]) : nullptr;
+}
+
+QVariant InspectorModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry *e = entryAt(index.row());
+    if (!e)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case ColTime: return formatTimeMs(e->receivedMs);
+        case ColLatency: return formatLatencyMs(e->latencyMs);
+        case ColBytes: return formatCount(quint64(e->text.size()));
+        case ColMessage: return e->preview;
+        default: break;
+        }
+    } else if (role == Qt::TextAlignmentRole && (index.column() == ColLatency || index.column() == ColBytes)) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    } else if (role == Qt::FontRole && index.column() == ColMessage) {
+        return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    }
+    return {};
+}
+
+void InspectorModel::setCapacity(int capacity)
+{
+    m_capacity = std::max(1, capacity);
+    trimFront();
+}
+
+bool InspectorModel::matches(const Entry &e) const
+{
+    if (m_filterText.isEmpty())
+        return true;
+    const QString text = QString::fromUtf8(e.text.left(kMatchBytes));
+    if (m_filterRegex)
+        return m_regex.match(text).hasMatch();
+    return text.contains(m_filterText, Qt::CaseInsensitive);
+}
+
+void InspectorModel::append(const QVector<InspectedMessage> &messages)
+{
+    if (messages.isEmpty())
+        return;
+    if (m_frozen) {
+        m_pending += messages;
+        if (m_pending.size() > m_capacity) {
+            const qsizetype excess = m_pending.size() - m_capacity;
+            m_dropped += quint64(excess);
+            m_pending.remove(0, excess);
+        }
+        emit countsChanged();
+        return;
+    }
+    appendNow(messages);
+}
+
+void InspectorModel::appendNow(const QVector<InspectedMessage> &messages)
+{
+    // Only the newest `capacity` messages can survive this batch.
+    const qsizetype skip = std::max<qsizetype>(0, messages.size() - m_capacity);
+    m_dropped += quint64(skip);
+    QVector<quint64> newVisible;
+    for (qsizetype i = skip; i < messages.size(); ++i) {
+        const InspectedMessage &m = messages[i];
+        Entry e;
+        e.seq = m_nextSeq++;
+        e.receivedMs = m.receivedMs;
+        e.latencyMs = m.latencyMs;
+        e.text = m.text;
+        e.preview = QString::fromUtf8(m.text.left(kPreviewChars * 2)).left(kPreviewChars);
+        e.preview.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+        if (matches(e))
+            newVisible.append(e.seq);
+        m_entries.push_back(std::move(e));
+    }
+    if (!newVisible.isEmpty()) {
+        const int first = int(m_visible.size());
+        beginInsertRows(QModelIndex(), first, first + int(newVisible.size()) - 1);
+        m_visible += newVisible;
+        endInsertRows();
+    }
+    trimFront();
+    emit countsChanged();
+}
+
+void InspectorModel::trimFront()
+{
+    if (int(m_entries.size()) <= m_capacity)
+        return;
+    const size_t excess = m_entries.size() - size_t(m_capacity);
+    const quint64 keepFrom = m_entries[excess].seq;
+    m_dropped += excess;
+    const auto firstKept = std::lower_bound(m_visible.cbegin(), m_visible.cend(), keepFrom);
+    const int removeRows = int(firstKept - m_visible.cbegin());
+    if (removeRows > 0)
+        beginRemoveRows(QModelIndex(), 0, removeRows - 1);
+    m_entries.erase(m_entries.begin(), m_entries.begin() + qsizetype(excess));
+    if (removeRows > 0) {
+        m_visible.remove(0, removeRows);
+        endRemoveRows();
+    }
+}
+
+void InspectorModel::clear()
+{
+    beginResetModel();
+    m_entries.clear();
+    m_visible.clear();
+    m_pending.clear();
+    m_dropped = 0;
+    endResetModel();
+    emit countsChanged();
+}
+
+void InspectorModel::setFrozen(bool frozen)
+{
+    if (frozen == m_frozen)
+        return;
+    m_frozen = frozen;
+    if (!frozen && !m_pending.isEmpty()) {
+        const QVector<InspectedMessage> pending = std::exchange(m_pending, {});
+        appendNow(pending);
+    }
+    emit countsChanged();
+}
+
+bool InspectorModel::setFilter(const QString &text, bool regex, QString *error)
+{
+    QRegularExpression re;
+    if (regex && !text.isEmpty()) {
+        re = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
+        if (!re.isValid()) {
+            if (error)
+                *error = tr("Invalid regular expression at %1: %2").arg(re.patternErrorOffset()).arg(re.errorString());
+            return false;
+        }
+    }
+    if (text == m_filterText && regex == m_filterRegex)
+        return true;
+    beginResetModel();
+    m_filterText = text;
+    m_filterRegex = regex;
+    m_regex = re;
+    m_visible.clear();
+    for (const Entry &e : m_entries) {
+        if (matches(e))
+            m_visible.append(e.seq);
+    }
+    endResetModel();
+    emit countsChanged();
+    return true;
+}
+
+QString InspectorModel::prettyText(const QByteArray &text)
+{
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error == QJsonParseError::NoError && !doc.isNull())
+        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
+    return QString::fromUtf8(text);
+}
+
+} // namespace streamscope::ui

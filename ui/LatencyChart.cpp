@@ -1,0 +1,242 @@
+#include "LatencyChart.h"
+
+#include "Format.h"
+
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QGraphicsLayout>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QVBoxLayout>
+
+#include <array>
+#include <cmath>
+
+namespace streamscope::ui {
+
+namespace {
+constexpr int kBinsPerOctave = 2;
+constexpr int kBinCount = kBinsPerOctave * 37 + 1;
+constexpr double kQuantiles[3] = {0.50, 0.99, 0.999};
+
+int binOf(std::uint64_t lowerUs)
+{
+    if (lowerUs < 1)
+        return 0;
+    return std::min(kBinCount - 1, int(std::floor(kBinsPerOctave * std::log2(double(lowerUs)))) + 1);
+}
+double binLowUs(int b)
+{
+    return b == 0 ? 0.5 : std::pow(2.0, double(b - 1) / kBinsPerOctave);
+}
+double binHighUs(int b)
+{
+    return b == 0 ? 1.0 : std::pow(2.0, double(b) / kBinsPerOctave);
+}
+} // namespace
+
+LatencyChart::LatencyChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->setBackgroundRoundness(0);
+
+    m_axisX = new QLogValueAxis;
+    m_axisX->setBase(10);
+    m_axisX->setLabelFormat(QStringLiteral("%g"));
+    m_axisX->setTitleText(tr("latency (ms, log scale)"));
+    m_axisX->setRange(0.01, 1000);
+    m_axisX->setMinorTickCount(-1);
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.0f%%"));
+    m_axisY->setRange(0, 10);
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_upper = new QLineSeries(this);
+    m_area = new QAreaSeries(m_upper);
+    m_area->setName(tr("share of messages"));
+    m_chart->addSeries(m_area);
+    m_area->attachAxis(m_axisX);
+    m_area->attachAxis(m_axisY);
+    const QColor colours[3] = {QColor(0x2d, 0xa4, 0x4e), QColor(0xe3, 0x8b, 0x06), QColor(0xd7, 0x3a, 0x49)};
+    for (int i = 0; i < 3; ++i) {
+        m_markers[i] = new QLineSeries;
+        QPen pen(colours[i]);
+        pen.setWidthF(2.0);
+        pen.setStyle(Qt::DashLine);
+        m_markers[i]->setPen(pen);
+        m_chart->addSeries(m_markers[i]);
+        m_markers[i]->attachAxis(m_axisX);
+        m_markers[i]->attachAxis(m_axisY);
+    }
+    m_points.reserve(2 * kBinCount + 2);
+
+    m_view = new QChartView(m_chart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(160);
+
+    m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_summary = new QLabel;
+    m_summary->setTextFormat(Qt::PlainText);
+    m_windowBox = new QComboBox;
+    m_windowBox->addItem(tr("Last 10 s"), int(LatencyWindows::Window::Last10s));
+    m_windowBox->addItem(tr("Last 60 s"), int(LatencyWindows::Window::Last60s));
+    m_windowBox->addItem(tr("Since start"), int(LatencyWindows::Window::SinceStart));
+    m_windowBox->setToolTip(tr("Time window of the histogram"));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_title);
+    bar->addStretch();
+    bar->addWidget(m_windowBox);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_summary);
+
+    connect(m_windowBox, &QComboBox::currentIndexChanged, this, [this] {
+        redraw();
+        emit settingsChanged();
+    });
+    setStream(kInvalidStreamId, QString());
+}
+
+LatencyWindows::Window LatencyChart::window() const
+{
+    return LatencyWindows::Window(m_windowBox->currentData().toInt());
+}
+
+void LatencyChart::setWindow(LatencyWindows::Window w)
+{
+    const int i = m_windowBox->findData(int(w));
+    if (i >= 0)
+        m_windowBox->setCurrentIndex(i);
+}
+
+void LatencyChart::setDark(bool dark)
+{
+    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setBackgroundRoundness(0);
+    QColor fill = dark ? QColor(0x58, 0xa6, 0xff) : QColor(0x21, 0x8b, 0xff);
+    fill.setAlpha(150);
+    m_area->setBrush(fill);
+    m_area->setPen(QPen(fill.darker(130), 1.0));
+    const QColor colours[3] = {QColor(0x2d, 0xa4, 0x4e), QColor(0xe3, 0x8b, 0x06), QColor(0xd7, 0x3a, 0x49)};
+    for (int i = 0; i < 3; ++i) {
+        QPen pen(colours[i]);
+        pen.setWidthF(2.0);
+        pen.setStyle(Qt::DashLine);
+        m_markers[i]->setPen(pen);
+    }
+}
+
+void LatencyChart::setStream(StreamId id, const QString &name)
+{
+    if (id == m_windows.stream() && name == m_name)
+        return;
+    if (id != m_windows.stream())
+        m_windows.reset(id);
+    m_name = name;
+    m_title->setText(id == kInvalidStreamId ? tr("Latency") : tr("Latency — %1").arg(name));
+    redraw();
+}
+
+void LatencyChart::push(const LatencySnapshot &cumulative)
+{
+    if (m_windows.stream() == kInvalidStreamId)
+        return;
+    m_windows.push(cumulative);
+    redraw();
+}
+
+void LatencyChart::redraw()
+{
+    const LatencySnapshot h = m_windows.window(window());
+    std::array<std::uint64_t, kBinCount> bins{};
+    int first = kBinCount, last = -1;
+    for (int i = 0; i < h.buckets.size(); ++i) {
+        if (!h.buckets[i])
+            continue;
+        const int b = binOf(LatencyHistogram::bucketLowerUs(i));
+        bins[size_t(b)] += h.buckets[i];
+        first = std::min(first, b);
+        last = std::max(last, b);
+    }
+
+    m_points.clear();
+    double yMax = 0.0;
+    if (last >= 0 && h.count > 0) {
+        const double total = double(h.count);
+        m_points.append(QPointF(binLowUs(first) / 1000.0, 0.0));
+        for (int b = first; b <= last; ++b) {
+            const double y = 100.0 * double(bins[size_t(b)]) / total;
+            yMax = std::max(yMax, y);
+            m_points.append(QPointF(binLowUs(b) / 1000.0, y));
+            m_points.append(QPointF(binHighUs(b) / 1000.0, y));
+        }
+        m_points.append(QPointF(binHighUs(last) / 1000.0, 0.0));
+    }
+    m_upper->replace(m_points);
+
+    const double yTop = yMax <= 0.0 ? 10.0 : std::min(100.0, std::ceil(yMax * 1.15 / 5.0) * 5.0);
+    if (yTop != m_yMax) {
+        m_yMax = yTop;
+        m_axisY->setRange(0, yTop);
+    }
+
+    const char *labels[3] = {"p50", "p99", "p99.9"};
+    QStringList summary;
+    for (int i = 0; i < 3; ++i) {
+        if (h.isEmpty()) {
+            m_markers[i]->clear();
+            m_markers[i]->setName(QLatin1String(labels[i]));
+            continue;
+        }
+        const double ms = h.percentileUs(kQuantiles[i]) / 1000.0;
+        m_markers[i]->replace(QList<QPointF>{QPointF(ms, 0.0), QPointF(ms, yTop)});
+        const QString text = QStringLiteral("%1 %2").arg(QLatin1String(labels[i]), formatLatencyMs(ms));
+        m_markers[i]->setName(text);
+        summary.append(text);
+    }
+
+    double xMin = 0.01, xMax = 1000.0;
+    if (last >= 0) {
+        xMin = std::pow(10.0, std::floor(std::log10(binLowUs(first) / 1000.0)));
+        xMax = std::pow(10.0, std::ceil(std::log10(binHighUs(last) / 1000.0)));
+        if (xMax <= xMin)
+            xMax = xMin * 10.0;
+    }
+    if (xMin != m_xMin || xMax != m_xMax) {
+        m_xMin = xMin;
+        m_xMax = xMax;
+        m_axisX->setRange(xMin, xMax);
+    }
+
+    if (m_windows.stream() == kInvalidStreamId) {
+        m_summary->setText(tr("Select a stream to see its latency."));
+    } else if (h.isEmpty()) {
+        m_summary->setText(h.negative ? tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative)
+                                      : tr("No latency samples in this window (the messages carry no event time, or none arrived)"));
+    } else {
+        QString text = tr("%1 samples · mean %2 · max %3").arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
+                                                                formatLatencyMs(double(h.maxUs) / 1000.0));
+        if (h.negative)
+            text += tr(" · %1 negative (clock skew)").arg(formatCount(h.negative));
+        m_summary->setText(text);
+    }
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,202 @@
+#pragma once
+
+// StreamScope's main window: the stream table with per-row and multi-select controls,
+// the charts, the message inspector, results / errors / event log panels, alerts, the
+// status bar and workspace handling (open, save, save as, recent, ask on quit; the
+// layout and alert rules travel in the workspace).
+//
+// Thread contract: GUI thread only. It never handles messages: a 10 Hz timer samples
+// Engine::snapshot() (with latency once a second) and everything shown is derived from
+// those samples. Does not own the engine, which must outlive it or be destroyed first
+// (the window then shows nothing).
+
+#include "StreamRecords.h"
+#include "StreamTypes.h"
+#include "workspace/Workspace.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
+#include <QtCore/QPointer>
+#include <QtWidgets/QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QSortFilterProxyModel;
+class QSplitter;
+class QSystemTrayIcon;
+class QTableView;
+class QTimer;
+
+namespace streamscope {
+class Engine;
+}
+
+namespace streamscope::ui {
+
+class AlertMonitor;
+class CpuMeter;
+class EventLogModel;
+class KeychainStore;
+class LatencyChart;
+class MessageInspector;
+class RateChart;
+class RateHistory;
+class ResponseModel;
+class StreamActionDelegate;
+class StreamTableModel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    static constexpr int kTickMs = 100;     // table refresh
+    static constexpr int kSlowEvery = 10;   // latency, charts, alerts, status: every 10th tick
+    static constexpr int kMaxRecent = 8;
+
+    explicit MainWindow(streamscope::Engine *engine, QWidget *parent = nullptr); // does not own the engine
+    ~MainWindow() override;
+
+    // Loads the file, replaces the current streams with its streams and restores its
+    // layout and alerts. On failure returns false, sets `error` and changes nothing.
+    bool openWorkspace(const QString &path, QString *error = nullptr);
+    // Same from a workspace in memory (the built-in demo); an empty path is untitled.
+    void setWorkspace(const streamscope::Workspace &ws, const QString &path);
+    // What "Save" would write now.
+    streamscope::Workspace currentWorkspace() const;
+    bool saveWorkspace(const QString &path, QString *error = nullptr);
+    QString workspacePath() const { return m_path; }
+    bool isModified() const { return m_modified; }
+
+    // For tests and the app's wiring.
+    StreamTableModel *streamModel() const { return m_model; }
+    QSortFilterProxyModel *streamProxy() const { return m_proxy; }
+    QTableView *streamTable() const { return m_table; }
+    StreamActionDelegate *actionDelegate() const { return m_actionDelegate; }
+    AlertMonitor *alertMonitor() const { return m_alerts; }
+    MessageInspector *inspector() const { return m_inspector; }
+    EventLogModel *eventLog() const { return m_eventLog; }
+    RateChart *rateChart() const { return m_rateChart; }
+    LatencyChart *latencyChart() const { return m_latencyChart; }
+    QList<StreamId> selectedStreams() const;
+    void selectStream(StreamId id);
+    // One refresh as the timer does it; `slow` also does the once-a-second work.
+    void refreshNow(bool slow = true);
+
+signals:
+    // One per alert episode (also shown as a tray notification when a tray exists).
+    void alertNotified(const QString &title, const QString &text);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildActions();
+    void buildMenus();
+    void buildCentral();
+    void buildDocks();
+    void buildStatusBar();
+    void setDefaultLayout();
+
+    void onTick();
+    void onSelectionChanged();
+    void onRowAction(const QModelIndex &proxyIndex, int action);
+    void onEngineEvent(const StreamEvent &event);
+    void onAlertRaised(StreamId id, const QString &stream, const QString &text);
+    void onAlertCleared(StreamId id, const QString &stream, const QString &text);
+    void evaluateAlerts(qint64 nowMs);
+    void updateStatusBar(double cpuPercent);
+    void updateTitle();
+    void updateActions();
+    void setModified(bool modified);
+
+    void addStream();
+    void editStream();
+    void stopSelected();
+    void restartSelected();
+    void removeSelected();
+    void stopStreams(const QList<StreamId> &ids);
+    void restartStreams(const QList<StreamId> &ids);
+    void removeStreams(const QList<StreamId> &ids);
+    void subscribeSelected();
+    void sendToSelected();
+    void showContextMenu(const QPoint &pos);
+
+    void newWorkspace();
+    void openWorkspaceDialog();
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void showAbout();
+    void applyTheme(int mode);
+
+    QJsonObject saveLayout() const;
+    void restoreLayout(const QJsonObject &layout);
+    void loadSecretsFor(const QVector<StreamConfig> &streams);
+    QString streamName(StreamId id) const;
+
+    QPointer<Engine> m_engine;
+    StreamTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    QLineEdit *m_filter = nullptr;
+    StreamActionDelegate *m_actionDelegate = nullptr;
+    std::unique_ptr<RateHistory> m_rateHistory;
+    std::unique_ptr<CpuMeter> m_cpu;
+    RateChart *m_rateChart = nullptr;
+    LatencyChart *m_latencyChart = nullptr;
+    QSplitter *m_chartSplitter = nullptr;
+    MessageInspector *m_inspector = nullptr;
+    ResponseModel *m_results = nullptr;
+    ResponseModel *m_errors = nullptr;
+    EventLogModel *m_eventLog = nullptr;
+    QTableView *m_eventView = nullptr;
+    AlertMonitor *m_alerts = nullptr;
+    KeychainStore *m_keychain = nullptr;
+    QSystemTrayIcon *m_tray = nullptr;
+
+    QDockWidget *m_chartsDock = nullptr;
+    QDockWidget *m_inspectorDock = nullptr;
+    QDockWidget *m_resultsDock = nullptr;
+    QDockWidget *m_errorsDock = nullptr;
+    QDockWidget *m_eventsDock = nullptr;
+
+    QLabel *m_statusStreams = nullptr;
+    QLabel *m_statusRate = nullptr;
+    QLabel *m_statusCpu = nullptr;
+    QLabel *m_statusAlerts = nullptr;
+
+    QAction *m_addAction = nullptr;
+    QAction *m_editAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_restartAction = nullptr;
+    QAction *m_removeAction = nullptr;
+    QAction *m_stopAllAction = nullptr;
+    QAction *m_subscribeAction = nullptr;
+    QAction *m_sendAction = nullptr;
+    QAction *m_newAction = nullptr;
+    QAction *m_openAction = nullptr;
+    QAction *m_saveAction = nullptr;
+    QAction *m_saveAsAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_aboutAction = nullptr;
+    QActionGroup *m_themeGroup = nullptr;
+    QMenu *m_recentMenu = nullptr;
+
+    QTimer *m_timer = nullptr;
+    QElapsedTimer m_steady;
+    quint64 m_ticks = 0;
+    QHash<StreamId, qint64> m_startedAtMs; // added or restarted from here, for alert warm-up
+    QString m_path;
+    bool m_modified = false;
+    bool m_dark = false;
+    QByteArray m_defaultState;
+};
+
+} // namespace streamscope::ui

@@ -1,0 +1,249 @@
+#include "MessageInspector.h"
+
+#include "Engine.h"
+#include "Format.h"
+#include "InspectorModel.h"
+
+#include <QtGui/QClipboard>
+#include <QtGui/QFontDatabase>
+#include <QtGui/QGuiApplication>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QScrollBar>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QTableView>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QVBoxLayout>
+#include <QtCore/QTimer>
+
+#include <cmath>
+
+namespace streamscope::ui {
+
+MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
+    : QWidget(parent), m_engine(engine), m_model(new InspectorModel(this))
+{
+    m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+
+    m_filter = new QLineEdit;
+    m_filter->setPlaceholderText(tr("Filter messages…"));
+    m_filter->setClearButtonEnabled(true);
+    m_filter->setToolTip(tr("Show only messages containing this text (case-insensitive), or matching it as a regular expression"));
+    m_regex = new QCheckBox(tr("Regex"));
+    m_regex->setToolTip(tr("Treat the filter as a regular expression"));
+    m_freeze = new QToolButton;
+    m_freeze->setText(tr("Freeze"));
+    m_freeze->setCheckable(true);
+    m_freeze->setToolTip(tr("Stop the tail scrolling; messages keep being captured and appear on resume (Ctrl+Shift+F)"));
+    m_freeze->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    auto *clear = new QToolButton;
+    clear->setText(tr("Clear"));
+    clear->setToolTip(tr("Forget the captured messages"));
+    auto *copy = new QToolButton;
+    copy->setText(tr("Copy"));
+    copy->setToolTip(tr("Copy the selected message to the clipboard"));
+    m_counts = new QLabel;
+    m_counts->setTextFormat(Qt::PlainText);
+    m_filterError = new QLabel;
+    m_filterError->setTextFormat(Qt::PlainText);
+    m_filterError->setStyleSheet(QStringLiteral("color: #d73a49;"));
+    m_filterError->hide();
+
+    m_view = new QTableView;
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideRight);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(InspectorModel::ColTime, digit * 15);
+    m_view->setColumnWidth(InspectorModel::ColLatency, digit * 10);
+    m_view->setColumnWidth(InspectorModel::ColBytes, digit * 8);
+    m_view->setAlternatingRowColors(true);
+
+    m_detailHeader = new QLabel(tr("Select a message to see it in full."));
+    m_detailHeader->setTextFormat(Qt::PlainText);
+    m_detailHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_detail = new QPlainTextEdit;
+    m_detail->setReadOnly(true);
+    m_detail->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_detail->setLineWrapMode(QPlainTextEdit::NoWrap);
+
+    auto *detailBox = new QWidget;
+    auto *detailLayout = new QVBoxLayout(detailBox);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    detailLayout->addWidget(m_detailHeader);
+    detailLayout->addWidget(m_detail, 1);
+
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->setObjectName(QStringLiteral("inspectorSplitter"));
+    split->addWidget(m_view);
+    split->addWidget(detailBox);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_title);
+    bar->addSpacing(12);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_regex);
+    bar->addWidget(m_freeze);
+    bar->addWidget(clear);
+    bar->addWidget(copy);
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_counts);
+    status->addStretch();
+    status->addWidget(m_filterError);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    layout->addLayout(status);
+
+    m_timer = new QTimer(this);
+    m_timer->setInterval(kRefreshMs);
+    connect(m_timer, &QTimer::timeout, this, &MessageInspector::poll);
+
+    connect(m_filter, &QLineEdit::textChanged, this, &MessageInspector::applyFilter);
+    connect(m_regex, &QCheckBox::toggled, this, &MessageInspector::applyFilter);
+    connect(m_freeze, &QToolButton::toggled, this, [this](bool on) {
+        m_freeze->setText(on ? tr("Resume") : tr("Freeze"));
+        m_model->setFrozen(on);
+        if (!on)
+            m_view->scrollToBottom();
+    });
+    connect(clear, &QToolButton::clicked, m_model, &InspectorModel::clear);
+    connect(copy, &QToolButton::clicked, this, &MessageInspector::copySelected);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessageInspector::showCurrent);
+    connect(m_model, &InspectorModel::countsChanged, this, &MessageInspector::updateCounts);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MessageInspector::showCurrent);
+
+    setStream(kInvalidStreamId, QString());
+}
+
+MessageInspector::~MessageInspector()
+{
+    if (m_engine && m_tapped != kInvalidStreamId && m_engine->contains(m_tapped))
+        m_engine->setInspecting(m_tapped, false);
+}
+
+void MessageInspector::setStream(StreamId id, const QString &name)
+{
+    m_name = name;
+    m_title->setText(id == kInvalidStreamId ? tr("No stream selected") : name);
+    if (id == m_stream)
+        return;
+    m_stream = id;
+    m_model->clear();
+    m_detail->clear();
+    m_detailHeader->setText(id == kInvalidStreamId ? tr("Select a stream in the table to inspect its messages.")
+                                                   : tr("Select a message to see it in full."));
+    updateTap();
+}
+
+void MessageInspector::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    updateTap();
+}
+
+void MessageInspector::hideEvent(QHideEvent *event)
+{
+    QWidget::hideEvent(event);
+    updateTap();
+}
+
+void MessageInspector::updateTap()
+{
+    const StreamId want = isVisible() && m_engine && m_engine->contains(m_stream) ? m_stream : kInvalidStreamId;
+    if (want == m_tapped)
+        return;
+    if (m_engine && m_tapped != kInvalidStreamId && m_engine->contains(m_tapped))
+        m_engine->setInspecting(m_tapped, false);
+    m_tapped = want;
+    if (m_tapped != kInvalidStreamId) {
+        m_engine->setInspecting(m_tapped, true);
+        m_timer->start();
+    } else {
+        m_timer->stop();
+    }
+}
+
+void MessageInspector::poll()
+{
+    if (!m_engine || m_tapped == kInvalidStreamId)
+        return;
+    if (!m_engine->contains(m_tapped)) {
+        m_tapped = kInvalidStreamId;
+        m_timer->stop();
+        return;
+    }
+    const QVector<InspectedMessage> batch = m_engine->takeInspected(m_tapped);
+    if (batch.isEmpty())
+        return;
+    QScrollBar *bar = m_view->verticalScrollBar();
+    const bool atBottom = bar->value() >= bar->maximum() - 2;
+    m_model->append(batch);
+    if (atBottom && !m_model->isFrozen())
+        m_view->scrollToBottom();
+}
+
+void MessageInspector::applyFilter()
+{
+    QString error;
+    if (m_model->setFilter(m_filter->text(), m_regex->isChecked(), &error)) {
+        m_filterError->hide();
+        m_filter->setStyleSheet(QString());
+    } else {
+        m_filterError->setText(error);
+        m_filterError->show();
+        m_filter->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #d73a49; }"));
+    }
+}
+
+void MessageInspector::showCurrent()
+{
+    const InspectorModel::Entry *e = m_model->entryAt(m_view->currentIndex().row());
+    if (!e) {
+        m_detail->clear();
+        return;
+    }
+    QString header = tr("Received %1 · latency %2 · %3 bytes")
+                         .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size())));
+    m_detailHeader->setText(header);
+    m_detail->setPlainText(InspectorModel::prettyText(e->text));
+}
+
+void MessageInspector::updateCounts()
+{
+    QString text = tr("%1 shown of %2 kept").arg(formatCount(quint64(m_model->rowCount())), formatCount(quint64(m_model->storedCount())));
+    if (m_model->pendingCount() > 0)
+        text += tr(" · %1 waiting (frozen)").arg(formatCount(quint64(m_model->pendingCount())));
+    if (m_model->droppedCount() > 0)
+        text += tr(" · %1 older dropped").arg(formatCount(m_model->droppedCount()));
+    m_counts->setText(text);
+}
+
+void MessageInspector::copySelected()
+{
+    const InspectorModel::Entry *e = m_model->entryAt(m_view->currentIndex().row());
+    if (e)
+        QGuiApplication::clipboard()->setText(QString::fromUtf8(e->text));
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,205 @@
+#include "RateChart.h"
+
+#include "RateHistory.h"
+
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QGraphicsLayout>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QToolButton>
+#include <QtWidgets/QVBoxLayout>
+
+#include <cmath>
+
+namespace streamscope::ui {
+
+namespace {
+double niceCeiling(double v)
+{
+    if (v <= 10.0)
+        return 10.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(v)));
+    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (v <= step * magnitude)
+            return step * magnitude;
+    }
+    return 10.0 * magnitude;
+}
+} // namespace
+
+RateChart::RateChart(QWidget *parent) : QWidget(parent)
+{
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
+    m_chart->setBackgroundRoundness(0);
+
+    m_axisX = new QValueAxis;
+    m_axisX->setLabelFormat(QStringLiteral("%d s"));
+    m_axisX->setTickCount(7);
+    m_axisY = new QValueAxis;
+    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisY->setTitleText(tr("msgs/s"));
+    m_axisY->setRange(0, 10);
+    m_chart->addAxis(m_axisX, Qt::AlignBottom);
+    m_chart->addAxis(m_axisY, Qt::AlignLeft);
+
+    m_total = new QLineSeries;
+    m_total->setName(tr("All streams"));
+    m_chart->addSeries(m_total);
+    m_total->attachAxis(m_axisX);
+    m_total->attachAxis(m_axisY);
+    for (int i = 0; i < kMaxStreams; ++i) {
+        auto *s = new QLineSeries;
+        m_chart->addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(m_axisY);
+        s->setVisible(false);
+        m_series.push_back(s);
+    }
+    m_buffer.reserve(RateHistory::kCapacity);
+
+    m_view = new QChartView(m_chart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(160);
+
+    m_scopeBox = new QComboBox;
+    m_scopeBox->addItem(tr("All and selected"), int(Scope::Both));
+    m_scopeBox->addItem(tr("All streams"), int(Scope::AllOnly));
+    m_scopeBox->addItem(tr("Selected streams"), int(Scope::SelectedOnly));
+    m_scopeBox->setToolTip(tr("Which rates to plot"));
+    m_pause = new QToolButton;
+    m_pause->setText(tr("Pause"));
+    m_pause->setCheckable(true);
+    m_pause->setToolTip(tr("Freeze this chart; recording goes on"));
+
+    auto *bar = new QHBoxLayout;
+    auto *title = new QLabel(tr("<b>Message rate</b> — last 10 minutes"));
+    bar->addWidget(title);
+    bar->addStretch();
+    bar->addWidget(m_scopeBox);
+    bar->addWidget(m_pause);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connect(m_scopeBox, &QComboBox::currentIndexChanged, this, &RateChart::settingsChanged);
+    connect(m_pause, &QToolButton::toggled, this, [this](bool on) {
+        m_pause->setText(on ? tr("Resume") : tr("Pause"));
+        emit settingsChanged();
+    });
+}
+
+bool RateChart::isPaused() const
+{
+    return m_pause->isChecked();
+}
+
+void RateChart::setPaused(bool paused)
+{
+    m_pause->setChecked(paused);
+}
+
+RateChart::Scope RateChart::scope() const
+{
+    return Scope(m_scopeBox->currentData().toInt());
+}
+
+void RateChart::setScope(Scope scope)
+{
+    const int i = m_scopeBox->findData(int(scope));
+    if (i >= 0)
+        m_scopeBox->setCurrentIndex(i);
+}
+
+QString RateChart::scopeName(Scope scope)
+{
+    switch (scope) {
+    case Scope::AllOnly: return QStringLiteral("all");
+    case Scope::SelectedOnly: return QStringLiteral("selected");
+    case Scope::Both:
+    case Scope::Unknown: break;
+    }
+    return QStringLiteral("both");
+}
+
+RateChart::Scope RateChart::scopeFromName(const QString &name)
+{
+    if (name == QLatin1String("all"))
+        return Scope::AllOnly;
+    if (name == QLatin1String("selected"))
+        return Scope::SelectedOnly;
+    return Scope::Both;
+}
+
+void RateChart::setStreams(const QList<QPair<StreamId, QString>> &selected)
+{
+    m_selected = selected.mid(0, kMaxStreams);
+}
+
+void RateChart::setDark(bool dark)
+{
+    m_chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setBackgroundRoundness(0);
+    QPen pen(dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x24, 0x29, 0x2f));
+    pen.setWidthF(2.0);
+    m_total->setPen(pen);
+}
+
+void RateChart::refresh(const RateHistory &history)
+{
+    if (isPaused())
+        return;
+    const Scope sc = scope();
+    double yMax = 0.0;
+
+    const bool showTotal = sc != Scope::SelectedOnly;
+    m_total->setVisible(showTotal);
+    m_total->setName(tr("All streams"));
+    if (showTotal) {
+        double m = 0.0;
+        history.totalPoints(m_buffer, &m);
+        m_total->replace(m_buffer);
+        yMax = std::max(yMax, m);
+    }
+    const bool showSelected = sc != Scope::AllOnly;
+    for (int i = 0; i < kMaxStreams; ++i) {
+        QLineSeries *s = m_series[size_t(i)];
+        const bool used = showSelected && i < m_selected.size();
+        if (s->isVisible() != used)
+            s->setVisible(used);
+        // Hidden series keep no legend entry.
+        const auto markers = m_chart->legend()->markers(s);
+        for (QLegendMarker *marker : markers)
+            marker->setVisible(used);
+        if (!used)
+            continue;
+        if (s->name() != m_selected[i].second)
+            s->setName(m_selected[i].second);
+        double m = 0.0;
+        history.streamPoints(m_selected[i].first, m_buffer, &m);
+        s->replace(m_buffer);
+        yMax = std::max(yMax, m);
+    }
+
+    const int span = std::max(60, std::min(RateHistory::kCapacity, ((history.sampleCount() + 59) / 60) * 60));
+    if (span != m_xSpan) {
+        m_xSpan = span;
+        m_axisX->setRange(-span + 1, 0);
+    }
+    const double top = niceCeiling(yMax * 1.1);
+    if (top != m_yMax) {
+        m_yMax = top;
+        m_axisY->setRange(0, top);
+    }
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,84 @@
+#include "RateHistory.h"
+
+#include <QtCore/QSet>
+
+#include <algorithm>
+
+namespace streamscope::ui {
+
+void RateHistory::Ring::push(double v)
+{
+    values[size_t(head)] = v;
+    head = (head + 1) % kCapacity;
+    count = std::min(count + 1, kCapacity);
+}
+
+void RateHistory::Ring::points(QList<QPointF> &out, double *maxY) const
+{
+    out.clear();
+    double top = 0.0;
+    for (int i = 0; i < count; ++i) {
+        const int idx = (head - count + i + kCapacity) % kCapacity;
+        const double v = values[size_t(idx)];
+        top = std::max(top, v);
+        out.append(QPointF(double(i - count + 1), v));
+    }
+    if (maxY)
+        *maxY = top;
+}
+
+void RateHistory::clear()
+{
+    m_streams.clear();
+    m_total = Ring();
+}
+
+void RateHistory::sample(const QVector<StreamSnapshot> &snaps)
+{
+    double total = 0.0;
+    QSet<StreamId> present;
+    for (const StreamSnapshot &s : snaps) {
+        present.insert(s.id);
+        Stream &st = m_streams[s.id];
+        if (st.primed) {
+            const double dt = double(s.takenAtNs - st.lastNs) / 1e9;
+            const double rate = dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt : 0.0;
+            st.ring.push(rate);
+            total += rate;
+        }
+        st.primed = true;
+        st.lastMessages = s.messages;
+        st.lastNs = s.takenAtNs;
+    }
+    for (auto it = m_streams.begin(); it != m_streams.end();) {
+        if (!present.contains(it.key()))
+            it = m_streams.erase(it);
+        else
+            ++it;
+    }
+    m_total.push(total);
+}
+
+void RateHistory::streamPoints(StreamId id, QList<QPointF> &out, double *maxY) const
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.cend()) {
+        out.clear();
+        if (maxY)
+            *maxY = 0.0;
+        return;
+    }
+    it->ring.points(out, maxY);
+}
+
+void RateHistory::totalPoints(QList<QPointF> &out, double *maxY) const
+{
+    m_total.points(out, maxY);
+}
+
+double RateHistory::latestTotal() const
+{
+    return m_total.count ? m_total.values[size_t((m_total.head - 1 + kCapacity) % kCapacity)] : 0.0;
+}
+
+} // namespace streamscope::ui

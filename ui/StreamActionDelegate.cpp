@@ -1,0 +1,118 @@
+#include "StreamActionDelegate.h"
+
+#include <QtGui/QMouseEvent>
+#include <QtGui/QPainter>
+#include <QtWidgets/QAbstractItemView>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QStyle>
+#include <QtWidgets/QToolTip>
+
+namespace streamscope::ui {
+
+namespace {
+constexpr int kButtonSize = 20;
+constexpr int kSpacing = 4;
+
+QStyle::StandardPixmap pixmapFor(int i)
+{
+    switch (i) {
+    case 0: return QStyle::SP_MediaStop;
+    case 1: return QStyle::SP_BrowserReload;
+    default: return QStyle::SP_DialogDiscardButton;
+    }
+}
+} // namespace
+
+StreamActionDelegate::StreamActionDelegate(QObject *parent) : QStyledItemDelegate(parent) {}
+
+QRect StreamActionDelegate::buttonRect(const QRect &cell, int i)
+{
+    const int y = cell.top() + (cell.height() - kButtonSize) / 2;
+    return QRect(cell.left() + kSpacing + i * (kButtonSize + kSpacing), y, kButtonSize, kButtonSize);
+}
+
+StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, const QPoint &pos)
+{
+    for (int i = 0; i < kButtonCount; ++i) {
+        if (buttonRect(cell, i).contains(pos))
+            return Action(i + 1);
+    }
+    return Action::None;
+}
+
+void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    opt.text.clear();
+    const QWidget *widget = option.widget;
+    QStyle *style = widget ? widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
+
+    const bool hovered = option.state & QStyle::State_MouseOver;
+    for (int i = 0; i < kButtonCount; ++i) {
+        const QRect r = buttonRect(option.rect, i);
+        if (hovered) {
+            painter->save();
+            painter->setRenderHint(QPainter::Antialiasing);
+            QColor c = option.palette.color(QPalette::Highlight);
+            c.setAlpha(40);
+            painter->setBrush(c);
+            painter->setPen(Qt::NoPen);
+            painter->drawRoundedRect(r, 4, 4);
+            painter->restore();
+        }
+        const QIcon icon = style->standardIcon(pixmapFor(i), nullptr, widget);
+        icon.paint(painter, r.adjusted(2, 2, -2, -2));
+    }
+}
+
+QSize StreamActionDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const
+{
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    s.setWidth(kSpacing + kButtonCount * (kButtonSize + kSpacing));
+    s.setHeight(std::max(s.height(), kButtonSize + 4));
+    return s;
+}
+
+bool StreamActionDelegate::editorEvent(QEvent *event, QAbstractItemModel *model, const QStyleOptionViewItem &option,
+                                       const QModelIndex &index)
+{
+    if (event->type() == QEvent::MouseButtonPress) {
+        auto *me = static_cast<QMouseEvent *>(event);
+        m_pressedAction = me->button() == Qt::LeftButton ? actionAt(option.rect, me->position().toPoint()) : Action::None;
+        m_pressed = index;
+        return m_pressedAction != Action::None;
+    }
+    if (event->type() == QEvent::MouseButtonRelease) {
+        auto *me = static_cast<QMouseEvent *>(event);
+        const Action a = actionAt(option.rect, me->position().toPoint());
+        const bool fire = a != Action::None && a == m_pressedAction && index == m_pressed;
+        m_pressedAction = Action::None;
+        m_pressed = QModelIndex();
+        if (fire) {
+            emit actionTriggered(index, a);
+            return true;
+        }
+        return a != Action::None;
+    }
+    if (event->type() == QEvent::MouseButtonDblClick)
+        return actionAt(option.rect, static_cast<QMouseEvent *>(event)->position().toPoint()) != Action::None;
+    return QStyledItemDelegate::editorEvent(event, model, option, index);
+}
+
+bool StreamActionDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view, const QStyleOptionViewItem &option,
+                                     const QModelIndex &index)
+{
+    if (event->type() == QEvent::ToolTip) {
+        switch (actionAt(option.rect, event->pos())) {
+        case Action::Stop: QToolTip::showText(event->globalPos(), tr("Stop this stream (Ctrl+.)"), view); return true;
+        case Action::Restart: QToolTip::showText(event->globalPos(), tr("Restart this stream (Ctrl+R)"), view); return true;
+        case Action::Remove: QToolTip::showText(event->globalPos(), tr("Remove this stream (Del)"), view); return true;
+        case Action::None: break;
+        }
+    }
+    return QStyledItemDelegate::helpEvent(event, view, option, index);
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,407 @@
+#include "StreamTableModel.h"
+
+#include "Format.h"
+
+#include <QtGui/QBrush>
+#include <QtGui/QFont>
+#include <QtCore/QSet>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace streamscope::ui {
+
+namespace {
+constexpr qint64 kRateWindowNs = 1'000'000'000;
+constexpr qint64 kLatencyAnchorMs = 5000;
+const QList<int> kChangedRoles = {Qt::DisplayRole, Qt::ToolTipRole, Qt::ForegroundRole, Qt::BackgroundRole,
+                                  StreamTableModel::SortRole, StreamTableModel::StateRole,
+                                  StreamTableModel::AlertRole};
+} // namespace
+
+StreamTableModel::StreamTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int StreamTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int StreamTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+Qt::ItemFlags StreamTableModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
+}
+
+StreamId StreamTableModel::idAt(int row) const
+{
+    return row >= 0 && row < m_rows.size() ? m_rows[row].snap.id : kInvalidStreamId;
+}
+
+const StreamTableModel::Row *StreamTableModel::row(StreamId id) const
+{
+    const int r = rowOf(id);
+    return r >= 0 ? &m_rows[r] : nullptr;
+}
+
+double StreamTableModel::totalMsgsPerSec() const
+{
+    double sum = 0.0;
+    for (const Row &r : m_rows)
+        sum += r.msgsPerSec;
+    return sum;
+}
+
+double StreamTableModel::totalBytesPerSec() const
+{
+    double sum = 0.0;
+    for (const Row &r : m_rows)
+        sum += r.bytesPerSec;
+    return sum;
+}
+
+void StreamTableModel::setDarkTheme(bool dark)
+{
+    if (dark == m_dark)
+        return;
+    m_dark = dark;
+    if (!m_rows.isEmpty())
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1), {Qt::ForegroundRole, Qt::BackgroundRole});
+}
+
+QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case ColName: return tr("Stream");
+        case ColState: return tr("State");
+        case ColRate: return tr("msgs/s");
+        case ColKBps: return tr("KB/s");
+        case ColMessages: return tr("Messages");
+        case ColP50: return tr("p50");
+        case ColP99: return tr("p99");
+        case ColAge: return tr("Last msg");
+        case ColReconnects: return tr("Reconn.");
+        case ColGaps: return tr("Gaps");
+        case ColParseErrors: return tr("Parse err.");
+        case ColResults: return tr("Results");
+        case ColErrors: return tr("Errors");
+        case ColActions: return QString();
+        default: break;
+        }
+    } else if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case ColRate: return tr("Messages per second over the last second");
+        case ColKBps: return tr("Kilobytes received per second over the last second");
+        case ColMessages: return tr("Messages received since the stream was added");
+        case ColP50: return tr("Median latency (receive time − event time) over the last 5–10 seconds");
+        case ColP99: return tr("99th percentile latency over the last 5–10 seconds");
+        case ColAge: return tr("Time since the last message");
+        case ColReconnects: return tr("Reconnections since the stream was added");
+        case ColGaps: return tr("Sequence gaps detected (depth diff streams)");
+        case ColParseErrors: return tr("Messages that could not be decoded");
+        case ColResults: return tr("Subscription results routed from the endpoint");
+        case ColErrors: return tr("Errors returned by the endpoint");
+        case ColActions: return tr("Stop, restart, remove");
+        default: break;
+        }
+    } else if (role == Qt::TextAlignmentRole) {
+        if (section >= ColRate && section < ColActions)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant StreamTableModel::displayValue(const Row &r, int column) const
+{
+    const StreamSnapshot &s = r.snap;
+    switch (column) {
+    case ColName: return s.name;
+    case ColState: return stateName(s.state);
+    case ColRate: return formatRate(r.msgsPerSec);
+    case ColKBps: return formatBytesRate(r.bytesPerSec);
+    case ColMessages: return formatCount(s.messages);
+    case ColP50: return formatLatencyMs(r.p50Ms);
+    case ColP99: return formatLatencyMs(r.p99Ms);
+    case ColAge: return formatAgeMs(s.lastMessageMs > 0 ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
+    case ColReconnects: return formatCount(s.reconnects);
+    case ColGaps: return formatCount(s.gaps);
+    case ColParseErrors: return formatCount(s.parseErrors);
+    case ColResults: return formatCount(s.results);
+    case ColErrors: return formatCount(s.errors);
+    default: break;
+    }
+    return {};
+}
+
+QVariant StreamTableModel::sortValue(const Row &r, int column) const
+{
+    const StreamSnapshot &s = r.snap;
+    switch (column) {
+    case ColName: return s.name;
+    case ColState: return int(s.state);
+    case ColRate: return r.msgsPerSec;
+    case ColKBps: return r.bytesPerSec;
+    case ColMessages: return s.messages;
+    case ColP50: return std::isfinite(r.p50Ms) ? r.p50Ms : -1.0;
+    case ColP99: return std::isfinite(r.p99Ms) ? r.p99Ms : -1.0;
+    case ColAge: return s.lastMessageMs > 0 ? m_nowMs - s.lastMessageMs : std::numeric_limits<qint64>::max();
+    case ColReconnects: return s.reconnects;
+    case ColGaps: return s.gaps;
+    case ColParseErrors: return s.parseErrors;
+    case ColResults: return s.results;
+    case ColErrors: return s.errors;
+    default: break;
+    }
+    return {};
+}
+
+QString StreamTableModel::stateToolTip(const Row &r) const
+{
+    const StreamSnapshot &s = r.snap;
+    QString text;
+    const qint64 sinceMs = s.stateSinceMs > 0 ? std::max<qint64>(0, m_nowMs - s.stateSinceMs) : -1;
+    switch (s.state) {
+    case StreamState::Reconnecting:
+        if (s.nextRetryAtMs > 0)
+            text = tr("Reconnecting in %1").arg(formatAgeMs(std::max<qint64>(0, s.nextRetryAtMs - m_nowMs)));
+        else
+            text = tr("Reconnecting");
+        break;
+    case StreamState::Stalled:
+        text = tr("Stalled since %1 (%2)").arg(formatTimeMs(s.stateSinceMs), formatAgeMs(sinceMs));
+        break;
+    case StreamState::Failed: text = tr("Failed"); break;
+    default:
+        text = tr("%1 for %2").arg(stateName(s.state), formatAgeMs(sinceMs));
+        break;
+    }
+    if (!s.stateReason.isEmpty())
+        text += QStringLiteral(": ") + s.stateReason;
+    if (s.lastCloseCode != 0)
+        text += tr("\nLast close code: %1").arg(s.lastCloseCode);
+    if (!r.alert.isEmpty())
+        text += tr("\nAlert: %1").arg(r.alert);
+    return text;
+}
+
+QVariant StreamTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows[index.row()];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole: return displayValue(r, column);
+    case SortRole: return sortValue(r, column);
+    case StreamIdRole: return r.snap.id;
+    case StateRole: return int(r.snap.state);
+    case AlertRole: return r.alert;
+    case Qt::ToolTipRole:
+        if (column == ColState || column == ColName) {
+            QString tip = stateToolTip(r);
+            if (column == ColName)
+                tip = r.snap.url.toString() + QLatin1Char('\n') + tip;
+            return tip;
+        }
+        if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
+            return tr("Last: %1\n%2").arg(r.snap.lastParseError,
+                                          QString::fromUtf8(r.snap.lastBadMessage.left(300)));
+        if (!r.alert.isEmpty())
+            return tr("Alert: %1").arg(r.alert);
+        return {};
+    case Qt::ForegroundRole:
+        if (column == ColState)
+            return QBrush(stateColor(r.snap.state, m_dark));
+        return {};
+    case Qt::BackgroundRole:
+        if (!r.alert.isEmpty())
+            return QBrush(m_dark ? QColor(120, 30, 30, 140) : QColor(255, 205, 205));
+        return {};
+    case Qt::FontRole:
+        if (column == ColState || column == ColName) {
+            QFont f;
+            f.setBold(column == ColState);
+            return f;
+        }
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column >= ColRate && column < ColActions)
+            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    default: break;
+    }
+    return {};
+}
+
+void StreamTableModel::reindex()
+{
+    m_rowOf.clear();
+    m_rowOf.reserve(m_rows.size());
+    for (int i = 0; i < m_rows.size(); ++i)
+        m_rowOf.insert(m_rows[i].snap.id, i);
+}
+
+void StreamTableModel::emitChanged(const QVector<int> &changedRows)
+{
+    // changedRows is ascending: one signal per contiguous block.
+    int first = -1;
+    int last = -1;
+    for (int r : changedRows) {
+        if (first >= 0 && r == last + 1) {
+            last = r;
+            continue;
+        }
+        if (first >= 0)
+            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), kChangedRoles);
+        first = last = r;
+    }
+    if (first >= 0)
+        emit dataChanged(index(first, 0), index(last, ColumnCount - 1), kChangedRoles);
+}
+
+void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs)
+{
+    m_nowMs = nowMs;
+
+    // Removed streams, in contiguous blocks from the end.
+    QSet<StreamId> present;
+    present.reserve(snaps.size());
+    for (const StreamSnapshot &s : snaps)
+        present.insert(s.id);
+    for (int i = int(m_rows.size()) - 1; i >= 0;) {
+        if (present.contains(m_rows[i].snap.id)) {
+            --i;
+            continue;
+        }
+        int first = i;
+        while (first > 0 && !present.contains(m_rows[first - 1].snap.id))
+            --first;
+        beginRemoveRows(QModelIndex(), first, i);
+        m_rows.remove(first, i - first + 1);
+        endRemoveRows();
+        i = first - 1;
+    }
+    if (m_rowOf.size() != m_rows.size())
+        reindex();
+
+    QVector<int> changed;
+    changed.reserve(m_rows.size());
+    QVector<const StreamSnapshot *> added;
+    for (const StreamSnapshot &s : snaps) {
+        const int r = rowOf(s.id);
+        if (r < 0) {
+            added.append(&s);
+            continue;
+        }
+        Row &row = m_rows[r];
+        const StreamSnapshot &old = row.snap;
+        // Rate over the last second from the sample ring.
+        if (row.sampleCount == int(row.samples.size())) {
+            std::rotate(row.samples.begin(), row.samples.begin() + 1, row.samples.end());
+            --row.sampleCount;
+        }
+        row.samples[size_t(row.sampleCount++)] = {s.takenAtNs, s.messages, s.bytes};
+        int base = 0;
+        while (base + 1 < row.sampleCount - 1 && s.takenAtNs - row.samples[size_t(base + 1)].ns >= kRateWindowNs)
+            ++base;
+        const Row::Sample &a = row.samples[size_t(base)];
+        const double dt = double(s.takenAtNs - a.ns) / 1e9;
+        const double rate = dt > 0.05 && s.messages >= a.messages ? double(s.messages - a.messages) / dt : 0.0;
+        const double brate = dt > 0.05 && s.bytes >= a.bytes ? double(s.bytes - a.bytes) / dt : 0.0;
+        const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
+            || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
+            || old.results != s.results || old.errors != s.errors || old.name != s.name
+            || old.lastMessageMs > 0 || rate != row.msgsPerSec || brate != row.bytesPerSec;
+        const LatencySnapshot keep = std::move(row.snap.latency);
+        row.snap = s;
+        row.snap.latency = std::move(keep);
+        row.msgsPerSec = rate;
+        row.bytesPerSec = brate;
+        if (differs)
+            changed.append(r);
+    }
+    emitChanged(changed);
+
+    if (!added.isEmpty()) {
+        const int first = int(m_rows.size());
+        beginInsertRows(QModelIndex(), first, first + int(added.size()) - 1);
+        for (const StreamSnapshot *s : added) {
+            Row row;
+            row.snap = *s;
+            row.snap.latency = LatencySnapshot();
+            row.firstSeenMs = nowMs;
+            row.samples[0] = {s->takenAtNs, s->messages, s->bytes};
+            row.sampleCount = 1;
+            m_rowOf.insert(s->id, int(m_rows.size()));
+            m_rows.append(std::move(row));
+        }
+        endInsertRows();
+    }
+}
+
+void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs)
+{
+    QVector<int> changed;
+    for (const StreamSnapshot &s : snaps) {
+        const int r = rowOf(s.id);
+        if (r < 0 || s.latency.buckets.isEmpty())
+            continue;
+        Row &row = m_rows[r];
+        if (row.latMid.buckets.isEmpty()) {
+            // First sample: the window starts now.
+            row.latOld = s.latency;
+            row.latMid = s.latency;
+            row.latMidAtMs = steadyMs;
+        } else if (steadyMs - row.latMidAtMs >= kLatencyAnchorMs) {
+            row.latOld = std::move(row.latMid);
+            row.latMid = s.latency;
+            row.latMidAtMs = steadyMs;
+        }
+        const LatencySnapshot window = s.latency.minus(row.latOld);
+        const double p50 = window.isEmpty() ? qQNaN() : window.percentileUs(0.50) / 1000.0;
+        const double p99 = window.isEmpty() ? qQNaN() : window.percentileUs(0.99) / 1000.0;
+        const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+        if (!same(p50, row.p50Ms) || !same(p99, row.p99Ms)) {
+            row.p50Ms = p50;
+            row.p99Ms = p99;
+            changed.append(r);
+        }
+        row.snap.latency = s.latency;
+    }
+    std::sort(changed.begin(), changed.end());
+    emitChanged(changed);
+}
+
+void StreamTableModel::applyState(StreamId id, StreamState state, const QString &reason)
+{
+    const int r = rowOf(id);
+    if (r < 0)
+        return;
+    Row &row = m_rows[r];
+    if (row.snap.state == state && row.snap.stateReason == reason)
+        return;
+    row.snap.state = state;
+    row.snap.stateReason = reason;
+    row.snap.stateSinceMs = m_nowMs;
+    emitChanged({r});
+}
+
+void StreamTableModel::setAlert(StreamId id, const QString &text)
+{
+    const int r = rowOf(id);
+    if (r < 0 || m_rows[r].alert == text)
+        return;
+    m_rows[r].alert = text;
+    emitChanged({r});
+}
+
+} // namespace streamscope::ui

@@ -1,0 +1,105 @@
+#pragma once
+
+// One row per engine stream: state, rates, latency percentiles, counters and alert state.
+//
+// Fed by the main window's timers on the GUI thread: update() ten times a second with a
+// snapshot without latency, updateLatency() once a second with one that has it. Rates and
+// percentiles are derived here from the difference of snapshots (the engine keeps only
+// monotonic totals). Changes are announced in batches: one dataChanged per contiguous
+// block of changed rows, beginInsertRows only for new streams, never a reset per tick.
+// data() only formats values already computed.
+
+#include "StreamSnapshot.h"
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QHash>
+#include <QtCore/QVector>
+
+#include <array>
+
+namespace streamscope::ui {
+
+class StreamTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        ColName = 0,
+        ColState,
+        ColRate,
+        ColKBps,
+        ColMessages,
+        ColP50,
+        ColP99,
+        ColAge,
+        ColReconnects,
+        ColGaps,
+        ColParseErrors,
+        ColResults,
+        ColErrors,
+        ColActions,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // numeric value for sorting
+        StreamIdRole,
+        StateRole,     // int(StreamState)
+        AlertRole,     // alert text, empty when none
+    };
+
+    // Derived per-stream values, also read by the alerts and the status bar.
+    struct Row {
+        StreamSnapshot snap;
+        double msgsPerSec = 0.0;
+        double bytesPerSec = 0.0;
+        double p50Ms = qQNaN();
+        double p99Ms = qQNaN();
+        qint64 firstSeenMs = 0;
+        QString alert;
+        // Rate samples: the last ~1.1 s of (takenAtNs, messages, bytes), oldest first.
+        struct Sample { qint64 ns = 0; quint64 messages = 0; quint64 bytes = 0; };
+        std::array<Sample, 12> samples{};
+        int sampleCount = 0;
+        // Latency anchors for the percentile window (5–10 s): snapshots taken every 5 s.
+        LatencySnapshot latOld;
+        LatencySnapshot latMid;
+        qint64 latMidAtMs = 0;
+    };
+
+    explicit StreamTableModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+
+    // Ten times a second. Streams absent from `snaps` are removed, new ones appended.
+    void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
+    // Once a second, with latency; `steadyMs` is a monotonic clock for the windows.
+    void updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs);
+    // A state change reported by the engine between two ticks: shown at once.
+    void applyState(StreamId id, StreamState state, const QString &reason);
+    void setAlert(StreamId id, const QString &text);
+
+    int rowOf(StreamId id) const { return m_rowOf.value(id, -1); }
+    StreamId idAt(int row) const;
+    const Row *row(StreamId id) const;
+    const QVector<Row> &rows() const { return m_rows; }
+    double totalMsgsPerSec() const;
+    double totalBytesPerSec() const;
+    void setDarkTheme(bool dark);
+
+private:
+    QVariant displayValue(const Row &r, int column) const;
+    QVariant sortValue(const Row &r, int column) const;
+    QString stateToolTip(const Row &r) const;
+    void emitChanged(const QVector<int> &changedRows);
+    void reindex();
+
+    QVector<Row> m_rows;
+    QHash<StreamId, int> m_rowOf;
+    qint64 m_nowMs = 0;
+    bool m_dark = false;
+};
+
+} // namespace streamscope::ui
