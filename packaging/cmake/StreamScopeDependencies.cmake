@@ -90,6 +90,11 @@ macro(streamscope_provide_dependency method package_name)
             cmake_language(CALL streamscope_fetch_${_streamscope_lower})
             set(${package_name}_FOUND TRUE)
         endif()
+    else()
+        # Not ours: leave it to the normal search. CMake treats a <Package>_FOUND still
+        # true from an earlier find_package() (Qt6 is found twice, with different
+        # components) as "provided" and would skip the search, so clear it first.
+        unset(${package_name}_FOUND)
     endif()
 endmacro()
 
