@@ -1,0 +1,626 @@
+// streamscope-bench-client: one benchmark client in its own process, so that its CPU is
+// measured alone. Prints one JSON object on the last line of standard output.
+//
+//   --client wire|qws|engine-raw|engine-parsed|app --url URL --count N [--stamped]
+//   --client sender --size BYTES --rate R --count N        (latency source; prints "port N")
+//   --client stop --url-idle URL --url-firehose URL --iterations N
+//   --client scale --url URL --streams N --seconds S
+//   --client soak --url URL --count N --seconds S
+//
+// URLs are ws://... (websocket) or tls://host:port (Betfair-style lines, built-in test CA).
+// msgs/s and CPU µs/msg cover the window from the first message to the count-th one:
+// (count - counted at first) ÷ (last − first), CPU (user+sys, all threads) over the same window.
+
+#include "BenchClock.h"
+#include "PacedSender.h"
+#include "WireReader.h"
+
+#include "Engine.h"
+#include "ReplayServer.h"
+#include "Report.h"
+#include "StatsFormat.h"
+#include "transport/Transport.h"
+#include "workspace/Workspace.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTemporaryDir>
+#include <QtCore/QTextStream>
+#include <QtCore/QTimer>
+#include <QtNetwork/QSslSocket>
+#include <QtWebSockets/QWebSocket>
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <functional>
+
+using namespace streamscope;
+using namespace streamscope::bench;
+
+namespace {
+
+QTemporaryDir &tempDir()
+{
+    static QTemporaryDir dir;
+    return dir;
+}
+
+QString caFile()
+{
+    const QString path = tempDir().filePath(QStringLiteral("ca.pem"));
+    if (!QFile::exists(path)) {
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(replay::builtinCertificatePem());
+    }
+    return path;
+}
+
+bool isLineUrl(const QUrl &url)
+{
+    return url.scheme() == QLatin1String("tls") || url.scheme() == QLatin1String("tcp");
+}
+
+void print(const QJsonObject &o)
+{
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+}
+
+// The window of one throughput run, as every client reports it.
+struct Window {
+    quint64 count = 0;
+    quint64 received = 0;
+    quint64 receivedAtFirst = 0;
+    qint64 firstNs = 0;
+    qint64 lastNs = 0;
+    double cpuFirstUs = 0;
+    double cpuLastUs = 0;
+    double sizeMedian = 0;
+    QString error;
+    QJsonObject extra;
+
+    QJsonObject json(const QString &client) const
+    {
+        QJsonObject o = extra;
+        o[QStringLiteral("client")] = client;
+        o[QStringLiteral("count")] = double(count);
+        o[QStringLiteral("received")] = double(received);
+        const double n = double(count - std::min(count, receivedAtFirst));
+        const double seconds = double(lastNs - firstNs) / 1e9;
+        const bool ok = received >= count && seconds > 0 && n > 0;
+        o[QStringLiteral("ok")] = ok;
+        o[QStringLiteral("seconds")] = seconds;
+        o[QStringLiteral("msgs_per_s")] = ok ? n / seconds : 0.0;
+        o[QStringLiteral("cpu_us_per_msg")] = ok ? (cpuLastUs - cpuFirstUs) / n : 0.0;
+        o[QStringLiteral("size_bytes")] = sizeMedian;
+        o[QStringLiteral("rss_kib")] = double(procStatusKiB());
+        if (!error.isEmpty())
+            o[QStringLiteral("error")] = error;
+        return o;
+    }
+};
+
+StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
+{
+    StreamConfig c;
+    c.name = QStringLiteral("bench");
+    c.url = url;
+    c.mode = parsed ? DecodeMode::Parsed : DecodeMode::Raw;
+    c.stallTimeoutMs = 600000;
+    c.pingIntervalMs = 0;
+    if (isLineUrl(url)) {
+        qputenv("STREAMSCOPE_BENCH_APP_KEY", "app-key");
+        qputenv("STREAMSCOPE_BENCH_SESSION", "session-token");
+        c.venue = Venue::Betfair;
+        c.appKey = QStringLiteral("env:STREAMSCOPE_BENCH_APP_KEY");
+        c.session = QStringLiteral("env:STREAMSCOPE_BENCH_SESSION");
+        c.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"),
+                                            QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
+        c.caFile = caFile();
+    } else if (stamped) {
+        c.venue = Venue::Generic;
+        c.latencyField = QStringLiteral("/ts");
+        c.latencyUnit = LatencyUnit::Nanoseconds;
+    } else {
+        c.venue = Venue::Binance;
+    }
+    return c;
+}
+
+quint64 delivered(const StreamSnapshot &s, bool line)
+{
+    return line ? s.dataMessages + s.heartbeats : s.dataMessages;
+}
+
+// Engine clients: the 1 ms poll of one stream's snapshot is the only observer (a few µs a
+// millisecond, in the measured CPU). The first poll that sees data opens the window.
+Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool app, double timeoutS,
+                 QJsonObject *latency)
+{
+    Window w;
+    w.count = count;
+    const bool line = isLineUrl(url);
+    StreamConfig config = streamConfigFor(url, parsed, stamped);
+    if (app) {
+        // The application path: a workspace file on disk, loaded by the app's loader.
+        QJsonObject stream = Workspace::streamToJson(config);
+        QJsonObject ws{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}};
+        const QString path = tempDir().filePath(QStringLiteral("workspace.json"));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QJsonDocument(ws).toJson());
+        f.close();
+        Workspace workspace;
+        const Workspace::LoadResult loaded = Workspace::load(path, workspace);
+        if (!loaded.ok || workspace.streams.isEmpty()) {
+            w.error = QStringLiteral("workspace: ") + loaded.error;
+            return w;
+        }
+        config = workspace.streams.first();
+    }
+    Engine engine;
+    const StreamId id = engine.addStream(config);
+    QEventLoop loop;
+    QTimer poll;
+    poll.setTimerType(Qt::PreciseTimer);
+    poll.setInterval(1);
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        const StreamSnapshot s = engine.snapshot(id);
+        const quint64 n = delivered(s, line);
+        if (n && !w.firstNs) {
+            w.firstNs = monotonicNs();
+            w.cpuFirstUs = processCpuUs();
+            w.receivedAtFirst = n;
+        }
+        if (n >= count) {
+            w.lastNs = monotonicNs();
+            w.cpuLastUs = processCpuUs();
+            w.received = n;
+            loop.quit();
+        }
+    });
+    // What the running application does besides: the GUI models' 10 Hz snapshot poll of
+    // every stream with latency, and the headless runner's live line once a second.
+    QTimer guiPoll;
+    QTimer liveLines;
+    QVector<StreamSnapshot> previous;
+    QTextStream err(stderr);
+    if (app) {
+        guiPoll.setInterval(100);
+        QObject::connect(&guiPoll, &QTimer::timeout, [&] { (void)engine.snapshot(true); });
+        liveLines.setInterval(1000);
+        previous = engine.snapshot(true);
+        QObject::connect(&liveLines, &QTimer::timeout, [&] {
+            const QVector<StreamSnapshot> now = engine.snapshot(true);
+            for (qsizetype i = 0; i < now.size() && i < previous.size(); ++i)
+                err << app::liveLine(now[i], app::ratesBetween(previous[i], now[i]), now[i].latency.minus(previous[i].latency))
+                    << '\n';
+            err.flush();
+            previous = now;
+        });
+        guiPoll.start();
+        liveLines.start();
+    }
+    QTimer::singleShot(int(timeoutS * 1000), &loop, [&] {
+        w.error = QStringLiteral("timeout");
+        loop.quit();
+    });
+    poll.start();
+    loop.exec();
+    poll.stop();
+    const StreamSnapshot s = engine.snapshot(id, true);
+    if (!w.received)
+        w.received = delivered(s, line);
+    w.extra[QStringLiteral("parse_errors")] = double(s.parseErrors);
+    w.extra[QStringLiteral("gaps")] = double(s.gaps);
+    if (app) {
+        QString error;
+        app::writeReport(tempDir().filePath(QStringLiteral("report.json")), app::buildReport(engine.snapshot(true), 1.0), &error);
+    }
+    if (latency) {
+        const LatencySnapshot &l = s.latency;
+        *latency = QJsonObject{{QStringLiteral("p50"), l.percentileUs(0.5)},
+                               {QStringLiteral("p99"), l.percentileUs(0.99)},
+                               {QStringLiteral("p999"), l.percentileUs(0.999)},
+                               {QStringLiteral("count"), double(l.count)},
+                               {QStringLiteral("negative"), double(l.negative)}};
+    }
+    return w;
+}
+
+// qws over a websocket; over TLS lines, the transport library's own limit is QSslSocket
+// with readLine().
+Window runQt(const QUrl &url, quint64 count, bool wireLines, double timeoutS)
+{
+    Window w;
+    w.count = count;
+    QEventLoop loop;
+    std::vector<quint32> sizes;
+    sizes.reserve(count);
+    auto onMessage = [&](qsizetype size) {
+        if (!w.received) {
+            w.firstNs = monotonicNs();
+            w.cpuFirstUs = processCpuUs();
+            w.receivedAtFirst = 1;
+        }
+        ++w.received;
+        sizes.push_back(quint32(size));
+        if (w.received == count) {
+            w.lastNs = monotonicNs();
+            w.cpuLastUs = processCpuUs();
+            loop.quit();
+        }
+    };
+    QWebSocket ws;
+    QSslSocket ssl;
+    QByteArray buffer;
+    bool dataStarted = false;
+    if (isLineUrl(url)) {
+        QString error;
+        StreamConfig c = streamConfigFor(url, false, false);
+        ssl.setSslConfiguration(Transport::sslConfiguration(c, &error));
+        QObject::connect(&ssl, &QSslSocket::encrypted, [&] {
+            ssl.write("{\"op\":\"authentication\",\"id\":1,\"appKey\":\"app-key\",\"session\":\"session-token\"}\r\n"
+                      "{\"op\":\"marketSubscription\",\"id\":2,\"marketFilter\":{\"marketIds\":[\"1.2345\"]}}\r\n");
+        });
+        QObject::connect(&ssl, &QSslSocket::readyRead, [&] {
+            if (wireLines) {
+                // wire: split lines in a reused buffer, count, nothing else.
+                buffer += ssl.readAll();
+                qsizetype start = 0;
+                for (;;) {
+                    const qsizetype nl = buffer.indexOf('\n', start);
+                    if (nl < 0)
+                        break;
+                    if (!dataStarted && buffer.mid(start, 11) == "{\"op\":\"mcm\"")
+                        dataStarted = true;
+                    if (dataStarted)
+                        onMessage(nl - start - 1);
+                    start = nl + 1;
+                    if (w.received >= count)
+                        break;
+                }
+                buffer.remove(0, start);
+            } else {
+                while (ssl.canReadLine()) {
+                    const QByteArray lineBytes = ssl.readLine();
+                    if (!dataStarted && lineBytes.startsWith("{\"op\":\"mcm\""))
+                        dataStarted = true;
+                    if (dataStarted)
+                        onMessage(lineBytes.size() - 2);
+                    if (w.received >= count)
+                        break;
+                }
+            }
+        });
+        ssl.connectToHostEncrypted(url.host(), quint16(url.port()), QStringLiteral("127.0.0.1"));
+    } else {
+        QObject::connect(&ws, &QWebSocket::textMessageReceived, [&](const QString &m) { onMessage(m.size()); });
+        QObject::connect(&ws, &QWebSocket::binaryMessageReceived, [&](const QByteArray &m) { onMessage(m.size()); });
+        ws.setMaxAllowedIncomingMessageSize(64 * 1024 * 1024);
+        ws.setMaxAllowedIncomingFrameSize(64 * 1024 * 1024);
+        ws.open(url);
+    }
+    QTimer::singleShot(int(timeoutS * 1000), &loop, [&] {
+        w.error = QStringLiteral("timeout");
+        loop.quit();
+    });
+    if (w.received < count)
+        loop.exec();
+    w.sizeMedian = quantile(sizes, 0.5);
+    return w;
+}
+
+Window runWire(const QUrl &url, quint64 count, bool stamped, double timeoutS, QJsonObject *latency)
+{
+    if (isLineUrl(url))
+        return runQt(url, count, true, timeoutS);
+    WireReader::Result r = WireReader::run(url.toString().toStdString(), count, stamped, timeoutS);
+    Window w;
+    w.count = count;
+    w.received = r.received;
+    w.receivedAtFirst = r.receivedAtFirst;
+    w.firstNs = r.firstNs;
+    w.lastNs = r.lastNs;
+    w.cpuFirstUs = r.cpuFirstUs;
+    w.cpuLastUs = r.cpuLastUs;
+    w.sizeMedian = quantile(r.sizes, 0.5);
+    w.error = QString::fromStdString(r.error);
+    if (latency) {
+        // The engine's own histogram, so that both sides are bucketed alike.
+        LatencyHistogram h;
+        for (const std::int64_t ns : r.latencyNs)
+            h.record(ns / 1000);
+        const LatencySnapshot l = h.snapshot();
+        *latency = QJsonObject{{QStringLiteral("p50"), l.percentileUs(0.5)},
+                               {QStringLiteral("p99"), l.percentileUs(0.99)},
+                               {QStringLiteral("p999"), l.percentileUs(0.999)},
+                               {QStringLiteral("count"), double(l.count)},
+                               {QStringLiteral("negative"), double(l.negative)}};
+    }
+    return w;
+}
+
+// Waits (running the event loop, never spinning) until pred() holds or timeoutMs passes;
+// pred() is checked every millisecond and whenever wake() is called.
+QEventLoop *g_waiting = nullptr;
+void wake()
+{
+    if (g_waiting)
+        g_waiting->quit();
+}
+bool waitFor(const std::function<bool()> &pred, int timeoutMs)
+{
+    const qint64 deadline = monotonicNs() + qint64(timeoutMs) * 1000000;
+    QEventLoop loop;
+    QEventLoop *outer = g_waiting;
+    g_waiting = &loop;
+    QTimer tick;
+    tick.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&tick, &QTimer::timeout, &loop, &QEventLoop::quit);
+    tick.start(1);
+    bool ok = true;
+    while (!pred()) {
+        if (monotonicNs() > deadline) {
+            ok = false;
+            break;
+        }
+        loop.exec();
+    }
+    g_waiting = outer;
+    return ok;
+}
+
+// Stop and restart as a user sees them: stopStream() on the Engine's thread, until the
+// Engine reports Stopped there; restartStream() until the first data message (state Live).
+QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations)
+{
+    Engine engine;
+    StreamId watched = 0;
+    StreamState lastState = StreamState::Unknown;
+    qint64 stateAtNs = 0;
+    QObject::connect(&engine, &Engine::stateChanged, [&](StreamId id, StreamState state, const QString &) {
+        if (id != watched)
+            return;
+        lastState = state;
+        stateAtNs = monotonicNs();
+        wake();
+    });
+    QJsonObject out;
+    std::vector<double> restartMs;
+    for (const bool firehose : {false, true}) {
+        StreamConfig c = streamConfigFor(firehose ? firehoseUrl : idleUrl, true, false);
+        const StreamId id = engine.addStream(c);
+        watched = id;
+        auto connectedState = [&] {
+            const StreamState s = engine.snapshot(id).state;
+            return firehose ? s == StreamState::Live : (s == StreamState::Subscribing || s == StreamState::Live);
+        };
+        std::vector<double> stopMs;
+        int failures = 0;
+        for (int i = 0; i < iterations; ++i) {
+            if (!waitFor(connectedState, 5000)) {
+                ++failures;
+                continue;
+            }
+            waitFor([] { return false; }, firehose ? 20 : 5); // let it run (or sit idle) a moment
+            lastState = StreamState::Unknown;
+            const qint64 t0 = monotonicNs();
+            engine.stopStream(id);
+            if (!waitFor([&] { return lastState == StreamState::Stopped; }, 5000)) {
+                ++failures;
+                continue;
+            }
+            stopMs.push_back(double(stateAtNs - t0) / 1e6);
+            const qint64 t1 = monotonicNs();
+            engine.restartStream(id);
+            if (firehose) {
+                if (!waitFor([&] { return lastState == StreamState::Live; }, 5000)) {
+                    ++failures;
+                    continue;
+                }
+                restartMs.push_back(double(stateAtNs - t1) / 1e6);
+            }
+        }
+        engine.removeStream(id);
+        QJsonObject o{{QStringLiteral("p50"), quantile(stopMs, 0.5)},
+                      {QStringLiteral("p99"), quantile(stopMs, 0.99)},
+                      {QStringLiteral("max"), stopMs.empty() ? 0.0 : *std::max_element(stopMs.begin(), stopMs.end())},
+                      {QStringLiteral("n"), double(stopMs.size())},
+                      {QStringLiteral("failures"), failures}};
+        out[firehose ? QStringLiteral("firehose") : QStringLiteral("idle")] = o;
+    }
+    out[QStringLiteral("restart_first_message_ms")] =
+        QJsonObject{{QStringLiteral("p50"), quantile(restartMs, 0.5)},
+                    {QStringLiteral("p99"), quantile(restartMs, 0.99)},
+                    {QStringLiteral("n"), double(restartMs.size())}};
+    return out;
+}
+
+// Many streams at a modest rate each: CPU, RSS, and the lag of the thread that would be the
+// GUI's (a 10 ms probe timer's lateness) while it polls every stream's snapshot at 10 Hz.
+QJsonObject runScale(const QUrl &url, int streams, double seconds)
+{
+    Engine engine;
+    QList<StreamId> ids;
+    for (int i = 0; i < streams; ++i) {
+        StreamConfig c = streamConfigFor(url, true, false);
+        c.name = QStringLiteral("s%1").arg(i);
+        c.reconnectBaseMs = 200;
+        ids << engine.addStream(c);
+    }
+    auto liveCount = [&] {
+        int n = 0;
+        for (const StreamSnapshot &s : engine.snapshot())
+            n += s.dataMessages > 0;
+        return n;
+    };
+    const bool allLive = waitFor([&] { return liveCount() >= streams; }, 60000);
+    const int live = liveCount();
+    waitFor([] { return false; }, 2000); // settle
+    quint64 messages0 = 0;
+    for (const StreamSnapshot &s : engine.snapshot())
+        messages0 += s.messages;
+    const double cpu0 = processCpuUs();
+    const qint64 t0 = monotonicNs();
+    std::vector<double> lagMs;
+    QTimer guiPoll;
+    guiPoll.setInterval(100);
+    QObject::connect(&guiPoll, &QTimer::timeout, [&] { (void)engine.snapshot(true); });
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(10);
+    qint64 lastProbe = monotonicNs();
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = monotonicNs();
+        lagMs.push_back(std::max(0.0, double(now - lastProbe) / 1e6 - 10.0));
+        lastProbe = now;
+    });
+    guiPoll.start();
+    probe.start();
+    long rssMaxKiB = 0;
+    waitFor([&] {
+        rssMaxKiB = std::max(rssMaxKiB, procStatusKiB());
+        return monotonicNs() - t0 > qint64(seconds * 1e9);
+    }, int(seconds * 1000) + 5000);
+    const double cpu1 = processCpuUs();
+    const qint64 t1 = monotonicNs();
+    quint64 messages1 = 0;
+    for (const StreamSnapshot &s : engine.snapshot())
+        messages1 += s.messages;
+    const double wall = double(t1 - t0) / 1e9;
+    return QJsonObject{{QStringLiteral("streams"), streams},
+                       {QStringLiteral("live_streams"), live},
+                       {QStringLiteral("all_live"), allLive},
+                       {QStringLiteral("seconds"), wall},
+                       {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
+                       {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
+                       {QStringLiteral("rss_mb"), double(procStatusKiB()) / 1024.0},
+                       {QStringLiteral("rss_max_mb"), double(rssMaxKiB) / 1024.0},
+                       {QStringLiteral("gui_lag_p50_ms"), quantile(lagMs, 0.5)},
+                       {QStringLiteral("gui_lag_p99_ms"), quantile(lagMs, 0.99)},
+                       {QStringLiteral("gui_lag_max_ms"), lagMs.empty() ? 0.0 : *std::max_element(lagMs.begin(), lagMs.end())},
+                       {QStringLiteral("gui_lag_probe"), QStringLiteral("QCoreApplication, 10 ms timer, 10 Hz snapshot poll")}};
+}
+
+// A long paced run: RSS over time and the exact count at the end.
+QJsonObject runSoak(const QUrl &url, quint64 count, double seconds)
+{
+    Engine engine;
+    const StreamId id = engine.addStream(streamConfigFor(url, true, false));
+    const qint64 t0 = monotonicNs();
+    QJsonArray samples;
+    double rssAtMark = 0;
+    const double markS = std::min(60.0, seconds / 10.0);
+    const double sampleEveryS = std::max(1.0, seconds / 60.0);
+    double nextSample = 0;
+    quint64 received = 0;
+    QTimer guiPoll;
+    guiPoll.setInterval(100);
+    QObject::connect(&guiPoll, &QTimer::timeout, [&] { (void)engine.snapshot(true); });
+    guiPoll.start();
+    waitFor([&] {
+        const double t = double(monotonicNs() - t0) / 1e9;
+        received = engine.snapshot(id).dataMessages;
+        if (t >= nextSample) {
+            const double rss = double(procStatusKiB()) / 1024.0;
+            samples.append(QJsonArray{t, rss, double(received)});
+            if (rssAtMark == 0 && t >= markS)
+                rssAtMark = rss;
+            nextSample += sampleEveryS;
+        }
+        return received >= count;
+    }, int(seconds * 1000) + 30000);
+    waitFor([] { return false; }, 500); // anything beyond count would show here
+    const StreamSnapshot s = engine.snapshot(id);
+    const double rssEnd = double(procStatusKiB()) / 1024.0;
+    return QJsonObject{{QStringLiteral("seconds"), double(monotonicNs() - t0) / 1e9},
+                       {QStringLiteral("sent"), double(count)},
+                       {QStringLiteral("received"), double(s.dataMessages)},
+                       {QStringLiteral("parse_errors"), double(s.parseErrors)},
+                       {QStringLiteral("reconnects"), double(s.reconnects)},
+                       {QStringLiteral("rss_mark_s"), markS},
+                       {QStringLiteral("rss_at_mark_mb"), rssAtMark},
+                       {QStringLiteral("rss_end_mb"), rssEnd},
+                       {QStringLiteral("rss_growth_percent"), rssAtMark > 0 ? (rssEnd / rssAtMark - 1.0) * 100.0 : 0.0},
+                       {QStringLiteral("samples_t_rss_received"), samples}};
+}
+
+void raiseFileLimit()
+{
+    rlimit rl{};
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    raiseFileLimit();
+    QCoreApplication application(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("One StreamScope benchmark client (see streamscope-bench)."));
+    parser.addHelpOption();
+    const QCommandLineOption client(QStringLiteral("client"), QStringLiteral("Client or measurement."), QStringLiteral("NAME"));
+    const QCommandLineOption url(QStringLiteral("url"), QStringLiteral("Stream URL."), QStringLiteral("URL"));
+    const QCommandLineOption urlIdle(QStringLiteral("url-idle"), QStringLiteral("Idle stream URL."), QStringLiteral("URL"));
+    const QCommandLineOption urlFirehose(QStringLiteral("url-firehose"), QStringLiteral("Firehose URL."), QStringLiteral("URL"));
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages."), QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption stamped(QStringLiteral("stamped"), QStringLiteral("Measure latency from the {\"ts\":ns} stamp."));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Sender message size."), QStringLiteral("BYTES"), QStringLiteral("256"));
+    const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Sender rate."), QStringLiteral("R"), QStringLiteral("10000"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("Stops."), QStringLiteral("N"), QStringLiteral("100"));
+    const QCommandLineOption streams(QStringLiteral("streams"), QStringLiteral("Scale: streams."), QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption seconds(QStringLiteral("seconds"), QStringLiteral("Scale/soak seconds."), QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Give up after S seconds."), QStringLiteral("S"), QStringLiteral("120"));
+    parser.addOptions({client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds, timeout});
+    parser.process(application);
+
+    const QString name = parser.value(client);
+    const QUrl u(parser.value(url));
+    const quint64 n = parser.value(count).toULongLong();
+    const double timeoutS = parser.value(timeout).toDouble();
+    const bool stamp = parser.isSet(stamped);
+    QJsonObject latency;
+    QJsonObject *lat = stamp ? &latency : nullptr;
+    Window w;
+    if (name == QLatin1String("sender"))
+        return PacedSender::run(parser.value(size).toULongLong(), parser.value(rate).toDouble(), n);
+    if (name == QLatin1String("wire")) {
+        w = runWire(u, n, stamp, timeoutS, lat);
+    } else if (name == QLatin1String("qws")) {
+        w = runQt(u, n, false, timeoutS);
+    } else if (name == QLatin1String("engine-raw")) {
+        w = runEngine(u, n, false, false, false, timeoutS, nullptr);
+    } else if (name == QLatin1String("engine-parsed")) {
+        w = runEngine(u, n, true, stamp, false, timeoutS, lat);
+    } else if (name == QLatin1String("app")) {
+        w = runEngine(u, n, true, false, true, timeoutS, nullptr);
+    } else if (name == QLatin1String("stop")) {
+        print(runStop(QUrl(parser.value(urlIdle)), QUrl(parser.value(urlFirehose)), parser.value(iterations).toInt()));
+        return 0;
+    } else if (name == QLatin1String("scale")) {
+        print(runScale(u, parser.value(streams).toInt(), parser.value(seconds).toDouble()));
+        return 0;
+    } else if (name == QLatin1String("soak")) {
+        print(runSoak(u, n, parser.value(seconds).toDouble()));
+        return 0;
+    } else {
+        std::fprintf(stderr, "unknown --client %s\n", qPrintable(name));
+        return 2;
+    }
+    if (stamp)
+        w.extra[QStringLiteral("latency_us")] = latency;
+    print(w.json(name));
+    return w.received >= n ? 0 : 1;
+}

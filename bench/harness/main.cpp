@@ -1,0 +1,106 @@
+// streamscope-bench: the benchmark of WORKLOADS.md in one command.
+//
+//   streamscope-bench [--scenarios a,b|all] [--repeat N] [--markdown FILE] [--json FILE]
+//                     [--latency] [--stop] [--scale] [--soak] [--extras] ...
+
+#include "BenchDriver.h"
+
+#include <QtCore/QCommandLineParser>
+#include <QtCore/QCoreApplication>
+
+#include <sys/resource.h>
+
+using namespace streamscope::bench;
+
+int main(int argc, char **argv)
+{
+    // The scale run opens a thousand connections; the servers and clients inherit the limit.
+    rlimit rl{};
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    QCoreApplication application(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("streamscope-bench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Runs the StreamScope benchmark: each client (wire, qws, engine-raw, engine-parsed, app) in its own "
+        "process against streamscope-replay, interleaved over repeats; medians, ratios, a markdown table and a JSON file."));
+    parser.addHelpOption();
+    const QCommandLineOption scenarios(QStringLiteral("scenarios"), QStringLiteral("Comma-separated scenarios, all, or none."),
+                                       QStringLiteral("LIST"), QStringLiteral("all"));
+    const QCommandLineOption clients(QStringLiteral("clients"), QStringLiteral("Comma-separated clients (default: all five)."),
+                                     QStringLiteral("LIST"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repeats (medians)."), QStringLiteral("N"), QStringLiteral("3"));
+    const QCommandLineOption countScale(QStringLiteral("count-scale"), QStringLiteral("Fraction of the WORKLOADS.md counts."),
+                                        QStringLiteral("F"), QStringLiteral("1"));
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages per run, for every scenario."), QStringLiteral("N"));
+    const QCommandLineOption markdown(QStringLiteral("markdown"), QStringLiteral("Write the markdown tables here."), QStringLiteral("FILE"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the JSON results here."), QStringLiteral("FILE"));
+    const QCommandLineOption binDir(QStringLiteral("bin-dir"), QStringLiteral("Where streamscope-bench-client is."), QStringLiteral("DIR"));
+    const QCommandLineOption extras(QStringLiteral("extras"), QStringLiteral("Latency, stop/restart, scale and soak."));
+    const QCommandLineOption latency(QStringLiteral("latency"), QStringLiteral("Paced latency over payload sizes."));
+    const QCommandLineOption latencySizes(QStringLiteral("latency-sizes"), QStringLiteral("Comma-separated sizes in bytes."), QStringLiteral("LIST"));
+    const QCommandLineOption latencyRate(QStringLiteral("latency-rate"), QStringLiteral("Messages/s."), QStringLiteral("R"), QStringLiteral("10000"));
+    const QCommandLineOption latencySeconds(QStringLiteral("latency-seconds"), QStringLiteral("Seconds per size and client."), QStringLiteral("S"), QStringLiteral("3"));
+    const QCommandLineOption stop(QStringLiteral("stop"), QStringLiteral("Stop/restart timings."));
+    const QCommandLineOption stopIterations(QStringLiteral("stop-iterations"), QStringLiteral("Stops per kind."), QStringLiteral("N"), QStringLiteral("100"));
+    const QCommandLineOption scale(QStringLiteral("scale"), QStringLiteral("Many streams at a modest rate."));
+    const QCommandLineOption scaleStreams(QStringLiteral("scale-streams"), QStringLiteral("Streams."), QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption scaleRate(QStringLiteral("scale-rate"), QStringLiteral("Messages/s per stream."), QStringLiteral("R"), QStringLiteral("100"));
+    const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"), QStringLiteral("Measured seconds."), QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption soak(QStringLiteral("soak"), QStringLiteral("Long paced run: RSS and counts."));
+    const QCommandLineOption soakSeconds(QStringLiteral("soak-seconds"), QStringLiteral("Seconds."), QStringLiteral("S"), QStringLiteral("600"));
+    const QCommandLineOption soakRate(QStringLiteral("soak-rate"), QStringLiteral("Messages/s."), QStringLiteral("R"), QStringLiteral("50000"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per client run, seconds."), QStringLiteral("S"), QStringLiteral("300"));
+    parser.addOptions({scenarios, clients, repeat, countScale, count, markdown, json, binDir, extras, latency, latencySizes,
+                       latencyRate, latencySeconds, stop, stopIterations, scale, scaleStreams, scaleRate, scaleSeconds, soak,
+                       soakSeconds, soakRate, timeout});
+    parser.process(application);
+
+    BenchOptions o;
+    const QStringList all{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
+                          QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
+                          QStringLiteral("betfair_mcm")};
+    const QString s = parser.value(scenarios);
+    if (s == QLatin1String("all"))
+        o.scenarios = all;
+    else if (s != QLatin1String("none") && !s.isEmpty())
+        o.scenarios = s.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &name : std::as_const(o.scenarios)) {
+        if (!all.contains(name)) {
+            qCritical("streamscope-bench: unknown scenario %s", qPrintable(name));
+            return 2;
+        }
+    }
+    if (parser.isSet(clients))
+        o.clients = parser.value(clients).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    o.repeat = std::max(1, parser.value(repeat).toInt());
+    o.countScale = parser.value(countScale).toDouble();
+    o.countOverride = parser.value(count).toULongLong();
+    o.markdownPath = parser.value(markdown);
+    o.jsonPath = parser.value(json);
+    o.binDir = parser.value(binDir);
+    const bool all4 = parser.isSet(extras);
+    o.latency = all4 || parser.isSet(latency);
+    if (parser.isSet(latencySizes)) {
+        o.latencySizes.clear();
+        for (const QString &v : parser.value(latencySizes).split(QLatin1Char(','), Qt::SkipEmptyParts))
+            o.latencySizes << v.toULongLong();
+    }
+    o.latencyRate = parser.value(latencyRate).toDouble();
+    o.latencySeconds = parser.value(latencySeconds).toDouble();
+    o.stop = all4 || parser.isSet(stop);
+    o.stopIterations = parser.value(stopIterations).toInt();
+    o.scale = all4 || parser.isSet(scale);
+    o.scaleStreams = parser.value(scaleStreams).toInt();
+    o.scaleRate = parser.value(scaleRate).toDouble();
+    o.scaleSeconds = parser.value(scaleSeconds).toDouble();
+    o.soak = all4 || parser.isSet(soak);
+    o.soakSeconds = parser.value(soakSeconds).toDouble();
+    o.soakRate = parser.value(soakRate).toDouble();
+    o.timeoutS = parser.value(timeout).toDouble();
+
+    BenchDriver driver(o);
+    return driver.run();
+}
