@@ -54,7 +54,8 @@ function(streamscope_fetch_qt6keychain)
     set(BUILD_TESTING OFF)
     set(BUILD_WITH_QT6 ON)
     set(BUILD_TEST_APPLICATION OFF)
-    set(BUILD_TRANSLATIONS OFF)
+    set(BUILD_TRANSLATIONS OFF)   # would need Qt LinguistTools
+    set(QTKEYCHAIN_STATIC ON)     # older releases spell BUILD_SHARED_LIBS=OFF this way
     set(CMAKE_POSITION_INDEPENDENT_CODE ON)
     FetchContent_MakeAvailable(Qt6Keychain)
     if(NOT TARGET qt6keychain)
