@@ -2,6 +2,7 @@
 
 #include "EngineWorker.h"
 #include "StreamShared.h"
+#include "ThreadHandOff.h"
 
 #include <QtCore/QThread>
 
@@ -31,7 +32,7 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
         thread->start();
-        QMetaObject::invokeMethod(worker, &EngineWorker::init, Qt::QueuedConnection);
+        postTo(worker, [worker] { worker->init(); });
         m_threads.push_back(thread);
         m_workers.push_back(worker);
     }
@@ -39,8 +40,18 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
 
 Engine::~Engine()
 {
-    for (EngineWorker *w : m_workers)
-        QMetaObject::invokeMethod(w, &EngineWorker::shutdown, Qt::BlockingQueuedConnection);
+    for (EngineWorker *w : m_workers) {
+        handOffRelease(w);
+        QMetaObject::invokeMethod(
+            w,
+            [w] {
+                handOffAcquire(w);
+                w->shutdown();
+                handOffRelease(w);
+            },
+            Qt::BlockingQueuedConnection);
+        handOffAcquire(w);
+    }
     for (QThread *t : m_threads) {
         t->quit();
         t->wait();
@@ -63,8 +74,7 @@ StreamId Engine::addStream(const StreamConfig &config)
     worker->addLoad(1);
     m_streams.insert(id, Entry{shared, worker});
     m_order.append(id);
-    QMetaObject::invokeMethod(worker, [worker, shared, config] { worker->addSession(shared, config); },
-                              Qt::QueuedConnection);
+    postTo(worker, [worker, shared, config] { worker->addSession(shared, config); });
     emit streamAdded(id);
     return id;
 }
@@ -78,7 +88,7 @@ void Engine::removeStream(StreamId id)
     worker->addLoad(-1);
     m_streams.erase(it);
     m_order.removeOne(id);
-    QMetaObject::invokeMethod(worker, [worker, id] { worker->removeSession(id); }, Qt::QueuedConnection);
+    postTo(worker, [worker, id] { worker->removeSession(id); });
     emit streamRemoved(id);
 }
 
@@ -91,17 +101,17 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
     EngineWorker *worker = it->worker;
     auto shared = std::make_shared<StreamShared>(id, config);
     it->shared = shared;
-    QMetaObject::invokeMethod(worker, [worker, shared, config, id] {
+    postTo(worker, [worker, shared, config, id] {
         worker->removeSession(id);
         worker->addSession(shared, config);
-    }, Qt::QueuedConnection);
+    });
 }
 
 void Engine::stopStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         EngineWorker *worker = it->worker;
-        QMetaObject::invokeMethod(worker, [worker, id] { worker->stop(id); }, Qt::QueuedConnection);
+        postTo(worker, [worker, id] { worker->stop(id); });
     }
 }
 
@@ -109,7 +119,7 @@ void Engine::restartStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         EngineWorker *worker = it->worker;
-        QMetaObject::invokeMethod(worker, [worker, id] { worker->restart(id); }, Qt::QueuedConnection);
+        postTo(worker, [worker, id] { worker->restart(id); });
     }
 }
 
@@ -126,8 +136,7 @@ qint64 Engine::subscribe(StreamId id, const QStringList &streams)
         return 0;
     const qint64 requestId = EngineWorker::nextRequestId();
     EngineWorker *worker = it->worker;
-    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("SUBSCRIBE"), streams, requestId); },
-                              Qt::QueuedConnection);
+    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("SUBSCRIBE"), streams, requestId); });
     return requestId;
 }
 
@@ -138,8 +147,7 @@ qint64 Engine::unsubscribe(StreamId id, const QStringList &streams)
         return 0;
     const qint64 requestId = EngineWorker::nextRequestId();
     EngineWorker *worker = it->worker;
-    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("UNSUBSCRIBE"), streams, requestId); },
-                              Qt::QueuedConnection);
+    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("UNSUBSCRIBE"), streams, requestId); });
     return requestId;
 }
 
@@ -150,8 +158,7 @@ qint64 Engine::listSubscriptions(StreamId id)
         return 0;
     const qint64 requestId = EngineWorker::nextRequestId();
     EngineWorker *worker = it->worker;
-    QMetaObject::invokeMethod(worker, [=] { worker->sendControl(id, QStringLiteral("LIST_SUBSCRIPTIONS"), {}, requestId); },
-                              Qt::QueuedConnection);
+    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("LIST_SUBSCRIPTIONS"), {}, requestId); });
     return requestId;
 }
 
@@ -161,7 +168,7 @@ bool Engine::sendMessage(StreamId id, const QString &text)
     if (it == m_streams.constEnd())
         return false;
     EngineWorker *worker = it->worker;
-    QMetaObject::invokeMethod(worker, [=] { worker->sendRaw(id, text); }, Qt::QueuedConnection);
+    postTo(worker, [=] { worker->sendRaw(id, text); });
     return true;
 }
 
@@ -222,6 +229,7 @@ QVector<InspectedMessage> Engine::takeInspected(StreamId id)
 
 void Engine::onWorkerEvent(const StreamEvent &event)
 {
+    handOffAcquire(&kEventHandOffToken);
     if (!m_streams.contains(event.stream))
         return; // removed meanwhile
     if (event.kind == EventKind::StateChanged)

@@ -10,6 +10,7 @@
 
 #include "StreamConfig.h"
 #include "StreamRecords.h"
+#include "ThreadHandOff.h"
 #include "protocol/MessageDecoder.h"
 
 #include <QtCore/QHash>
@@ -42,7 +43,11 @@ public:
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);
 
-    void publish(const StreamEvent &event) { emit eventOccurred(event); }
+    void publish(const StreamEvent &event)
+    {
+        handOffRelease(&kEventHandOffToken);
+        emit eventOccurred(event);
+    }
 
     // Streams assigned to this worker; read by the Engine to balance the load.
     int load() const { return m_load.load(std::memory_order_relaxed); }

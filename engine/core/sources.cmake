@@ -9,4 +9,5 @@ target_sources(streamscope_engine PRIVATE
     core/StreamSnapshot.h
     core/StreamTypes.h core/StreamTypes.cpp
     core/Backoff.h core/Backoff.cpp
+    core/ThreadHandOff.h
 )
