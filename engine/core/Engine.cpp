@@ -40,22 +40,18 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
 
 Engine::~Engine()
 {
-    for (EngineWorker *w : m_workers) {
-        handOffRelease(w);
-        QMetaObject::invokeMethod(
-            w,
-            [w] {
-                handOffAcquire(w);
-                w->shutdown();
-                handOffRelease(w);
-            },
-            Qt::BlockingQueuedConnection);
-        handOffAcquire(w);
+    // Each worker closes its sessions and ends its own event loop; joining the threads then
+    // orders everything they did before the workers are deleted here.
+    for (std::size_t i = 0; i < m_workers.size(); ++i) {
+        EngineWorker *worker = m_workers[i];
+        QThread *thread = m_threads[i];
+        postTo(worker, [worker, thread] {
+            worker->shutdown();
+            thread->quit();
+        });
     }
-    for (QThread *t : m_threads) {
-        t->quit();
+    for (QThread *t : m_threads)
         t->wait();
-    }
     for (EngineWorker *w : m_workers)
         delete w; // its thread has finished: nothing else can touch it
 }
