@@ -54,6 +54,40 @@ simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
     return r.ec == std::errc() ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
 }
 
+// A large tail that holds no field we read (a depth diff's 2 x 200 levels, the 1,399 other
+// tickers of a batch) is left unread once the event's fields are known: walking it costs
+// more than the rest of the decode, for nothing we keep. Stage 1 has still checked the whole
+// message (UTF-8, strings, characters outside strings); what is not checked is the tail's
+// grammar, so a message malformed only there is not counted as a parse error.
+constexpr std::size_t kLazyTailBytes = 2048;
+struct LazyTail {
+    const char *end = nullptr; // one past the message
+    bool stopped = false;      // the walk ended early: the document was not read to its end
+};
+thread_local LazyTail t_tail;
+
+bool fieldsComplete(const DecodedFields &out)
+{
+    if (out.eventTime == DecodedFields::kNone)
+        return false;
+    if (out.eventType == "depthUpdate")
+        return out.firstUpdateId != DecodedFields::kNone && out.finalUpdateId != DecodedFields::kNone;
+    return true;
+}
+
+// True (and the walk marked as stopped) when everything wanted is known and `value` starts a
+// tail of at least kLazyTailBytes.
+bool stopBefore(ondemand::value &value, const DecodedFields &out)
+{
+    if (!t_tail.end || !fieldsComplete(out))
+        return false;
+    const std::string_view token = value.raw_json_token();
+    if (t_tail.end - token.data() < std::ptrdiff_t(kLazyTailBytes))
+        return false;
+    t_tail.stopped = true;
+    return true;
+}
+
 // Reads the fields of one event object; `envelope` is true for the outer object, where
 // "data" may hold the event (Binance combined streams).
 simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope)
@@ -65,6 +99,13 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         ondemand::value value;
         if (auto e = field.value().get(value))
             return e;
+        if (!KEY_IS(key, "data") && !KEY_IS(key, "mc") && !KEY_IS(key, "oc")) {
+            ondemand::json_type valueType;
+            if (value.type().get(valueType) == simdjson::SUCCESS
+                && (valueType == ondemand::json_type::array || valueType == ondemand::json_type::object)
+                && stopBefore(value, out))
+                return simdjson::SUCCESS;
+        }
         if (KEY_IS(key, "E") || KEY_IS(key, "pt")) {
             if (auto e = readTime(value, out.eventTime))
                 return e;
@@ -93,6 +134,8 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                     return e;
                 if (auto e = decodeObject(inner, out, false))
                     return e;
+                if (t_tail.stopped)
+                    return simdjson::SUCCESS;
             } else if (type == ondemand::json_type::array) {
                 // Array streams (!ticker@arr): the first event's time stands for the batch.
                 ondemand::array items;
@@ -104,6 +147,8 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                         return e;
                     if (auto e = decodeObject(first, out, false))
                         return e;
+                    if (stopBefore(value, out))
+                        return simdjson::SUCCESS;
                     break; // the rest of the batch is skipped, and the envelope read on to its end
                 }
             }
@@ -127,6 +172,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         return false;
     };
     out = DecodedFields{};
+    t_tail = LazyTail{m_buffer.data() + len, false};
     ondemand::document doc;
     if (auto e = m_parser->parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
         return fail(e);
@@ -170,6 +216,8 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
                     return fail(e);
                 if (auto e = decodeObject(event, out, false))
                     return fail(e);
+                if (stopBefore(value, out))
+                    break;
             }
         }
     } else {
@@ -194,7 +242,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
             return fail(e);
     }
     // document::at_end() is newer than simdjson 3.0; current_location() reports the end as OUT_OF_BOUNDS.
-    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
+    if (!t_tail.stopped && doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
         return fail(simdjson::TRAILING_CONTENT);
     return true;
 }
