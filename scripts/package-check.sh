@@ -172,6 +172,7 @@ if [[ $clean_root -eq 1 ]]; then
     # the dependencies it declares go in, so a missing Depends fails here.
     deb_name=$(basename "$deb")
     start=$SECONDS
+    # shellcheck disable=SC2016  # "$1" is expanded by mmdebstrap (the chroot path)
     mmdebstrap --quiet --variant=apt --format=null \
         --dpkgopt=force-unsafe-io --aptopt='Acquire::Languages "none"' \
         --customize-hook="copy-in $deb /tmp" \
