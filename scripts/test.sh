@@ -9,7 +9,10 @@ export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
 if [[ "${1:-}" == "--sanitize" ]]; then
     scripts/build.sh asan
-    ctest --test-dir build/asan --output-on-failure --timeout 600
+    ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
+        ctest --test-dir build/asan --output-on-failure --timeout 600
     scripts/build.sh tsan
-    TSAN_OPTIONS="halt_on_error=1" ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
+    # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
+    QT_NO_GLIB=1 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/sanitizers/tsan.supp" \
+        ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
 fi

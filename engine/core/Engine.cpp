@@ -48,10 +48,13 @@ Engine::~Engine()
         postTo(worker, [worker, thread] {
             worker->shutdown();
             thread->quit();
+            handOffRelease(worker);
         });
     }
     for (QThread *t : m_threads)
         t->wait();
+    for (EngineWorker *w : m_workers)
+        handOffAcquire(w);
     for (EngineWorker *w : m_workers)
         delete w; // its thread has finished: nothing else can touch it
 }
