@@ -8,6 +8,7 @@ scripts/build.sh ci
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
 if [[ "${1:-}" == "--sanitize" ]]; then
+    export STREAMSCOPE_TEST_TIME_FACTOR=10
     scripts/build.sh asan
     ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
         ctest --test-dir build/asan --output-on-failure --timeout 600

@@ -10,6 +10,14 @@
 
 namespace streamscope::testing {
 
+// Sanitizer builds run several times slower: their test runs set STREAMSCOPE_TEST_TIME_FACTOR
+// so that bounds on elapsed time stay meaningful without becoming flaky.
+inline int timeFactor()
+{
+    const int f = qEnvironmentVariableIntValue("STREAMSCOPE_TEST_TIME_FACTOR");
+    return f > 0 ? f : 1;
+}
+
 inline StreamConfig wsStream(const QString &name, quint16 port, const QString &pathAndQuery)
 {
     StreamConfig c;
