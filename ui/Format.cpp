@@ -83,7 +83,8 @@ QColor stateColor(StreamState state, bool dark)
     case StreamState::Live: return dark ? QColor(0x5c, 0xd6, 0x7a) : QColor(0x1a, 0x7f, 0x37);
     case StreamState::Connecting:
     case StreamState::Subscribing: return dark ? QColor(0x79, 0xb8, 0xff) : QColor(0x05, 0x50, 0xae);
-    case StreamState::Stalled: return dark ? QColor(0xf0, 0xb7, 0x2f) : QColor(0x9a, 0x67, 0x00);
+    case StreamState::Stalled:
+    case StreamState::Degraded: return dark ? QColor(0xf0, 0xb7, 0x2f) : QColor(0x9a, 0x67, 0x00);
     case StreamState::Reconnecting: return dark ? QColor(0xff, 0x9e, 0x4a) : QColor(0xbc, 0x4c, 0x00);
     case StreamState::Failed: return dark ? QColor(0xff, 0x6b, 0x6b) : QColor(0xcf, 0x22, 0x2e);
     case StreamState::Stopped:

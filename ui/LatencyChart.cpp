@@ -191,10 +191,19 @@ void LatencyChart::redraw()
     }
     m_upper->replace(m_points);
 
-    const double yTop = yMax <= 0.0 ? 10.0 : std::min(100.0, std::ceil(yMax * 1.15 / 5.0) * 5.0);
+    // Round ticks: 2, 5, 10 or 25 percent apart, four to six of them.
+    double step = 25.0;
+    for (double s : {2.0, 5.0, 10.0}) {
+        if (yMax * 1.1 <= s * 5.0) {
+            step = s;
+            break;
+        }
+    }
+    const double yTop = yMax <= 0.0 ? 10.0 : std::min(100.0, std::max(step * 2.0, std::ceil(yMax * 1.1 / step) * step));
     if (yTop != m_yMax) {
         m_yMax = yTop;
         m_axisY->setRange(0, yTop);
+        m_axisY->setTickCount(int(std::lround(yTop / step)) + 1);
     }
 
     const char *labels[3] = {"p50", "p99", "p99.9"};

@@ -288,7 +288,7 @@ void MainWindow::buildCentral()
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[StreamTableModel::ColumnCount] = {22, 13, 9, 9, 12, 9, 9, 9, 8, 7, 9, 8, 8, 0};
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 0};
     for (int c = 0; c < StreamTableModel::ColActions; ++c)
         m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
@@ -453,7 +453,7 @@ void MainWindow::buildStatusBar()
 void MainWindow::setDefaultLayout()
 {
     resize(1500, 900);
-    resizeDocks({m_chartsDock}, {560}, Qt::Horizontal);
+    resizeDocks({m_chartsDock}, {500}, Qt::Horizontal);
     resizeDocks({m_inspectorDock}, {300}, Qt::Vertical);
     m_defaultState = saveState();
 }
@@ -518,16 +518,13 @@ void MainWindow::evaluateAlerts(qint64 nowMs)
 
 void MainWindow::updateStatusBar(double cpuPercent)
 {
-    int counts[int(StreamState::Failed) + 1] = {};
-    for (const StreamTableModel::Row &row : m_model->rows()) {
-        const int s = int(row.snap.state);
-        if (s >= 0 && s <= int(StreamState::Failed))
-            ++counts[s];
-    }
+    int counts[256] = {};
+    for (const StreamTableModel::Row &row : m_model->rows())
+        ++counts[quint8(row.snap.state)];
     QStringList parts;
     parts.append(countNoun(quint64(m_model->rows().size()), tr("stream"), tr("streams")));
     for (StreamState s : {StreamState::Live, StreamState::Connecting, StreamState::Subscribing, StreamState::Stalled,
-                          StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped, StreamState::Idle}) {
+                          StreamState::Degraded, StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped, StreamState::Idle}) {
         if (counts[int(s)])
             parts.append(QStringLiteral("%1 %2").arg(counts[int(s)]).arg(stateName(s)));
     }

@@ -193,7 +193,7 @@ void RateChart::refresh(const RateHistory &history)
     const int span = std::max(60, std::min(RateHistory::kCapacity, ((history.sampleCount() + 59) / 60) * 60));
     if (span != m_xSpan) {
         m_xSpan = span;
-        m_axisX->setRange(-span + 1, 0);
+        m_axisX->setRange(-span, 0);
     }
     const double top = niceCeiling(yMax * 1.1);
     if (top != m_yMax) {

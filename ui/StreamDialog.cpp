@@ -97,7 +97,7 @@ StreamDialog::StreamDialog(const QStringList &existingNames, QWidget *parent)
 
     connect(m_preset, &QComboBox::currentIndexChanged, this, &StreamDialog::onPresetChanged);
     onPresetChanged();
-    resize(sizeHint().expandedTo(QSize(900, 560)));
+    resize(sizeHint().expandedTo(QSize(860, 520)));
 }
 
 QWidget *StreamDialog::buildBinancePage()
@@ -333,7 +333,7 @@ QWidget *StreamDialog::buildOptions()
     of->addRow(tr("S&tall after:"), m_stallS);
     of->addRow(QString(), m_reconnectOnStall);
 
-    auto *alerts = new QGroupBox(tr("Alerts (0 = off)"));
+    auto *alerts = new QGroupBox(tr("Alerts"));
     m_alertRate = new QDoubleSpinBox;
     m_alertRate->setObjectName(QStringLiteral("alertRate"));
     m_alertRate->setRange(0, 1e7);
@@ -351,6 +351,8 @@ QWidget *StreamDialog::buildOptions()
     m_alertSilent->setRange(0, 86400);
     m_alertSilent->setSuffix(QStringLiteral(" s"));
     m_alertSilent->setToolTip(tr("Alert when no data message arrived for this long"));
+    for (QAbstractSpinBox *spin : std::initializer_list<QAbstractSpinBox *>{m_alertRate, m_alertP99, m_alertSilent})
+        spin->setSpecialValueText(tr("off"));
     m_alertGaps = new QCheckBox(tr("Alert on sequence gaps"));
     m_alertGaps->setObjectName(QStringLiteral("alertGaps"));
     auto *af = new QFormLayout(alerts);
