@@ -87,7 +87,7 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     e.stream = streamName;
     e.kind = event.kind == EventKind::StateChanged ? stateName(event.state) : kindName(event.kind);
     e.text = event.text;
-    if (event.kind == EventKind::Disconnected && event.closeCode != 0)
+    if (event.kind == EventKind::Disconnected && event.closeCode != 0 && !event.text.contains(QLatin1String("close code")))
         e.text += tr(" (close code %1)").arg(event.closeCode);
     switch (event.kind) {
     case EventKind::ParseError:

@@ -99,6 +99,8 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
         }
     } else if (role == Qt::ToolTipRole) {
         switch (section) {
+        case ColName: return tr("Stream name; hover a row for its URL and state");
+        case ColState: return tr("Connection state; hover a row for the reason");
         case ColRate: return tr("Messages per second over the last second");
         case ColKBps: return tr("Kilobytes received per second over the last second");
         case ColMessages: return tr("Messages received since the stream was added");
