@@ -48,6 +48,63 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                       {QStringLiteral("latency_ms"), latency}};
         if (!s.lastParseError.isEmpty())
             o.insert(QStringLiteral("last_parse_error"), s.lastParseError);
+        // Venue details (docs/venues.md); added fields only.
+        o.insert(QStringLiteral("updates"), qint64(s.updates));
+        o.insert(QStringLiteral("duplicates"), qint64(s.duplicates));
+        o.insert(QStringLiteral("rollovers"), qint64(s.rollovers));
+        o.insert(QStringLiteral("outgoing_messages"), qint64(s.outgoingMessages));
+        o.insert(QStringLiteral("outgoing_pings"), qint64(s.outgoingPings));
+        o.insert(QStringLiteral("outgoing_limit_per_s"), s.outgoingLimitPerS);
+        o.insert(QStringLiteral("outgoing_peak_per_s"), s.outgoingPeakPerS);
+        o.insert(QStringLiteral("subscriptions"), s.subscriptionCount);
+        QJsonArray connections;
+        for (const ConnectionInfo &c : s.connections)
+            connections.append(QJsonObject{{QStringLiteral("shard"), c.shard},
+                                           {QStringLiteral("rollover"), c.rollover},
+                                           {QStringLiteral("connected"), c.connected},
+                                           {QStringLiteral("subscriptions"), c.subscriptions},
+                                           {QStringLiteral("url"), c.url}});
+        o.insert(QStringLiteral("connections"), connections);
+        QJsonArray gapList;
+        for (const GapRecord &g : s.recentGaps)
+            gapList.append(QJsonObject{{QStringLiteral("time_ms"), g.timeMs},
+                                       {QStringLiteral("symbol"), g.symbol},
+                                       {QStringLiteral("missing_from"), g.expectedFrom},
+                                       {QStringLiteral("missing_to"), g.missingTo()},
+                                       {QStringLiteral("resumed_at"), g.resumedAt}});
+        o.insert(QStringLiteral("gap_records"), gapList);
+        if (!s.rateLimits.isEmpty()) {
+            QJsonArray limits;
+            for (const RateLimitInfo &r : s.rateLimits)
+                limits.append(QJsonObject{{QStringLiteral("type"), r.type},
+                                          {QStringLiteral("interval"), r.interval},
+                                          {QStringLiteral("interval_num"), r.intervalNum},
+                                          {QStringLiteral("limit"), r.limit},
+                                          {QStringLiteral("count"), r.count}});
+            o.insert(QStringLiteral("rate_limits"), limits);
+        }
+        if (s.serverShutdowns)
+            o.insert(QStringLiteral("server_shutdowns"), qint64(s.serverShutdowns));
+        if (s.venue == Venue::Betfair) {
+            o.insert(QStringLiteral("betfair"),
+                     QJsonObject{{QStringLiteral("connection_id"), s.connectionId},
+                                 {QStringLiteral("connections_available"), s.connectionsAvailable},
+                                 {QStringLiteral("segments"), qint64(s.segments)},
+                                 {QStringLiteral("conflated"), qint64(s.conflated)},
+                                 {QStringLiteral("conflated_unrequested"), s.conflatedUnrequested},
+                                 {QStringLiteral("images"), qint64(s.images)},
+                                 {QStringLiteral("resub_deltas"), qint64(s.resubDeltas)},
+                                 {QStringLiteral("status_503"), qint64(s.status503)},
+                                 {QStringLiteral("stale_alarms"), qint64(s.staleAlarms)},
+                                 {QStringLiteral("heartbeat_ms"), s.heartbeatMs},
+                                 {QStringLiteral("conflate_ms"), s.conflateMs},
+                                 {QStringLiteral("clk"), s.clk},
+                                 {QStringLiteral("initial_clk"), s.initialClk}});
+        }
+        if (!s.venueErrorCode.isEmpty()) {
+            o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
+            o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);
+        }
         list.append(o);
     }
     return QJsonObject{{QStringLiteral("version"), 1},

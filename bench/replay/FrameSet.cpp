@@ -40,9 +40,10 @@ FrameSet::FrameSet(const ScenarioPool &pool, ReplayOptions::Protocol protocol, b
     m_frames.reserve(pool.messages().size());
     for (const PoolMessage &m : pool.messages())
         m_frames.push_back(append(m, protocol, stamp));
-    const PoolMessage *specials[4] = {&pool.heartbeat(), &pool.subImage(), &pool.resubDelta(),
-                                      &pool.badJson()};
-    for (int k = 0; k < 4; ++k) {
+    const PoolMessage *specials[9] = {&pool.heartbeat(), &pool.subImage(), &pool.resubDelta(),
+                                      &pool.badJson(), &pool.status503(), &pool.conflated(),
+                                      &pool.segment(0), &pool.segment(1), &pool.segment(2)};
+    for (int k = 0; k < 9; ++k) {
         // The malformed message is never stamped: it must stay malformed, nothing more.
         m_specials[k] = specials[k]->json.isEmpty() ? Frame{}
                                                     : append(*specials[k], protocol, stamp && k != 3);
@@ -75,6 +76,8 @@ FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Prot
     frame.firstSeqOffset = at(message.firstSeqOffset);
     frame.lastSeqOffset = at(message.lastSeqOffset);
     frame.clkOffset = at(message.clkOffset);
+    frame.tradeIdOffset = at(message.tradeIdOffset);
+    frame.heartbeatMsOffset = at(message.heartbeatMsOffset);
     m_data.append(wire);
     m_maxFrameSize = std::max(m_maxFrameSize, frame.size);
     return frame;

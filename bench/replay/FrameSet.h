@@ -29,6 +29,8 @@ public:
         int firstSeqOffset = -1; // ScenarioPool::kSeqWidth characters
         int lastSeqOffset = -1;
         int clkOffset = -1;      // ScenarioPool::kClkWidth digits
+        int tradeIdOffset = -1;  // ScenarioPool::kSeqWidth characters
+        int heartbeatMsOffset = -1; // ScenarioPool::kHeartbeatWidth characters
     };
     static constexpr int kStampWidth = 19;
 
@@ -41,6 +43,9 @@ public:
     const Frame &subImage() const { return m_specials[1]; }
     const Frame &resubDelta() const { return m_specials[2]; }
     const Frame &badJson() const { return m_specials[3]; }
+    const Frame &status503() const { return m_specials[4]; }
+    const Frame &conflated() const { return m_specials[5]; }
+    const Frame &segment(int part) const { return m_specials[6 + part]; }
     qsizetype maxFrameSize() const { return m_maxFrameSize; }
     const char *frameData(const Frame &frame) const { return m_data.constData() + frame.offset; }
 
@@ -58,7 +63,7 @@ private:
 
     QByteArray m_data;
     std::vector<Frame> m_frames;
-    Frame m_specials[4];
+    Frame m_specials[9];
     qsizetype m_maxFrameSize = 0;
 };
 

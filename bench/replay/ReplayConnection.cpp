@@ -93,6 +93,7 @@ void ReplayConnection::start()
         }
         m_open = true;
         emit opened();
+        startAgeLimit();
         sendControl(QByteArrayLiteral("{\"op\":\"connection\",\"connectionId\":\"002-")
                     + QByteArray::number(m_serial).rightJustified(12, '0') + "\"}");
         // Betfair data follows a subscription; other scenarios over lines start at once.
@@ -213,6 +214,7 @@ bool ReplayConnection::handleHttpRequest()
         m_pingTimer->start(int(std::min<quint64>(m_options.pingMs, 1u << 30)));
     }
     emit opened();
+    startAgeLimit();
     if (!m_options.waitSubscribe)
         beginData();
     return true;
@@ -285,11 +287,18 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
     const QByteArray id = jsonText(request.value(QStringLiteral("id")));
     const QJsonArray params = request.value(QStringLiteral("params")).toArray();
     QByteArray result = "null";
+    QStringList added;
     if (method == QLatin1String("SUBSCRIBE")) {
         for (const QJsonValue &param : params) {
-            if (!m_subscriptions.contains(param.toString()))
-                m_subscriptions.append(param.toString());
+            if (!m_subscriptions.contains(param.toString()) && !added.contains(param.toString()))
+                added.append(param.toString());
         }
+        if (m_subscriptions.size() + added.size() > m_options.maxStreams) {
+            sendControl(R"({"error":{"code":2,"msg":"Invalid request: at most )"
+                        + QByteArray::number(m_options.maxStreams) + R"( streams per connection"},"id":)" + id + '}');
+            return;
+        }
+        m_subscriptions.append(added);
     } else if (method == QLatin1String("UNSUBSCRIBE")) {
         for (const QJsonValue &param : params)
             m_subscriptions.removeAll(param.toString());
@@ -303,6 +312,8 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
     }
     // Binance's own key order: result first, then id.
     sendControl("{\"result\":" + result + ",\"id\":" + id + '}');
+    if (m_options.perStream && !added.isEmpty())
+        sendPerStream(added);
     if (method == QLatin1String("SUBSCRIBE") && !m_dataStarted)
         beginData();
 }
@@ -357,6 +368,8 @@ void ReplayConnection::handleLine(const QByteArray &line)
         }
         m_resubscribed = request.contains(QStringLiteral("clk"))
             || request.contains(QStringLiteral("initialClk"));
+        if (request.contains(QStringLiteral("heartbeatMs")))
+            m_heartbeatMs = quint64(std::clamp(request.value(QStringLiteral("heartbeatMs")).toInt(), 500, 30000));
         status(true, "", {}, false);
         if (!m_dataStarted)
             beginData();
@@ -413,12 +426,13 @@ bool ReplayConnection::setupStream(const ReplayOptions &options, QString *error)
     case ReplayOptions::Misbehaviour::InvalidUtf8: m_event = Event::InvalidUtf8; break;
     case ReplayOptions::Misbehaviour::Oversized: m_event = Event::Oversized; break;
     case ReplayOptions::Misbehaviour::Gap: m_event = Event::Gap; break;
+    case ReplayOptions::Misbehaviour::Shutdown: m_event = Event::Shutdown; break;
     default: m_event = Event::None; break;
     }
     m_eventArmed = m_event != Event::None;
-    if (m_event == Event::Drop && !options.dropEvery && m_server) {
+    if ((m_event == Event::Drop || m_event == Event::Shutdown) && !options.dropEvery && m_server) {
         const QString key = m_webSocket ? m_requestTarget : QStringLiteral("line");
-        m_eventArmed = m_server->claimDrop(key);
+        m_eventArmed = m_server->claimDrop(m_event == Event::Shutdown ? QStringLiteral("shutdown:") + key : key);
     }
     return true;
 }
@@ -428,6 +442,13 @@ void ReplayConnection::beginData()
     if (m_dataStarted || m_options.idle || m_closing)
         return;
     m_dataStarted = true;
+    if (m_options.market && m_server) {
+        // Join the market where it is now: the events before were someone else's.
+        const quint64 start = std::min(m_server->marketPosition(m_options.scenario), m_target);
+        m_sent = start;
+        m_poolIndex = start;
+        m_depthSeq = start;
+    }
     if (m_options.rate > 0) {
         m_paceTimer = new QTimer(this);
         m_paceTimer->setTimerType(Qt::PreciseTimer);
@@ -508,6 +529,18 @@ const FrameSet::Frame &ReplayConnection::pickFrame(quint64 index)
             return m_resubscribed ? m_frames->resubDelta() : m_frames->subImage();
         if ((index + 1) % ScenarioPool::kHeartbeatEvery == 0)
             return m_frames->heartbeat();
+        if (m_options.imageAfter && index == m_options.imageAfter)
+            return m_frames->subImage();
+        if (m_options.status503Count && index >= m_options.status503After
+            && index < m_options.status503After + m_options.status503Count)
+            return m_frames->status503();
+        if (m_options.segmentEvery) {
+            const quint64 k = index % m_options.segmentEvery;
+            if (k + 3 >= m_options.segmentEvery)
+                return m_frames->segment(int(k + 3 - m_options.segmentEvery));
+        }
+        if (m_options.conflatedEvery && (index + 1) % m_options.conflatedEvery == 0)
+            return m_frames->conflated();
     }
     return frames[size_t(m_poolIndex++ % frames.size())];
 }
@@ -540,13 +573,22 @@ void ReplayConnection::writeBatch(quint64 limit)
         }
         if (frame.clkOffset >= 0)
             FrameSet::writeNumber(dst + frame.clkOffset, ++m_clk, ScenarioPool::kClkWidth, '0');
+        if (frame.tradeIdOffset >= 0)
+            FrameSet::writeNumber(dst + frame.tradeIdOffset, ScenarioPool::kFirstTradeId + m_sent,
+                                  ScenarioPool::kSeqWidth, ' ');
+        if (frame.heartbeatMsOffset >= 0)
+            FrameSet::writeNumber(dst + frame.heartbeatMsOffset, m_heartbeatMs,
+                                  ScenarioPool::kHeartbeatWidth, ' ');
         used += frame.size;
         ++m_sent;
     }
     batch.truncate(used);
     m_socket->write(batch);
-    if (m_server)
+    if (m_server) {
         m_server->addSent(m_sent - first);
+        if (m_options.market)
+            m_server->advanceMarket(m_options.scenario, m_sent);
+    }
 }
 
 void ReplayConnection::fireEvent()
@@ -596,9 +638,49 @@ void ReplayConnection::fireEvent()
     case Event::Gap:
         m_depthSeq += m_options.gapCount;
         break;
+    case Event::Shutdown: {
+        // Binance announces a maintenance close, keeps serving for a while, then closes.
+        const QByteArray notice = R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":)"
+            + QByteArray::number(nowMs()) + "}}";
+        m_socket->write(FrameSet::wireMessage(notice, m_options.protocol));
+        QTimer::singleShot(std::chrono::milliseconds(m_options.shutdownGraceMs), this, [this] {
+            if (m_webSocket)
+                sendCloseAndFinish(1001);
+            else if (m_socket)
+                m_socket->disconnectFromHost();
+        });
+        break;
+    }
     case Event::None:
         break;
     }
+}
+
+void ReplayConnection::startAgeLimit()
+{
+    if (m_options.maxAgeMs == 0)
+        return;
+    // Binance closes every connection at 24 h; scaled down for tests.
+    QTimer::singleShot(std::chrono::milliseconds(m_options.maxAgeMs), this, [this] {
+        if (m_webSocket)
+            sendCloseAndFinish(1000);
+        else if (m_socket)
+            m_socket->disconnectFromHost();
+    });
+}
+
+void ReplayConnection::sendPerStream(const QStringList &streams)
+{
+    // One event per stream, so that a client can tell every subscription delivered.
+    for (const QString &name : streams) {
+        const QByteArray symbol = name.section(QLatin1Char('@'), 0, 0).toUpper().toUtf8();
+        const QByteArray json = R"({"stream":")" + name.toUtf8() + R"(","data":{"e":"aggTrade","E":)"
+            + QByteArray::number(nowMs()) + R"(,"s":")" + symbol + R"(","a":)"
+            + QByteArray::number(++m_perStreamSerial) + "}}";
+        sendControl(json);
+    }
+    if (m_server)
+        m_server->addSent(quint64(streams.size()));
 }
 
 void ReplayConnection::resumeFromSilence()
@@ -614,8 +696,13 @@ void ReplayConnection::maybeFinishDrop()
 {
     // Let the messages before the drop reach the client, then cut the connection without a
     // close frame, as a network failure would.
-    if (m_socket && m_socket->bytesToWrite() == 0)
-        m_socket->abort();
+    // Queued: aborting a QSslSocket from inside its own bytesWritten signal crashes it.
+    if (m_socket && m_socket->bytesToWrite() == 0) {
+        QMetaObject::invokeMethod(this, [this] {
+            if (m_socket)
+                m_socket->abort();
+        }, Qt::QueuedConnection);
+    }
 }
 
 } // namespace streamscope::replay

@@ -45,7 +45,7 @@ signals:
     void controlReceived(const QString &text);
 
 private:
-    enum class Event { None = 0, Silent, Drop, BadFrame, InvalidUtf8, Oversized, Gap };
+    enum class Event { None = 0, Silent, Drop, BadFrame, InvalidUtf8, Oversized, Gap, Shutdown };
 
     void onReadyRead();
     void onBytesWritten();
@@ -72,6 +72,8 @@ private:
     void resumeFromSilence();
     void resetPacing();
     void maybeFinishDrop();
+    void startAgeLimit();
+    void sendPerStream(const QStringList &streams);
 
     QPointer<QTcpSocket> m_socket;
     QPointer<ReplayServer> m_server;
@@ -110,6 +112,8 @@ private:
     bool m_eventArmed = false;
     bool m_badJson = false;
     char m_nowMsText[16] = {}; // the send time in ms, 13 digits, once per batch
+    quint64 m_heartbeatMs = 5000; // Betfair: as requested by the subscription, echoed
+    quint64 m_perStreamSerial = 0;
 
     QTimer *m_paceTimer = nullptr;
     QElapsedTimer m_paceClock;

@@ -33,7 +33,7 @@ ReplayOptions::Misbehaviour ReplayOptions::misbehaviour() const
         {"silent", Misbehaviour::Silent},        {"drop", Misbehaviour::Drop},
         {"bad_frame", Misbehaviour::BadFrame},   {"invalid_utf8", Misbehaviour::InvalidUtf8},
         {"oversized", Misbehaviour::Oversized},  {"bad_json", Misbehaviour::BadJson},
-        {"gap", Misbehaviour::Gap},
+        {"gap", Misbehaviour::Gap},              {"shutdown", Misbehaviour::Shutdown},
     };
     for (const auto &k : kinds) {
         if (misbehave == QLatin1String(k.name))
@@ -51,10 +51,12 @@ QString ReplayOptions::validate() const
     if (!misbehave.isEmpty() && misbehave != QLatin1String("none")
         && misbehaviour() == Misbehaviour::None) {
         return QStringLiteral("unknown misbehaviour \"%1\" (expected silent, drop, bad_frame, "
-                              "invalid_utf8, oversized, bad_json or gap)").arg(misbehave);
+                              "invalid_utf8, oversized, bad_json, gap or shutdown)").arg(misbehave);
     }
     if (rate < 0)
         return QStringLiteral("rate must not be negative");
+    if (segmentEvery != 0 && segmentEvery < 4)
+        return QStringLiteral("segment_every must be at least 4");
     if (misbehaviour() == Misbehaviour::BadJson && after == 0)
         return QStringLiteral("bad_json needs after=K (every K-th message is malformed)");
     return {};
@@ -85,6 +87,11 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
         else if (key == QLatin1String("wait_subscribe")) o.waitSubscribe = isTrue(value);
         else if (key == QLatin1String("idle")) o.idle = isTrue(value);
         else if (key == QLatin1String("ping_ms")) o.pingMs = number;
+        else if (key == QLatin1String("market")) o.market = isTrue(value);
+        else if (key == QLatin1String("shutdown_grace_ms")) o.shutdownGraceMs = number;
+        else if (key == QLatin1String("max_age_ms")) o.maxAgeMs = number;
+        else if (key == QLatin1String("max_streams")) o.maxStreams = int(number);
+        else if (key == QLatin1String("per_stream")) o.perStream = isTrue(value);
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;

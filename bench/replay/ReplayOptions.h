@@ -22,6 +22,8 @@ struct ReplayOptions {
         Oversized,    // one message of `oversizedBytes`: 1009 on a client with a lower limit
         BadJson,      // every `after`-th message is malformed JSON (counts as sent)
         Gap,          // depth diff: skip `gapCount` updates once, after `after` messages
+        Shutdown,     // a Binance serverShutdown notice after `after` messages (once per URL
+                      // unless dropEvery), then the connection closes `shutdownGraceMs` later
     };
 
     QString scenario = QStringLiteral("small_aggtrade");
@@ -46,6 +48,22 @@ struct ReplayOptions {
     quint64 pingMs = 0;         // websocket: the server pings every pingMs (0 = never)
     QString authSession;        // line protocol: authentication must carry this session
 
+    // Venue behaviour (Binance-like)
+    bool market = false;        // connections of one scenario share one event sequence: a new
+                                // connection starts where the furthest one is (trade ids "a"
+                                // follow the sequence), as two real connections would see
+    quint64 shutdownGraceMs = 1000; // shutdown: the connection closes this long after the notice
+    quint64 maxAgeMs = 0;       // the server closes a connection this old (Binance: 24 h); 0 never
+    int maxStreams = 1024;      // SUBSCRIBE beyond this many streams on one connection: error
+    bool perStream = false;     // after each SUBSCRIBE, one message per newly subscribed stream
+
+    // Venue behaviour (Betfair-like, line protocol; message indices count from 0)
+    quint64 status503After = 0; // messages [after, after + count) carry "status":503
+    quint64 status503Count = 0;
+    quint64 conflatedEvery = 0; // every K-th message has mc[].con=true
+    quint64 segmentEvery = 0;   // every K-th group of messages ends with SEG_START, SEG, SEG_END (K >= 4)
+    quint64 imageAfter = 0;     // message K is a SUB_IMAGE (mid-stream), 0 never
+
     // The count actually sent (count, or the scenario's default when count is 0).
     quint64 effectiveCount() const;
     Misbehaviour misbehaviour() const;
@@ -53,6 +71,7 @@ struct ReplayOptions {
     // A copy of base with the overrides of a websocket request target applied:
     //   /<scenario>?count=N&rate=R&loop=1&stamp=1&misbehave=KIND&after=K&silent_ms=D
     //   &drop_every=1&size=BYTES&gap=k&wait_subscribe=1&idle=1&ping_ms=T&scenario=NAME
+    //   &market=1&shutdown_grace_ms=T&max_age_ms=T&max_streams=N&per_stream=1
     // A path that is not a scenario name ("/", "/stream", "/ws/btcusdt@aggTrade") keeps
     // the default scenario, so real Binance URLs work unchanged.
     static ReplayOptions fromUrl(const ReplayOptions &base, const QUrl &url);

@@ -3,12 +3,14 @@
 #include "BuiltinCertificate.h"
 #include "ReplayOptions.h"
 
+#include <QHash>
 #include <QHostAddress>
 #include <QList>
 #include <QObject>
 #include <QSet>
 #include <QString>
 
+#include <algorithm>
 #include <atomic>
 
 class QTcpServer;
@@ -56,6 +58,14 @@ public:
     // The drop misbehaviour fires once per request target unless drop_every is set: true if
     // this connection is the first one for key.
     bool claimDrop(const QString &key);
+    // Shared markets (ReplayOptions::market): the furthest event index any connection of
+    // `scenario` has sent.
+    quint64 marketPosition(const QString &scenario) const { return m_markets.value(scenario); }
+    void advanceMarket(const QString &scenario, quint64 position)
+    {
+        quint64 &p = m_markets[scenario];
+        p = std::max(p, position);
+    }
     bool isSilent() const { return m_silent; }
 
 signals:
@@ -72,6 +82,7 @@ private:
     QTcpServer *m_tcpServer = nullptr;
     QList<ReplayConnection *> m_connections;
     QSet<QString> m_droppedKeys;
+    QHash<QString, quint64> m_markets;
     QString m_errorString;
     quint64 m_serial = 0;
     bool m_silent = false;

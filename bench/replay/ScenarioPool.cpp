@@ -53,6 +53,16 @@ public:
         (first ? m_msg.firstSeqOffset : m_msg.lastSeqOffset) = int(m_out.size());
         return fmt("%*llu", ScenarioPool::kSeqWidth, static_cast<unsigned long long>(value));
     }
+    Builder &tradeId(quint64 value)
+    {
+        m_msg.tradeIdOffset = int(m_out.size());
+        return fmt("%*llu", ScenarioPool::kSeqWidth, static_cast<unsigned long long>(value));
+    }
+    Builder &heartbeatMs()
+    {
+        m_msg.heartbeatMsOffset = int(m_out.size());
+        return fmt("%*d", ScenarioPool::kHeartbeatWidth, 5000);
+    }
     Builder &clk()
     {
         m_msg.clkOffset = int(m_out.size());
@@ -90,7 +100,7 @@ PoolMessage aggTrade(Builder &b, quint64 i)
 {
     const quint64 ts = kBaseTimeMs + i;
     b.raw(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":)").timeMs(ts, true);
-    b.raw(R"(,"s":"BTCUSDT","a":)").num(1000000 + i).raw(R"(,"p":)").price();
+    b.raw(R"(,"s":"BTCUSDT","a":)").tradeId(ScenarioPool::kFirstTradeId + i).raw(R"(,"p":)").price();
     b.raw(R"(,"q":)").qty().raw(R"(,"f":)").num(2000000 + i).raw(R"(,"l":)").num(2000000 + i);
     b.raw(R"(,"T":)").timeMs(ts, false).raw(R"(,"m":)").raw(i % 2 == 1 ? "true" : "false");
     b.raw(R"(,"M":true}})");
@@ -242,14 +252,27 @@ ScenarioPool::ScenarioPool(const QString &name) : m_name(name)
         b.raw(R"(,"ct":"HEARTBEAT"})");
         m_heartbeat = b.take();
         b.raw(R"({"op":"mcm","id":2,"initialClk":"xAeGqeqzBsQHkdq8uQbEB9jygrkG","clk":")").clk();
-        b.raw(R"(","conflateMs":0,"heartbeatMs":5000,"pt":)").timeMs(kBaseTimeMs, true);
+        b.raw(R"(","conflateMs":0,"heartbeatMs":)").heartbeatMs().raw(R"(,"pt":)").timeMs(kBaseTimeMs, true);
         b.raw(R"(,"ct":"SUB_IMAGE","mc":[{"id":"1.2345","img":true,"rc":[{"id":47972,)");
         b.raw(R"("batb":[[0,2.5,120.0]]}]}]})");
         m_subImage = b.take();
         b.raw(R"({"op":"mcm","id":2,"initialClk":"xAeGqeqzBsQHkdq8uQbEB9jygrkG","clk":")").clk();
-        b.raw(R"(","conflateMs":0,"heartbeatMs":5000,"pt":)").timeMs(kBaseTimeMs, true);
+        b.raw(R"(","conflateMs":0,"heartbeatMs":)").heartbeatMs().raw(R"(,"pt":)").timeMs(kBaseTimeMs, true);
         b.raw(R"(,"ct":"RESUB_DELTA","mc":[{"id":"1.2345","rc":[{"id":47972,"ltp":2.52}]}]})");
         m_resubDelta = b.take();
+        b.raw(R"({"op":"mcm","id":2,"clk":")").clk().raw(R"(","status":503,"pt":)").timeMs(kBaseTimeMs, true);
+        b.raw(R"(,"mc":[{"id":"1.2345","rc":[{"id":47972,"ltp":2.54}]}]})");
+        m_status503 = b.take();
+        b.raw(R"({"op":"mcm","id":2,"clk":")").clk().raw(R"(","pt":)").timeMs(kBaseTimeMs, true);
+        b.raw(R"(,"mc":[{"id":"1.2345","con":true,"rc":[{"id":47972,"ltp":2.56}]}]})");
+        m_conflated = b.take();
+        const char *parts[3] = {"SEG_START", "SEG", "SEG_END"};
+        for (int k = 0; k < 3; ++k) {
+            b.raw(R"({"op":"mcm","id":2,"clk":")").clk().raw(R"(","segmentType":")").raw(parts[k]);
+            b.raw(R"(","pt":)").timeMs(kBaseTimeMs, true);
+            b.raw(R"(,"mc":[{"id":"1.2345","rc":[{"id":47972,"ltp":2.58}]}]})");
+            m_segments[k] = b.take();
+        }
         b.raw(R"({"op":"mcm","id":2,"clk":"AEYAVAA7","pt":17000000,"mc":[{"id":"1.2345")");
     } else {
         b.raw(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1700000000000,"p":)");

@@ -18,6 +18,8 @@ struct PoolMessage {
     int firstSeqOffset = -1; // depth diff "U"
     int lastSeqOffset = -1;  // depth diff "u"
     int clkOffset = -1;      // Betfair "clk": kClkWidth digits inside the string
+    int tradeIdOffset = -1;  // aggTrade "a": kSeqWidth characters, right aligned
+    int heartbeatMsOffset = -1; // Betfair "heartbeatMs" echo: kHeartbeatWidth characters
 };
 
 // The pool of a scenario of WORKLOADS.md: 500 messages built from a fixed seed (fewer for
@@ -32,6 +34,8 @@ public:
     static constexpr quint64 kFirstSeq = 5000000000ull;
     static constexpr quint64 kSeqSpan = 200; // u = U + kSeqSpan, next U = u + 1
     static constexpr quint64 kHeartbeatEvery = 1000;
+    static constexpr quint64 kFirstTradeId = 1000000;
+    static constexpr int kHeartbeatWidth = 5;
 
     // nullptr if the name is not a scenario.
     static std::shared_ptr<const ScenarioPool> get(const QString &name);
@@ -43,6 +47,10 @@ public:
     const PoolMessage &subImage() const { return m_subImage; }
     const PoolMessage &resubDelta() const { return m_resubDelta; }
     const PoolMessage &badJson() const { return m_badJson; }
+    // Betfair specials: status 503, con=true, a segmented change (start, middle, end).
+    const PoolMessage &status503() const { return m_status503; }
+    const PoolMessage &conflated() const { return m_conflated; }
+    const PoolMessage &segment(int part) const { return m_segments[part]; }
     // Median JSON size of the pool's messages, in bytes.
     qsizetype medianSize() const;
 
@@ -56,6 +64,9 @@ private:
     PoolMessage m_subImage;
     PoolMessage m_resubDelta;
     PoolMessage m_badJson;
+    PoolMessage m_status503;
+    PoolMessage m_conflated;
+    PoolMessage m_segments[3];
 };
 
 } // namespace streamscope::replay

@@ -43,6 +43,19 @@ struct StreamConfig {
     qint64 maxMessageBytes = 16 * 1024 * 1024;
     int inspectorCapacity = 2000;    // messages kept while somebody inspects the stream
 
+    // Make-before-break rollover: a connection older than this is replaced by a new one
+    // (opened, subscribed, switched to once it delivers, the overlap deduplicated).
+    // -1: the venue's default (Binance 23 h 50 min, others never); 0: never.
+    qint64 maxConnectionAgeMs = -1;
+    // Longest overlap of a rollover before the old connection is closed anyway.
+    int rolloverOverlapMaxMs = 10000;
+    // Binance: streams per connection (the venue allows 1,024); more are split over several
+    // connections of this one stream.
+    int maxStreamsPerConnection = 1024;
+    // Binance: USD-M futures (10 control messages/s, pu continuity); also implied by an
+    // fstream host.
+    bool futures = false;
+
     // Betfair
     QString appKey;   // secret reference
     QString session;  // secret reference

@@ -27,6 +27,36 @@ struct InspectedMessage {
     QByteArray text;
 };
 
+// One depth-diff continuity break: when it was seen and which update ids are missing.
+struct GapRecord {
+    qint64 timeMs = 0;          // epoch ms when the break was seen
+    QString symbol;             // "BTCUSDT" (or the stream name)
+    qint64 expectedFrom = 0;    // first missing update id (previous u + 1)
+    qint64 resumedAt = 0;       // first update id received after the break
+    qint64 missingTo() const { return resumedAt - 1; } // last missing update id
+};
+
+// One websocket/line connection of a stream. A stream with more subscriptions than one
+// connection may carry (Binance: 1,024) has several; during a make-before-break rollover
+// the replacement shows up with rollover = true until it takes over.
+struct ConnectionInfo {
+    int shard = 0;              // 0, 1, ...: which share of the subscriptions it carries
+    bool rollover = false;      // a replacement connection, not yet switched over to
+    bool connected = false;
+    qint64 connectedSinceMs = 0;
+    int subscriptions = 0;      // Binance streams subscribed on it
+    QString url;
+};
+
+// One entry of a Binance websocket-API response's "rateLimits" array, as last seen.
+struct RateLimitInfo {
+    QString type;               // REQUEST_WEIGHT, ORDERS, CONNECTIONS, ...
+    QString interval;           // SECOND, MINUTE, DAY
+    int intervalNum = 0;
+    qint64 limit = 0;
+    qint64 count = 0;
+};
+
 enum class EventKind : quint8 {
     Unknown = 0,
     StateChanged,
@@ -37,7 +67,7 @@ enum class EventKind : quint8 {
     Gap,
     ParseError,
     Response,
-    Info,
+    Info, // also venue notices: rollover started/switched, RESUB_DELTA, conflation, 503
 };
 
 struct StreamEvent {

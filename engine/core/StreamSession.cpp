@@ -6,10 +6,11 @@
 #include "protocol/MessageDecoder.h"
 #include "transport/LineTransport.h"
 #include "transport/WebSocketTransport.h"
+#include "venues/VenueHandler.h"
 
-#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QUrlQuery>
 
 #include <chrono>
 #include <cmath>
@@ -34,7 +35,45 @@ QString seconds(qint64 ms)
     return QString::number(double(ms) / 1000.0, 'f', ms < 10000 ? 1 : 0) + QStringLiteral(" s");
 }
 
+// Streams named by a Binance URL itself (/ws/a/b or /stream?streams=a/b).
+int streamsInUrl(const QUrl &url)
+{
+    const QString path = url.path();
+    if (path.startsWith(QLatin1String("/ws/")))
+        return int(path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
+    return int(QUrlQuery(url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
+}
+
 } // namespace
+
+// One connection of the stream. Its transport refers to `config`, so a link lives until
+// its transport is gone (retired links are freed on the next tick).
+struct StreamSession::Link final : public MessageSink {
+    explicit Link(StreamSession &s) : session(s) {}
+    virtual ~Link() { delete outboxTimer; }
+    void onMessage(const char *data, qsizetype len, bool inScratch) override
+    {
+        session.onLinkMessage(*this, data, len, inScratch);
+    }
+
+    StreamSession &session;
+    int id = 0;
+    int shard = 0;
+    bool rollover = false; // a replacement not yet switched over to
+    StreamConfig config;   // this connection's copy (its own URL)
+    QStringList streams;   // Binance streams this connection carries
+    Transport *transport = nullptr;
+    bool active = false;
+    bool delivered = false;
+    qint64 connectStartedMs = 0;
+    qint64 connectedMs = 0;
+    qint64 lastMessageMs = 0;
+    qint64 lastPingMs = 0;
+    qint64 lastPongMs = 0;
+    std::deque<QString> outbox;
+    std::deque<qint64> sentTimesMs; // messages and pings sent within the last second
+    QTimer *outboxTimer = nullptr;
+};
 
 StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
                              EngineWorker &worker, QObject *parent)
@@ -43,7 +82,6 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_decoder(decoder)
     , m_worker(worker)
     , m_reconnectTimer(this)
-    , m_outboxTimer(this)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
 {
     m_reconnectTimer.setSingleShot(true);
@@ -51,8 +89,6 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
         m_shared->counters.reconnects.add();
         connectNow();
     });
-    m_outboxTimer.setSingleShot(true);
-    connect(&m_outboxTimer, &QTimer::timeout, this, [this] { flushOutbox(nowMs()); });
     updateConfig(config);
 }
 
@@ -74,6 +110,9 @@ void StreamSession::updateConfig(const StreamConfig &config)
     m_latencyPointer = config.latencyField.toStdString();
     m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
+    m_venue = VenueHandler::create(m_config, *this);
+    m_paceLimit = m_venue->controlMessagesPerSecond();
+    m_shared->venue.outgoingLimitPerS.store(m_paceLimit);
 }
 
 // ---- commands ------------------------------------------------------------------------
@@ -88,7 +127,6 @@ void StreamSession::stop()
 {
     dropConnection();
     m_reconnectTimer.stop();
-    m_outbox.clear();
     setState(StreamState::Stopped, QStringLiteral("stopped by user"));
 }
 
@@ -102,46 +140,230 @@ void StreamSession::restart()
 
 void StreamSession::sendControl(const QString &method, const QStringList &params, qint64 requestId)
 {
+    const int perLink = m_venue->maxStreamsPerConnection();
     if (method == QLatin1String("SUBSCRIBE")) {
+        QStringList fresh;
         for (const QString &p : params)
-            if (!m_subscriptions.contains(p))
-                m_subscriptions << p;
-    } else if (method == QLatin1String("UNSUBSCRIBE")) {
+            if (!m_subscriptions.contains(p) && !fresh.contains(p))
+                fresh << p;
+        m_subscriptions << fresh;
+        if (fresh.isEmpty()) {
+            if (Link *l = shardLink(0); l && l->active)
+                m_venue->sendControl(l->id, method, params, requestId);
+            return;
+        }
+        bool first = true;
+        while (!fresh.isEmpty()) {
+            // The first shard with room takes what fits; the rest opens a new connection.
+            Link *target = nullptr;
+            int room = int(fresh.size());
+            for (const auto &l : m_links) {
+                if (l->rollover)
+                    continue;
+                const int capacity = perLink <= 0 ? int(fresh.size())
+                                                  : perLink - int(l->streams.size())
+                                                        - (l->shard == 0 ? streamsInUrl(m_config.url) : 0);
+                if (capacity > 0) {
+                    target = l.get();
+                    room = std::min(room, capacity);
+                    break;
+                }
+            }
+            const QStringList part = fresh.mid(0, room);
+            fresh = fresh.mid(room);
+            if (!target) {
+                int shard = 0;
+                for (const auto &l : m_links)
+                    shard = std::max(shard, l->shard + 1);
+                if (m_state == StreamState::Stopped || m_state == StreamState::Failed || m_links.empty())
+                    continue; // kept in m_subscriptions, distributed on the next connect
+                openLink(shard, part, false);
+                emitEvent(EventKind::Info, QStringLiteral("%1 more streams: opening connection %2 of the group")
+                                               .arg(part.size())
+                                               .arg(shard + 1));
+                continue;
+            }
+            target->streams << part;
+            if (target->active)
+                m_venue->sendControl(target->id, method, part, first ? requestId : EngineWorker::nextRequestId());
+            first = false;
+        }
+        publishConnections();
+        return;
+    }
+    if (method == QLatin1String("UNSUBSCRIBE")) {
         for (const QString &p : params)
             m_subscriptions.removeAll(p);
+        bool first = true;
+        for (const auto &l : m_links) {
+            QStringList mine;
+            for (const QString &p : params)
+                if (l->streams.removeAll(p) > 0 || (l->shard == 0 && !l->rollover && first))
+                    mine << p;
+            if (mine.isEmpty() || !l->active)
+                continue;
+            m_venue->sendControl(l->id, method, mine, first ? requestId : EngineWorker::nextRequestId());
+            first = false;
+        }
+        publishConnections();
+        return;
     }
-    if (m_active)
-        enqueue(binanceControl(method, params, requestId));
+    // LIST_SUBSCRIPTIONS and anything else: every connection of the group answers for itself.
+    bool first = true;
+    for (const auto &l : m_links) {
+        if (!l->active || l->rollover)
+            continue;
+        m_venue->sendControl(l->id, method, params, first ? requestId : EngineWorker::nextRequestId());
+        first = false;
+    }
 }
 
 void StreamSession::sendRaw(const QString &text)
 {
-    if (!m_active)
+    Link *l = shardLink(0);
+    if (!l || !l->active)
         return;
     // A request with an id gets its response matched like our own control messages.
     const QJsonObject o = QJsonDocument::fromJson(text.toUtf8()).object();
     const QJsonValue requestId = o.value(QStringLiteral("id"));
+    QString key;
+    QString method;
     if (requestId.isString() || requestId.isDouble()) {
-        const QString key = requestId.isString() ? requestId.toString() : QString::number(requestId.toInteger());
-        QString method = o.value(QStringLiteral("method")).toString();
+        key = requestId.isString() ? requestId.toString() : QString::number(requestId.toInteger());
+        method = o.value(QStringLiteral("method")).toString();
         if (method.isEmpty())
             method = o.value(QStringLiteral("op")).toString();
-        m_pending.insert(key, Pending{method, nowMs()});
     }
-    enqueue(text);
+    sendOn(l->id, text, method, key);
 }
 
-QString StreamSession::binanceControl(const QString &method, const QStringList &params, qint64 requestId)
+// ---- VenueHost -------------------------------------------------------------------------
+
+void StreamSession::sendOn(int linkId, const QString &text, const QString &method, const QString &requestId)
 {
-    QJsonObject o{{QStringLiteral("method"), method}};
-    if (method != QLatin1String("LIST_SUBSCRIPTIONS"))
-        o.insert(QStringLiteral("params"), QJsonArray::fromStringList(params));
-    o.insert(QStringLiteral("id"), requestId);
-    m_pending.insert(QString::number(requestId), Pending{method, nowMs()});
-    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+    Link *l = linkById(linkId);
+    if (!l)
+        return;
+    if (!requestId.isEmpty())
+        m_pending.insert(requestId, Pending{method, nowMs()});
+    l->outbox.push_back(text);
+    flushOutbox(*l, nowMs());
 }
 
-// ---- connection ------------------------------------------------------------------------
+void StreamSession::event(EventKind kind, const QString &text)
+{
+    if (allowEvent(kind, nowMs()))
+        emitEvent(kind, text);
+}
+
+void StreamSession::venueFailed(const QString &reason)
+{
+    fail(reason);
+}
+
+void StreamSession::venueReconnect(const QString &reason)
+{
+    scheduleReconnect(reason);
+}
+
+void StreamSession::venueStalled(const QString &reason)
+{
+    emitEvent(EventKind::Stalled, reason);
+    if (m_config.reconnectOnStall) {
+        scheduleReconnect(reason);
+        return;
+    }
+    setState(StreamState::Stalled, reason);
+}
+
+void StreamSession::rollOver(int linkId, const QString &reason)
+{
+    if (m_rollover.toId != 0)
+        return; // one at a time; the age check starts the next one
+    Link *from = linkById(linkId);
+    if (!from || !from->active || from->rollover)
+        return;
+    const int fromId = from->id;
+    const int shard = from->shard;
+    const QStringList streams = from->streams;
+    m_dedupe.begin();
+    Link *to = openLink(shard, streams, true);
+    if (!to) {
+        m_dedupe.end();
+        return;
+    }
+    m_rollover = Rollover{};
+    m_rollover.fromId = fromId;
+    m_rollover.toId = to->id;
+    m_rollover.startedMs = nowMs();
+    m_rollover.reason = reason;
+    m_shared->venue.rolloverInProgress.store(true);
+    emitEvent(EventKind::Info, QStringLiteral("rollover of connection %1 started (%2): opening its replacement")
+                                   .arg(shard + 1)
+                                   .arg(reason));
+}
+
+// ---- connections ----------------------------------------------------------------------
+
+StreamSession::Link *StreamSession::linkById(int linkId) const
+{
+    for (const auto &l : m_links)
+        if (l->id == linkId)
+            return l.get();
+    return nullptr;
+}
+
+StreamSession::Link *StreamSession::shardLink(int shard) const
+{
+    for (const auto &l : m_links)
+        if (l->shard == shard && !l->rollover)
+            return l.get();
+    return nullptr;
+}
+
+bool StreamSession::anyActive() const
+{
+    for (const auto &l : m_links)
+        if (l->active)
+            return true;
+    return false;
+}
+
+QList<QStringList> StreamSession::shardStreams() const
+{
+    const int perLink = m_venue->maxStreamsPerConnection();
+    QList<QStringList> shards;
+    if (perLink <= 0) {
+        shards << m_subscriptions;
+        return shards;
+    }
+    int room = std::max(0, perLink - streamsInUrl(m_config.url));
+    QStringList current;
+    for (const QString &s : m_subscriptions) {
+        if (int(current.size()) >= room) {
+            shards << current;
+            current.clear();
+            room = perLink;
+        }
+        current << s;
+    }
+    shards << current;
+    return shards;
+}
+
+QUrl StreamSession::shardUrl(int shard) const
+{
+    if (shard == 0)
+        return m_config.url;
+    // Further connections carry only their own SUBSCRIBEd share, not the URL's streams.
+    QUrl url = m_config.url;
+    QUrlQuery query(url);
+    query.removeAllQueryItems(QStringLiteral("streams"));
+    url.setQuery(query);
+    if (url.path().startsWith(QLatin1String("/ws/")))
+        url.setPath(QStringLiteral("/ws"));
+    return url;
+}
 
 void StreamSession::connectNow()
 {
@@ -151,11 +373,8 @@ void StreamSession::connectNow()
         fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toString()));
         return;
     }
-    if (scheme == QLatin1String("ws") || scheme == QLatin1String("wss")) {
-        m_transport = new WebSocketTransport(m_config, m_decoder, *this);
-    } else if (scheme == QLatin1String("tcp") || scheme == QLatin1String("tls")) {
-        m_transport = new LineTransport(m_config, m_decoder, *this);
-    } else {
+    if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
+        && scheme != QLatin1String("tls")) {
         fail(QStringLiteral("unsupported URL scheme '%1' (expected ws, wss, tcp or tls)").arg(scheme));
         return;
     }
@@ -167,129 +386,215 @@ void StreamSession::connectNow()
             return;
         }
     }
-    connect(m_transport, &Transport::connected, this, &StreamSession::onConnected);
-    connect(m_transport, &Transport::disconnected, this, &StreamSession::onDisconnected);
-    connect(m_transport, &Transport::pongReceived, this, [this] { m_lastPongMs = nowMs(); });
     m_connectStartedMs = nowMs();
     setState(StreamState::Connecting, QStringLiteral("connecting to %1").arg(m_config.url.toDisplayString()));
-    m_transport->open();
+    const QList<QStringList> shards = shardStreams();
+    for (int i = 0; i < int(shards.size()); ++i)
+        openLink(i, shards[i], false);
+    if (shards.size() > 1)
+        emitEvent(EventKind::Info, QStringLiteral("%1 streams split over %2 connections")
+                                       .arg(m_subscriptions.size())
+                                       .arg(shards.size()));
+}
+
+StreamSession::Link *StreamSession::openLink(int shard, const QStringList &streams, bool rollover)
+{
+    auto link = std::make_unique<Link>(*this);
+    Link *l = link.get();
+    l->id = m_nextLinkId++;
+    l->shard = shard;
+    l->rollover = rollover;
+    l->streams = streams;
+    l->config = m_config;
+    l->config.url = shardUrl(shard);
+    const QString scheme = l->config.url.scheme();
+    if (scheme == QLatin1String("ws") || scheme == QLatin1String("wss"))
+        l->transport = new WebSocketTransport(l->config, m_decoder, *l);
+    else
+        l->transport = new LineTransport(l->config, m_decoder, *l);
+    l->outboxTimer = new QTimer;
+    l->outboxTimer->setSingleShot(true);
+    connect(l->outboxTimer, &QTimer::timeout, this, [this, l] { flushOutbox(*l, nowMs()); });
+    connect(l->transport, &Transport::connected, this, [this, l] { onLinkConnected(*l); });
+    connect(l->transport, &Transport::disconnected, this,
+            [this, l](int closeCode, const QString &reason) { onLinkDisconnected(*l, closeCode, reason); });
+    connect(l->transport, &Transport::pongReceived, this, [l] { l->lastPongMs = nowMs(); });
+    l->connectStartedMs = nowMs();
+    m_links.push_back(std::move(link));
+    publishConnections();
+    l->transport->open();
+    return l;
+}
+
+void StreamSession::retireLink(Link *l)
+{
+    l->active = false;
+    l->outboxTimer->stop();
+    if (l->transport) {
+        l->transport->disconnect(this);
+        l->transport->abort();
+        l->transport->deleteLater();
+        l->transport = nullptr;
+    }
+    for (auto it = m_links.begin(); it != m_links.end(); ++it) {
+        if (it->get() == l) {
+            m_retired.push_back(std::move(*it));
+            m_links.erase(it);
+            break;
+        }
+    }
 }
 
 void StreamSession::dropConnection()
 {
-    m_active = false;
-    if (m_transport) {
-        m_transport->disconnect(this);
-        m_transport->abort();
-        m_transport->deleteLater();
-        m_transport = nullptr;
+    while (!m_links.empty())
+        retireLink(m_links.front().get());
+    if (m_rollover.toId != 0 || m_dedupe.active()) {
+        m_rollover = Rollover{};
+        m_dedupe.end();
+        m_shared->venue.rolloverInProgress.store(false);
     }
     m_pending.clear();
-    m_sentTimesMs.clear();
+    m_shared->venue.outgoingQueued.store(0);
+    if (m_venue)
+        m_venue->onDisconnected();
+    publishConnections();
 }
 
-void StreamSession::onConnected()
+void StreamSession::publishConnections()
+{
+    QVector<ConnectionInfo> list;
+    for (const auto &l : m_links) {
+        ConnectionInfo info;
+        info.shard = l->shard;
+        info.rollover = l->rollover;
+        info.connected = l->active;
+        info.connectedSinceMs = l->connectedMs;
+        info.subscriptions = int(l->streams.size());
+        info.url = l->config.url.toDisplayString();
+        list << info;
+    }
+    const int count = int(m_subscriptions.size());
+    m_shared->editVenue([&](VenueDetails &d) {
+        d.connections = list;
+        d.subscriptionCount = count;
+    });
+}
+
+void StreamSession::onLinkConnected(Link &link)
 {
     const qint64 now = nowMs();
-    m_active = true;
+    link.active = true;
+    link.connectedMs = now;
+    link.lastPongMs = now;
+    link.lastPingMs = now;
+    link.lastMessageMs = now;
+    publishConnections();
+    const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
+    emitEvent(EventKind::Connected, m_links.size() > 1
+                                        ? QStringLiteral("connected to %1 (connection %2%3)")
+                                              .arg(link.config.url.toDisplayString())
+                                              .arg(link.shard + 1)
+                                              .arg(link.rollover ? QStringLiteral(", rollover") : QString())
+                                        : QStringLiteral("connected to %1").arg(link.config.url.toDisplayString()));
+    if (!firstUp) {
+        m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
+        return;
+    }
     m_connectedMs = now;
-    m_lastPongMs = now;
-    m_lastPingMs = now;
-    m_lastHeartbeatSentMs = now;
     m_liveSinceMs = 0;
-    m_everConnected = true;
-    m_sequences.reset();
-    emitEvent(EventKind::Connected, QStringLiteral("connected to %1").arg(m_config.url.toDisplayString()));
-    const bool hasRequests = !m_subscriptions.isEmpty() || !m_config.sendOnConnect.isEmpty()
-                             || m_config.venue == Venue::Betfair;
-    if (hasRequests) {
+    const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
+    if (m_state == StreamState::Failed)
+        return;
+    if (sent) {
         setState(StreamState::Subscribing, QStringLiteral("subscribing"));
-        sendOnConnect();
     } else {
         setState(StreamState::Live, QStringLiteral("connected"));
         m_liveSinceMs = now;
     }
 }
 
-void StreamSession::sendOnConnect()
+void StreamSession::flushOutbox(Link &link, qint64 now)
 {
-    if (m_config.venue == Venue::Betfair) {
-        bool keyOk = true;
-        bool sessionOk = true;
-        const QString appKey = SecretStore::resolve(m_config.appKey, &keyOk);
-        const QString session = SecretStore::resolve(m_config.session, &sessionOk);
-        if (!keyOk || !sessionOk) {
-            fail(QStringLiteral("Betfair credentials not available (%1)")
-                     .arg(!keyOk ? m_config.appKey : m_config.session));
-            return;
-        }
-        const qint64 authId = EngineWorker::nextRequestId();
-        m_authRequestId = QString::number(authId);
-        m_pending.insert(m_authRequestId, Pending{QStringLiteral("authentication"), nowMs()});
-        enqueue(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("op"), QStringLiteral("authentication")},
-                                                            {QStringLiteral("id"), authId},
-                                                            {QStringLiteral("appKey"), appKey},
-                                                            {QStringLiteral("session"), session}})
-                                      .toJson(QJsonDocument::Compact)));
-        const auto subscribe = [this](const QString &op, QJsonObject body) {
-            const qint64 id = EngineWorker::nextRequestId();
-            body.insert(QStringLiteral("op"), op);
-            body.insert(QStringLiteral("id"), id);
-            if (op == QLatin1String("marketSubscription") && !body.contains(QStringLiteral("heartbeatMs")))
-                body.insert(QStringLiteral("heartbeatMs"), m_config.heartbeatMs);
-            m_pending.insert(QString::number(id), Pending{op, nowMs()});
-            enqueue(QString::fromUtf8(QJsonDocument(body).toJson(QJsonDocument::Compact)));
-        };
-        if (!m_config.marketSubscription.isEmpty())
-            subscribe(QStringLiteral("marketSubscription"), m_config.marketSubscription);
-        if (!m_config.orderSubscription.isEmpty())
-            subscribe(QStringLiteral("orderSubscription"), m_config.orderSubscription);
-    }
-    if (!m_subscriptions.isEmpty())
-        enqueue(binanceControl(QStringLiteral("SUBSCRIBE"), m_subscriptions, EngineWorker::nextRequestId()));
-    for (const QString &text : std::as_const(m_config.sendOnConnect))
-        enqueue(text);
-}
-
-int StreamSession::controlMessagesPerSecond() const
-{
-    if (m_config.venue != Venue::Binance)
-        return 0; // unpaced
-    return m_config.url.host().startsWith(QLatin1String("fstream")) ? 10 : 5;
-}
-
-void StreamSession::enqueue(const QString &text)
-{
-    m_outbox.push_back(text);
-    flushOutbox(nowMs());
-}
-
-void StreamSession::flushOutbox(qint64 now)
-{
-    const int limit = controlMessagesPerSecond();
-    while (!m_outbox.empty() && m_transport && m_active) {
-        if (limit > 0) {
-            while (!m_sentTimesMs.empty() && now - m_sentTimesMs.front() >= 1000)
-                m_sentTimesMs.pop_front();
-            // Keep one slot free for pings and pongs within the venue's per-second limit.
-            if (int(m_sentTimesMs.size()) >= limit - 1) {
-                m_outboxTimer.start(int(std::max<qint64>(1, 1000 - (now - m_sentTimesMs.front()))));
-                return;
+    VenueCounters &v = m_shared->venue;
+    while (!link.outbox.empty() && link.transport && link.active) {
+        if (m_paceLimit > 0) {
+            // The venue counts on its own clock: a window of 1.1 s leaves room for jitter
+            // in delivery, so that two bursts never land within one of the venue's seconds.
+            constexpr qint64 kWindowMs = 1100;
+            while (!link.sentTimesMs.empty() && now - link.sentTimesMs.front() >= kWindowMs)
+                link.sentTimesMs.pop_front();
+            // Keep one slot free for pongs within the venue's per-second limit.
+            if (int(link.sentTimesMs.size()) >= m_paceLimit - 1) {
+                link.outboxTimer->start(int(std::max<qint64>(1, kWindowMs - (now - link.sentTimesMs.front()))));
+                break;
             }
-            m_sentTimesMs.push_back(now);
+            link.sentTimesMs.push_back(now);
+            v.outgoingPeakPerS.store(std::max(v.outgoingPeakPerS.load(), int(link.sentTimesMs.size())));
         }
-        m_transport->sendText(m_outbox.front());
-        m_outbox.pop_front();
+        link.transport->sendText(link.outbox.front());
+        link.outbox.pop_front();
+        v.outgoingMessages.add();
     }
+    int queued = 0;
+    for (const auto &l : m_links)
+        queued += int(l->outbox.size());
+    v.outgoingQueued.store(queued);
 }
 
-void StreamSession::onDisconnected(int closeCode, const QString &reason)
+void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString &reason)
 {
-    m_active = false;
+    link.active = false;
     m_shared->setLastCloseCode(closeCode);
     const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
     emitEvent(EventKind::Disconnected, text, closeCode);
+    if (link.id == m_rollover.toId && !m_dedupe.switched()) {
+        abandonRollover(QStringLiteral("replacement connection closed: ") + text);
+        return;
+    }
+    if (link.id == m_rollover.fromId && m_rollover.toId != 0) {
+        Link *to = linkById(m_rollover.toId);
+        if (to && to->active) {
+            finishRollover(QStringLiteral("old connection closed: ") + text);
+            return;
+        }
+    }
     scheduleReconnect(text);
+}
+
+void StreamSession::finishRollover(const QString &why)
+{
+    Link *from = linkById(m_rollover.fromId);
+    Link *to = linkById(m_rollover.toId);
+    m_dedupe.switchOver();
+    if (to)
+        to->rollover = false;
+    if (from)
+        retireLink(from);
+    m_rollover.fromId = 0;
+    m_rollover.switchedMs = nowMs();
+    m_shared->venue.rollovers.add();
+    m_venue->onSwitchedOver();
+    emitEvent(EventKind::Info, QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
+                                   .arg(why)
+                                   .arg(m_shared->venue.duplicates.load()));
+    if (m_dedupe.settled()) {
+        m_dedupe.end();
+        m_rollover = Rollover{};
+        m_shared->venue.rolloverInProgress.store(false);
+    }
+    publishConnections();
+}
+
+void StreamSession::abandonRollover(const QString &why)
+{
+    if (Link *to = linkById(m_rollover.toId))
+        retireLink(to);
+    m_rollover = Rollover{};
+    m_dedupe.end();
+    m_shared->venue.rolloverInProgress.store(false);
+    emitEvent(EventKind::Info, QStringLiteral("rollover abandoned, the old connection stays: %1").arg(why));
+    publishConnections();
 }
 
 void StreamSession::scheduleReconnect(const QString &reason)
@@ -332,6 +637,7 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 
 void StreamSession::tick(qint64 now)
 {
+    m_retired.clear();
     switch (m_state) {
     case StreamState::Connecting:
         if (now - m_connectStartedMs > m_config.connectTimeoutMs)
@@ -340,44 +646,85 @@ void StreamSession::tick(qint64 now)
     case StreamState::Subscribing:
     case StreamState::Live:
     case StreamState::Stalled:
+    case StreamState::Degraded:
         break;
     default:
         return;
     }
-    if (!m_active)
+    if (!anyActive())
         return;
 
-    const qint64 lastFrame = std::max<qint64>({m_shared->counters.lastMessageMs.load(), m_lastPongMs, m_connectedMs});
-    if (m_config.pongTimeoutMs > 0 && now - lastFrame > m_config.pongTimeoutMs) {
-        scheduleReconnect(QStringLiteral("no frame or pong for %1").arg(seconds(now - lastFrame)));
-        return;
-    }
-    if (m_config.pingIntervalMs > 0 && now - m_lastPingMs >= m_config.pingIntervalMs) {
-        m_lastPingMs = now;
-        if (m_transport->ping() && controlMessagesPerSecond() > 0)
-            m_sentTimesMs.push_back(now);
-    }
-    if (m_config.venue == Venue::Betfair && m_config.heartbeatMs > 0 && now - m_lastHeartbeatSentMs >= m_config.heartbeatMs) {
-        m_lastHeartbeatSentMs = now;
-        const qint64 hbId = EngineWorker::nextRequestId();
-        m_pending.insert(QString::number(hbId), Pending{QStringLiteral("heartbeat"), now});
-        enqueue(QStringLiteral("{\"op\":\"heartbeat\",\"id\":%1}").arg(hbId));
-    }
-
-    const qint64 lastData = std::max<qint64>(m_shared->counters.lastDataMs.load(), m_connectedMs);
-    if (m_state != StreamState::Stalled && now - lastData > m_config.stallTimeoutMs) {
-        const bool never = m_shared->counters.lastDataMs.load() < m_connectedMs;
-        const QString why = never ? QStringLiteral("no data since %1 %2 ago")
-                                        .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
-                                                                                 : QStringLiteral("connecting"),
-                                             seconds(now - m_connectedMs))
-                                  : QStringLiteral("no data for %1").arg(seconds(now - lastData));
-        emitEvent(EventKind::Stalled, why);
-        if (m_config.reconnectOnStall) {
-            scheduleReconnect(why);
+    for (std::size_t i = 0; i < m_links.size(); ++i) {
+        Link &l = *m_links[i];
+        if (!l.active) {
+            if (now - l.connectStartedMs <= m_config.connectTimeoutMs)
+                continue;
+            const QString why = QStringLiteral("connection %1: no connection after %2").arg(l.shard + 1).arg(seconds(m_config.connectTimeoutMs));
+            if (l.id == m_rollover.toId)
+                abandonRollover(why);
+            else
+                scheduleReconnect(why);
             return;
         }
-        setState(StreamState::Stalled, why);
+        const qint64 lastFrame = std::max(l.lastMessageMs, l.lastPongMs);
+        if (m_config.pongTimeoutMs > 0 && now - lastFrame > m_config.pongTimeoutMs) {
+            const QString why = QStringLiteral("no frame or pong for %1").arg(seconds(now - lastFrame));
+            if (l.id == m_rollover.toId)
+                abandonRollover(why);
+            else
+                scheduleReconnect(why);
+            return;
+        }
+        if (m_config.pingIntervalMs > 0 && now - l.lastPingMs >= m_config.pingIntervalMs) {
+            l.lastPingMs = now;
+            if (l.transport->ping()) {
+                m_shared->venue.outgoingPings.add();
+                if (m_paceLimit > 0)
+                    l.sentTimesMs.push_back(now);
+            }
+        }
+    }
+
+    m_venue->onTick(now, m_shared->counters.lastMessageMs.load());
+    if (m_state == StreamState::Failed || m_state == StreamState::Reconnecting || m_state == StreamState::Stopped)
+        return;
+
+    // Make-before-break: replace the oldest connection past the venue's age limit.
+    if (const qint64 maxAge = m_venue->maxConnectionAgeMs(); maxAge > 0 && m_rollover.toId == 0) {
+        for (const auto &l : m_links) {
+            if (l->active && !l->rollover && now - l->connectedMs >= maxAge) {
+                rollOver(l->id, QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(now - l->connectedMs), seconds(maxAge)));
+                break;
+            }
+        }
+    }
+    if (m_rollover.toId != 0) {
+        const qint64 overlapMax = m_config.rolloverOverlapMaxMs;
+        if (!m_dedupe.switched()) {
+            Link *to = linkById(m_rollover.toId);
+            const qint64 since = m_rollover.firstDataMs ? m_rollover.firstDataMs : (to && to->active ? to->connectedMs : 0);
+            if (since && now - since > overlapMax)
+                finishRollover(QStringLiteral("overlap limit of %1 reached").arg(seconds(overlapMax)));
+        } else if (now - m_rollover.switchedMs > overlapMax) {
+            m_dedupe.end();
+            m_rollover = Rollover{};
+            m_shared->venue.rolloverInProgress.store(false);
+        }
+    }
+
+    if (!m_venue->ownsFreshness()) {
+        const qint64 lastData = std::max<qint64>(m_shared->counters.lastDataMs.load(), m_connectedMs);
+        if (m_state != StreamState::Stalled && now - lastData > m_config.stallTimeoutMs) {
+            const bool never = m_shared->counters.lastDataMs.load() < m_connectedMs;
+            const QString why = never ? QStringLiteral("no data since %1 %2 ago")
+                                            .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
+                                                                                     : QStringLiteral("connecting"),
+                                                 seconds(now - m_connectedMs))
+                                      : QStringLiteral("no data for %1").arg(seconds(now - lastData));
+            venueStalled(why);
+            if (m_state != StreamState::Stalled)
+                return;
+        }
     }
     if (m_state == StreamState::Live && m_liveSinceMs && m_backoff.attempt() > 0
         && now - m_liveSinceMs >= m_config.healthyResetMs)
@@ -388,7 +735,26 @@ void StreamSession::tick(qint64 now)
 
 void StreamSession::onMessage(const char *data, qsizetype len, bool inScratch)
 {
-    if (!m_active)
+    if (!m_links.empty())
+        onLinkMessage(*m_links.front(), data, len, inScratch);
+}
+
+bool StreamSession::acceptData(Link &link, const DecodedFields *fields)
+{
+    const bool isOld = link.id == m_rollover.fromId;
+    const bool isNew = link.id == m_rollover.toId;
+    if (!isOld && !isNew)
+        return true; // another shard of the group
+    if (isNew && !m_rollover.firstDataMs)
+        m_rollover.firstDataMs = nowMs();
+    if (!fields)
+        return isOld ? !m_dedupe.switched() : m_dedupe.switched();
+    return isOld ? m_dedupe.acceptOld(*fields) : m_dedupe.acceptNew(*fields);
+}
+
+void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch)
+{
+    if (!link.active)
         return;
     const qint64 nowUs = wallClockUs();
     const qint64 now = nowUs / 1000;
@@ -396,60 +762,98 @@ void StreamSession::onMessage(const char *data, qsizetype len, bool inScratch)
     c.messages.add();
     c.bytes.add(std::uint64_t(len));
     c.lastMessageMs.store(now);
+    link.lastMessageMs = now;
 
     const HeadInfo head = HeadScanner::scan(data, len);
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
     case MessageKind::Unknown: {
+        DecodedFields fields;
+        const DecodedFields *decoded = nullptr;
+        if (m_parsed) {
+            const DecodeProfile profile = m_venue->decodeProfile();
+            const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile)
+                                      : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile);
+            if (!ok) {
+                c.dataMessages.add();
+                c.lastDataMs.store(now);
+                if (m_state != StreamState::Live) {
+                    m_liveSinceMs = now;
+                    setState(StreamState::Live, QStringLiteral("receiving data"));
+                }
+                onDataDecodeFailed(data, len, now);
+                break;
+            }
+            decoded = &fields;
+            if (m_venue->onNotice(link.id, fields, now)) {
+                c.controlMessages.add();
+                break;
+            }
+        }
+        const bool overlap = m_dedupe.active();
+        if (overlap && !acceptData(link, decoded)) {
+            m_shared->venue.duplicates.add();
+            break;
+        }
         c.dataMessages.add();
         c.lastDataMs.store(now);
-        if (m_state != StreamState::Live) {
-            m_liveSinceMs = now;
-            setState(StreamState::Live, QStringLiteral("receiving data"));
-        }
-        if (!m_parsed)
-            break;
-        DecodedFields fields;
-        const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields)
-                                  : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields);
-        if (!ok) {
-            onDataDecodeFailed(data, len, now);
-            break;
-        }
-        if (fields.eventTime != DecodedFields::kNone) {
-            const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
-            m_shared->latency.record(latencyUs);
-            latencyMs = double(latencyUs) / 1000.0;
-        }
-        if (fields.finalUpdateId != DecodedFields::kNone && fields.firstUpdateId != DecodedFields::kNone) {
-            const auto gap = m_sequences.check(fields.symbol, fields.firstUpdateId, fields.finalUpdateId,
-                                               fields.prevFinalUpdateId);
-            if (gap.found) {
-                c.gaps.add();
-                if (allowEvent(EventKind::Gap, now))
-                    emitEvent(EventKind::Gap, QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing)")
-                                                  .arg(QString::fromUtf8(fields.symbol.data(), qsizetype(fields.symbol.size())))
-                                                  .arg(gap.expectedFrom)
-                                                  .arg(gap.resumedAt)
-                                                  .arg(gap.resumedAt - gap.expectedFrom));
+        link.delivered = true;
+        if (decoded) {
+            if (fields.eventTime != DecodedFields::kNone) {
+                const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
+                m_shared->latency.record(latencyUs);
+                latencyMs = double(latencyUs) / 1000.0;
             }
+            // While two connections overlap their sequences interleave: only one is checked.
+            const bool checkSequence = !overlap || m_dedupe.switched() || link.id == m_rollover.fromId;
+            m_venue->onData(fields, now, checkSequence);
+        } else {
+            m_shared->venue.updates.add();
+        }
+        if (const StreamState want = m_venue->liveState(); m_state != want) {
+            if (want == StreamState::Live)
+                m_liveSinceMs = now;
+            setState(want, m_venue->liveReason());
         }
         break;
     }
-    case MessageKind::Heartbeat:
+    case MessageKind::Heartbeat: {
         c.heartbeats.add();
+        if (m_parsed && m_venue->decodeProfile() == DecodeProfile::Betfair) {
+            DecodedFields fields;
+            const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, DecodeProfile::Betfair)
+                                      : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields,
+                                                             DecodeProfile::Betfair);
+            m_venue->onHeartbeat(ok ? &fields : nullptr, now);
+        } else {
+            m_venue->onHeartbeat(nullptr, now);
+        }
+        if (m_state == StreamState::Stalled && m_venue->ownsFreshness())
+            setState(m_venue->liveState(), QStringLiteral("heartbeats again"));
         break;
+    }
     case MessageKind::Connection:
         c.controlMessages.add();
+        m_venue->onConnectionMessage(link.id, data, len);
         break;
     case MessageKind::Result:
     case MessageKind::Error:
-        routeResponse(head, data, len, now);
+        routeResponse(link, head, data, len, now);
         break;
     }
     if (m_shared->inspecting.load(std::memory_order_relaxed))
         m_shared->inspect(now, latencyMs, data, len);
+    if (m_dedupe.active()) {
+        if (!m_dedupe.switched()) {
+            if (m_dedupe.caughtUp())
+                finishRollover(QStringLiteral("the old connection caught up with the new one"));
+        } else if (m_dedupe.settled()) {
+            m_dedupe.end();
+            m_rollover = Rollover{};
+            m_shared->venue.rolloverInProgress.store(false);
+        }
+    }
 }
 
 void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 now)
@@ -462,7 +866,7 @@ void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 n
                   QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
 }
 
-void StreamSession::routeResponse(const HeadInfo &head, const char *data, qsizetype len, qint64 now)
+void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len, qint64 now)
 {
     const bool isError = head.kind == MessageKind::Error;
     (isError ? m_shared->counters.errors : m_shared->counters.results).add();
@@ -475,32 +879,16 @@ void StreamSession::routeResponse(const HeadInfo &head, const char *data, qsizet
         record.roundTripMs = now - it->sentMs;
         m_pending.erase(it);
     }
-    const QString method = record.method;
     if (isError)
         emitEvent(EventKind::Response,
                   QStringLiteral("error response%1: %2")
                       .arg(record.requestId.isEmpty() ? QString() : QStringLiteral(" to request ") + record.requestId,
                            QString::fromUtf8(data, std::min<qsizetype>(len, 300))));
-    if (m_config.venue == Venue::Betfair && data[0] == '{')
-        handleBetfairStatus(record.body, method);
-    m_shared->pushResponse(isError, std::move(record));
-}
-
-void StreamSession::handleBetfairStatus(const QByteArray &json, const QString &method)
-{
-    const QJsonObject o = QJsonDocument::fromJson(json).object();
-    if (o.value(QStringLiteral("statusCode")).toString() != QLatin1String("FAILURE"))
-        return;
-    const QString why = QStringLiteral("%1: %2 %3")
-                            .arg(method.isEmpty() ? QStringLiteral("status") : method,
-                                 o.value(QStringLiteral("errorCode")).toString(),
-                                 o.value(QStringLiteral("errorMessage")).toString());
-    if (method == QLatin1String("authentication")) {
-        fail(QStringLiteral("authentication failed: ") + why); // retrying cannot help
-        return;
-    }
-    if (o.value(QStringLiteral("connectionClosed")).toBool())
-        scheduleReconnect(why);
+    const int linkId = link.id;
+    m_shared->pushResponse(isError, record);
+    // Last: the venue may fail or reconnect the stream, which retires this link.
+    if (data[0] == '{')
+        m_venue->onResponse(linkId, isError, record);
 }
 
 // ---- events ------------------------------------------------------------------------

@@ -2,10 +2,18 @@
 
 // One stream's life on its worker thread: connect, subscribe, receive, route, decode,
 // count; detect stalls and dead connections; reconnect with backoff; stop and restart at
-// once on command. Owns its transport and everything per connection.
+// once on command. Generic: everything venue-specific is behind a VenueHandler
+// (engine/venues/) called at the session's hooks.
+//
+// A stream may hold several connections ("links"): one per shard of its subscriptions
+// when it has more than one connection may carry (Binance: 1,024), plus, during a
+// make-before-break rollover, the replacement of one shard, which takes over once it
+// delivers and the overlap is deduplicated (OverlapDeduper). All links count into the
+// one stream; the snapshot lists them as the stream's connection group.
 //
 // State machine: Idle → Connecting → Subscribing → Live ⇄ Stalled → Reconnecting → … ;
-// any → Stopped (user); any → Failed (configuration or authentication errors).
+// Live ⇄ Degraded (venue says stale); any → Stopped (user); any → Failed (configuration or
+// authentication errors).
 //
 // Thread contract: created, driven and destroyed on one worker thread (EngineWorker).
 // Publishes statistics through StreamShared (lock-free) and events through the worker.
@@ -14,8 +22,9 @@
 #include "StreamConfig.h"
 #include "StreamRecords.h"
 #include "protocol/HeadScanner.h"
-#include "protocol/SequenceTracker.h"
 #include "transport/Transport.h"
+#include "venues/OverlapDeduper.h"
+#include "venues/VenueHost.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
@@ -25,14 +34,17 @@
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace streamscope {
 
 class EngineWorker;
 class MessageDecoder;
 class StreamShared;
+class VenueHandler;
+struct DecodedFields;
 
-class StreamSession final : public QObject, public MessageSink {
+class StreamSession final : public QObject, public MessageSink, private VenueHost {
     Q_OBJECT
 public:
     StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
@@ -52,6 +64,7 @@ public:
     // Called by the worker's housekeeping timer, a few times a second.
     void tick(qint64 nowMs);
 
+    // A message of the first connection (kept for callers that feed a session directly).
     void onMessage(const char *data, qsizetype len, bool inScratch) override;
 
 private:
@@ -59,55 +72,78 @@ private:
         QString method;
         qint64 sentMs = 0;
     };
+    struct Link;
 
+    // VenueHost
+    void sendOn(int link, const QString &text, const QString &method, const QString &requestId) override;
+    void event(EventKind kind, const QString &text) override;
+    void venueFailed(const QString &reason) override;
+    void venueReconnect(const QString &reason) override;
+    void venueStalled(const QString &reason) override;
+    void rollOver(int link, const QString &reason) override;
+    StreamShared &shared() override { return *m_shared; }
+
+    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
+    bool acceptData(Link &link, const DecodedFields *fields);
     void connectNow();
-    void onConnected();
-    void onDisconnected(int closeCode, const QString &reason);
+    Link *openLink(int shard, const QStringList &streams, bool rollover);
+    void onLinkConnected(Link &link);
+    void onLinkDisconnected(Link &link, int closeCode, const QString &reason);
+    void retireLink(Link *link);
+    void finishRollover(const QString &why);
+    void abandonRollover(const QString &why);
+    Link *linkById(int id) const;
+    Link *shardLink(int shard) const;
+    QUrl shardUrl(int shard) const;
+    QList<QStringList> shardStreams() const;
+    void publishConnections();
     void scheduleReconnect(const QString &reason);
     void dropConnection();
     void setState(StreamState state, const QString &reason, qint64 nextRetryAtMs = 0);
     void fail(const QString &reason);
-    void sendOnConnect();
-    void enqueue(const QString &text);
-    void flushOutbox(qint64 nowMs);
-    void routeResponse(const HeadInfo &head, const char *data, qsizetype len, qint64 nowMs);
-    void handleBetfairStatus(const QByteArray &json, const QString &method);
+    void flushOutbox(Link &link, qint64 nowMs);
+    void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len, qint64 nowMs);
     void onDataDecodeFailed(const char *data, qsizetype len, qint64 nowMs);
     void emitEvent(EventKind kind, const QString &text, int closeCode = 0);
     bool allowEvent(EventKind kind, qint64 nowMs);
-    QString binanceControl(const QString &method, const QStringList &params, qint64 requestId);
-    int controlMessagesPerSecond() const;
+    bool anyActive() const;
 
     std::shared_ptr<StreamShared> m_shared;
     StreamConfig m_config;
     MessageDecoder &m_decoder;
     EngineWorker &m_worker;
-    Transport *m_transport = nullptr; // deleted later: it may be on the stack below us
+    std::unique_ptr<VenueHandler> m_venue;
     QTimer m_reconnectTimer;
-    QTimer m_outboxTimer;
     Backoff m_backoff;
-    SequenceTracker m_sequences;
+
+    std::vector<std::unique_ptr<Link>> m_links;
+    std::vector<std::unique_ptr<Link>> m_retired; // freed on the next tick: a transport may be on the stack
+    int m_nextLinkId = 1;
+
+    // Make-before-break rollover of one shard.
+    struct Rollover {
+        int fromId = 0;
+        int toId = 0;
+        qint64 startedMs = 0;
+        qint64 firstDataMs = 0; // first data message on the new connection
+        qint64 switchedMs = 0;
+        QString reason;
+    } m_rollover;
+    OverlapDeduper m_dedupe;
 
     StreamState m_state = StreamState::Idle;
-    bool m_active = false; // a connection is up and its messages count
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     bool m_parsed = true;
+    int m_paceLimit = 0;
 
     qint64 m_connectStartedMs = 0;
     qint64 m_connectedMs = 0;
     qint64 m_liveSinceMs = 0;
-    qint64 m_lastPingMs = 0;
-    qint64 m_lastPongMs = 0;
-    qint64 m_lastHeartbeatSentMs = 0;
-    bool m_everConnected = false;
     QString m_lastDisconnectReason;
 
     QStringList m_subscriptions; // Binance streams subscribed now; re-sent after a reconnect
     QHash<QString, Pending> m_pending;
-    std::deque<QString> m_outbox;
-    std::deque<qint64> m_sentTimesMs; // control messages sent within the last second
-    QString m_authRequestId;
     std::array<qint64, 16> m_lastEventMs{};
 };
 

@@ -10,6 +10,15 @@ namespace streamscope {
 
 namespace {
 constexpr qsizetype kMaxKeptBytes = 4096;
+constexpr std::size_t kGapRingCapacity = 100;
+} // namespace
+
+void StreamShared::pushGap(GapRecord gap)
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_gaps.size() >= kGapRingCapacity)
+        m_gaps.pop_front();
+    m_gaps.push_back(std::move(gap));
 }
 
 void StreamShared::setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs)
@@ -76,7 +85,37 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.lastCloseCode = m_lastCloseCode;
         out.lastParseError = m_lastParseError;
         out.lastBadMessage = m_lastBadMessage;
+        out.recentGaps = QVector<GapRecord>(m_gaps.begin(), m_gaps.end());
+        out.connectionId = m_venue.connectionId;
+        out.connectionsAvailable = m_venue.connectionsAvailable;
+        out.clk = m_venue.clk;
+        out.initialClk = m_venue.initialClk;
+        out.venueErrorCode = m_venue.errorCode;
+        out.venueErrorMessage = m_venue.errorMessage;
+        out.subscriptionCount = m_venue.subscriptionCount;
+        out.connections = m_venue.connections;
+        out.rateLimits = m_venue.rateLimits;
     }
+    const VenueCounters &v = venue;
+    out.updates = v.updates.load();
+    out.segments = v.segments.load();
+    out.conflated = v.conflated.load();
+    out.conflatedUnrequested = v.conflatedUnrequested.load();
+    out.images = v.images.load();
+    out.resubDeltas = v.resubDeltas.load();
+    out.status503 = v.status503.load();
+    out.staleAlarms = v.staleAlarms.load();
+    out.duplicates = v.duplicates.load();
+    out.rollovers = v.rollovers.load();
+    out.rolloverInProgress = v.rolloverInProgress.load();
+    out.serverShutdowns = v.serverShutdowns.load();
+    out.outgoingMessages = v.outgoingMessages.load();
+    out.outgoingPings = v.outgoingPings.load();
+    out.outgoingQueued = v.outgoingQueued.load();
+    out.outgoingLimitPerS = v.outgoingLimitPerS.load();
+    out.outgoingPeakPerS = v.outgoingPeakPerS.load();
+    out.heartbeatMs = v.heartbeatMs.load();
+    out.conflateMs = v.conflateMs.load();
     const StreamCounters &c = counters;
     out.messages = c.messages.load();
     out.dataMessages = c.dataMessages.load();

@@ -15,6 +15,8 @@
 #include "stats/StreamCounters.h"
 
 #include <QtCore/QMutex>
+#include <QtCore/QMutexLocker>
+#include <QtCore/QVector>
 
 #include <atomic>
 #include <deque>
@@ -23,16 +25,53 @@ namespace streamscope {
 
 struct StreamSnapshot;
 
+// Venue counters written on the hot path by the stream's worker (one writer, relaxed).
+struct alignas(64) VenueCounters {
+    RelaxedCounter updates;
+    RelaxedCounter segments;
+    RelaxedCounter conflated;
+    RelaxedCounter images;
+    RelaxedCounter resubDeltas;
+    RelaxedCounter status503;
+    RelaxedCounter staleAlarms;
+    RelaxedCounter duplicates;
+    RelaxedCounter rollovers;
+    RelaxedCounter serverShutdowns;
+    RelaxedCounter outgoingMessages;
+    RelaxedCounter outgoingPings;
+    RelaxedValue<int> outgoingQueued;
+    RelaxedValue<int> outgoingLimitPerS;
+    RelaxedValue<int> outgoingPeakPerS;
+    RelaxedValue<bool> conflatedUnrequested;
+    RelaxedValue<bool> rolloverInProgress;
+    RelaxedValue<std::int64_t> heartbeatMs;
+    RelaxedValue<std::int64_t> conflateMs; // -1 until echoed
+};
+
+// Low-rate venue details, set under the mutex.
+struct VenueDetails {
+    QString connectionId;
+    int connectionsAvailable = -1;
+    QString clk;
+    QString initialClk;
+    QString errorCode;
+    QString errorMessage;
+    int subscriptionCount = 0;
+    QVector<ConnectionInfo> connections;
+    QVector<RateLimitInfo> rateLimits;
+};
+
 class StreamShared {
 public:
     static constexpr int kResponseRingCapacity = 200;
 
-    StreamShared(StreamId id, const StreamConfig &config) : id(id), config(config) {}
+    StreamShared(StreamId id, const StreamConfig &config) : id(id), config(config) { venue.conflateMs.store(-1); }
 
     const StreamId id;
     const StreamConfig config; // as added; the facade reads it, the session keeps its own copy
 
     StreamCounters counters;
+    VenueCounters venue;
     LatencyHistogram latency;
     std::atomic<StreamState> state{StreamState::Idle};
     std::atomic<bool> inspecting{false};
@@ -43,6 +82,14 @@ public:
     void setParseError(const QString &error, const char *data, qsizetype len);
     void setLastCloseCode(int code);
     void inspect(qint64 receivedMs, double latencyMs, const char *data, qsizetype len);
+    void pushGap(GapRecord gap);
+    // Runs `edit` on the venue details under the mutex (low rate only).
+    template<typename F>
+    void editVenue(F &&edit)
+    {
+        QMutexLocker lock(&m_mutex);
+        edit(m_venue);
+    }
 
     // Called by anyone.
     void fillSnapshot(StreamSnapshot &out, bool withLatency) const;
@@ -61,6 +108,8 @@ private:
     std::deque<ResponseRecord> m_results;
     std::deque<ResponseRecord> m_errors;
     std::deque<InspectedMessage> m_inspected;
+    std::deque<GapRecord> m_gaps;
+    VenueDetails m_venue;
 };
 
 } // namespace streamscope

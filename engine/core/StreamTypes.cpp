@@ -13,6 +13,7 @@ QString stateName(StreamState state)
     case StreamState::Reconnecting: return QStringLiteral("reconnecting");
     case StreamState::Stopped: return QStringLiteral("stopped");
     case StreamState::Failed: return QStringLiteral("failed");
+    case StreamState::Degraded: return QStringLiteral("degraded");
     case StreamState::Unknown: break;
     }
     return QStringLiteral("unknown");

@@ -22,6 +22,7 @@ enum class StreamState : quint8 {
     Reconnecting,
     Stopped,
     Failed,
+    Degraded, // connected, but the venue says the data may be stale (Betfair status 503)
 };
 
 enum class Venue : quint8 { Unknown = 0, Generic, Binance, Betfair };

@@ -90,7 +90,47 @@ bool stopBefore(ondemand::value &value, const DecodedFields &out)
 
 // Reads the fields of one event object; `envelope` is true for the outer object, where
 // "data" may hold the event (Binance combined streams).
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope)
+// Betfair mc[] / oc[]: only con and img of each element are read.
+simdjson::error_code decodeChanges(ondemand::value value, DecodedFields &out)
+{
+    ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    if (type != ondemand::json_type::array)
+        return simdjson::SUCCESS;
+    ondemand::array items;
+    if (auto e = value.get_array().get(items))
+        return e;
+    for (auto item : items) {
+        ondemand::object change;
+        if (auto e = item.get_object().get(change))
+            return e;
+        for (auto field : change) {
+            ondemand::raw_json_string key;
+            if (auto e = field.key().get(key))
+                return e;
+            const bool con = KEY_IS(key, "con");
+            if (con || KEY_IS(key, "img")) {
+                bool flag = false;
+                if (auto e = field.value().get_bool().get(flag))
+                    return e;
+                (con ? out.conflated : out.image) |= flag;
+            }
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
+{
+    bool isNull = false;
+    if (auto e = value.is_null().get(isNull); !e && isNull)
+        return simdjson::SUCCESS;
+    return value.get_int64().get(out);
+}
+
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope,
+                                  DecodeProfile profile)
 {
     for (auto field : object) {
         ondemand::raw_json_string key;
@@ -124,6 +164,48 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         } else if (KEY_IS(key, "pu")) {
             if (auto e = value.get_int64().get(out.prevFinalUpdateId))
                 return e;
+        } else if (profile != DecodeProfile::Betfair && (KEY_IS(key, "a") || KEY_IS(key, "t"))) {
+            ondemand::json_type type;
+            if (auto e = value.type().get(type))
+                return e;
+            // Only an integer is a trade id; any other "a"/"t" (a generic feed's) is skipped.
+            ondemand::number_type numberType;
+            if (type == ondemand::json_type::number && value.get_number_type().get(numberType) == simdjson::SUCCESS
+                && numberType == ondemand::number_type::signed_integer)
+                if (auto e = value.get_int64().get(out.tradeId))
+                    return e;
+        } else if (profile == DecodeProfile::Betfair && envelope) {
+            if (KEY_IS(key, "op")) {
+                if (auto e = value.get_string().get(out.op))
+                    return e;
+            } else if (KEY_IS(key, "ct")) {
+                if (auto e = value.get_string().get(out.changeType))
+                    return e;
+            } else if (KEY_IS(key, "clk")) {
+                if (auto e = value.get_string().get(out.clk))
+                    return e;
+            } else if (KEY_IS(key, "initialClk")) {
+                if (auto e = value.get_string().get(out.initialClk))
+                    return e;
+            } else if (KEY_IS(key, "segmentType")) {
+                if (auto e = value.get_string().get(out.segmentType))
+                    return e;
+            } else if (KEY_IS(key, "status")) {
+                if (auto e = readOptionalInt(value, out.status))
+                    return e;
+            } else if (KEY_IS(key, "conflateMs")) {
+                if (auto e = readOptionalInt(value, out.conflateMs))
+                    return e;
+            } else if (KEY_IS(key, "heartbeatMs")) {
+                if (auto e = readOptionalInt(value, out.heartbeatMs))
+                    return e;
+            } else if (KEY_IS(key, "mc") || KEY_IS(key, "oc")) {
+                if (auto e = decodeChanges(value, out))
+                    return e;
+            }
+        } else if (envelope && KEY_IS(key, "stream")) {
+            if (auto e = value.get_string().get(out.stream))
+                return e;
         } else if (envelope && KEY_IS(key, "data")) {
             ondemand::json_type type;
             if (auto e = value.type().get(type))
@@ -132,7 +214,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                 ondemand::object inner;
                 if (auto e = value.get_object().get(inner))
                     return e;
-                if (auto e = decodeObject(inner, out, false))
+                if (auto e = decodeObject(inner, out, false, profile))
                     return e;
                 if (t_tail.stopped)
                     return simdjson::SUCCESS;
@@ -145,7 +227,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                     ondemand::object first;
                     if (auto e = item.get_object().get(first))
                         return e;
-                    if (auto e = decodeObject(first, out, false))
+                    if (auto e = decodeObject(first, out, false, profile))
                         return e;
                     if (stopBefore(value, out))
                         return simdjson::SUCCESS;
@@ -159,13 +241,14 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
 
 } // namespace
 
-bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out)
+bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
+                                DecodeProfile profile)
 {
     std::memcpy(m_buffer.reserve(len), data, len);
-    return decode(len, pointer, out);
+    return decode(len, pointer, out, profile);
 }
 
-bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out)
+bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
 {
     const auto fail = [this](simdjson::error_code e) {
         m_lastError = int(e);
@@ -191,7 +274,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         ondemand::object object;
         if (auto e = doc.get_object().get(object))
             return fail(e);
-        if (auto e = decodeObject(object, out, true))
+        if (auto e = decodeObject(object, out, true, profile))
             return fail(e);
     } else if (type == ondemand::json_type::array) {
         // Raw array streams (!ticker@arr): the first event's time stands for the batch; the
@@ -214,7 +297,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
                 ondemand::object event;
                 if (auto e = value.get_object().get(event))
                     return fail(e);
-                if (auto e = decodeObject(event, out, false))
+                if (auto e = decodeObject(event, out, false, profile))
                     return fail(e);
                 if (stopBefore(value, out))
                     break;

@@ -2,8 +2,11 @@
 
 // Decodes the few fields StreamScope needs from a data message, with simdjson ondemand:
 // the event time (Binance "E", also inside the combined-stream envelope's "data"; Betfair
-// "pt"; or a configured JSON pointer), the event type ("e"), the symbol ("s") and the
-// depth-diff sequence fields ("U", "u", "pu"). Everything else is skipped, not copied.
+// "pt"; or a configured JSON pointer), the event type ("e"), the symbol ("s"), the
+// depth-diff sequence fields ("U", "u", "pu"), the envelope's "stream" and the trade id
+// ("a"/"t", for rollover dedupe); with DecodeProfile::Betfair also the change message's op,
+// ct, clk, initialClk, status, segmentType, conflateMs, heartbeatMs and mc[].con/img.
+// Everything else is skipped, not copied; nothing is allocated.
 //
 // Thread contract: one decoder per worker thread, reused for every message of every stream
 // on that worker (one parser, one padded buffer). Views in DecodedFields point into the
@@ -31,7 +34,26 @@ struct DecodedFields {
     std::int64_t prevFinalUpdateId = kNone; // pu (futures)
     std::string_view eventType;            // e
     std::string_view symbol;               // s
+
+    // Binance (DecodeProfile::Binance and Generic)
+    std::string_view stream;               // the combined-stream envelope's "stream"
+    std::int64_t tradeId = kNone;          // a (aggTrade) or t (trade): identifies an event for dedupe
+
+    // Betfair change messages (DecodeProfile::Betfair only)
+    std::string_view op;                   // mcm, ocm
+    std::string_view changeType;           // ct: SUB_IMAGE, RESUB_DELTA, HEARTBEAT; empty for a delta
+    std::string_view clk;
+    std::string_view initialClk;
+    std::string_view segmentType;          // SEG_START, SEG, SEG_END; empty when not segmented
+    std::int64_t status = kNone;           // 503: the venue says the data may be stale
+    std::int64_t conflateMs = kNone;
+    std::int64_t heartbeatMs = kNone;
+    bool conflated = false;                // some mc[]/oc[] element had con=true
+    bool image = false;                    // some mc[]/oc[] element had img=true
 };
+
+// Which venue fields a stream needs decoded; the others are skipped unread.
+enum class DecodeProfile : quint8 { Generic = 0, Binance, Betfair };
 
 // A padded buffer that simdjson can parse in place; grows, never shrinks.
 class PaddedBuffer {
@@ -66,9 +88,11 @@ public:
 
     // Decodes `len` bytes at buffer().data(). `pointer`, when not empty, is the JSON pointer
     // of the event time. Returns false on malformed JSON (see lastError()).
-    bool decode(std::size_t len, const std::string &pointer, DecodedFields &out);
+    bool decode(std::size_t len, const std::string &pointer, DecodedFields &out,
+                DecodeProfile profile = DecodeProfile::Generic);
     // Copies into the scratch buffer first.
-    bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out);
+    bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
+                    DecodeProfile profile = DecodeProfile::Generic);
 
     QString lastError() const;
 

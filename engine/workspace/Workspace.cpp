@@ -223,6 +223,15 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         c.inspectorCapacity = int(*v);
     if (auto v = r.integer(QStringLiteral("heartbeat_ms"), 500, 30000))
         c.heartbeatMs = int(*v);
+    // Venue keys (docs/venues.md).
+    if (auto v = r.integer(QStringLiteral("max_connection_age_ms"), 0, 7LL * 24 * 3600 * 1000))
+        c.maxConnectionAgeMs = *v;
+    if (auto v = r.integer(QStringLiteral("rollover_overlap_max_ms"), 100, kMaxMs))
+        c.rolloverOverlapMaxMs = int(*v);
+    if (auto v = r.integer(QStringLiteral("max_streams_per_connection"), 1, 1024))
+        c.maxStreamsPerConnection = int(*v);
+    if (auto v = r.boolean(QStringLiteral("futures")))
+        c.futures = *v;
     if (auto v = r.object(QStringLiteral("headers"))) {
         for (auto it = v->begin(); it != v->end(); ++it) {
             if (!it.value().isString())
@@ -379,6 +388,11 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     putInt("connect_timeout_ms", c.connectTimeoutMs, d.connectTimeoutMs);
     putInt("max_message_bytes", c.maxMessageBytes, d.maxMessageBytes);
     putInt("inspector_capacity", c.inspectorCapacity, d.inspectorCapacity);
+    putInt("max_connection_age_ms", c.maxConnectionAgeMs, d.maxConnectionAgeMs);
+    putInt("rollover_overlap_max_ms", c.rolloverOverlapMaxMs, d.rolloverOverlapMaxMs);
+    putInt("max_streams_per_connection", c.maxStreamsPerConnection, d.maxStreamsPerConnection);
+    if (c.futures)
+        o.insert(QStringLiteral("futures"), true);
     if (c.venue == Venue::Betfair) {
         putInt("heartbeat_ms", c.heartbeatMs, d.heartbeatMs);
         QJsonObject auth;

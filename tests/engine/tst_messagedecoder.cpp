@@ -57,6 +57,8 @@ private slots:
     void largerThanInitialBuffer_data();
     void largerThanInitialBuffer();
     void decodesInPlace();
+    void venueFields_data();
+    void venueFields();
 };
 
 void tst_MessageDecoder::decode_data()
@@ -278,6 +280,66 @@ void tst_MessageDecoder::decodesInPlace()
     const QByteArray plain = "{\"x\":1}";
     QVERIFY(decoder.decodeCopy(plain.constData(), std::size_t(plain.size()), {}, fields));
     checkFields(fields, kNone, {}, {}, {kNone, kNone, kNone});
+}
+
+void tst_MessageDecoder::venueFields_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<int>("profile");
+    QTest::addColumn<QByteArray>("expect"); // "key=value;..." of the fields that must be set
+
+    QTest::newRow("binance combined aggTrade: stream and trade id")
+        << QByteArray(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":  1000042,"p":"1"}})")
+        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@aggTrade;tradeId=1000042");
+    QTest::newRow("binance raw trade: t is the trade id")
+        << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})") << int(streamscope::DecodeProfile::Binance)
+        << QByteArray("tradeId=12345");
+    QTest::newRow("binance serverShutdown notice")
+        << QByteArray(R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":1700000000000}})")
+        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=!serverShutdown;eventType=serverShutdown");
+    QTest::newRow("betfair SUB_IMAGE")
+        << QByteArray(R"({"op":"mcm","id":2,"initialClk":"xAe","clk":"AAA","conflateMs":0,"heartbeatMs":  500,"pt":1,"ct":"SUB_IMAGE","mc":[{"id":"1.2","img":true,"rc":[{"id":1}]}]})")
+        << int(streamscope::DecodeProfile::Betfair)
+        << QByteArray("op=mcm;initialClk=xAe;clk=AAA;conflateMs=0;heartbeatMs=500;ct=SUB_IMAGE;image=1");
+    QTest::newRow("betfair 503, conflated, segment")
+        << QByteArray(R"({"op":"mcm","id":2,"clk":"B","status":503,"segmentType":"SEG_END","pt":1,"mc":[{"id":"1.2","rc":[]},{"id":"1.3","con":true}]})")
+        << int(streamscope::DecodeProfile::Betfair) << QByteArray("op=mcm;clk=B;status=503;segmentType=SEG_END;conflated=1");
+    QTest::newRow("betfair status null is no status")
+        << QByteArray(R"({"op":"mcm","id":2,"clk":"C","status":null,"pt":1})") << int(streamscope::DecodeProfile::Betfair)
+        << QByteArray("op=mcm;clk=C");
+    QTest::newRow("generic profile skips betfair fields")
+        << QByteArray(R"({"op":"mcm","clk":"C","status":503,"pt":1,"mc":[{"con":true}]})") << int(streamscope::DecodeProfile::Generic)
+        << QByteArray("");
+}
+
+void tst_MessageDecoder::venueFields()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(int, profile);
+    QFETCH(QByteArray, expect);
+    MessageDecoder decoder;
+    DecodedFields f;
+    QVERIFY(decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f, streamscope::DecodeProfile(profile)));
+    QMap<QByteArray, QByteArray> want;
+    for (const QByteArray &kv : expect.split(';'))
+        if (!kv.isEmpty())
+            want.insert(kv.left(kv.indexOf('=')), kv.mid(kv.indexOf('=') + 1));
+    const auto sv = [](std::string_view v) { return QByteArray(v.data(), qsizetype(v.size())); };
+    const auto num = [](std::int64_t v) { return v == DecodedFields::kNone ? QByteArray() : QByteArray::number(v); };
+    QCOMPARE(sv(f.stream), want.value("stream"));
+    QCOMPARE(num(f.tradeId), want.value("tradeId"));
+    if (want.contains("eventType"))
+        QCOMPARE(sv(f.eventType), want.value("eventType"));
+    QCOMPARE(sv(f.op), want.value("op"));
+    QCOMPARE(sv(f.clk), want.value("clk"));
+    QCOMPARE(sv(f.initialClk), want.value("initialClk"));
+    QCOMPARE(sv(f.changeType), want.value("ct"));
+    QCOMPARE(sv(f.segmentType), want.value("segmentType"));
+    QCOMPARE(num(f.status), want.value("status"));
+    QCOMPARE(num(f.conflateMs), want.value("conflateMs"));
+    QCOMPARE(num(f.heartbeatMs), want.value("heartbeatMs"));
+    QCOMPARE(f.image, want.value("image") == "1");
+    QCOMPARE(f.conflated, want.value("conflated") == "1");
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)

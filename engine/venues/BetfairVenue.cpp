@@ -1,0 +1,223 @@
+#include "BetfairVenue.h"
+
+#include "SecretStore.h"
+#include "StreamShared.h"
+#include "VenueHost.h"
+#include "core/EngineWorker.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+namespace streamscope {
+
+bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QStringList &streams)
+{
+    Q_UNUSED(shard);
+    Q_UNUSED(rollover);
+    Q_UNUSED(streams);
+    m_link = link;
+    m_imagesThisConnection = 0;
+    m_staleRaised = false;
+    m_lastHeartbeatSentMs = QDateTime::currentMSecsSinceEpoch();
+    m_lastChangeMs = m_lastHeartbeatSentMs;
+    bool keyOk = true;
+    bool sessionOk = true;
+    const QString appKey = SecretStore::resolve(m_config.appKey, &keyOk);
+    const QString session = SecretStore::resolve(m_config.session, &sessionOk);
+    if (!keyOk || !sessionOk) {
+        m_host.venueFailed(QStringLiteral("Betfair credentials not available (%1)").arg(!keyOk ? m_config.appKey : m_config.session));
+        return false;
+    }
+    const qint64 authId = EngineWorker::nextRequestId();
+    m_host.sendOn(link,
+                  QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("op"), QStringLiteral("authentication")},
+                                                             {QStringLiteral("id"), authId},
+                                                             {QStringLiteral("appKey"), appKey},
+                                                             {QStringLiteral("session"), session}})
+                                        .toJson(QJsonDocument::Compact)),
+                  QStringLiteral("authentication"), QString::number(authId));
+    m_resubscribed = false;
+    if (!m_config.marketSubscription.isEmpty())
+        subscribe(link, QStringLiteral("marketSubscription"), m_config.marketSubscription, m_market);
+    if (!m_config.orderSubscription.isEmpty())
+        subscribe(link, QStringLiteral("orderSubscription"), m_config.orderSubscription, m_order);
+    for (const QString &t : m_config.sendOnConnect)
+        m_host.sendOn(link, t, QString(), QString());
+    return true;
+}
+
+void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, const Resume &resume)
+{
+    const qint64 id = EngineWorker::nextRequestId();
+    body.insert(QStringLiteral("op"), op);
+    body.insert(QStringLiteral("id"), id);
+    if (op == QLatin1String("marketSubscription") && !body.contains(QStringLiteral("heartbeatMs")))
+        body.insert(QStringLiteral("heartbeatMs"), m_config.heartbeatMs);
+    // After a reconnect: resume where we were; the venue answers with one RESUB_DELTA.
+    if (!resume.initialClk.empty())
+        body.insert(QStringLiteral("initialClk"), QString::fromStdString(resume.initialClk));
+    if (!resume.clk.empty())
+        body.insert(QStringLiteral("clk"), QString::fromStdString(resume.clk));
+    if (!resume.initialClk.empty() || !resume.clk.empty()) {
+        m_resubscribed = true;
+        m_host.event(EventKind::Info, QStringLiteral("%1 resubscribing with initialClk %2, clk %3")
+                                          .arg(op, QString::fromStdString(resume.initialClk),
+                                               QString::fromStdString(resume.clk)));
+    }
+    m_host.sendOn(link, QString::fromUtf8(QJsonDocument(body).toJson(QJsonDocument::Compact)), op, QString::number(id));
+}
+
+void BetfairVenue::onDisconnected()
+{
+    VenueHandler::onDisconnected();
+    m_link = -1;
+    m_liveState = StreamState::Live;
+}
+
+void BetfairVenue::track(const DecodedFields &f)
+{
+    // std::string::assign reuses its capacity: no allocation once a token has been seen.
+    Resume &resume = (f.op.size() == 3 && f.op[0] == 'o') ? m_order : m_market;
+    if (!f.clk.empty())
+        resume.clk.assign(f.clk);
+    if (!f.initialClk.empty())
+        resume.initialClk.assign(f.initialClk);
+    VenueCounters &v = m_host.shared().venue;
+    if (f.heartbeatMs != DecodedFields::kNone && f.heartbeatMs != m_heartbeatMs) {
+        m_heartbeatMs = f.heartbeatMs;
+        v.heartbeatMs.store(f.heartbeatMs);
+    }
+    if (f.conflateMs != DecodedFields::kNone && f.conflateMs != m_conflateMs) {
+        m_conflateMs = f.conflateMs;
+        v.conflateMs.store(f.conflateMs);
+    }
+    const bool stale = f.status == 503;
+    if (stale)
+        v.status503.add();
+    const StreamState want = stale ? StreamState::Degraded : StreamState::Live;
+    if (want != m_liveState) {
+        m_liveState = want;
+        m_liveReason = stale ? QStringLiteral("venue status 503: data may be stale (connection kept)")
+                             : QStringLiteral("receiving data");
+        m_host.event(EventKind::Info, stale ? QStringLiteral("venue status 503: data may be stale")
+                                            : QStringLiteral("venue status back to normal"));
+    }
+}
+
+void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequence)
+{
+    Q_UNUSED(checkSequence);
+    m_lastChangeMs = nowMs;
+    track(f);
+    VenueCounters &v = m_host.shared().venue;
+    if (f.segmentType.empty()) {
+        v.updates.add();
+    } else {
+        v.segments.add();
+        if (f.segmentType == std::string_view("SEG_END"))
+            v.updates.add();
+    }
+    if (!f.changeType.empty()) {
+        if (f.changeType == std::string_view("SUB_IMAGE")) {
+            v.images.add();
+            if (m_imagesThisConnection++ > 0)
+                m_host.event(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
+        } else if (f.changeType == std::string_view("RESUB_DELTA")) {
+            v.resubDeltas.add();
+            m_host.event(EventKind::Info, m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
+                                                         : QStringLiteral("RESUB_DELTA without a resubscription"));
+        }
+    }
+    if (f.conflated) {
+        v.conflated.add();
+        if (m_conflateMs == 0 && !m_conflationFlagged) {
+            m_conflationFlagged = true;
+            v.conflatedUnrequested.store(true);
+            m_host.event(EventKind::Info, QStringLiteral("con=true although conflateMs is 0: the venue conflated "
+                                                         "(the client reads too slowly or the market is too busy)"));
+        }
+    }
+}
+
+void BetfairVenue::onHeartbeat(const DecodedFields *fields, qint64 nowMs)
+{
+    m_lastChangeMs = nowMs;
+    if (fields)
+        track(*fields);
+}
+
+void BetfairVenue::onConnectionMessage(int link, const char *data, qsizetype len)
+{
+    Q_UNUSED(link);
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray(data, len)).object();
+    const QString id = o.value(QStringLiteral("connectionId")).toString();
+    m_host.shared().editVenue([&](VenueDetails &d) { d.connectionId = id; });
+}
+
+void BetfairVenue::onResponse(int link, bool isError, const ResponseRecord &record)
+{
+    Q_UNUSED(link);
+    const QJsonObject o = QJsonDocument::fromJson(record.body).object();
+    if (o.contains(QStringLiteral("connectionsAvailable"))) {
+        const int available = o.value(QStringLiteral("connectionsAvailable")).toInt();
+        m_host.shared().editVenue([&](VenueDetails &d) { d.connectionsAvailable = available; });
+    }
+    if (!isError || o.value(QStringLiteral("statusCode")).toString() != QLatin1String("FAILURE"))
+        return;
+    const QString code = o.value(QStringLiteral("errorCode")).toString();
+    const QString message = o.value(QStringLiteral("errorMessage")).toString();
+    m_host.shared().editVenue([&](VenueDetails &d) {
+        d.errorCode = code;
+        d.errorMessage = message;
+    });
+    const QString why = QStringLiteral("%1: %2 %3")
+                            .arg(record.method.isEmpty() ? QStringLiteral("status") : record.method, code, message);
+    if (record.method == QLatin1String("authentication")) {
+        m_host.venueFailed(QStringLiteral("authentication failed: ") + why); // retrying cannot help
+        return;
+    }
+    if (o.value(QStringLiteral("connectionClosed")).toBool())
+        m_host.venueReconnect(why);
+}
+
+qint64 BetfairVenue::staleAfterMs() const
+{
+    return 3 * (m_heartbeatMs > 0 ? m_heartbeatMs : qint64(m_config.heartbeatMs));
+}
+
+void BetfairVenue::onTick(qint64 nowMs, qint64 lastMessageMs)
+{
+    Q_UNUSED(lastMessageMs); // status responses to our own heartbeats prove nothing about the subscription
+    if (m_link < 0)
+        return;
+    if (m_config.heartbeatMs > 0 && nowMs - m_lastHeartbeatSentMs >= m_config.heartbeatMs) {
+        m_lastHeartbeatSentMs = nowMs;
+        const qint64 id = EngineWorker::nextRequestId();
+        m_host.sendOn(m_link, QStringLiteral("{\"op\":\"heartbeat\",\"id\":%1}").arg(id), QStringLiteral("heartbeat"),
+                      QString::number(id));
+    }
+    if (m_market.clk != m_publishedClk) {
+        m_publishedClk = m_market.clk;
+        const QString clk = QString::fromStdString(m_market.clk);
+        const QString initialClk = QString::fromStdString(m_market.initialClk);
+        m_host.shared().editVenue([&](VenueDetails &d) {
+            d.clk = clk;
+            d.initialClk = initialClk;
+        });
+    }
+    const qint64 quietMs = nowMs - m_lastChangeMs;
+    if (quietMs <= staleAfterMs()) {
+        m_staleRaised = false;
+        return;
+    }
+    if (m_staleRaised)
+        return;
+    m_staleRaised = true;
+    m_host.shared().venue.staleAlarms.add();
+    m_host.venueStalled(QStringLiteral("stale: no change message, not even a heartbeat, for %1 ms (3 x heartbeatMs = %2 ms)")
+                            .arg(quietMs)
+                            .arg(staleAfterMs()));
+}
+
+} // namespace streamscope

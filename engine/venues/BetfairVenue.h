@@ -1,0 +1,62 @@
+#pragma once
+
+// The Betfair Exchange Stream API on the TLS line transport: authentication (app key and
+// session resolved from the keychain or the environment when sent, never kept or shown),
+// market and order subscriptions, the heartbeat op on a timer, status responses routed by
+// id. Tracks clk/initialClk per subscription and resubscribes with them after a reconnect
+// (expecting one RESUB_DELTA); counts SUB_IMAGE (also mid-stream), con=true (flagged when
+// conflateMs is 0), segmented changes as one update, heartbeats apart from data; shows
+// status 503 as StreamState::Degraded without disconnecting; raises a stale alarm when
+// nothing at all arrives within 3 x heartbeatMs; an authentication FAILURE is Failed with
+// the venue's code and message, never a reconnect loop.
+//
+// Thread contract: see VenueHandler.
+
+#include "VenueHandler.h"
+
+#include <QtCore/QJsonObject>
+
+#include <string>
+
+namespace streamscope {
+
+class BetfairVenue final : public VenueHandler {
+public:
+    using VenueHandler::VenueHandler;
+
+    DecodeProfile decodeProfile() const override { return DecodeProfile::Betfair; }
+    bool ownsFreshness() const override { return true; }
+    bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
+    void onDisconnected() override;
+    void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence) override;
+    void onHeartbeat(const DecodedFields *fields, qint64 nowMs) override;
+    void onConnectionMessage(int link, const char *data, qsizetype len) override;
+    void onResponse(int link, bool isError, const ResponseRecord &record) override;
+    void onTick(qint64 nowMs, qint64 lastMessageMs) override;
+
+    // 3 x heartbeatMs (as echoed by the venue, else as requested).
+    qint64 staleAfterMs() const;
+
+private:
+    struct Resume {
+        std::string clk;
+        std::string initialClk;
+    };
+    void track(const DecodedFields &fields);
+    void subscribe(int link, const QString &op, QJsonObject body, const Resume &resume);
+
+    int m_link = -1;
+    qint64 m_lastChangeMs = 0; // last change message (data or HEARTBEAT); status responses do not count
+    qint64 m_lastHeartbeatSentMs = 0;
+    Resume m_market;
+    Resume m_order;
+    std::string m_publishedClk;
+    quint64 m_imagesThisConnection = 0;
+    bool m_resubscribed = false;  // the last subscription carried clk/initialClk
+    bool m_staleRaised = false;
+    bool m_conflationFlagged = false;
+    std::int64_t m_heartbeatMs = 0; // echoed
+    std::int64_t m_conflateMs = -1; // echoed
+};
+
+} // namespace streamscope

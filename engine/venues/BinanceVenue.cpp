@@ -1,0 +1,72 @@
+#include "BinanceVenue.h"
+
+#include "StreamShared.h"
+#include "VenueHost.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+namespace streamscope {
+
+bool BinanceVenue::isFutures(const StreamConfig &config)
+{
+    return config.futures || config.url.host().startsWith(QLatin1String("fstream"));
+}
+
+int BinanceVenue::controlMessagesPerSecond() const
+{
+    return isFutures(m_config) ? kFuturesMessagesPerSecond : kSpotMessagesPerSecond;
+}
+
+qint64 BinanceVenue::maxConnectionAgeMs() const
+{
+    return m_config.maxConnectionAgeMs < 0 ? kDefaultMaxConnectionAgeMs : m_config.maxConnectionAgeMs;
+}
+
+bool BinanceVenue::onNotice(int link, const DecodedFields &fields, qint64 nowMs)
+{
+    Q_UNUSED(nowMs);
+    // Cheap test first: almost every event type differs in length or first letter.
+    if (fields.eventType.size() != 14 || fields.eventType != std::string_view("serverShutdown"))
+        return false;
+    m_host.shared().venue.serverShutdowns.add();
+    m_host.rollOver(link, QStringLiteral("serverShutdown notice"));
+    return true;
+}
+
+void BinanceVenue::onResponse(int link, bool isError, const ResponseRecord &record)
+{
+    Q_UNUSED(link);
+    const bool hasLimits = record.body.contains("\"rateLimits\"");
+    if (!hasLimits && !isError)
+        return;
+    const QJsonObject o = QJsonDocument::fromJson(record.body).object();
+    StreamShared &shared = m_host.shared();
+    if (hasLimits) {
+        QVector<RateLimitInfo> limits;
+        const QJsonArray list = o.value(QStringLiteral("rateLimits")).toArray();
+        for (const QJsonValue &v : list) {
+            const QJsonObject l = v.toObject();
+            RateLimitInfo info;
+            info.type = l.value(QStringLiteral("rateLimitType")).toString();
+            info.interval = l.value(QStringLiteral("interval")).toString();
+            info.intervalNum = l.value(QStringLiteral("intervalNum")).toInt();
+            info.limit = l.value(QStringLiteral("limit")).toInteger();
+            info.count = l.value(QStringLiteral("count")).toInteger();
+            limits << info;
+        }
+        shared.editVenue([&](VenueDetails &d) { d.rateLimits = limits; });
+    }
+    if (isError) {
+        const QJsonObject error = o.contains(QStringLiteral("error")) ? o.value(QStringLiteral("error")).toObject() : o;
+        const QString code = QString::number(error.value(QStringLiteral("code")).toInteger());
+        const QString message = error.value(QStringLiteral("msg")).toString();
+        shared.editVenue([&](VenueDetails &d) {
+            d.errorCode = code;
+            d.errorMessage = message;
+        });
+    }
+}
+
+} // namespace streamscope

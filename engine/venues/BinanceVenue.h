@@ -1,0 +1,34 @@
+#pragma once
+
+// Binance market streams (spot and USD-M futures): SUBSCRIBE on every connection with its
+// share of the streams, outgoing messages paced under the venue's per-connection limit
+// (5/s spot, 10/s futures, pings counted), at most 1,024 streams per connection,
+// depth-diff continuity (U/u spot, pu/u futures), the serverShutdown notice and the 24-hour
+// connection limit answered by a make-before-break rollover, and the websocket-API
+// envelope's rateLimits kept for display.
+//
+// Thread contract: see VenueHandler.
+
+#include "VenueHandler.h"
+
+namespace streamscope {
+
+class BinanceVenue final : public VenueHandler {
+public:
+    static constexpr qint64 kDefaultMaxConnectionAgeMs = (23 * 60 + 50) * 60 * 1000LL; // 23 h 50 min
+    static constexpr int kSpotMessagesPerSecond = 5;
+    static constexpr int kFuturesMessagesPerSecond = 10;
+
+    using VenueHandler::VenueHandler;
+
+    static bool isFutures(const StreamConfig &config);
+
+    DecodeProfile decodeProfile() const override { return DecodeProfile::Binance; }
+    int controlMessagesPerSecond() const override;
+    qint64 maxConnectionAgeMs() const override;
+    int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
+    bool onNotice(int link, const DecodedFields &fields, qint64 nowMs) override;
+    void onResponse(int link, bool isError, const ResponseRecord &record) override;
+};
+
+} // namespace streamscope

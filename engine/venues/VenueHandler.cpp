@@ -1,0 +1,104 @@
+#include "VenueHandler.h"
+
+#include "BetfairVenue.h"
+#include "BinanceVenue.h"
+#include "StreamShared.h"
+#include "VenueHost.h"
+#include "core/EngineWorker.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+namespace streamscope {
+
+std::unique_ptr<VenueHandler> VenueHandler::create(const StreamConfig &config, VenueHost &host)
+{
+    switch (config.venue) {
+    case Venue::Binance: return std::make_unique<BinanceVenue>(config, host);
+    case Venue::Betfair: return std::make_unique<BetfairVenue>(config, host);
+    case Venue::Generic:
+    case Venue::Unknown: break;
+    }
+    return std::make_unique<VenueHandler>(config, host);
+}
+
+void VenueHandler::sendControl(int link, const QString &method, const QStringList &params, qint64 requestId)
+{
+    QJsonObject o{{QStringLiteral("method"), method}};
+    if (method != QLatin1String("LIST_SUBSCRIPTIONS"))
+        o.insert(QStringLiteral("params"), QJsonArray::fromStringList(params));
+    o.insert(QStringLiteral("id"), requestId);
+    m_host.sendOn(link, QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)), method,
+                  QString::number(requestId));
+}
+
+bool VenueHandler::onConnected(int link, int shard, bool rollover, const QStringList &streams)
+{
+    Q_UNUSED(rollover);
+    bool sent = false;
+    if (!streams.isEmpty()) {
+        sendControl(link, QStringLiteral("SUBSCRIBE"), streams, EngineWorker::nextRequestId());
+        sent = true;
+    }
+    if (shard == 0) {
+        for (const QString &text : m_config.sendOnConnect) {
+            m_host.sendOn(link, text, QString(), QString());
+            sent = true;
+        }
+    }
+    return sent;
+}
+
+bool VenueHandler::onNotice(int link, const DecodedFields &fields, qint64 nowMs)
+{
+    Q_UNUSED(link);
+    Q_UNUSED(fields);
+    Q_UNUSED(nowMs);
+    return false;
+}
+
+void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence)
+{
+    m_host.shared().venue.updates.add();
+    if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
+        return;
+    const auto gap = m_sequences.check(fields.symbol, fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId);
+    if (!gap.found)
+        return;
+    StreamShared &shared = m_host.shared();
+    shared.counters.gaps.add();
+    GapRecord record;
+    record.timeMs = nowMs;
+    record.symbol = QString::fromUtf8(fields.symbol.data(), qsizetype(fields.symbol.size()));
+    record.expectedFrom = gap.expectedFrom;
+    record.resumedAt = gap.resumedAt;
+    m_host.event(EventKind::Gap, QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
+                                     .arg(record.symbol)
+                                     .arg(gap.expectedFrom)
+                                     .arg(gap.resumedAt)
+                                     .arg(gap.resumedAt - gap.expectedFrom)
+                                     .arg(gap.resumedAt - 1));
+    shared.pushGap(std::move(record));
+}
+
+void VenueHandler::onHeartbeat(const DecodedFields *fields, qint64 nowMs)
+{
+    Q_UNUSED(fields);
+    Q_UNUSED(nowMs);
+}
+
+void VenueHandler::onResponse(int link, bool isError, const ResponseRecord &record)
+{
+    Q_UNUSED(link);
+    Q_UNUSED(isError);
+    Q_UNUSED(record);
+}
+
+void VenueHandler::onTick(qint64 nowMs, qint64 lastMessageMs)
+{
+    Q_UNUSED(nowMs);
+    Q_UNUSED(lastMessageMs);
+}
+
+} // namespace streamscope

@@ -1,0 +1,82 @@
+#pragma once
+
+// The venue-specific part of a stream: what to send when a connection comes up, what a
+// decoded data message means beyond being data (sequence gaps, server notices, Betfair
+// clk/status/segments), what a routed response or a status message changes, and what to
+// check on the housekeeping tick. StreamSession stays generic and calls these hooks.
+//
+// Thread contract: created, called and destroyed on the stream's worker thread, by its
+// session only. onData is on the hot path: no allocation, no lock, no log per message.
+
+#include "StreamConfig.h"
+#include "StreamRecords.h"
+#include "protocol/MessageDecoder.h"
+
+#include <QtCore/QStringList>
+
+#include <memory>
+
+#include "protocol/SequenceTracker.h"
+
+namespace streamscope {
+
+class VenueHost;
+
+class VenueHandler {
+public:
+    explicit VenueHandler(const StreamConfig &config, VenueHost &host) : m_config(config), m_host(host) {}
+    virtual ~VenueHandler() = default;
+
+    // The handler for a stream's venue.
+    static std::unique_ptr<VenueHandler> create(const StreamConfig &config, VenueHost &host);
+
+    virtual DecodeProfile decodeProfile() const { return DecodeProfile::Generic; }
+    // Outgoing messages (pings included) allowed per second on one connection; 0 unpaced.
+    virtual int controlMessagesPerSecond() const { return 0; }
+    // Connection age after which a make-before-break rollover starts; 0 never.
+    virtual qint64 maxConnectionAgeMs() const { return m_config.maxConnectionAgeMs > 0 ? m_config.maxConnectionAgeMs : 0; }
+    // Streams one connection may carry; 0 unlimited.
+    virtual int maxStreamsPerConnection() const { return 0; }
+
+    // A connection is up: queue its opening requests (authentication, subscriptions).
+    // Returns true if it sent requests (the stream is Subscribing until data arrives).
+    // `link` identifies the connection for sendOn; `shard` is its share of the subscriptions.
+    virtual bool onConnected(int link, int shard, bool rollover, const QStringList &streams);
+    // The connection set was dropped (a reconnect follows, or a stop).
+    virtual void onDisconnected() { m_sequences.reset(); }
+    // A rollover switched connections: continuity starts again from the new one.
+    virtual void onSwitchedOver() { m_sequences.reset(); }
+
+    // A data message that is a venue notice rather than data (Binance serverShutdown).
+    // Called for every decoded data message before dedupe and counting: keep it cheap.
+    virtual bool onNotice(int link, const DecodedFields &fields, qint64 nowMs);
+    // A decoded data message that counts. checkSequence is false while a rollover overlap
+    // makes two connections' sequences interleave.
+    virtual void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence);
+    // A venue heartbeat (Betfair ct=HEARTBEAT); `fields` is decoded when the stream parses.
+    virtual void onHeartbeat(const DecodedFields *fields, qint64 nowMs);
+    // A Betfair connection message or similar.
+    virtual void onConnectionMessage(int link, const char *data, qsizetype len) { Q_UNUSED(link); Q_UNUSED(data); Q_UNUSED(len); }
+    // A routed response (result or error) with the method of the request it answers.
+    virtual void onResponse(int link, bool isError, const ResponseRecord &record);
+    // Housekeeping, a few times a second, while connected.
+    virtual void onTick(qint64 nowMs, qint64 lastMessageMs);
+    // Whether the handler judges freshness itself (the session then skips its data-stall check).
+    virtual bool ownsFreshness() const { return false; }
+
+    // The state a live connection should show (Live, or Degraded while the venue says so),
+    // and why.
+    StreamState liveState() const { return m_liveState; }
+    // A Binance-style control message ({"method":..,"params":..,"id":..}) on `link`.
+    void sendControl(int link, const QString &method, const QStringList &params, qint64 requestId);
+    const QString &liveReason() const { return m_liveReason; }
+
+protected:
+    const StreamConfig &m_config;
+    VenueHost &m_host;
+    SequenceTracker m_sequences;
+    StreamState m_liveState = StreamState::Live;
+    QString m_liveReason = QStringLiteral("receiving data");
+};
+
+} // namespace streamscope

@@ -1,0 +1,34 @@
+#pragma once
+
+// What a venue handler may ask of the stream session that owns it: send on a connection,
+// report, change state, fail, reconnect, roll a connection over. Implemented by
+// StreamSession.
+//
+// Thread contract: called only on the session's worker thread, from the handler's hooks.
+
+#include "StreamRecords.h"
+
+#include <QtCore/QString>
+
+namespace streamscope {
+
+class StreamShared;
+
+class VenueHost {
+public:
+    // Queues `text` on connection `link` (paced by the venue's limit). A non-empty
+    // requestId is remembered so that the response is matched to `method`.
+    virtual void sendOn(int link, const QString &text, const QString &method, const QString &requestId) = 0;
+    // An event for the log (at most ten of one kind a second; counters keep exact numbers).
+    virtual void event(EventKind kind, const QString &text) = 0;
+    virtual void venueFailed(const QString &reason) = 0;   // Failed, no retry
+    virtual void venueReconnect(const QString &reason) = 0; // drop and reconnect with backoff
+    virtual void venueStalled(const QString &reason) = 0;   // Stalled (reconnects if configured)
+    virtual void rollOver(int link, const QString &reason) = 0; // make-before-break replacement
+    virtual StreamShared &shared() = 0;
+
+protected:
+    ~VenueHost() = default;
+};
+
+} // namespace streamscope
