@@ -9,9 +9,16 @@
 #include <QtCore/QTextStream>
 
 #ifdef STREAMSCOPE_HAVE_GUI
-#include "MainWindow.h"
 #include "Engine.h"
+#include "MainWindow.h"
+#include "Report.h"
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
+#endif
+
+#ifdef Q_OS_WIN
+#include <windows.h>
 #endif
 
 #include <cstdio>
@@ -39,6 +46,13 @@ int printAndExit(const QString &text, int code)
 
 int main(int argc, char **argv)
 {
+#ifdef Q_OS_WIN
+    // A GUI-subsystem executable has no console; when started from one, write to it.
+    if (AttachConsole(ATTACH_PARENT_PROCESS)) {
+        freopen("CONOUT$", "w", stdout);
+        freopen("CONOUT$", "w", stderr);
+    }
+#endif
     const app::AppOptions options = app::AppOptions::parse(rawArguments(argc, argv));
     switch (options.action) {
     case app::AppOptions::Action::Help:
@@ -65,6 +79,7 @@ int main(int argc, char **argv)
         application = std::make_unique<QCoreApplication>(argc, argv);
     else
         application = std::make_unique<QApplication>(argc, argv);
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.streamscope.StreamScope"));
 #else
     if (!options.headless)
         QTextStream(stderr) << "streamscope: built without the GUI, running headless" << Qt::endl;
@@ -94,7 +109,18 @@ int main(int argc, char **argv)
                 return printAndExit(QStringLiteral("streamscope: ") + error, 2);
         }
         window.show();
-        return application->exec();
+        QElapsedTimer clock;
+        clock.start();
+        if (options.durationS > 0)
+            QTimer::singleShot(int(options.durationS * 1000.0), application.get(), &QCoreApplication::quit);
+        const int code = application->exec();
+        if (!options.reportPath.isEmpty()) {
+            QString error;
+            if (!app::writeReport(options.reportPath,
+                                  app::buildReport(engine.snapshot(true), double(clock.nsecsElapsed()) / 1e9), &error))
+                return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+        }
+        return code;
     }
 #endif
 

@@ -6,6 +6,11 @@ cd "$(dirname "$0")/.."
 scripts/deps.sh --with-tests
 scripts/build.sh ci
 export QT_QPA_PLATFORM=offscreen
+# In CI (root, a throw-away machine) also build the .deb, lint it, install it and run it.
+if [[ "${CI:-}" == "true" || "${1:-}" == "--package" ]]; then
+    scripts/package-check.sh build/ci >build/package-check.log 2>&1 || { cat build/package-check.log; exit 1; }
+    echo "package check passed (build/package-check.log)"
+fi
 ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
 if [[ "${1:-}" == "--sanitize" ]]; then
     export STREAMSCOPE_TEST_TIME_FACTOR=10
