@@ -130,34 +130,27 @@ void Engine::stopAll()
 
 qint64 Engine::subscribe(StreamId id, const QStringList &streams)
 {
-    const auto it = m_streams.constFind(id);
-    if (it == m_streams.constEnd())
-        return 0;
-    const qint64 requestId = EngineWorker::nextRequestId();
-    EngineWorker *worker = it->worker;
-    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("SUBSCRIBE"), streams, requestId); });
-    return requestId;
+    return sendControl(id, QStringLiteral("SUBSCRIBE"), streams);
 }
 
 qint64 Engine::unsubscribe(StreamId id, const QStringList &streams)
 {
-    const auto it = m_streams.constFind(id);
-    if (it == m_streams.constEnd())
-        return 0;
-    const qint64 requestId = EngineWorker::nextRequestId();
-    EngineWorker *worker = it->worker;
-    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("UNSUBSCRIBE"), streams, requestId); });
-    return requestId;
+    return sendControl(id, QStringLiteral("UNSUBSCRIBE"), streams);
 }
 
 qint64 Engine::listSubscriptions(StreamId id)
+{
+    return sendControl(id, QStringLiteral("LIST_SUBSCRIPTIONS"), {});
+}
+
+qint64 Engine::sendControl(StreamId id, const QString &method, const QStringList &params)
 {
     const auto it = m_streams.constFind(id);
     if (it == m_streams.constEnd())
         return 0;
     const qint64 requestId = EngineWorker::nextRequestId();
     EngineWorker *worker = it->worker;
-    postTo(worker, [=] { worker->sendControl(id, QStringLiteral("LIST_SUBSCRIPTIONS"), {}, requestId); });
+    postTo(worker, [=] { worker->sendControl(id, method, params, requestId); });
     return requestId;
 }
 

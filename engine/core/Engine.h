@@ -83,6 +83,7 @@ private:
     };
     void onWorkerEvent(const streamscope::StreamEvent &event);
     EngineWorker *leastLoadedWorker() const;
+    qint64 sendControl(StreamId id, const QString &method, const QStringList &params);
 
     std::vector<QThread *> m_threads;
     std::vector<EngineWorker *> m_workers;
