@@ -305,6 +305,18 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
     } else if (method == QLatin1String("LIST_SUBSCRIPTIONS")) {
         result = QJsonDocument(QJsonArray::fromStringList(m_subscriptions))
                      .toJson(QJsonDocument::Compact);
+    } else if (request.value(QStringLiteral("id")).isString()) {
+        // The websocket API: string ids, a status, and the rate-limit counters after each
+        // request (weight 1 per request here). "order.test" is refused, as Binance would
+        // refuse an order the account cannot pay for.
+        ++m_apiRequests;
+        const QByteArray limits = R"(,"rateLimits":[{"rateLimitType":"REQUEST_WEIGHT","interval":"MINUTE","intervalNum":1,"limit":6000,"count":)"
+            + QByteArray::number(m_apiRequests) + "}]}";
+        if (method == QLatin1String("order.test"))
+            sendControl(R"({"id":)" + id + R"(,"status":400,"error":{"code":-2010,"msg":"Account has insufficient balance for requested action."})" + limits);
+        else
+            sendControl(R"({"id":)" + id + R"(,"status":200,"result":{"serverTime":)" + QByteArray::number(nowMs()) + '}' + limits);
+        return;
     } else {
         sendControl(R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":)" + id
                     + '}');

@@ -114,6 +114,7 @@ private:
     char m_nowMsText[16] = {}; // the send time in ms, 13 digits, once per batch
     quint64 m_heartbeatMs = 5000; // Betfair: as requested by the subscription, echoed
     quint64 m_perStreamSerial = 0;
+    quint64 m_apiRequests = 0;    // websocket-API requests (string ids) answered
 
     QTimer *m_paceTimer = nullptr;
     QElapsedTimer m_paceClock;

@@ -17,6 +17,7 @@ private slots:
     void warnsOnUnknownKeys();
     void roundTrip();
     void missingFileNamesIt();
+    void venueKeys();
 };
 
 void TestWorkspace::rejects_data()
@@ -35,6 +36,14 @@ void TestWorkspace::rejects_data()
     QTest::newRow("streams not array") << QByteArray(R"({"version":1,"streams":{}})")
                                        << QStringLiteral("streams: expected an array, found an object");
     QTest::newRow("stream not object") << one("3") << QStringLiteral("streams[0]: expected an object, found a number");
+    QTest::newRow("max_connection_age_ms negative")
+        << one(R"({"name":"a","url":"ws://h:1/","max_connection_age_ms":-1})")
+        << QStringLiteral("streams[0].max_connection_age_ms: expected an integer from 0 to");
+    QTest::newRow("max_streams_per_connection over the venue's 1024")
+        << one(R"({"name":"a","url":"ws://h:1/","max_streams_per_connection":2000})")
+        << QStringLiteral("streams[0].max_streams_per_connection: expected an integer from 1 to 1024, found 2000");
+    QTest::newRow("futures not boolean") << one(R"({"name":"a","url":"ws://h:1/","futures":"yes"})")
+                                         << QStringLiteral("streams[0].futures: expected true or false, found a string");
     QTest::newRow("missing url") << one(R"({"name":"a"})") << QStringLiteral("streams[0].url: missing, expected a string");
     QTest::newRow("missing name") << one(R"({"url":"ws://h:1/"})") << QStringLiteral("streams[0].name: missing, expected a string");
     QTest::newRow("url wrong type") << one(R"({"name":"a","url":5})")
@@ -187,6 +196,30 @@ void TestWorkspace::missingFileNamesIt()
     const auto r = Workspace::load(QStringLiteral("/nonexistent/ws.json"), ws);
     QVERIFY(!r.ok);
     QVERIFY2(r.error.startsWith(QLatin1String("/nonexistent/ws.json: cannot read the file")), qPrintable(r.error));
+}
+
+void TestWorkspace::venueKeys()
+{
+    Workspace ws;
+    const auto r = Workspace::parse(R"({"version":1,"streams":[{"name":"a","venue":"binance","url":"wss://fstream.binance.com/stream",
+        "max_connection_age_ms":3600000,"rollover_overlap_max_ms":2000,"max_streams_per_connection":500,"futures":true},
+        {"name":"b","venue":"binance","url":"wss://stream.binance.com:9443/ws"}]})",
+                                    QStringLiteral("ws.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    const StreamConfig &a = ws.streams.at(0);
+    QCOMPARE(a.maxConnectionAgeMs, qint64(3600000));
+    QCOMPARE(a.rolloverOverlapMaxMs, 2000);
+    QCOMPARE(a.maxStreamsPerConnection, 500);
+    QVERIFY(a.futures);
+    const StreamConfig &b = ws.streams.at(1);
+    QCOMPARE(b.maxConnectionAgeMs, qint64(-1)); // the venue's default (23 h 50 min)
+    QCOMPARE(b.maxStreamsPerConnection, 1024);
+    QVERIFY(!b.futures);
+    const QJsonObject saved = Workspace::streamToJson(a);
+    QCOMPARE(saved.value(QStringLiteral("max_connection_age_ms")).toInteger(), qint64(3600000));
+    QCOMPARE(saved.value(QStringLiteral("futures")).toBool(), true);
+    QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_connection_age_ms")));
 }
 
 QTEST_GUILESS_MAIN(TestWorkspace)

@@ -25,6 +25,7 @@ private slots:
     void serverShutdownRolloverDuringFirehoseCountsExactly();
     void ageRolloverBeforeTheServerLimitCountsExactly();
     void subscriptionsOverTheLimitSplitIntoOneGroup();
+    void webSocketApiEnvelopeRoutedWithRateLimits();
     void controlMessagesArePacedUnderTheLimit_data();
     void controlMessagesArePacedUnderTheLimit();
 };
@@ -134,6 +135,44 @@ void TestBinanceVenue::subscriptionsOverTheLimitSplitIntoOneGroup()
     QCOMPARE(streams.size(), 1500); // every subscription delivered
     QVERIFY(streams.contains(QStringLiteral("sym0usdt@aggTrade")));
     QVERIFY(streams.contains(QStringLiteral("sym1499usdt@aggTrade")));
+}
+
+void TestBinanceVenue::webSocketApiEnvelopeRoutedWithRateLimits()
+{
+    ReplayServer server;
+    QVERIFY(server.listen());
+    Engine engine;
+    StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1"));
+    c.futures = true; // 10 a second: the three requests go at once
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+    const QString ok1 = QStringLiteral("e2a85d9f-07a5-4f94-8d5f-789dc3deb097");
+    const QString ok2 = QStringLiteral("0b3f1a52-1c6e-4c1e-9d55-0a7e9c3c2f11");
+    const QString refused = QStringLiteral("7c5d2a10-5f1e-4d0b-8f2a-3e9b6c1d4a22");
+    engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"time"})").arg(ok1));
+    engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"time"})").arg(ok2));
+    engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"order.test","params":{}})").arg(refused));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results + snap(engine, id).errors, quint64(3), 5000);
+    const StreamSnapshot s = snap(engine, id);
+    QCOMPARE(s.results, quint64(2));
+    QCOMPARE(s.errors, quint64(1));
+    const auto results = engine.results(id);
+    QCOMPARE(results.at(0).requestId, ok1);
+    QCOMPARE(results.at(0).method, QStringLiteral("time"));
+    QVERIFY(results.at(0).roundTripMs >= 0);
+    QCOMPARE(results.at(1).requestId, ok2);
+    const auto errors = engine.errors(id);
+    QCOMPARE(errors.at(0).requestId, refused);
+    QCOMPARE(errors.at(0).method, QStringLiteral("order.test"));
+    QCOMPARE(s.venueErrorCode, QStringLiteral("-2010"));
+    QVERIFY(s.venueErrorMessage.startsWith(QLatin1String("Account has insufficient balance")));
+    QCOMPARE(s.rateLimits.size(), 1);
+    QCOMPARE(s.rateLimits.at(0).type, QStringLiteral("REQUEST_WEIGHT"));
+    QCOMPARE(s.rateLimits.at(0).interval, QStringLiteral("MINUTE"));
+    QCOMPARE(s.rateLimits.at(0).intervalNum, 1);
+    QCOMPARE(s.rateLimits.at(0).limit, qint64(6000));
+    QCOMPARE(s.rateLimits.at(0).count, qint64(3));
+    QCOMPARE(s.dataMessages, quint64(0));
 }
 
 void TestBinanceVenue::controlMessagesArePacedUnderTheLimit_data()

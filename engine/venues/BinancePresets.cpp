@@ -1,0 +1,75 @@
+#include "BinancePresets.h"
+
+#include <QtCore/QUrlQuery>
+
+namespace streamscope {
+
+QUrl BinancePresets::baseUrl(Market market)
+{
+    switch (market) {
+    case Market::Spot: return QUrl(QStringLiteral("wss://stream.binance.com:9443"));
+    case Market::SpotMarketData: return QUrl(QStringLiteral("wss://data-stream.binance.vision"));
+    case Market::UsdmFutures: return QUrl(QStringLiteral("wss://fstream.binance.com"));
+    case Market::Unknown: break;
+    }
+    return {};
+}
+
+QStringList BinancePresets::streamNames(const QStringList &symbols, const QStringList &types)
+{
+    QStringList names;
+    for (const QString &type : types) {
+        if (type.startsWith(QLatin1Char('!'))) {
+            if (!names.contains(type))
+                names << type;
+            continue;
+        }
+        for (const QString &symbol : symbols) {
+            const QString name = symbol.trimmed().toLower() + QLatin1Char('@') + type.trimmed();
+            if (!symbol.trimmed().isEmpty() && !names.contains(name))
+                names << name;
+        }
+    }
+    return names;
+}
+
+QUrl BinancePresets::rawUrl(Market market, const QString &stream)
+{
+    QUrl url = baseUrl(market);
+    url.setPath(QStringLiteral("/ws/") + stream);
+    return url;
+}
+
+QUrl BinancePresets::combinedUrl(Market market, const QStringList &streams)
+{
+    QUrl url = baseUrl(market);
+    url.setPath(QStringLiteral("/stream"));
+    if (!streams.isEmpty()) {
+        QUrlQuery query;
+        query.addQueryItem(QStringLiteral("streams"), streams.join(QLatin1Char('/')));
+        url.setQuery(query);
+    }
+    return url;
+}
+
+StreamConfig BinancePresets::preset(Market market, const QString &name, const QStringList &streams)
+{
+    StreamConfig c;
+    c.name = name;
+    c.venue = Venue::Binance;
+    c.url = combinedUrl(market, streams.mid(0, kMaxStreamsInUrl));
+    c.subscribe = streams.mid(kMaxStreamsInUrl);
+    c.futures = market == Market::UsdmFutures;
+    if (c.futures) {
+        // Futures: the server pings every 3 min and wants a pong within 10 min.
+        c.pingIntervalMs = 180000;
+        c.pongTimeoutMs = 600000;
+    } else {
+        // Spot: the server pings every 20 s and wants a pong within 1 min.
+        c.pingIntervalMs = 20000;
+        c.pongTimeoutMs = 60000;
+    }
+    return c;
+}
+
+} // namespace streamscope
