@@ -10,7 +10,10 @@
 
 #include "Transport.h"
 
+#include <QtCore/QPointer>
 #include <QtCore/QStringEncoder>
+
+class QTcpSocket;
 
 class QWebSocket;
 
@@ -32,10 +35,16 @@ private:
     void onBinaryMessage(const QByteArray &message);
     void onDisconnected();
     void release();
+    // The first messages of a connection decide whether its receive buffer is capped.
+    void noteMessageSize(qint64 bytes);
 
     QWebSocket *m_socket = nullptr;
     QStringEncoder m_encoder{QStringEncoder::Utf8};
     QString m_errorText;
+    QPointer<QTcpSocket> m_tcp; // QWebSocket's own socket, for its receive buffer size
+    bool m_sizing = false;
+    int m_sizedMessages = 0;
+    qint64 m_largestBytes = 0;
 };
 
 } // namespace streamscope
