@@ -187,6 +187,12 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
             if (target->active)
                 m_venue->sendControl(target->id, method, part, first ? requestId : EngineWorker::nextRequestId());
             first = false;
+            // A replacement being opened for this connection must carry the new streams too.
+            if (Link *to = linkById(m_rollover.toId); to && m_rollover.fromId == target->id) {
+                to->streams << part;
+                if (to->active)
+                    m_venue->sendControl(to->id, method, part, EngineWorker::nextRequestId());
+            }
         }
         publishConnections();
         return;
@@ -194,11 +200,17 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
     if (method == QLatin1String("UNSUBSCRIBE")) {
         for (const QString &p : params)
             m_subscriptions.removeAll(p);
+        // Each stream to the connection(s) carrying it; one none carries (named in the URL,
+        // or unknown) to the first connection, which answers for it.
+        QStringList unowned = params;
+        for (const auto &l : m_links)
+            for (const QString &p : std::as_const(l->streams))
+                unowned.removeAll(p);
         bool first = true;
         for (const auto &l : m_links) {
             QStringList mine;
             for (const QString &p : params)
-                if (l->streams.removeAll(p) > 0 || (l->shard == 0 && !l->rollover && first))
+                if (l->streams.removeAll(p) > 0 || (l->shard == 0 && unowned.contains(p)))
                     mine << p;
             if (mine.isEmpty() || !l->active)
                 continue;

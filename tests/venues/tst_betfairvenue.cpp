@@ -285,6 +285,13 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
     const QJsonObject s = QJsonDocument::fromJson(r.readAll()).object().value(QStringLiteral("streams")).toArray().at(0).toObject();
     QVERIFY2(s.value(QStringLiteral("data_messages")).toInteger() > 0, QJsonDocument(s).toJson().constData());
     QCOMPARE(s.value(QStringLiteral("results")).toInteger() >= 2, true); // authenticated and subscribed
+    QVERIFY(s.contains(QStringLiteral("gaps")));
+    QVERIFY(s.value(QStringLiteral("gap_records")).isArray());
+    const QJsonObject bf = s.value(QStringLiteral("betfair")).toObject();
+    QVERIFY2(bf.value(QStringLiteral("connection_id")).toString().startsWith(QLatin1String("002-")),
+             QJsonDocument(bf).toJson().constData());
+    QCOMPARE(bf.value(QStringLiteral("connections_available")).toInt(), 9);
+    QCOMPARE(bf.value(QStringLiteral("images")).toInteger(), qint64(1));
 
     int files = 0;
     QDirIterator it(home.path(), QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);

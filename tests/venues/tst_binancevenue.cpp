@@ -8,6 +8,7 @@
 #include "ScenarioPool.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSet>
@@ -25,6 +26,7 @@ private slots:
     void serverShutdownRolloverDuringFirehoseCountsExactly();
     void ageRolloverBeforeTheServerLimitCountsExactly();
     void subscriptionsOverTheLimitSplitIntoOneGroup();
+    void runtimeSubscribeBeyondTheLimitOpensAConnection();
     void webSocketApiEnvelopeRoutedWithRateLimits();
     void controlMessagesArePacedUnderTheLimit_data();
     void controlMessagesArePacedUnderTheLimit();
@@ -135,6 +137,47 @@ void TestBinanceVenue::subscriptionsOverTheLimitSplitIntoOneGroup()
     QCOMPARE(streams.size(), 1500); // every subscription delivered
     QVERIFY(streams.contains(QStringLiteral("sym0usdt@aggTrade")));
     QVERIFY(streams.contains(QStringLiteral("sym1499usdt@aggTrade")));
+}
+
+void TestBinanceVenue::runtimeSubscribeBeyondTheLimitOpensAConnection()
+{
+    ReplayServer server;
+    QVERIFY(server.listen());
+    QSignalSpy connects(&server, &ReplayServer::clientConnected);
+    Engine engine;
+    StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1&per_stream=1"));
+    c.maxStreamsPerConnection = 3;
+    c.futures = true;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+    QStringList five;
+    for (int i = 0; i < 5; ++i)
+        five << QStringLiteral("r%1usdt@trade").arg(i);
+    const qint64 requestId = engine.subscribe(id, five);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(5), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(2), 5000);
+    StreamSnapshot s = snap(engine, id);
+    QCOMPARE(connects.count(), 2);
+    QCOMPARE(s.connections.size(), 2);
+    QCOMPARE(s.connections.at(0).subscriptions, 3);
+    QCOMPARE(s.connections.at(1).subscriptions, 2);
+    QCOMPARE(engine.results(id).at(0).requestId, QString::number(requestId)); // the caller's id answered
+
+    engine.unsubscribe(id, {QStringLiteral("r4usdt@trade")});
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(3), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).connections.at(1).subscriptions, 1, 2000);
+    engine.listSubscriptions(id);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(5), 5000); // each connection answers
+    const auto results = engine.results(id);
+    QStringList listed;
+    for (const ResponseRecord &r : results)
+        if (r.method == QLatin1String("LIST_SUBSCRIPTIONS"))
+            for (const QJsonValue &v : QJsonDocument::fromJson(r.body).object().value(QStringLiteral("result")).toArray())
+                listed << v.toString();
+    listed.sort();
+    QCOMPARE(listed, five.mid(0, 4));
+    QCOMPARE(snap(engine, id).subscriptionCount, 4);
+    QCOMPARE(snap(engine, id).errors, quint64(0));
 }
 
 void TestBinanceVenue::webSocketApiEnvelopeRoutedWithRateLimits()
