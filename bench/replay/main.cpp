@@ -108,9 +108,28 @@ int main(int argc, char *argv[])
         QStringLiteral("websocket: ping every T ms."), QStringLiteral("T"));
     const QCommandLineOption idleExit(QStringLiteral("exit-after-idle-ms"),
         QStringLiteral("Exit when no client has been connected for this long."), QStringLiteral("MS"));
+    const QCommandLineOption market(QStringLiteral("market"),
+        QStringLiteral("Connections share one event sequence (a new one starts where the others are)."));
+    const QCommandLineOption shutdownGraceMs(QStringLiteral("shutdown-grace-ms"),
+        QStringLiteral("shutdown: close this long after the serverShutdown notice."), QStringLiteral("T"));
+    const QCommandLineOption maxAgeMs(QStringLiteral("max-age-ms"),
+        QStringLiteral("Close connections this old (Binance's 24 h limit, scaled down)."), QStringLiteral("T"));
+    const QCommandLineOption maxStreams(QStringLiteral("max-streams"),
+        QStringLiteral("websocket: streams per connection (default 1024)."), QStringLiteral("N"));
+    const QCommandLineOption perStream(QStringLiteral("per-stream"),
+        QStringLiteral("websocket: one event per newly subscribed stream."));
+    const QCommandLineOption status503(QStringLiteral("status503"),
+        QStringLiteral("line: messages AFTER to AFTER+COUNT-1 carry status 503."), QStringLiteral("AFTER,COUNT"));
+    const QCommandLineOption conflatedEvery(QStringLiteral("conflated-every"),
+        QStringLiteral("line: every K-th message has con=true."), QStringLiteral("K"));
+    const QCommandLineOption segmentEvery(QStringLiteral("segment-every"),
+        QStringLiteral("line: every group of K messages ends in SEG_START, SEG, SEG_END."), QStringLiteral("K"));
+    const QCommandLineOption imageAfter(QStringLiteral("image-after"),
+        QStringLiteral("line: message K is a SUB_IMAGE mid-stream."), QStringLiteral("K"));
     parser.addOptions({port, address, scenario, count, rate, loop, stamp, protocol, tls, cert, key,
                        misbehave, after, silentMs, dropEvery, size, gap, authSession, pingMs,
-                       idleExit});
+                       idleExit, market, shutdownGraceMs, maxAgeMs, maxStreams, perStream, status503,
+                       conflatedEvery, segmentEvery, imageAfter});
     parser.addPositionalArgument(QStringLiteral("CERT KEY"),
                                  QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
@@ -157,6 +176,23 @@ int main(int argc, char *argv[])
     options.gapCount = number(gap, 1, &ok);
     options.authSession = parser.value(authSession);
     options.pingMs = number(pingMs, 0, &ok);
+    options.market = parser.isSet(market);
+    options.shutdownGraceMs = number(shutdownGraceMs, options.shutdownGraceMs, &ok);
+    options.maxAgeMs = number(maxAgeMs, 0, &ok);
+    options.maxStreams = int(number(maxStreams, quint64(options.maxStreams), &ok));
+    options.perStream = parser.isSet(perStream);
+    if (parser.isSet(status503)) {
+        const QStringList parts = parser.value(status503).split(QLatin1Char(','));
+        bool ok2 = parts.size() == 2;
+        options.status503After = ok2 ? parts[0].toULongLong(&ok2) : 0;
+        if (ok2)
+            options.status503Count = parts[1].toULongLong(&ok2);
+        if (!ok2)
+            return fail(QStringLiteral("--status503 takes AFTER,COUNT"));
+    }
+    options.conflatedEvery = number(conflatedEvery, 0, &ok);
+    options.segmentEvery = number(segmentEvery, 0, &ok);
+    options.imageAfter = number(imageAfter, 0, &ok);
     const quint64 portNumber = number(port, 0, &ok);
     const quint64 idleExitMs = number(idleExit, 0, &ok);
     if (!ok || portNumber > 65535)
