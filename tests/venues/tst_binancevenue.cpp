@@ -24,6 +24,7 @@ class TestBinanceVenue : public QObject {
 private slots:
     void gapOfKUpdatesIsOneGapWithItsRange();
     void serverShutdownRolloverDuringFirehoseCountsExactly();
+    void ageRolloverBeforeTheServerLimitCountsExactly_data();
     void ageRolloverBeforeTheServerLimitCountsExactly();
     void subscriptionsOverTheLimitSplitIntoOneGroup();
     void runtimeSubscribeBeyondTheLimitOpensAConnection();
@@ -83,16 +84,28 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
     QCOMPARE(s.state, StreamState::Live);
 }
 
+void TestBinanceVenue::ageRolloverBeforeTheServerLimitCountsExactly_data()
+{
+    QTest::addColumn<bool>("subscribed");
+    QTest::newRow("streams in the URL") << false;
+    QTest::newRow("streams SUBSCRIBEd after connect") << true;
+}
+
 void TestBinanceVenue::ageRolloverBeforeTheServerLimitCountsExactly()
 {
     // The server closes connections after 1.5 s (Binance: 24 h); the client rolls over at
     // 400 ms, so it never sees the close, and counts every event exactly once.
+    QFETCH(bool, subscribed);
     constexpr quint64 kCount = 8000;
     ReplayServer server;
     QVERIFY(server.listen());
     Engine engine;
     StreamConfig c = binanceStream(server.port(),
-                                   QStringLiteral("small_aggtrade?market=1&count=%1&rate=4000&max_age_ms=1500").arg(kCount));
+                                   QStringLiteral("small_aggtrade?market=1&count=%1&rate=4000&max_age_ms=1500%2")
+                                       .arg(kCount)
+                                       .arg(subscribed ? QStringLiteral("&wait_subscribe=1") : QString()));
+    if (subscribed)
+        c.subscribe << QStringLiteral("btcusdt@aggTrade");
     c.maxConnectionAgeMs = 400;
     c.rolloverOverlapMaxMs = 1000;
     const StreamId id = engine.addStream(c);
@@ -102,7 +115,13 @@ void TestBinanceVenue::ageRolloverBeforeTheServerLimitCountsExactly()
     QCOMPARE(s.dataMessages, kCount);
     QVERIFY2(s.rollovers >= 3, qPrintable(QString::number(s.rollovers)));
     QVERIFY(s.duplicates >= 1); // the overlaps really overlapped
-    QCOMPARE(s.messages, s.dataMessages + s.duplicates);
+    QCOMPARE(s.messages, s.dataMessages + s.duplicates + s.results);
+    // One SUBSCRIBE per connection (a rollover may have just started, not yet switched).
+    if (subscribed)
+        QVERIFY(s.results == s.rollovers + 1 || (s.results == s.rollovers + 2 && s.rolloverInProgress));
+    else
+        QCOMPARE(s.results, quint64(0));
+    QCOMPARE(s.errors, quint64(0));
     QCOMPARE(s.reconnects, quint64(0));
 }
 
