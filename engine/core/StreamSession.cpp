@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 namespace streamscope {
 
@@ -798,6 +799,14 @@ void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, b
                 break;
             }
             decoded = &fields;
+            if (m_venue->onNotice(link.id, fields, now)) {
+                c.controlMessages.add();
+                break;
+            }
+        } else if (data[0] == '{' && len > 27 && data[11] == '!'
+                   && std::memcmp(data, "{\"stream\":\"!serverShutdown\"", 27) == 0) {
+            // Raw mode decodes nothing, but the notice must still start a rollover.
+            fields.eventType = "serverShutdown";
             if (m_venue->onNotice(link.id, fields, now)) {
                 c.controlMessages.add();
                 break;

@@ -118,16 +118,19 @@ void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequen
         if (f.segmentType == std::string_view("SEG_END"))
             v.updates.add();
     }
-    if (!f.changeType.empty()) {
-        if (f.changeType == std::string_view("SUB_IMAGE")) {
-            v.images.add();
-            if (m_imagesThisConnection++ > 0)
-                m_host.event(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
-        } else if (f.changeType == std::string_view("RESUB_DELTA")) {
-            v.resubDeltas.add();
-            m_host.event(EventKind::Info, m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
-                                                         : QStringLiteral("RESUB_DELTA without a resubscription"));
-        }
+    const bool subImage = f.changeType == std::string_view("SUB_IMAGE");
+    if (subImage) {
+        v.images.add();
+        if (m_imagesThisConnection++ > 0)
+            m_host.event(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
+    } else if (f.changeType == std::string_view("RESUB_DELTA")) {
+        v.resubDeltas.add();
+        m_host.event(EventKind::Info, m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
+                                                     : QStringLiteral("RESUB_DELTA without a resubscription"));
+    } else if (f.image) {
+        // A market image inside a delta (img=true): that market's cache is replaced.
+        v.images.add();
+        m_host.event(EventKind::Info, QStringLiteral("market image (img=true): the market's cache is replaced"));
     }
     if (f.conflated) {
         v.conflated.add();
