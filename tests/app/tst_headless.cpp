@@ -3,6 +3,8 @@
 // Prometheus endpoint.
 
 #include <QtCore/QJsonArray>
+
+#include <algorithm>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
@@ -61,6 +63,13 @@ private:
     QProcess m_process;
     quint16 m_port = 0;
 };
+
+// Sanitizer builds run several times slower (see STREAMSCOPE_TEST_TIME_FACTOR in scripts/test.sh).
+QString scaledSeconds(int seconds)
+{
+    const int factor = std::clamp(qEnvironmentVariableIntValue("STREAMSCOPE_TEST_TIME_FACTOR"), 1, 5);
+    return QString::number(seconds * factor);
+}
 
 QJsonObject readJson(const QString &path)
 {
@@ -201,7 +210,7 @@ void TestHeadless::reportCountsEveryScenarioExactly()
     qputenv("TST_APP_KEY", "key");
     qputenv("TST_SESSION", "session");
     const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
-                                  QStringLiteral("4"), QStringLiteral("--report"), reportPath});
+                                  scaledSeconds(4), QStringLiteral("--report"), reportPath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("small_aggtrade-raw")), "one live line per stream");
 

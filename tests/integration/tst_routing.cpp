@@ -64,6 +64,7 @@ public:
     {
         connect(&server, &QWebSocketServer::newConnection, this, [this] {
             QWebSocket *ws = server.nextPendingConnection();
+            ws->setParent(this);
             clients << ws;
             for (const QString &m : std::as_const(greeting))
                 ws->sendTextMessage(m);
