@@ -83,11 +83,33 @@ QByteArray MetricsServer::render(const Engine &engine)
     counter("gaps", "Sequence gaps detected.", &StreamSnapshot::gaps);
     counter("reconnects", "Reconnection attempts.", &StreamSnapshot::reconnects);
     counter("heartbeats", "Venue heartbeats received.", &StreamSnapshot::heartbeats);
+    counter("updates", "Logical updates (a segmented Betfair change counts once).", &StreamSnapshot::updates);
+    counter("duplicates", "Messages seen on both connections of a rollover, counted once.", &StreamSnapshot::duplicates);
+    counter("rollovers", "Make-before-break connection rollovers completed.", &StreamSnapshot::rollovers);
+    counter("conflated", "Betfair change messages marked conflated (con=true).", &StreamSnapshot::conflated);
+    counter("status_503", "Betfair change messages with status 503 (data may be stale).", &StreamSnapshot::status503);
+    counter("stale_alarms", "Nothing received within three heartbeat intervals.", &StreamSnapshot::staleAlarms);
+    counter("outgoing_messages", "Text messages sent to the venue.", &StreamSnapshot::outgoingMessages);
+
+    family("connections", "gauge", "Connections the stream uses now (more than one while rolling over or past 1,024 subscriptions).");
+    for (const StreamSnapshot &s : streams)
+        out += "streamscope_connections{stream=\"" + escapeLabel(s.name) + "\"} " + QByteArray::number(s.connections.size()) + '\n';
+    const auto rateLimits = [&](const char *name, const char *help, qint64 RateLimitInfo::*field) {
+        family(name, "gauge", help);
+        for (const StreamSnapshot &s : streams)
+            for (const RateLimitInfo &r : s.rateLimits)
+                out += "streamscope_" + QByteArray(name) + "{stream=\"" + escapeLabel(s.name) + "\",type=\""
+                       + escapeLabel(r.type) + "\",interval=\"" + QByteArray::number(r.intervalNum)
+                       + escapeLabel(r.interval) + "\"} " + QByteArray::number(r.*field) + '\n';
+    };
+    rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).", &RateLimitInfo::count);
+    rateLimits("rate_limit", "The venue's limit for that window.", &RateLimitInfo::limit);
 
     family("stream_state", "stateset", "Current state of each stream.");
     for (const StreamSnapshot &s : streams) {
         for (StreamState st : {StreamState::Idle, StreamState::Connecting, StreamState::Subscribing, StreamState::Live,
-                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped, StreamState::Failed}) {
+                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped, StreamState::Failed,
+                               StreamState::Degraded}) {
             out += "streamscope_stream_state{stream=\"" + escapeLabel(s.name) + "\",streamscope_stream_state=\""
                    + stateName(st).toUtf8() + "\"} " + (s.state == st ? "1" : "0") + '\n';
         }

@@ -295,6 +295,9 @@ void TestHeadless::metricsEndpoint()
     QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_bucket{stream=\"btcusdt-aggtrade\",le=\"+Inf\"}")));
     QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_count{stream=\"btcusdt-aggtrade\"}")));
     QVERIFY(body.contains(QLatin1String("streamscope_stream_state{stream=\"btcusdt-aggtrade\",streamscope_stream_state=\"live\"} 1")));
+    QVERIFY(body.contains(QLatin1String("streamscope_connections{stream=\"btcusdt-aggtrade\"} 1\n")));
+    QVERIFY(body.contains(QLatin1String("streamscope_rollovers_total{stream=\"btcusdt-aggtrade\"} 0\n")));
+    QVERIFY(QRegularExpression(QStringLiteral("streamscope_updates_total\\{stream=\"betfair-markets\"\\} [1-9]\\d*")).match(body).hasMatch());
 }
 
 void TestHeadless::builtInDemoRunsHeadless()
