@@ -50,6 +50,10 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
 
     const bool hovered = option.state & QStyle::State_MouseOver;
+    if (m_iconStyle != style) {
+        for (QIcon &icon : m_icons)
+            icon = QIcon();
+    }
     for (int i = 0; i < kButtonCount; ++i) {
         const QRect r = buttonRect(option.rect, i);
         if (hovered) {
@@ -62,9 +66,11 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
             painter->drawRoundedRect(r, 4, 4);
             painter->restore();
         }
-        const QIcon icon = style->standardIcon(pixmapFor(i), nullptr, widget);
-        icon.paint(painter, r.adjusted(2, 2, -2, -2));
+        if (m_icons[i].isNull())
+            m_icons[i] = style->standardIcon(pixmapFor(i), nullptr, widget);
+        m_icons[i].paint(painter, r.adjusted(2, 2, -2, -2));
     }
+    m_iconStyle = style;
 }
 
 QSize StreamActionDelegate::sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const

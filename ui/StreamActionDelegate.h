@@ -4,6 +4,7 @@
 // turns clicks on them into actionTriggered(). Painting is cheap (three icons), so a table of
 // thousands of rows scrolls as fast as without the column. GUI thread only.
 
+#include <QtGui/QIcon>
 #include <QtWidgets/QStyledItemDelegate>
 
 namespace streamscope::ui {
@@ -31,6 +32,9 @@ signals:
     void actionTriggered(const QModelIndex &index, streamscope::ui::StreamActionDelegate::Action action);
 
 private:
+    // Standard icons are looked up (and their PNGs decoded) once, not per painted row.
+    mutable QIcon m_icons[kButtonCount];
+    mutable const QStyle *m_iconStyle = nullptr;
     QModelIndex m_pressed;
     Action m_pressedAction = Action::None;
 };

@@ -1,8 +1,14 @@
-// Puts the main window on the built-in demo into a state worth a screenshot, for looking
-// at the UI under Xvfb (`import -window root`) and for docs/screenshots. Not a test.
-//   ui_screenshot_harness main|dialog|inspector [--dark]
+// Not a test: a harness for looking at the UI and measuring it.
+//   ui_harness main|dialog|inspector [--dark]
+//       the main window on the built-in demo in a state worth a screenshot, for looking at
+//       it under Xvfb (`import -window root`) and for docs/screenshots
+//   ui_harness load STREAMS RATE SECONDS [--no-window]
+//       STREAMS websocket streams at RATE msgs/s each from an in-process replay server;
+//       prints the GUI thread's event-loop lag (p50/p99/max of a 10 ms timer's lateness)
+//       and the engine's throughput, with or without the main window open
 
 #include "DemoWorkspace.h"
+#include "ReplayServerThread.h"
 #include "Engine.h"
 #include "InspectorModel.h"
 #include "MainWindow.h"
@@ -11,6 +17,11 @@
 #include "StreamTableModel.h"
 #include "Theme.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
@@ -22,9 +33,89 @@
 
 using namespace streamscope;
 
+static int runLoad(const QStringList &args)
+{
+    const int streams = args.value(2, QStringLiteral("200")).toInt();
+    const double rate = args.value(3, QStringLiteral("1000")).toDouble();
+    const int seconds = args.value(4, QStringLiteral("30")).toInt();
+    const bool window = !args.contains(QStringLiteral("--no-window"));
+
+    replay::ReplayServerThread server;
+    replay::ReplayOptions options;
+    options.loop = true;
+    options.rate = rate;
+    const quint16 port = server.start(options);
+    if (!port) {
+        qCritical("replay server: %s", qPrintable(server.errorString()));
+        return 1;
+    }
+    Engine engine;
+    Workspace ws;
+    for (int i = 0; i < streams; ++i) {
+        StreamConfig c;
+        c.name = QStringLiteral("load-%1").arg(i);
+        c.venue = Venue::Binance;
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=s%2usdt@aggTrade").arg(port).arg(i));
+        ws.streams.append(c);
+    }
+    std::unique_ptr<ui::MainWindow> w;
+    if (window) {
+        w = std::make_unique<ui::MainWindow>(&engine);
+        w->setWorkspace(ws, QString());
+        w->resize(1600, 1000);
+        w->show();
+    } else {
+        for (const StreamConfig &c : ws.streams)
+            engine.addStream(c);
+    }
+
+    // Warm up 5 s, then measure.
+    std::vector<qint64> lagsUs;
+    QElapsedTimer clock;
+    qint64 last = -1;
+    quint64 startMessages = 0;
+    qint64 startNs = 0;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(10);
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed() / 1000;
+        if (last >= 0 && startNs > 0)
+            lagsUs.push_back(std::max<qint64>(0, now - last - 10'000));
+        last = now;
+    });
+    const auto total = [&engine](qint64 *ns) {
+        quint64 sum = 0;
+        for (const StreamSnapshot &s : engine.snapshot()) {
+            sum += s.messages;
+            *ns = s.takenAtNs;
+        }
+        return sum;
+    };
+    clock.start();
+    probe.start();
+    QTimer::singleShot(5000, [&] { startMessages = total(&startNs); });
+    QTimer::singleShot((5 + seconds) * 1000, [&] {
+        qint64 endNs = 0;
+        const quint64 endMessages = total(&endNs);
+        std::sort(lagsUs.begin(), lagsUs.end());
+        const auto pct = [&lagsUs](double q) {
+            return lagsUs.empty() ? 0.0 : double(lagsUs[size_t(q * double(lagsUs.size() - 1))]) / 1000.0;
+        };
+        const double rateOut = double(endMessages - startMessages) / (double(endNs - startNs) / 1e9);
+        printf("streams=%d rate_each=%.0f window=%s seconds=%d throughput_msgs_per_s=%.0f lag_ms p50=%.2f p99=%.2f max=%.2f\n",
+               streams, rate, window ? "yes" : "no", seconds, rateOut, pct(0.5), pct(0.99), pct(1.0));
+        fflush(stdout);
+        QCoreApplication::quit();
+    });
+    return QCoreApplication::exec();
+}
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
+    if (app.arguments().value(1) == QLatin1String("load"))
+        return runLoad(app.arguments());
     QCoreApplication::setOrganizationName(QStringLiteral("StreamScopeScreenshots"));
     QCoreApplication::setApplicationName(QStringLiteral("StreamScope"));
     const QStringList args = app.arguments();
