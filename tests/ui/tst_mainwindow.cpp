@@ -57,6 +57,15 @@ public:
         });
         m_timer.start(10);
     }
+    ~FeedServer() override
+    {
+        // The server deletes its sockets; their disconnected() must not reach m_clients then.
+        m_timer.stop();
+        for (QWebSocket *s : std::as_const(m_clients))
+            s->disconnect(this);
+        m_clients.clear();
+        m_server.close();
+    }
     QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/feed").arg(m_server.serverPort())); }
 
 private:
