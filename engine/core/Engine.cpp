@@ -3,6 +3,7 @@
 #include "EngineWorker.h"
 #include "StreamShared.h"
 #include "ThreadHandOff.h"
+#include "WorkerThread.h"
 
 #include <QtCore/QThread>
 
@@ -26,9 +27,9 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
     qRegisterMetaType<streamscope::StreamId>("streamscope::StreamId");
     const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
     for (int i = 0; i < count; ++i) {
-        auto *thread = new QThread(this);
-        thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
         auto *worker = new EngineWorker;
+        auto *thread = new WorkerThread(*worker, this);
+        thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
         thread->start();
@@ -44,10 +45,10 @@ Engine::~Engine()
     // orders everything they did before the workers are deleted here.
     for (std::size_t i = 0; i < m_workers.size(); ++i) {
         EngineWorker *worker = m_workers[i];
-        QThread *thread = m_threads[i];
+        auto *thread = static_cast<WorkerThread *>(m_threads[i]);
         postTo(worker, [worker, thread] {
             worker->shutdown();
-            thread->quit();
+            thread->requestQuit();
             handOffRelease(worker);
         });
     }

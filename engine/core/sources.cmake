@@ -10,4 +10,5 @@ target_sources(streamscope_engine PRIVATE
     core/StreamTypes.h core/StreamTypes.cpp
     core/Backoff.h core/Backoff.cpp
     core/ThreadHandOff.h
+    core/WorkerThread.h core/WorkerThread.cpp
 )

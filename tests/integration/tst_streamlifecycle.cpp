@@ -19,6 +19,7 @@ private slots:
     void droppedConnectionReconnectsAndResubscribes();
     void stalledStreamIsReported();
     void backoffGrowsWhileServerIsDown();
+    void busyWorkerWithManyStreamsLosesNothing();
 };
 
 void TestStreamLifecycle::stopIdleSubscribedStreamIsImmediate()
@@ -163,6 +164,29 @@ void TestStreamLifecycle::backoffGrowsWhileServerIsDown()
     const quint64 attempts = engine.snapshot(id).reconnects;
     QTest::qWait(500);
     QCOMPARE(engine.snapshot(id).reconnects, attempts); // a stopped stream stays stopped
+}
+
+void TestStreamLifecycle::busyWorkerWithManyStreamsLosesNothing()
+{
+    // 64 streams at 200 msgs/s on one worker: busy enough for the worker to pause between
+    // event-loop passes (WorkerThread). Every message still arrives, and a stop still acts at once.
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    Engine engine(Engine::Options{1});
+    QList<StreamId> ids;
+    for (int i = 0; i < 64; ++i)
+        ids << engine.addStream(wsStream(QStringLiteral("s%1").arg(i), server.port(),
+                                         QStringLiteral("small_aggtrade?count=1000&rate=200")));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(ids.first()).messages > 300, 10000);
+    QElapsedTimer t;
+    t.start();
+    engine.stopStream(ids.first());
+    WAIT_STATE(engine, ids.first(), StreamState::Stopped, 1000);
+    QVERIFY2(t.elapsed() < 200 * timeFactor(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    for (qsizetype i = 1; i < ids.size(); ++i)
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(ids[i]).messages, quint64(1000), 15000);
+    for (qsizetype i = 1; i < ids.size(); ++i)
+        QCOMPARE(engine.snapshot(ids[i]).reconnects, quint64(0));
 }
 
 QTEST_GUILESS_MAIN(TestStreamLifecycle)
