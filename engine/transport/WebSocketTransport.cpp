@@ -44,6 +44,7 @@ void WebSocketTransport::open()
 {
     release();
     m_errorText.clear();
+    m_closing = false;
     m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
     m_socket->setMaxAllowedIncomingMessageSize(quint64(m_config.maxMessageBytes));
     m_socket->setMaxAllowedIncomingFrameSize(quint64(m_config.maxMessageBytes));
@@ -67,6 +68,9 @@ void WebSocketTransport::open()
         emit connected();
     });
     connect(m_socket, &QWebSocket::disconnected, this, &WebSocketTransport::onDisconnected);
+    // Emitted when a closing handshake starts (the peer's close frame, or Qt closing on bad
+    // input). Without it the connection was simply lost.
+    connect(m_socket, &QWebSocket::aboutToClose, this, [this] { m_closing = true; });
     connect(m_socket, &QWebSocket::textMessageReceived, this, &WebSocketTransport::onTextMessage);
     connect(m_socket, &QWebSocket::binaryMessageReceived, this, &WebSocketTransport::onBinaryMessage);
     connect(m_socket, &QWebSocket::pong, this, &Transport::pongReceived);
@@ -138,7 +142,8 @@ void WebSocketTransport::onDisconnected()
 {
     if (!m_socket)
         return;
-    const int code = int(m_socket->closeCode());
+    // Qt reports 1000 (normal) even when no close frame ever came: that is 1006 (RFC 6455 7.1.5).
+    const int code = m_closing ? int(m_socket->closeCode()) : int(QWebSocketProtocol::CloseCodeAbnormalDisconnection);
     QString reason = m_socket->closeReason();
     if (reason.isEmpty())
         reason = m_errorText;

@@ -102,6 +102,8 @@ void TestStreamLifecycle::droppedConnectionReconnectsAndResubscribes()
     server.dropAllConnections();
     const quint64 atDrop = messagesOf(engine, id);
     QTRY_COMPARE(engine.snapshot(id).reconnects, quint64(1));
+    // The server vanished without a close frame: abnormal closure, not "normal" 1000.
+    QCOMPARE(engine.snapshot(id).lastCloseCode, 1006);
     WAIT_STATE(engine, id, StreamState::Live, 3000);
     QTRY_VERIFY(messagesOf(engine, id) > atDrop + 200); // counters continue
     // The subscription was sent again on the new connection.
