@@ -20,12 +20,7 @@ LineTransport::~LineTransport()
 
 void LineTransport::release()
 {
-    if (!m_socket)
-        return;
-    m_socket->disconnect(this);
-    m_socket->abort();
-    m_socket->deleteLater();
-    m_socket = nullptr;
+    discard(m_socket);
     m_framer.reset();
 }
 

@@ -52,6 +52,19 @@ signals:
     void pongReceived();
 
 protected:
+    // Drops a socket without a closing handshake and without any further signal to us;
+    // deleted later, since this may run inside one of its own signals.
+    template<typename Socket>
+    void discard(Socket *&socket)
+    {
+        if (!socket)
+            return;
+        socket->disconnect(this);
+        socket->abort();
+        socket->deleteLater();
+        socket = nullptr;
+    }
+
     const StreamConfig &m_config;
     MessageDecoder &m_decoder;
     MessageSink &m_sink;

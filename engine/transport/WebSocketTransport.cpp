@@ -32,12 +32,7 @@ WebSocketTransport::~WebSocketTransport()
 
 void WebSocketTransport::release()
 {
-    if (!m_socket)
-        return;
-    m_socket->disconnect(this);
-    m_socket->abort();
-    m_socket->deleteLater();
-    m_socket = nullptr;
+    discard(m_socket);
 }
 
 void WebSocketTransport::open()
