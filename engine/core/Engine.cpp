@@ -3,7 +3,6 @@
 #include "EngineWorker.h"
 #include "StreamShared.h"
 #include "ThreadHandOff.h"
-#include "WorkerThread.h"
 
 #include <QtCore/QThread>
 
@@ -27,9 +26,9 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
     qRegisterMetaType<streamscope::StreamId>("streamscope::StreamId");
     const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
     for (int i = 0; i < count; ++i) {
-        auto *worker = new EngineWorker;
-        auto *thread = new WorkerThread(*worker, this);
+        auto *thread = new QThread(this);
         thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
+        auto *worker = new EngineWorker;
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
         thread->start();
@@ -45,10 +44,10 @@ Engine::~Engine()
     // orders everything they did before the workers are deleted here.
     for (std::size_t i = 0; i < m_workers.size(); ++i) {
         EngineWorker *worker = m_workers[i];
-        auto *thread = static_cast<WorkerThread *>(m_threads[i]);
+        QThread *thread = m_threads[i];
         postTo(worker, [worker, thread] {
             worker->shutdown();
-            thread->requestQuit();
+            thread->quit();
             handOffRelease(worker);
         });
     }

@@ -86,24 +86,9 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
         s->sendRaw(text);
 }
 
-void EngineWorker::updateCoalescing(qint64 nowMs)
-{
-    quint64 messages = 0;
-    for (const StreamSession *s : std::as_const(m_sessions))
-        messages += s->messageCount();
-    const qint64 elapsedMs = nowMs - m_coalesceCheckMs;
-    const double perSecond = m_coalesceCheckMs > 0 && elapsedMs > 0 && messages >= m_coalesceMessages
-                                 ? double(messages - m_coalesceMessages) * 1000.0 / double(elapsedMs)
-                                 : 0.0;
-    m_coalesceMessages = messages;
-    m_coalesceCheckMs = nowMs;
-    m_coalescing = m_sessions.size() >= kCoalesceSessions && perSecond >= kCoalesceMessagesPerS;
-}
-
 void EngineWorker::onTick()
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    updateCoalescing(now);
     // Copy: a tick may make a session fail or reconnect, never remove it, but stay safe.
     const auto sessions = m_sessions.values();
     for (StreamSession *s : sessions)

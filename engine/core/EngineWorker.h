@@ -53,9 +53,6 @@ public:
     int load() const { return m_load.load(std::memory_order_relaxed); }
     void addLoad(int delta) { m_load.fetch_add(delta, std::memory_order_relaxed); }
 
-    // Busy with many streams: its thread pauses between event-loop passes (WorkerThread).
-    bool wantsCoalescing() const { return m_coalescing; }
-
     // Unique across the process: request ids for control messages.
     static qint64 nextRequestId();
 
@@ -64,17 +61,10 @@ signals:
 
 private:
     void onTick();
-    void updateCoalescing(qint64 nowMs);
 
     MessageDecoder m_decoder;
     QHash<StreamId, StreamSession *> m_sessions;
-    static constexpr int kCoalesceSessions = 32;
-    static constexpr double kCoalesceMessagesPerS = 5000;
-
     QTimer *m_tick = nullptr;
-    bool m_coalescing = false;
-    quint64 m_coalesceMessages = 0;
-    qint64 m_coalesceCheckMs = 0;
     std::atomic<int> m_load{0};
 };
 

@@ -103,11 +103,6 @@ StreamId StreamSession::id() const
     return m_shared->id;
 }
 
-quint64 StreamSession::messageCount() const
-{
-    return m_shared->counters.messages.load();
-}
-
 void StreamSession::updateConfig(const StreamConfig &config)
 {
     m_config = config;

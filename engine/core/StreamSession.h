@@ -52,7 +52,6 @@ public:
     ~StreamSession() override;
 
     StreamId id() const;
-    quint64 messageCount() const; // messages received so far, for the worker's load estimate
 
     // Commands (worker thread).
     void start();

@@ -10,5 +10,4 @@ target_sources(streamscope_engine PRIVATE
     core/StreamTypes.h core/StreamTypes.cpp
     core/Backoff.h core/Backoff.cpp
     core/ThreadHandOff.h
-    core/WorkerThread.h core/WorkerThread.cpp
 )

@@ -170,8 +170,8 @@ void TestStreamLifecycle::backoffGrowsWhileServerIsDown()
 
 void TestStreamLifecycle::busyWorkerWithManyStreamsLosesNothing()
 {
-    // 64 streams at 200 msgs/s on one worker: busy enough for the worker to pause between
-    // event-loop passes (WorkerThread). Every message still arrives, and a stop still acts at once.
+    // 64 streams at 200 msgs/s on one worker: every message arrives, and a stop of one
+    // stream still acts at once while the worker is busy with the others.
     ReplayServer server{ReplayOptions{}};
     QVERIFY(server.listen());
     Engine engine(Engine::Options{1});
