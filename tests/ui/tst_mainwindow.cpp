@@ -59,10 +59,13 @@ public:
     }
     ~FeedServer() override
     {
-        // The server deletes its sockets; their disconnected() must not reach m_clients then.
+        // The sockets are ours (nextPendingConnection hands them over); their disconnected()
+        // must not reach m_clients while they go.
         m_timer.stop();
-        for (QWebSocket *s : std::as_const(m_clients))
+        for (QWebSocket *s : std::as_const(m_clients)) {
             s->disconnect(this);
+            delete s;
+        }
         m_clients.clear();
         m_server.close();
     }
