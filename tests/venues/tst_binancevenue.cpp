@@ -87,13 +87,18 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
         // Without ids nothing can be matched: the old connection counts until the switch,
         // the new one after it.
         QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).serverShutdowns, quint64(1), 1000);
-        // The counters are read one by one while messages still flow: retry until a snapshot
-        // falls between two messages.
+        // The counters are read one by one: compare them once the firehose is over (no
+        // message for 300 ms), not while messages still flow.
         QTRY_VERIFY_WITH_TIMEOUT(([&] {
-                                     const StreamSnapshot t = snap(engine, id);
-                                     return t.messages == t.dataMessages + t.duplicates + t.controlMessages;
+                                     const quint64 before = snap(engine, id).messages;
+                                     QTest::qWait(300);
+                                     return snap(engine, id).messages == before;
                                  }()),
-                                 5000);
+                                 120000);
+        {
+            const StreamSnapshot t = snap(engine, id);
+            QCOMPARE(t.messages, t.dataMessages + t.duplicates + t.controlMessages + t.results + t.errors + t.heartbeats);
+        }
         const StreamSnapshot s = snap(engine, id);
         QCOMPARE(s.controlMessages, quint64(1));
         QCOMPARE(s.reconnects, quint64(0));
