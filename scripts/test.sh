@@ -19,6 +19,6 @@ if [[ "${1:-}" == "--sanitize" ]]; then
         ctest --test-dir build/asan --output-on-failure --timeout 600
     scripts/build.sh tsan
     # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
-    QT_NO_GLIB=1 TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/sanitizers/tsan.supp" \
+    QT_NO_GLIB=1 TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
         ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
 fi

@@ -32,7 +32,7 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
         thread->start();
-        postTo(worker, [worker] { worker->init(); });
+        worker->post([worker] { worker->init(); });
         m_threads.push_back(thread);
         m_workers.push_back(worker);
     }
@@ -45,7 +45,7 @@ Engine::~Engine()
     for (std::size_t i = 0; i < m_workers.size(); ++i) {
         EngineWorker *worker = m_workers[i];
         QThread *thread = m_threads[i];
-        postTo(worker, [worker, thread] {
+        worker->post([worker, thread] {
             worker->shutdown();
             thread->quit();
             handOffRelease(worker);
@@ -73,7 +73,7 @@ StreamId Engine::addStream(const StreamConfig &config)
     worker->addLoad(1);
     m_streams.insert(id, Entry{shared, worker});
     m_order.append(id);
-    postTo(worker, [worker, shared, config] { worker->addSession(shared, config); });
+    worker->post([worker, shared, config] { worker->addSession(shared, config); });
     emit streamAdded(id);
     return id;
 }
@@ -87,7 +87,7 @@ void Engine::removeStream(StreamId id)
     worker->addLoad(-1);
     m_streams.erase(it);
     m_order.removeOne(id);
-    postTo(worker, [worker, id] { worker->removeSession(id); });
+    worker->post([worker, id] { worker->removeSession(id); });
     emit streamRemoved(id);
 }
 
@@ -100,7 +100,7 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
     EngineWorker *worker = it->worker;
     auto shared = std::make_shared<StreamShared>(id, config);
     it->shared = shared;
-    postTo(worker, [worker, shared, config, id] {
+    worker->post([worker, shared, config, id] {
         worker->removeSession(id);
         worker->addSession(shared, config);
     });
@@ -110,7 +110,7 @@ void Engine::stopStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         EngineWorker *worker = it->worker;
-        postTo(worker, [worker, id] { worker->stop(id); });
+        worker->post([worker, id] { worker->stop(id); });
     }
 }
 
@@ -118,7 +118,7 @@ void Engine::restartStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         EngineWorker *worker = it->worker;
-        postTo(worker, [worker, id] { worker->restart(id); });
+        worker->post([worker, id] { worker->restart(id); });
     }
 }
 
@@ -150,7 +150,7 @@ qint64 Engine::sendControl(StreamId id, const QString &method, const QStringList
         return 0;
     const qint64 requestId = EngineWorker::nextRequestId();
     EngineWorker *worker = it->worker;
-    postTo(worker, [=] { worker->sendControl(id, method, params, requestId); });
+    worker->post([=] { worker->sendControl(id, method, params, requestId); });
     return requestId;
 }
 
@@ -160,7 +160,7 @@ bool Engine::sendMessage(StreamId id, const QString &text)
     if (it == m_streams.constEnd())
         return false;
     EngineWorker *worker = it->worker;
-    postTo(worker, [=] { worker->sendRaw(id, text); });
+    worker->post([=] { worker->sendRaw(id, text); });
     return true;
 }
 

@@ -25,6 +25,26 @@ EngineWorker::~EngineWorker()
     qDeleteAll(m_sessions);
 }
 
+void EngineWorker::post(std::function<void()> fn)
+{
+    std::lock_guard lock(m_postedMutex);
+    const bool wake = m_posted.empty();
+    m_posted.push_back(std::move(fn));
+    if (wake) // otherwise a wake-up is already on its way and will take this task too
+        QMetaObject::invokeMethod(this, "runPosted", Qt::QueuedConnection);
+}
+
+void EngineWorker::runPosted()
+{
+    std::vector<std::function<void()>> tasks;
+    {
+        std::lock_guard lock(m_postedMutex);
+        tasks.swap(m_posted);
+    }
+    for (auto &task : tasks)
+        task();
+}
+
 void EngineWorker::init()
 {
     m_tick = new QTimer(this);

@@ -17,7 +17,10 @@
 #include <QtCore/QObject>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 class QTimer;
 
@@ -31,6 +34,11 @@ class EngineWorker : public QObject {
 public:
     EngineWorker();
     ~EngineWorker() override;
+
+    // Any thread: runs fn on this worker's thread, in the order posted. Tasks travel through
+    // a mutex-guarded queue and Qt's event queue only carries the wake-up, so that
+    // ThreadSanitizer sees the hand-over (Qt's queue synchronises with futexes it cannot see).
+    void post(std::function<void()> fn);
 
     void init();     // on the worker thread, once, right after the thread starts
     void shutdown(); // on the worker thread: every session closed and deleted
@@ -60,12 +68,15 @@ signals:
     void eventOccurred(const streamscope::StreamEvent &event);
 
 private:
+    Q_INVOKABLE void runPosted();
     void onTick();
 
     MessageDecoder m_decoder;
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};
+    std::mutex m_postedMutex;
+    std::vector<std::function<void()>> m_posted;
 };
 
 } // namespace streamscope
