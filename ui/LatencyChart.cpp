@@ -1,5 +1,6 @@
 #include "LatencyChart.h"
 
+#include "ChartStyle.h"
 #include "Format.h"
 
 #include <QtCharts/QAreaSeries>
@@ -42,12 +43,7 @@ double binHighUs(int b)
 
 LatencyChart::LatencyChart(QWidget *parent) : QWidget(parent)
 {
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_chart->setBackgroundRoundness(0);
+    m_chart = createPlainChart();
 
     m_axisX = new QLogValueAxis;
     m_axisX->setBase(10);

@@ -1,5 +1,7 @@
 #include "RateChart.h"
 
+#include "ChartStyle.h"
+
 #include "RateHistory.h"
 
 #include <QtCharts/QChart>
@@ -34,12 +36,7 @@ double niceCeiling(double v)
 
 RateChart::RateChart(QWidget *parent) : QWidget(parent)
 {
-    m_chart = new QChart;
-    m_chart->setAnimationOptions(QChart::NoAnimation);
-    m_chart->legend()->setAlignment(Qt::AlignBottom);
-    m_chart->setMargins(QMargins(4, 4, 4, 4));
-    m_chart->layout()->setContentsMargins(0, 0, 0, 0);
-    m_chart->setBackgroundRoundness(0);
+    m_chart = createPlainChart();
 
     m_axisX = new QValueAxis;
     m_axisX->setLabelFormat(QStringLiteral("%d s"));

@@ -2,6 +2,7 @@ target_sources(streamscope_ui PRIVATE
     AlertMonitor.h AlertMonitor.cpp
     AlertRule.h AlertRule.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
+    ChartStyle.h
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
     Format.h Format.cpp
