@@ -696,18 +696,29 @@ void MainWindow::removeStreams(const QList<StreamId> &ids)
     onSelectionChanged();
 }
 
+QStringList MainWindow::streamNamesExcept(StreamId except) const
+{
+    QStringList names;
+    for (StreamId id : m_engine->streamIds())
+        if (id != except)
+            names.append(m_engine->config(id).name);
+    return names;
+}
+
+void MainWindow::storeSecrets(const StreamDialog &dialog)
+{
+    for (const auto &secret : dialog.secrets())
+        m_keychain->store(secret.first, secret.second);
+}
+
 void MainWindow::addStream()
 {
     if (!m_engine)
         return;
-    QStringList names;
-    for (StreamId id : m_engine->streamIds())
-        names.append(m_engine->config(id).name);
-    StreamDialog dialog(names, this);
+    StreamDialog dialog(streamNamesExcept(kInvalidStreamId), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    for (const auto &secret : dialog.secrets())
-        m_keychain->store(secret.first, secret.second);
+    storeSecrets(dialog);
     const StreamConfig config = dialog.config();
     m_alerts->setRule(config.name, dialog.alertRule());
     const StreamId id = m_engine->addStream(config);
@@ -724,17 +735,11 @@ void MainWindow::editStream()
         return;
     const StreamId id = ids.first();
     const StreamConfig old = m_engine->config(id);
-    QStringList names;
-    for (StreamId other : m_engine->streamIds()) {
-        if (other != id)
-            names.append(m_engine->config(other).name);
-    }
-    StreamDialog dialog(names, this);
+    StreamDialog dialog(streamNamesExcept(id), this);
     dialog.setConfig(old, m_alerts->ruleFor(old.name));
     if (dialog.exec() != QDialog::Accepted)
         return;
-    for (const auto &secret : dialog.secrets())
-        m_keychain->store(secret.first, secret.second);
+    storeSecrets(dialog);
     const StreamConfig config = dialog.config();
     if (config.name != old.name)
         m_alerts->renameStream(old.name, config.name);

@@ -47,6 +47,7 @@ class LatencyChart;
 class MessageInspector;
 class RateChart;
 class RateHistory;
+class StreamDialog;
 class ResponseModel;
 class StreamActionDelegate;
 class StreamTableModel;
@@ -116,6 +117,8 @@ private:
 
     void addStream();
     void editStream();
+    QStringList streamNamesExcept(StreamId except) const; // names the dialog must not reuse
+    void storeSecrets(const StreamDialog &dialog);        // into the OS keychain
     void stopSelected();
     void restartSelected();
     void removeSelected();
