@@ -355,22 +355,28 @@ void BenchDriver::runStop()
 
 void BenchDriver::runScale()
 {
-    const QJsonObject o = runClient({QStringLiteral("--client"), QStringLiteral("scale"), QStringLiteral("--url"),
-                                     scenarioUrl(QStringLiteral("small_aggtrade"), 0,
-                                                 QStringLiteral("loop=1&rate=%1").arg(m_options.scaleRate)),
-                                     QStringLiteral("--streams"), QString::number(m_options.scaleStreams),
-                                     QStringLiteral("--seconds"), QString::number(m_options.scaleSeconds)},
-                                    m_options.scaleSeconds + 120);
+    const QStringList args{QStringLiteral("--url"),
+                           scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1&rate=%1").arg(m_options.scaleRate)),
+                           QStringLiteral("--streams"), QString::number(m_options.scaleStreams),
+                           QStringLiteral("--seconds"), QString::number(m_options.scaleSeconds)};
+    QJsonObject o = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale")} + args, m_options.scaleSeconds + 120);
+    // The same streams read by bare QWebSockets on as many threads: the transport's own cost.
+    const QJsonObject qws = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-qws")} + args,
+                                      m_options.scaleSeconds + 120);
+    o[QStringLiteral("qws_cpu_percent")] = qws.value(QStringLiteral("cpu_percent"));
+    o[QStringLiteral("qws_msgs_per_s")] = qws.value(QStringLiteral("msgs_per_s"));
     m_root[QStringLiteral("scale")] = o;
-    m_markdown += QStringLiteral("## Scale (%1 streams × %2 msgs/s, %3 s)\n\n| received msgs/s | CPU %% of one core | RSS MB | "
-                                 "event-loop lag p99 ms | lag max ms |\n|---|---|---|---|---|\n| %4 | %5 | %6 | %7 | %8 |\n\n"
-                                 "Lag probe: %9.\n\n")
+    m_markdown += QStringLiteral("## Scale (%1 streams × %2 msgs/s, %3 s)\n\n| client | received msgs/s | CPU %% of one core | RSS MB | "
+                                 "event-loop lag p99 ms | lag max ms |\n|---|---|---|---|---|---|\n"
+                                 "| engine + GUI-side poll | %4 | %5 | %6 | %7 | %8 |\n| qws (bare QWebSockets) | %9 | %10 | | | |\n\n"
+                                 "Lag probe: %11.\n\n")
                       .arg(m_options.scaleStreams)
                       .arg(m_options.scaleRate)
                       .arg(m_options.scaleSeconds)
                       .arg(num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0), num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
                            num(o.value(QStringLiteral("rss_mb")).toDouble(), 1), num(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
-                           num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2), o.value(QStringLiteral("gui_lag_probe")).toString());
+                           num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2), num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+                           num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1), o.value(QStringLiteral("gui_lag_probe")).toString());
     m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
     log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
 }

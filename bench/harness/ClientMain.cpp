@@ -4,7 +4,7 @@
 //   --client wire|qws|engine-raw|engine-parsed|app --url URL --count N [--stamped]
 //   --client sender --size BYTES --rate R --count N        (latency source; prints "port N")
 //   --client stop --url-idle URL --url-firehose URL --iterations N
-//   --client scale --url URL --streams N --seconds S
+//   --client scale|scale-qws --url URL --streams N --seconds S
 //   --client soak --url URL --count N --seconds S
 //
 // URLs are ws://... (websocket) or tls://host:port (Betfair-style lines, built-in test CA).
@@ -31,14 +31,18 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTextStream>
+#include <QtCore/QThread>
 #include <QtCore/QTimer>
 #include <QtNetwork/QSslSocket>
 #include <QtWebSockets/QWebSocket>
 
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <functional>
+#include <memory>
 
 using namespace streamscope;
 using namespace streamscope::bench;
@@ -471,9 +475,11 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
     const double cpu0 = processCpuUs();
     const qint64 t0 = monotonicNs();
     std::vector<double> lagMs;
+    // The models keep the last snapshot of every row until the next poll replaces it.
+    QVector<StreamSnapshot> held;
     QTimer guiPoll;
     guiPoll.setInterval(100);
-    QObject::connect(&guiPoll, &QTimer::timeout, [&] { (void)engine.snapshot(true); });
+    QObject::connect(&guiPoll, &QTimer::timeout, [&] { held = engine.snapshot(true); });
     QTimer probe;
     probe.setTimerType(Qt::PreciseTimer);
     probe.setInterval(10);
@@ -508,6 +514,82 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
                        {QStringLiteral("gui_lag_p99_ms"), quantile(lagMs, 0.99)},
                        {QStringLiteral("gui_lag_max_ms"), lagMs.empty() ? 0.0 : *std::max_element(lagMs.begin(), lagMs.end())},
                        {QStringLiteral("gui_lag_probe"), QStringLiteral("QCoreApplication, 10 ms timer, 10 Hz snapshot poll")}};
+}
+
+// The transport library's own cost in the scale scenario: bare QWebSockets spread over as many
+// threads as the engine has workers, each socket only counting its messages. Same window and
+// CPU accounting as runScale, without the engine and without the GUI-side poll.
+QJsonObject runScaleQws(const QUrl &url, int streams, double seconds)
+{
+    struct Group {
+        QThread thread;
+        QObject *context = nullptr; // lives on `thread`; the sockets are its children
+        std::atomic<quint64> messages{0};
+        std::atomic<int> started{0};
+    };
+    const int threads = std::clamp(QThread::idealThreadCount(), 1, 8); // the engine's default worker count
+    std::vector<std::unique_ptr<Group>> groups;
+    for (int t = 0; t < threads; ++t) {
+        auto g = std::make_unique<Group>();
+        g->context = new QObject;
+        g->context->moveToThread(&g->thread);
+        QObject::connect(&g->thread, &QThread::finished, g->context, &QObject::deleteLater);
+        g->thread.start();
+        Group *group = g.get();
+        const int mine = streams / threads + (t < streams % threads ? 1 : 0);
+        QMetaObject::invokeMethod(group->context, [group, mine, url] {
+            for (int i = 0; i < mine; ++i) {
+                auto *ws = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, group->context);
+                ws->setMaxAllowedIncomingMessageSize(1024 * 1024);
+                auto first = std::make_shared<bool>(true);
+                QObject::connect(ws, &QWebSocket::textMessageReceived, ws, [group, first](const QString &) {
+                    group->messages.fetch_add(1, std::memory_order_relaxed);
+                    if (*first) {
+                        *first = false;
+                        group->started.fetch_add(1, std::memory_order_relaxed);
+                    }
+                });
+                ws->open(url);
+            }
+        });
+        groups.push_back(std::move(g));
+    }
+    auto started = [&] {
+        int n = 0;
+        for (const auto &g : groups)
+            n += g->started.load(std::memory_order_relaxed);
+        return n;
+    };
+    auto messages = [&] {
+        quint64 n = 0;
+        for (const auto &g : groups)
+            n += g->messages.load(std::memory_order_relaxed);
+        return n;
+    };
+    const bool allLive = waitFor([&] { return started() >= streams; }, 60000);
+    const int live = started();
+    waitFor([] { return false; }, 2000); // settle
+    const quint64 messages0 = messages();
+    const double cpu0 = processCpuUs();
+    const qint64 t0 = monotonicNs();
+    waitFor([&] { return monotonicNs() - t0 > qint64(seconds * 1e9); }, int(seconds * 1000) + 5000);
+    const double cpu1 = processCpuUs();
+    const qint64 t1 = monotonicNs();
+    const quint64 messages1 = messages();
+    const double rssMb = double(procStatusKiB()) / 1024.0;
+    for (const auto &g : groups) {
+        g->thread.quit();
+        g->thread.wait();
+    }
+    const double wall = double(t1 - t0) / 1e9;
+    return QJsonObject{{QStringLiteral("streams"), streams},
+                       {QStringLiteral("threads"), threads},
+                       {QStringLiteral("live_streams"), live},
+                       {QStringLiteral("all_live"), allLive},
+                       {QStringLiteral("seconds"), wall},
+                       {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
+                       {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
+                       {QStringLiteral("rss_mb"), rssMb}};
 }
 
 // A long paced run: RSS over time and the exact count at the end.
@@ -611,6 +693,9 @@ int main(int argc, char **argv)
         return 0;
     } else if (name == QLatin1String("scale")) {
         print(runScale(u, parser.value(streams).toInt(), parser.value(seconds).toDouble()));
+        return 0;
+    } else if (name == QLatin1String("scale-qws")) {
+        print(runScaleQws(u, parser.value(streams).toInt(), parser.value(seconds).toDouble()));
         return 0;
     } else if (name == QLatin1String("soak")) {
         print(runSoak(u, n, parser.value(seconds).toDouble()));

@@ -38,14 +38,16 @@ std::uint64_t LatencyHistogram::bucketUpperUs(int index) noexcept
 LatencySnapshot LatencyHistogram::snapshot() const
 {
     LatencySnapshot s;
-    s.buckets.resize(kBucketCount);
-    // Totals first: buckets read later may hold a few more records than `count` says, never fewer.
+    // Totals first: buckets read later may hold a few more records than `count` says, never
+    // fewer. The used range is read first too: a bucket beyond it was empty when `count` was.
+    const int used = m_usedBuckets.load();
     s.count = m_count.load();
     s.sumUs = m_sumUs.load();
     s.negative = m_negative.load();
     s.maxUs = m_maxUs.load();
+    s.buckets.resize(used);
     std::uint64_t inBuckets = 0;
-    for (int i = 0; i < kBucketCount; ++i) {
+    for (int i = 0; i < used; ++i) {
         s.buckets[i] = m_buckets[std::size_t(i)].load(std::memory_order_relaxed);
         inBuckets += s.buckets[i];
     }
@@ -71,10 +73,10 @@ double LatencySnapshot::percentileUs(double q) const
 LatencySnapshot LatencySnapshot::minus(const LatencySnapshot &earlier) const
 {
     LatencySnapshot d;
-    d.buckets.resize(LatencyHistogram::kBucketCount);
+    d.buckets.resize(buckets.size());
     int top = -1;
     std::uint64_t total = 0;
-    for (int i = 0; i < LatencyHistogram::kBucketCount; ++i) {
+    for (int i = 0; i < buckets.size(); ++i) {
         const std::uint64_t now = i < buckets.size() ? buckets[i] : 0;
         const std::uint64_t then = i < earlier.buckets.size() ? earlier.buckets[i] : 0;
         d.buckets[i] = now > then ? now - then : 0;
@@ -83,6 +85,7 @@ LatencySnapshot LatencySnapshot::minus(const LatencySnapshot &earlier) const
             total += d.buckets[i];
         }
     }
+    d.buckets.resize(top + 1);
     d.count = total;
     d.sumUs = sumUs > earlier.sumUs ? sumUs - earlier.sumUs : 0;
     d.negative = negative > earlier.negative ? negative - earlier.negative : 0;
@@ -92,9 +95,9 @@ LatencySnapshot LatencySnapshot::minus(const LatencySnapshot &earlier) const
 
 void LatencySnapshot::add(const LatencySnapshot &other)
 {
-    if (buckets.isEmpty())
-        buckets.resize(LatencyHistogram::kBucketCount);
-    for (int i = 0; i < other.buckets.size() && i < buckets.size(); ++i)
+    if (buckets.size() < other.buckets.size())
+        buckets.resize(other.buckets.size());
+    for (int i = 0; i < other.buckets.size(); ++i)
         buckets[i] += other.buckets[i];
     count += other.count;
     sumUs += other.sumUs;

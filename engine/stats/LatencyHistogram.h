@@ -37,8 +37,11 @@ public:
             return;
         }
         const auto v = static_cast<std::uint64_t>(valueUs);
-        auto &bucket = m_buckets[static_cast<std::size_t>(bucketIndex(v))];
+        const int index = bucketIndex(v);
+        auto &bucket = m_buckets[static_cast<std::size_t>(index)];
         bucket.store(bucket.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        if (index >= m_usedBuckets.load())
+            m_usedBuckets.store(index + 1);
         m_sumUs.add(v);
         m_count.add();
         if (v > m_maxUs.load())
@@ -53,13 +56,19 @@ private:
     RelaxedCounter m_sumUs;
     RelaxedCounter m_negative;
     RelaxedValue<std::uint64_t> m_maxUs;
+    // One past the highest bucket ever recorded into: a snapshot copies only that far, which
+    // for latencies in the ms range is a fifth of the array (the GUI copies every stream's
+    // histogram ten times a second).
+    RelaxedValue<int> m_usedBuckets;
 };
 
 // A plain copy of a histogram's counters. Two snapshots subtract to the histogram of the
 // interval between them; snapshots of several streams add up.
 class LatencySnapshot {
 public:
-    QVector<std::uint64_t> buckets; // kBucketCount entries, or empty when nothing was taken
+    // Counts from bucket 0 up to the highest non-empty one (at most kBucketCount entries); a
+    // bucket past the end holds 0. Empty when nothing was recorded or taken.
+    QVector<std::uint64_t> buckets;
     std::uint64_t count = 0;
     std::uint64_t sumUs = 0;
     std::uint64_t negative = 0;
