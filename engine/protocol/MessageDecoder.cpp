@@ -35,6 +35,10 @@ inline bool keyIs(const ondemand::raw_json_string &key, const char *name, std::s
 
 simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
 {
+    // Nearly every feed writes an integer: try that first (a failed scalar read leaves the
+    // value where it was, so the other forms can still be tried).
+    if (value.get_int64().get(out) == simdjson::SUCCESS)
+        return simdjson::SUCCESS;
     ondemand::number_type type;
     if (auto e = value.get_number_type().get(type); e == simdjson::SUCCESS) {
         if (type == ondemand::number_type::floating_point_number) {
@@ -129,9 +133,59 @@ simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
     return value.get_int64().get(out);
 }
 
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope,
-                                  DecodeProfile profile)
+// Only an integer is a trade id; any other "a"/"t" (a generic feed's) is skipped.
+simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
 {
+    ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    ondemand::number_type numberType;
+    if (type == ondemand::json_type::number && value.get_number_type().get(numberType) == simdjson::SUCCESS
+        && numberType == ondemand::number_type::signed_integer)
+        return value.get_int64().get(out);
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile);
+
+// Binance combined streams: "data" holds the event, or an array of events (!ticker@arr).
+simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, DecodeProfile profile)
+{
+    ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    if (type == ondemand::json_type::object) {
+        ondemand::object inner;
+        if (auto e = value.get_object().get(inner))
+            return e;
+        return decodeObject(inner, out, false, profile);
+    }
+    if (type == ondemand::json_type::array) {
+        // Array streams (!ticker@arr): the first event's time stands for the batch.
+        ondemand::array items;
+        if (auto e = value.get_array().get(items))
+            return e;
+        for (auto item : items) {
+            ondemand::object first;
+            if (auto e = item.get_object().get(first))
+                return e;
+            if (auto e = decodeObject(first, out, false, profile))
+                return e;
+            stopBefore(value, out);
+            break; // the rest of the batch is skipped, and the envelope read on to its end
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+// Reads the fields of one event object; `envelope` is true for the outer object, where
+// "data" may hold the event (Binance combined streams) and where Betfair's fields are.
+// The key's first character picks the comparisons to make: this runs for every field of
+// every message.
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile)
+{
+    const bool betfair = profile == DecodeProfile::Betfair;
+    const bool betfairEnvelope = betfair && envelope;
     for (auto field : object) {
         ondemand::raw_json_string key;
         if (auto e = field.key().get(key))
@@ -139,102 +193,97 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         ondemand::value value;
         if (auto e = field.value().get(value))
             return e;
-        if (!KEY_IS(key, "data") && !KEY_IS(key, "mc") && !KEY_IS(key, "oc")) {
+        const char *k = key.raw();
+        const bool single = k[1] == '"';
+        const bool changes = betfairEnvelope && (KEY_IS(key, "mc") || KEY_IS(key, "oc"));
+        const bool data = envelope && !betfair && KEY_IS(key, "data");
+        if (t_tail.end && !changes && !data) {
+            // Only a message long enough to have a lazy tail looks for one.
             ondemand::json_type valueType;
             if (value.type().get(valueType) == simdjson::SUCCESS
                 && (valueType == ondemand::json_type::array || valueType == ondemand::json_type::object)
                 && stopBefore(value, out))
                 return simdjson::SUCCESS;
         }
-        if (KEY_IS(key, "E") || KEY_IS(key, "pt")) {
-            if (auto e = readTime(value, out.eventTime))
-                return e;
-        } else if (KEY_IS(key, "e")) {
-            if (auto e = value.get_string().get(out.eventType))
-                return e;
-        } else if (KEY_IS(key, "s")) {
-            if (auto e = value.get_string().get(out.symbol))
-                return e;
-        } else if (KEY_IS(key, "U")) {
-            if (auto e = value.get_int64().get(out.firstUpdateId))
-                return e;
-        } else if (KEY_IS(key, "u")) {
-            if (auto e = value.get_int64().get(out.finalUpdateId))
-                return e;
-        } else if (KEY_IS(key, "pu")) {
-            if (auto e = value.get_int64().get(out.prevFinalUpdateId))
-                return e;
-        } else if (profile != DecodeProfile::Betfair && (KEY_IS(key, "a") || KEY_IS(key, "t"))) {
-            ondemand::json_type type;
-            if (auto e = value.type().get(type))
-                return e;
-            // Only an integer is a trade id; any other "a"/"t" (a generic feed's) is skipped.
-            ondemand::number_type numberType;
-            if (type == ondemand::json_type::number && value.get_number_type().get(numberType) == simdjson::SUCCESS
-                && numberType == ondemand::number_type::signed_integer)
-                if (auto e = value.get_int64().get(out.tradeId))
-                    return e;
-        } else if (profile == DecodeProfile::Betfair && envelope) {
-            if (KEY_IS(key, "op")) {
-                if (auto e = value.get_string().get(out.op))
-                    return e;
-            } else if (KEY_IS(key, "ct")) {
-                if (auto e = value.get_string().get(out.changeType))
-                    return e;
-            } else if (KEY_IS(key, "clk")) {
-                if (auto e = value.get_string().get(out.clk))
-                    return e;
-            } else if (KEY_IS(key, "initialClk")) {
-                if (auto e = value.get_string().get(out.initialClk))
-                    return e;
-            } else if (KEY_IS(key, "segmentType")) {
-                if (auto e = value.get_string().get(out.segmentType))
-                    return e;
-            } else if (KEY_IS(key, "status")) {
-                if (auto e = readOptionalInt(value, out.status))
-                    return e;
-            } else if (KEY_IS(key, "conflateMs")) {
-                if (auto e = readOptionalInt(value, out.conflateMs))
-                    return e;
-            } else if (KEY_IS(key, "heartbeatMs")) {
-                if (auto e = readOptionalInt(value, out.heartbeatMs))
-                    return e;
-            } else if (KEY_IS(key, "mc") || KEY_IS(key, "oc")) {
-                if (auto e = decodeChanges(value, out))
-                    return e;
-            }
-        } else if (envelope && KEY_IS(key, "stream")) {
-            if (auto e = value.get_string().get(out.stream))
-                return e;
-        } else if (envelope && KEY_IS(key, "data")) {
-            ondemand::json_type type;
-            if (auto e = value.type().get(type))
-                return e;
-            if (type == ondemand::json_type::object) {
-                ondemand::object inner;
-                if (auto e = value.get_object().get(inner))
-                    return e;
-                if (auto e = decodeObject(inner, out, false, profile))
-                    return e;
-                if (t_tail.stopped)
+        simdjson::error_code e = simdjson::SUCCESS;
+        switch (k[0]) {
+        case 'E':
+            if (single)
+                e = readTime(value, out.eventTime);
+            break;
+        case 'e':
+            if (single)
+                e = value.get_string().get(out.eventType);
+            break;
+        case 's':
+            if (single)
+                e = value.get_string().get(out.symbol);
+            else if (betfairEnvelope && KEY_IS(key, "segmentType"))
+                e = value.get_string().get(out.segmentType);
+            else if (betfairEnvelope && KEY_IS(key, "status"))
+                e = readOptionalInt(value, out.status);
+            else if (envelope && !betfair && KEY_IS(key, "stream"))
+                e = value.get_string().get(out.stream);
+            break;
+        case 'U':
+            if (single)
+                e = value.get_int64().get(out.firstUpdateId);
+            break;
+        case 'u':
+            if (single)
+                e = value.get_int64().get(out.finalUpdateId);
+            break;
+        case 'p':
+            if (KEY_IS(key, "pt"))
+                e = readTime(value, out.eventTime);
+            else if (KEY_IS(key, "pu"))
+                e = value.get_int64().get(out.prevFinalUpdateId);
+            break;
+        case 'a':
+        case 't':
+            if (single && !betfair)
+                e = readTradeId(value, out.tradeId);
+            break;
+        case 'd':
+            if (data) {
+                e = decodeData(value, out, profile);
+                if (!e && t_tail.stopped)
                     return simdjson::SUCCESS;
-            } else if (type == ondemand::json_type::array) {
-                // Array streams (!ticker@arr): the first event's time stands for the batch.
-                ondemand::array items;
-                if (auto e = value.get_array().get(items))
-                    return e;
-                for (auto item : items) {
-                    ondemand::object first;
-                    if (auto e = item.get_object().get(first))
-                        return e;
-                    if (auto e = decodeObject(first, out, false, profile))
-                        return e;
-                    if (stopBefore(value, out))
-                        return simdjson::SUCCESS;
-                    break; // the rest of the batch is skipped, and the envelope read on to its end
-                }
             }
+            break;
+        case 'o':
+            if (betfairEnvelope && KEY_IS(key, "op"))
+                e = value.get_string().get(out.op);
+            else if (changes)
+                e = decodeChanges(value, out);
+            break;
+        case 'm':
+            if (changes)
+                e = decodeChanges(value, out);
+            break;
+        case 'c':
+            if (!betfairEnvelope)
+                break;
+            if (KEY_IS(key, "ct"))
+                e = value.get_string().get(out.changeType);
+            else if (KEY_IS(key, "clk"))
+                e = value.get_string().get(out.clk);
+            else if (KEY_IS(key, "conflateMs"))
+                e = readOptionalInt(value, out.conflateMs);
+            break;
+        case 'i':
+            if (betfairEnvelope && KEY_IS(key, "initialClk"))
+                e = value.get_string().get(out.initialClk);
+            break;
+        case 'h':
+            if (betfairEnvelope && KEY_IS(key, "heartbeatMs"))
+                e = readOptionalInt(value, out.heartbeatMs);
+            break;
+        default:
+            break;
         }
+        if (e)
+            return e;
     }
     return simdjson::SUCCESS;
 }
@@ -248,6 +297,107 @@ bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::st
     return decode(len, pointer, out, profile);
 }
 
+namespace {
+
+// The root value of a document whose first structural character is '{' or '['. Any other
+// root is checked to be one well-formed scalar.
+simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, DecodeProfile profile)
+{
+    ondemand::json_type type;
+    if (auto e = doc.type().get(type))
+        return e;
+    if (type == ondemand::json_type::object) {
+        ondemand::object object;
+        if (auto e = doc.get_object().get(object))
+            return e;
+        return decodeObject(object, out, true, profile);
+    }
+    if (type == ondemand::json_type::array) {
+        // Raw array streams (!ticker@arr): the first event's time stands for the batch; the
+        // other elements are skipped unread.
+        ondemand::array items;
+        if (auto e = doc.get_array().get(items))
+            return e;
+        bool first = true;
+        for (auto item : items) {
+            ondemand::value value;
+            if (auto e = item.get(value))
+                return e;
+            if (!first)
+                continue;
+            first = false;
+            ondemand::json_type itemType;
+            if (auto e = value.type().get(itemType))
+                return e;
+            if (itemType == ondemand::json_type::object) {
+                ondemand::object event;
+                if (auto e = value.get_object().get(event))
+                    return e;
+                if (auto e = decodeObject(event, out, false, profile))
+                    return e;
+                if (stopBefore(value, out))
+                    break;
+            }
+        }
+        return simdjson::SUCCESS;
+    }
+    // A lone scalar is no event, but it must still be one well-formed value.
+    if (type == ondemand::json_type::number) {
+        double d;
+        return doc.get_double().get(d);
+    }
+    if (type == ondemand::json_type::string) {
+        std::string_view text;
+        return doc.get_string().get(text);
+    }
+    if (type == ondemand::json_type::boolean) {
+        bool b;
+        return doc.get_bool().get(b);
+    }
+    bool isNull = false;
+    if (auto e = doc.is_null().get(isNull))
+        return e;
+    return isNull ? simdjson::SUCCESS : simdjson::N_ATOM_ERROR;
+}
+
+} // namespace
+
+bool MessageDecoder::decodePrefix(std::size_t len, DecodedFields &out, DecodeProfile profile)
+{
+    char *data = m_buffer.data();
+    std::size_t root = 0;
+    while (root < len && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
+        ++root;
+    if (root + kPrefixBytes >= len || (data[root] != '{' && data[root] != '['))
+        return false;
+    // The prefix ends just after a quote, and the root is closed right after it. Stage 1
+    // checks nothing of the grammar, only strings: if that quote opened a string (or was
+    // escaped), stage 1 reports the string unclosed and the next quote is tried instead.
+    // The walk stops before the cut or fails; the bytes changed are put back.
+    const auto *quote = static_cast<const char *>(std::memchr(data + root + kPrefixBytes, '"', len - root - kPrefixBytes));
+    for (int attempt = 0; attempt < 2 && quote; ++attempt) {
+        const auto cut = std::size_t(quote - data) + 1;
+        if (cut + 2 > len)
+            return false;
+        const char saved[2] = {data[cut], data[cut + 1]};
+        data[cut] = data[root] == '{' ? '}' : ']';
+        data[cut + 1] = '\0'; // see decode()
+        ondemand::document doc;
+        const simdjson::error_code indexed = m_parser->parser.iterate(data, cut + 1, m_buffer.allocated()).get(doc);
+        const bool stopped = !indexed && walkDocument(doc, out, profile) == simdjson::SUCCESS && t_tail.stopped;
+        data[cut] = saved[0];
+        data[cut + 1] = saved[1];
+        if (stopped)
+            return true;
+        if (indexed != simdjson::UNCLOSED_STRING)
+            return false;
+        out = DecodedFields{};
+        t_tail.stopped = false;
+        quote = static_cast<const char *>(std::memchr(data + cut, '"', len - cut));
+    }
+    return false;
+}
+
 bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
 {
     const auto fail = [this](simdjson::error_code e) {
@@ -255,7 +405,30 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         return false;
     };
     out = DecodedFields{};
-    t_tail = LazyTail{m_buffer.data() + len, false};
+    // A message shorter than a lazy tail cannot have one: its walk skips the checks.
+    t_tail = LazyTail{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false};
+    // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
+    // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
+    // message's '}' just there. A message never includes this byte, so clear it.
+    m_buffer.data()[len] = '\0';
+
+    // A long message whose fields all come before a long tail needs only its head indexed:
+    // stage 1 over a prefix that ends where the walk will stop. If the walk does not stop
+    // there (the fields lie further on, or the prefix is malformed), the whole message is
+    // decoded as usual; after a miss, the next kPrefixRetryAfter long messages go straight
+    // to the whole message. Betfair's change lists are read to their end: never a prefix.
+    if (pointer.empty() && profile != DecodeProfile::Betfair && len >= kPrefixMinBytes) {
+        if (m_prefixSkips > 0) {
+            --m_prefixSkips;
+        } else {
+            if (decodePrefix(len, out, profile))
+                return true;
+            m_prefixSkips = kPrefixRetryAfter;
+            out = DecodedFields{};
+            t_tail.stopped = false;
+        }
+    }
+
     ondemand::document doc;
     if (auto e = m_parser->parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
         return fail(e);
@@ -267,63 +440,8 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
             return fail(e);
         return true;
     }
-    ondemand::json_type type;
-    if (auto e = doc.type().get(type))
+    if (auto e = walkDocument(doc, out, profile))
         return fail(e);
-    if (type == ondemand::json_type::object) {
-        ondemand::object object;
-        if (auto e = doc.get_object().get(object))
-            return fail(e);
-        if (auto e = decodeObject(object, out, true, profile))
-            return fail(e);
-    } else if (type == ondemand::json_type::array) {
-        // Raw array streams (!ticker@arr): the first event's time stands for the batch; the
-        // other elements are skipped unread.
-        ondemand::array items;
-        if (auto e = doc.get_array().get(items))
-            return fail(e);
-        bool first = true;
-        for (auto item : items) {
-            ondemand::value value;
-            if (auto e = item.get(value))
-                return fail(e);
-            if (!first)
-                continue;
-            first = false;
-            ondemand::json_type itemType;
-            if (auto e = value.type().get(itemType))
-                return fail(e);
-            if (itemType == ondemand::json_type::object) {
-                ondemand::object event;
-                if (auto e = value.get_object().get(event))
-                    return fail(e);
-                if (auto e = decodeObject(event, out, false, profile))
-                    return fail(e);
-                if (stopBefore(value, out))
-                    break;
-            }
-        }
-    } else {
-        // A lone scalar is no event, but it must still be one well-formed value.
-        simdjson::error_code e = simdjson::SUCCESS;
-        if (type == ondemand::json_type::number) {
-            double d;
-            e = doc.get_double().get(d);
-        } else if (type == ondemand::json_type::string) {
-            std::string_view s;
-            e = doc.get_string().get(s);
-        } else if (type == ondemand::json_type::boolean) {
-            bool b;
-            e = doc.get_bool().get(b);
-        } else {
-            bool isNull = false;
-            e = doc.is_null().get(isNull);
-            if (!e && !isNull)
-                e = simdjson::N_ATOM_ERROR;
-        }
-        if (e)
-            return fail(e);
-    }
     // document::at_end() is newer than simdjson 3.0; current_location() reports the end as OUT_OF_BOUNDS.
     if (!t_tail.stopped && doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
         return fail(simdjson::TRAILING_CONTENT);

@@ -96,11 +96,21 @@ public:
 
     QString lastError() const;
 
+    // Messages of at least kPrefixMinBytes are first decoded from a prefix of about
+    // kPrefixBytes, which succeeds when every wanted field comes before a long tail that the
+    // walk leaves unread (MessageDecoder.cpp: the lazy tail); see decode().
+    static constexpr std::size_t kPrefixMinBytes = 8 * 1024;
+    static constexpr std::size_t kPrefixBytes = 2 * 1024;
+    static constexpr int kPrefixRetryAfter = 255;
+
 private:
+    bool decodePrefix(std::size_t len, DecodedFields &out, DecodeProfile profile);
+
     class Parser;
     std::unique_ptr<Parser> m_parser;
     PaddedBuffer m_buffer;
     int m_lastError = 0; // simdjson::error_code
+    int m_prefixSkips = 0;
 };
 
 } // namespace streamscope

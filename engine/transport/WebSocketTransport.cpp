@@ -1,6 +1,7 @@
 #include "WebSocketTransport.h"
 
 #include "SecretStore.h"
+#include "Utf8Encode.h"
 #include "protocol/MessageDecoder.h"
 
 #include <QtNetwork/QNetworkRequest>
@@ -122,7 +123,7 @@ void WebSocketTransport::onTextMessage(const QString &message)
         noteMessageSize(message.size());
     PaddedBuffer &buffer = m_decoder.buffer();
     char *start = buffer.reserve(std::size_t(message.size()) * 3);
-    char *end = m_encoder.appendToBuffer(start, message);
+    char *end = encodeUtf8(m_encoder, message, start);
     m_sink.onMessage(start, end - start, true);
 }
 

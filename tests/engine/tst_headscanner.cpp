@@ -42,6 +42,7 @@ private slots:
     void classify_data();
     void classify();
     void onlyTheHeadIsRead();
+    void keyFoundAtEveryOffset();
 };
 
 void tst_HeadScanner::classify_data()
@@ -197,6 +198,23 @@ void tst_HeadScanner::onlyTheHeadIsRead()
     QCOMPARE(kindName(shortScan.kind), QByteArray("Result"));
     QCOMPARE(QByteArray(shortScan.id.data(), qsizetype(shortScan.id.size())), QByteArray("1"));
     QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0).kind), QByteArray("Data"));
+}
+
+void tst_HeadScanner::keyFoundAtEveryOffset()
+{
+    // The key search tests sixteen positions at a time: the key must be found wherever it
+    // starts, up to the head's last byte, and near-misses before it must not match.
+    for (int pad = 0; pad <= 220; ++pad) {
+        const QByteArray filler = "\"c\":\"ct\",\"cts\":1,\"x\":\"" + QByteArray(pad, 'c') + "\",";
+        const QByteArray heartbeat = "{\"op\":\"mcm\"," + filler + "\"ct\":\"HEARTBEAT\"}";
+        const QByteArray delta = "{\"op\":\"mcm\"," + filler + "\"ct\":\"RESUB_DELTA\"}";
+        const QByteArray expected = heartbeat.indexOf("\"ct\":\"HEARTBEAT\"") + 16 <= HeadScanner::kHeadBytes ? "Heartbeat" : "Data";
+        QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size()).kind), expected);
+        QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size()).kind), QByteArray("Data"));
+        // The message ends exactly after the value: the key is at the very end of the head.
+        const QByteArray shortHead = heartbeat.left(heartbeat.indexOf("HEARTBEAT") + 10);
+        QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size()).kind), expected);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_HeadScanner)

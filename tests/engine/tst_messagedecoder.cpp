@@ -59,6 +59,9 @@ private slots:
     void decodesInPlace();
     void venueFields_data();
     void venueFields();
+    void longMessages_data();
+    void longMessages();
+    void longMessageAfterAMiss();
 };
 
 void tst_MessageDecoder::decode_data()
@@ -340,6 +343,117 @@ void tst_MessageDecoder::venueFields()
     QCOMPARE(num(f.heartbeatMs), want.value("heartbeatMs"));
     QCOMPARE(f.image, want.value("image") == "1");
     QCOMPARE(f.conflated, want.value("conflated") == "1");
+}
+
+namespace {
+
+QByteArray levels(int n)
+{
+    QByteArray out;
+    for (int i = 0; i < n; ++i)
+        out += (i ? "," : "") + QByteArray("[\"27123.45\",\"0.12345\"]");
+    return out;
+}
+
+QByteArray tickers(int n)
+{
+    QByteArray out;
+    for (int i = 0; i < n; ++i)
+        out += (i ? "," : "") + QByteArray("{\"e\":\"24hrTicker\",\"E\":") + QByteArray::number(1700000000000 + i)
+               + ",\"s\":\"SYM" + QByteArray::number(i) + "USDT\",\"c\":\"1.5\",\"n\":7}";
+    return out;
+}
+
+} // namespace
+
+void tst_MessageDecoder::longMessages_data()
+{
+    // Messages of 8 KiB and more are first decoded from a ~2 KiB prefix; whatever the prefix
+    // holds or misses, the fields must be those of the whole message.
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<int>("profile");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::addColumn<QByteArray>("eventType");
+    QTest::addColumn<QList<qint64>>("updateIds");
+    const int binance = int(streamscope::DecodeProfile::Binance);
+
+    QTest::newRow("combined depth diff, fields in the head")
+        << "{\"stream\":\"btcusdt@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":157,"
+           "\"u\":357,\"b\":[" + levels(200) + "],\"a\":[" + levels(200) + "]}}"
+        << binance << true << qint64(1672515782136) << QByteArray("depthUpdate") << QList<qint64>{157, 357, kNone};
+    QTest::newRow("combined ticker array (object root)")
+        << "{\"stream\":\"!ticker@arr\",\"data\":[" + tickers(300) + "]}" << binance << true << qint64(1700000000000)
+        << QByteArray("24hrTicker") << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("raw ticker array (array root)")
+        << "[" + tickers(300) + "]" << binance << true << qint64(1700000000000) << QByteArray("24hrTicker")
+        << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("fields after a long array: the whole message is read")
+        << "{\"b\":[" + levels(400) + "],\"e\":\"depthUpdate\",\"E\":5,\"U\":6,\"u\":7}" << binance << true << qint64(5)
+        << QByteArray("depthUpdate") << QList<qint64>{6, 7, kNone};
+    QTest::newRow("brackets and escaped quotes in strings around the cut")
+        << "{\"e\":\"depthUpdate\",\"E\":9,\"note\":\"" + QByteArray(2030, 'x') + "]}\\\"]}\\\\\",\"U\":1,\"u\":2,\"b\":["
+               + levels(300) + "]}"
+        << binance << true << qint64(9) << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
+    QTest::newRow("malformed in the head")
+        << "{\"e\":\"depthUpdate\",\"E\":1,,\"U\":1,\"u\":2,\"b\":[" + levels(400) + "]}" << binance << false << kNone
+        << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("unclosed string in the head")
+        << "{\"e\":\"depthUpdate,\"E\":1,\"b\":[" + levels(400) + "]}" << binance << false << kNone << QByteArray()
+        << QList<qint64>{kNone, kNone, kNone};
+    // What the lazy tail gives up: a tail left unread is not checked for its grammar.
+    QTest::newRow("malformed only in the unread tail is not an error")
+        << "{\"e\":\"depthUpdate\",\"E\":1,\"U\":1,\"u\":2,\"b\":[" + levels(400) + ",,]}" << binance << true << qint64(1)
+        << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
+    // Betfair reads every change of mc[]: a long message is read whole.
+    QTest::newRow("betfair image, the whole list read")
+        << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\",\"mc\":[{\"id\":\"1.1\",\"rc\":["
+               + levels(400) + "]},{\"id\":\"1.2\",\"img\":true}]}"
+        << int(streamscope::DecodeProfile::Betfair) << true << qint64(1449855400048) << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("betfair, malformed at the end")
+        << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"mc\":[{\"id\":\"1.1\",\"rc\":[" + levels(400) + "]},]}"
+        << int(streamscope::DecodeProfile::Betfair) << false << kNone << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+}
+
+void tst_MessageDecoder::longMessages()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(int, profile);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QList<qint64>, updateIds);
+    QVERIFY(std::size_t(message.size()) >= MessageDecoder::kPrefixMinBytes);
+
+    MessageDecoder decoder;
+    DecodedFields fields;
+    const bool decoded = decoder.decodeCopy(message.constData(), std::size_t(message.size()), {}, fields,
+                                            streamscope::DecodeProfile(profile));
+    QVERIFY2(decoded == ok, qPrintable(decoder.lastError()));
+    // The buffer holds the message unchanged afterwards (the inspector may show it).
+    QCOMPARE(QByteArray(decoder.buffer().data(), message.size()), message);
+    if (!ok)
+        return;
+    QCOMPARE(qint64(fields.eventTime), eventTime);
+    QCOMPARE(bytes(fields.eventType), eventType);
+    QCOMPARE((QList<qint64>{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId}), updateIds);
+    if (profile == int(streamscope::DecodeProfile::Betfair))
+        QVERIFY(fields.image); // from the last change of the list
+}
+
+void tst_MessageDecoder::longMessageAfterAMiss()
+{
+    // After a prefix that did not hold the fields, the next long messages are read whole at
+    // once: the fields are still right.
+    MessageDecoder decoder;
+    DecodedFields fields;
+    const QByteArray late = "{\"b\":[" + levels(400) + "],\"e\":\"depthUpdate\",\"E\":5,\"U\":6,\"u\":7}";
+    const QByteArray early = "{\"e\":\"depthUpdate\",\"E\":8,\"U\":9,\"u\":10,\"b\":[" + levels(400) + "]}";
+    for (int i = 0; i < 300; ++i) {
+        const QByteArray &m = i % 2 ? early : late;
+        QVERIFY(decoder.decodeCopy(m.constData(), std::size_t(m.size()), {}, fields, streamscope::DecodeProfile::Binance));
+        checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {}, i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)
