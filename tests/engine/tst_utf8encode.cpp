@@ -62,7 +62,7 @@ void tst_Utf8Encode::nonAsciiAtEveryPosition_data()
 void tst_Utf8Encode::nonAsciiAtEveryPosition()
 {
     QFETCH(QString, unit);
-    for (int n = 0; n <= 40; ++n) {
+    for (int n = 0; n <= 80; ++n) {
         for (int at = 0; at <= n; ++at) {
             QString text = asciiText(n);
             text.insert(at, unit);
@@ -73,10 +73,10 @@ void tst_Utf8Encode::nonAsciiAtEveryPosition()
 
 void tst_Utf8Encode::narrowStopsAtTheFirstNonAsciiUnit()
 {
-    for (int at = 0; at < 40; ++at) {
-        std::u16string text(40, u'a');
+    for (int at = 0; at < 80; ++at) {
+        std::u16string text(80, u'a');
         text[std::size_t(at)] = char16_t(0x8000);
-        std::vector<char> out(40, 0);
+        std::vector<char> out(80, 0);
         QCOMPARE(narrowAscii(text.data(), qsizetype(text.size()), out.data()), qsizetype(at));
         for (int i = 0; i < at; ++i)
             QCOMPARE(out[std::size_t(i)], 'a');
