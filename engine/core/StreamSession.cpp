@@ -56,6 +56,11 @@ struct StreamSession::Link final : public MessageSink {
     {
         session.onLinkMessage(*this, data, len, inScratch);
     }
+    bool wantsHeadOnly() const override { return session.headOnly(); }
+    bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override
+    {
+        return session.onLinkHead(*this, head, headLen, messageBytes);
+    }
 
     StreamSession &session;
     int id = 0;
@@ -765,8 +770,32 @@ bool StreamSession::acceptData(Link &link, const DecodedFields *fields)
     return isOld ? m_dedupe.acceptOld(*fields) : m_dedupe.acceptNew(*fields);
 }
 
+bool StreamSession::headOnly() const
+{
+    // A rollover's de-duplication and an inspector need the whole message.
+    return !m_parsed && !m_dedupe.active() && !m_shared->inspecting.load(std::memory_order_relaxed);
+}
+
+bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
+{
+    const HeadInfo info = HeadScanner::scan(head, headLen);
+    if (info.kind != MessageKind::Data && info.kind != MessageKind::Unknown)
+        return false; // a response: its text is kept whole
+    handleMessage(link, head, len, headLen, true, info);
+    return true;
+}
+
 void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch)
 {
+    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len));
+}
+
+// `available` bytes of the message's `len` are at `data`: all of them, or the head only
+// (headOnly(): raw mode, which reads no further).
+void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
+                                  const HeadInfo &head)
+{
+    Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
     const qint64 nowUs = wallClockUs();
@@ -777,7 +806,6 @@ void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, b
     c.lastMessageMs.store(now);
     link.lastMessageMs = now;
 
-    const HeadInfo head = HeadScanner::scan(data, len);
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
@@ -863,7 +891,8 @@ void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, b
         routeResponse(link, head, data, len, now);
         break;
     }
-    if (m_shared->inspecting.load(std::memory_order_relaxed))
+    // An inspector opened while the head of this message was read sees the next one.
+    if (m_shared->inspecting.load(std::memory_order_relaxed) && available == len)
         m_shared->inspect(now, latencyMs, data, len);
     if (m_dedupe.active()) {
         if (!m_dedupe.switched()) {

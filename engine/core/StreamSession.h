@@ -84,6 +84,10 @@ private:
     StreamShared &shared() override { return *m_shared; }
 
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
+    bool headOnly() const;
+    bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
+    void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
+                       const HeadInfo &head);
     bool acceptData(Link &link, const DecodedFields *fields);
     void connectNow();
     Link *openLink(int shard, const QStringList &streams, bool rollover);

@@ -362,7 +362,7 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
 
 } // namespace
 
-bool MessageDecoder::decodePrefix(std::size_t len, DecodedFields &out, DecodeProfile profile)
+bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
 {
     char *data = m_buffer.data();
     std::size_t root = 0;
@@ -384,10 +384,18 @@ bool MessageDecoder::decodePrefix(std::size_t len, DecodedFields &out, DecodePro
         data[cut + 1] = '\0'; // see decode()
         ondemand::document doc;
         const simdjson::error_code indexed = m_parser->parser.iterate(data, cut + 1, m_buffer.allocated()).get(doc);
-        const bool stopped = !indexed && walkDocument(doc, out, profile) == simdjson::SUCCESS && t_tail.stopped;
+        bool done = false;
+        if (!indexed && pointer.empty()) {
+            done = walkDocument(doc, out, profile) == simdjson::SUCCESS && t_tail.stopped;
+        } else if (!indexed) {
+            // The time at the pointer, if it lies before the cut; else the whole message.
+            ondemand::value value;
+            done = doc.at_pointer(pointer).get(value) == simdjson::SUCCESS
+                && readTime(value, out.eventTime) == simdjson::SUCCESS;
+        }
         data[cut] = saved[0];
         data[cut + 1] = saved[1];
-        if (stopped)
+        if (done)
             return true;
         if (indexed != simdjson::UNCLOSED_STRING)
             return false;
@@ -413,15 +421,16 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     m_buffer.data()[len] = '\0';
 
     // A long message whose fields all come before a long tail needs only its head indexed:
-    // stage 1 over a prefix that ends where the walk will stop. If the walk does not stop
-    // there (the fields lie further on, or the prefix is malformed), the whole message is
-    // decoded as usual; after a miss, the next kPrefixRetryAfter long messages go straight
-    // to the whole message. Betfair's change lists are read to their end: never a prefix.
-    if (pointer.empty() && profile != DecodeProfile::Betfair && len >= kPrefixMinBytes) {
+    // stage 1 over a prefix that ends where the walk will stop (or, with a pointer, that
+    // holds the value it points to). If the walk does not stop there (the fields lie further
+    // on, or the prefix is malformed), the whole message is decoded as usual; after a miss,
+    // the next kPrefixRetryAfter long messages go straight to the whole message. Betfair's
+    // change lists are read to their end: never a prefix.
+    if ((!pointer.empty() || profile != DecodeProfile::Betfair) && len >= kPrefixMinBytes) {
         if (m_prefixSkips > 0) {
             --m_prefixSkips;
         } else {
-            if (decodePrefix(len, out, profile))
+            if (decodePrefix(len, pointer, out, profile))
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
             out = DecodedFields{};

@@ -104,7 +104,7 @@ public:
     static constexpr int kPrefixRetryAfter = 255;
 
 private:
-    bool decodePrefix(std::size_t len, DecodedFields &out, DecodeProfile profile);
+    bool decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile);
 
     class Parser;
     std::unique_ptr<Parser> m_parser;

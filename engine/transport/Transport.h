@@ -22,6 +22,21 @@ public:
     // (ready to parse in place); otherwise they must be copied there before decoding.
     virtual void onMessage(const char *data, qsizetype len, bool inScratch) = 0;
 
+    // Whether only the head of a message (HeadScanner::kHeadBytes) is needed: a raw stream
+    // that no inspector watches. A transport that must convert text before it can hand it
+    // over may then convert the head of a long ASCII message only and call onMessageHead().
+    virtual bool wantsHeadOnly() const { return false; }
+    // The head of a message of `messageBytes` bytes, in the worker decoder's padded buffer.
+    // Returns false when the whole message is needed after all (a response, whose text is
+    // kept): the transport then converts it all and calls onMessage().
+    virtual bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes)
+    {
+        Q_UNUSED(head);
+        Q_UNUSED(headLen);
+        Q_UNUSED(messageBytes);
+        return false;
+    }
+
 protected:
     ~MessageSink() = default;
 };

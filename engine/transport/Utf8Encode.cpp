@@ -60,19 +60,48 @@ __attribute__((target("avx2"))) qsizetype narrowAvx2(const char16_t *src, qsizet
     return i + narrowSse2(src + i, n - i, dst + i);
 }
 
-using NarrowFn = qsizetype (*)(const char16_t *, qsizetype, char *) noexcept;
-const NarrowFn narrowBest = [] {
+__attribute__((target("avx2"))) bool isAsciiAvx2(const char16_t *src, qsizetype n) noexcept
+{
+    const __m256i nonAscii = _mm256_set1_epi16(short(0xFF80));
+    __m256i any = _mm256_setzero_si256();
+    qsizetype i = 0;
+    for (; i + 64 <= n; i += 64) {
+        const auto *p = reinterpret_cast<const __m256i *>(src + i);
+        any = _mm256_or_si256(any, _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256(p), _mm256_loadu_si256(p + 1)),
+                                                   _mm256_or_si256(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(p + 3))));
+    }
+    if (!_mm256_testz_si256(any, nonAscii))
+        return false;
+    for (; i < n; ++i)
+        if (src[i] >= 0x80)
+            return false;
+    return true;
+}
+
+const bool hasAvx2 = [] {
     __builtin_cpu_init(); // this runs among the static constructors
-    return __builtin_cpu_supports("avx2") ? narrowAvx2 : narrowSse2;
+    return __builtin_cpu_supports("avx2") > 0;
 }();
 #endif
 
 } // namespace
 
+bool isAscii(const char16_t *src, qsizetype n) noexcept
+{
+#if defined(STREAMSCOPE_X86_DISPATCH)
+    if (hasAvx2)
+        return isAsciiAvx2(src, n);
+#endif
+    char16_t any = 0;
+    for (qsizetype i = 0; i < n; ++i)
+        any |= src[i];
+    return any < 0x80;
+}
+
 qsizetype narrowAscii(const char16_t *src, qsizetype n, char *dst) noexcept
 {
 #if defined(STREAMSCOPE_X86_DISPATCH)
-    return narrowBest(src, n, dst);
+    return hasAvx2 ? narrowAvx2(src, n, dst) : narrowSse2(src, n, dst);
 #elif defined(STREAMSCOPE_SSE2)
     return narrowSse2(src, n, dst);
 #else

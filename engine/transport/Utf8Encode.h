@@ -13,6 +13,9 @@ namespace streamscope {
 // Copies code units to bytes while they are below 0x80; returns how many were copied.
 qsizetype narrowAscii(const char16_t *src, qsizetype n, char *dst) noexcept;
 
+// True when every code unit is below 0x80 (the UTF-8 of the text is then one byte per unit).
+bool isAscii(const char16_t *src, qsizetype n) noexcept;
+
 // Writes `text` as UTF-8 at `out` (room for 3 bytes per code unit); returns the end.
 inline char *encodeUtf8(QStringEncoder &encoder, QStringView text, char *out)
 {

@@ -2,6 +2,7 @@
 
 #include "SecretStore.h"
 #include "Utf8Encode.h"
+#include "protocol/HeadScanner.h"
 #include "protocol/MessageDecoder.h"
 
 #include <QtNetwork/QNetworkRequest>
@@ -125,7 +126,14 @@ void WebSocketTransport::onTextMessage(const QString &message)
     if (Q_UNLIKELY(m_sizing))
         noteMessageSize(message.size());
     PaddedBuffer &buffer = m_decoder.buffer();
-    char *start = buffer.reserve(std::size_t(message.size()) * 3);
+    const qsizetype n = message.size();
+    char *start = buffer.reserve(std::size_t(n) * 3);
+    // A raw stream reads the head only: of a long ASCII message only the head is converted.
+    constexpr qsizetype head = HeadScanner::kHeadBytes;
+    const auto *units = reinterpret_cast<const char16_t *>(message.utf16());
+    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
+        && m_sink.onMessageHead(start, head, n))
+        return;
     char *end = encodeUtf8(m_encoder, message, start);
     m_sink.onMessage(start, end - start, true);
 }

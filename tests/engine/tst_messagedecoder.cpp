@@ -62,6 +62,8 @@ private slots:
     void longMessages_data();
     void longMessages();
     void longMessageAfterAMiss();
+    void longMessageWithPointer_data();
+    void longMessageWithPointer();
 };
 
 void tst_MessageDecoder::decode_data()
@@ -454,6 +456,36 @@ void tst_MessageDecoder::longMessageAfterAMiss()
         QVERIFY(decoder.decodeCopy(m.constData(), std::size_t(m.size()), {}, fields, streamscope::DecodeProfile::Binance));
         checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {}, i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
     }
+}
+
+void tst_MessageDecoder::longMessageWithPointer_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("pointer");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("eventTime");
+    const QByteArray pad(20000, 'x');
+    QTest::newRow("stamp first, long payload") << "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}" << QByteArray("/ts") << true
+                                               << qint64(1700000000123456789);
+    QTest::newRow("stamp after the payload") << "{\"p\":\"" + pad + "\",\"ts\":17}" << QByteArray("/ts") << true << qint64(17);
+    QTest::newRow("stamp inside an array past the cut")
+        << "{\"b\":[" + levels(400) + "],\"t\":[{\"ts\":5},{\"ts\":6}]}" << QByteArray("/t/1/ts") << true << qint64(6);
+    QTest::newRow("no such field") << "{\"p\":\"" + pad + "\",\"x\":1}" << QByteArray("/ts") << true << kNone;
+    QTest::newRow("pointer to the long string") << "{\"ts\":\"" + pad + "\",\"x\":1}" << QByteArray("/ts") << false << kNone;
+}
+
+void tst_MessageDecoder::longMessageWithPointer()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, pointer);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    MessageDecoder decoder;
+    DecodedFields fields;
+    QCOMPARE(decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields), ok);
+    QCOMPARE(QByteArray(decoder.buffer().data(), message.size()), message);
+    if (ok)
+        QCOMPARE(qint64(fields.eventTime), eventTime);
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)

@@ -17,6 +17,7 @@ private slots:
     void nonAsciiAtEveryPosition_data();
     void nonAsciiAtEveryPosition();
     void narrowStopsAtTheFirstNonAsciiUnit();
+    void isAsciiFindsAnyNonAsciiUnit();
 };
 
 namespace {
@@ -80,6 +81,21 @@ void tst_Utf8Encode::narrowStopsAtTheFirstNonAsciiUnit()
         QCOMPARE(narrowAscii(text.data(), qsizetype(text.size()), out.data()), qsizetype(at));
         for (int i = 0; i < at; ++i)
             QCOMPARE(out[std::size_t(i)], 'a');
+    }
+}
+
+void tst_Utf8Encode::isAsciiFindsAnyNonAsciiUnit()
+{
+    for (int n = 0; n <= 200; n += 7) {
+        std::u16string text(std::size_t(n), u'z');
+        QVERIFY(streamscope::isAscii(text.data(), qsizetype(text.size())));
+        for (int at = 0; at < n; ++at) {
+            for (const char16_t unit : {char16_t(0x80), char16_t(0x100), char16_t(0x8000), char16_t(0xffff)}) {
+                text[std::size_t(at)] = unit;
+                QVERIFY(!streamscope::isAscii(text.data(), qsizetype(text.size())));
+                text[std::size_t(at)] = u'z';
+            }
+        }
     }
 }
 

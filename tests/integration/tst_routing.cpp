@@ -15,6 +15,7 @@ private slots:
     void responsesReachTheirRequests();
     void dataMentioningErrorOrResultIsData();
     void numericAndUuidIdsOverWebSocketServer();
+    void rawModeReadsTheHeadOfLongMessages();
 };
 
 void TestRouting::responsesReachTheirRequests()
@@ -127,6 +128,41 @@ void TestRouting::numericAndUuidIdsOverWebSocketServer()
     QCOMPARE(results.at(1).method, QStringLiteral("SUBSCRIBE"));
     QCOMPARE(engine.errors(id).at(0).requestId, QStringLiteral("abc-1"));
     QCOMPARE(engine.errors(id).at(0).method, QStringLiteral("order.place"));
+}
+
+void TestRouting::rawModeReadsTheHeadOfLongMessages()
+{
+    // Raw mode converts only the head of a long ASCII text message: the counts, the byte
+    // total (UTF-8) and a long response's text must be those of the whole messages.
+    ScriptedServer scripted;
+    const QString pad(600, QLatin1Char('x'));
+    const QString ascii = QStringLiteral("{\"stream\":\"a@trade\",\"data\":{\"e\":\"trade\",\"E\":1,\"pad\":\"%1\"}}").arg(pad);
+    const QString tailAccent = QStringLiteral("{\"stream\":\"a@trade\",\"data\":{\"pad\":\"%1\u00e9\"}}").arg(pad);
+    const QString headAccent = QStringLiteral("{\"stream\":\"\u00e9@trade\",\"data\":{\"pad\":\"%1\"}}").arg(pad);
+    const QString longResult = QStringLiteral("{\"result\":[\"%1\"],\"id\":1}").arg(pad);
+    scripted.greeting = {ascii, tailAccent, headAccent};
+    scripted.replies = {longResult};
+    QVERIFY(scripted.listen());
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("raw"), scripted.server.serverPort(), QString());
+    c.mode = DecodeMode::Raw;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE(engine.snapshot(id).dataMessages, quint64(3));
+    const qint64 list = engine.listSubscriptions(id);
+    QVERIFY(list > 0);
+    QTRY_COMPARE(engine.results(id).size(), 1);
+    QCOMPARE(engine.results(id).at(0).body, longResult.toUtf8());
+    const StreamSnapshot s = engine.snapshot(id);
+    QCOMPARE(s.messages, quint64(4));
+    QCOMPARE(s.bytes, quint64(ascii.toUtf8().size() + tailAccent.toUtf8().size() + headAccent.toUtf8().size()
+                              + longResult.toUtf8().size()));
+
+    // With the inspector on, the whole text is kept.
+    engine.setInspecting(id, true); // takes effect at once (an atomic the worker reads)
+    scripted.clients.first()->sendTextMessage(ascii);
+    QVector<InspectedMessage> seen;
+    QTRY_VERIFY((seen += engine.takeInspected(id), !seen.isEmpty()));
+    QCOMPARE(seen.last().text, ascii.toUtf8());
 }
 
 QTEST_GUILESS_MAIN(TestRouting)
