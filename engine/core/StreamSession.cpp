@@ -117,6 +117,9 @@ void StreamSession::updateConfig(const StreamConfig &config)
     m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
     m_venue = VenueHandler::create(m_config, *this);
+    // Betfair's decoder reads "ct" anyway: the head scan need not look for heartbeats.
+    m_heartbeats = m_parsed && m_venue->decodeProfile() == DecodeProfile::Betfair ? HeadScanner::Heartbeats::LeaveToDecoder
+                                                                                  : HeadScanner::Heartbeats::Find;
     m_paceLimit = m_venue->controlMessagesPerSecond();
     m_shared->venue.outgoingLimitPerS.store(m_paceLimit);
 }
@@ -787,7 +790,7 @@ bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, 
 
 void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch)
 {
-    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len));
+    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len, m_heartbeats));
 }
 
 // `available` bytes of the message's `len` are at `data`: all of them, or the head only
@@ -827,6 +830,10 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
                 break;
             }
             decoded = &fields;
+            if (head.changeMessage && fields.changeType == "HEARTBEAT") {
+                onHeartbeatMessage(&fields, now);
+                break;
+            }
             if (m_venue->onNotice(link.id, fields, now)) {
                 c.controlMessages.add();
                 break;
@@ -867,21 +874,9 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
         }
         break;
     }
-    case MessageKind::Heartbeat: {
-        c.heartbeats.add();
-        if (m_parsed && m_venue->decodeProfile() == DecodeProfile::Betfair) {
-            DecodedFields fields;
-            const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, DecodeProfile::Betfair)
-                                      : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields,
-                                                             DecodeProfile::Betfair);
-            m_venue->onHeartbeat(ok ? &fields : nullptr, now);
-        } else {
-            m_venue->onHeartbeat(nullptr, now);
-        }
-        if (m_state == StreamState::Stalled && m_venue->ownsFreshness())
-            setState(m_venue->liveState(), QStringLiteral("heartbeats again"));
+    case MessageKind::Heartbeat:
+        onHeartbeatMessage(nullptr, now);
         break;
-    }
     case MessageKind::Connection:
         c.controlMessages.add();
         m_venue->onConnectionMessage(link.id, data, len);
@@ -904,6 +899,15 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
             m_shared->venue.rolloverInProgress.store(false);
         }
     }
+}
+
+// A Betfair heartbeat: `fields` when the decoder read it (parsed mode), else null.
+void StreamSession::onHeartbeatMessage(const DecodedFields *fields, qint64 now)
+{
+    m_shared->counters.heartbeats.add();
+    m_venue->onHeartbeat(fields, now);
+    if (m_state == StreamState::Stalled && m_venue->ownsFreshness())
+        setState(m_venue->liveState(), QStringLiteral("heartbeats again"));
 }
 
 void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 now)

@@ -88,6 +88,7 @@ private:
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
                        const HeadInfo &head);
+    void onHeartbeatMessage(const DecodedFields *fields, qint64 now);
     bool acceptData(Link &link, const DecodedFields *fields);
     void connectNow();
     Link *openLink(int shard, const QStringList &streams, bool rollover);
@@ -139,6 +140,7 @@ private:
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     bool m_parsed = true;
+    HeadScanner::Heartbeats m_heartbeats = HeadScanner::Heartbeats::Find;
     int m_paceLimit = 0;
 
     qint64 m_connectStartedMs = 0;

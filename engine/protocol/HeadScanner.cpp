@@ -111,7 +111,7 @@ bool valueIs(std::string_view head, std::size_t p, std::string_view quotedValue)
 
 } // namespace
 
-HeadInfo HeadScanner::scan(const char *data, qsizetype len) noexcept
+HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeats) noexcept
 {
     HeadInfo info;
     const std::string_view head(data, std::size_t(std::min(len, kHeadBytes)));
@@ -130,6 +130,11 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len) noexcept
     if (head.compare(p, 5, "\"op\":") == 0) {
         const std::size_t v = p + 5;
         if (valueIs(head, v, "\"mcm\"") || valueIs(head, v, "\"ocm\"")) {
+            info.changeMessage = true;
+            if (heartbeats == Heartbeats::LeaveToDecoder) {
+                info.kind = MessageKind::Data;
+                return info;
+            }
             const std::size_t ct = findKey(head, "\"ct\"");
             info.kind = (ct != std::string_view::npos && valueIs(head, ct, "\"HEARTBEAT\""))
                             ? MessageKind::Heartbeat

@@ -26,12 +26,16 @@ struct HeadInfo {
     MessageKind kind = MessageKind::Unknown;
     std::string_view id;   // the "id" value as written (digits, or the string's content); empty if none
     bool idIsString = false;
+    bool changeMessage = false; // a Betfair change message (op mcm or ocm)
 };
 
 class HeadScanner {
 public:
     static constexpr qsizetype kHeadBytes = 256;
-    static HeadInfo scan(const char *data, qsizetype len) noexcept;
+    // Whether a change message's "ct" is looked up here (Heartbeat or Data), or left to a
+    // decoder that reads it anyway (Data, with changeMessage set).
+    enum class Heartbeats : quint8 { Find, LeaveToDecoder };
+    static HeadInfo scan(const char *data, qsizetype len, Heartbeats heartbeats = Heartbeats::Find) noexcept;
 };
 
 } // namespace streamscope

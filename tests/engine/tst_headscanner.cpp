@@ -43,6 +43,7 @@ private slots:
     void classify();
     void onlyTheHeadIsRead();
     void keyFoundAtEveryOffset();
+    void heartbeatsLeftToTheDecoder();
 };
 
 void tst_HeadScanner::classify_data()
@@ -215,6 +216,26 @@ void tst_HeadScanner::keyFoundAtEveryOffset()
         const QByteArray shortHead = heartbeat.left(heartbeat.indexOf("HEARTBEAT") + 10);
         QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size()).kind), expected);
     }
+}
+
+void tst_HeadScanner::heartbeatsLeftToTheDecoder()
+{
+    // A decoder that reads "ct" anyway gets every change message as data, marked as one.
+    const QByteArray heartbeat = R"({"op":"mcm","id":2,"clk":"AIEB","pt":1449855402068,"ct":"HEARTBEAT"})";
+    const QByteArray delta = R"({"op":"mcm","id":2,"clk":"AEYA","pt":1449855401068,"mc":[]})";
+    const QByteArray status = R"({"op":"status","id":1,"statusCode":"SUCCESS"})";
+    using H = HeadScanner::Heartbeats;
+    const HeadInfo found = HeadScanner::scan(heartbeat.constData(), heartbeat.size(), H::Find);
+    QCOMPARE(kindName(found.kind), QByteArray("Heartbeat"));
+    QVERIFY(found.changeMessage);
+    for (const QByteArray &m : {heartbeat, delta}) {
+        const HeadInfo left = HeadScanner::scan(m.constData(), m.size(), H::LeaveToDecoder);
+        QCOMPARE(kindName(left.kind), QByteArray("Data"));
+        QVERIFY(left.changeMessage);
+    }
+    const HeadInfo other = HeadScanner::scan(status.constData(), status.size(), H::LeaveToDecoder);
+    QCOMPARE(kindName(other.kind), QByteArray("Result"));
+    QVERIFY(!other.changeMessage);
 }
 
 QTEST_GUILESS_MAIN(tst_HeadScanner)
