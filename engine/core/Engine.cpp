@@ -3,6 +3,9 @@
 #include "EngineWorker.h"
 #include "StreamShared.h"
 #include "ThreadHandOff.h"
+#ifdef Q_OS_LINUX
+#include "EpollEventDispatcher.h"
+#endif
 
 #include <QtCore/QThread>
 
@@ -14,6 +17,23 @@ namespace {
 int defaultWorkerCount()
 {
     return std::clamp(QThread::idealThreadCount(), 1, 8);
+}
+
+// On Linux the workers run an epoll loop (EpollEventDispatcher.h); STREAMSCOPE_EVENT_LOOP=qt
+// keeps Qt's own, e.g. to compare the two.
+void installWorkerEventLoop(QThread *thread)
+{
+#ifdef Q_OS_LINUX
+    if (qEnvironmentVariable("STREAMSCOPE_EVENT_LOOP") == QLatin1String("qt"))
+        return;
+    auto *dispatcher = new EpollEventDispatcher;
+    if (dispatcher->isValid())
+        thread->setEventDispatcher(dispatcher);
+    else
+        delete dispatcher;
+#else
+    Q_UNUSED(thread);
+#endif
 }
 } // namespace
 
@@ -28,6 +48,7 @@ Engine::Engine(Options options, QObject *parent) : QObject(parent)
     for (int i = 0; i < count; ++i) {
         auto *thread = new QThread(this);
         thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
+        installWorkerEventLoop(thread);
         auto *worker = new EngineWorker;
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);

@@ -11,3 +11,8 @@ target_sources(streamscope_engine PRIVATE
     core/Backoff.h core/Backoff.cpp
     core/ThreadHandOff.h
 )
+
+# Worker threads run an epoll event loop on Linux (EpollEventDispatcher.h says why).
+if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    target_sources(streamscope_engine PRIVATE core/EpollEventDispatcher.h core/EpollEventDispatcher.cpp)
+endif()
