@@ -92,6 +92,17 @@ bool stopBefore(ondemand::value &value, const DecodedFields &out)
     return true;
 }
 
+// A trade event nested in an envelope whose fields the venues use are all known (time,
+// symbol, trade id): its remaining fields are left to the parent, which skips them by
+// counting brackets instead of walking them one by one. (A root object is always walked to
+// its end, where the document's end is checked.) Stopping at the trade id also keeps a
+// trade event's later "a" (the seller's order id) from being taken for it.
+bool tradeComplete(const DecodedFields &out)
+{
+    return out.tradeId != DecodedFields::kNone && out.eventTime != DecodedFields::kNone && !out.symbol.empty()
+        && (out.eventType == "aggTrade" || out.eventType == "trade");
+}
+
 // Reads the fields of one event object; `envelope` is true for the outer object, where
 // "data" may hold the event (Binance combined streams).
 // Betfair mc[] / oc[]: only con and img of each element are read.
@@ -136,13 +147,9 @@ simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
 // Only an integer is a trade id; any other "a"/"t" (a generic feed's) is skipped.
 simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
 {
-    ondemand::json_type type;
-    if (auto e = value.type().get(type))
-        return e;
-    ondemand::number_type numberType;
-    if (type == ondemand::json_type::number && value.get_number_type().get(numberType) == simdjson::SUCCESS
-        && numberType == ondemand::number_type::signed_integer)
-        return value.get_int64().get(out);
+    std::int64_t id = 0;
+    if (value.get_int64().get(id) == simdjson::SUCCESS)
+        out = id;
     return simdjson::SUCCESS;
 }
 
@@ -284,6 +291,8 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         }
         if (e)
             return e;
+        if (!envelope && tradeComplete(out))
+            return simdjson::SUCCESS;
     }
     return simdjson::SUCCESS;
 }

@@ -88,6 +88,10 @@ void tst_MessageDecoder::decode_data()
         "\"s\":\"ETHUSDT\",\"i\":\"1m\",\"f\":100,\"L\":200,\"o\":\"1\",\"c\":\"2\",\"h\":\"3\",\"l\":\"0.5\","
         "\"v\":\"10\",\"n\":100,\"x\":false,\"q\":\"1\",\"V\":\"2\",\"Q\":\"3\",\"B\":\"0\"}}",
         none, true, 1672515782136, "kline", "BTCUSDT");
+    row("escaped names are unescaped",
+        "{\"e\":\"agg\\u0054rade\",\"E\":1,\"s\":\"A\\\"B\" }", none, true, 1, "aggTrade", "A\"B");
+    row("names followed by whitespace", "{\"e\" : \"trade\"\n ,\"E\":1,\"s\":\"X\"\t}", none, true, 1, "trade", "X");
+    row("event type that is not a string", "{\"e\":5,\"E\":1}", none, false, kNone);
     row("Binance E with whitespace", " {\n  \"e\" : \"trade\" ,\n  \"E\" : 17 \n}\n", none, true, 17, "trade");
     row("Binance E as a float", "{\"E\":1672515782136.75}", none, true, 1672515782136);
     row("Binance E as a string of digits", "{\"E\":\"1672515782136\"}", none, true, 1672515782136);
@@ -164,6 +168,13 @@ void tst_MessageDecoder::decode_data()
     row("missing colon", "{\"e\" \"aggTrade\"}", none, false, kNone);
     row("empty", "", none, false, kNone);
     row("a second document", "{\"E\":1}\n{\"E\":2}", none, false, kNone);
+    // A combined trade is read up to its trade id; the rest must still close properly.
+    row("combined aggTrade cut short",
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"", none, false, kNone);
+    row("combined aggTrade with an unclosed array after the id",
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":[\"1\"}}", none, false, kNone);
+    row("combined aggTrade followed by trailing content",
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"}} x", none, false, kNone);
     row("trailing brace", "{\"E\":1}}", none, false, kNone);
 
     // Scalars are no events but valid JSON; broken scalars are not.
@@ -296,6 +307,9 @@ void tst_MessageDecoder::venueFields_data()
     QTest::newRow("binance combined aggTrade: stream and trade id")
         << QByteArray(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":  1000042,"p":"1"}})")
         << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@aggTrade;tradeId=1000042");
+    QTest::newRow("binance combined trade: t is the trade id, not the seller's a")
+        << QByteArray(R"({"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","q":"2","b":88,"a":50,"T":2,"m":true,"M":true}})")
+        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@trade;tradeId=12345");
     QTest::newRow("binance raw trade: t is the trade id")
         << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})") << int(streamscope::DecodeProfile::Binance)
         << QByteArray("tradeId=12345");
