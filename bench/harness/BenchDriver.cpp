@@ -4,6 +4,7 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QHash>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QMap>
 #include <QtCore/QTextStream>
@@ -280,7 +281,8 @@ void BenchDriver::runThroughput()
 void BenchDriver::runLatency()
 {
     QJsonArray rows;
-    m_markdown += QStringLiteral("## Latency (receive − send stamp, µs; paced)\n\n"
+    m_markdown += QStringLiteral("## Latency (receive − send stamp, µs; paced; medians of %1 repeats)\n\n").arg(m_options.repeat);
+    m_markdown += QStringLiteral(
                                  "| size B | rate/s | wire p50 | wire p99 | wire p99.9 | parsed p50 | parsed p99 | parsed p99.9 | p99 added |\n"
                                  "|---|---|---|---|---|---|---|---|---|\n");
     for (const quint64 size : std::as_const(m_options.latencySizes)) {
@@ -289,24 +291,42 @@ void BenchDriver::runLatency()
         const quint64 count = quint64(r * m_options.latencySeconds);
         QJsonObject row{{QStringLiteral("size_bytes"), double(size)}, {QStringLiteral("rate"), r},
                         {QStringLiteral("count"), double(count)}};
-        for (const QString &client : {QStringLiteral("wire"), QStringLiteral("engine-parsed")}) {
-            Server sender = startProcess(m_clientPath, {QStringLiteral("--client"), QStringLiteral("sender"),
-                                                        QStringLiteral("--size"), QString::number(size),
-                                                        QStringLiteral("--rate"), QString::number(r),
-                                                        QStringLiteral("--count"), QString::number(count)});
-            const QJsonObject o = runClient({QStringLiteral("--client"), client, QStringLiteral("--url"),
-                                             QStringLiteral("ws://127.0.0.1:%1/latency").arg(sender.port),
-                                             QStringLiteral("--count"), QString::number(count), QStringLiteral("--stamped")},
-                                            m_options.latencySeconds + 60);
-            sender.process->waitForFinished(5000);
-            stopServer(sender);
-            QJsonObject l = o.value(QStringLiteral("latency_us")).toObject();
-            l[QStringLiteral("cpu_us_per_msg")] = o.value(QStringLiteral("cpu_us_per_msg"));
+        // Each repeat runs both clients next to each other (in turn first); every figure is the
+        // median over repeats, and "p99 added" the median of each repeat's own difference.
+        const QStringList clients{QStringLiteral("wire"), QStringLiteral("engine-parsed")};
+        QHash<QString, QHash<QString, std::vector<double>>> figures; // client → figure → per repeat
+        std::vector<double> added;
+        for (int rep = 0; rep < m_options.repeat; ++rep) {
+            QHash<QString, double> p99;
+            for (int k = 0; k < clients.size(); ++k) {
+                const QString &client = clients.at((k + rep) % clients.size());
+                Server sender = startProcess(m_clientPath, {QStringLiteral("--client"), QStringLiteral("sender"),
+                                                            QStringLiteral("--size"), QString::number(size),
+                                                            QStringLiteral("--rate"), QString::number(r),
+                                                            QStringLiteral("--count"), QString::number(count)});
+                const QJsonObject o = runClient({QStringLiteral("--client"), client, QStringLiteral("--url"),
+                                                 QStringLiteral("ws://127.0.0.1:%1/latency").arg(sender.port),
+                                                 QStringLiteral("--count"), QString::number(count), QStringLiteral("--stamped")},
+                                                m_options.latencySeconds + 60);
+                sender.process->waitForFinished(5000);
+                stopServer(sender);
+                const QJsonObject l = o.value(QStringLiteral("latency_us")).toObject();
+                for (const QString &key : {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("p999")})
+                    figures[client][key].push_back(l.value(key).toDouble());
+                figures[client][QStringLiteral("cpu_us_per_msg")].push_back(o.value(QStringLiteral("cpu_us_per_msg")).toDouble());
+                p99[client] = l.value(QStringLiteral("p99")).toDouble();
+            }
+            added.push_back(p99.value(clients.at(1)) - p99.value(clients.at(0)));
+        }
+        for (const QString &client : clients) {
+            QJsonObject l;
+            for (auto it = figures[client].cbegin(); it != figures[client].cend(); ++it)
+                l[it.key()] = median(it.value());
             row[client] = l;
         }
         const QJsonObject w = row.value(QStringLiteral("wire")).toObject();
         const QJsonObject e = row.value(QStringLiteral("engine-parsed")).toObject();
-        row[QStringLiteral("p99_added_us")] = e.value(QStringLiteral("p99")).toDouble() - w.value(QStringLiteral("p99")).toDouble();
+        row[QStringLiteral("p99_added_us")] = median(added);
         log() << "latency " << size << " B: wire p99 " << w.value(QStringLiteral("p99")).toDouble() << " us, engine-parsed p99 "
               << e.value(QStringLiteral("p99")).toDouble() << " us" << Qt::endl;
         m_markdown += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
