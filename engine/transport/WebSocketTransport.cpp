@@ -118,7 +118,7 @@ void WebSocketTransport::noteMessageSize(qint64 bytes)
         return;
     m_sizing = false;
     if (m_largestBytes <= kSmallMessageBytes && m_tcp)
-        m_tcp->setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, qEnvironmentVariableIntValue("SS_CAP") ? qEnvironmentVariableIntValue("SS_CAP") : int(kReceiveBufferBytes));
+        m_tcp->setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, int(kReceiveBufferBytes));
 }
 
 void WebSocketTransport::onTextMessage(const QString &message)
