@@ -60,9 +60,10 @@ simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
 
 // A large tail that holds no field we read (a depth diff's 2 x 200 levels, the 1,399 other
 // tickers of a batch) is left unread once the event's fields are known: walking it costs
-// more than the rest of the decode, for nothing we keep. Stage 1 has still checked the whole
-// message (UTF-8, strings, characters outside strings); what is not checked is the tail's
-// grammar, so a message malformed only there is not counted as a parse error.
+// more than the rest of the decode, for nothing we keep. What is not checked is the tail's
+// grammar, so a message malformed only there is not counted as a parse error; and a message
+// of kPrefixMinBytes or more is indexed by stage 1 only up to its prefix (decodePrefix()),
+// so its tail's strings are not checked either (a websocket transport has checked UTF-8).
 constexpr std::size_t kLazyTailBytes = 2048;
 struct LazyTail {
     const char *end = nullptr; // one past the message
