@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <ctime>
 #include <limits>
@@ -91,6 +92,14 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
         wanted |= EPOLLPRI;
     if (wanted == watch.events)
         return;
+    if (watch.alwaysReady) {
+        watch.events = wanted;
+        if (wanted == 0) {
+            watch.alwaysReady = false;
+            m_alwaysReady.erase(std::remove(m_alwaysReady.begin(), m_alwaysReady.end(), fd), m_alwaysReady.end());
+        }
+        return;
+    }
     epoll_event ev{};
     ev.events = wanted;
     ev.data.fd = fd;
@@ -98,12 +107,29 @@ void EpollEventDispatcher::updateWatch(int fd, Watch &watch)
         // ENOENT/EBADF: the descriptor was closed first, which removed it already.
         epoll_ctl(m_epoll, EPOLL_CTL_DEL, fd, &ev);
     } else if (watch.events == 0) {
-        if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) != 0 && errno == EEXIST)
-            epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);
+        if (epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev) != 0) {
+            if (errno == EEXIST) {
+                epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev);
+            } else if (errno == EPERM) { // a regular file or a directory
+                watch.alwaysReady = true;
+                m_alwaysReady.push_back(fd);
+            }
+        }
     } else if (epoll_ctl(m_epoll, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
         epoll_ctl(m_epoll, EPOLL_CTL_ADD, fd, &ev);
     }
     watch.events = wanted;
+}
+
+void EpollEventDispatcher::addPending(const Watch &watch, quint32 e)
+{
+    const bool broken = e & (EPOLLHUP | EPOLLERR);
+    if ((e & EPOLLIN || broken) && watch.notifiers[QSocketNotifier::Read])
+        m_pending.push_back(watch.notifiers[QSocketNotifier::Read]);
+    if ((e & EPOLLOUT || broken) && watch.notifiers[QSocketNotifier::Write])
+        m_pending.push_back(watch.notifiers[QSocketNotifier::Write]);
+    if ((e & EPOLLPRI || broken) && watch.notifiers[QSocketNotifier::Exception])
+        m_pending.push_back(watch.notifiers[QSocketNotifier::Exception]);
 }
 
 int EpollEventDispatcher::activateSocketNotifiers(int ready)
@@ -114,16 +140,13 @@ int EpollEventDispatcher::activateSocketNotifiers(int ready)
     const epoll_event *ev = events(m_events);
     for (int i = 0; i < ready; ++i) {
         const auto it = m_watches.constFind(ev[i].data.fd);
-        if (it == m_watches.constEnd())
-            continue;
-        const quint32 e = ev[i].events;
-        const bool broken = e & (EPOLLHUP | EPOLLERR);
-        if ((e & EPOLLIN || broken) && it->notifiers[QSocketNotifier::Read])
-            m_pending.push_back(it->notifiers[QSocketNotifier::Read]);
-        if ((e & EPOLLOUT || broken) && it->notifiers[QSocketNotifier::Write])
-            m_pending.push_back(it->notifiers[QSocketNotifier::Write]);
-        if ((e & EPOLLPRI || broken) && it->notifiers[QSocketNotifier::Exception])
-            m_pending.push_back(it->notifiers[QSocketNotifier::Exception]);
+        if (it != m_watches.constEnd())
+            addPending(*it, ev[i].events);
+    }
+    for (const int fd : m_alwaysReady) {
+        const auto it = m_watches.constFind(fd);
+        if (it != m_watches.constEnd())
+            addPending(*it, EPOLLIN | EPOLLOUT);
     }
     int activated = 0;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
@@ -244,6 +267,8 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     if ((flags & QEventLoop::WaitForMoreEvents) && !m_interrupted.load(std::memory_order_relaxed)) {
         emit aboutToBlock();
         timeout = (flags & QEventLoop::X11ExcludeTimers) ? -1 : waitTimeoutMs();
+        if (!m_alwaysReady.empty() && !(flags & QEventLoop::ExcludeSocketNotifiers))
+            timeout = 0;
     }
     if (m_interrupted.load(std::memory_order_relaxed))
         return false;

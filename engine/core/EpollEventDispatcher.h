@@ -9,7 +9,8 @@
 // and a pass costs what its ready sockets cost.
 //
 // It keeps the semantics of QEventDispatcherUNIX: level-triggered socket notifiers (read,
-// write, exception; a hang-up or an error activates all three), timers fired in deadline
+// write, exception; a hang-up or an error activates all three; a regular file, which epoll
+// refuses, is ready on every pass as poll() reports it), timers fired in deadline
 // order at most once per pass and re-armed on their phase, posted events sent at the start
 // of each pass, wakeUp() from any thread through an eventfd, interrupt().
 //
@@ -53,6 +54,7 @@ private:
     struct Watch {
         QSocketNotifier *notifiers[3] = {nullptr, nullptr, nullptr}; // QSocketNotifier::Type
         quint32 events = 0;                                        // registered with epoll
+        bool alwaysReady = false; // a file epoll refuses (EPERM): ready on every pass, as poll() says
     };
     struct Timer {
         int id = 0;
@@ -64,6 +66,7 @@ private:
 
     void updateWatch(int fd, Watch &watch);
     int waitTimeoutMs() const;
+    void addPending(const Watch &watch, quint32 events);
     int activateSocketNotifiers(int ready);
     int activateTimers();
 
@@ -72,6 +75,7 @@ private:
     std::atomic<bool> m_wakePending{false};
     std::atomic<bool> m_interrupted{false};
     QHash<int, Watch> m_watches;             // by file descriptor
+    std::vector<int> m_alwaysReady;          // descriptors of watches with alwaysReady
     std::vector<QSocketNotifier *> m_pending; // activations of this pass; nulled when unregistered
     QHash<int, Timer> m_timers;              // by timer id
     std::multimap<qint64, int> m_deadlines;  // monotonic ns → timer id

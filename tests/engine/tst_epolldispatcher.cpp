@@ -59,6 +59,7 @@ private slots:
     void disabledNotifierStaysQuiet();
     void writeNotifierAndHangUp();
     void notifierDeletedByAnotherOnesSlot();
+    void regularFileIsAlwaysReady();
     void postedEventsAndQuitFromAnotherThread();
 };
 
@@ -276,6 +277,31 @@ void tst_EpollDispatcher::notifierDeletedByAnotherOnesSlot()
     QCOMPARE(fired, 1);
     for (int fd : {a[0], a[1], b[0], b[1]})
         ::close(fd);
+}
+
+void tst_EpollDispatcher::regularFileIsAlwaysReady()
+{
+    // epoll refuses regular files; poll() reports them readable: so does the dispatcher.
+    QTemporaryFile file;
+    QVERIFY(file.open());
+    file.write("0123456789");
+    file.flush();
+    const int fd = int(file.handle());
+    QVERIFY(::lseek(fd, 0, SEEK_SET) == 0);
+    QByteArray read;
+    QVERIFY(runOnEpollThread([&](QThread *t) {
+        auto *notifier = new QSocketNotifier(fd, QSocketNotifier::Read);
+        QObject::connect(notifier, &QSocketNotifier::activated, [=, &read] {
+            char c;
+            if (::read(fd, &c, 1) == 1)
+                read.append(c);
+            else {
+                delete notifier; // end of file: read() returned 0
+                t->quit();
+            }
+        });
+    }));
+    QCOMPARE(read, QByteArray("0123456789"));
 }
 
 void tst_EpollDispatcher::postedEventsAndQuitFromAnotherThread()
