@@ -448,6 +448,36 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
     return out;
 }
 
+// The frame both scale runs share: wait until every stream has data, settle for 2 s, then
+// count messages and process CPU over `seconds` (`onTick` runs at each 1 ms tick of it).
+// Returns streams, live_streams, all_live, seconds, msgs_per_s, cpu_percent and rss_mb.
+QJsonObject measureScaleWindow(int streams, double seconds, const std::function<int()> &liveStreams,
+                               const std::function<quint64()> &messages, const std::function<void()> &onTick = {})
+{
+    const bool allLive = waitFor([&] { return liveStreams() >= streams; }, 60000);
+    const int live = liveStreams();
+    waitFor([] { return false; }, 2000); // settle
+    const quint64 messages0 = messages();
+    const double cpu0 = processCpuUs();
+    const qint64 t0 = monotonicNs();
+    waitFor([&] {
+        if (onTick)
+            onTick();
+        return monotonicNs() - t0 > qint64(seconds * 1e9);
+    }, int(seconds * 1000) + 5000);
+    const double cpu1 = processCpuUs();
+    const qint64 t1 = monotonicNs();
+    const quint64 messages1 = messages();
+    const double wall = double(t1 - t0) / 1e9;
+    return QJsonObject{{QStringLiteral("streams"), streams},
+                       {QStringLiteral("live_streams"), live},
+                       {QStringLiteral("all_live"), allLive},
+                       {QStringLiteral("seconds"), wall},
+                       {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
+                       {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
+                       {QStringLiteral("rss_mb"), double(procStatusKiB()) / 1024.0}};
+}
+
 // Many streams at a modest rate each: CPU, RSS, and the lag of the thread that would be the
 // GUI's (a 10 ms probe timer's lateness) while it polls every stream's snapshot at 10 Hz.
 QJsonObject runScale(const QUrl &url, int streams, double seconds)
@@ -466,14 +496,12 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
             n += s.dataMessages > 0;
         return n;
     };
-    const bool allLive = waitFor([&] { return liveCount() >= streams; }, 60000);
-    const int live = liveCount();
-    waitFor([] { return false; }, 2000); // settle
-    quint64 messages0 = 0;
-    for (const StreamSnapshot &s : engine.snapshot())
-        messages0 += s.messages;
-    const double cpu0 = processCpuUs();
-    const qint64 t0 = monotonicNs();
+    auto messages = [&] {
+        quint64 n = 0;
+        for (const StreamSnapshot &s : engine.snapshot())
+            n += s.messages;
+        return n;
+    };
     std::vector<double> lagMs;
     // The models keep the last snapshot of every row until the next poll replaces it.
     QVector<StreamSnapshot> held;
@@ -483,37 +511,29 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
     QTimer probe;
     probe.setTimerType(Qt::PreciseTimer);
     probe.setInterval(10);
-    qint64 lastProbe = monotonicNs();
+    qint64 lastProbe = 0;
     QObject::connect(&probe, &QTimer::timeout, [&] {
         const qint64 now = monotonicNs();
-        lagMs.push_back(std::max(0.0, double(now - lastProbe) / 1e6 - 10.0));
+        if (lastProbe)
+            lagMs.push_back(std::max(0.0, double(now - lastProbe) / 1e6 - 10.0));
         lastProbe = now;
     });
-    guiPoll.start();
-    probe.start();
     long rssMaxKiB = 0;
-    waitFor([&] {
+    bool started = false;
+    QJsonObject out = measureScaleWindow(streams, seconds, liveCount, messages, [&] {
+        if (!started) { // the poll and the probe run only in the measured window
+            started = true;
+            guiPoll.start();
+            probe.start();
+        }
         rssMaxKiB = std::max(rssMaxKiB, procStatusKiB());
-        return monotonicNs() - t0 > qint64(seconds * 1e9);
-    }, int(seconds * 1000) + 5000);
-    const double cpu1 = processCpuUs();
-    const qint64 t1 = monotonicNs();
-    quint64 messages1 = 0;
-    for (const StreamSnapshot &s : engine.snapshot())
-        messages1 += s.messages;
-    const double wall = double(t1 - t0) / 1e9;
-    return QJsonObject{{QStringLiteral("streams"), streams},
-                       {QStringLiteral("live_streams"), live},
-                       {QStringLiteral("all_live"), allLive},
-                       {QStringLiteral("seconds"), wall},
-                       {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
-                       {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
-                       {QStringLiteral("rss_mb"), double(procStatusKiB()) / 1024.0},
-                       {QStringLiteral("rss_max_mb"), double(rssMaxKiB) / 1024.0},
-                       {QStringLiteral("gui_lag_p50_ms"), quantile(lagMs, 0.5)},
-                       {QStringLiteral("gui_lag_p99_ms"), quantile(lagMs, 0.99)},
-                       {QStringLiteral("gui_lag_max_ms"), lagMs.empty() ? 0.0 : *std::max_element(lagMs.begin(), lagMs.end())},
-                       {QStringLiteral("gui_lag_probe"), QStringLiteral("QCoreApplication, 10 ms timer, 10 Hz snapshot poll")}};
+    });
+    out[QStringLiteral("rss_max_mb")] = double(rssMaxKiB) / 1024.0;
+    out[QStringLiteral("gui_lag_p50_ms")] = quantile(lagMs, 0.5);
+    out[QStringLiteral("gui_lag_p99_ms")] = quantile(lagMs, 0.99);
+    out[QStringLiteral("gui_lag_max_ms")] = lagMs.empty() ? 0.0 : *std::max_element(lagMs.begin(), lagMs.end());
+    out[QStringLiteral("gui_lag_probe")] = QStringLiteral("QCoreApplication, 10 ms timer, 10 Hz snapshot poll");
+    return out;
 }
 
 // The transport library's own cost in the scale scenario: bare QWebSockets spread over as many
@@ -566,30 +586,13 @@ QJsonObject runScaleQws(const QUrl &url, int streams, double seconds)
             n += g->messages.load(std::memory_order_relaxed);
         return n;
     };
-    const bool allLive = waitFor([&] { return started() >= streams; }, 60000);
-    const int live = started();
-    waitFor([] { return false; }, 2000); // settle
-    const quint64 messages0 = messages();
-    const double cpu0 = processCpuUs();
-    const qint64 t0 = monotonicNs();
-    waitFor([&] { return monotonicNs() - t0 > qint64(seconds * 1e9); }, int(seconds * 1000) + 5000);
-    const double cpu1 = processCpuUs();
-    const qint64 t1 = monotonicNs();
-    const quint64 messages1 = messages();
-    const double rssMb = double(procStatusKiB()) / 1024.0;
+    QJsonObject out = measureScaleWindow(streams, seconds, started, messages);
+    out[QStringLiteral("threads")] = threads;
     for (const auto &g : groups) {
         g->thread.quit();
         g->thread.wait();
     }
-    const double wall = double(t1 - t0) / 1e9;
-    return QJsonObject{{QStringLiteral("streams"), streams},
-                       {QStringLiteral("threads"), threads},
-                       {QStringLiteral("live_streams"), live},
-                       {QStringLiteral("all_live"), allLive},
-                       {QStringLiteral("seconds"), wall},
-                       {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
-                       {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
-                       {QStringLiteral("rss_mb"), rssMb}};
+    return out;
 }
 
 // A long paced run: RSS over time and the exact count at the end.

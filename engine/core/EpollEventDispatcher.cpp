@@ -25,15 +25,10 @@ qint64 monotonicNs()
     return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
-epoll_event *events(std::vector<char> &storage)
-{
-    return reinterpret_cast<epoll_event *>(storage.data());
-}
-
 } // namespace
 
 EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
-    : QAbstractEventDispatcher(parent), m_events(sizeof(epoll_event) * kMaxEventsPerPass)
+    : QAbstractEventDispatcher(parent), m_events(std::make_unique<epoll_event[]>(kMaxEventsPerPass))
 {
     m_epoll = epoll_create1(EPOLL_CLOEXEC);
     m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -137,7 +132,7 @@ int EpollEventDispatcher::activateSocketNotifiers(int ready)
     // Collect first, then send: a notifier's slot may unregister (or delete) another one,
     // which takes it out of m_pending.
     m_pending.clear();
-    const epoll_event *ev = events(m_events);
+    const epoll_event *ev = m_events.get();
     for (int i = 0; i < ready; ++i) {
         const auto it = m_watches.constFind(ev[i].data.fd);
         if (it != m_watches.constEnd())
@@ -272,11 +267,11 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
     }
     if (m_interrupted.load(std::memory_order_relaxed))
         return false;
-    int ready = epoll_wait(m_epoll, events(m_events), kMaxEventsPerPass, timeout);
+    int ready = epoll_wait(m_epoll, m_events.get(), kMaxEventsPerPass, timeout);
     if (ready < 0)
         ready = 0; // EINTR: a signal; the caller loops
     bool woken = false;
-    const epoll_event *ev = events(m_events);
+    const epoll_event *ev = m_events.get();
     for (int i = 0; i < ready; ++i) {
         if (ev[i].data.fd == m_wake) {
             quint64 count = 0;

@@ -21,9 +21,11 @@
 
 #include <atomic>
 #include <map>
+#include <memory>
 #include <vector>
 
 class QSocketNotifier;
+struct epoll_event;
 
 namespace streamscope {
 
@@ -80,7 +82,7 @@ private:
     QHash<int, Timer> m_timers;              // by timer id
     std::multimap<qint64, int> m_deadlines;  // monotonic ns → timer id
     std::vector<int> m_dueIds;               // reused by activateTimers()
-    std::vector<char> m_events;              // epoll_event array, reused
+    std::unique_ptr<epoll_event[]> m_events; // kMaxEventsPerPass, reused
 };
 
 } // namespace streamscope

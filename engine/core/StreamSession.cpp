@@ -781,7 +781,7 @@ bool StreamSession::headOnly() const
 
 bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
 {
-    const HeadInfo info = HeadScanner::scan(head, headLen);
+    const HeadInfo info = HeadScanner::scan(head, headLen, m_heartbeats);
     if (info.kind != MessageKind::Data && info.kind != MessageKind::Unknown)
         return false; // a response: its text is kept whole
     handleMessage(link, head, len, headLen, true, info);
