@@ -8,7 +8,7 @@
 //
 // Thread contract: created and destroyed on the main thread; the servers stop with it.
 
-#include "workspace/Workspace.h"
+#include "Workspace.h"
 
 #include <QtCore/QTemporaryDir>
 

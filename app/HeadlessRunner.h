@@ -8,7 +8,7 @@
 
 #include "AppOptions.h"
 #include "StreamSnapshot.h"
-#include "workspace/Workspace.h"
+#include "Workspace.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QObject>

@@ -127,7 +127,7 @@ QByteArray MetricsServer::render(const Engine &engine)
         int bucket = 0;
         for (double bound : kBoundsS) {
             const auto boundUs = std::uint64_t(bound * 1e6);
-            while (bucket < l.buckets.size() && LatencyHistogram::bucketUpperUs(bucket) < boundUs)
+            while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
                 cumulative += l.buckets[bucket++];
             out += "streamscope_latency_seconds_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
                    + QByteArray::number(cumulative) + '\n';

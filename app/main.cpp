@@ -3,7 +3,7 @@
 #include "AppOptions.h"
 #include "DemoWorkspace.h"
 #include "HeadlessRunner.h"
-#include "workspace/Workspace.h"
+#include "Workspace.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QTextStream>

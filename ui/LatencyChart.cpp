@@ -166,7 +166,7 @@ void LatencyChart::redraw()
     for (int i = 0; i < h.buckets.size(); ++i) {
         if (!h.buckets[i])
             continue;
-        const int b = binOf(LatencyHistogram::bucketLowerUs(i));
+        const int b = binOf(LatencyBuckets::lowerUs(i));
         bins[size_t(b)] += h.buckets[i];
         first = std::min(first, b);
         last = std::max(last, b);

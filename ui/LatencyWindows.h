@@ -5,7 +5,7 @@
 // newest snapshot minus the one taken N seconds earlier). Holds at most 61 snapshots of
 // 8 KiB, for the one stream the latency chart shows. GUI thread only.
 
-#include "stats/LatencyHistogram.h"
+#include "LatencySnapshot.h"
 #include "StreamTypes.h"
 
 #include <deque>

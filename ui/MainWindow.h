@@ -12,7 +12,7 @@
 
 #include "StreamRecords.h"
 #include "StreamTypes.h"
-#include "workspace/Workspace.h"
+#include "Workspace.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>

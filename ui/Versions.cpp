@@ -1,11 +1,6 @@
 #include "Versions.h"
 
-// The amalgamated header is the only one that defines SIMDJSON_VERSION; it is included in
-// this file alone to keep its compile time out of the rest of the UI.
-#include <simdjson.h>
-
-#define STREAMSCOPE_STR2(x) #x
-#define STREAMSCOPE_STR(x) STREAMSCOPE_STR2(x)
+#include "Engine.h"
 
 namespace streamscope::ui {
 
@@ -23,7 +18,7 @@ QString qtRuntimeVersion()
 
 QString simdjsonVersion()
 {
-    return QStringLiteral(STREAMSCOPE_STR(SIMDJSON_VERSION));
+    return Engine::simdjsonVersion();
 }
 
 } // namespace streamscope::ui

@@ -8,6 +8,6 @@ namespace streamscope::ui {
 
 QString streamscopeVersion(); // STREAMSCOPE_VERSION
 QString qtRuntimeVersion();   // the Qt loaded at run time, and the one built against if different
-QString simdjsonVersion();    // SIMDJSON_VERSION
+QString simdjsonVersion();    // the simdjson the engine is built with
 
 } // namespace streamscope::ui

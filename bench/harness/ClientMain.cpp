@@ -19,8 +19,8 @@
 #include "ReplayServer.h"
 #include "Report.h"
 #include "StatsFormat.h"
-#include "transport/Transport.h"
-#include "workspace/Workspace.h"
+#include "TlsConfiguration.h"
+#include "Workspace.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -269,7 +269,7 @@ Window runQt(const QUrl &url, quint64 count, bool wireLines, double timeoutS)
     if (isLineUrl(url)) {
         QString error;
         StreamConfig c = streamConfigFor(url, false, false);
-        ssl.setSslConfiguration(Transport::sslConfiguration(c, &error));
+        ssl.setSslConfiguration(tlsConfiguration(c, &error));
         QObject::connect(&ssl, &QSslSocket::encrypted, [&] {
             ssl.write("{\"op\":\"authentication\",\"id\":1,\"appKey\":\"app-key\",\"session\":\"session-token\"}\r\n"
                       "{\"op\":\"marketSubscription\",\"id\":2,\"marketFilter\":{\"marketIds\":[\"1.2345\"]}}\r\n");
@@ -338,11 +338,10 @@ Window runWire(const QUrl &url, quint64 count, bool stamped, double timeoutS, QJ
     w.sizeMedian = quantile(r.sizes, 0.5);
     w.error = QString::fromStdString(r.error);
     if (latency) {
-        // The engine's own histogram, so that both sides are bucketed alike.
-        LatencyHistogram h;
+        // The engine's own buckets, so that both sides are bucketed alike.
+        LatencySnapshot l;
         for (const std::int64_t ns : r.latencyNs)
-            h.record(ns / 1000);
-        const LatencySnapshot l = h.snapshot();
+            l.record(ns / 1000);
         *latency = QJsonObject{{QStringLiteral("p50"), l.percentileUs(0.5)},
                                {QStringLiteral("p99"), l.percentileUs(0.99)},
                                {QStringLiteral("p999"), l.percentileUs(0.999)},

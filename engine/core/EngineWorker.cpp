@@ -1,7 +1,7 @@
 #include "EngineWorker.h"
 
-#include "StreamSession.h"
-#include "StreamShared.h"
+#include "session/StreamSession.h"
+#include "stats/StreamShared.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QTimer>

@@ -8,8 +8,8 @@
 // other method runs on that thread (the Engine calls them through queued invocations).
 // publish() emits eventOccurred, which the Engine receives queued on its own thread.
 
-#include "StreamConfig.h"
-#include "StreamRecords.h"
+#include "model/StreamConfig.h"
+#include "model/StreamRecords.h"
 #include "ThreadHandOff.h"
 #include "protocol/MessageDecoder.h"
 

@@ -18,6 +18,16 @@ public:
 MessageDecoder::MessageDecoder() : m_parser(std::make_unique<Parser>()) {}
 MessageDecoder::~MessageDecoder() = default;
 
+QString MessageDecoder::simdjsonVersion()
+{
+    // SIMDJSON_VERSION is an unquoted token sequence (3.0.1).
+#define STREAMSCOPE_STRINGIFY2(x) #x
+#define STREAMSCOPE_STRINGIFY(x) STREAMSCOPE_STRINGIFY2(x)
+    return QStringLiteral(STREAMSCOPE_STRINGIFY(SIMDJSON_VERSION));
+#undef STREAMSCOPE_STRINGIFY
+#undef STREAMSCOPE_STRINGIFY2
+}
+
 QString MessageDecoder::lastError() const
 {
     return QString::fromLatin1(simdjson::error_message(simdjson::error_code(m_lastError)));

@@ -96,6 +96,9 @@ public:
 
     QString lastError() const;
 
+    // The simdjson version built in ("3.0.1").
+    static QString simdjsonVersion();
+
     // Messages of at least kPrefixMinBytes are first decoded from a prefix of about
     // kPrefixBytes, which succeeds when every wanted field comes before a long tail that the
     // walk leaves unread (MessageDecoder.cpp: the lazy tail); see decode().

@@ -1,5 +1,7 @@
 #include "LineTransport.h"
 
+#include "model/TlsConfiguration.h"
+
 #include <QtNetwork/QSslSocket>
 
 namespace streamscope {
@@ -44,7 +46,7 @@ void LineTransport::open()
     const quint16 port = quint16(m_config.url.port(m_config.url.scheme() == QLatin1String("tls") ? 443 : 80));
     if (m_config.url.scheme() == QLatin1String("tls")) {
         QString error;
-        m_socket->setSslConfiguration(sslConfiguration(m_config, &error));
+        m_socket->setSslConfiguration(tlsConfiguration(m_config, &error));
         connect(m_socket, &QSslSocket::encrypted, this, &Transport::connected);
         connect(m_socket, &QSslSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
             QStringList texts;

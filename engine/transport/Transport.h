@@ -7,10 +7,9 @@
 // Thread contract: created, used and destroyed on the stream's worker thread. After
 // abort() no further signal or message is delivered.
 
-#include "StreamConfig.h"
+#include "model/StreamConfig.h"
 
 #include <QtCore/QObject>
-#include <QtNetwork/QSslConfiguration>
 
 namespace streamscope {
 
@@ -55,9 +54,6 @@ public:
     virtual bool sendText(const QString &text) = 0;
     // Liveness probe; returns false when the transport has none (lines).
     virtual bool ping() { return false; }
-
-    // The TLS configuration for a stream: peer verification on, plus the stream's extra CA.
-    static QSslConfiguration sslConfiguration(const StreamConfig &config, QString *error);
 
 signals:
     void connected();

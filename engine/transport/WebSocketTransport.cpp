@@ -1,6 +1,7 @@
 #include "WebSocketTransport.h"
 
-#include "SecretStore.h"
+#include "model/SecretStore.h"
+#include "model/TlsConfiguration.h"
 #include "Utf8Encode.h"
 #include "protocol/HeadScanner.h"
 #include "protocol/MessageDecoder.h"
@@ -54,7 +55,7 @@ void WebSocketTransport::open()
         request.setRawHeader(name.toUtf8(), SecretStore::resolve(value).toUtf8());
     if (m_config.url.scheme() == QLatin1String("wss")) {
         QString error;
-        m_socket->setSslConfiguration(sslConfiguration(m_config, &error));
+        m_socket->setSslConfiguration(tlsConfiguration(m_config, &error));
         if (!error.isEmpty())
             m_errorText = error;
     }

@@ -1,7 +1,7 @@
 #include "BetfairVenue.h"
 
-#include "SecretStore.h"
-#include "StreamShared.h"
+#include "model/SecretStore.h"
+#include "stats/StreamShared.h"
 #include "VenueHost.h"
 #include "core/EngineWorker.h"
 

@@ -7,7 +7,7 @@
 //
 // Thread contract: pure functions, callable from any thread.
 
-#include "StreamConfig.h"
+#include "model/StreamConfig.h"
 
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>

@@ -1,6 +1,6 @@
 #include "BinanceVenue.h"
 
-#include "StreamShared.h"
+#include "stats/StreamShared.h"
 #include "VenueHost.h"
 
 #include <QtCore/QJsonArray>

@@ -2,7 +2,7 @@
 
 #include "BetfairVenue.h"
 #include "BinanceVenue.h"
-#include "StreamShared.h"
+#include "stats/StreamShared.h"
 #include "VenueHost.h"
 #include "core/EngineWorker.h"
 

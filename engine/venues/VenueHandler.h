@@ -8,8 +8,8 @@
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
 
-#include "StreamConfig.h"
-#include "StreamRecords.h"
+#include "model/StreamConfig.h"
+#include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
 
 #include <QtCore/QStringList>

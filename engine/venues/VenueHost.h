@@ -6,7 +6,7 @@
 //
 // Thread contract: called only on the session's worker thread, from the handler's hooks.
 
-#include "StreamRecords.h"
+#include "model/StreamRecords.h"
 
 #include <QtCore/QString>
 

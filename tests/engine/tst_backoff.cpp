@@ -1,6 +1,6 @@
 // Reconnect backoff: exponential ceiling with full jitter, capped, reset.
 
-#include "Backoff.h"
+#include "session/Backoff.h"
 
 #include <QtTest/QtTest>
 

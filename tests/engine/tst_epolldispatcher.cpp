@@ -1,8 +1,8 @@
 // EpollEventDispatcher: the worker threads' event loop. Timers, socket notifiers on a
 // socketpair, posted events and quit from another thread, each on a thread that runs it.
 
-#include "EpollEventDispatcher.h"
-#include "ThreadHandOff.h"
+#include "core/EpollEventDispatcher.h"
+#include "core/ThreadHandOff.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QSocketNotifier>

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 
+using streamscope::LatencyBuckets;
 using streamscope::LatencyHistogram;
 using streamscope::LatencySnapshot;
 using streamscope::RelaxedCounter;
@@ -18,7 +19,7 @@ using streamscope::RelaxedValue;
 
 namespace {
 
-using H = LatencyHistogram;
+using H = LatencyBuckets;
 constexpr std::uint64_t kTopUs = (std::uint64_t(1) << 36) - 1; // upper bound of the last bucket
 
 QList<qint64> range(qint64 from, qint64 to)
@@ -89,11 +90,11 @@ void tst_LatencyHistogram::bucketOfValue_data()
     QTest::newRow("128") << quint64(128) << 96 << quint64(128) << quint64(131);
     QTest::newRow("1000") << quint64(1000) << 190 << quint64(992) << quint64(1007);
     QTest::newRow("1 s") << quint64(1000000) << 509 << quint64(999424) << quint64(1015807);
-    QTest::newRow("2^36 - 1, last in range") << quint64(kTopUs) << H::kBucketCount - 1 << (quint64(63) << 30)
+    QTest::newRow("2^36 - 1, last in range") << quint64(kTopUs) << H::kCount - 1 << (quint64(63) << 30)
                                              << quint64(kTopUs);
-    QTest::newRow("2^36, clamped") << (quint64(1) << 36) << H::kBucketCount - 1 << (quint64(63) << 30)
+    QTest::newRow("2^36, clamped") << (quint64(1) << 36) << H::kCount - 1 << (quint64(63) << 30)
                                    << quint64(kTopUs);
-    QTest::newRow("uint64 max, clamped") << std::numeric_limits<quint64>::max() << H::kBucketCount - 1
+    QTest::newRow("uint64 max, clamped") << std::numeric_limits<quint64>::max() << H::kCount - 1
                                          << (quint64(63) << 30) << quint64(kTopUs);
 }
 
@@ -104,9 +105,9 @@ void tst_LatencyHistogram::bucketOfValue()
     QFETCH(quint64, lowerUs);
     QFETCH(quint64, upperUs);
 
-    QCOMPARE(H::bucketIndex(valueUs), index);
-    QCOMPARE(quint64(H::bucketLowerUs(index)), lowerUs);
-    QCOMPARE(quint64(H::bucketUpperUs(index)), upperUs);
+    QCOMPARE(H::index(valueUs), index);
+    QCOMPARE(quint64(H::lowerUs(index)), lowerUs);
+    QCOMPARE(quint64(H::upperUs(index)), upperUs);
 }
 
 void tst_LatencyHistogram::bucketRoundTrip_data()
@@ -142,30 +143,30 @@ void tst_LatencyHistogram::bucketRoundTrip()
     QFETCH(QList<quint64>, values);
 
     for (quint64 v : std::as_const(values)) {
-        const int i = H::bucketIndex(v);
-        const quint64 lower = H::bucketLowerUs(i);
-        const quint64 upper = H::bucketUpperUs(i);
-        if (i < 0 || i >= H::kBucketCount || v < lower || v > upper)
+        const int i = H::index(v);
+        const quint64 lower = H::lowerUs(i);
+        const quint64 upper = H::upperUs(i);
+        if (i < 0 || i >= H::kCount || v < lower || v > upper)
             QFAIL(qPrintable(QStringLiteral("%1 µs in bucket %2 [%3, %4]").arg(v).arg(i).arg(lower).arg(upper)));
         if (v < 32 && (lower != v || upper != v))
             QFAIL(qPrintable(QStringLiteral("%1 µs is not exact").arg(v)));
         // Any value in the bucket is known to within 1/32 of itself.
         if (double(upper - lower) > double(lower) / 32.0)
             QFAIL(qPrintable(QStringLiteral("bucket %1 [%2, %3] wider than 1/32").arg(i).arg(lower).arg(upper)));
-        if (H::bucketIndex(lower) != i || H::bucketIndex(upper) != i)
+        if (H::index(lower) != i || H::index(upper) != i)
             QFAIL(qPrintable(QStringLiteral("bounds of bucket %1 map elsewhere").arg(i)));
     }
 }
 
 void tst_LatencyHistogram::bucketsTileTheRange()
 {
-    QCOMPARE(H::kBucketCount, 1024);
-    QCOMPARE(quint64(H::bucketLowerUs(0)), quint64(0));
-    for (int i = 0; i + 1 < H::kBucketCount; ++i) {
-        if (H::bucketUpperUs(i) + 1 != H::bucketLowerUs(i + 1))
+    QCOMPARE(H::kCount, 1024);
+    QCOMPARE(quint64(H::lowerUs(0)), quint64(0));
+    for (int i = 0; i + 1 < H::kCount; ++i) {
+        if (H::upperUs(i) + 1 != H::lowerUs(i + 1))
             QFAIL(qPrintable(QStringLiteral("gap or overlap after bucket %1").arg(i)));
     }
-    QCOMPARE(quint64(H::bucketUpperUs(H::kBucketCount - 1)), quint64(kTopUs));
+    QCOMPARE(quint64(H::upperUs(H::kCount - 1)), quint64(kTopUs));
 }
 
 void tst_LatencyHistogram::percentile_data()
@@ -245,7 +246,7 @@ void tst_LatencyHistogram::topClamp()
     h.record(qint64(kTopUs));
     const LatencySnapshot s = h.snapshot();
     QCOMPARE(s.count, quint64(3));
-    QCOMPARE(s.buckets.at(H::kBucketCount - 1), quint64(3));
+    QCOMPARE(s.buckets.at(H::kCount - 1), quint64(3));
     QCOMPARE(s.maxUs, quint64(std::numeric_limits<std::int64_t>::max()));
     QCOMPARE(s.percentileUs(0.0), double(kTopUs)); // the top of the range, not beyond
     QCOMPARE(s.percentileUs(1.0), double(kTopUs));

@@ -1,7 +1,7 @@
 // Workspace files: every error names the file, the key and what was expected; unknown keys
 // warn; secrets stay references; a saved workspace loads back the same.
 
-#include "workspace/Workspace.h"
+#include "Workspace.h"
 
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>

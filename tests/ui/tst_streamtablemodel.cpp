@@ -172,11 +172,11 @@ void tst_StreamTableModel::latencyPercentilesFromWindow()
     StreamTableModel model;
     StreamSnapshot s = snap(1, QStringLiteral("a"), 0, 0);
     model.update({s}, 0);
-    s.latency.buckets.resize(LatencyHistogram::kBucketCount);
+    s.latency.buckets.resize(LatencyBuckets::kCount);
     model.updateLatency({s}, 0);
     // 100 samples at ~2 ms, then 1 at ~500 ms, added to the cumulative snapshot.
-    s.latency.buckets[LatencyHistogram::bucketIndex(2000)] += 99;
-    s.latency.buckets[LatencyHistogram::bucketIndex(500'000)] += 1;
+    s.latency.buckets[LatencyBuckets::index(2000)] += 99;
+    s.latency.buckets[LatencyBuckets::index(500'000)] += 1;
     s.latency.count = 100;
     s.latency.maxUs = 500'000;
     model.updateLatency({s}, 1000);

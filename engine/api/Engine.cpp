@@ -1,10 +1,11 @@
 #include "Engine.h"
 
-#include "EngineWorker.h"
-#include "StreamShared.h"
-#include "ThreadHandOff.h"
+#include "core/EngineWorker.h"
+#include "protocol/MessageDecoder.h"
+#include "stats/StreamShared.h"
+#include "core/ThreadHandOff.h"
 #ifdef Q_OS_LINUX
-#include "EpollEventDispatcher.h"
+#include "core/EpollEventDispatcher.h"
 #endif
 
 #include <QtCore/QThread>
@@ -12,6 +13,11 @@
 #include <algorithm>
 
 namespace streamscope {
+
+QString Engine::simdjsonVersion()
+{
+    return MessageDecoder::simdjsonVersion();
+}
 
 namespace {
 int defaultWorkerCount()

@@ -1,8 +1,8 @@
 #include "StreamSession.h"
 
-#include "EngineWorker.h"
-#include "SecretStore.h"
-#include "StreamShared.h"
+#include "core/EngineWorker.h"
+#include "model/SecretStore.h"
+#include "stats/StreamShared.h"
 #include "protocol/MessageDecoder.h"
 #include "transport/LineTransport.h"
 #include "transport/WebSocketTransport.h"

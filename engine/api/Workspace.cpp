@@ -1,6 +1,6 @@
 #include "Workspace.h"
 
-#include "SecretStore.h"
+#include "model/SecretStore.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>

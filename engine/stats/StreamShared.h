@@ -9,10 +9,10 @@
 // somebody inspects the stream (inspecting is a relaxed load otherwise).
 // Owned through a shared_ptr by the session (worker) and the facade, so either may go first.
 
-#include "StreamConfig.h"
-#include "StreamRecords.h"
-#include "stats/LatencyHistogram.h"
-#include "stats/StreamCounters.h"
+#include "model/StreamConfig.h"
+#include "model/StreamRecords.h"
+#include "LatencyHistogram.h"
+#include "StreamCounters.h"
 
 #include <QtCore/QMutex>
 #include <QtCore/QMutexLocker>

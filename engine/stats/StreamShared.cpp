@@ -1,6 +1,6 @@
 #include "StreamShared.h"
 
-#include "StreamSnapshot.h"
+#include "model/StreamSnapshot.h"
 
 #include <QtCore/QMutexLocker>
 

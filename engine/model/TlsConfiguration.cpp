@@ -1,10 +1,10 @@
-#include "Transport.h"
+#include "TlsConfiguration.h"
 
 #include <QtNetwork/QSslCertificate>
 
 namespace streamscope {
 
-QSslConfiguration Transport::sslConfiguration(const StreamConfig &config, QString *error)
+QSslConfiguration tlsConfiguration(const StreamConfig &config, QString *error)
 {
     QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
     ssl.setPeerVerifyMode(QSslSocket::VerifyPeer);

@@ -6,7 +6,7 @@
 
 #include "StreamRecords.h"
 #include "StreamTypes.h"
-#include "stats/LatencyHistogram.h"
+#include "LatencySnapshot.h"
 
 #include <QtCore/QUrl>
 #include <QtCore/QVector>

@@ -19,8 +19,8 @@
 // Publishes statistics through StreamShared (lock-free) and events through the worker.
 
 #include "Backoff.h"
-#include "StreamConfig.h"
-#include "StreamRecords.h"
+#include "model/StreamConfig.h"
+#include "model/StreamRecords.h"
 #include "protocol/HeadScanner.h"
 #include "transport/Transport.h"
 #include "venues/OverlapDeduper.h"

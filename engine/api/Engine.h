@@ -59,6 +59,9 @@ public:
     StreamConfig config(StreamId id) const;
     int workerCount() const { return int(m_workers.size()); }
 
+    // Versions of what the engine is built on, for an About box ("simdjson 3.0.1").
+    static QString simdjsonVersion();
+
     QVector<StreamSnapshot> snapshot(bool withLatency = false) const;
     StreamSnapshot snapshot(StreamId id, bool withLatency = false) const;
 

@@ -1,5 +1,0 @@
-target_sources(streamscope_engine PRIVATE
-    stats/LatencyHistogram.h stats/LatencyHistogram.cpp
-    stats/RelaxedCounter.h
-    stats/StreamCounters.h
-)

@@ -1,3 +1,0 @@
-target_sources(streamscope_engine PRIVATE
-    workspace/Workspace.h workspace/Workspace.cpp
-)
