@@ -2,6 +2,7 @@
 
 #include "core/EngineWorker.h"
 #include "protocol/MessageDecoder.h"
+#include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
 #include "core/ThreadHandOff.h"
 #ifdef Q_OS_LINUX
@@ -175,7 +176,7 @@ qint64 Engine::sendControl(StreamId id, const QString &method, const QStringList
     const auto it = m_streams.constFind(id);
     if (it == m_streams.constEnd())
         return 0;
-    const qint64 requestId = EngineWorker::nextRequestId();
+    const qint64 requestId = nextRequestId();
     EngineWorker *worker = it->worker;
     worker->post([=] { worker->sendControl(id, method, params, requestId); });
     return requestId;

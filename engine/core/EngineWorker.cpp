@@ -3,20 +3,13 @@
 #include "session/StreamSession.h"
 #include "stats/StreamShared.h"
 
-#include <QtCore/QDateTime>
 #include <QtCore/QTimer>
 
 namespace streamscope {
 
 namespace {
 constexpr int kTickMs = 100;
-std::atomic<qint64> g_nextRequestId{1};
 } // namespace
-
-qint64 EngineWorker::nextRequestId()
-{
-    return g_nextRequestId.fetch_add(1, std::memory_order_relaxed);
-}
 
 EngineWorker::EngineWorker() = default;
 
@@ -64,7 +57,7 @@ void EngineWorker::shutdown()
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)
 {
     const StreamId id = shared->id;
-    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, this);
+    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(), networkTransports(), this);
     m_sessions.insert(id, session);
     session->start();
 }
@@ -72,14 +65,6 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
 void EngineWorker::removeSession(StreamId id)
 {
     delete m_sessions.take(id);
-}
-
-void EngineWorker::updateSession(StreamId id, const StreamConfig &config)
-{
-    if (StreamSession *s = m_sessions.value(id)) {
-        s->updateConfig(config);
-        s->restart();
-    }
 }
 
 void EngineWorker::stop(StreamId id)
@@ -108,11 +93,10 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
 
 void EngineWorker::onTick()
 {
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     // Copy: a tick may make a session fail or reconnect, never remove it, but stay safe.
     const auto sessions = m_sessions.values();
     for (StreamSession *s : sessions)
-        s->tick(now);
+        s->tick();
 }
 
 } // namespace streamscope

@@ -8,10 +8,11 @@
 // other method runs on that thread (the Engine calls them through queued invocations).
 // publish() emits eventOccurred, which the Engine receives queued on its own thread.
 
+#include "ThreadHandOff.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
-#include "ThreadHandOff.h"
 #include "protocol/MessageDecoder.h"
+#include "session/SessionEvents.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
@@ -29,7 +30,7 @@ namespace streamscope {
 class StreamSession;
 class StreamShared;
 
-class EngineWorker : public QObject {
+class EngineWorker final : public QObject, public SessionEvents {
     Q_OBJECT
 public:
     EngineWorker();
@@ -45,13 +46,12 @@ public:
 
     void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config);
     void removeSession(StreamId id);
-    void updateSession(StreamId id, const StreamConfig &config);
     void stop(StreamId id);
     void restart(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);
 
-    void publish(const StreamEvent &event)
+    void publish(const StreamEvent &event) override
     {
         handOffRelease(&kEventHandOffToken);
         emit eventOccurred(event);
@@ -60,9 +60,6 @@ public:
     // Streams assigned to this worker; read by the Engine to balance the load.
     int load() const { return m_load.load(std::memory_order_relaxed); }
     void addLoad(int delta) { m_load.fetch_add(delta, std::memory_order_relaxed); }
-
-    // Unique across the process: request ids for control messages.
-    static qint64 nextRequestId();
 
 signals:
     void eventOccurred(const streamscope::StreamEvent &event);

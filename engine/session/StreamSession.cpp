@@ -1,48 +1,28 @@
 #include "StreamSession.h"
 
-#include "core/EngineWorker.h"
+#include "OutgoingPacer.h"
+#include "SessionEvents.h"
+#include "ShardPlan.h"
 #include "model/SecretStore.h"
-#include "stats/StreamShared.h"
 #include "protocol/MessageDecoder.h"
-#include "transport/LineTransport.h"
-#include "transport/WebSocketTransport.h"
+#include "protocol/RequestIds.h"
+#include "stats/StreamShared.h"
+#include "transport/Transport.h"
 #include "venues/VenueHandler.h"
+#include "ConnectionWatchdog.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtCore/QUrlQuery>
 
-#include <chrono>
 #include <cmath>
-#include <cstring>
 
 namespace streamscope {
 
 namespace {
 
-inline qint64 wallClockUs()
-{
-    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
-inline qint64 nowMs()
-{
-    return wallClockUs() / 1000;
-}
-
 QString seconds(qint64 ms)
 {
     return QString::number(double(ms) / 1000.0, 'f', ms < 10000 ? 1 : 0) + QStringLiteral(" s");
-}
-
-// Streams named by a Binance URL itself (/ws/a/b or /stream?streams=a/b).
-int streamsInUrl(const QUrl &url)
-{
-    const QString path = url.path();
-    if (path.startsWith(QLatin1String("/ws/")))
-        return int(path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
-    return int(QUrlQuery(url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
 }
 
 } // namespace
@@ -51,7 +31,7 @@ int streamsInUrl(const QUrl &url)
 // its transport is gone (retired links are freed on the next tick).
 struct StreamSession::Link final : public MessageSink {
     explicit Link(StreamSession &s) : session(s) {}
-    virtual ~Link() { delete outboxTimer; }
+    ~Link() { delete outboxTimer; }
     void onMessage(const char *data, qsizetype len, bool inScratch) override
     {
         session.onLinkMessage(*this, data, len, inScratch);
@@ -70,32 +50,28 @@ struct StreamSession::Link final : public MessageSink {
     QStringList streams;   // Binance streams this connection carries
     Transport *transport = nullptr;
     bool active = false;
-    bool delivered = false;
-    qint64 connectStartedMs = 0;
-    qint64 connectedMs = 0;
-    qint64 lastMessageMs = 0;
-    qint64 lastPingMs = 0;
-    qint64 lastPongMs = 0;
-    std::deque<QString> outbox;
-    std::deque<qint64> sentTimesMs; // messages and pings sent within the last second
-    QTimer *outboxTimer = nullptr;
+    qint64 connectedWallMs = 0; // shown in the connection list
+    ConnectionWatchdog watchdog;
+    OutgoingPacer outbox;
+    QTimer *outboxTimer = nullptr; // wakes a paced queue between ticks
 };
 
-StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
-                             EngineWorker &worker, QObject *parent)
+StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
+                             MessageDecoder &decoder, SessionEvents &events, const Clock &clock,
+                             TransportFactory transports, QObject *parent)
     : QObject(parent)
     , m_shared(std::move(shared))
     , m_decoder(decoder)
-    , m_worker(worker)
-    , m_reconnectTimer(this)
+    , m_events(events)
+    , m_clock(clock)
+    , m_transports(std::move(transports))
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
+    , m_reconnectTimer(this)
 {
     m_reconnectTimer.setSingleShot(true);
-    connect(&m_reconnectTimer, &QTimer::timeout, this, [this] {
-        m_shared->counters.reconnects.add();
-        connectNow();
-    });
-    updateConfig(config);
+    connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
+    m_wallOffsetUs = m_clock.wallUs() - m_clock.monotonicUs();
+    applyConfig(config);
 }
 
 StreamSession::~StreamSession()
@@ -108,7 +84,7 @@ StreamId StreamSession::id() const
     return m_shared->id;
 }
 
-void StreamSession::updateConfig(const StreamConfig &config)
+void StreamSession::applyConfig(const StreamConfig &config)
 {
     m_config = config;
     m_subscriptions = config.subscribe;
@@ -117,11 +93,8 @@ void StreamSession::updateConfig(const StreamConfig &config)
     m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
     m_venue = VenueHandler::create(m_config, *this);
-    // Betfair's decoder reads "ct" anyway: the head scan need not look for heartbeats.
-    m_heartbeats = m_parsed && m_venue->decodeProfile() == DecodeProfile::Betfair ? HeadScanner::Heartbeats::LeaveToDecoder
-                                                                                  : HeadScanner::Heartbeats::Find;
-    m_paceLimit = m_venue->controlMessagesPerSecond();
-    m_shared->venue.outgoingLimitPerS.store(m_paceLimit);
+    m_heartbeats = m_venue->headScanHeartbeats(m_parsed);
+    m_shared->venue.outgoingLimitPerS.store(m_venue->controlMessagesPerSecond());
 }
 
 // ---- commands ------------------------------------------------------------------------
@@ -136,13 +109,12 @@ void StreamSession::stop()
 {
     dropConnection();
     m_reconnectTimer.stop();
+    m_reconnectAtMs = 0;
     setState(StreamState::Stopped, QStringLiteral("stopped by user"));
 }
 
 void StreamSession::restart()
 {
-    dropConnection();
-    m_reconnectTimer.stop();
     m_backoff.reset();
     connectNow();
 }
@@ -150,6 +122,7 @@ void StreamSession::restart()
 void StreamSession::sendControl(const QString &method, const QStringList &params, qint64 requestId)
 {
     const int perLink = m_venue->maxStreamsPerConnection();
+    const int namedInUrl = m_venue->streamsNamedInUrl(m_config.url);
     if (method == QLatin1String("SUBSCRIBE")) {
         QStringList fresh;
         for (const QString &p : params)
@@ -169,9 +142,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
             for (const auto &l : m_links) {
                 if (l->rollover)
                     continue;
-                const int capacity = perLink <= 0 ? int(fresh.size())
-                                                  : perLink - int(l->streams.size())
-                                                        - (l->shard == 0 ? streamsInUrl(m_config.url) : 0);
+                const int capacity = ShardPlan::room(perLink, l->shard, int(l->streams.size()), namedInUrl, room);
                 if (capacity > 0) {
                     target = l.get();
                     room = std::min(room, capacity);
@@ -194,13 +165,13 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
             }
             target->streams << part;
             if (target->active)
-                m_venue->sendControl(target->id, method, part, first ? requestId : EngineWorker::nextRequestId());
+                m_venue->sendControl(target->id, method, part, first ? requestId : nextRequestId());
             first = false;
             // A replacement being opened for this connection must carry the new streams too.
-            if (Link *to = linkById(m_rollover.toId); to && m_rollover.fromId == target->id) {
+            if (Link *to = linkById(m_rollover.toId()); to && m_rollover.fromId() == target->id) {
                 to->streams << part;
                 if (to->active)
-                    m_venue->sendControl(to->id, method, part, EngineWorker::nextRequestId());
+                    m_venue->sendControl(to->id, method, part, nextRequestId());
             }
         }
         publishConnections();
@@ -223,7 +194,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
                     mine << p;
             if (mine.isEmpty() || !l->active)
                 continue;
-            m_venue->sendControl(l->id, method, mine, first ? requestId : EngineWorker::nextRequestId());
+            m_venue->sendControl(l->id, method, mine, first ? requestId : nextRequestId());
             first = false;
         }
         publishConnections();
@@ -234,7 +205,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
     for (const auto &l : m_links) {
         if (!l->active || l->rollover)
             continue;
-        m_venue->sendControl(l->id, method, params, first ? requestId : EngineWorker::nextRequestId());
+        m_venue->sendControl(l->id, method, params, first ? requestId : nextRequestId());
         first = false;
     }
 }
@@ -266,14 +237,14 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
     if (!l)
         return;
     if (!requestId.isEmpty())
-        m_pending.insert(requestId, Pending{method, nowMs()});
-    l->outbox.push_back(text);
-    flushOutbox(*l, nowMs());
+        m_requests.track(requestId, method, m_clock.monotonicMs());
+    l->outbox.enqueue(text);
+    flushOutbox(*l);
 }
 
 void StreamSession::event(EventKind kind, const QString &text)
 {
-    if (allowEvent(kind, nowMs()))
+    if (m_throttle.allow(kind, m_clock.monotonicMs()))
         emitEvent(kind, text);
 }
 
@@ -299,7 +270,7 @@ void StreamSession::venueStalled(const QString &reason)
 
 void StreamSession::rollOver(int linkId, const QString &reason)
 {
-    if (m_rollover.toId != 0)
+    if (m_rollover.inProgress())
         return; // one at a time; the age check starts the next one
     Link *from = linkById(linkId);
     if (!from || !from->active || from->rollover)
@@ -307,17 +278,13 @@ void StreamSession::rollOver(int linkId, const QString &reason)
     const int fromId = from->id;
     const int shard = from->shard;
     const QStringList streams = from->streams;
-    m_dedupe.begin();
+    m_rollover.prepare();
     Link *to = openLink(shard, streams, true);
     if (!to) {
-        m_dedupe.end();
+        m_rollover.reset();
         return;
     }
-    m_rollover = Rollover{};
-    m_rollover.fromId = fromId;
-    m_rollover.toId = to->id;
-    m_rollover.startedMs = nowMs();
-    m_rollover.reason = reason;
+    m_rollover.begin(fromId, to->id, m_clock.monotonicMs(), reason);
     m_shared->venue.rolloverInProgress.store(true);
     emitEvent(EventKind::Info, QStringLiteral("rollover of connection %1 started (%2): opening its replacement")
                                    .arg(shard + 1)
@@ -350,45 +317,11 @@ bool StreamSession::anyActive() const
     return false;
 }
 
-QList<QStringList> StreamSession::shardStreams() const
-{
-    const int perLink = m_venue->maxStreamsPerConnection();
-    QList<QStringList> shards;
-    if (perLink <= 0) {
-        shards << m_subscriptions;
-        return shards;
-    }
-    int room = std::max(0, perLink - streamsInUrl(m_config.url));
-    QStringList current;
-    for (const QString &s : m_subscriptions) {
-        if (int(current.size()) >= room) {
-            shards << current;
-            current.clear();
-            room = perLink;
-        }
-        current << s;
-    }
-    shards << current;
-    return shards;
-}
-
-QUrl StreamSession::shardUrl(int shard) const
-{
-    if (shard == 0)
-        return m_config.url;
-    // Further connections carry only their own SUBSCRIBEd share, not the URL's streams.
-    QUrl url = m_config.url;
-    QUrlQuery query(url);
-    query.removeAllQueryItems(QStringLiteral("streams"));
-    url.setQuery(query);
-    if (url.path().startsWith(QLatin1String("/ws/")))
-        url.setPath(QStringLiteral("/ws"));
-    return url;
-}
-
 void StreamSession::connectNow()
 {
     dropConnection();
+    m_reconnectTimer.stop();
+    m_reconnectAtMs = 0;
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
         fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toString()));
@@ -407,15 +340,29 @@ void StreamSession::connectNow()
             return;
         }
     }
-    m_connectStartedMs = nowMs();
+    m_connectStartedMs = m_clock.monotonicMs();
     setState(StreamState::Connecting, QStringLiteral("connecting to %1").arg(m_config.url.toDisplayString()));
-    const QList<QStringList> shards = shardStreams();
+    const QList<QStringList> shards = ShardPlan::split(m_subscriptions, m_venue->maxStreamsPerConnection(),
+                                                       m_venue->streamsNamedInUrl(m_config.url));
     for (int i = 0; i < int(shards.size()); ++i)
         openLink(i, shards[i], false);
     if (shards.size() > 1)
         emitEvent(EventKind::Info, QStringLiteral("%1 streams split over %2 connections")
                                        .arg(m_subscriptions.size())
                                        .arg(shards.size()));
+}
+
+void StreamSession::onReconnectDue()
+{
+    if (m_state != StreamState::Reconnecting || m_reconnectAtMs == 0)
+        return;
+    const qint64 left = m_reconnectAtMs - m_clock.monotonicMs();
+    if (left > 0) {
+        m_reconnectTimer.start(int(left)); // a timer may fire early against this clock
+        return;
+    }
+    m_shared->counters.reconnects.add();
+    connectNow();
 }
 
 StreamSession::Link *StreamSession::openLink(int shard, const QStringList &streams, bool rollover)
@@ -427,20 +374,17 @@ StreamSession::Link *StreamSession::openLink(int shard, const QStringList &strea
     l->rollover = rollover;
     l->streams = streams;
     l->config = m_config;
-    l->config.url = shardUrl(shard);
-    const QString scheme = l->config.url.scheme();
-    if (scheme == QLatin1String("ws") || scheme == QLatin1String("wss"))
-        l->transport = new WebSocketTransport(l->config, m_decoder, *l);
-    else
-        l->transport = new LineTransport(l->config, m_decoder, *l);
+    l->config.url = m_venue->shardUrl(m_config.url, shard);
+    l->outbox.setLimit(m_venue->controlMessagesPerSecond());
+    l->transport = m_transports(l->config, m_decoder, *l);
     l->outboxTimer = new QTimer;
     l->outboxTimer->setSingleShot(true);
-    connect(l->outboxTimer, &QTimer::timeout, this, [this, l] { flushOutbox(*l, nowMs()); });
+    connect(l->outboxTimer, &QTimer::timeout, this, [this, l] { flushOutbox(*l); });
     connect(l->transport, &Transport::connected, this, [this, l] { onLinkConnected(*l); });
     connect(l->transport, &Transport::disconnected, this,
             [this, l](int closeCode, const QString &reason) { onLinkDisconnected(*l, closeCode, reason); });
-    connect(l->transport, &Transport::pongReceived, this, [l] { l->lastPongMs = nowMs(); });
-    l->connectStartedMs = nowMs();
+    connect(l->transport, &Transport::pongReceived, this, [this, l] { l->watchdog.frame(m_clock.monotonicMs()); });
+    l->watchdog.connecting(m_clock.monotonicMs());
     m_links.push_back(std::move(link));
     publishConnections();
     l->transport->open();
@@ -470,12 +414,11 @@ void StreamSession::dropConnection()
 {
     while (!m_links.empty())
         retireLink(m_links.front().get());
-    if (m_rollover.toId != 0 || m_dedupe.active()) {
-        m_rollover = Rollover{};
-        m_dedupe.end();
+    if (m_rollover.inProgress() || m_rollover.overlapping()) {
+        m_rollover.reset();
         m_shared->venue.rolloverInProgress.store(false);
     }
-    m_pending.clear();
+    m_requests.clear();
     m_shared->venue.outgoingQueued.store(0);
     if (m_venue)
         m_venue->onDisconnected();
@@ -490,7 +433,7 @@ void StreamSession::publishConnections()
         info.shard = l->shard;
         info.rollover = l->rollover;
         info.connected = l->active;
-        info.connectedSinceMs = l->connectedMs;
+        info.connectedSinceMs = l->connectedWallMs;
         info.subscriptions = int(l->streams.size());
         info.url = l->config.url.toDisplayString();
         list << info;
@@ -504,12 +447,10 @@ void StreamSession::publishConnections()
 
 void StreamSession::onLinkConnected(Link &link)
 {
-    const qint64 now = nowMs();
+    const qint64 now = m_clock.monotonicMs();
     link.active = true;
-    link.connectedMs = now;
-    link.lastPongMs = now;
-    link.lastPingMs = now;
-    link.lastMessageMs = now;
+    link.connectedWallMs = m_clock.wallMs();
+    link.watchdog.connected(now);
     publishConnections();
     const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
     emitEvent(EventKind::Connected, m_links.size() > 1
@@ -522,7 +463,7 @@ void StreamSession::onLinkConnected(Link &link)
         m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
         return;
     }
-    m_connectedMs = now;
+    m_stall.connected(now);
     m_liveSinceMs = 0;
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
     if (m_state == StreamState::Failed)
@@ -535,31 +476,21 @@ void StreamSession::onLinkConnected(Link &link)
     }
 }
 
-void StreamSession::flushOutbox(Link &link, qint64 now)
+void StreamSession::flushOutbox(Link &link)
 {
+    if (!link.transport || !link.active)
+        return;
     VenueCounters &v = m_shared->venue;
-    while (!link.outbox.empty() && link.transport && link.active) {
-        if (m_paceLimit > 0) {
-            // The venue counts on its own clock: a window of 1.1 s leaves room for jitter
-            // in delivery, so that two bursts never land within one of the venue's seconds.
-            constexpr qint64 kWindowMs = 1100;
-            while (!link.sentTimesMs.empty() && now - link.sentTimesMs.front() >= kWindowMs)
-                link.sentTimesMs.pop_front();
-            // Keep one slot free for pongs within the venue's per-second limit.
-            if (int(link.sentTimesMs.size()) >= m_paceLimit - 1) {
-                link.outboxTimer->start(int(std::max<qint64>(1, kWindowMs - (now - link.sentTimesMs.front()))));
-                break;
-            }
-            link.sentTimesMs.push_back(now);
-            v.outgoingPeakPerS.store(std::max(v.outgoingPeakPerS.load(), int(link.sentTimesMs.size())));
-        }
-        link.transport->sendText(link.outbox.front());
-        link.outbox.pop_front();
+    const qint64 wait = link.outbox.flush(m_clock.monotonicMs(), [&](const QString &text) {
+        v.outgoingPeakPerS.store(std::max(v.outgoingPeakPerS.load(), link.outbox.sentInWindow()));
+        link.transport->sendText(text);
         v.outgoingMessages.add();
-    }
+    });
+    if (wait > 0)
+        link.outboxTimer->start(int(wait));
     int queued = 0;
     for (const auto &l : m_links)
-        queued += int(l->outbox.size());
+        queued += l->outbox.queued();
     v.outgoingQueued.store(queued);
 }
 
@@ -569,12 +500,12 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
     m_shared->setLastCloseCode(closeCode);
     const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
     emitEvent(EventKind::Disconnected, text, closeCode);
-    if (link.id == m_rollover.toId && !m_dedupe.switched()) {
+    if (link.id == m_rollover.toId() && !m_rollover.switched()) {
         abandonRollover(QStringLiteral("replacement connection closed: ") + text);
         return;
     }
-    if (link.id == m_rollover.fromId && m_rollover.toId != 0) {
-        Link *to = linkById(m_rollover.toId);
+    if (link.id == m_rollover.fromId() && m_rollover.inProgress()) {
+        Link *to = linkById(m_rollover.toId());
         if (to && to->active) {
             finishRollover(QStringLiteral("old connection closed: ") + text);
             return;
@@ -585,23 +516,20 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
 
 void StreamSession::finishRollover(const QString &why)
 {
-    Link *from = linkById(m_rollover.fromId);
-    Link *to = linkById(m_rollover.toId);
-    m_dedupe.switchOver();
+    Link *from = linkById(m_rollover.fromId());
+    Link *to = linkById(m_rollover.toId());
+    m_rollover.switchOver(m_clock.monotonicMs());
     if (to)
         to->rollover = false;
     if (from)
         retireLink(from);
-    m_rollover.fromId = 0;
-    m_rollover.switchedMs = nowMs();
     m_shared->venue.rollovers.add();
     m_venue->onSwitchedOver();
     emitEvent(EventKind::Info, QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
                                    .arg(why)
                                    .arg(m_shared->venue.duplicates.load()));
-    if (m_dedupe.settled()) {
-        m_dedupe.end();
-        m_rollover = Rollover{};
+    if (m_rollover.afterMessage() == MakeBeforeBreak::Step::Settled) {
+        m_rollover.reset();
         m_shared->venue.rolloverInProgress.store(false);
     }
     publishConnections();
@@ -609,13 +537,37 @@ void StreamSession::finishRollover(const QString &why)
 
 void StreamSession::abandonRollover(const QString &why)
 {
-    if (Link *to = linkById(m_rollover.toId))
+    if (Link *to = linkById(m_rollover.toId()))
         retireLink(to);
-    m_rollover = Rollover{};
-    m_dedupe.end();
+    m_rollover.reset();
     m_shared->venue.rolloverInProgress.store(false);
     emitEvent(EventKind::Info, QStringLiteral("rollover abandoned, the old connection stays: %1").arg(why));
     publishConnections();
+}
+
+void StreamSession::advanceRollover(MakeBeforeBreak::Step step, const QString &why)
+{
+    switch (step) {
+    case MakeBeforeBreak::Step::SwitchOver:
+        finishRollover(why);
+        break;
+    case MakeBeforeBreak::Step::Settled:
+        m_rollover.reset();
+        m_shared->venue.rolloverInProgress.store(false);
+        break;
+    case MakeBeforeBreak::Step::None:
+        break;
+    }
+}
+
+// A connection timed out or went silent: a replacement is abandoned, anything else
+// reconnects the stream.
+void StreamSession::linkLost(Link &link, const QString &why)
+{
+    if (link.id == m_rollover.toId())
+        abandonRollover(why);
+    else
+        scheduleReconnect(why);
 }
 
 void StreamSession::scheduleReconnect(const QString &reason)
@@ -623,12 +575,11 @@ void StreamSession::scheduleReconnect(const QString &reason)
     dropConnection();
     if (m_state == StreamState::Stopped || m_state == StreamState::Failed)
         return;
-    m_lastDisconnectReason = reason;
     const int delay = m_backoff.nextDelayMs();
-    const qint64 at = nowMs() + delay;
+    m_reconnectAtMs = m_clock.monotonicMs() + delay;
     setState(StreamState::Reconnecting,
              QStringLiteral("%1; reconnect attempt %2 in %3").arg(reason).arg(m_backoff.attempt()).arg(seconds(delay)),
-             at);
+             m_clock.wallMs() + delay);
     emitEvent(EventKind::ReconnectScheduled,
               QStringLiteral("reconnecting in %1 (attempt %2): %3").arg(seconds(delay)).arg(m_backoff.attempt()).arg(reason));
     m_reconnectTimer.start(delay);
@@ -638,28 +589,35 @@ void StreamSession::fail(const QString &reason)
 {
     dropConnection();
     m_reconnectTimer.stop();
+    m_reconnectAtMs = 0;
     setState(StreamState::Failed, reason);
 }
 
-void StreamSession::setState(StreamState state, const QString &reason, qint64 nextRetryAtMs)
+void StreamSession::setState(StreamState state, const QString &reason, qint64 nextRetryAtWallMs)
 {
     m_state = state;
-    m_shared->setState(state, reason, nowMs(), nextRetryAtMs);
+    const qint64 wall = m_clock.wallMs();
+    m_shared->setState(state, reason, wall, nextRetryAtWallMs);
     StreamEvent e;
     e.stream = id();
-    e.timeMs = nowMs();
+    e.timeMs = wall;
     e.kind = EventKind::StateChanged;
     e.state = state;
     e.text = reason;
-    m_worker.publish(e);
+    m_events.publish(e);
 }
 
 // ---- housekeeping ------------------------------------------------------------------------
 
-void StreamSession::tick(qint64 now)
+void StreamSession::tick()
 {
     m_retired.clear();
+    m_wallOffsetUs = m_clock.wallUs() - m_clock.monotonicUs();
+    const qint64 now = m_clock.monotonicMs();
     switch (m_state) {
+    case StreamState::Reconnecting:
+        onReconnectDue();
+        return;
     case StreamState::Connecting:
         if (now - m_connectStartedMs > m_config.connectTimeoutMs)
             scheduleReconnect(QStringLiteral("no connection after %1").arg(seconds(m_config.connectTimeoutMs)));
@@ -677,71 +635,59 @@ void StreamSession::tick(qint64 now)
 
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         Link &l = *m_links[i];
-        if (!l.active) {
-            if (now - l.connectStartedMs <= m_config.connectTimeoutMs)
-                continue;
-            const QString why = QStringLiteral("connection %1: no connection after %2").arg(l.shard + 1).arg(seconds(m_config.connectTimeoutMs));
-            if (l.id == m_rollover.toId)
-                abandonRollover(why);
-            else
-                scheduleReconnect(why);
+        switch (l.watchdog.check(now, m_config)) {
+        case ConnectionWatchdog::Verdict::ConnectTimeout:
+            linkLost(l, QStringLiteral("connection %1: no connection after %2")
+                            .arg(l.shard + 1)
+                            .arg(seconds(m_config.connectTimeoutMs)));
             return;
-        }
-        const qint64 lastFrame = std::max(l.lastMessageMs, l.lastPongMs);
-        if (m_config.pongTimeoutMs > 0 && now - lastFrame > m_config.pongTimeoutMs) {
-            const QString why = QStringLiteral("no frame or pong for %1").arg(seconds(now - lastFrame));
-            if (l.id == m_rollover.toId)
-                abandonRollover(why);
-            else
-                scheduleReconnect(why);
+        case ConnectionWatchdog::Verdict::Dead:
+            linkLost(l, QStringLiteral("no frame or pong for %1").arg(seconds(l.watchdog.silentMs(now))));
             return;
-        }
-        if (m_config.pingIntervalMs > 0 && now - l.lastPingMs >= m_config.pingIntervalMs) {
-            l.lastPingMs = now;
+        case ConnectionWatchdog::Verdict::PingDue:
+            l.watchdog.pinged(now);
             if (l.transport->ping()) {
                 m_shared->venue.outgoingPings.add();
-                if (m_paceLimit > 0)
-                    l.sentTimesMs.push_back(now);
+                l.outbox.notePing(now);
             }
+            break;
+        case ConnectionWatchdog::Verdict::Ok:
+        case ConnectionWatchdog::Verdict::Unknown:
+            break;
         }
+        if (l.active && l.outbox.queued() > 0)
+            flushOutbox(l);
     }
 
-    m_venue->onTick(now, m_shared->counters.lastMessageMs.load());
+    m_venue->onTick(now);
     if (m_state == StreamState::Failed || m_state == StreamState::Reconnecting || m_state == StreamState::Stopped)
         return;
 
     // Make-before-break: replace the oldest connection past the venue's age limit.
-    if (const qint64 maxAge = m_venue->maxConnectionAgeMs(); maxAge > 0 && m_rollover.toId == 0) {
+    if (const qint64 maxAge = m_venue->maxConnectionAgeMs(); maxAge > 0 && !m_rollover.inProgress()) {
         for (const auto &l : m_links) {
-            if (l->active && !l->rollover && now - l->connectedMs >= maxAge) {
-                rollOver(l->id, QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(now - l->connectedMs), seconds(maxAge)));
+            const qint64 age = now - l->watchdog.connectedMs();
+            if (l->active && !l->rollover && age >= maxAge) {
+                rollOver(l->id, QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(age), seconds(maxAge)));
                 break;
             }
         }
     }
-    if (m_rollover.toId != 0) {
-        const qint64 overlapMax = m_config.rolloverOverlapMaxMs;
-        if (!m_dedupe.switched()) {
-            Link *to = linkById(m_rollover.toId);
-            const qint64 since = m_rollover.firstDataMs ? m_rollover.firstDataMs : (to && to->active ? to->connectedMs : 0);
-            if (since && now - since > overlapMax)
-                finishRollover(QStringLiteral("overlap limit of %1 reached").arg(seconds(overlapMax)));
-        } else if (now - m_rollover.switchedMs > overlapMax) {
-            m_dedupe.end();
-            m_rollover = Rollover{};
-            m_shared->venue.rolloverInProgress.store(false);
-        }
+    if (m_rollover.inProgress()) {
+        const Link *to = linkById(m_rollover.toId());
+        const qint64 toConnectedMs = to && to->active ? to->watchdog.connectedMs() : 0;
+        advanceRollover(m_rollover.onTick(now, m_config.rolloverOverlapMaxMs, toConnectedMs),
+                        QStringLiteral("overlap limit of %1 reached").arg(seconds(m_config.rolloverOverlapMaxMs)));
     }
 
-    if (!m_venue->ownsFreshness()) {
-        const qint64 lastData = std::max<qint64>(m_shared->counters.lastDataMs.load(), m_connectedMs);
-        if (m_state != StreamState::Stalled && now - lastData > m_config.stallTimeoutMs) {
-            const bool never = m_shared->counters.lastDataMs.load() < m_connectedMs;
-            const QString why = never ? QStringLiteral("no data since %1 %2 ago")
-                                            .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
-                                                                                     : QStringLiteral("connecting"),
-                                                 seconds(now - m_connectedMs))
-                                      : QStringLiteral("no data for %1").arg(seconds(now - lastData));
+    if (!m_venue->ownsFreshness() && m_state != StreamState::Stalled) {
+        const StallWatchdog::Verdict v = m_stall.check(now, m_config.stallTimeoutMs);
+        if (v.stalled) {
+            const QString why = v.neverData ? QStringLiteral("no data since %1 %2 ago")
+                                                  .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
+                                                                                           : QStringLiteral("connecting"),
+                                                       seconds(v.silentMs))
+                                            : QStringLiteral("no data for %1").arg(seconds(v.silentMs));
             venueStalled(why);
             if (m_state != StreamState::Stalled)
                 return;
@@ -754,29 +700,10 @@ void StreamSession::tick(qint64 now)
 
 // ---- hot path ------------------------------------------------------------------------
 
-void StreamSession::onMessage(const char *data, qsizetype len, bool inScratch)
-{
-    if (!m_links.empty())
-        onLinkMessage(*m_links.front(), data, len, inScratch);
-}
-
-bool StreamSession::acceptData(Link &link, const DecodedFields *fields)
-{
-    const bool isOld = link.id == m_rollover.fromId;
-    const bool isNew = link.id == m_rollover.toId;
-    if (!isOld && !isNew)
-        return true; // another shard of the group
-    if (isNew && !m_rollover.firstDataMs)
-        m_rollover.firstDataMs = nowMs();
-    if (!fields)
-        return isOld ? !m_dedupe.switched() : m_dedupe.switched();
-    return isOld ? m_dedupe.acceptOld(*fields) : m_dedupe.acceptNew(*fields);
-}
-
 bool StreamSession::headOnly() const
 {
     // A rollover's de-duplication and an inspector need the whole message.
-    return !m_parsed && !m_dedupe.active() && !m_shared->inspecting.load(std::memory_order_relaxed);
+    return !m_parsed && !m_rollover.overlapping() && !m_shared->inspecting.load(std::memory_order_relaxed);
 }
 
 bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
@@ -801,79 +728,23 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
-    const qint64 nowUs = wallClockUs();
-    const qint64 now = nowUs / 1000;
+    // One clock read a message: the monotonic time, and the wall time derived from it.
+    const qint64 monoUs = m_clock.monotonicUs();
+    const qint64 nowUs = monoUs + m_wallOffsetUs;
+    const qint64 now = monoUs / 1000;
+    const qint64 wallMs = nowUs / 1000;
     StreamCounters &c = m_shared->counters;
     c.messages.add();
     c.bytes.add(std::uint64_t(len));
-    c.lastMessageMs.store(now);
-    link.lastMessageMs = now;
+    c.lastMessageMs.store(wallMs);
+    link.watchdog.frame(now);
 
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown: {
-        DecodedFields fields;
-        const DecodedFields *decoded = nullptr;
-        if (m_parsed) {
-            const DecodeProfile profile = m_venue->decodeProfile();
-            const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile)
-                                      : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile);
-            if (!ok) {
-                c.dataMessages.add();
-                c.lastDataMs.store(now);
-                if (m_state != StreamState::Live) {
-                    m_liveSinceMs = now;
-                    setState(StreamState::Live, QStringLiteral("receiving data"));
-                }
-                onDataDecodeFailed(data, len, now);
-                break;
-            }
-            decoded = &fields;
-            if (head.changeMessage && fields.changeType == "HEARTBEAT") {
-                onHeartbeatMessage(&fields, now);
-                break;
-            }
-            if (m_venue->onNotice(link.id, fields, now)) {
-                c.controlMessages.add();
-                break;
-            }
-        } else if (data[0] == '{' && len > 27 && data[11] == '!'
-                   && std::memcmp(data, "{\"stream\":\"!serverShutdown\"", 27) == 0) {
-            // Raw mode decodes nothing, but the notice must still start a rollover.
-            fields.eventType = "serverShutdown";
-            if (m_venue->onNotice(link.id, fields, now)) {
-                c.controlMessages.add();
-                break;
-            }
-        }
-        const bool overlap = m_dedupe.active();
-        if (overlap && !acceptData(link, decoded)) {
-            m_shared->venue.duplicates.add();
-            break;
-        }
-        c.dataMessages.add();
-        c.lastDataMs.store(now);
-        link.delivered = true;
-        if (decoded) {
-            if (fields.eventTime != DecodedFields::kNone) {
-                const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
-                m_shared->latency.record(latencyUs);
-                latencyMs = double(latencyUs) / 1000.0;
-            }
-            // While two connections overlap their sequences interleave: only one is checked.
-            const bool checkSequence = !overlap || m_dedupe.switched() || link.id == m_rollover.fromId;
-            m_venue->onData(fields, now, checkSequence);
-        } else {
-            m_shared->venue.updates.add();
-        }
-        if (const StreamState want = m_venue->liveState(); m_state != want) {
-            if (want == StreamState::Live)
-                m_liveSinceMs = now;
-            setState(want, m_venue->liveReason());
-        }
+    case MessageKind::Unknown:
+        handleData(link, data, len, inScratch, head, nowUs, now, latencyMs);
         break;
-    }
     case MessageKind::Heartbeat:
         onHeartbeatMessage(nullptr, now);
         break;
@@ -888,20 +759,77 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     }
     // An inspector opened while the head of this message was read sees the next one.
     if (m_shared->inspecting.load(std::memory_order_relaxed) && available == len)
-        m_shared->inspect(now, latencyMs, data, len);
-    if (m_dedupe.active()) {
-        if (!m_dedupe.switched()) {
-            if (m_dedupe.caughtUp())
-                finishRollover(QStringLiteral("the old connection caught up with the new one"));
-        } else if (m_dedupe.settled()) {
-            m_dedupe.end();
-            m_rollover = Rollover{};
-            m_shared->venue.rolloverInProgress.store(false);
-        }
-    }
+        m_shared->inspect(wallMs, latencyMs, data, len);
+    if (m_rollover.overlapping())
+        advanceRollover(m_rollover.afterMessage(), QStringLiteral("the old connection caught up with the new one"));
 }
 
-// A Betfair heartbeat: `fields` when the decoder read it (parsed mode), else null.
+void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
+                               qint64 nowUs, qint64 now, double &latencyMs)
+{
+    StreamCounters &c = m_shared->counters;
+    DecodedFields fields;
+    const DecodedFields *decoded = nullptr;
+    if (m_parsed) {
+        const DecodeProfile profile = m_venue->decodeProfile();
+        const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile)
+                                  : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile);
+        if (!ok) {
+            c.dataMessages.add();
+            c.lastDataMs.store(nowUs / 1000);
+            m_stall.data(now);
+            becomeLive(now, StreamState::Live, QStringLiteral("receiving data"));
+            onDataDecodeFailed(data, len, now);
+            return;
+        }
+        decoded = &fields;
+        if (m_venue->isHeartbeat(head, fields)) {
+            onHeartbeatMessage(&fields, now);
+            return;
+        }
+        if (m_venue->onNotice(link.id, fields, now)) {
+            c.controlMessages.add();
+            return;
+        }
+    } else if (m_venue->isRawNotice(data, len)) {
+        // Raw mode decodes nothing, but a notice must still act (Binance: start a rollover).
+        fields.eventType = "serverShutdown";
+        if (m_venue->onNotice(link.id, fields, now)) {
+            c.controlMessages.add();
+            return;
+        }
+    }
+    const bool overlap = m_rollover.overlapping();
+    if (overlap && !m_rollover.accept(link.id, decoded, now)) {
+        m_shared->venue.duplicates.add();
+        return;
+    }
+    c.dataMessages.add();
+    c.lastDataMs.store(nowUs / 1000);
+    m_stall.data(now);
+    if (decoded) {
+        if (fields.eventTime != DecodedFields::kNone) {
+            const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
+            m_shared->latency.record(latencyUs);
+            latencyMs = double(latencyUs) / 1000.0;
+        }
+        m_venue->onData(fields, now, m_rollover.checksSequence(link.id));
+    } else {
+        m_shared->venue.updates.add();
+    }
+    becomeLive(now, m_venue->liveState(), m_venue->liveReason());
+}
+
+void StreamSession::becomeLive(qint64 now, StreamState state, const QString &reason)
+{
+    if (m_state == state)
+        return;
+    if (state == StreamState::Live)
+        m_liveSinceMs = now;
+    setState(state, reason);
+}
+
+// A venue heartbeat: `fields` when the decoder read it (parsed mode), else null.
 void StreamSession::onHeartbeatMessage(const DecodedFields *fields, qint64 now)
 {
     m_shared->counters.heartbeats.add();
@@ -915,7 +843,7 @@ void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 n
     m_shared->counters.parseErrors.add();
     const QString error = m_decoder.lastError();
     m_shared->setParseError(error, data, len);
-    if (allowEvent(EventKind::ParseError, now))
+    if (m_throttle.allow(EventKind::ParseError, now))
         emitEvent(EventKind::ParseError,
                   QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
 }
@@ -925,14 +853,10 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
     const bool isError = head.kind == MessageKind::Error;
     (isError ? m_shared->counters.errors : m_shared->counters.results).add();
     ResponseRecord record;
-    record.receivedMs = now;
+    record.receivedMs = m_clock.wallMs();
     record.requestId = QString::fromUtf8(head.id.data(), qsizetype(head.id.size()));
     record.body = QByteArray(data, len);
-    if (const auto it = m_pending.constFind(record.requestId); !record.requestId.isEmpty() && it != m_pending.constEnd()) {
-        record.method = it->method;
-        record.roundTripMs = now - it->sentMs;
-        m_pending.erase(it);
-    }
+    m_requests.match(record, now);
     if (isError)
         emitEvent(EventKind::Response,
                   QStringLiteral("error response%1: %2")
@@ -947,26 +871,16 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
 
 // ---- events ------------------------------------------------------------------------
 
-bool StreamSession::allowEvent(EventKind kind, qint64 now)
-{
-    // At most ten events of one kind a second per stream; the counters keep the exact numbers.
-    qint64 &last = m_lastEventMs[std::size_t(kind) % m_lastEventMs.size()];
-    if (now - last < 100)
-        return false;
-    last = now;
-    return true;
-}
-
 void StreamSession::emitEvent(EventKind kind, const QString &text, int closeCode)
 {
     StreamEvent e;
     e.stream = id();
-    e.timeMs = nowMs();
+    e.timeMs = m_clock.wallMs();
     e.kind = kind;
     e.state = m_state;
     e.closeCode = closeCode;
     e.text = text;
-    m_worker.publish(e);
+    m_events.publish(e);
 }
 
 } // namespace streamscope

@@ -3,9 +3,8 @@
 #include "model/SecretStore.h"
 #include "stats/StreamShared.h"
 #include "VenueHost.h"
-#include "core/EngineWorker.h"
+#include "protocol/RequestIds.h"
 
-#include <QtCore/QDateTime>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 
@@ -19,7 +18,7 @@ bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QString
     m_link = link;
     m_imagesThisConnection = 0;
     m_staleRaised = false;
-    m_lastHeartbeatSentMs = QDateTime::currentMSecsSinceEpoch();
+    m_lastHeartbeatSentMs = m_host.monotonicMs();
     m_lastChangeMs = m_lastHeartbeatSentMs;
     bool keyOk = true;
     bool sessionOk = true;
@@ -29,7 +28,7 @@ bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QString
         m_host.venueFailed(QStringLiteral("Betfair credentials not available (%1)").arg(!keyOk ? m_config.appKey : m_config.session));
         return false;
     }
-    const qint64 authId = EngineWorker::nextRequestId();
+    const qint64 authId = nextRequestId();
     m_host.sendOn(link,
                   QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("op"), QStringLiteral("authentication")},
                                                              {QStringLiteral("id"), authId},
@@ -49,7 +48,7 @@ bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QString
 
 void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, const Resume &resume)
 {
-    const qint64 id = EngineWorker::nextRequestId();
+    const qint64 id = nextRequestId();
     body.insert(QStringLiteral("op"), op);
     body.insert(QStringLiteral("id"), id);
     if (op == QLatin1String("marketSubscription") && !body.contains(QStringLiteral("heartbeatMs")))
@@ -189,14 +188,13 @@ qint64 BetfairVenue::staleAfterMs() const
     return 3 * (m_heartbeatMs > 0 ? m_heartbeatMs : qint64(m_config.heartbeatMs));
 }
 
-void BetfairVenue::onTick(qint64 nowMs, qint64 lastMessageMs)
+void BetfairVenue::onTick(qint64 nowMs)
 {
-    Q_UNUSED(lastMessageMs); // status responses to our own heartbeats prove nothing about the subscription
     if (m_link < 0)
         return;
     if (m_config.heartbeatMs > 0 && nowMs - m_lastHeartbeatSentMs >= m_config.heartbeatMs) {
         m_lastHeartbeatSentMs = nowMs;
-        const qint64 id = EngineWorker::nextRequestId();
+        const qint64 id = nextRequestId();
         m_host.sendOn(m_link, QStringLiteral("{\"op\":\"heartbeat\",\"id\":%1}").arg(id), QStringLiteral("heartbeat"),
                       QString::number(id));
     }

@@ -26,13 +26,22 @@ public:
 
     DecodeProfile decodeProfile() const override { return DecodeProfile::Betfair; }
     bool ownsFreshness() const override { return true; }
+    // The decoder reads "ct" anyway in parsed mode: the head scan need not look for it.
+    HeadScanner::Heartbeats headScanHeartbeats(bool parsed) const override
+    {
+        return parsed ? HeadScanner::Heartbeats::LeaveToDecoder : HeadScanner::Heartbeats::Find;
+    }
+    bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const override
+    {
+        return head.changeMessage && fields.changeType == "HEARTBEAT";
+    }
     bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
     void onDisconnected() override;
     void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence) override;
     void onHeartbeat(const DecodedFields *fields, qint64 nowMs) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
-    void onTick(qint64 nowMs, qint64 lastMessageMs) override;
+    void onTick(qint64 nowMs) override;
 
     // 3 x heartbeatMs (as echoed by the venue, else as requested).
     qint64 staleAfterMs() const;

@@ -6,6 +6,9 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QUrlQuery>
+
+#include <cstring>
 
 namespace streamscope {
 
@@ -22,6 +25,38 @@ int BinanceVenue::controlMessagesPerSecond() const
 qint64 BinanceVenue::maxConnectionAgeMs() const
 {
     return m_config.maxConnectionAgeMs < 0 ? kDefaultMaxConnectionAgeMs : m_config.maxConnectionAgeMs;
+}
+
+// Streams named by a Binance URL itself (/ws/a/b or /stream?streams=a/b).
+int BinanceVenue::streamsNamedInUrl(const QUrl &url) const
+{
+    const QString path = url.path();
+    if (path.startsWith(QLatin1String("/ws/")))
+        return int(path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
+    return int(QUrlQuery(url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
+}
+
+QUrl BinanceVenue::shardUrl(const QUrl &base, int shard) const
+{
+    if (shard == 0)
+        return base;
+    // Further connections carry only their own SUBSCRIBEd share, not the URL's streams.
+    QUrl url = base;
+    QUrlQuery query(url);
+    query.removeAllQueryItems(QStringLiteral("streams"));
+    url.setQuery(query);
+    if (url.path().startsWith(QLatin1String("/ws/")))
+        url.setPath(QStringLiteral("/ws"));
+    return url;
+}
+
+bool BinanceVenue::isRawNotice(const char *data, qsizetype len) const
+{
+    // {"stream":"!serverShutdown",... : the 12th byte is rare in data ('!' starts only the
+    // all-market streams), so most messages are told apart by one comparison.
+    static constexpr char kPrefix[] = "{\"stream\":\"!serverShutdown\"";
+    static constexpr qsizetype kPrefixLen = sizeof(kPrefix) - 1;
+    return len > kPrefixLen && data[11] == '!' && std::memcmp(data, kPrefix, kPrefixLen) == 0;
 }
 
 bool BinanceVenue::onNotice(int link, const DecodedFields &fields, qint64 nowMs)

@@ -27,7 +27,10 @@ public:
     int controlMessagesPerSecond() const override;
     qint64 maxConnectionAgeMs() const override;
     int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
+    int streamsNamedInUrl(const QUrl &url) const override;
+    QUrl shardUrl(const QUrl &url, int shard) const override;
     bool onNotice(int link, const DecodedFields &fields, qint64 nowMs) override;
+    bool isRawNotice(const char *data, qsizetype len) const override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 };
 

@@ -4,7 +4,7 @@
 #include "BinanceVenue.h"
 #include "stats/StreamShared.h"
 #include "VenueHost.h"
-#include "core/EngineWorker.h"
+#include "protocol/RequestIds.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -38,7 +38,7 @@ bool VenueHandler::onConnected(int link, int shard, bool rollover, const QString
     Q_UNUSED(rollover);
     bool sent = false;
     if (!streams.isEmpty()) {
-        sendControl(link, QStringLiteral("SUBSCRIBE"), streams, EngineWorker::nextRequestId());
+        sendControl(link, QStringLiteral("SUBSCRIBE"), streams, nextRequestId());
         sent = true;
     }
     if (shard == 0) {
@@ -60,6 +60,7 @@ bool VenueHandler::onNotice(int link, const DecodedFields &fields, qint64 nowMs)
 
 void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence)
 {
+    Q_UNUSED(nowMs);
     m_host.shared().venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
         return;
@@ -69,7 +70,7 @@ void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkS
     StreamShared &shared = m_host.shared();
     shared.counters.gaps.add();
     GapRecord record;
-    record.timeMs = nowMs;
+    record.timeMs = m_host.wallMs();
     record.symbol = QString::fromUtf8(fields.symbol.data(), qsizetype(fields.symbol.size()));
     record.expectedFrom = gap.expectedFrom;
     record.resumedAt = gap.resumedAt;
@@ -95,10 +96,35 @@ void VenueHandler::onResponse(int link, bool isError, const ResponseRecord &reco
     Q_UNUSED(record);
 }
 
-void VenueHandler::onTick(qint64 nowMs, qint64 lastMessageMs)
+void VenueHandler::onTick(qint64 nowMs)
 {
     Q_UNUSED(nowMs);
-    Q_UNUSED(lastMessageMs);
+}
+
+bool VenueHandler::isRawNotice(const char *data, qsizetype len) const
+{
+    Q_UNUSED(data);
+    Q_UNUSED(len);
+    return false;
+}
+
+bool VenueHandler::isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const
+{
+    Q_UNUSED(head);
+    Q_UNUSED(fields);
+    return false;
+}
+
+int VenueHandler::streamsNamedInUrl(const QUrl &url) const
+{
+    Q_UNUSED(url);
+    return 0;
+}
+
+QUrl VenueHandler::shardUrl(const QUrl &url, int shard) const
+{
+    Q_UNUSED(shard);
+    return url;
 }
 
 } // namespace streamscope

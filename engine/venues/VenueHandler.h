@@ -3,20 +3,22 @@
 // The venue-specific part of a stream: what to send when a connection comes up, what a
 // decoded data message means beyond being data (sequence gaps, server notices, Betfair
 // clk/status/segments), what a routed response or a status message changes, and what to
-// check on the housekeeping tick. StreamSession stays generic and calls these hooks.
+// check on the housekeeping tick. StreamSession holds no venue's rules and calls these
+// hooks; every time they are given is the session's monotonic clock in ms.
 //
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
 
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
+#include "protocol/HeadScanner.h"
 #include "protocol/MessageDecoder.h"
+#include "protocol/SequenceTracker.h"
 
 #include <QtCore/QStringList>
+#include <QtCore/QUrl>
 
 #include <memory>
-
-#include "protocol/SequenceTracker.h"
 
 namespace streamscope {
 
@@ -37,6 +39,18 @@ public:
     virtual qint64 maxConnectionAgeMs() const { return m_config.maxConnectionAgeMs > 0 ? m_config.maxConnectionAgeMs : 0; }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
+    // Streams the stream's URL itself names (they count toward the first connection's share).
+    virtual int streamsNamedInUrl(const QUrl &url) const;
+    // The URL of connection `shard` (> 0) of a stream split over several: it carries only
+    // its own subscribed share.
+    virtual QUrl shardUrl(const QUrl &url, int shard) const;
+    // Whether the head scan should look for heartbeats itself, or leave them to the decoder
+    // (which reads the field anyway in parsed mode).
+    virtual HeadScanner::Heartbeats headScanHeartbeats(bool parsed) const
+    {
+        Q_UNUSED(parsed);
+        return HeadScanner::Heartbeats::Find;
+    }
 
     // A connection is up: queue its opening requests (authentication, subscriptions).
     // Returns true if it sent requests (the stream is Subscribing until data arrives).
@@ -50,6 +64,11 @@ public:
     // A data message that is a venue notice rather than data (Binance serverShutdown).
     // Called for every decoded data message before dedupe and counting: keep it cheap.
     virtual bool onNotice(int link, const DecodedFields &fields, qint64 nowMs);
+    // Raw mode decodes nothing: whether the undecoded message is such a notice (a prefix
+    // test, on the hot path). onNotice() is then called with the notice's event type.
+    virtual bool isRawNotice(const char *data, qsizetype len) const;
+    // A decoded data message that is the venue's heartbeat (Betfair ct=HEARTBEAT).
+    virtual bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const;
     // A decoded data message that counts. checkSequence is false while a rollover overlap
     // makes two connections' sequences interleave.
     virtual void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence);
@@ -60,7 +79,7 @@ public:
     // A routed response (result or error) with the method of the request it answers.
     virtual void onResponse(int link, bool isError, const ResponseRecord &record);
     // Housekeeping, a few times a second, while connected.
-    virtual void onTick(qint64 nowMs, qint64 lastMessageMs);
+    virtual void onTick(qint64 nowMs);
     // Whether the handler judges freshness itself (the session then skips its data-stall check).
     virtual bool ownsFreshness() const { return false; }
 

@@ -26,6 +26,10 @@ public:
     virtual void venueStalled(const QString &reason) = 0;   // Stalled (reconnects if configured)
     virtual void rollOver(int link, const QString &reason) = 0; // make-before-break replacement
     virtual StreamShared &shared() = 0;
+    // The session's clocks: monotonic ms for every duration and deadline (the times the
+    // hooks are given), epoch ms for times that are shown (a gap's time).
+    virtual qint64 monotonicMs() const = 0;
+    virtual qint64 wallMs() const = 0;
 
 protected:
     ~VenueHost() = default;

@@ -1,0 +1,25 @@
+#include "Clock.h"
+
+#include <chrono>
+
+namespace streamscope {
+
+qint64 SystemClock::monotonicUs() const
+{
+    using namespace std::chrono;
+    return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+qint64 SystemClock::wallUs() const
+{
+    using namespace std::chrono;
+    return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+SystemClock &SystemClock::instance()
+{
+    static SystemClock clock;
+    return clock;
+}
+
+} // namespace streamscope

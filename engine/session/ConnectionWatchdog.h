@@ -1,0 +1,52 @@
+#pragma once
+
+// Liveness of one connection, on the session's monotonic clock: a connection that does not
+// come up within the connect timeout, one that sent no frame (message or pong) for the pong
+// timeout, and when the next websocket ping is due. It judges; the session acts.
+//
+// Thread contract: the session's worker only. frame() is on the hot path: one store.
+
+#include "model/StreamConfig.h"
+
+namespace streamscope {
+
+class ConnectionWatchdog {
+public:
+    enum class Verdict : quint8 { Unknown = 0, Ok, ConnectTimeout, Dead, PingDue };
+
+    void connecting(qint64 nowMs)
+    {
+        m_connectStartedMs = nowMs;
+        m_up = false;
+    }
+    void connected(qint64 nowMs)
+    {
+        m_up = true;
+        m_connectedMs = m_lastFrameMs = m_lastPingMs = nowMs;
+    }
+    void frame(qint64 nowMs) { m_lastFrameMs = nowMs; }
+    void pinged(qint64 nowMs) { m_lastPingMs = nowMs; }
+
+    Verdict check(qint64 nowMs, const StreamConfig &config) const
+    {
+        if (!m_up)
+            return nowMs - m_connectStartedMs > config.connectTimeoutMs ? Verdict::ConnectTimeout : Verdict::Ok;
+        if (config.pongTimeoutMs > 0 && silentMs(nowMs) > config.pongTimeoutMs)
+            return Verdict::Dead;
+        if (config.pingIntervalMs > 0 && nowMs - m_lastPingMs >= config.pingIntervalMs)
+            return Verdict::PingDue;
+        return Verdict::Ok;
+    }
+
+    qint64 silentMs(qint64 nowMs) const { return nowMs - m_lastFrameMs; }
+    qint64 connectedMs() const { return m_connectedMs; }
+
+private:
+    bool m_up = false;
+    qint64 m_connectStartedMs = 0;
+    qint64 m_connectedMs = 0;
+    qint64 m_lastFrameMs = 0;
+    qint64 m_lastPingMs = 0;
+};
+
+} // namespace streamscope

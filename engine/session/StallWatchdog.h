@@ -1,0 +1,50 @@
+#pragma once
+
+// Freshness of a stream's data, on the session's monotonic clock: no data message for the
+// stall timeout since the connection set came up or since the last data message means the
+// stream is stalled — "no data since subscribing" when none came at all. A stream whose
+// messages keep arriving but carry no data (only responses, pongs) stalls too.
+//
+// Thread contract: the session's worker only. data() is on the hot path: one store.
+
+#include <QtCore/QtGlobal>
+
+namespace streamscope {
+
+class StallWatchdog {
+public:
+    struct Verdict {
+        bool stalled = false;
+        bool neverData = false; // no data message since the connection came up
+        qint64 silentMs = 0;    // since the last data message, or since connecting
+    };
+
+    void connected(qint64 nowMs)
+    {
+        m_connectedMs = nowMs;
+        m_anyData = false;
+    }
+    void data(qint64 nowMs)
+    {
+        m_lastDataMs = nowMs;
+        m_anyData = true;
+    }
+
+    Verdict check(qint64 nowMs, qint64 stallTimeoutMs) const
+    {
+        Verdict v;
+        v.neverData = !m_anyData;
+        v.silentMs = nowMs - (m_anyData ? m_lastDataMs : m_connectedMs);
+        v.stalled = v.silentMs > stallTimeoutMs;
+        return v;
+    }
+
+    qint64 connectedMs() const { return m_connectedMs; }
+
+private:
+    qint64 m_connectedMs = 0;
+    qint64 m_lastDataMs = 0;
+    bool m_anyData = false;
+};
+
+} // namespace streamscope
