@@ -70,7 +70,6 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
 {
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
-    m_wallOffsetUs = m_clock.wallUs() - m_clock.monotonicUs();
     applyConfig(config);
 }
 
@@ -612,7 +611,6 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 void StreamSession::tick()
 {
     m_retired.clear();
-    m_wallOffsetUs = m_clock.wallUs() - m_clock.monotonicUs();
     const qint64 now = m_clock.monotonicMs();
     switch (m_state) {
     case StreamState::Reconnecting:
@@ -728,10 +726,8 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
-    // One clock read a message: the monotonic time, and the wall time derived from it.
-    const qint64 monoUs = m_clock.monotonicUs();
-    const qint64 nowUs = monoUs + m_wallOffsetUs;
-    const qint64 now = monoUs / 1000;
+    const qint64 nowUs = m_clock.wallUs(); // for latency and the times shown
+    const qint64 now = m_clock.monotonicMs(); // for the watchdogs
     const qint64 wallMs = nowUs / 1000;
     StreamCounters &c = m_shared->counters;
     c.messages.add();

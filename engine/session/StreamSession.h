@@ -23,8 +23,8 @@
 // authentication errors).
 //
 // Time: every duration, deadline and watchdog is on the injected clock's monotonic time;
-// its wall time serves only latency (receive time − event time) and the times shown to
-// people. The housekeeping tick (EngineWorker, 100 ms) and the session's own timers both
+// its wall time serves only latency (receive time − event time, read for every message so
+// that a step of the wall clock is in the very next figure) and the times shown to people. The housekeeping tick (EngineWorker, 100 ms) and the session's own timers both
 // check deadlines against the clock, so a test can step the clock and call tick().
 //
 // Thread contract: created, driven and destroyed on one worker thread. Publishes
@@ -156,9 +156,6 @@ private:
     double m_usPerUnit = 1000.0;
     bool m_parsed = true;
     HeadScanner::Heartbeats m_heartbeats = HeadScanner::Heartbeats::Find;
-    // Wall time − monotonic time, refreshed on every tick: the hot path reads one clock and
-    // derives the other, so a wall-clock step reaches latency figures within one tick.
-    qint64 m_wallOffsetUs = 0;
 
     qint64 m_connectStartedMs = 0;
     qint64 m_liveSinceMs = 0;

@@ -1,0 +1,447 @@
+// StreamSession's logic without sockets: a fake transport per connection and a clock the
+// test steps. Stall, dead-connection and ping watchdogs, reconnect backoff, make-before-break
+// rollover, and that a step of the wall clock (±1 h) neither reconnects nor stalls a stream.
+
+#include "model/StreamSnapshot.h"
+#include "protocol/MessageDecoder.h"
+#include "session/Clock.h"
+#include "session/SessionEvents.h"
+#include "session/StreamSession.h"
+#include "stats/StreamShared.h"
+#include "transport/Transport.h"
+
+#include <QtCore/QPointer>
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+
+namespace {
+
+class ManualClock final : public Clock {
+public:
+    qint64 monotonicMs() const override { return m_monoMs; }
+    qint64 wallUs() const override { return m_wallUs; }
+
+    // Time passes: both clocks advance.
+    void advanceMs(qint64 ms)
+    {
+        m_monoMs += ms;
+        m_wallUs += ms * 1000;
+    }
+    // The wall clock is set (NTP step, a user): only it moves.
+    void stepWallMs(qint64 ms) { m_wallUs += ms * 1000; }
+
+private:
+    qint64 m_monoMs = 5'000'000;                    // an arbitrary origin
+    qint64 m_wallUs = 1'780'000'000'000'000;        // 2026
+};
+
+// A connection that the test drives: it comes up, delivers, pongs and drops on command.
+class FakeTransport final : public Transport {
+public:
+    using Transport::Transport;
+
+    void open() override { opened = true; }
+    void abort() override { aborted = true; }
+    bool sendText(const QString &text) override
+    {
+        sent << text;
+        return true;
+    }
+    bool ping() override
+    {
+        ++pings;
+        return true;
+    }
+
+    void up() { emit connected(); }
+    void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
+    void pong() { emit pongReceived(); }
+    void drop(int closeCode, const QString &reason) { emit disconnected(closeCode, reason); }
+
+    bool opened = false;
+    bool aborted = false;
+    int pings = 0;
+    QStringList sent;
+};
+
+class EventLog final : public SessionEvents {
+public:
+    void publish(const StreamEvent &event) override { events << event; }
+    int count(EventKind kind) const
+    {
+        return int(std::count_if(events.begin(), events.end(), [kind](const StreamEvent &e) { return e.kind == kind; }));
+    }
+    QVector<StreamEvent> events;
+};
+
+// One session with its fakes.
+struct Rig {
+    explicit Rig(const StreamConfig &config)
+        : shared(std::make_shared<StreamShared>(1, config))
+        , session(shared, config, decoder, log, clock,
+                  [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
+                      auto *t = new FakeTransport(c, d, sink);
+                      transports << t;
+                      return t;
+                  })
+    {
+    }
+
+    FakeTransport *last() const { return transports.isEmpty() ? nullptr : transports.last().data(); }
+    int openTransports() const
+    {
+        return int(std::count_if(transports.begin(), transports.end(),
+                                 [](const QPointer<FakeTransport> &t) { return t && !t->aborted; }));
+    }
+    StreamSnapshot snapshot() const
+    {
+        StreamSnapshot s;
+        shared->fillSnapshot(s, true);
+        return s;
+    }
+    // Time passes in steps of the worker's housekeeping tick.
+    void run(qint64 ms, qint64 stepMs = 100)
+    {
+        for (qint64 t = 0; t < ms; t += stepMs) {
+            clock.advanceMs(std::min(stepMs, ms - t));
+            session.tick();
+        }
+    }
+    // A message whose event time ("E", ms) is the wall clock's now.
+    QByteArray trade(qint64 tradeId) const
+    {
+        return QStringLiteral("{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":%1,\"s\":\"BTCUSDT\","
+                              "\"a\":%2,\"p\":\"1.0\",\"q\":\"2.0\",\"T\":%1,\"m\":true}}")
+            .arg(clock.wallMs())
+            .arg(tradeId)
+            .toUtf8();
+    }
+
+    ManualClock clock;
+    MessageDecoder decoder;
+    EventLog log;
+    QList<QPointer<FakeTransport>> transports;
+    std::shared_ptr<StreamShared> shared;
+    StreamSession session;
+};
+
+StreamConfig genericConfig()
+{
+    StreamConfig c;
+    c.name = QStringLiteral("feed");
+    c.venue = Venue::Generic;
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/feed"));
+    c.stallTimeoutMs = 5000;
+    c.pingIntervalMs = 0;
+    c.pongTimeoutMs = 0;
+    c.reconnectBaseMs = 1000;
+    c.reconnectMaxMs = 60000;
+    c.healthyResetMs = 30000;
+    return c;
+}
+
+StreamConfig binanceConfig()
+{
+    StreamConfig c = genericConfig();
+    c.venue = Venue::Binance;
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/stream?streams=btcusdt@aggTrade"));
+    c.maxConnectionAgeMs = 60000;
+    c.rolloverOverlapMaxMs = 2000;
+    c.stallTimeoutMs = 600000;
+    return c;
+}
+
+} // namespace
+
+class TestStreamSession : public QObject {
+    Q_OBJECT
+private slots:
+    void connectsAndGoesLive();
+    void stallsAfterTimeoutWithoutData();
+    void stallNamesNoDataSinceConnecting();
+    void wallClockStepNeitherReconnectsNorStalls_data();
+    void wallClockStepNeitherReconnectsNorStalls();
+    void pingsAndDeclaresSilentConnectionDead();
+    void pongsKeepConnectionAlive();
+    void reconnectWaitsForBackoffDeadline();
+    void backoffGrowsAndResetsAfterHealthyPeriod();
+    void rolloverOpensReplacementAndCountsOnce();
+    void rolloverAbandonedWhenReplacementNeverComesUp();
+    void rawServerShutdownStartsRollover();
+    void stopActsAtOnce();
+};
+
+void TestStreamSession::connectsAndGoesLive()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    QCOMPARE(rig.session.state(), StreamState::Connecting);
+    QVERIFY(rig.last() && rig.last()->opened);
+    rig.last()->up();
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    rig.last()->deliver(rig.trade(1));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.messages, quint64(1));
+    QCOMPARE(s.dataMessages, quint64(1));
+    QCOMPARE(s.latency.count, quint64(1));
+    QCOMPARE(s.lastMessageMs, rig.clock.wallMs());
+}
+
+void TestStreamSession::stallsAfterTimeoutWithoutData()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(rig.trade(1));
+    rig.run(5000);
+    QCOMPARE(rig.session.state(), StreamState::Live); // 5.0 s is the limit, not past it
+    rig.run(200);
+    QCOMPARE(rig.session.state(), StreamState::Stalled);
+    QCOMPARE(rig.log.count(EventKind::Stalled), 1);
+    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no data for 5.")), qPrintable(rig.snapshot().stateReason));
+    // Data again: live again.
+    rig.last()->deliver(rig.trade(2));
+    QCOMPARE(rig.session.state(), StreamState::Live);
+}
+
+void TestStreamSession::stallNamesNoDataSinceConnecting()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.run(5200);
+    QCOMPARE(rig.session.state(), StreamState::Stalled);
+    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no data since connecting")),
+             qPrintable(rig.snapshot().stateReason));
+}
+
+void TestStreamSession::wallClockStepNeitherReconnectsNorStalls_data()
+{
+    QTest::addColumn<qint64>("stepMs");
+    QTest::newRow("one hour forward") << qint64(3'600'000);
+    QTest::newRow("one hour back") << qint64(-3'600'000);
+}
+
+void TestStreamSession::wallClockStepNeitherReconnectsNorStalls()
+{
+    QFETCH(qint64, stepMs);
+    StreamConfig config = genericConfig();
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 3000;
+    Rig rig(config);
+    rig.session.start();
+    rig.last()->up();
+    for (int i = 0; i < 3; ++i) {
+        rig.last()->deliver(rig.trade(i));
+        rig.run(1000);
+    }
+    rig.clock.stepWallMs(stepMs);
+    for (int i = 3; i < 10; ++i) {
+        rig.last()->deliver(rig.trade(i));
+        rig.run(1000);
+    }
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    QCOMPARE(rig.openTransports(), 1);
+    QCOMPARE(rig.transports.size(), 1);
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(rig.log.count(EventKind::Stalled), 0);
+    QCOMPARE(rig.log.count(EventKind::ReconnectScheduled), 0);
+    // Latency is measured against the wall clock as it is now: a message stamped with the
+    // stepped clock's time shows no hour of latency, and none counts as negative.
+    QCOMPARE(s.latency.count, quint64(10));
+    QCOMPARE(s.latency.negative, quint64(0));
+    QVERIFY2(s.latency.maxUs < 1'000'000, qPrintable(QString::number(s.latency.maxUs)));
+    // The time shown for the last message is the wall clock's.
+    QCOMPARE(s.lastMessageMs, rig.clock.wallMs() - 1000);
+}
+
+void TestStreamSession::pingsAndDeclaresSilentConnectionDead()
+{
+    StreamConfig config = genericConfig();
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 3000;
+    config.stallTimeoutMs = 600000;
+    Rig rig(config);
+    rig.session.start();
+    FakeTransport *first = rig.last();
+    first->up();
+    rig.run(2000);
+    QCOMPARE(first->pings, 2);
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    rig.run(1000);
+    QCOMPARE(rig.session.state(), StreamState::Live); // exactly 3 s of silence is allowed
+    rig.run(100);
+    QCOMPARE(rig.session.state(), StreamState::Reconnecting);
+    QVERIFY(first->aborted);
+    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no frame or pong for 3.1 s")),
+             qPrintable(rig.snapshot().stateReason));
+}
+
+void TestStreamSession::pongsKeepConnectionAlive()
+{
+    StreamConfig config = genericConfig();
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 3000;
+    config.stallTimeoutMs = 600000;
+    Rig rig(config);
+    rig.session.start();
+    rig.last()->up();
+    for (int i = 0; i < 20; ++i) {
+        rig.run(1000);
+        rig.last()->pong();
+    }
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    QCOMPARE(rig.last()->pings, 20);
+    QCOMPARE(rig.transports.size(), 1);
+}
+
+void TestStreamSession::reconnectWaitsForBackoffDeadline()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    const qint64 droppedAtWallMs = rig.clock.wallMs();
+    rig.last()->drop(1006, QStringLiteral("connection lost"));
+    QCOMPARE(rig.session.state(), StreamState::Reconnecting);
+    const StreamSnapshot s = rig.snapshot();
+    const qint64 delayMs = s.nextRetryAtMs - droppedAtWallMs;
+    QVERIFY2(delayMs >= 0 && delayMs <= 1000, qPrintable(QString::number(delayMs))); // attempt 1: [0, base]
+    QCOMPARE(rig.transports.size(), 1);
+    if (delayMs > 1) {
+        rig.clock.advanceMs(delayMs - 1);
+        rig.session.tick();
+        QCOMPARE(rig.session.state(), StreamState::Reconnecting);
+        QCOMPARE(rig.transports.size(), 1);
+        // Real time passing changes nothing: the deadline is on the session's clock.
+        QTest::qWait(20);
+        QCOMPARE(rig.transports.size(), 1);
+        rig.clock.advanceMs(1);
+    } else {
+        rig.clock.advanceMs(delayMs);
+    }
+    rig.session.tick();
+    QCOMPARE(rig.session.state(), StreamState::Connecting);
+    QCOMPARE(rig.transports.size(), 2);
+    QCOMPARE(rig.snapshot().reconnects, quint64(1));
+}
+
+void TestStreamSession::backoffGrowsAndResetsAfterHealthyPeriod()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    auto dropAndReconnect = [&rig](int expectedAttempt) {
+        rig.last()->drop(1006, QStringLiteral("connection lost"));
+        const QString reason = rig.snapshot().stateReason;
+        if (!reason.contains(QStringLiteral("reconnect attempt %1 in").arg(expectedAttempt)))
+            return false;
+        // Every delay is at most the ceiling of its attempt: base · 2^(attempt − 1).
+        const int before = int(rig.transports.size());
+        rig.run(1000 << (expectedAttempt - 1));
+        if (int(rig.transports.size()) != before + 1)
+            return false;
+        rig.last()->up();
+        return rig.session.state() == StreamState::Live;
+    };
+    rig.last()->up();
+    QVERIFY(dropAndReconnect(1));
+    QVERIFY(dropAndReconnect(2));
+    QVERIFY(dropAndReconnect(3));
+    // Live for the healthy period (with data, so it never stalls): the attempts start again.
+    for (int i = 0; i < 31; ++i) {
+        rig.last()->deliver(rig.trade(i));
+        rig.run(1000);
+    }
+    QVERIFY(dropAndReconnect(1));
+    QCOMPARE(rig.snapshot().reconnects, quint64(4));
+}
+
+void TestStreamSession::rolloverOpensReplacementAndCountsOnce()
+{
+    Rig rig(binanceConfig());
+    rig.session.start();
+    FakeTransport *old = rig.last();
+    old->up();
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    for (int a = 1; a <= 3; ++a)
+        old->deliver(rig.trade(a));
+    rig.run(60000, 1000);
+    QCOMPARE(rig.transports.size(), 2); // the replacement is opening
+    QVERIFY(rig.snapshot().rolloverInProgress);
+    FakeTransport *fresh = rig.last();
+    QVERIFY(fresh != old && fresh->opened);
+    old->deliver(rig.trade(4)); // the old connection goes on meanwhile
+    fresh->up();
+    // The new connection starts ahead of the old one, at trade 6: it counts from there.
+    for (int a = 6; a <= 8; ++a)
+        fresh->deliver(rig.trade(a));
+    old->deliver(rig.trade(5));
+    QVERIFY(!old->aborted);
+    old->deliver(rig.trade(6));
+    // The old connection caught up with the new one: it is retired.
+    QVERIFY(old->aborted);
+    QVERIFY(!fresh->aborted);
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.dataMessages, quint64(8)); // trades 1..8, each once
+    QCOMPARE(s.duplicates, quint64(1));   // the old connection's 6
+    QCOMPARE(s.rollovers, quint64(1));
+    QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    fresh->deliver(rig.trade(9));
+    QCOMPARE(rig.snapshot().dataMessages, quint64(9));
+}
+
+void TestStreamSession::rolloverAbandonedWhenReplacementNeverComesUp()
+{
+    StreamConfig config = binanceConfig();
+    config.connectTimeoutMs = 5000;
+    config.pongTimeoutMs = 0;
+    Rig rig(config);
+    rig.session.start();
+    FakeTransport *old = rig.last();
+    old->up();
+    rig.run(60000, 1000);
+    QCOMPARE(rig.transports.size(), 2);
+    FakeTransport *fresh = rig.last();
+    rig.run(5100);
+    QVERIFY(fresh->aborted);
+    QVERIFY(!old->aborted);
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    QVERIFY(!rig.snapshot().rolloverInProgress);
+    QCOMPARE(rig.snapshot().reconnects, quint64(0));
+}
+
+void TestStreamSession::rawServerShutdownStartsRollover()
+{
+    StreamConfig config = binanceConfig();
+    config.mode = DecodeMode::Raw;
+    config.maxConnectionAgeMs = 0; // only the notice can start it
+    Rig rig(config);
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(rig.trade(1));
+    rig.last()->deliver(QByteArrayLiteral("{\"stream\":\"!serverShutdown\",\"data\":{\"e\":\"serverShutdown\",\"E\":1}}"));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.serverShutdowns, quint64(1));
+    QCOMPARE(s.controlMessages, quint64(1));
+    QCOMPARE(s.dataMessages, quint64(1));
+    QCOMPARE(rig.transports.size(), 2);
+    QVERIFY(s.rolloverInProgress);
+}
+
+void TestStreamSession::stopActsAtOnce()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.session.stop();
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+    QVERIFY(rig.last()->aborted);
+    rig.run(120000, 1000); // nothing reconnects a stopped stream
+    QCOMPARE(rig.transports.size(), 1);
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+}
+
+QTEST_GUILESS_MAIN(TestStreamSession)
+#include "tst_streamsession.moc"
