@@ -54,10 +54,4 @@ void SecretStore::setKeychainValue(const QString &name, const QString &value)
     keychainValues().insert(name, value);
 }
 
-void SecretStore::removeKeychainValue(const QString &name)
-{
-    QMutexLocker lock(&g_mutex);
-    keychainValues().remove(name);
-}
-
 } // namespace streamscope

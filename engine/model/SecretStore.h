@@ -17,7 +17,6 @@ public:
     // The secret's value; `ok` false when a reference names something that is not set.
     static QString resolve(const QString &value, bool *ok = nullptr);
     static void setKeychainValue(const QString &name, const QString &value);
-    static void removeKeychainValue(const QString &name);
 };
 
 } // namespace streamscope

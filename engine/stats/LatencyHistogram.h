@@ -48,7 +48,7 @@ private:
     RelaxedValue<std::uint64_t> m_maxUs;
     // One past the highest bucket ever recorded into: a snapshot copies only that far, which
     // for latencies in the ms range is a fifth of the array (the GUI copies every stream's
-    // histogram ten times a second).
+    // histogram once a second, /metrics on every scrape).
     RelaxedValue<int> m_usedBuckets;
 };
 

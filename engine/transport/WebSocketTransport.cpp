@@ -124,18 +124,26 @@ void WebSocketTransport::noteMessageSize(qint64 bytes)
 
 void WebSocketTransport::onTextMessage(const QString &message)
 {
-    if (Q_UNLIKELY(m_sizing))
-        noteMessageSize(message.size());
     PaddedBuffer &buffer = m_decoder.buffer();
     const qsizetype n = message.size();
     char *start = buffer.reserve(std::size_t(n) * 3);
     // A raw stream reads the head only: of a long ASCII message only the head is converted.
     constexpr qsizetype head = HeadScanner::kHeadBytes;
     const auto *units = reinterpret_cast<const char16_t *>(message.utf16());
-    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
-        && m_sink.onMessageHead(start, head, n))
-        return;
+    // An ASCII message has as many UTF-8 bytes as UTF-16 units: n is its size in bytes.
+    // Sizes are noted before the sink runs: it may abort this transport.
+    bool sized = false;
+    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)) {
+        if (Q_UNLIKELY(m_sizing)) {
+            noteMessageSize(n);
+            sized = true;
+        }
+        if (m_sink.onMessageHead(start, head, n))
+            return;
+    }
     char *end = encodeUtf8(m_encoder, message, start);
+    if (Q_UNLIKELY(m_sizing) && !sized)
+        noteMessageSize(end - start);
     m_sink.onMessage(start, end - start, true);
 }
 
