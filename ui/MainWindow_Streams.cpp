@@ -139,7 +139,8 @@ void MainWindow::stopStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids)
         m_engine->stopStream(id);
-    // The worker changes the state at once; show it on the next event-loop turn.
+    // The worker changes the state as soon as it runs the queued stop; show it shortly after
+    // rather than at the next tick.
     QTimer::singleShot(20, this, [this] { refreshNow(false); });
 }
 
