@@ -14,8 +14,7 @@ QString tr(const char *text)
 
 QString BinanceStreamBuilder::defaultEndpoint(BinanceRequest::Market market)
 {
-    return market == BinanceRequest::Market::UsdmFutures ? QStringLiteral("wss://fstream.binance.com")
-                                                         : QStringLiteral("wss://stream.binance.com:9443");
+    return BinancePresets::baseUrl(market).toString();
 }
 
 QStringList BinanceStreamBuilder::klineIntervals()
@@ -96,20 +95,22 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         return out;
     }
 
-    for (const QString &s : symbols) {
-        if (req.trade)
-            out.streams.append(s + QStringLiteral("@trade"));
-        if (req.aggTrade)
-            out.streams.append(s + QStringLiteral("@aggTrade"));
-        if (req.kline)
-            out.streams.append(s + QStringLiteral("@kline_") + req.klineInterval);
-        if (req.partialDepth)
-            out.streams.append(s + QStringLiteral("@depth") + QString::number(req.depthLevels) + depthSuffix);
-        if (req.depthDiff)
-            out.streams.append(s + QStringLiteral("@depth") + diffSuffix);
-        if (req.bookTicker)
-            out.streams.append(s + QStringLiteral("@bookTicker"));
-    }
+    QStringList types;
+    if (req.trade)
+        types.append(QStringLiteral("trade"));
+    if (req.aggTrade)
+        types.append(QStringLiteral("aggTrade"));
+    if (req.kline)
+        types.append(QStringLiteral("kline_") + req.klineInterval);
+    if (req.partialDepth)
+        types.append(QStringLiteral("depth") + QString::number(req.depthLevels) + depthSuffix);
+    if (req.depthDiff)
+        types.append(QStringLiteral("depth") + diffSuffix);
+    if (req.bookTicker)
+        types.append(QStringLiteral("bookTicker"));
+    // Symbol by symbol, so that a symbol's streams stay together in the URL and the preview.
+    for (const QString &symbol : symbols)
+        out.streams += BinancePresets::streamNames({symbol}, types);
     if (out.streams.isEmpty()) {
         out.error = tr("Pick at least one stream type (trade, aggTrade, kline, depth or bookTicker).");
         return out;
@@ -129,10 +130,10 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         return out;
     }
 
-    if (req.delivery == BinanceRequest::Delivery::InUrl && out.streams.size() > kMaxStreamsInUrl) {
+    if (req.delivery == BinanceRequest::Delivery::InUrl && out.streams.size() > BinancePresets::kMaxStreamsInUrl) {
         out.error = tr("%1 streams are too many for one URL (at most %2): choose \"Subscribe after connect\".")
                         .arg(out.streams.size())
-                        .arg(kMaxStreamsInUrl);
+                        .arg(BinancePresets::kMaxStreamsInUrl);
         return out;
     }
 
@@ -141,7 +142,7 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
     // stream and the rest are subscribed after connect (and the engine spreads more than
     // 1024 over several connections).
     const QStringList inUrl = req.delivery == BinanceRequest::Delivery::Subscribe ? out.streams.mid(0, 1) : out.streams;
-    out.url = QUrl(endpoint + QStringLiteral("/stream?streams=") + inUrl.join(QLatin1Char('/')));
+    out.url = BinancePresets::combinedUrl(base, inUrl);
     if (req.delivery == BinanceRequest::Delivery::Subscribe)
         out.subscribe = out.streams.mid(1);
     out.ok = true;

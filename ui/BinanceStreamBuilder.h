@@ -1,8 +1,11 @@
 #pragma once
 
-// Turns the Binance preset's choices (market, symbols, stream types) into stream names,
-// a combined-stream URL and the SUBSCRIBE list, and validates them with messages a user
-// can act on. Pure logic, no network; any thread.
+// The UI side of the Binance preset: checks the user's choices (symbols, stream types,
+// update speeds, endpoint, delivery) with messages a user can act on, then asks the
+// engine's BinancePresets for the stream names, the combined URL and the per-URL limit, so
+// the dialog and the engine build URLs one way. Pure logic, no network; any thread.
+
+#include "BinancePresets.h"
 
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>
@@ -10,7 +13,7 @@
 namespace streamscope::ui {
 
 struct BinanceRequest {
-    enum class Market { Unknown = 0, Spot, UsdmFutures };
+    using Market = BinancePresets::Market;
     enum class Delivery { Unknown = 0, InUrl, Subscribe };
 
     Market market = Market::Spot;
@@ -39,9 +42,6 @@ struct BinanceStreams {
 
 class BinanceStreamBuilder {
 public:
-    static constexpr int kMaxStreamsInUrl = 200; // keeps the URL well under common limits
-    static constexpr int kMaxStreamsPerConnection = 1024;
-
     static QString defaultEndpoint(BinanceRequest::Market market);
     static QStringList klineIntervals();
     static QStringList depthSpeeds(BinanceRequest::Market market); // first entry: the default

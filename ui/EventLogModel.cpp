@@ -2,6 +2,7 @@
 
 #include "Format.h"
 
+#include <QtCore/QDateTime>
 #include <QtGui/QBrush>
 
 namespace streamscope::ui {
@@ -107,6 +108,27 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     default: break;
     }
     add(std::move(e));
+}
+
+void EventLogModel::addAlertRaised(const QString &stream, const QString &text)
+{
+    add({QDateTime::currentMSecsSinceEpoch(), stream, tr("alert"), text, Severity::Error});
+}
+
+void EventLogModel::addAlertCleared(const QString &stream, const QString &text)
+{
+    add({QDateTime::currentMSecsSinceEpoch(), stream, tr("alert cleared"), text, Severity::Info});
+}
+
+void EventLogModel::addKeychainFailure(const QString &entryName, const QString &error)
+{
+    add({QDateTime::currentMSecsSinceEpoch(), QString(), tr("keychain"),
+         tr("Could not read or write keychain entry \"%1\": %2").arg(entryName, error), Severity::Warning});
+}
+
+void EventLogModel::addWorkspaceWarning(const QString &text)
+{
+    add({QDateTime::currentMSecsSinceEpoch(), QString(), tr("workspace"), text, Severity::Warning});
 }
 
 void EventLogModel::add(Entry entry)

@@ -1,9 +1,12 @@
 #pragma once
 
 // The event log: connects, disconnects with reason and close code, reconnect attempts,
-// stalls, gaps, parse errors with the offending message, and alerts. Events arrive at a
-// low rate from Engine::eventOccurred and the alert monitor; they are queued and inserted
-// in one batch per flush() (the main window's tick), at most kCapacity kept. GUI thread only.
+// stalls, gaps, parse errors with the offending message, alerts, keychain failures and
+// workspace warnings. Every entry is built here (time, kind, severity, text) from the facts
+// its caller passes, so the log reads alike whoever reports. Events arrive at a low rate
+// from Engine::eventOccurred, the alert monitor and the workspace; they are queued and
+// inserted in one batch per flush() (the main window's tick), at most kCapacity kept.
+// GUI thread only.
 
 #include "StreamRecords.h"
 
@@ -37,6 +40,10 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void addEvent(const StreamEvent &event, const QString &streamName);
+    void addAlertRaised(const QString &stream, const QString &text);
+    void addAlertCleared(const QString &stream, const QString &text);
+    void addKeychainFailure(const QString &entryName, const QString &error);
+    void addWorkspaceWarning(const QString &text);
     void add(Entry entry);
     // Inserts everything queued since the last flush.
     void flush();

@@ -50,7 +50,6 @@ public:
     // `error` when `regex` is on and the pattern does not compile.
     bool setFilter(const QString &text, bool regex, QString *error = nullptr);
     QString filterText() const { return m_filterText; }
-    bool filterIsRegex() const { return m_filterRegex; }
 
     const Entry *entryAt(int row) const;
     int storedCount() const { return int(m_entries.size()); }

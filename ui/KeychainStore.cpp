@@ -51,8 +51,6 @@ void KeychainStore::store(const QString &name, const QString &value)
     connect(job, &QKeychain::Job::finished, this, [this, job, name] {
         if (job->error() != QKeychain::NoError)
             emit failed(name, job->errorString());
-        else
-            emit stored(name);
     });
     job->start();
 }

@@ -29,7 +29,6 @@ public:
 
 signals:
     void loaded(const QString &name);
-    void stored(const QString &name);
     void failed(const QString &name, const QString &error);
 
 private:

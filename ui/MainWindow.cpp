@@ -5,43 +5,28 @@
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "Format.h"
-#include "KeychainStore.h"
 #include "LatencyChart.h"
+#include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
 #include "RateHistory.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
-#include "StreamDialog.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
 #include "Versions.h"
 
-
 #include <QtCore/QDateTime>
-#include <QtCore/QDir>
-#include <QtCore/QRegularExpression>
-#include <QtCore/QFileInfo>
-#include <QtCore/QJsonArray>
 #include <QtCore/QSettings>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
-#include <QtGui/QClipboard>
-#include <QtGui/QCloseEvent>
-#include <QtGui/QGuiApplication>
-#include <QtGui/QKeySequence>
-#include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
-#include <QtWidgets/QFileDialog>
-#include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
-#include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMenu>
-#include <QtWidgets/QMenuBar>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QSplitter>
@@ -49,17 +34,12 @@
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QSystemTrayIcon>
 #include <QtWidgets/QTableView>
-#include <QtWidgets/QToolBar>
 #include <QtWidgets/QVBoxLayout>
-
-#include <cmath>
 
 namespace streamscope::ui {
 
 namespace {
-const QString kRecentKey = QStringLiteral("workspace/recent");
 const QString kThemeKey = QStringLiteral("ui/theme");
-const QString kLastDirKey = QStringLiteral("workspace/lastDir");
 
 QTableView *makeLogView(QAbstractItemModel *model)
 {
@@ -74,19 +54,6 @@ QTableView *makeLogView(QAbstractItemModel *model)
     view->horizontalHeader()->setHighlightSections(false);
     view->setAlternatingRowColors(true);
     return view;
-}
-
-QStringList secretNames(const StreamConfig &c)
-{
-    QStringList refs = {c.appKey, c.session};
-    for (const auto &h : c.headers)
-        refs.append(h.second);
-    QStringList names;
-    for (const QString &r : refs) {
-        if (KeychainStore::isKeychainRef(r))
-            names.append(KeychainStore::nameOf(r));
-    }
-    return names;
 }
 } // namespace
 
@@ -110,12 +77,14 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_results = new ResponseModel(this);
     m_errors = new ResponseModel(this);
     m_alerts = new AlertMonitor(this);
-    m_keychain = new KeychainStore(this);
+    m_workspace = new WorkspaceController(engine, this, [this] { return currentWorkspace(); });
+    m_actions = new MainActions(this);
 
-    buildActions();
     buildCentral();
     buildDocks();
-    buildMenus();
+    m_actions->addToolBar();
+    m_actions->fillMenuBar({m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock});
+    connectActions();
     buildStatusBar();
     setDefaultLayout();
 
@@ -131,25 +100,9 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
 
     connect(m_alerts, &AlertMonitor::alertRaised, this, &MainWindow::onAlertRaised);
     connect(m_alerts, &AlertMonitor::alertCleared, this, &MainWindow::onAlertCleared);
-    connect(m_alerts, &AlertMonitor::rulesChanged, this, [this] { setModified(true); });
-    connect(m_keychain, &KeychainStore::loaded, this, [this](const QString &name) {
-        // A stream that connected before its secret arrived retries with it now.
-        if (!m_engine)
-            return;
-        const QList<StreamId> ids = m_engine->streamIds();
-        for (StreamId id : ids) {
-            if (secretNames(m_engine->config(id)).contains(name))
-                m_engine->restartStream(id);
-        }
-    });
-    connect(m_keychain, &KeychainStore::failed, this, [this](const QString &name, const QString &error) {
-        EventLogModel::Entry e;
-        e.timeMs = QDateTime::currentMSecsSinceEpoch();
-        e.kind = tr("keychain");
-        e.text = tr("Could not read or write keychain entry \"%1\": %2").arg(name, error);
-        e.severity = EventLogModel::Severity::Warning;
-        m_eventLog->add(e);
-    });
+    connect(m_alerts, &AlertMonitor::rulesChanged, this, [this] { m_workspace->setModified(true); });
+    connect(m_workspace, &WorkspaceController::openRequested, this, &MainWindow::onOpenRequested);
+    connect(m_workspace, &WorkspaceController::keychainFailed, m_eventLog, &EventLogModel::addKeychainFailure);
 
     if (m_engine) {
         connect(m_engine, &Engine::stateChanged, this, [this](StreamId id, StreamState state, const QString &reason) {
@@ -167,10 +120,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
 
     QSettings settings;
     const auto mode = Theme::modeFromName(settings.value(kThemeKey, QStringLiteral("system")).toString());
-    for (QAction *a : m_themeGroup->actions()) {
-        if (a->data().toInt() == int(mode))
-            a->setChecked(true);
-    }
+    m_actions->checkTheme(int(mode));
     applyTheme(int(mode));
 
     m_timer = new QTimer(this);
@@ -179,8 +129,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     connect(m_timer, &QTimer::timeout, this, &MainWindow::onTick);
     m_timer->start();
 
-    updateTitle();
-    updateActions();
+    m_actions->updateForSelection(0);
     refreshNow(true);
 }
 
@@ -189,67 +138,43 @@ MainWindow::~MainWindow() = default;
 // ---------------------------------------------------------------------------------------
 // Construction
 
-void MainWindow::buildActions()
+void MainWindow::connectActions()
 {
-    const auto make = [this](const QString &text, const QString &tip, const QKeySequence &key, QStyle::StandardPixmap icon,
-                             const char *objectName) {
-        auto *a = new QAction(style()->standardIcon(icon), text, this);
-        a->setObjectName(QLatin1String(objectName));
-        a->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
-        a->setStatusTip(tip);
-        if (!key.isEmpty())
-            a->setShortcut(key);
-        return a;
-    };
-    m_addAction = make(tr("&Add stream…"), tr("Add a stream"), QKeySequence(Qt::CTRL | Qt::Key_N), QStyle::SP_FileDialogNewFolder, "addStream");
-    m_editAction = make(tr("&Edit stream…"), tr("Edit the selected stream"), QKeySequence(Qt::Key_F2), QStyle::SP_FileDialogDetailedView, "editStream");
-    m_stopAction = make(tr("&Stop"), tr("Stop the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_Period), QStyle::SP_MediaStop, "stopStreams");
-    m_restartAction = make(tr("&Restart"), tr("Restart the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, "restartStreams");
-    m_removeAction = make(tr("Re&move"), tr("Remove the selected streams"), QKeySequence(QKeySequence::Delete), QStyle::SP_DialogDiscardButton, "removeStreams");
-    // Delete belongs to text fields when they have focus: the table owns this shortcut.
-    m_removeAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_stopAllAction = make(tr("Stop &all"), tr("Stop every stream"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period), QStyle::SP_MediaPause, "stopAll");
-    m_subscribeAction = make(tr("S&ubscribe…"), tr("Send SUBSCRIBE for more Binance streams on the selected stream"), QKeySequence(), QStyle::SP_ArrowRight, "subscribe");
-    m_sendAction = make(tr("Send &message…"), tr("Send a text message on the selected stream"), QKeySequence(), QStyle::SP_ArrowForward, "sendMessage");
-    m_newAction = make(tr("&New workspace"), tr("Start an empty workspace"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace");
-    m_openAction = make(tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open, QStyle::SP_DialogOpenButton, "openWorkspace");
-    m_saveAction = make(tr("&Save workspace"), tr("Save the workspace"), QKeySequence::Save, QStyle::SP_DialogSaveButton, "saveWorkspace");
-    m_saveAsAction = make(tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs, QStyle::SP_DialogSaveButton, "saveWorkspaceAs");
-    m_quitAction = make(tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit");
-    m_aboutAction = make(tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(), QStyle::SP_MessageBoxInformation, "about");
-
-    connect(m_addAction, &QAction::triggered, this, &MainWindow::addStream);
-    connect(m_editAction, &QAction::triggered, this, &MainWindow::editStream);
-    connect(m_stopAction, &QAction::triggered, this, &MainWindow::stopSelected);
-    connect(m_restartAction, &QAction::triggered, this, &MainWindow::restartSelected);
-    connect(m_removeAction, &QAction::triggered, this, &MainWindow::removeSelected);
-    connect(m_stopAllAction, &QAction::triggered, this, [this] {
+    connect(m_actions->add, &QAction::triggered, this, &MainWindow::addStream);
+    connect(m_actions->edit, &QAction::triggered, this, &MainWindow::editStream);
+    connect(m_actions->stop, &QAction::triggered, this, &MainWindow::stopSelected);
+    connect(m_actions->restart, &QAction::triggered, this, &MainWindow::restartSelected);
+    connect(m_actions->remove, &QAction::triggered, this, &MainWindow::removeSelected);
+    connect(m_actions->stopAll, &QAction::triggered, this, [this] {
         if (m_engine)
             stopStreams(m_engine->streamIds());
     });
-    connect(m_subscribeAction, &QAction::triggered, this, &MainWindow::subscribeSelected);
-    connect(m_sendAction, &QAction::triggered, this, &MainWindow::sendToSelected);
-    connect(m_newAction, &QAction::triggered, this, &MainWindow::newWorkspace);
-    connect(m_openAction, &QAction::triggered, this, &MainWindow::openWorkspaceDialog);
-    connect(m_saveAction, &QAction::triggered, this, &MainWindow::save);
-    connect(m_saveAsAction, &QAction::triggered, this, &MainWindow::saveAs);
-    connect(m_quitAction, &QAction::triggered, this, &QMainWindow::close);
-    connect(m_aboutAction, &QAction::triggered, this, &MainWindow::showAbout);
-
-    m_themeGroup = new QActionGroup(this);
-    m_themeGroup->setExclusive(true);
-    const QPair<QString, Theme::Mode> themes[] = {{tr("Follow &system"), Theme::Mode::System},
-                                                  {tr("&Light"), Theme::Mode::Light},
-                                                  {tr("&Dark"), Theme::Mode::Dark}};
-    for (const auto &t : themes) {
-        QAction *a = m_themeGroup->addAction(t.first);
-        a->setCheckable(true);
-        a->setData(int(t.second));
-    }
-    connect(m_themeGroup, &QActionGroup::triggered, this, [this](QAction *a) {
+    connect(m_actions->subscribe, &QAction::triggered, this, &MainWindow::subscribeSelected);
+    connect(m_actions->send, &QAction::triggered, this, &MainWindow::sendToSelected);
+    connect(m_actions->inspect, &QAction::triggered, this, [this] {
+        m_inspectorDock->show();
+        m_inspectorDock->raise();
+    });
+    connect(m_actions->copyUrl, &QAction::triggered, this, &MainWindow::copySelectedUrl);
+    connect(m_actions->findStream, &QAction::triggered, this, [this] {
+        m_filter->setFocus(Qt::ShortcutFocusReason);
+        m_filter->selectAll();
+    });
+    connect(m_actions->newWorkspace, &QAction::triggered, this, &MainWindow::newWorkspace);
+    connect(m_actions->open, &QAction::triggered, m_workspace, &WorkspaceController::chooseAndOpen);
+    connect(m_actions->save, &QAction::triggered, m_workspace, &WorkspaceController::save);
+    connect(m_actions->saveAs, &QAction::triggered, m_workspace, &WorkspaceController::saveAs);
+    connect(m_actions->quit, &QAction::triggered, this, &QMainWindow::close);
+    connect(m_actions->recentMenu(), &QMenu::aboutToShow, this, [this] { m_workspace->fillRecentMenu(m_actions->recentMenu()); });
+    connect(m_actions->resetLayout, &QAction::triggered, this, [this] {
+        restoreState(m_defaultState);
+        m_workspace->setModified(true);
+    });
+    connect(m_actions->themes, &QActionGroup::triggered, this, [this](QAction *a) {
         QSettings().setValue(kThemeKey, Theme::modeName(Theme::Mode(a->data().toInt())));
         applyTheme(a->data().toInt());
     });
+    connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
 }
 
 void MainWindow::buildCentral()
@@ -259,13 +184,6 @@ void MainWindow::buildCentral()
     m_filter->setPlaceholderText(tr("Filter streams by name…  (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setToolTip(tr("Show only the streams whose name contains this text"));
-    auto *focusFilter = new QAction(this);
-    focusFilter->setShortcut(QKeySequence::Find);
-    connect(focusFilter, &QAction::triggered, this, [this] {
-        m_filter->setFocus(Qt::ShortcutFocusReason);
-        m_filter->selectAll();
-    });
-    addAction(focusFilter);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
     m_table = new QTableView;
@@ -295,7 +213,7 @@ void MainWindow::buildCentral()
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     m_table->setColumnWidth(StreamTableModel::ColActions, 3 * 24 + 8);
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
-    m_table->addAction(m_removeAction);
+    m_table->addAction(m_actions->remove);
 
     connect(m_actionDelegate, &StreamActionDelegate::actionTriggered, this,
             [this](const QModelIndex &index, StreamActionDelegate::Action a) { onRowAction(index, int(a)); });
@@ -314,22 +232,6 @@ void MainWindow::buildCentral()
     layout->addWidget(m_filter);
     layout->addWidget(m_table, 1);
     setCentralWidget(central);
-
-    auto *toolbar = addToolBar(tr("Streams"));
-    toolbar->setObjectName(QStringLiteral("streamsToolbar"));
-    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    toolbar->setIconSize(QSize(18, 18));
-    toolbar->addAction(m_addAction);
-    toolbar->addAction(m_editAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_stopAction);
-    toolbar->addAction(m_restartAction);
-    toolbar->addAction(m_removeAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_stopAllAction);
-    toolbar->addSeparator();
-    toolbar->addAction(m_openAction);
-    toolbar->addAction(m_saveAction);
 }
 
 void MainWindow::buildDocks()
@@ -389,48 +291,6 @@ void MainWindow::buildDocks()
             QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
     });
     connect(m_rateChart, &RateChart::settingsChanged, this, [this] { m_rateChart->refresh(*m_rateHistory); });
-}
-
-void MainWindow::buildMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_newAction);
-    file->addAction(m_openAction);
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-    file->addSeparator();
-    file->addAction(m_saveAction);
-    file->addAction(m_saveAsAction);
-    file->addSeparator();
-    file->addAction(m_quitAction);
-
-    QMenu *streams = menuBar()->addMenu(tr("&Streams"));
-    streams->addAction(m_addAction);
-    streams->addAction(m_editAction);
-    streams->addSeparator();
-    streams->addAction(m_stopAction);
-    streams->addAction(m_restartAction);
-    streams->addAction(m_removeAction);
-    streams->addAction(m_stopAllAction);
-    streams->addSeparator();
-    streams->addAction(m_subscribeAction);
-    streams->addAction(m_sendAction);
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock})
-        view->addAction(d->toggleViewAction());
-    view->addSeparator();
-    auto *resetLayout = view->addAction(tr("Reset &layout"));
-    connect(resetLayout, &QAction::triggered, this, [this] {
-        restoreState(m_defaultState);
-        setModified(true);
-    });
-    QMenu *theme = view->addMenu(tr("&Theme"));
-    theme->addActions(m_themeGroup->actions());
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(m_aboutAction);
 }
 
 void MainWindow::buildStatusBar()
@@ -542,277 +402,6 @@ void MainWindow::updateStatusBar(double cpuPercent)
 }
 
 // ---------------------------------------------------------------------------------------
-// Selection and actions
-
-QList<StreamId> MainWindow::selectedStreams() const
-{
-    QList<StreamId> ids;
-    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
-    for (const QModelIndex &r : rows) {
-        const StreamId id = m_model->idAt(m_proxy->mapToSource(r).row());
-        if (id != kInvalidStreamId)
-            ids.append(id);
-    }
-    if (ids.isEmpty() && m_table->currentIndex().isValid()) {
-        const StreamId id = m_model->idAt(m_proxy->mapToSource(m_table->currentIndex()).row());
-        if (id != kInvalidStreamId)
-            ids.append(id);
-    }
-    return ids;
-}
-
-void MainWindow::selectStream(StreamId id)
-{
-    const int row = m_model->rowOf(id);
-    if (row < 0)
-        return;
-    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
-    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    m_table->scrollTo(index);
-}
-
-QString MainWindow::streamName(StreamId id) const
-{
-    if (const StreamTableModel::Row *r = m_model->row(id))
-        return r->snap.name;
-    if (m_engine && m_engine->contains(id))
-        return m_engine->config(id).name;
-    return QStringLiteral("#%1").arg(id);
-}
-
-void MainWindow::onSelectionChanged()
-{
-    const QList<StreamId> ids = selectedStreams();
-    QList<QPair<StreamId, QString>> named;
-    for (StreamId id : ids)
-        named.append({id, streamName(id)});
-    m_rateChart->setStreams(named);
-
-    StreamId current = kInvalidStreamId;
-    if (m_table->currentIndex().isValid() && m_table->selectionModel()->isRowSelected(m_table->currentIndex().row(), QModelIndex()))
-        current = m_model->idAt(m_proxy->mapToSource(m_table->currentIndex()).row());
-    if (current == kInvalidStreamId && !ids.isEmpty())
-        current = ids.first();
-    const QString name = current != kInvalidStreamId ? streamName(current) : QString();
-    m_inspector->setStream(current, name);
-    m_latencyChart->setStream(current, name);
-    m_inspectorDock->setWindowTitle(current != kInvalidStreamId ? tr("Inspector — %1").arg(name) : tr("Inspector"));
-    m_resultsDock->setWindowTitle(current != kInvalidStreamId ? tr("Results — %1").arg(name) : tr("Results"));
-    m_errorsDock->setWindowTitle(current != kInvalidStreamId ? tr("Errors — %1").arg(name) : tr("Errors"));
-    if (current == kInvalidStreamId || !m_engine) {
-        m_results->setRecords({});
-        m_errors->setRecords({});
-    } else {
-        m_results->setRecords(m_engine->results(current));
-        m_errors->setRecords(m_engine->errors(current));
-    }
-    m_rateChart->refresh(*m_rateHistory);
-    updateActions();
-}
-
-void MainWindow::updateActions()
-{
-    const int n = int(selectedStreams().size());
-    m_editAction->setEnabled(n == 1);
-    m_stopAction->setEnabled(n > 0);
-    m_restartAction->setEnabled(n > 0);
-    m_removeAction->setEnabled(n > 0);
-    m_subscribeAction->setEnabled(n == 1);
-    m_sendAction->setEnabled(n == 1);
-    m_stopAction->setText(n > 1 ? tr("&Stop %1").arg(n) : tr("&Stop"));
-    m_restartAction->setText(n > 1 ? tr("&Restart %1").arg(n) : tr("&Restart"));
-    m_removeAction->setText(n > 1 ? tr("Re&move %1").arg(n) : tr("Re&move"));
-}
-
-void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
-{
-    const StreamId id = m_model->idAt(m_proxy->mapToSource(proxyIndex).row());
-    if (id == kInvalidStreamId)
-        return;
-    switch (StreamActionDelegate::Action(action)) {
-    case StreamActionDelegate::Action::Stop: stopStreams({id}); break;
-    case StreamActionDelegate::Action::Restart: restartStreams({id}); break;
-    case StreamActionDelegate::Action::Remove: removeStreams({id}); break;
-    case StreamActionDelegate::Action::None: break;
-    }
-}
-
-void MainWindow::stopSelected()
-{
-    stopStreams(selectedStreams());
-}
-
-void MainWindow::restartSelected()
-{
-    restartStreams(selectedStreams());
-}
-
-void MainWindow::removeSelected()
-{
-    const QList<StreamId> ids = selectedStreams();
-    if (ids.size() > 1) {
-        const auto answer = QMessageBox::question(this, tr("Remove streams"),
-                                                  tr("Remove %1 streams? Their statistics are lost.").arg(ids.size()),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes)
-            return;
-    }
-    removeStreams(ids);
-}
-
-void MainWindow::stopStreams(const QList<StreamId> &ids)
-{
-    if (!m_engine)
-        return;
-    for (StreamId id : ids)
-        m_engine->stopStream(id);
-    // The worker changes the state at once; show it on the next event-loop turn.
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
-}
-
-void MainWindow::restartStreams(const QList<StreamId> &ids)
-{
-    if (!m_engine)
-        return;
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    for (StreamId id : ids) {
-        m_engine->restartStream(id);
-        m_startedAtMs.insert(id, now);
-    }
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
-}
-
-void MainWindow::removeStreams(const QList<StreamId> &ids)
-{
-    if (!m_engine || ids.isEmpty())
-        return;
-    for (StreamId id : ids) {
-        m_alerts->forget(id);
-        m_rateHistory->forget(id);
-        m_engine->removeStream(id);
-    }
-    setModified(true);
-    refreshNow(false);
-    onSelectionChanged();
-}
-
-QStringList MainWindow::streamNamesExcept(StreamId except) const
-{
-    QStringList names;
-    for (StreamId id : m_engine->streamIds())
-        if (id != except)
-            names.append(m_engine->config(id).name);
-    return names;
-}
-
-void MainWindow::storeSecrets(const StreamDialog &dialog)
-{
-    for (const auto &secret : dialog.secrets())
-        m_keychain->store(secret.first, secret.second);
-}
-
-void MainWindow::addStream()
-{
-    if (!m_engine)
-        return;
-    StreamDialog dialog(streamNamesExcept(kInvalidStreamId), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    storeSecrets(dialog);
-    const StreamConfig config = dialog.config();
-    m_alerts->setRule(config.name, dialog.alertRule());
-    const StreamId id = m_engine->addStream(config);
-    m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch());
-    setModified(true);
-    refreshNow(false);
-    selectStream(id);
-}
-
-void MainWindow::editStream()
-{
-    const QList<StreamId> ids = selectedStreams();
-    if (!m_engine || ids.size() != 1)
-        return;
-    const StreamId id = ids.first();
-    const StreamConfig old = m_engine->config(id);
-    StreamDialog dialog(streamNamesExcept(id), this);
-    dialog.setConfig(old, m_alerts->ruleFor(old.name));
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    storeSecrets(dialog);
-    const StreamConfig config = dialog.config();
-    if (config.name != old.name)
-        m_alerts->renameStream(old.name, config.name);
-    m_alerts->setRule(config.name, dialog.alertRule());
-    m_engine->updateStream(id, config);
-    m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch());
-    setModified(true);
-    refreshNow(false);
-}
-
-void MainWindow::subscribeSelected()
-{
-    const QList<StreamId> ids = selectedStreams();
-    if (!m_engine || ids.size() != 1)
-        return;
-    bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Subscribe"),
-                                               tr("Binance stream names to SUBSCRIBE to, separated by spaces or commas:"),
-                                               QLineEdit::Normal, QString(), &ok);
-    const QStringList names = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
-    if (!ok || names.isEmpty())
-        return;
-    const qint64 requestId = m_engine->subscribe(ids.first(), names);
-    statusBar()->showMessage(tr("SUBSCRIBE sent with id %1; the result appears in Results").arg(requestId), 5000);
-}
-
-void MainWindow::sendToSelected()
-{
-    const QList<StreamId> ids = selectedStreams();
-    if (!m_engine || ids.size() != 1)
-        return;
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Send message"), tr("Text to send on %1:").arg(streamName(ids.first())),
-                                                        QString(), &ok);
-    if (!ok || text.trimmed().isEmpty())
-        return;
-    if (!m_engine->sendMessage(ids.first(), text.trimmed()))
-        statusBar()->showMessage(tr("Not sent: the stream is not connected"), 5000);
-}
-
-void MainWindow::showContextMenu(const QPoint &pos)
-{
-    const QModelIndex index = m_table->indexAt(pos);
-    if (index.isValid() && !m_table->selectionModel()->isRowSelected(index.row(), QModelIndex()))
-        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-    QMenu menu(this);
-    menu.addAction(m_editAction);
-    menu.addSeparator();
-    menu.addAction(m_stopAction);
-    menu.addAction(m_restartAction);
-    menu.addAction(m_removeAction);
-    menu.addSeparator();
-    QAction *inspect = menu.addAction(tr("&Inspect messages"));
-    inspect->setEnabled(!selectedStreams().isEmpty());
-    connect(inspect, &QAction::triggered, this, [this] {
-        m_inspectorDock->show();
-        m_inspectorDock->raise();
-    });
-    QAction *copyUrl = menu.addAction(tr("&Copy URL"));
-    copyUrl->setEnabled(selectedStreams().size() == 1);
-    connect(copyUrl, &QAction::triggered, this, [this] {
-        const QList<StreamId> ids = selectedStreams();
-        if (m_engine && ids.size() == 1)
-            QGuiApplication::clipboard()->setText(m_engine->config(ids.first()).url.toString());
-    });
-    menu.addAction(m_subscribeAction);
-    menu.addAction(m_sendAction);
-    menu.addSeparator();
-    menu.addAction(m_addAction);
-    menu.exec(m_table->viewport()->mapToGlobal(pos));
-}
-
-// ---------------------------------------------------------------------------------------
 // Events and alerts
 
 void MainWindow::onEngineEvent(const StreamEvent &event)
@@ -823,13 +412,7 @@ void MainWindow::onEngineEvent(const StreamEvent &event)
 void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
-    EventLogModel::Entry e;
-    e.timeMs = QDateTime::currentMSecsSinceEpoch();
-    e.stream = stream;
-    e.kind = tr("alert");
-    e.text = text;
-    e.severity = EventLogModel::Severity::Error;
-    m_eventLog->add(e);
+    m_eventLog->addAlertRaised(stream, text);
     const QString title = tr("StreamScope: %1").arg(stream);
     if (m_tray && m_tray->isVisible())
         m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 8000);
@@ -840,318 +423,7 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
 void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
-    EventLogModel::Entry e;
-    e.timeMs = QDateTime::currentMSecsSinceEpoch();
-    e.stream = stream;
-    e.kind = tr("alert cleared");
-    e.text = text;
-    m_eventLog->add(e);
-}
-
-// ---------------------------------------------------------------------------------------
-// Workspaces
-
-QJsonObject MainWindow::saveLayout() const
-{
-    QJsonObject window;
-    window.insert(QStringLiteral("geometry"), QString::fromLatin1(saveGeometry().toBase64()));
-    window.insert(QStringLiteral("state"), QString::fromLatin1(saveState().toBase64()));
-    QJsonArray splitter;
-    for (int s : m_chartSplitter->sizes())
-        splitter.append(s);
-    QJsonObject layout;
-    layout.insert(QStringLiteral("window"), window);
-    layout.insert(QStringLiteral("chart_splitter"), splitter);
-    layout.insert(QStringLiteral("rate_chart"), QJsonObject{{QStringLiteral("scope"), RateChart::scopeName(m_rateChart->scope())},
-                                                            {QStringLiteral("paused"), m_rateChart->isPaused()}});
-    layout.insert(QStringLiteral("latency_window"), LatencyWindows::windowName(m_latencyChart->window()));
-    layout.insert(QStringLiteral("table_header"), QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
-    layout.insert(QStringLiteral("filter"), m_filter->text());
-    QJsonObject docks;
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock})
-        docks.insert(d->objectName(), !d->isHidden());
-    layout.insert(QStringLiteral("docks"), docks);
-    return layout;
-}
-
-void MainWindow::restoreLayout(const QJsonObject &layout)
-{
-    if (layout.isEmpty()) {
-        restoreState(m_defaultState);
-        return;
-    }
-    const QJsonObject window = layout.value(QStringLiteral("window")).toObject();
-    const QByteArray geometry = QByteArray::fromBase64(window.value(QStringLiteral("geometry")).toString().toLatin1());
-    const QByteArray state = QByteArray::fromBase64(window.value(QStringLiteral("state")).toString().toLatin1());
-    if (!geometry.isEmpty())
-        restoreGeometry(geometry);
-    if (state.isEmpty() || !restoreState(state))
-        restoreState(m_defaultState);
-    // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
-    const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock}) {
-        const QJsonValue v = docks.value(d->objectName());
-        if (v.isBool())
-            d->setVisible(v.toBool());
-    }
-    QList<int> sizes;
-    for (const QJsonValue &v : layout.value(QStringLiteral("chart_splitter")).toArray())
-        sizes.append(v.toInt());
-    if (sizes.size() == m_chartSplitter->count())
-        m_chartSplitter->setSizes(sizes);
-    const QJsonObject rate = layout.value(QStringLiteral("rate_chart")).toObject();
-    m_rateChart->setScope(RateChart::scopeFromName(rate.value(QStringLiteral("scope")).toString()));
-    m_rateChart->setPaused(rate.value(QStringLiteral("paused")).toBool(false));
-    m_latencyChart->setWindow(LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
-    const QByteArray header = QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
-    if (!header.isEmpty())
-        m_table->horizontalHeader()->restoreState(header);
-    m_filter->setText(layout.value(QStringLiteral("filter")).toString());
-}
-
-Workspace MainWindow::currentWorkspace() const
-{
-    Workspace ws;
-    if (m_engine) {
-        for (StreamId id : m_engine->streamIds())
-            ws.streams.append(m_engine->config(id));
-    }
-    // Rules for streams that no longer exist are dropped; "*" stays.
-    QVector<AlertRule> rules;
-    for (const AlertRule &r : m_alerts->rules()) {
-        bool keep = r.stream == AlertRule::kAnyStream;
-        for (const StreamConfig &c : ws.streams)
-            keep = keep || c.name == r.stream;
-        if (keep)
-            rules.append(r);
-    }
-    ws.alerts = AlertRule::toJson(rules);
-    ws.layout = saveLayout();
-    return ws;
-}
-
-bool MainWindow::saveWorkspace(const QString &path, QString *error)
-{
-    const Workspace ws = currentWorkspace();
-    QString err;
-    if (!ws.save(path, &err)) {
-        if (error)
-            *error = err;
-        return false;
-    }
-    m_path = path;
-    setModified(false);
-    addRecent(path);
-    updateTitle();
-    return true;
-}
-
-void MainWindow::loadSecretsFor(const QVector<StreamConfig> &streams)
-{
-    QStringList names;
-    for (const StreamConfig &c : streams)
-        names += secretNames(c);
-    if (!names.isEmpty())
-        m_keychain->load(names);
-}
-
-void MainWindow::setWorkspace(const Workspace &ws, const QString &path)
-{
-    if (m_engine) {
-        const QList<StreamId> old = m_engine->streamIds();
-        for (StreamId id : old) {
-            m_alerts->forget(id);
-            m_engine->removeStream(id);
-        }
-    }
-    m_rateHistory->clear();
-    refreshNow(false);
-
-    QVector<AlertRule> rules;
-    QString alertError;
-    if (!AlertRule::fromJson(ws.alerts, rules, &alertError)) {
-        EventLogModel::Entry e;
-        e.timeMs = QDateTime::currentMSecsSinceEpoch();
-        e.kind = tr("workspace");
-        e.text = tr("Alert rules ignored: %1").arg(alertError);
-        e.severity = EventLogModel::Severity::Warning;
-        m_eventLog->add(e);
-        rules.clear();
-    }
-    m_alerts->blockSignals(true);
-    m_alerts->setRules(rules);
-    m_alerts->blockSignals(false);
-
-    loadSecretsFor(ws.streams);
-    if (m_engine) {
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        for (const StreamConfig &c : ws.streams)
-            m_startedAtMs.insert(m_engine->addStream(c), now);
-    }
-    restoreLayout(ws.layout);
-    m_path = path;
-    if (!path.isEmpty())
-        addRecent(path);
-    refreshNow(false);
-    if (m_model->rowCount() > 0 && !m_table->currentIndex().isValid())
-        selectStream(m_model->idAt(0));
-    setModified(false);
-    updateTitle();
-}
-
-bool MainWindow::openWorkspace(const QString &path, QString *error)
-{
-    Workspace ws;
-    const Workspace::LoadResult result = Workspace::load(path, ws);
-    if (!result.ok) {
-        if (error)
-            *error = result.error;
-        return false;
-    }
-    QVector<AlertRule> rules;
-    QString alertError;
-    if (!AlertRule::fromJson(ws.alerts, rules, &alertError)) {
-        if (error)
-            *error = QStringLiteral("%1: %2").arg(path, alertError);
-        return false;
-    }
-    setWorkspace(ws, QFileInfo(path).absoluteFilePath());
-    for (const QString &w : result.warnings) {
-        EventLogModel::Entry e;
-        e.timeMs = QDateTime::currentMSecsSinceEpoch();
-        e.kind = tr("workspace");
-        e.text = w;
-        e.severity = EventLogModel::Severity::Warning;
-        m_eventLog->add(e);
-    }
-    m_eventLog->flush();
-    return true;
-}
-
-void MainWindow::newWorkspace()
-{
-    if (!maybeSave())
-        return;
-    setWorkspace(Workspace(), QString());
-}
-
-void MainWindow::openWorkspaceDialog()
-{
-    if (!maybeSave())
-        return;
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open workspace"), settings.value(kLastDirKey).toString(),
-                                                      tr("StreamScope workspaces (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    QString error;
-    if (!openWorkspace(path, &error))
-        QMessageBox::warning(this, tr("Cannot open workspace"), error);
-}
-
-bool MainWindow::save()
-{
-    if (m_path.isEmpty())
-        return saveAs();
-    QString error;
-    if (!saveWorkspace(m_path, &error)) {
-        QMessageBox::warning(this, tr("Cannot save workspace"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_path)), 4000);
-    return true;
-}
-
-bool MainWindow::saveAs()
-{
-    QSettings settings;
-    QString suggested = m_path;
-    if (suggested.isEmpty())
-        suggested = QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(QStringLiteral("workspace.json"));
-    QString path = QFileDialog::getSaveFileName(this, tr("Save workspace as"), suggested, tr("StreamScope workspaces (*.json)"));
-    if (path.isEmpty())
-        return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QStringLiteral(".json");
-    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    QString error;
-    if (!saveWorkspace(path, &error)) {
-        QMessageBox::warning(this, tr("Cannot save workspace"), error);
-        return false;
-    }
-    return true;
-}
-
-bool MainWindow::maybeSave()
-{
-    if (!m_modified)
-        return true;
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"),
-        tr("The workspace %1 has unsaved changes. Save them?").arg(m_path.isEmpty() ? tr("(untitled)") : QFileInfo(m_path).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save)
-        return save();
-    return answer == QMessageBox::Discard;
-}
-
-void MainWindow::closeEvent(QCloseEvent *event)
-{
-    if (maybeSave())
-        event->accept();
-    else
-        event->ignore();
-}
-
-void MainWindow::addRecent(const QString &path)
-{
-    QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(kRecentKey, recent);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
-    for (const QString &path : recent) {
-        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] {
-            if (!maybeSave())
-                return;
-            QString error;
-            if (!openWorkspace(path, &error))
-                QMessageBox::warning(this, tr("Cannot open workspace"), error);
-        });
-    }
-    if (recent.isEmpty())
-        m_recentMenu->addAction(tr("(none)"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        connect(m_recentMenu->addAction(tr("Clear list")), &QAction::triggered, this, [] { QSettings().remove(kRecentKey); });
-    }
-}
-
-void MainWindow::setModified(bool modified)
-{
-    if (m_modified == modified)
-        return;
-    m_modified = modified;
-    updateTitle();
-}
-
-void MainWindow::updateTitle()
-{
-    const QString name = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
-    setWindowTitle(QStringLiteral("%1%2 — StreamScope").arg(name, m_modified ? QStringLiteral(" *") : QString()));
-    setWindowFilePath(m_path);
+    m_eventLog->addAlertCleared(stream, text);
 }
 
 // ---------------------------------------------------------------------------------------

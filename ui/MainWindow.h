@@ -1,18 +1,22 @@
 #pragma once
 
 // StreamScope's main window: the stream table with per-row and multi-select controls,
-// the charts, the message inspector, results / errors / event log panels, alerts, the
-// status bar and workspace handling (open, save, save as, recent, ask on quit; the
-// layout and alert rules travel in the workspace).
+// the charts, the message inspector, results / errors / event log panels, alerts and the
+// status bar. Its commands are MainActions; its file is a WorkspaceController (open, save,
+// recent, ask on quit, keychain); the layout and alert rules travel in the workspace.
+// The implementation spans files by concern: MainWindow.cpp (construction, ticks, alerts,
+// look), MainWindow_Streams.cpp (selection and stream commands), MainWindow_Workspace.cpp
+// (applying and capturing a workspace and the layout).
 //
 // Thread contract: GUI thread only. It never handles messages: a 10 Hz timer samples
 // Engine::snapshot() (with latency once a second) and everything shown is derived from
-// those samples. Does not own the engine, which must outlive it or be destroyed first
-// (the window then shows nothing).
+// those samples. Owns its models, panels, actions and workspace controller; does not own
+// the engine, which must outlive it or be destroyed first (the window then shows nothing).
 
 #include "StreamRecords.h"
 #include "StreamTypes.h"
 #include "Workspace.h"
+#include "WorkspaceController.h"
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
@@ -21,12 +25,9 @@
 
 #include <memory>
 
-class QAction;
-class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
-class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QSystemTrayIcon;
@@ -42,12 +43,11 @@ namespace streamscope::ui {
 class AlertMonitor;
 class CpuMeter;
 class EventLogModel;
-class KeychainStore;
 class LatencyChart;
+class MainActions;
 class MessageInspector;
 class RateChart;
 class RateHistory;
-class StreamDialog;
 class ResponseModel;
 class StreamActionDelegate;
 class StreamTableModel;
@@ -56,8 +56,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     static constexpr int kTickMs = 100;     // table refresh
-    static constexpr int kSlowEvery = 10;   // latency, charts, alerts, status: every 10th tick
-    static constexpr int kMaxRecent = 8;
+    static constexpr int kSlowEvery = 10;   // latency, charts, alerts, responses, CPU: every 10th tick
 
     explicit MainWindow(streamscope::Engine *engine, QWidget *parent = nullptr); // does not own the engine
     ~MainWindow() override;
@@ -70,14 +69,13 @@ public:
     // What "Save" would write now.
     streamscope::Workspace currentWorkspace() const;
     bool saveWorkspace(const QString &path, QString *error = nullptr);
-    QString workspacePath() const { return m_path; }
-    bool isModified() const { return m_modified; }
+    QString workspacePath() const { return m_workspace->path(); }
+    bool isModified() const { return m_workspace->isModified(); }
 
     // For tests and the app's wiring.
     StreamTableModel *streamModel() const { return m_model; }
     QSortFilterProxyModel *streamProxy() const { return m_proxy; }
     QTableView *streamTable() const { return m_table; }
-    StreamActionDelegate *actionDelegate() const { return m_actionDelegate; }
     AlertMonitor *alertMonitor() const { return m_alerts; }
     MessageInspector *inspector() const { return m_inspector; }
     EventLogModel *eventLog() const { return m_eventLog; }
@@ -96,8 +94,7 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildActions();
-    void buildMenus();
+    void connectActions();
     void buildCentral();
     void buildDocks();
     void buildStatusBar();
@@ -109,16 +106,13 @@ private:
     void onEngineEvent(const StreamEvent &event);
     void onAlertRaised(StreamId id, const QString &stream, const QString &text);
     void onAlertCleared(StreamId id, const QString &stream, const QString &text);
+    void onOpenRequested(const QString &path);
     void evaluateAlerts(qint64 nowMs);
     void updateStatusBar(double cpuPercent);
-    void updateTitle();
-    void updateActions();
-    void setModified(bool modified);
 
     void addStream();
     void editStream();
     QStringList streamNamesExcept(StreamId except) const; // names the dialog must not reuse
-    void storeSecrets(const StreamDialog &dialog);        // into the OS keychain
     void stopSelected();
     void restartSelected();
     void removeSelected();
@@ -127,21 +121,17 @@ private:
     void removeStreams(const QList<StreamId> &ids);
     void subscribeSelected();
     void sendToSelected();
+    void copySelectedUrl();
     void showContextMenu(const QPoint &pos);
 
     void newWorkspace();
-    void openWorkspaceDialog();
-    bool save();
-    bool saveAs();
-    bool maybeSave();
-    void addRecent(const QString &path);
-    void rebuildRecentMenu();
+    // Replaces the streams, rules and layout with `loaded`'s; `path` empty: untitled.
+    void applyWorkspace(const WorkspaceController::Loaded &loaded, const QString &path);
     void showAbout();
     void applyTheme(int mode);
 
     QJsonObject saveLayout() const;
     void restoreLayout(const QJsonObject &layout);
-    void loadSecretsFor(const QVector<StreamConfig> &streams);
     QString streamName(StreamId id) const;
 
     QPointer<Engine> m_engine;
@@ -161,8 +151,9 @@ private:
     EventLogModel *m_eventLog = nullptr;
     QTableView *m_eventView = nullptr;
     AlertMonitor *m_alerts = nullptr;
-    KeychainStore *m_keychain = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
+    MainActions *m_actions = nullptr;
+    WorkspaceController *m_workspace = nullptr;
 
     QDockWidget *m_chartsDock = nullptr;
     QDockWidget *m_inspectorDock = nullptr;
@@ -175,29 +166,10 @@ private:
     QLabel *m_statusCpu = nullptr;
     QLabel *m_statusAlerts = nullptr;
 
-    QAction *m_addAction = nullptr;
-    QAction *m_editAction = nullptr;
-    QAction *m_stopAction = nullptr;
-    QAction *m_restartAction = nullptr;
-    QAction *m_removeAction = nullptr;
-    QAction *m_stopAllAction = nullptr;
-    QAction *m_subscribeAction = nullptr;
-    QAction *m_sendAction = nullptr;
-    QAction *m_newAction = nullptr;
-    QAction *m_openAction = nullptr;
-    QAction *m_saveAction = nullptr;
-    QAction *m_saveAsAction = nullptr;
-    QAction *m_quitAction = nullptr;
-    QAction *m_aboutAction = nullptr;
-    QActionGroup *m_themeGroup = nullptr;
-    QMenu *m_recentMenu = nullptr;
-
     QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;
     quint64 m_ticks = 0;
     QHash<StreamId, qint64> m_startedAtMs; // added or restarted from here, for alert warm-up
-    QString m_path;
-    bool m_modified = false;
     bool m_dark = false;
     QByteArray m_defaultState;
 };

@@ -144,7 +144,6 @@ MessageInspector::~MessageInspector()
 
 void MessageInspector::setStream(StreamId id, const QString &name)
 {
-    m_name = name;
     m_title->setText(id == kInvalidStreamId ? tr("No stream selected") : name);
     if (id == m_stream)
         return;

@@ -41,9 +41,7 @@ public:
     InspectorModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
-    QCheckBox *regexBox() const { return m_regex; }
     QPlainTextEdit *detail() const { return m_detail; }
-    QLabel *filterError() const { return m_filterError; }
 
     // Pulls what the engine captured; called by the timer, public for tests.
     void poll();
@@ -62,7 +60,6 @@ private:
     QPointer<Engine> m_engine;
     StreamId m_stream = kInvalidStreamId;
     StreamId m_tapped = kInvalidStreamId;
-    QString m_name;
     InspectorModel *m_model = nullptr;
     QTableView *m_view = nullptr;
     QPlainTextEdit *m_detail = nullptr;

@@ -76,9 +76,4 @@ void RateHistory::totalPoints(QList<QPointF> &out, double *maxY) const
     m_total.points(out, maxY);
 }
 
-double RateHistory::latestTotal() const
-{
-    return m_total.count ? m_total.values[size_t((m_total.head - 1 + kCapacity) % kCapacity)] : 0.0;
-}
-
 } // namespace streamscope::ui

@@ -28,7 +28,6 @@ public:
     void streamPoints(StreamId id, QList<QPointF> &out, double *maxY = nullptr) const;
     void totalPoints(QList<QPointF> &out, double *maxY = nullptr) const;
     int sampleCount() const { return m_total.count; }
-    double latestTotal() const;
 
 private:
     struct Ring {

@@ -1,12 +1,11 @@
 #pragma once
 
-// Add / edit a stream. Presets: Binance spot and USD-M futures (symbols × stream types →
-// combined-stream URL and SUBSCRIBE list), Betfair (host, app key and session kept in the
-// OS keychain, market ids, data fields) and generic ws/wss/tcp/tls (headers, messages to
-// send on connect, latency field and unit). Alert thresholds for the stream are set here
-// too. Every input is validated with a message that says what to change before the
-// dialog accepts. The dialog never touches the keychain or the engine: the caller reads
-// config(), alertRule() and secrets(). GUI thread only.
+// Add / edit a stream. Hosts one page per preset — BinancePage (spot and USD-M futures),
+// BetfairPage, GenericPage (ws/wss/tcp/tls) — plus what every preset shares: the name,
+// decode mode, stall timeout and the stream's alert thresholds. Every input is validated
+// with a message that says what to change before the dialog accepts. The dialog never
+// touches the keychain or the engine: the caller reads config(), alertRule() and
+// secrets(). Owns its pages and widgets. GUI thread only.
 
 #include "AlertRule.h"
 #include "StreamConfig.h"
@@ -14,20 +13,19 @@
 #include <QtCore/QPair>
 #include <QtWidgets/QDialog>
 
-class QButtonGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
-class QRadioButton;
 class QSpinBox;
 class QStackedWidget;
 
 namespace streamscope::ui {
 
-struct BinanceRequest;
+class BetfairPage;
+class BinancePage;
+class GenericPage;
 
 class StreamDialog : public QDialog {
     Q_OBJECT
@@ -48,25 +46,15 @@ public:
     AlertRule alertRule() const { return m_rule; }
     // Secrets typed in clear: (keychain name, value) to store; config() refers to them.
     QList<QPair<QString, QString>> secrets() const { return m_secrets; }
-    QString errorText() const;
 
     void accept() override;
 
 private:
-    QWidget *buildBinancePage();
-    QWidget *buildBetfairPage();
-    QWidget *buildGenericPage();
     QWidget *buildOptions();
     void onPresetChanged();
-    void updatePreview();
+    void onPageChanged();
     void showError(const QString &error);
-    BinanceRequest binanceRequest() const;
     QString suggestedName() const;
-    bool fillFromBinance(const StreamConfig &config);
-
-    bool buildBinance(StreamConfig &c, QString *error) const;
-    bool buildBetfair(StreamConfig &c, QString *error);
-    bool buildGeneric(StreamConfig &c, QString *error) const;
 
     QStringList m_existingNames;
     QString m_originalName;
@@ -76,41 +64,11 @@ private:
     QLineEdit *m_name = nullptr;
     QComboBox *m_preset = nullptr;
     QStackedWidget *m_pages = nullptr;
+    BinancePage *m_binance = nullptr;
+    BetfairPage *m_betfair = nullptr;
+    GenericPage *m_generic = nullptr;
 
-    // Binance
-    QComboBox *m_endpoint = nullptr;
-    QLineEdit *m_symbols = nullptr;
-    QCheckBox *m_trade = nullptr;
-    QCheckBox *m_aggTrade = nullptr;
-    QCheckBox *m_kline = nullptr;
-    QComboBox *m_klineInterval = nullptr;
-    QCheckBox *m_depth = nullptr;
-    QComboBox *m_depthLevels = nullptr;
-    QComboBox *m_depthSpeed = nullptr;
-    QCheckBox *m_diff = nullptr;
-    QComboBox *m_diffSpeed = nullptr;
-    QCheckBox *m_bookTicker = nullptr;
-    QRadioButton *m_inUrl = nullptr;
-    QRadioButton *m_subscribe = nullptr;
-    QPlainTextEdit *m_preview = nullptr;
-
-    // Betfair
-    QLineEdit *m_bfHost = nullptr;
-    QLineEdit *m_bfAppKey = nullptr;
-    QLineEdit *m_bfSession = nullptr;
-    QLineEdit *m_bfMarkets = nullptr;
-    QList<QCheckBox *> m_bfFields;
-    QSpinBox *m_bfHeartbeat = nullptr;
-    QLineEdit *m_bfCaFile = nullptr;
-
-    // Generic
-    QLineEdit *m_url = nullptr;
-    QPlainTextEdit *m_headers = nullptr;
-    QPlainTextEdit *m_sendOnConnect = nullptr;
-    QLineEdit *m_latencyField = nullptr;
-    QComboBox *m_latencyUnit = nullptr;
-
-    // Options and alerts
+    // Options and alerts, common to every preset
     QComboBox *m_mode = nullptr;
     QSpinBox *m_stallS = nullptr;
     QCheckBox *m_reconnectOnStall = nullptr;

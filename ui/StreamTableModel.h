@@ -2,8 +2,8 @@
 
 // One row per engine stream: state, rates, latency percentiles, counters and alert state.
 //
-// Fed by the main window's timers on the GUI thread: update() ten times a second with a
-// snapshot without latency, updateLatency() once a second with one that has it. Rates and
+// Fed by the main window's tick on the GUI thread: update() ten times a second,
+// updateLatency() once a second with a snapshot that carries latency. Rates and
 // percentiles are derived here from the difference of snapshots (the engine keeps only
 // monotonic totals). Changes are announced in batches: one dataChanged per contiguous
 // block of changed rows, beginInsertRows only for new streams, never a reset per tick.

@@ -1,16 +1,20 @@
 target_sources(streamscope_ui PRIVATE
     AlertMonitor.h AlertMonitor.cpp
     AlertRule.h AlertRule.cpp
+    BetfairPage.h BetfairPage.cpp
+    BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
     ChartStyle.h
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
     Format.h Format.cpp
+    GenericPage.h GenericPage.cpp
     InspectorModel.h InspectorModel.cpp
     KeychainStore.h KeychainStore.cpp
     LatencyChart.h LatencyChart.cpp
     LatencyWindows.h LatencyWindows.cpp
-    MainWindow.h MainWindow.cpp
+    MainActions.h MainActions.cpp
+    MainWindow.h MainWindow.cpp MainWindow_Streams.cpp MainWindow_Workspace.cpp
     MessageInspector.h MessageInspector.cpp
     RateChart.h RateChart.cpp
     RateHistory.h RateHistory.cpp
@@ -20,4 +24,5 @@ target_sources(streamscope_ui PRIVATE
     StreamTableModel.h StreamTableModel.cpp
     Theme.h Theme.cpp
     Versions.h Versions.cpp
+    WorkspaceController.h WorkspaceController.cpp
 )

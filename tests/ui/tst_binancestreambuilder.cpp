@@ -3,6 +3,7 @@
 #include <QtTest/QTest>
 
 using namespace streamscope::ui;
+using streamscope::BinancePresets;
 using Market = BinanceRequest::Market;
 using Delivery = BinanceRequest::Delivery;
 
@@ -14,6 +15,7 @@ private slots:
     void rejects_data();
     void rejects();
     void manyStreamsNeedSubscribe();
+    void urlLimitIsTheEngines();
 };
 
 void tst_BinanceStreamBuilder::build_data()
@@ -147,6 +149,26 @@ void tst_BinanceStreamBuilder::manyStreamsNeedSubscribe()
     QVERIFY(s.ok);
     QCOMPARE(s.streams.size(), 240);
     QCOMPARE(s.subscribe.size(), 239);
+}
+
+// The dialog and the engine's presets share one per-URL limit, BinancePresets::
+// kMaxStreamsInUrl: 100 names always fit a 4 KB request line (the dialog allowed 200 before,
+// which could need 7.4 KB). The 101st stream asks for "Subscribe after connect".
+void tst_BinanceStreamBuilder::urlLimitIsTheEngines()
+{
+    QCOMPARE(BinancePresets::kMaxStreamsInUrl, 100);
+    QStringList symbols;
+    for (int i = 0; i < 101; ++i)
+        symbols.append(QStringLiteral("SYM%1USDT").arg(i));
+    BinanceRequest r = requestFor(int(Market::Spot), symbols.mid(0, 100).join(QLatin1Char(' ')), {QStringLiteral("aggTrade")},
+                                  int(Delivery::InUrl));
+    BinanceStreams s = BinanceStreamBuilder::build(r);
+    QVERIFY2(s.ok, qPrintable(s.error));
+    QCOMPARE(s.streams.size(), 100);
+    r.symbolsText = symbols.join(QLatin1Char(' '));
+    s = BinanceStreamBuilder::build(r);
+    QVERIFY(!s.ok);
+    QCOMPARE(s.error, QStringLiteral("101 streams are too many for one URL (at most 100): choose \"Subscribe after connect\"."));
 }
 
 QTEST_MAIN(tst_BinanceStreamBuilder)

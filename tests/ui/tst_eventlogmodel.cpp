@@ -1,5 +1,6 @@
 #include "EventLogModel.h"
 
+#include <QtCore/QDateTime>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -12,6 +13,8 @@ class tst_EventLogModel : public QObject {
 private slots:
     void batchesInsertsPerFlush();
     void keepsAtMostCapacity();
+    void entriesFromTheWindow_data();
+    void entriesFromTheWindow();
 };
 
 void tst_EventLogModel::batchesInsertsPerFlush()
@@ -53,6 +56,49 @@ void tst_EventLogModel::keepsAtMostCapacity()
     }
     QCOMPARE(model.rowCount(), EventLogModel::kCapacity);
     QCOMPARE(model.entryAt(model.rowCount() - 1)->timeMs, 2 * 100000 + EventLogModel::kCapacity / 2 + 6);
+}
+
+void tst_EventLogModel::entriesFromTheWindow_data()
+{
+    QTest::addColumn<int>("what");
+    QTest::addColumn<QString>("stream");
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("severity");
+    QTest::newRow("alert raised") << 0 << QStringLiteral("btc") << QStringLiteral("alert") << QStringLiteral("silent for 15 s")
+                                  << int(EventLogModel::Severity::Error);
+    QTest::newRow("alert cleared") << 1 << QStringLiteral("btc") << QStringLiteral("alert cleared") << QStringLiteral("silent for 15 s")
+                                   << int(EventLogModel::Severity::Info);
+    QTest::newRow("keychain failure") << 2 << QString() << QStringLiteral("keychain")
+                                      << QStringLiteral("Could not read or write keychain entry \"bf-key\": no backend")
+                                      << int(EventLogModel::Severity::Warning);
+    QTest::newRow("workspace warning") << 3 << QString() << QStringLiteral("workspace") << QStringLiteral("streams[0].foo: unknown key")
+                                       << int(EventLogModel::Severity::Warning);
+}
+
+void tst_EventLogModel::entriesFromTheWindow()
+{
+    QFETCH(int, what);
+    QFETCH(QString, stream);
+    QFETCH(QString, kind);
+    QFETCH(QString, text);
+    QFETCH(int, severity);
+    EventLogModel model;
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    switch (what) {
+    case 0: model.addAlertRaised(QStringLiteral("btc"), QStringLiteral("silent for 15 s")); break;
+    case 1: model.addAlertCleared(QStringLiteral("btc"), QStringLiteral("silent for 15 s")); break;
+    case 2: model.addKeychainFailure(QStringLiteral("bf-key"), QStringLiteral("no backend")); break;
+    default: model.addWorkspaceWarning(QStringLiteral("streams[0].foo: unknown key")); break;
+    }
+    model.flush();
+    QCOMPARE(model.rowCount(), 1);
+    const EventLogModel::Entry *e = model.entryAt(0);
+    QCOMPARE(e->stream, stream);
+    QCOMPARE(e->kind, kind);
+    QCOMPARE(e->text, text);
+    QCOMPARE(int(e->severity), severity);
+    QVERIFY(e->timeMs >= before);
 }
 
 QTEST_MAIN(tst_EventLogModel)

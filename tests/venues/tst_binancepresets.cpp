@@ -1,7 +1,7 @@
 // Binance URLs and presets: stream names from symbols and types, raw and combined URLs,
 // spot and USD-M futures limits. No network.
 
-#include "venues/BinancePresets.h"
+#include "BinancePresets.h"
 
 #include <QtTest/QtTest>
 
@@ -16,6 +16,7 @@ private slots:
     void urls_data();
     void urls();
     void presets();
+    void combinedUrlOnAnyHost();
 };
 
 void TestBinancePresets::streamNames_data()
@@ -81,7 +82,9 @@ void TestBinancePresets::presets()
     QVERIFY(!spot.futures);
     QCOMPARE(spot.pingIntervalMs, 20000);
     QCOMPARE(spot.pongTimeoutMs, 60000);
-    QCOMPARE(spot.subscribe.size(), 1500 - BinancePresets::kMaxStreamsInUrl);
+    // 100 in the URL (a 4 KB request line holds 100 of the longest names), 1,400 subscribed.
+    QCOMPARE(BinancePresets::kMaxStreamsInUrl, 100);
+    QCOMPARE(spot.subscribe.size(), 1400);
     QVERIFY(spot.url.toString().startsWith(QLatin1String("wss://stream.binance.com:9443/stream?streams=s0usdt@trade/")));
     const StreamConfig futures = BinancePresets::preset(Market::UsdmFutures, QStringLiteral("fut"), many.mid(0, 3));
     QVERIFY(futures.futures);
@@ -89,6 +92,17 @@ void TestBinancePresets::presets()
     QCOMPARE(futures.pongTimeoutMs, 600000);
     QVERIFY(futures.subscribe.isEmpty());
     QCOMPARE(futures.url.host(), QStringLiteral("fstream.binance.com"));
+}
+
+void TestBinancePresets::combinedUrlOnAnyHost()
+{
+    // The stream dialog's custom endpoints (a testnet, a local replay server): scheme, host
+    // and port kept, path and query replaced.
+    const QStringList streams{QStringLiteral("btcusdt@aggTrade"), QStringLiteral("btcusdt@depth20@100ms")};
+    QCOMPARE(BinancePresets::combinedUrl(QUrl(QStringLiteral("ws://127.0.0.1:9443")), streams).toString(),
+             QStringLiteral("ws://127.0.0.1:9443/stream?streams=btcusdt@aggTrade/btcusdt@depth20@100ms"));
+    QCOMPARE(BinancePresets::combinedUrl(QUrl(QStringLiteral("wss://fstream.binancefuture.com/ws?x=1")), streams.mid(0, 1)).toString(),
+             QStringLiteral("wss://fstream.binancefuture.com/stream?streams=btcusdt@aggTrade"));
 }
 
 QTEST_GUILESS_MAIN(TestBinancePresets)

@@ -1,13 +1,16 @@
 #pragma once
 
-// Binance stream URLs and ready-made stream configurations for spot and USD-M futures:
-// stream names from symbols and stream types ("BTCUSDT" + "aggTrade" → "btcusdt@aggTrade"),
-// raw (/ws/<name>) and combined (/stream?streams=a/b) URLs, and presets carrying each
-// market's limits (control messages per second, ping/pong timing).
+// Binance stream names, URLs and ready-made stream configurations for spot and USD-M
+// futures: stream names from symbols and stream types ("BTCUSDT" + "aggTrade" →
+// "btcusdt@aggTrade"), raw (/ws/<name>) and combined (/stream?streams=a/b) URLs on a
+// market's host or on any host the user names (a testnet, a local replay server), and
+// presets carrying each market's limits (control messages per second, ping/pong timing).
+// Public (engine/api/) because the UI's stream dialog builds its URLs with it: there is one
+// Binance URL builder and one per-URL stream limit.
 //
 // Thread contract: pure functions, callable from any thread.
 
-#include "model/StreamConfig.h"
+#include "StreamConfig.h"
 
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>
@@ -18,8 +21,11 @@ class BinancePresets {
 public:
     enum class Market : quint8 { Unknown = 0, Spot, SpotMarketData, UsdmFutures };
 
-    // Streams named in a combined URL before the rest is SUBSCRIBEd after connect: keeps
-    // the URL short.
+    // Streams named in a combined URL; the rest are SUBSCRIBEd after connect. Binance
+    // documents no URL limit, but proxies and servers commonly refuse request lines over
+    // 4 KB (8 KB at best). A stream name is at most 36 characters (a 20-character symbol and
+    // "@depth20@1000ms"), so 100 names with their separators take at most 3.7 KB and always
+    // fit; 200 could need 7.4 KB and be refused on the way.
     static constexpr int kMaxStreamsInUrl = 100;
 
     // wss://stream.binance.com:9443, wss://data-stream.binance.vision, wss://fstream.binance.com
@@ -29,6 +35,8 @@ public:
     static QStringList streamNames(const QStringList &symbols, const QStringList &types);
     static QUrl rawUrl(Market market, const QString &stream);
     static QUrl combinedUrl(Market market, const QStringList &streams);
+    // The same on `base` (scheme, host and port; its path and query are replaced).
+    static QUrl combinedUrl(const QUrl &base, const QStringList &streams);
     // A stream of `streams` on `market`: a combined URL with the first kMaxStreamsInUrl, the
     // rest subscribed after connect (and split over connections past 1,024), the market's
     // pacing (futures flag) and ping/pong timing.

@@ -42,7 +42,12 @@ QUrl BinancePresets::rawUrl(Market market, const QString &stream)
 
 QUrl BinancePresets::combinedUrl(Market market, const QStringList &streams)
 {
-    QUrl url = baseUrl(market);
+    return combinedUrl(baseUrl(market), streams);
+}
+
+QUrl BinancePresets::combinedUrl(const QUrl &base, const QStringList &streams)
+{
+    QUrl url = base.adjusted(QUrl::RemovePath | QUrl::RemoveQuery | QUrl::RemoveFragment);
     url.setPath(QStringLiteral("/stream"));
     if (!streams.isEmpty()) {
         QUrlQuery query;

@@ -1,0 +1,171 @@
+#include "MainActions.h"
+
+#include "Theme.h"
+
+#include <QtGui/QAction>
+#include <QtGui/QActionGroup>
+#include <QtGui/QKeySequence>
+#include <QtWidgets/QDockWidget>
+#include <QtWidgets/QMainWindow>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QStyle>
+#include <QtWidgets/QToolBar>
+
+namespace streamscope::ui {
+
+namespace {
+QAction *makeAction(QMainWindow *window, const QString &text, const QString &tip, const QKeySequence &key,
+                    QStyle::StandardPixmap icon, const char *objectName)
+{
+    auto *a = new QAction(window->style()->standardIcon(icon), text, window);
+    a->setObjectName(QLatin1String(objectName));
+    a->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+    a->setStatusTip(tip);
+    if (!key.isEmpty())
+        a->setShortcut(key);
+    return a;
+}
+
+QActionGroup *makeThemes(QMainWindow *window)
+{
+    auto *group = new QActionGroup(window);
+    group->setExclusive(true);
+    const QPair<QString, Theme::Mode> themes[] = {{MainActions::tr("Follow &system"), Theme::Mode::System},
+                                                  {MainActions::tr("&Light"), Theme::Mode::Light},
+                                                  {MainActions::tr("&Dark"), Theme::Mode::Dark}};
+    for (const auto &t : themes) {
+        QAction *a = group->addAction(t.first);
+        a->setCheckable(true);
+        a->setData(int(t.second));
+    }
+    return group;
+}
+} // namespace
+
+MainActions::MainActions(QMainWindow *w)
+    : QObject(w),
+      add(makeAction(w, tr("&Add stream…"), tr("Add a stream"), QKeySequence(Qt::CTRL | Qt::Key_N), QStyle::SP_FileDialogNewFolder, "addStream")),
+      edit(makeAction(w, tr("&Edit stream…"), tr("Edit the selected stream"), QKeySequence(Qt::Key_F2), QStyle::SP_FileDialogDetailedView, "editStream")),
+      stop(makeAction(w, tr("&Stop"), tr("Stop the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_Period), QStyle::SP_MediaStop, "stopStreams")),
+      restart(makeAction(w, tr("&Restart"), tr("Restart the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, "restartStreams")),
+      remove(makeAction(w, tr("Re&move"), tr("Remove the selected streams"), QKeySequence(QKeySequence::Delete), QStyle::SP_DialogDiscardButton, "removeStreams")),
+      stopAll(makeAction(w, tr("Stop &all"), tr("Stop every stream"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period), QStyle::SP_MediaPause, "stopAll")),
+      subscribe(makeAction(w, tr("S&ubscribe…"), tr("Send SUBSCRIBE for more Binance streams on the selected stream"), QKeySequence(), QStyle::SP_ArrowRight, "subscribe")),
+      send(makeAction(w, tr("Send &message…"), tr("Send a text message on the selected stream"), QKeySequence(), QStyle::SP_ArrowForward, "sendMessage")),
+      inspect(new QAction(tr("&Inspect messages"), w)),
+      copyUrl(new QAction(tr("&Copy URL"), w)),
+      findStream(new QAction(w)),
+      newWorkspace(makeAction(w, tr("&New workspace"), tr("Start an empty workspace"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace")),
+      open(makeAction(w, tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open, QStyle::SP_DialogOpenButton, "openWorkspace")),
+      save(makeAction(w, tr("&Save workspace"), tr("Save the workspace"), QKeySequence::Save, QStyle::SP_DialogSaveButton, "saveWorkspace")),
+      saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs, QStyle::SP_DialogSaveButton, "saveWorkspaceAs")),
+      quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit")),
+      resetLayout(new QAction(tr("Reset &layout"), w)),
+      themes(makeThemes(w)),
+      about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(), QStyle::SP_MessageBoxInformation, "about")),
+      m_window(w)
+{
+    // Delete belongs to text fields when they have focus: the table owns this shortcut.
+    remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    findStream->setShortcut(QKeySequence::Find);
+    w->addAction(findStream);
+}
+
+void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
+{
+    QMenuBar *bar = m_window->menuBar();
+    QMenu *file = bar->addMenu(tr("&File"));
+    file->addAction(newWorkspace);
+    file->addAction(open);
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addSeparator();
+    file->addAction(save);
+    file->addAction(saveAs);
+    file->addSeparator();
+    file->addAction(quit);
+
+    QMenu *streams = bar->addMenu(tr("&Streams"));
+    streams->addAction(add);
+    streams->addAction(edit);
+    streams->addSeparator();
+    streams->addAction(stop);
+    streams->addAction(restart);
+    streams->addAction(remove);
+    streams->addAction(stopAll);
+    streams->addSeparator();
+    streams->addAction(subscribe);
+    streams->addAction(send);
+
+    QMenu *view = bar->addMenu(tr("&View"));
+    for (QDockWidget *d : docks)
+        view->addAction(d->toggleViewAction());
+    view->addSeparator();
+    view->addAction(resetLayout);
+    QMenu *theme = view->addMenu(tr("&Theme"));
+    theme->addActions(themes->actions());
+
+    QMenu *help = bar->addMenu(tr("&Help"));
+    help->addAction(about);
+}
+
+void MainActions::addToolBar()
+{
+    QToolBar *toolbar = m_window->addToolBar(tr("Streams"));
+    toolbar->setObjectName(QStringLiteral("streamsToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setIconSize(QSize(18, 18));
+    toolbar->addAction(add);
+    toolbar->addAction(edit);
+    toolbar->addSeparator();
+    toolbar->addAction(stop);
+    toolbar->addAction(restart);
+    toolbar->addAction(remove);
+    toolbar->addSeparator();
+    toolbar->addAction(stopAll);
+    toolbar->addSeparator();
+    toolbar->addAction(open);
+    toolbar->addAction(save);
+}
+
+void MainActions::fillContextMenu(QMenu *menu) const
+{
+    menu->addAction(edit);
+    menu->addSeparator();
+    menu->addAction(stop);
+    menu->addAction(restart);
+    menu->addAction(remove);
+    menu->addSeparator();
+    menu->addAction(inspect);
+    menu->addAction(copyUrl);
+    menu->addAction(subscribe);
+    menu->addAction(send);
+    menu->addSeparator();
+    menu->addAction(add);
+}
+
+void MainActions::updateForSelection(int n)
+{
+    edit->setEnabled(n == 1);
+    stop->setEnabled(n > 0);
+    restart->setEnabled(n > 0);
+    remove->setEnabled(n > 0);
+    subscribe->setEnabled(n == 1);
+    send->setEnabled(n == 1);
+    inspect->setEnabled(n > 0);
+    copyUrl->setEnabled(n == 1);
+    stop->setText(n > 1 ? tr("&Stop %1").arg(n) : tr("&Stop"));
+    restart->setText(n > 1 ? tr("&Restart %1").arg(n) : tr("&Restart"));
+    remove->setText(n > 1 ? tr("Re&move %1").arg(n) : tr("Re&move"));
+}
+
+void MainActions::checkTheme(int mode)
+{
+    for (QAction *a : themes->actions()) {
+        if (a->data().toInt() == mode)
+            a->setChecked(true);
+    }
+}
+
+} // namespace streamscope::ui

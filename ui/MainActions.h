@@ -1,0 +1,66 @@
+#pragma once
+
+// The main window's commands as QActions — text, icon, shortcut, tooltip — and where they
+// appear: the menu bar, the toolbar and the stream table's context menu. This unit creates
+// and places them and sets their enabled state and text from the selection; the window
+// connects their triggered() signals to its slots.
+//
+// Thread contract: GUI thread only. The actions and menus are children of the window.
+
+#include <QtCore/QList>
+#include <QtCore/QObject>
+
+class QAction;
+class QActionGroup;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+
+namespace streamscope::ui {
+
+class MainActions : public QObject {
+    Q_OBJECT
+public:
+    explicit MainActions(QMainWindow *window);
+
+    // The menu bar (File, Streams, View with a toggle per dock, Help) and the toolbar.
+    void fillMenuBar(const QList<QDockWidget *> &docks);
+    void addToolBar();
+    // The stream table's context menu.
+    void fillContextMenu(QMenu *menu) const;
+    // Enables what acts on `selected` streams and says how many in the text ("Stop 3").
+    void updateForSelection(int selected);
+    // Checks the theme action of `mode` (a Theme::Mode).
+    void checkTheme(int mode);
+
+    // Streams
+    QAction *const add;
+    QAction *const edit;
+    QAction *const stop;
+    QAction *const restart;
+    QAction *const remove;
+    QAction *const stopAll;
+    QAction *const subscribe;
+    QAction *const send;
+    QAction *const inspect;
+    QAction *const copyUrl;
+    QAction *const findStream; // focuses the stream filter
+    // Workspace
+    QAction *const newWorkspace;
+    QAction *const open;
+    QAction *const save;
+    QAction *const saveAs;
+    QAction *const quit;
+    // View and help
+    QAction *const resetLayout;
+    QActionGroup *const themes; // data(): the Theme::Mode
+    QAction *const about;
+    // Filled by the window when it is about to show (recent files).
+    QMenu *recentMenu() const { return m_recentMenu; }
+
+private:
+    QMainWindow *m_window = nullptr;
+    QMenu *m_recentMenu = nullptr;
+};
+
+} // namespace streamscope::ui
