@@ -82,7 +82,7 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
             key = request.substr(start, request.find("\r\n", start) - start);
         }
     }
-    const QByteArray accept = QCryptographicHash::hash(QByteArray::fromStdString(key) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11",
+    const QByteArray accept = QCryptographicHash::hash(QByteArray::fromStdString(key) + replay::kHandshakeGuid,
                                                        QCryptographicHash::Sha1)
                                   .toBase64();
     const std::string response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -201,7 +201,7 @@ bool ReplayConnection::handleHttpRequest()
     m_subscriptions = ReplayOptions::streamsFromUrl(url);
 
     const QByteArray accept = QCryptographicHash::hash(
-        key + QByteArrayLiteral("258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+        key + QByteArray(kHandshakeGuid),
         QCryptographicHash::Sha1).toBase64();
     m_socket->write(QByteArrayLiteral("HTTP/1.1 101 Switching Protocols\r\n"
                                       "Upgrade: websocket\r\nConnection: Upgrade\r\n"

@@ -12,6 +12,10 @@
 
 namespace streamscope::replay {
 
+// The server proves the upgrade by hashing the client's Sec-WebSocket-Key with this GUID
+// (RFC 6455 §4.2.2): Sec-WebSocket-Accept = base64(SHA-1(key + kHandshakeGuid)).
+constexpr char kHandshakeGuid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+
 // First header byte: FIN, three reserved bits, then the opcode in the low four bits.
 constexpr quint8 kFin = 0x80;
 constexpr quint8 kRsv1 = 0x40;
