@@ -1,8 +1,8 @@
 #pragma once
 
 // `streamscope --headless`: runs the engine on a workspace without any GUI, prints one live
-// line per stream every second, serves metrics if asked, and writes the report on exit —
-// after --duration, on Ctrl-C or on SIGTERM alike.
+// line per stream every second, serves metrics if asked, and with --report writes the report
+// on exit — after --duration, on Ctrl-C or on SIGTERM alike.
 //
 // Thread contract: lives on the main thread, which runs the event loop.
 

@@ -153,7 +153,7 @@ Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool
     const bool line = isLineUrl(url);
     StreamConfig config = streamConfigFor(url, parsed, stamped);
     if (app) {
-        // The application path: a workspace file on disk, loaded by the app's loader.
+        // The application path: a workspace file on disk, read by Workspace::load as the app reads it.
         QJsonObject stream = Workspace::streamToJson(config);
         QJsonObject ws{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}};
         const QString path = tempDir().filePath(QStringLiteral("workspace.json"));

@@ -2,6 +2,8 @@
 
 #include "BenchClock.h"
 
+#include "FrameSet.h"
+
 #include <QtCore/QByteArray>
 #include <QtCore/QCryptographicHash>
 
@@ -80,7 +82,7 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
             key = request.substr(start, request.find("\r\n", start) - start);
         }
     }
-    const QByteArray accept = QCryptographicHash::hash(QByteArray::fromStdString(key) + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11",
+    const QByteArray accept = QCryptographicHash::hash(QByteArray::fromStdString(key) + replay::kHandshakeGuid,
                                                        QCryptographicHash::Sha1)
                                   .toBase64();
     const std::string response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -98,19 +100,8 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
         payload.append(sizeBytes - payload.size() - 1, ' ');
         payload += '}';
     }
-    std::string frame;
-    frame += char(0x81);
-    if (payload.size() < 126) {
-        frame += char(payload.size());
-    } else if (payload.size() < 65536) {
-        frame += char(126);
-        frame += char((payload.size() >> 8) & 0xff);
-        frame += char(payload.size() & 0xff);
-    } else {
-        frame += char(127);
-        for (int i = 7; i >= 0; --i)
-            frame += char((std::uint64_t(payload.size()) >> (8 * i)) & 0xff);
-    }
+    const QByteArray header = replay::FrameSet::webSocketHeader(payload.size());
+    std::string frame(header.constData(), std::size_t(header.size()));
     const std::size_t stampAt = frame.size() + 6;
     frame += payload;
 

@@ -2,6 +2,8 @@
 
 #include "BenchClock.h"
 
+#include "WebSocketWire.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -12,6 +14,17 @@
 #include <cstring>
 
 namespace streamscope::bench {
+
+using replay::kFin;
+using replay::kLength16Marker;
+using replay::kLength64Marker;
+using replay::kLengthBits;
+using replay::kMask;
+using replay::kMaskKeySize;
+using replay::kOpBinary;
+using replay::kOpClose;
+using replay::kOpContinuation;
+using replay::kOpcodeBits;
 
 namespace {
 
@@ -166,28 +179,30 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
                 break;
             const auto b0 = std::uint8_t(buf[pos]);
             const auto b1 = std::uint8_t(buf[pos + 1]);
-            const unsigned len7 = b1 & 0x7f;
-            const std::size_t hlen = 2 + (len7 == 126 ? 2 : len7 == 127 ? 8 : 0) + ((b1 & 0x80) ? 4 : 0);
+            const unsigned len7 = b1 & kLengthBits;
+            const std::size_t hlen = 2 + (len7 == kLength16Marker ? 2 : len7 == kLength64Marker ? 8 : 0)
+                + ((b1 & kMask) ? kMaskKeySize : 0);
             if (have - pos < hlen)
                 break;
             std::uint64_t len = len7;
-            if (len7 == 126) {
+            if (len7 == kLength16Marker) {
                 len = (std::uint64_t(std::uint8_t(buf[pos + 2])) << 8) | std::uint8_t(buf[pos + 3]);
-            } else if (len7 == 127) {
+            } else if (len7 == kLength64Marker) {
                 len = 0;
                 for (int i = 0; i < 8; ++i)
                     len = (len << 8) | std::uint8_t(buf[pos + 2 + std::size_t(i)]);
             }
-            const unsigned opcode = b0 & 0x0f;
-            const bool data = opcode <= 2;
-            if (stamped && data && opcode != 0 && len >= 25 && have - pos - hlen < 25)
+            const unsigned opcode = b0 & kOpcodeBits;
+            const bool data = opcode <= kOpBinary;
+            const bool firstFrame = data && opcode != kOpContinuation;
+            if (stamped && firstFrame && len >= 25 && have - pos - hlen < 25)
                 break; // wait for the stamp
-            if (opcode == 8) {
+            if (opcode == kOpClose) {
                 r.error = "server closed";
                 done = true;
                 break;
             }
-            if (stamped && data && opcode != 0) {
+            if (stamped && firstFrame) {
                 const std::int64_t ts = parseStamp(buf.data() + pos + hlen, len);
                 if (ts > 0)
                     r.latencyNs.push_back(wallNs() - ts);
@@ -196,7 +211,7 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
             skip = len;
             if (data)
                 messageBytes += len;
-            endsMessage = data && (b0 & 0x80);
+            endsMessage = data && (b0 & kFin);
             if (skip == 0 && endsMessage)
                 onMessage();
         }

@@ -1,6 +1,7 @@
 #include "FrameSet.h"
 
 #include "ScenarioPool.h"
+#include "WebSocketWire.h"
 
 #include <QHash>
 #include <QMutex>
@@ -13,6 +14,8 @@ namespace streamscope::replay {
 namespace {
 // `{"ts":` + 19 digits + `,` replaces the opening brace of the message.
 constexpr int kStampPrefixSize = 6 + FrameSet::kStampWidth + 1;
+// Two header bytes and a 64-bit length at most: the server never sends a mask key.
+constexpr int kMaxHeaderSize = 2 + 8;
 } // namespace
 
 std::shared_ptr<const FrameSet> FrameSet::get(const std::shared_ptr<const ScenarioPool> &pool,
@@ -35,7 +38,7 @@ FrameSet::FrameSet(const ScenarioPool &pool, ReplayOptions::Protocol protocol, b
 {
     qsizetype total = 0;
     for (const PoolMessage &m : pool.messages())
-        total += m.json.size() + 14 + kStampPrefixSize;
+        total += m.json.size() + kMaxHeaderSize + kStampPrefixSize;
     m_data.reserve(total + 4096);
     m_frames.reserve(pool.messages().size());
     for (const PoolMessage &m : pool.messages())
@@ -87,14 +90,16 @@ QByteArray FrameSet::webSocketHeader(quint64 payloadSize, quint8 firstByte)
 {
     QByteArray header;
     header.append(char(firstByte));
-    if (payloadSize < 126) {
+    // The server never masks (RFC 6455 §5.3); the length is inline, or a marker followed by
+    // 16 or 64 bits (§5.2).
+    if (payloadSize <= kMaxInlineLength) {
         header.append(char(payloadSize));
-    } else if (payloadSize <= 0xffff) {
-        header.append(char(126));
+    } else if (payloadSize <= kMaxLength16) {
+        header.append(char(kLength16Marker));
         header.append(char(payloadSize >> 8));
         header.append(char(payloadSize & 0xff));
     } else {
-        header.append(char(127));
+        header.append(char(kLength64Marker));
         for (int shift = 56; shift >= 0; shift -= 8)
             header.append(char((payloadSize >> shift) & 0xff));
     }

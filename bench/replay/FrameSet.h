@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ReplayOptions.h"
+#include "WebSocketWire.h"
 
 #include <QByteArray>
 
@@ -49,9 +50,9 @@ public:
     qsizetype maxFrameSize() const { return m_maxFrameSize; }
     const char *frameData(const Frame &frame) const { return m_data.constData() + frame.offset; }
 
-    // One server-to-client websocket frame (FIN set, no mask): firstByte is FIN|RSV|opcode.
-    static QByteArray webSocketFrame(const QByteArray &payload, quint8 firstByte = 0x81);
-    static QByteArray webSocketHeader(quint64 payloadSize, quint8 firstByte = 0x81);
+    // One server-to-client websocket frame (never masked): firstByte is FIN|RSV|opcode.
+    static QByteArray webSocketFrame(const QByteArray &payload, quint8 firstByte = kFin | kOpText);
+    static QByteArray webSocketHeader(quint64 payloadSize, quint8 firstByte = kFin | kOpText);
     // The payload as one message of the protocol (a text frame or a CRLF line).
     static QByteArray wireMessage(const QByteArray &payload, ReplayOptions::Protocol protocol);
     // Writes value as exactly width characters, right aligned, padded with pad.

@@ -2,6 +2,7 @@
 
 #include "ReplayServer.h"
 #include "ScenarioPool.h"
+#include "WebSocketWire.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>
@@ -200,7 +201,7 @@ bool ReplayConnection::handleHttpRequest()
     m_subscriptions = ReplayOptions::streamsFromUrl(url);
 
     const QByteArray accept = QCryptographicHash::hash(
-        key + QByteArrayLiteral("258EAFA5-E914-47DA-95CA-C5AB0DC85B11"),
+        key + QByteArray(kHandshakeGuid),
         QCryptographicHash::Sha1).toBase64();
     m_socket->write(QByteArrayLiteral("HTTP/1.1 101 Switching Protocols\r\n"
                                       "Upgrade: websocket\r\nConnection: Upgrade\r\n"
@@ -240,13 +241,13 @@ void ReplayConnection::handleClientMessage(const WebSocketFrameParser::Message &
         break;
     case Kind::Ping:
         if (!m_closing)
-            m_socket->write(FrameSet::webSocketFrame(message.payload, 0x8A));
+            m_socket->write(FrameSet::webSocketFrame(message.payload, kFin | kOpPong));
         break;
     case Kind::Pong:
         break;
     case Kind::Close:
         // Echo the code (1000 when the client gave none), then let the client close TCP.
-        sendCloseAndFinish(message.closeCode == 1005 ? 1000 : message.closeCode);
+        sendCloseAndFinish(message.closeCode == kCloseNoStatus ? kCloseNormal : message.closeCode);
         break;
     case Kind::None:
         break;
@@ -262,7 +263,7 @@ void ReplayConnection::sendCloseAndFinish(quint16 code)
         QByteArray payload;
         payload.append(char(code >> 8));
         payload.append(char(code & 0xff));
-        m_socket->write(FrameSet::webSocketFrame(payload, 0x88));
+        m_socket->write(FrameSet::webSocketFrame(payload, kFin | kOpClose));
     }
     if (m_paceTimer)
         m_paceTimer->stop();
@@ -402,7 +403,7 @@ void ReplayConnection::sendControl(const QByteArray &json)
 void ReplayConnection::onPingTick()
 {
     if (m_socket && !m_closing)
-        m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("replay"), 0x89));
+        m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("replay"), kFin | kOpPing));
 }
 
 void ReplayConnection::onDisconnected()
@@ -620,8 +621,8 @@ void ReplayConnection::fireEvent()
         break;
     case Event::BadFrame:
         if (m_webSocket) {
-            // FIN + RSV1 + text, with no extension negotiated: a protocol error (1002).
-            m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("{\"rsv1\":true}"), 0xC1));
+            // RSV1 with no extension negotiated: a protocol error (1002).
+            m_socket->write(FrameSet::webSocketFrame(QByteArrayLiteral("{\"rsv1\":true}"), kFin | kRsv1 | kOpText));
             m_halted = true;
         }
         break;
@@ -657,7 +658,7 @@ void ReplayConnection::fireEvent()
         m_socket->write(FrameSet::wireMessage(notice, m_options.protocol));
         QTimer::singleShot(std::chrono::milliseconds(m_options.shutdownGraceMs), this, [this] {
             if (m_webSocket)
-                sendCloseAndFinish(1001);
+                sendCloseAndFinish(kCloseGoingAway);
             else if (m_socket)
                 m_socket->disconnectFromHost();
         });
@@ -675,7 +676,7 @@ void ReplayConnection::startAgeLimit()
     // Binance closes every connection at 24 h; scaled down for tests.
     QTimer::singleShot(std::chrono::milliseconds(m_options.maxAgeMs), this, [this] {
         if (m_webSocket)
-            sendCloseAndFinish(1000);
+            sendCloseAndFinish(kCloseNormal);
         else if (m_socket)
             m_socket->disconnectFromHost();
     });

@@ -37,7 +37,6 @@ public:
     void start();
     void abortNow();
     void setSilent(bool silent);
-    bool isOpen() const { return m_open; }
 
 signals:
     void opened();  // handshake done (websocket) or session started (lines)

@@ -36,7 +36,7 @@ struct ReplayOptions {
     QString certFile;
     QString keyFile;
 
-    QString misbehave;      // none|silent|drop|bad_frame|invalid_utf8|oversized|bad_json|gap
+    QString misbehave;      // empty|silent|drop|bad_frame|invalid_utf8|oversized|bad_json|gap|shutdown
     quint64 after = 0;      // data messages sent before the misbehaviour
     quint64 silentMs = 0;   // silent: resume after this long (0 = never)
     bool dropEvery = false; // drop: every connection drops, not only the first one

@@ -42,7 +42,6 @@ public:
     bool isListening() const;
     quint16 port() const;
     QString errorString() const { return m_errorString; }
-    const ReplayOptions &options() const { return m_options; }
 
     // Data messages sent over all connections since construction.
     quint64 totalSent() const { return m_totalSent.load(std::memory_order_relaxed); }

@@ -1,5 +1,7 @@
 #include "WebSocketFrameParser.h"
 
+#include "WebSocketWire.h"
+
 namespace streamscope::replay {
 
 WebSocketFrameParser::Status WebSocketFrameParser::fail(quint16 code)
@@ -15,18 +17,18 @@ WebSocketFrameParser::Status WebSocketFrameParser::next(Message &message)
         if (m_buffer.size() < 2)
             return Status::NeedMore;
         const auto *p = reinterpret_cast<const quint8 *>(m_buffer.constData());
-        const bool fin = p[0] & 0x80;
-        const quint8 rsv = p[0] & 0x70;
-        const quint8 opcode = p[0] & 0x0f;
-        const bool masked = p[1] & 0x80;
-        quint64 length = p[1] & 0x7f;
+        const bool fin = p[0] & kFin;
+        const quint8 rsv = p[0] & kRsvBits;
+        const quint8 opcode = p[0] & kOpcodeBits;
+        const bool masked = p[1] & kMask;
+        quint64 length = p[1] & kLengthBits;
         qsizetype headerSize = 2;
-        if (length == 126) {
+        if (length == kLength16Marker) {
             if (m_buffer.size() < 4)
                 return Status::NeedMore;
             length = (quint64(p[2]) << 8) | p[3];
             headerSize = 4;
-        } else if (length == 127) {
+        } else if (length == kLength64Marker) {
             if (m_buffer.size() < 10)
                 return Status::NeedMore;
             length = 0;
@@ -34,30 +36,32 @@ WebSocketFrameParser::Status WebSocketFrameParser::next(Message &message)
                 length = (length << 8) | p[2 + k];
             headerSize = 10;
         }
+        // No extension is negotiated, so a reserved bit is an error; so is an unmasked
+        // client frame.
         if (rsv != 0 || !masked)
-            return fail(1002);
-        const bool control = opcode & 0x08;
-        if (control && (!fin || length > 125))
-            return fail(1002);
+            return fail(kCloseProtocolError);
+        const bool control = opcode & kOpControlBit;
+        if (control && (!fin || length > kMaxInlineLength))
+            return fail(kCloseProtocolError);
         if (length > quint64(m_maxMessageSize))
-            return fail(1009);
-        const qsizetype frameSize = headerSize + 4 + qsizetype(length);
+            return fail(kCloseTooBig);
+        const qsizetype frameSize = headerSize + kMaskKeySize + qsizetype(length);
         if (m_buffer.size() < frameSize)
             return Status::NeedMore;
 
         const quint8 *mask = p + headerSize;
         QByteArray payload(qsizetype(length), Qt::Uninitialized);
         for (qsizetype k = 0; k < qsizetype(length); ++k)
-            payload[k] = char(p[headerSize + 4 + k] ^ mask[k % 4]);
+            payload[k] = char(p[headerSize + kMaskKeySize + k] ^ mask[k % kMaskKeySize]);
         m_buffer.remove(0, frameSize);
 
         switch (opcode) {
-        case 0x0: // continuation
+        case kOpContinuation:
             if (m_fragmentKind == Kind::None)
-                return fail(1002);
+                return fail(kCloseProtocolError);
             m_fragments.append(payload);
             if (m_fragments.size() > m_maxMessageSize)
-                return fail(1009);
+                return fail(kCloseTooBig);
             if (fin) {
                 message.kind = m_fragmentKind;
                 message.payload = m_fragments;
@@ -66,37 +70,38 @@ WebSocketFrameParser::Status WebSocketFrameParser::next(Message &message)
                 return Status::Message;
             }
             continue;
-        case 0x1:
-        case 0x2:
+        case kOpText:
+        case kOpBinary:
             if (m_fragmentKind != Kind::None)
-                return fail(1002);
+                return fail(kCloseProtocolError);
             if (!fin) {
-                m_fragmentKind = opcode == 0x1 ? Kind::Text : Kind::Binary;
+                m_fragmentKind = opcode == kOpText ? Kind::Text : Kind::Binary;
                 m_fragments = payload;
                 continue;
             }
-            message.kind = opcode == 0x1 ? Kind::Text : Kind::Binary;
+            message.kind = opcode == kOpText ? Kind::Text : Kind::Binary;
             message.payload = payload;
             return Status::Message;
-        case 0x8:
+        case kOpClose:
+            // A close payload is empty or starts with a two-byte code (RFC 6455 §5.5.1).
             if (payload.size() == 1)
-                return fail(1002);
+                return fail(kCloseProtocolError);
             message.kind = Kind::Close;
             message.closeCode = payload.size() >= 2
                 ? quint16((quint8(payload[0]) << 8) | quint8(payload[1]))
-                : quint16(1005);
+                : kCloseNoStatus;
             message.payload = payload.mid(2);
             return Status::Message;
-        case 0x9:
+        case kOpPing:
             message.kind = Kind::Ping;
             message.payload = payload;
             return Status::Message;
-        case 0xA:
+        case kOpPong:
             message.kind = Kind::Pong;
             message.payload = payload;
             return Status::Message;
         default:
-            return fail(1002);
+            return fail(kCloseProtocolError);
         }
     }
     return Status::Error;

@@ -1,50 +1,19 @@
 // streamscope-replay: the replay server as a process of its own, so that a benchmark client's
 // CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
 #include "ReplayServer.h"
+#include "TerminationSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QSocketNotifier>
 #include <QTimer>
 
-#include <csignal>
 #include <cstdio>
 
-#ifdef Q_OS_UNIX
-#include <sys/socket.h>
-#include <unistd.h>
-#endif
-
+using streamscope::app::TerminationSignals;
 using streamscope::replay::ReplayOptions;
 using streamscope::replay::ReplayServer;
 
 namespace {
-
-#ifdef Q_OS_UNIX
-int g_signalFds[2] = {-1, -1};
-
-void onSignal(int)
-{
-    const char byte = 1;
-    [[maybe_unused]] const auto n = ::write(g_signalFds[0], &byte, 1);
-}
-
-// Quits the event loop on SIGTERM/SIGINT through a socket pair (a signal handler may only
-// write to a file descriptor), so that the server shuts down cleanly.
-void installSignalHandlers(QCoreApplication &app)
-{
-    if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalFds) != 0)
-        return;
-    auto *notifier = new QSocketNotifier(g_signalFds[1], QSocketNotifier::Read, &app);
-    QObject::connect(notifier, &QSocketNotifier::activated, &app, &QCoreApplication::quit);
-    struct sigaction action = {};
-    action.sa_handler = onSignal;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART;
-    sigaction(SIGTERM, &action, nullptr);
-    sigaction(SIGINT, &action, nullptr);
-}
-#endif
 
 int fail(const QString &message)
 {
@@ -203,9 +172,11 @@ int main(int argc, char *argv[])
     if (const QString error = options.validate(); !error.isEmpty())
         return fail(error);
 
-#ifdef Q_OS_UNIX
-    installSignalHandlers(app);
-#endif
+    // Quit through the event loop, so that the server is destroyed (its connections aborted)
+    // rather than the process killed mid-write.
+    TerminationSignals terminationSignals;
+    QObject::connect(&terminationSignals, &TerminationSignals::terminationRequested, &app,
+                     &QCoreApplication::quit);
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));

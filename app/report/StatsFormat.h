@@ -1,7 +1,8 @@
 #pragma once
 
-// Numbers derived from engine snapshots, shared by the headless live line, the report and
-// the metrics endpoint: rates from two snapshots, latency percentiles in milliseconds.
+// The headless live line and the rates it shows, derived from two engine snapshots (the
+// engine never computes rates itself). Used by `streamscope --headless` and by the
+// benchmark's `app` client, so that the benchmark pays for what the application does.
 
 #include "StreamSnapshot.h"
 

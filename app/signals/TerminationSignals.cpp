@@ -63,6 +63,13 @@ TerminationSignals::~TerminationSignals()
 #ifdef Q_OS_UNIX
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    delete m_notifier; // before its descriptor is closed
+    m_notifier = nullptr;
+    for (int &fd : g_pipe) {
+        if (fd >= 0)
+            ::close(fd);
+        fd = -1;
+    }
 #endif
 #ifdef Q_OS_WIN
     SetConsoleCtrlHandler(onConsoleEvent, FALSE);
