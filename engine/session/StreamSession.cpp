@@ -1,6 +1,5 @@
 #include "StreamSession.h"
 
-#include "OutgoingPacer.h"
 #include "SessionEvents.h"
 #include "ShardPlan.h"
 #include "model/SecretStore.h"
@@ -9,7 +8,6 @@
 #include "stats/StreamShared.h"
 #include "transport/Transport.h"
 #include "venues/VenueHandler.h"
-#include "ConnectionWatchdog.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -27,34 +25,35 @@ QString seconds(qint64 ms)
 
 } // namespace
 
-// One connection of the stream. Its transport refers to `config`, so a link lives until
-// its transport is gone (retired links are freed on the next tick).
-struct StreamSession::Link final : public MessageSink {
-    explicit Link(StreamSession &s) : session(s) {}
-    ~Link() { delete outboxTimer; }
-    void onMessage(const char *data, qsizetype len, bool inScratch) override
-    {
-        session.onLinkMessage(*this, data, len, inScratch);
-    }
-    bool wantsHeadOnly() const override { return session.headOnly(); }
-    bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override
-    {
-        return session.onLinkHead(*this, head, headLen, messageBytes);
-    }
+// ---- Link: the transport's direct calls land in the session --------------------------
 
-    StreamSession &session;
-    int id = 0;
-    int shard = 0;
-    bool rollover = false; // a replacement not yet switched over to
-    StreamConfig config;   // this connection's copy (its own URL)
-    QStringList streams;   // Binance streams this connection carries
-    Transport *transport = nullptr;
-    bool active = false;
-    qint64 connectedWallMs = 0; // shown in the connection list
-    ConnectionWatchdog watchdog;
-    OutgoingPacer outbox;
-    QTimer *outboxTimer = nullptr; // wakes a paced queue between ticks
-};
+Link::Link(StreamSession &owner, int linkId, int shardIndex, bool isRollover)
+    : session(owner)
+    , id(linkId)
+    , shard(shardIndex)
+    , rollover(isRollover)
+{
+}
+
+Link::~Link()
+{
+    delete outboxTimer;
+}
+
+void Link::onMessage(const char *data, qsizetype len, bool inScratch)
+{
+    session.onLinkMessage(*this, data, len, inScratch);
+}
+
+bool Link::wantsHeadOnly() const
+{
+    return session.headOnly();
+}
+
+bool Link::onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes)
+{
+    return session.onLinkHead(*this, head, headLen, messageBytes);
+}
 
 StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
                              MessageDecoder &decoder, SessionEvents &events, const Clock &clock,
@@ -129,31 +128,19 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
                 fresh << p;
         m_subscriptions << fresh;
         if (fresh.isEmpty()) {
-            if (Link *l = shardLink(0); l && l->active)
+            if (Link *l = m_links.serving(0); l && l->active)
                 m_venue->sendControl(l->id, method, params, requestId);
             return;
         }
         bool first = true;
         while (!fresh.isEmpty()) {
             // The first shard with room takes what fits; the rest opens a new connection.
-            Link *target = nullptr;
-            int room = int(fresh.size());
-            for (const auto &l : m_links) {
-                if (l->rollover)
-                    continue;
-                const int capacity = ShardPlan::room(perLink, l->shard, int(l->streams.size()), namedInUrl, room);
-                if (capacity > 0) {
-                    target = l.get();
-                    room = std::min(room, capacity);
-                    break;
-                }
-            }
+            int room = 0;
+            Link *target = m_links.withRoom(perLink, namedInUrl, int(fresh.size()), &room);
             const QStringList part = fresh.mid(0, room);
             fresh = fresh.mid(room);
             if (!target) {
-                int shard = 0;
-                for (const auto &l : m_links)
-                    shard = std::max(shard, l->shard + 1);
+                const int shard = m_links.nextShard();
                 if (m_state == StreamState::Stopped || m_state == StreamState::Failed || m_links.empty())
                     continue; // kept in m_subscriptions, distributed on the next connect
                 openLink(shard, part, false);
@@ -167,7 +154,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
                 m_venue->sendControl(target->id, method, part, first ? requestId : nextRequestId());
             first = false;
             // A replacement being opened for this connection must carry the new streams too.
-            if (Link *to = linkById(m_rollover.toId()); to && m_rollover.fromId() == target->id) {
+            if (Link *to = m_links.byId(m_rollover.toId()); to && m_rollover.fromId() == target->id) {
                 to->streams << part;
                 if (to->active)
                     m_venue->sendControl(to->id, method, part, nextRequestId());
@@ -179,19 +166,9 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
     if (method == QLatin1String("UNSUBSCRIBE")) {
         for (const QString &p : params)
             m_subscriptions.removeAll(p);
-        // Each stream to the connection(s) carrying it; one none carries (named in the URL,
-        // or unknown) to the first connection, which answers for it.
-        QStringList unowned = params;
-        for (const auto &l : m_links)
-            for (const QString &p : std::as_const(l->streams))
-                unowned.removeAll(p);
         bool first = true;
-        for (const auto &l : m_links) {
-            QStringList mine;
-            for (const QString &p : params)
-                if (l->streams.removeAll(p) > 0 || (l->shard == 0 && unowned.contains(p)))
-                    mine << p;
-            if (mine.isEmpty() || !l->active)
+        for (const auto &[l, mine] : m_links.takeStreams(params)) {
+            if (!l->active)
                 continue;
             m_venue->sendControl(l->id, method, mine, first ? requestId : nextRequestId());
             first = false;
@@ -201,7 +178,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
     }
     // LIST_SUBSCRIPTIONS and anything else: every connection of the group answers for itself.
     bool first = true;
-    for (const auto &l : m_links) {
+    for (const auto &l : m_links.links()) {
         if (!l->active || l->rollover)
             continue;
         m_venue->sendControl(l->id, method, params, first ? requestId : nextRequestId());
@@ -211,7 +188,7 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
 
 void StreamSession::sendRaw(const QString &text)
 {
-    Link *l = shardLink(0);
+    Link *l = m_links.serving(0);
     if (!l || !l->active)
         return;
     // A request with an id gets its response matched like our own control messages.
@@ -232,7 +209,7 @@ void StreamSession::sendRaw(const QString &text)
 
 void StreamSession::sendOn(int linkId, const QString &text, const QString &method, const QString &requestId)
 {
-    Link *l = linkById(linkId);
+    Link *l = m_links.byId(linkId);
     if (!l)
         return;
     if (!requestId.isEmpty())
@@ -271,7 +248,7 @@ void StreamSession::rollOver(int linkId, const QString &reason)
 {
     if (m_rollover.inProgress())
         return; // one at a time; the age check starts the next one
-    Link *from = linkById(linkId);
+    Link *from = m_links.byId(linkId);
     if (!from || !from->active || from->rollover)
         return;
     const int fromId = from->id;
@@ -291,30 +268,6 @@ void StreamSession::rollOver(int linkId, const QString &reason)
 }
 
 // ---- connections ----------------------------------------------------------------------
-
-StreamSession::Link *StreamSession::linkById(int linkId) const
-{
-    for (const auto &l : m_links)
-        if (l->id == linkId)
-            return l.get();
-    return nullptr;
-}
-
-StreamSession::Link *StreamSession::shardLink(int shard) const
-{
-    for (const auto &l : m_links)
-        if (l->shard == shard && !l->rollover)
-            return l.get();
-    return nullptr;
-}
-
-bool StreamSession::anyActive() const
-{
-    for (const auto &l : m_links)
-        if (l->active)
-            return true;
-    return false;
-}
 
 void StreamSession::connectNow()
 {
@@ -364,13 +317,9 @@ void StreamSession::onReconnectDue()
     connectNow();
 }
 
-StreamSession::Link *StreamSession::openLink(int shard, const QStringList &streams, bool rollover)
+Link *StreamSession::openLink(int shard, const QStringList &streams, bool rollover)
 {
-    auto link = std::make_unique<Link>(*this);
-    Link *l = link.get();
-    l->id = m_nextLinkId++;
-    l->shard = shard;
-    l->rollover = rollover;
+    Link *l = &m_links.add(std::make_unique<Link>(*this, m_links.nextId(), shard, rollover));
     l->streams = streams;
     l->config = m_config;
     l->config.url = m_venue->shardUrl(m_config.url, shard);
@@ -384,35 +333,14 @@ StreamSession::Link *StreamSession::openLink(int shard, const QStringList &strea
             [this, l](int closeCode, const QString &reason) { onLinkDisconnected(*l, closeCode, reason); });
     connect(l->transport, &Transport::pongReceived, this, [this, l] { l->watchdog.frame(m_clock.monotonicMs()); });
     l->watchdog.connecting(m_clock.monotonicMs());
-    m_links.push_back(std::move(link));
     publishConnections();
     l->transport->open();
     return l;
 }
 
-void StreamSession::retireLink(Link *l)
-{
-    l->active = false;
-    l->outboxTimer->stop();
-    if (l->transport) {
-        l->transport->disconnect(this);
-        l->transport->abort();
-        l->transport->deleteLater();
-        l->transport = nullptr;
-    }
-    for (auto it = m_links.begin(); it != m_links.end(); ++it) {
-        if (it->get() == l) {
-            m_retired.push_back(std::move(*it));
-            m_links.erase(it);
-            break;
-        }
-    }
-}
-
 void StreamSession::dropConnection()
 {
-    while (!m_links.empty())
-        retireLink(m_links.front().get());
+    m_links.retireAll();
     if (m_rollover.inProgress() || m_rollover.overlapping()) {
         m_rollover.reset();
         m_shared->venue.rolloverInProgress.store(false);
@@ -426,17 +354,7 @@ void StreamSession::dropConnection()
 
 void StreamSession::publishConnections()
 {
-    QVector<ConnectionInfo> list;
-    for (const auto &l : m_links) {
-        ConnectionInfo info;
-        info.shard = l->shard;
-        info.rollover = l->rollover;
-        info.connected = l->active;
-        info.connectedSinceMs = l->connectedWallMs;
-        info.subscriptions = int(l->streams.size());
-        info.url = l->config.url.toDisplayString();
-        list << info;
-    }
+    const QVector<ConnectionInfo> list = m_links.describe();
     const int count = int(m_subscriptions.size());
     m_shared->editVenue([&](VenueDetails &d) {
         d.connections = list;
@@ -487,10 +405,7 @@ void StreamSession::flushOutbox(Link &link)
     });
     if (wait > 0)
         link.outboxTimer->start(int(wait));
-    int queued = 0;
-    for (const auto &l : m_links)
-        queued += l->outbox.queued();
-    v.outgoingQueued.store(queued);
+    v.outgoingQueued.store(m_links.queuedMessages());
 }
 
 void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString &reason)
@@ -504,7 +419,7 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
         return;
     }
     if (link.id == m_rollover.fromId() && m_rollover.inProgress()) {
-        Link *to = linkById(m_rollover.toId());
+        Link *to = m_links.byId(m_rollover.toId());
         if (to && to->active) {
             finishRollover(QStringLiteral("old connection closed: ") + text);
             return;
@@ -515,13 +430,13 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
 
 void StreamSession::finishRollover(const QString &why)
 {
-    Link *from = linkById(m_rollover.fromId());
-    Link *to = linkById(m_rollover.toId());
+    Link *from = m_links.byId(m_rollover.fromId());
+    Link *to = m_links.byId(m_rollover.toId());
     m_rollover.switchOver(m_clock.monotonicMs());
     if (to)
         to->rollover = false;
     if (from)
-        retireLink(from);
+        m_links.retire(from);
     m_shared->venue.rollovers.add();
     m_venue->onSwitchedOver();
     emitEvent(EventKind::Info, QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
@@ -536,8 +451,8 @@ void StreamSession::finishRollover(const QString &why)
 
 void StreamSession::abandonRollover(const QString &why)
 {
-    if (Link *to = linkById(m_rollover.toId()))
-        retireLink(to);
+    if (Link *to = m_links.byId(m_rollover.toId()))
+        m_links.retire(to);
     m_rollover.reset();
     m_shared->venue.rolloverInProgress.store(false);
     emitEvent(EventKind::Info, QStringLiteral("rollover abandoned, the old connection stays: %1").arg(why));
@@ -610,7 +525,7 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 
 void StreamSession::tick()
 {
-    m_retired.clear();
+    m_links.freeRetired();
     const qint64 now = m_clock.monotonicMs();
     switch (m_state) {
     case StreamState::Reconnecting:
@@ -628,11 +543,11 @@ void StreamSession::tick()
     default:
         return;
     }
-    if (!anyActive())
+    if (!m_links.anyActive())
         return;
 
     for (std::size_t i = 0; i < m_links.size(); ++i) {
-        Link &l = *m_links[i];
+        Link &l = *m_links.links()[i];
         switch (l.watchdog.check(now, m_config)) {
         case ConnectionWatchdog::Verdict::ConnectTimeout:
             linkLost(l, QStringLiteral("connection %1: no connection after %2")
@@ -663,7 +578,7 @@ void StreamSession::tick()
 
     // Make-before-break: replace the oldest connection past the venue's age limit.
     if (const qint64 maxAge = m_venue->maxConnectionAgeMs(); maxAge > 0 && !m_rollover.inProgress()) {
-        for (const auto &l : m_links) {
+        for (const auto &l : m_links.links()) {
             const qint64 age = now - l->watchdog.connectedMs();
             if (l->active && !l->rollover && age >= maxAge) {
                 rollOver(l->id, QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(age), seconds(maxAge)));
@@ -672,7 +587,7 @@ void StreamSession::tick()
         }
     }
     if (m_rollover.inProgress()) {
-        const Link *to = linkById(m_rollover.toId());
+        const Link *to = m_links.byId(m_rollover.toId());
         const qint64 toConnectedMs = to && to->active ? to->watchdog.connectedMs() : 0;
         advanceRollover(m_rollover.onTick(now, m_config.rolloverOverlapMaxMs, toConnectedMs),
                         QStringLiteral("overlap limit of %1 reached").arg(seconds(m_config.rolloverOverlapMaxMs)));

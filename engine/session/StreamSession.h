@@ -3,6 +3,7 @@
 // One stream's life on its worker thread: connect, subscribe, receive, route, decode,
 // count; reconnect with backoff; stop and restart at once on command. The session runs the
 // state machine and the hot path and delegates each other concern to a class of its own:
+//   ConnectionGroup     the stream's connections (Link): find, retire, who takes new streams
 //   ConnectionWatchdog  per connection: connect timeout, dead connection, ping due
 //   StallWatchdog       the stream's data freshness
 //   OutgoingPacer       per connection: the outgoing queue under the venue's limit
@@ -32,6 +33,7 @@
 
 #include "Backoff.h"
 #include "Clock.h"
+#include "ConnectionGroup.h"
 #include "EventThrottle.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
@@ -80,7 +82,7 @@ public:
     void tick();
 
 private:
-    struct Link;
+    friend struct Link;
 
     // VenueHost
     void sendOn(int link, const QString &text, const QString &method, const QString &requestId) override;
@@ -115,13 +117,9 @@ private:
     Link *openLink(int shard, const QStringList &streams, bool rollover);
     void onLinkConnected(Link &link);
     void onLinkDisconnected(Link &link, int closeCode, const QString &reason);
-    void retireLink(Link *link);
     void finishRollover(const QString &why);
     void abandonRollover(const QString &why);
     void linkLost(Link &link, const QString &why);
-    Link *linkById(int id) const;
-    Link *shardLink(int shard) const;
-    bool anyActive() const;
     void publishConnections();
     void flushOutbox(Link &link);
     void scheduleReconnect(const QString &reason);
@@ -140,9 +138,7 @@ private:
     TransportFactory m_transports;
     std::unique_ptr<VenueHandler> m_venue;
 
-    std::vector<std::unique_ptr<Link>> m_links;
-    std::vector<std::unique_ptr<Link>> m_retired; // freed on the next tick: a transport may be on the stack
-    int m_nextLinkId = 1;
+    ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
     StallWatchdog m_stall;
     RequestTracker m_requests;

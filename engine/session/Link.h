@@ -1,0 +1,48 @@
+#pragma once
+
+// One connection ("link") of a stream: its transport, the share of the subscriptions it
+// carries, its liveness watchdog and its paced outgoing queue. The transport delivers each
+// message to the link by a direct call, which hands it straight to its session.
+//
+// Thread contract: the session's worker only. The transport refers to `config`, so a link
+// lives until its transport is gone (ConnectionGroup frees retired links on the next tick).
+
+#include "ConnectionWatchdog.h"
+#include "OutgoingPacer.h"
+#include "model/StreamConfig.h"
+#include "transport/Transport.h"
+
+#include <QtCore/QStringList>
+
+class QTimer;
+
+namespace streamscope {
+
+class StreamSession;
+
+struct Link final : public MessageSink {
+    Link(StreamSession &owner, int linkId, int shardIndex, bool isRollover);
+    Link(const Link &) = delete;
+    Link &operator=(const Link &) = delete;
+    ~Link();
+
+    // MessageSink: defined in StreamSession.cpp, the hot path's home.
+    void onMessage(const char *data, qsizetype len, bool inScratch) override;
+    bool wantsHeadOnly() const override;
+    bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override;
+
+    StreamSession &session;
+    const int id;
+    const int shard;       // which share of the subscriptions it carries
+    bool rollover;         // a replacement not yet switched over to
+    StreamConfig config;   // this connection's copy (its own URL)
+    QStringList streams;   // Binance streams this connection carries
+    Transport *transport = nullptr;
+    bool active = false;
+    qint64 connectedWallMs = 0; // shown in the connection list
+    ConnectionWatchdog watchdog;
+    OutgoingPacer outbox;
+    QTimer *outboxTimer = nullptr; // wakes a paced queue between ticks
+};
+
+} // namespace streamscope
