@@ -58,6 +58,7 @@ public:
     void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
     void pong() { emit pongReceived(); }
     void drop(int closeCode, const QString &reason) { emit disconnected(closeCode, reason); }
+    QUrl url() const { return m_config.url; } // the URL this connection was opened with
 
     bool opened = false;
     bool aborted = false;
@@ -170,6 +171,8 @@ private slots:
     void rolloverAbandonedWhenReplacementNeverComesUp();
     void rawServerShutdownStartsRollover();
     void stopActsAtOnce();
+    void pacesOutgoingMessagesUnderVenueLimit();
+    void splitsSubscriptionsOverConnections();
 };
 
 void TestStreamSession::connectsAndGoesLive()
@@ -441,6 +444,62 @@ void TestStreamSession::stopActsAtOnce()
     rig.run(120000, 1000); // nothing reconnects a stopped stream
     QCOMPARE(rig.transports.size(), 1);
     QCOMPARE(rig.session.state(), StreamState::Stopped);
+}
+
+void TestStreamSession::pacesOutgoingMessagesUnderVenueLimit()
+{
+    Rig rig(binanceConfig()); // spot: 5 a second, one slot kept free
+    rig.session.start();
+    FakeTransport *t = rig.last();
+    t->up();
+    QCOMPARE(rig.session.state(), StreamState::Live); // the URL names the stream: nothing to send
+    for (int i = 0; i < 6; ++i)
+        rig.session.sendControl(QStringLiteral("SUBSCRIBE"), {QStringLiteral("sym%1@trade").arg(i)}, 100 + i);
+    QCOMPARE(t->sent.size(), 4);
+    QCOMPARE(rig.snapshot().outgoingQueued, 2);
+    rig.run(1000);
+    QCOMPARE(t->sent.size(), 4); // the window is 1.1 s
+    rig.run(200);
+    QCOMPARE(t->sent.size(), 6);
+    QCOMPARE(rig.snapshot().outgoingQueued, 0);
+    QCOMPARE(rig.snapshot().outgoingPeakPerS, 4);
+    QVERIFY(t->sent.at(5).contains(QLatin1String("sym5@trade")));
+}
+
+void TestStreamSession::splitsSubscriptionsOverConnections()
+{
+    StreamConfig config = binanceConfig();
+    config.maxStreamsPerConnection = 3;
+    config.subscribe = QStringList{QStringLiteral("a@trade"), QStringLiteral("b@trade"), QStringLiteral("c@trade"),
+                                   QStringLiteral("d@trade"), QStringLiteral("e@trade")};
+    Rig rig(config);
+    rig.session.start();
+    // The URL's stream and two more on the first connection, three on the second.
+    QCOMPARE(rig.transports.size(), 2);
+    FakeTransport *first = rig.transports.at(0);
+    FakeTransport *second = rig.transports.at(1);
+    QVERIFY(!second->url().hasQuery());
+    first->up();
+    second->up();
+    QCOMPARE(rig.session.state(), StreamState::Subscribing);
+    QCOMPARE(first->sent.size(), 1);
+    QVERIFY(first->sent.at(0).contains(QLatin1String("[\"a@trade\",\"b@trade\"]")));
+    QCOMPARE(second->sent.size(), 1);
+    QVERIFY(second->sent.at(0).contains(QLatin1String("[\"c@trade\",\"d@trade\",\"e@trade\"]")));
+    // Both are full: more streams open a third connection.
+    rig.session.sendControl(QStringLiteral("SUBSCRIBE"), {QStringLiteral("f@trade")}, 7);
+    QCOMPARE(rig.transports.size(), 3);
+    rig.last()->up();
+    QCOMPARE(rig.last()->sent.size(), 1);
+    QVERIFY(rig.last()->sent.at(0).contains(QLatin1String("f@trade")));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.connections.size(), 3);
+    QCOMPARE(s.subscriptionCount, 6);
+    // UNSUBSCRIBE goes to the connection that carries the stream.
+    rig.session.sendControl(QStringLiteral("UNSUBSCRIBE"), {QStringLiteral("d@trade")}, 8);
+    QCOMPARE(second->sent.size(), 2);
+    QVERIFY(second->sent.at(1).contains(QLatin1String("UNSUBSCRIBE")));
+    QCOMPARE(first->sent.size(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestStreamSession)
