@@ -142,6 +142,16 @@ StreamConfig genericConfig()
     return c;
 }
 
+// Pings every second, dead after 3 s without a frame, never stalled.
+StreamConfig pingingConfig()
+{
+    StreamConfig c = genericConfig();
+    c.pingIntervalMs = 1000;
+    c.pongTimeoutMs = 3000;
+    c.stallTimeoutMs = 600000;
+    return c;
+}
+
 StreamConfig binanceConfig()
 {
     StreamConfig c = genericConfig();
@@ -262,11 +272,7 @@ void TestStreamSession::wallClockStepNeitherReconnectsNorStalls()
 
 void TestStreamSession::pingsAndDeclaresSilentConnectionDead()
 {
-    StreamConfig config = genericConfig();
-    config.pingIntervalMs = 1000;
-    config.pongTimeoutMs = 3000;
-    config.stallTimeoutMs = 600000;
-    Rig rig(config);
+    Rig rig(pingingConfig());
     rig.session.start();
     FakeTransport *first = rig.last();
     first->up();
@@ -284,11 +290,7 @@ void TestStreamSession::pingsAndDeclaresSilentConnectionDead()
 
 void TestStreamSession::pongsKeepConnectionAlive()
 {
-    StreamConfig config = genericConfig();
-    config.pingIntervalMs = 1000;
-    config.pongTimeoutMs = 3000;
-    config.stallTimeoutMs = 600000;
-    Rig rig(config);
+    Rig rig(pingingConfig());
     rig.session.start();
     rig.last()->up();
     for (int i = 0; i < 20; ++i) {
