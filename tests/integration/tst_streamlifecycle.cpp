@@ -124,10 +124,14 @@ void TestStreamLifecycle::droppedConnectionReconnectsAndResubscribes()
     const QString resent = control.at(1).at(0).toString();
     QVERIFY(resent.contains(QLatin1String("SUBSCRIBE")));
     QVERIFY(resent.contains(QLatin1String("ethusdt@aggTrade")));
-    bool sawReconnecting = false;
-    for (const auto &args : states)
-        sawReconnecting |= args.at(1).value<StreamState>() == StreamState::Reconnecting;
-    QVERIFY(sawReconnecting);
+    // State events are queued to this thread after the snapshot changes: wait for it.
+    const auto sawReconnecting = [&] {
+        for (const auto &args : states)
+            if (args.at(1).value<StreamState>() == StreamState::Reconnecting)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(sawReconnecting(), scaledMs(20000));
     QVERIFY(!engine.snapshot(id).stateReason.isEmpty());
 }
 
