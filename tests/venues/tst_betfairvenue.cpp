@@ -103,7 +103,7 @@ void TestBetfairVenue::reconnectResubscribesWithTheLastClk()
                                              .arg(snap(engine, id).reconnects)
                                              .arg(snap(engine, id).dataMessages)
                                              .arg(stateName(snap(engine, id).state), subscriptions.join(QLatin1Char('\n')))),
-                              10000);
+                              scaledMs(20000));
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     QCOMPARE(subscriptions.size(), 2);
     QVERIFY(!subscriptions.at(0).contains(QLatin1String("clk")));

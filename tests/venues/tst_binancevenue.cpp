@@ -94,7 +94,7 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
                                      QTest::qWait(300);
                                      return snap(engine, id).messages == before;
                                  }()),
-                                 120000);
+                                 scaledMs(120000));
         {
             const StreamSnapshot t = snap(engine, id);
             QCOMPARE(t.messages, t.dataMessages + t.duplicates + t.controlMessages + t.results + t.errors + t.heartbeats);
