@@ -118,8 +118,8 @@ QString TestHeadless::writeFile(const QString &name, const QByteArray &content)
 {
     const QString path = m_dir.filePath(name);
     QFile f(path);
-    if (f.open(QIODevice::WriteOnly))
-        f.write(content);
+    if (!f.open(QIODevice::WriteOnly) || f.write(content) != content.size())
+        return {}; // the caller's QVERIFY stops the test
     return path;
 }
 
@@ -172,6 +172,7 @@ void TestHeadless::malformedWorkspace()
     QFETCH(QByteArray, content);
     QFETCH(QString, message);
     const QString path = writeFile(QStringLiteral("bad.json"), content);
+    QVERIFY(!path.isEmpty());
     const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), path, QStringLiteral("--duration"),
                                   QStringLiteral("1")});
     QCOMPARE(r.exitCode, 2);
@@ -206,6 +207,7 @@ void TestHeadless::reportCountsEveryScenarioExactly()
                                {QStringLiteral("market_subscription"), QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{}}}}});
     const QString workspace = writeFile(QStringLiteral("scenarios.json"),
                                         QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    QVERIFY(!workspace.isEmpty());
     const QString reportPath = m_dir.filePath(QStringLiteral("report.json"));
     qputenv("TST_APP_KEY", "key");
     qputenv("TST_SESSION", "session");

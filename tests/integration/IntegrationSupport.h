@@ -3,20 +3,13 @@
 // Shared helpers for the loopback integration tests: stream configurations pointed at a
 // replay server on 127.0.0.1 and waits on engine state.
 
+#include "../common/TimeFactor.h"
 #include "Engine.h"
 #include "ReplayServer.h"
 
 #include <QtTest/QtTest>
 
 namespace streamscope::testing {
-
-// Sanitizer builds run several times slower: their test runs set STREAMSCOPE_TEST_TIME_FACTOR
-// so that bounds on elapsed time stay meaningful without becoming flaky.
-inline int timeFactor()
-{
-    const int f = qEnvironmentVariableIntValue("STREAMSCOPE_TEST_TIME_FACTOR");
-    return f > 0 ? f : 1;
-}
 
 inline StreamConfig wsStream(const QString &name, quint16 port, const QString &pathAndQuery)
 {

@@ -65,7 +65,7 @@ void TestLineStreams::plainTcpCountsExactly()
     c.name = QStringLiteral("lines");
     c.url = QUrl(QStringLiteral("tcp://127.0.0.1:%1").arg(server.port()));
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages, quint64(20000), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages, quint64(20000), scaledMs(20000));
     QTest::qWait(50);
     const StreamSnapshot s = engine.snapshot(id, true);
     QCOMPARE(s.parseErrors, quint64(0));
@@ -87,7 +87,7 @@ void TestLineStreams::betfairOverTlsCountsExactly()
     QVERIFY(server.listen());
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
-    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages + engine.snapshot(id).heartbeats, quint64(5000), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages + engine.snapshot(id).heartbeats, quint64(5000), scaledMs(20000));
     const StreamSnapshot s = engine.snapshot(id, true);
     QCOMPARE(s.state, StreamState::Live);
     QVERIFY(s.heartbeats >= 4); // one HEARTBEAT every 1,000
@@ -115,7 +115,7 @@ void TestLineStreams::authenticationFailureIsFailedNotRetried()
     QSignalSpy connects(&server, &ReplayServer::clientConnected);
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
-    WAIT_STATE(engine, id, StreamState::Failed, 5000);
+    WAIT_STATE(engine, id, StreamState::Failed, 20000);
     const StreamSnapshot s = engine.snapshot(id);
     QVERIFY2(s.stateReason.contains(QLatin1String("authentication failed")), qPrintable(s.stateReason));
     QVERIFY2(s.stateReason.contains(QLatin1String("NO_SESSION")), qPrintable(s.stateReason));
@@ -138,7 +138,7 @@ void TestLineStreams::untrustedCertificateIsRefused()
     c.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(server.port()));
     c.reconnectBaseMs = 1000;
     const StreamId id = engine.addStream(c); // no ca_file: the self-signed certificate is not trusted
-    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).state == StreamState::Reconnecting, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).state == StreamState::Reconnecting, scaledMs(20000));
     QVERIFY2(engine.snapshot(id).stateReason.contains(QLatin1String("TLS")), qPrintable(engine.snapshot(id).stateReason));
     QCOMPARE(engine.snapshot(id).messages, quint64(0));
 }
@@ -162,7 +162,7 @@ void TestLineStreams::oversizedLineClosesAndReconnects()
     c.reconnectBaseMs = 50;
     c.reconnectMaxMs = 100;
     const StreamId id = engine.addStream(c);
-    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 1, scaledMs(20000));
     QTRY_VERIFY(engine.snapshot(id).messages > 150);
     QCOMPARE(engine.snapshot(id).parseErrors, quint64(0));
 }

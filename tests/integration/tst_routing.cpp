@@ -26,7 +26,7 @@ void TestRouting::responsesReachTheirRequests()
     QVERIFY(server.listen());
     Engine engine;
     const StreamId id = engine.addStream(wsStream(QStringLiteral("control"), server.port(), QString()));
-    WAIT_STATE(engine, id, StreamState::Live, 3000);
+    WAIT_STATE(engine, id, StreamState::Live, 20000);
 
     const qint64 sub = engine.subscribe(id, {QStringLiteral("btcusdt@trade")});
     const qint64 list = engine.listSubscriptions(id);
@@ -113,7 +113,7 @@ void TestRouting::numericAndUuidIdsOverWebSocketServer()
     QVERIFY(scripted.listen());
     Engine engine;
     const StreamId id = engine.addStream(wsStream(QStringLiteral("api"), scripted.server.serverPort(), QString()));
-    WAIT_STATE(engine, id, StreamState::Live, 3000);
+    WAIT_STATE(engine, id, StreamState::Live, 20000);
     engine.sendMessage(id, QStringLiteral("{\"id\":\"%1\",\"method\":\"time\"}").arg(uuid));
     QTRY_COMPARE(engine.results(id).size(), 1);
     engine.sendMessage(id, QStringLiteral("{\"method\":\"SUBSCRIBE\",\"params\":[\"a@trade\"],\"id\":77}"));

@@ -10,6 +10,19 @@ using namespace streamscope::testing;
 using replay::ReplayOptions;
 using replay::ReplayServer;
 
+namespace {
+
+// "A stop acts at once" is the behaviour under test, so a bound stays: the stop must not wait
+// for anything (a message on an idle stream never comes, a firehose's backlog, a timeout of
+// seconds). A user sees a stop as immediate within a second; a quiet machine stops in a few
+// milliseconds, so a busy one stays far from the bound, which scales with the time factor.
+int stopActsAtOnceMs()
+{
+    return 1000 * timeFactor();
+}
+
+} // namespace
+
 class TestStreamLifecycle : public QObject {
     Q_OBJECT
 private slots:
@@ -38,9 +51,9 @@ void TestStreamLifecycle::stopIdleSubscribedStreamIsImmediate()
     QElapsedTimer t;
     t.start();
     engine.stopStream(id);
-    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
-    // The stop did not wait for a message (none ever comes): it took well under a second.
-    QVERIFY2(t.elapsed() < 200 * timeFactor(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    WAIT_STATE(engine, id, StreamState::Stopped, 10000);
+    // The stop did not wait for a message (none ever comes).
+    QVERIFY2(t.elapsed() < stopActsAtOnceMs(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
     QTRY_COMPARE(server.connectionCount(), 0);
 }
 
@@ -56,8 +69,8 @@ void TestStreamLifecycle::stopFirehoseStreamIsImmediate()
     QElapsedTimer t;
     t.start();
     engine.stopStream(id);
-    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
-    QVERIFY2(t.elapsed() < 200 * timeFactor(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    WAIT_STATE(engine, id, StreamState::Stopped, 10000);
+    QVERIFY2(t.elapsed() < stopActsAtOnceMs(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
     const quint64 atStop = messagesOf(engine, id);
     QTest::qWait(100);
     QCOMPARE(messagesOf(engine, id), atStop); // nothing counted after the stop
@@ -74,10 +87,10 @@ void TestStreamLifecycle::restartBringsDataBack()
     const StreamId id = engine.addStream(wsStream(QStringLiteral("paced"), server.port(), QStringLiteral("small_aggtrade")));
     QTRY_VERIFY(messagesOf(engine, id) > 100);
     engine.stopStream(id);
-    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    WAIT_STATE(engine, id, StreamState::Stopped, 10000);
     const quint64 before = messagesOf(engine, id);
     engine.restartStream(id);
-    WAIT_STATE(engine, id, StreamState::Live, 2000);
+    WAIT_STATE(engine, id, StreamState::Live, 10000);
     QTRY_VERIFY(messagesOf(engine, id) > before + 100);
     QCOMPARE(engine.snapshot(id).reconnects, quint64(0)); // a user restart is not a reconnect
 }
@@ -104,17 +117,21 @@ void TestStreamLifecycle::droppedConnectionReconnectsAndResubscribes()
     QTRY_COMPARE(engine.snapshot(id).reconnects, quint64(1));
     // The server vanished without a close frame: abnormal closure, not "normal" 1000.
     QCOMPARE(engine.snapshot(id).lastCloseCode, 1006);
-    WAIT_STATE(engine, id, StreamState::Live, 3000);
+    WAIT_STATE(engine, id, StreamState::Live, 10000);
     QTRY_VERIFY(messagesOf(engine, id) > atDrop + 200); // counters continue
     // The subscription was sent again on the new connection.
     QTRY_COMPARE(control.count(), 2);
     const QString resent = control.at(1).at(0).toString();
     QVERIFY(resent.contains(QLatin1String("SUBSCRIBE")));
     QVERIFY(resent.contains(QLatin1String("ethusdt@aggTrade")));
-    bool sawReconnecting = false;
-    for (const auto &args : states)
-        sawReconnecting |= args.at(1).value<StreamState>() == StreamState::Reconnecting;
-    QVERIFY(sawReconnecting);
+    // State events are queued to this thread after the snapshot changes: wait for it.
+    const auto sawReconnecting = [&] {
+        for (const auto &args : states)
+            if (args.at(1).value<StreamState>() == StreamState::Reconnecting)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(sawReconnecting(), scaledMs(20000));
     QVERIFY(!engine.snapshot(id).stateReason.isEmpty());
 }
 
@@ -130,7 +147,7 @@ void TestStreamLifecycle::stalledStreamIsReported()
     c.stallTimeoutMs = 300;
     const StreamId id = engine.addStream(c);
     QTRY_COMPARE(messagesOf(engine, id), quint64(50));
-    WAIT_STATE(engine, id, StreamState::Stalled, 3000);
+    WAIT_STATE(engine, id, StreamState::Stalled, 10000);
     QVERIFY(engine.snapshot(id).stateReason.contains(QLatin1String("no data")));
 
     // A stream that never gets data after subscribing is reported too, not left spinning.
@@ -138,7 +155,7 @@ void TestStreamLifecycle::stalledStreamIsReported()
     never.subscribe = {QStringLiteral("btcusdt@aggTrade")};
     never.stallTimeoutMs = 300;
     const StreamId neverId = engine.addStream(never);
-    WAIT_STATE(engine, neverId, StreamState::Stalled, 3000);
+    WAIT_STATE(engine, neverId, StreamState::Stalled, 10000);
     QVERIFY2(engine.snapshot(neverId).stateReason.contains(QLatin1String("since subscribing")),
              qPrintable(engine.snapshot(neverId).stateReason));
 }
@@ -155,14 +172,14 @@ void TestStreamLifecycle::backoffGrowsWhileServerIsDown()
     c.reconnectBaseMs = 20;
     c.reconnectMaxMs = 400;
     const StreamId id = engine.addStream(c);
-    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 5, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 5, scaledMs(20000));
     const StreamSnapshot s = engine.snapshot(id);
     QVERIFY(s.state == StreamState::Reconnecting || s.state == StreamState::Connecting);
     // Full jitter: the scheduled delay never exceeds the cap.
     if (s.state == StreamState::Reconnecting)
         QVERIFY(s.nextRetryAtMs - s.stateSinceMs <= 400);
     engine.stopStream(id);
-    WAIT_STATE(engine, id, StreamState::Stopped, 1000);
+    WAIT_STATE(engine, id, StreamState::Stopped, 10000);
     const quint64 attempts = engine.snapshot(id).reconnects;
     QTest::qWait(500);
     QCOMPARE(engine.snapshot(id).reconnects, attempts); // a stopped stream stays stopped
@@ -186,8 +203,8 @@ void TestStreamLifecycle::busyWorkerWithManyStreamsLosesNothing()
     QElapsedTimer t;
     t.start();
     engine.stopStream(ids.first());
-    WAIT_STATE(engine, ids.first(), StreamState::Stopped, 1000);
-    QVERIFY2(t.elapsed() < 200 * timeFactor(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
+    WAIT_STATE(engine, ids.first(), StreamState::Stopped, 10000);
+    QVERIFY2(t.elapsed() < stopActsAtOnceMs(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
     for (qsizetype i = 1; i < ids.size(); ++i)
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(ids[i]).messages, quint64(count), 15000 * timeFactor());
     for (qsizetype i = 1; i < ids.size(); ++i)

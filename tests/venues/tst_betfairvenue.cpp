@@ -103,8 +103,8 @@ void TestBetfairVenue::reconnectResubscribesWithTheLastClk()
                                              .arg(snap(engine, id).reconnects)
                                              .arg(snap(engine, id).dataMessages)
                                              .arg(stateName(snap(engine, id).state), subscriptions.join(QLatin1Char('\n')))),
-                              10000);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+                              scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     QCOMPARE(subscriptions.size(), 2);
     QVERIFY(!subscriptions.at(0).contains(QLatin1String("clk")));
 
@@ -165,9 +165,9 @@ void TestBetfairVenue::changeMessagesAreCountedByKind()
     }
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages + snap(engine, id).heartbeats, kCount, 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Degraded, 2000);
-    QTRY_VERIFY_WITH_TIMEOUT(!snap(engine, id).connectionId.isEmpty(), 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages + snap(engine, id).heartbeats, kCount, scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Degraded, scaledMs(20000));
+    QTRY_VERIFY_WITH_TIMEOUT(!snap(engine, id).connectionId.isEmpty(), scaledMs(20000));
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(stateName(s.state), QStringLiteral("degraded"));
     QVERIFY2(s.stateReason.contains(QLatin1String("503")), qPrintable(s.stateReason));
@@ -186,7 +186,7 @@ void TestBetfairVenue::changeMessagesAreCountedByKind()
     QVERIFY2(s.connectionId.startsWith(QLatin1String("002-")), qPrintable(s.connectionId));
     QCOMPARE(s.connectionsAvailable, 9);
     QCOMPARE(s.parseErrors, quint64(0));
-    QTRY_VERIFY_WITH_TIMEOUT(!snap(engine, id).clk.isEmpty(), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(!snap(engine, id).clk.isEmpty(), scaledMs(20000));
     QCOMPARE(snap(engine, id).initialClk, QStringLiteral("xAeGqeqzBsQHkdq8uQbEB9jygrkG"));
 }
 
@@ -198,13 +198,15 @@ void TestBetfairVenue::staleAlarmAtThreeHeartbeats()
     StreamConfig c = betfair(server.port());
     c.heartbeatMs = 500; // echoed by the server: stale after 1.5 s
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(50), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(50), scaledMs(20000));
     QCOMPARE(snap(engine, id).heartbeatMs, qint64(500));
-    QElapsedTimer quiet;
-    quiet.start();
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Stalled, 5000);
-    QVERIFY2(quiet.elapsed() >= 1200, qPrintable(QString::number(quiet.elapsed())));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Stalled, scaledMs(20000));
     const StreamSnapshot s = snap(engine, id);
+    // Not before 3 heartbeats of quiet, as the engine measured it: this thread may see the last
+    // message late on a busy machine, so its own clock would understate the quiet.
+    static const QRegularExpression quietFor(QStringLiteral("for (\\d+) ms"));
+    const QRegularExpressionMatch quiet = quietFor.match(s.stateReason);
+    QVERIFY2(quiet.hasMatch() && quiet.captured(1).toLongLong() > 1500, qPrintable(s.stateReason));
     QCOMPARE(s.staleAlarms, quint64(1));
     QVERIFY2(s.stateReason.contains(QLatin1String("3 x heartbeatMs = 1500 ms")), qPrintable(s.stateReason));
     QCOMPARE(s.reconnects, quint64(0));
@@ -220,7 +222,7 @@ void TestBetfairVenue::authenticationFailureIsFailedWithTheVenueCode()
     QSignalSpy connects(&server, &ReplayServer::clientConnected);
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Failed, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Failed, scaledMs(20000));
     QTest::qWait(300); // a retry would have happened by now (backoff 50-200 ms)
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.venueErrorCode, QStringLiteral("NO_SESSION"));
@@ -278,7 +280,7 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
                                               QStringLiteral("--duration"), QStringLiteral("1.5"),
                                               QStringLiteral("--report"), report});
     QVERIFY(p.waitForStarted(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(p.state() == QProcess::NotRunning, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(p.state() == QProcess::NotRunning, scaledMs(30000));
     const QByteArray out = p.readAllStandardOutput() + p.readAllStandardError();
     QCOMPARE(p.exitCode(), 0);
 

@@ -42,7 +42,7 @@ void TestBinanceVenue::gapOfKUpdatesIsOneGapWithItsRange()
     const qint64 before = QDateTime::currentMSecsSinceEpoch();
     const StreamId id = engine.addStream(
         binanceStream(server.port(), QStringLiteral("xlarge_depth_diff?count=300&misbehave=gap&after=100&gap=3")));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(300), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(300), scaledMs(20000));
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.gaps, quint64(1));
     QCOMPARE(s.recentGaps.size(), 1);
@@ -82,11 +82,11 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
         c.rolloverOverlapMaxMs = 500; // nothing to catch up on: switch soon
     }
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).rollovers, quint64(1), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).rollovers, quint64(1), scaledMs(30000));
     if (raw) {
         // Without ids nothing can be matched: the old connection counts until the switch,
         // the new one after it.
-        QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).serverShutdowns, quint64(1), 1000);
+        QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).serverShutdowns, quint64(1), scaledMs(20000));
         // The counters are read one by one: compare them once the firehose is over (no
         // message for 300 ms), not while messages still flow.
         QTRY_VERIFY_WITH_TIMEOUT(([&] {
@@ -94,7 +94,7 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
                                      QTest::qWait(300);
                                      return snap(engine, id).messages == before;
                                  }()),
-                                 120000);
+                                 scaledMs(120000));
         {
             const StreamSnapshot t = snap(engine, id);
             QCOMPARE(t.messages, t.dataMessages + t.duplicates + t.controlMessages + t.results + t.errors + t.heartbeats);
@@ -104,7 +104,7 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
         QCOMPARE(s.reconnects, quint64(0));
         return;
     }
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, kCount, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, kCount, scaledMs(30000));
     QTest::qWait(200); // nothing more may arrive
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.dataMessages, kCount);        // nothing lost, nothing counted twice
@@ -143,7 +143,7 @@ void TestBinanceVenue::ageRolloverBeforeTheServerLimitCountsExactly()
     c.maxConnectionAgeMs = 400;
     c.rolloverOverlapMaxMs = 1000;
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, kCount, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, kCount, scaledMs(20000));
     QTest::qWait(200);
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.dataMessages, kCount);
@@ -171,7 +171,7 @@ void TestBinanceVenue::subscriptionsOverTheLimitSplitIntoOneGroup()
     c.inspectorCapacity = 4000;
     const StreamId id = engine.addStream(c);
     engine.setInspecting(id, true);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(1500), 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(1500), scaledMs(20000));
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(connects.count(), 2);
     QCOMPARE(s.connections.size(), 2);
@@ -202,13 +202,13 @@ void TestBinanceVenue::runtimeSubscribeBeyondTheLimitOpensAConnection()
     c.maxStreamsPerConnection = 3;
     c.futures = true;
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     QStringList five;
     for (int i = 0; i < 5; ++i)
         five << QStringLiteral("r%1usdt@trade").arg(i);
     const qint64 requestId = engine.subscribe(id, five);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(5), 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(2), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(5), scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(2), scaledMs(20000));
     StreamSnapshot s = snap(engine, id);
     QCOMPARE(connects.count(), 2);
     QCOMPARE(s.connections.size(), 2);
@@ -217,10 +217,10 @@ void TestBinanceVenue::runtimeSubscribeBeyondTheLimitOpensAConnection()
     QCOMPARE(engine.results(id).at(0).requestId, QString::number(requestId)); // the caller's id answered
 
     engine.unsubscribe(id, {QStringLiteral("r4usdt@trade")});
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(3), 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).connections.at(1).subscriptions, 1, 2000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(3), scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).connections.at(1).subscriptions, 1, scaledMs(20000));
     engine.listSubscriptions(id);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(5), 5000); // each connection answers
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(5), scaledMs(20000)); // each connection answers
     const auto results = engine.results(id);
     QStringList listed;
     for (const ResponseRecord &r : results)
@@ -241,14 +241,14 @@ void TestBinanceVenue::webSocketApiEnvelopeRoutedWithRateLimits()
     StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1"));
     c.futures = true; // 10 a second: the three requests go at once
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     const QString ok1 = QStringLiteral("e2a85d9f-07a5-4f94-8d5f-789dc3deb097");
     const QString ok2 = QStringLiteral("0b3f1a52-1c6e-4c1e-9d55-0a7e9c3c2f11");
     const QString refused = QStringLiteral("7c5d2a10-5f1e-4d0b-8f2a-3e9b6c1d4a22");
     engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"time"})").arg(ok1));
     engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"time"})").arg(ok2));
     engine.sendMessage(id, QStringLiteral(R"({"id":"%1","method":"order.test","params":{}})").arg(refused));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results + snap(engine, id).errors, quint64(3), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results + snap(engine, id).errors, quint64(3), scaledMs(20000));
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.results, quint64(2));
     QCOMPARE(s.errors, quint64(1));
@@ -294,10 +294,10 @@ void TestBinanceVenue::controlMessagesArePacedUnderTheLimit()
     StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1"));
     c.futures = futures;
     const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     for (int i = 0; i < kRequests; ++i)
         engine.subscribe(id, {QStringLiteral("s%1usdt@trade").arg(i)});
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(kRequests), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).results, quint64(kRequests), scaledMs(20000));
     QCOMPARE(receivedMs.size(), kRequests);
     int peak = 0;
     for (int i = 0; i < receivedMs.size(); ++i) {
