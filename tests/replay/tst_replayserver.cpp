@@ -102,11 +102,14 @@ private:
     QByteArray m_buffer;
 };
 
+// A listening server, or null (with the reason logged): callers QVERIFY the result.
 std::unique_ptr<ReplayServer> startServer(const ReplayOptions &options = {})
 {
     auto server = std::make_unique<ReplayServer>(options);
-    if (!server->listen())
+    if (!server->listen()) {
         qWarning("listen failed: %s", qPrintable(server->errorString()));
+        return nullptr;
+    }
     return server;
 }
 
@@ -215,6 +218,7 @@ void TestReplayServer::exactCount()
     QFETCH(int, count);
     QFETCH(QString, firstKey);
     auto server = startServer();
+    QVERIFY(server);
     QSignalSpy connected(server.get(), &ReplayServer::clientConnected);
     WsClient client;
     const QString sep = path.contains(QLatin1Char('?')) ? QStringLiteral("&") : QStringLiteral("?");
@@ -242,6 +246,7 @@ void TestReplayServer::exactCount()
 void TestReplayServer::binanceUrls()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient combined;
     combined.open(server->port(), QStringLiteral("/stream?streams=btcusdt@aggTrade/ethusdt@aggTrade&count=5"));
     WsClient raw;
@@ -261,6 +266,7 @@ void TestReplayServer::binanceUrls()
 void TestReplayServer::betfairHeartbeatAndClk()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/betfair_mcm?count=2001"));
     QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 2001, 10000);
@@ -299,6 +305,7 @@ QList<QPair<qint64, qint64>> depthSequence(const WsClient &client)
 void TestReplayServer::depthSequenceContinuity()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/xlarge_depth_diff?count=620")); // wraps the pool
     QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 620, 10000);
@@ -315,6 +322,7 @@ void TestReplayServer::depthSequenceContinuity()
 void TestReplayServer::gap()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/xlarge_depth_diff?count=40&misbehave=gap&after=10&gap=3"));
     QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 40, 10000);
@@ -357,6 +365,7 @@ void TestReplayServer::controlResponses()
     QFETCH(QString, request);
     QFETCH(QString, response);
     auto server = startServer();
+    QVERIFY(server);
     QSignalSpy controls(server.get(), &ReplayServer::controlReceived);
     WsClient client;
     client.open(server->port(), QStringLiteral("/stream?idle=1"));
@@ -377,6 +386,7 @@ void TestReplayServer::controlResponses()
 void TestReplayServer::waitSubscribe()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/stream?wait_subscribe=1&count=10"));
     QTRY_VERIFY(client.socket().state() == QAbstractSocket::ConnectedState);
@@ -390,6 +400,7 @@ void TestReplayServer::waitSubscribe()
 void TestReplayServer::pingPongAndClose()
 {
     auto server = startServer();
+    QVERIFY(server);
     QSignalSpy disconnectedSpy(server.get(), &ReplayServer::clientDisconnected);
     WsClient client;
     QSignalSpy pong(&client.socket(), &QWebSocket::pong);
@@ -436,6 +447,7 @@ void TestReplayServer::handshake()
     QFETCH(QByteArray, responseStart);
     QFETCH(QByteArray, responseContains);
     auto server = startServer();
+    QVERIFY(server);
     QTcpSocket socket;
     QByteArray response;
     connect(&socket, &QTcpSocket::readyRead, this, [&] { response += socket.readAll(); });
@@ -467,6 +479,7 @@ void TestReplayServer::closeCodes()
     QFETCH(QString, query);
     QFETCH(int, closeCode);
     auto server = startServer();
+    QVERIFY(server);
     WsClient client(64 * 1024);
     client.open(server->port(), QStringLiteral("/small_aggtrade?count=20&") + query);
     QTRY_VERIFY_WITH_TIMEOUT(client.disconnected, 5000);
@@ -478,6 +491,7 @@ void TestReplayServer::closeCodes()
 void TestReplayServer::dropOnceThenEvery()
 {
     auto server = startServer();
+    QVERIFY(server);
     QSignalSpy connected(server.get(), &ReplayServer::clientConnected);
     {
         WsClient first;
@@ -505,6 +519,7 @@ void TestReplayServer::dropOnceThenEvery()
 void TestReplayServer::silent()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient stuck;
     stuck.open(server->port(), QStringLiteral("/small_aggtrade?count=20&misbehave=silent&after=5"));
     // The clock starts before the connection, so the silence lies inside what it measures
@@ -526,6 +541,7 @@ void TestReplayServer::silent()
 void TestReplayServer::serverSilentAndDropAll()
 {
     auto server = startServer();
+    QVERIFY(server);
     QSignalSpy disconnectedSpy(server.get(), &ReplayServer::clientDisconnected);
     WsClient client;
     client.open(server->port(), QStringLiteral("/small_aggtrade?loop=1&rate=2000"));
@@ -546,6 +562,7 @@ void TestReplayServer::serverSilentAndDropAll()
 void TestReplayServer::badJson()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/small_aggtrade?count=20&misbehave=bad_json&after=5"));
     QTRY_COMPARE(client.messages.size(), 20);
@@ -560,6 +577,7 @@ void TestReplayServer::badJson()
 void TestReplayServer::stamp()
 {
     auto server = startServer();
+    QVERIFY(server);
     WsClient client;
     client.open(server->port(), QStringLiteral("/medium_kline?count=600&stamp=1"));
     QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 600, 10000);
@@ -581,6 +599,7 @@ void TestReplayServer::stamp()
 void TestReplayServer::pacedRate()
 {
     auto server = startServer();
+    QVERIFY(server);
     // The clock starts before the connection: the pacing lies inside what it measures however
     // late this thread sees the messages, so "never faster than the rate" holds exactly.
     QElapsedTimer clock;
@@ -615,6 +634,7 @@ void TestReplayServer::lineProtocol()
     options.tls = tls;
     options.authSession = QStringLiteral("ssoid-123");
     auto server = startServer(options);
+    QVERIFY(server);
     QVERIFY(server->isListening());
     LineClient client(tls);
     client.open(server->port());
@@ -649,6 +669,7 @@ void TestReplayServer::lineAuthFailure()
     options.scenario = QStringLiteral("betfair_mcm");
     options.authSession = QStringLiteral("right");
     auto server = startServer(options);
+    QVERIFY(server);
     LineClient client(false);
     client.open(server->port());
     QTRY_COMPARE(client.lines.size(), 1);
@@ -673,6 +694,7 @@ void TestReplayServer::lineMisbehaviour()
     options.after = 12;
     options.dropEvery = true;
     auto server = startServer(options);
+    QVERIFY(server);
     LineClient client(false);
     client.open(server->port());
     QTRY_VERIFY(client.disconnected);
@@ -682,6 +704,7 @@ void TestReplayServer::lineMisbehaviour()
     options.misbehave = QStringLiteral("bad_json");
     options.after = 10;
     auto badJsonServer = startServer(options);
+    QVERIFY(badJsonServer);
     LineClient second(false);
     second.open(badJsonServer->port());
     QTRY_COMPARE(second.lines.size(), 1 + 30);
@@ -696,6 +719,7 @@ void TestReplayServer::webSocketTls()
     ReplayOptions options;
     options.tls = true;
     auto server = startServer(options);
+    QVERIFY(server);
     QWebSocket socket;
     QSslConfiguration config = QSslConfiguration::defaultConfiguration();
     config.addCaCertificates(QSslCertificate::fromData(builtinCertificatePem()));
