@@ -20,6 +20,12 @@ qint64 SystemClock::monotonicMs() const
 #endif
 }
 
+qint64 SystemClock::monotonicUs() const
+{
+    using namespace std::chrono;
+    return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
 qint64 SystemClock::wallUs() const
 {
     using namespace std::chrono;

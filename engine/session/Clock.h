@@ -19,17 +19,19 @@ namespace streamscope {
 class Clock {
 public:
     virtual ~Clock() = default;
-    virtual qint64 monotonicMs() const = 0; // arbitrary origin, never steps
+    virtual qint64 monotonicMs() const = 0; // arbitrary origin, never steps; coarse (ticks of a few ms)
+    virtual qint64 monotonicUs() const = 0; // the same clock, precise: for short round trips
     virtual qint64 wallUs() const = 0;      // µs since the Unix epoch, UTC
 
     qint64 wallMs() const { return wallUs() / 1000; }
 };
 
 // The system's clocks: CLOCK_MONOTONIC_COARSE on Linux (std::chrono::steady_clock
-// elsewhere) and std::chrono::system_clock.
+// elsewhere), std::chrono::steady_clock (CLOCK_MONOTONIC) and std::chrono::system_clock.
 class SystemClock final : public Clock {
 public:
     qint64 monotonicMs() const override;
+    qint64 monotonicUs() const override;
     qint64 wallUs() const override;
 
     static SystemClock &instance();

@@ -94,7 +94,8 @@ QVector<ConnectionInfo> ConnectionGroup::describe() const
 
 Link *ConnectionGroup::withRoom(int perConnection, int namedInUrl, int wanted, int *room) const
 {
-    *room = wanted;
+    // None with room: a new connection takes at most what one connection may carry.
+    *room = perConnection > 0 ? std::min(wanted, perConnection) : wanted;
     for (const auto &l : m_links) {
         if (l->rollover)
             continue;

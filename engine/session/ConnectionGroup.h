@@ -40,7 +40,8 @@ public:
     QVector<ConnectionInfo> describe() const;
 
     // SUBSCRIBE: the first serving connection with room takes what fits of `wanted` new
-    // streams; null when none has room (a new connection must open). `room` is how many.
+    // streams; null when none has room (a new connection must open). `room` is how many
+    // it (or the new connection) takes.
     Link *withRoom(int perConnection, int namedInUrl, int wanted, int *room) const;
     // UNSUBSCRIBE: each stream taken from the connection(s) carrying it; one that none
     // carries (named in the URL, or unknown) goes to the first shard, which answers for it.

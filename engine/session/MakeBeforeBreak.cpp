@@ -4,22 +4,20 @@
 
 namespace streamscope {
 
-void MakeBeforeBreak::begin(int fromId, int toId, qint64 nowMs, const QString &reason)
+void MakeBeforeBreak::begin(int fromId, int toId)
 {
     m_fromId = fromId;
     m_toId = toId;
-    m_startedMs = nowMs;
-    m_firstDataMs = 0;
+    m_firstDataMs.reset();
     m_switchedMs = 0;
-    m_reason = reason;
 }
 
 void MakeBeforeBreak::reset()
 {
     m_dedupe.end();
     m_fromId = m_toId = 0;
-    m_startedMs = m_firstDataMs = m_switchedMs = 0;
-    m_reason.clear();
+    m_firstDataMs.reset();
+    m_switchedMs = 0;
 }
 
 bool MakeBeforeBreak::accept(int linkId, const DecodedFields *fields, qint64 nowMs)
@@ -44,13 +42,14 @@ MakeBeforeBreak::Step MakeBeforeBreak::afterMessage() const
     return m_dedupe.settled() ? Step::Settled : Step::None;
 }
 
-MakeBeforeBreak::Step MakeBeforeBreak::onTick(qint64 nowMs, qint64 overlapMaxMs, qint64 toConnectedMs) const
+MakeBeforeBreak::Step MakeBeforeBreak::onTick(qint64 nowMs, qint64 overlapMaxMs,
+                                              std::optional<qint64> toConnectedMs) const
 {
     if (!inProgress())
         return Step::None;
     if (!m_dedupe.switched()) {
-        const qint64 since = m_firstDataMs ? m_firstDataMs : toConnectedMs;
-        return since && nowMs - since > overlapMaxMs ? Step::SwitchOver : Step::None;
+        const std::optional<qint64> since = m_firstDataMs ? m_firstDataMs : toConnectedMs;
+        return since && nowMs - *since > overlapMaxMs ? Step::SwitchOver : Step::None;
     }
     return nowMs - m_switchedMs > overlapMaxMs || m_dedupe.settled() ? Step::Settled : Step::None;
 }

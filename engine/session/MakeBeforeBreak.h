@@ -1,10 +1,11 @@
 #pragma once
 
 // The bookkeeping of a make-before-break rollover of one connection: which connection is
-// replaced by which, since when, and the overlap de-duplication (OverlapDeduper) that
+// replaced by which, and the overlap de-duplication (OverlapDeduper) that
 // counts every message once while both deliver. The replacement takes over when the old
 // connection has caught up with it, when the old one closes, or when the overlap has
-// lasted the configured maximum; the table is dropped once it has settled. It decides; the
+// lasted the configured maximum since the replacement delivered; the table is dropped once it
+// has settled. It decides; the
 // session opens, retires and reports connections.
 //
 // Thread contract: the session's worker only. accept() and checksSequence() are on the hot
@@ -12,7 +13,9 @@
 
 #include "venues/OverlapDeduper.h"
 
-#include <QtCore/QString>
+#include <QtCore/QtGlobal>
+
+#include <optional>
 
 namespace streamscope {
 
@@ -27,11 +30,10 @@ public:
     bool switched() const { return m_dedupe.switched(); }
     int fromId() const { return m_fromId; }
     int toId() const { return m_toId; }
-    const QString &reason() const { return m_reason; }
 
     // Before the replacement opens, so that its first message is de-duplicated already.
     void prepare() { m_dedupe.begin(); }
-    void begin(int fromId, int toId, qint64 nowMs, const QString &reason);
+    void begin(int fromId, int toId);
     // Back to no rollover (abandoned, finished, or the connections dropped).
     void reset();
 
@@ -44,8 +46,9 @@ public:
     // After each message while overlapping: switch when the old connection caught up.
     Step afterMessage() const;
     // On the housekeeping tick: switch when the overlap lasted overlapMaxMs since the new
-    // connection delivered (or came up, at `toConnectedMs`, 0 if not up), or settle.
-    Step onTick(qint64 nowMs, qint64 overlapMaxMs, qint64 toConnectedMs) const;
+    // connection delivered its first data (or came up, at `toConnectedMs`; none while it is
+    // not up), or settle overlapMaxMs after the switch.
+    Step onTick(qint64 nowMs, qint64 overlapMaxMs, std::optional<qint64> toConnectedMs) const;
     // The replacement takes over; the old connection is being retired.
     void switchOver(qint64 nowMs);
 
@@ -53,10 +56,8 @@ private:
     OverlapDeduper m_dedupe;
     int m_fromId = 0;
     int m_toId = 0;
-    qint64 m_startedMs = 0;
-    qint64 m_firstDataMs = 0; // first data message on the new connection
+    std::optional<qint64> m_firstDataMs; // first data message on the new connection
     qint64 m_switchedMs = 0;
-    QString m_reason;
 };
 
 } // namespace streamscope

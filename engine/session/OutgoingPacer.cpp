@@ -16,26 +16,21 @@ void OutgoingPacer::notePing(qint64 nowMs)
         m_sentMs.push_back(nowMs);
 }
 
-qint64 OutgoingPacer::flush(qint64 nowMs, const std::function<void(const QString &)> &send)
+qint64 OutgoingPacer::flush(qint64 nowMs, const std::function<bool(const QString &)> &send)
 {
     while (!m_queue.empty()) {
         if (m_limit > 0) {
             expire(nowMs);
             if (int(m_sentMs.size()) >= m_limit - 1)
                 return std::max<qint64>(1, kWindowMs - (nowMs - m_sentMs.front()));
-            m_sentMs.push_back(nowMs);
         }
-        const QString text = std::move(m_queue.front());
+        if (!send(m_queue.front()))
+            return 0;
+        if (m_limit > 0)
+            m_sentMs.push_back(nowMs);
         m_queue.pop_front();
-        send(text);
     }
     return 0;
-}
-
-void OutgoingPacer::clear()
-{
-    m_queue.clear();
-    m_sentMs.clear();
 }
 
 } // namespace streamscope

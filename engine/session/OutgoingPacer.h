@@ -9,6 +9,7 @@
 
 #include <QtCore/QString>
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 
@@ -20,20 +21,20 @@ public:
     // delivery, so that two bursts never land within one of the venue's seconds.
     static constexpr qint64 kWindowMs = 1100;
 
-    void setLimit(int perSecond) { m_limit = perSecond; }
-    int limit() const { return m_limit; }
+    // 0: unpaced; otherwise at least 2 (one slot for messages, one kept free).
+    void setLimit(int perSecond) { m_limit = perSecond > 0 ? std::max(perSecond, 2) : 0; }
 
     void enqueue(const QString &text) { m_queue.push_back(text); }
     // A ping went out at `nowMs`: it takes a slot.
     void notePing(qint64 nowMs);
-    // Sends what the limit allows through `send`; returns the ms until the next message may
-    // go, or 0 when the queue is empty (or unpaced).
-    qint64 flush(qint64 nowMs, const std::function<void(const QString &)> &send);
+    // Sends what the limit allows through `send`, which returns false when the connection
+    // can take no more (it went away): the message stays queued. Returns the ms until the
+    // next message may go, or 0 when nothing waits for the pace.
+    qint64 flush(qint64 nowMs, const std::function<bool(const QString &)> &send);
 
     int queued() const { return int(m_queue.size()); }
     // Messages and pings sent within the current window (for the peak figure).
     int sentInWindow() const { return int(m_sentMs.size()); }
-    void clear();
 
 private:
     void expire(qint64 nowMs);

@@ -39,8 +39,6 @@ public:
         return v;
     }
 
-    qint64 connectedMs() const { return m_connectedMs; }
-
 private:
     qint64 m_connectedMs = 0;
     qint64 m_lastDataMs = 0;

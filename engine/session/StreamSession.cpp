@@ -13,6 +13,7 @@
 #include <QtCore/QJsonObject>
 
 #include <cmath>
+#include <cstring>
 
 namespace streamscope {
 
@@ -92,6 +93,7 @@ void StreamSession::applyConfig(const StreamConfig &config)
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
     m_venue = VenueHandler::create(m_config, *this);
     m_heartbeats = m_venue->headScanHeartbeats(m_parsed);
+    m_rawNotice = m_venue->rawNotice();
     m_shared->venue.outgoingLimitPerS.store(m_venue->controlMessagesPerSecond());
 }
 
@@ -107,7 +109,7 @@ void StreamSession::stop()
 {
     dropConnection();
     m_reconnectTimer.stop();
-    m_reconnectAtMs = 0;
+    m_reconnectAtMs.reset();
     setState(StreamState::Stopped, QStringLiteral("stopped by user"));
 }
 
@@ -213,7 +215,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
     if (!l)
         return;
     if (!requestId.isEmpty())
-        m_requests.track(requestId, method, m_clock.monotonicMs());
+        m_requests.track(requestId, method, m_clock.monotonicUs());
     l->outbox.enqueue(text);
     flushOutbox(*l);
 }
@@ -255,12 +257,8 @@ void StreamSession::rollOver(int linkId, const QString &reason)
     const int shard = from->shard;
     const QStringList streams = from->streams;
     m_rollover.prepare();
-    Link *to = openLink(shard, streams, true);
-    if (!to) {
-        m_rollover.reset();
-        return;
-    }
-    m_rollover.begin(fromId, to->id, m_clock.monotonicMs(), reason);
+    const Link *to = openLink(shard, streams, true);
+    m_rollover.begin(fromId, to->id);
     m_shared->venue.rolloverInProgress.store(true);
     emitEvent(EventKind::Info, QStringLiteral("rollover of connection %1 started (%2): opening its replacement")
                                    .arg(shard + 1)
@@ -273,7 +271,7 @@ void StreamSession::connectNow()
 {
     dropConnection();
     m_reconnectTimer.stop();
-    m_reconnectAtMs = 0;
+    m_reconnectAtMs.reset();
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
         fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toString()));
@@ -306,9 +304,9 @@ void StreamSession::connectNow()
 
 void StreamSession::onReconnectDue()
 {
-    if (m_state != StreamState::Reconnecting || m_reconnectAtMs == 0)
+    if (m_state != StreamState::Reconnecting || !m_reconnectAtMs)
         return;
-    const qint64 left = m_reconnectAtMs - m_clock.monotonicMs();
+    const qint64 left = *m_reconnectAtMs - m_clock.monotonicMs();
     if (left > 0) {
         m_reconnectTimer.start(int(left)); // a timer may fire early against this clock
         return;
@@ -381,7 +379,7 @@ void StreamSession::onLinkConnected(Link &link)
         return;
     }
     m_stall.connected(now);
-    m_liveSinceMs = 0;
+    m_liveSinceMs.reset();
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
     if (m_state == StreamState::Failed)
         return;
@@ -395,16 +393,20 @@ void StreamSession::onLinkConnected(Link &link)
 
 void StreamSession::flushOutbox(Link &link)
 {
-    if (!link.transport || !link.active)
-        return;
     VenueCounters &v = m_shared->venue;
-    const qint64 wait = link.outbox.flush(m_clock.monotonicMs(), [&](const QString &text) {
+    if (link.transport && link.active) {
+        // A send may end the connection (a synchronous error): then the rest stays queued.
+        const qint64 wait = link.outbox.flush(m_clock.monotonicMs(), [&](const QString &text) {
+            if (!link.transport || !link.active)
+                return false;
+            link.transport->sendText(text);
+            v.outgoingMessages.add();
+            return true;
+        });
         v.outgoingPeakPerS.store(std::max(v.outgoingPeakPerS.load(), link.outbox.sentInWindow()));
-        link.transport->sendText(text);
-        v.outgoingMessages.add();
-    });
-    if (wait > 0)
-        link.outboxTimer->start(int(wait));
+        if (wait > 0)
+            link.outboxTimer->start(int(wait));
+    }
     v.outgoingQueued.store(m_links.queuedMessages());
 }
 
@@ -503,7 +505,7 @@ void StreamSession::fail(const QString &reason)
 {
     dropConnection();
     m_reconnectTimer.stop();
-    m_reconnectAtMs = 0;
+    m_reconnectAtMs.reset();
     setState(StreamState::Failed, reason);
 }
 
@@ -588,7 +590,8 @@ void StreamSession::tick()
     }
     if (m_rollover.inProgress()) {
         const Link *to = m_links.byId(m_rollover.toId());
-        const qint64 toConnectedMs = to && to->active ? to->watchdog.connectedMs() : 0;
+        const std::optional<qint64> toConnectedMs =
+            to && to->active ? std::optional<qint64>(to->watchdog.connectedMs()) : std::nullopt;
         advanceRollover(m_rollover.onTick(now, m_config.rolloverOverlapMaxMs, toConnectedMs),
                         QStringLiteral("overlap limit of %1 reached").arg(seconds(m_config.rolloverOverlapMaxMs)));
     }
@@ -607,7 +610,7 @@ void StreamSession::tick()
         }
     }
     if (m_state == StreamState::Live && m_liveSinceMs && m_backoff.attempt() > 0
-        && now - m_liveSinceMs >= m_config.healthyResetMs)
+        && now - *m_liveSinceMs >= m_config.healthyResetMs)
         m_backoff.reset();
 }
 
@@ -665,7 +668,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
         break;
     case MessageKind::Result:
     case MessageKind::Error:
-        routeResponse(link, head, data, len, now);
+        routeResponse(link, head, data, len);
         break;
     }
     // An inspector opened while the head of this message was read sees the next one.
@@ -694,7 +697,8 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             return;
         }
         decoded = &fields;
-        if (m_venue->isHeartbeat(head, fields)) {
+        // The head scan finds heartbeats itself unless the venue leaves them to the decoder.
+        if (m_heartbeats == HeadScanner::Heartbeats::LeaveToDecoder && m_venue->isHeartbeat(head, fields)) {
             onHeartbeatMessage(&fields, now);
             return;
         }
@@ -702,9 +706,10 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             c.controlMessages.add();
             return;
         }
-    } else if (m_venue->isRawNotice(data, len)) {
+    } else if (!m_rawNotice.prefix.empty() && len > qsizetype(m_rawNotice.prefix.size())
+               && std::memcmp(data, m_rawNotice.prefix.data(), m_rawNotice.prefix.size()) == 0) {
         // Raw mode decodes nothing, but a notice must still act (Binance: start a rollover).
-        fields.eventType = "serverShutdown";
+        fields.eventType = m_rawNotice.eventType;
         if (m_venue->onNotice(link.id, fields, now)) {
             c.controlMessages.add();
             return;
@@ -759,7 +764,7 @@ void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 n
                   QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
 }
 
-void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len, qint64 now)
+void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len)
 {
     const bool isError = head.kind == MessageKind::Error;
     (isError ? m_shared->counters.errors : m_shared->counters.results).add();
@@ -767,7 +772,7 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
     record.receivedMs = m_clock.wallMs();
     record.requestId = QString::fromUtf8(head.id.data(), qsizetype(head.id.size()));
     record.body = QByteArray(data, len);
-    m_requests.match(record, now);
+    m_requests.match(record, m_clock.monotonicUs());
     if (isError)
         emitEvent(EventKind::Response,
                   QStringLiteral("error response%1: %2")

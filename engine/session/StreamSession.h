@@ -25,8 +25,9 @@
 //
 // Time: every duration, deadline and watchdog is on the injected clock's monotonic time;
 // its wall time serves only latency (receive time − event time, read for every message so
-// that a step of the wall clock is in the very next figure) and the times shown to people. The housekeeping tick (EngineWorker, 100 ms) and the session's own timers both
-// check deadlines against the clock, so a test can step the clock and call tick().
+// that a step of the wall clock is in the very next figure) and the times shown to people.
+// The housekeeping tick (EngineWorker, 100 ms) and the session's own timers both check
+// deadlines against the clock, so a test can step the clock and call tick().
 //
 // Thread contract: created, driven and destroyed on one worker thread. Publishes
 // statistics through StreamShared (lock-free) and events through SessionEvents.
@@ -42,12 +43,14 @@
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/HeadScanner.h"
+#include "venues/VenueHandler.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QTimer>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,7 +110,7 @@ private:
                     qint64 nowUs, qint64 now, double &latencyMs);
     void becomeLive(qint64 now, StreamState state, const QString &reason);
     void onHeartbeatMessage(const DecodedFields *fields, qint64 now);
-    void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len, qint64 now);
+    void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);
     void onDataDecodeFailed(const char *data, qsizetype len, qint64 now);
     void advanceRollover(MakeBeforeBreak::Step step, const QString &why);
 
@@ -145,16 +148,17 @@ private:
     EventThrottle m_throttle;
     Backoff m_backoff;
     QTimer m_reconnectTimer;
-    qint64 m_reconnectAtMs = 0; // monotonic; 0: none due
+    std::optional<qint64> m_reconnectAtMs; // monotonic
 
     StreamState m_state = StreamState::Idle;
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     bool m_parsed = true;
     HeadScanner::Heartbeats m_heartbeats = HeadScanner::Heartbeats::Find;
+    VenueHandler::RawNotice m_rawNotice;
 
     qint64 m_connectStartedMs = 0;
-    qint64 m_liveSinceMs = 0;
+    std::optional<qint64> m_liveSinceMs; // monotonic
 
     QStringList m_subscriptions; // Binance streams subscribed now; re-sent after a reconnect
 };

@@ -8,8 +8,6 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QUrlQuery>
 
-#include <cstring>
-
 namespace streamscope {
 
 bool BinanceVenue::isFutures(const StreamConfig &config)
@@ -48,15 +46,6 @@ QUrl BinanceVenue::shardUrl(const QUrl &base, int shard) const
     if (url.path().startsWith(QLatin1String("/ws/")))
         url.setPath(QStringLiteral("/ws"));
     return url;
-}
-
-bool BinanceVenue::isRawNotice(const char *data, qsizetype len) const
-{
-    // {"stream":"!serverShutdown",... : the 12th byte is rare in data ('!' starts only the
-    // all-market streams), so most messages are told apart by one comparison.
-    static constexpr char kPrefix[] = "{\"stream\":\"!serverShutdown\"";
-    static constexpr qsizetype kPrefixLen = sizeof(kPrefix) - 1;
-    return len > kPrefixLen && data[11] == '!' && std::memcmp(data, kPrefix, kPrefixLen) == 0;
 }
 
 bool BinanceVenue::onNotice(int link, const DecodedFields &fields, qint64 nowMs)

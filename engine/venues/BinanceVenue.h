@@ -30,7 +30,7 @@ public:
     int streamsNamedInUrl(const QUrl &url) const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
     bool onNotice(int link, const DecodedFields &fields, qint64 nowMs) override;
-    bool isRawNotice(const char *data, qsizetype len) const override;
+    RawNotice rawNotice() const override { return {"{\"stream\":\"!serverShutdown\"", "serverShutdown"}; }
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 };
 

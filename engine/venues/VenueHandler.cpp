@@ -101,13 +101,6 @@ void VenueHandler::onTick(qint64 nowMs)
     Q_UNUSED(nowMs);
 }
 
-bool VenueHandler::isRawNotice(const char *data, qsizetype len) const
-{
-    Q_UNUSED(data);
-    Q_UNUSED(len);
-    return false;
-}
-
 bool VenueHandler::isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const
 {
     Q_UNUSED(head);

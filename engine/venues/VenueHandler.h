@@ -19,6 +19,7 @@
 #include <QtCore/QUrl>
 
 #include <memory>
+#include <string_view>
 
 namespace streamscope {
 
@@ -64,9 +65,13 @@ public:
     // A data message that is a venue notice rather than data (Binance serverShutdown).
     // Called for every decoded data message before dedupe and counting: keep it cheap.
     virtual bool onNotice(int link, const DecodedFields &fields, qint64 nowMs);
-    // Raw mode decodes nothing: whether the undecoded message is such a notice (a prefix
-    // test, on the hot path). onNotice() is then called with the notice's event type.
-    virtual bool isRawNotice(const char *data, qsizetype len) const;
+    // Raw mode decodes nothing: a notice is recognised by the first bytes of the message,
+    // and onNotice() is called with `eventType` as the decoded event type. Empty: none.
+    struct RawNotice {
+        std::string_view prefix;
+        std::string_view eventType;
+    };
+    virtual RawNotice rawNotice() const { return {}; }
     // A decoded data message that is the venue's heartbeat (Betfair ct=HEARTBEAT).
     virtual bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const;
     // A decoded data message that counts. checkSequence is false while a rollover overlap
