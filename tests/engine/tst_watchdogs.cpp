@@ -1,0 +1,107 @@
+// The session's watchdogs on a monotonic time the test sets: ConnectionWatchdog (connect
+// timeout, dead connection, ping due), StallWatchdog (data freshness) and EventThrottle.
+
+#include "session/ConnectionWatchdog.h"
+#include "session/EventThrottle.h"
+#include "session/StallWatchdog.h"
+
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+using Verdict = ConnectionWatchdog::Verdict;
+
+Q_DECLARE_METATYPE(ConnectionWatchdog::Verdict)
+
+class TestWatchdogs : public QObject {
+    Q_OBJECT
+private slots:
+    void connection_data();
+    void connection();
+    void stall_data();
+    void stall();
+    void throttle();
+};
+
+void TestWatchdogs::connection_data()
+{
+    QTest::addColumn<bool>("up");
+    QTest::addColumn<qint64>("lastFrameAt");
+    QTest::addColumn<qint64>("lastPingAt");
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<Verdict>("verdict");
+    // Config: connect 5 s, ping every 1 s, dead after 3 s without a frame. Connected at 100.
+    QTest::newRow("connecting, in time") << false << qint64(0) << qint64(0) << qint64(5000) << Verdict::Ok;
+    QTest::newRow("connecting, too long") << false << qint64(0) << qint64(0) << qint64(5001) << Verdict::ConnectTimeout;
+    QTest::newRow("up, fresh") << true << qint64(100) << qint64(100) << qint64(600) << Verdict::Ok;
+    QTest::newRow("up, ping due") << true << qint64(900) << qint64(100) << qint64(1100) << Verdict::PingDue;
+    QTest::newRow("up, 3 s silent is alive") << true << qint64(100) << qint64(2500) << qint64(3100) << Verdict::Ok;
+    QTest::newRow("up, silent past 3 s is dead") << true << qint64(100) << qint64(2500) << qint64(3101) << Verdict::Dead;
+}
+
+void TestWatchdogs::connection()
+{
+    QFETCH(bool, up);
+    QFETCH(qint64, lastFrameAt);
+    QFETCH(qint64, lastPingAt);
+    QFETCH(qint64, now);
+    QFETCH(Verdict, verdict);
+    StreamConfig config;
+    config.connectTimeoutMs = 5000;
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 3000;
+    ConnectionWatchdog w;
+    w.connecting(0);
+    if (up) {
+        w.connected(100);
+        w.frame(lastFrameAt);
+        w.pinged(lastPingAt);
+    }
+    QCOMPARE(w.check(now, config), verdict);
+}
+
+void TestWatchdogs::stall_data()
+{
+    QTest::addColumn<qint64>("lastDataAt"); // -1: none since connecting at 1000
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<bool>("stalled");
+    QTest::addColumn<bool>("neverData");
+    QTest::addColumn<qint64>("silentMs");
+    QTest::newRow("no data yet, in time") << qint64(-1) << qint64(6000) << false << true << qint64(5000);
+    QTest::newRow("no data since connecting") << qint64(-1) << qint64(6001) << true << true << qint64(5001);
+    QTest::newRow("data, then quiet") << qint64(2000) << qint64(7001) << true << false << qint64(5001);
+    QTest::newRow("data, fresh") << qint64(2000) << qint64(3000) << false << false << qint64(1000);
+}
+
+void TestWatchdogs::stall()
+{
+    QFETCH(qint64, lastDataAt);
+    QFETCH(qint64, now);
+    QFETCH(bool, stalled);
+    QFETCH(bool, neverData);
+    QFETCH(qint64, silentMs);
+    StallWatchdog w;
+    w.data(10); // from an earlier connection: forgotten when the next one comes up
+    w.connected(1000);
+    if (lastDataAt >= 0)
+        w.data(lastDataAt);
+    const StallWatchdog::Verdict v = w.check(now, 5000);
+    QCOMPARE(v.stalled, stalled);
+    QCOMPARE(v.neverData, neverData);
+    QCOMPARE(v.silentMs, silentMs);
+}
+
+void TestWatchdogs::throttle()
+{
+    EventThrottle t;
+    QVERIFY(t.allow(EventKind::ParseError, 0)); // the first one always, whatever the clock
+    QVERIFY(!t.allow(EventKind::ParseError, 99));
+    QVERIFY(t.allow(EventKind::Gap, 99)); // another kind has its own budget
+    QVERIFY(t.allow(EventKind::ParseError, 100));
+    int allowed = 0;
+    for (qint64 ms = 100; ms < 1100; ++ms)
+        allowed += t.allow(EventKind::ParseError, ms) ? 1 : 0;
+    QCOMPARE(allowed, 9); // 200, 300, ... 1000: ten a second with the one at 100
+}
+
+QTEST_GUILESS_MAIN(TestWatchdogs)
+#include "tst_watchdogs.moc"
