@@ -7,11 +7,12 @@ namespace streamscope::app {
 AppOptions AppOptions::parse(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "StreamScope monitors real-time market-data streams: Binance websockets, Betfair-style\n"
-        "TLS line streams and any ws/wss endpoint. Without arguments it opens the built-in demo."));
+    parser.setApplicationDescription(
+        QStringLiteral("StreamScope monitors real-time market-data streams: Binance websockets, Betfair-style\n"
+                       "TLS line streams and any ws/wss endpoint. Without arguments it opens the built-in demo."));
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
-    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")}, QStringLiteral("Show the version."));
+    const QCommandLineOption version({QStringLiteral("v"), QStringLiteral("version")},
+                                     QStringLiteral("Show the version."));
     const QCommandLineOption workspace(QStringLiteral("workspace"), QStringLiteral("Open the workspace FILE."),
                                        QStringLiteral("FILE"));
     const QCommandLineOption headless(QStringLiteral("headless"),
@@ -56,14 +57,16 @@ AppOptions AppOptions::parse(const QStringList &arguments)
         bool ok = false;
         o.durationS = parser.value(duration).toDouble(&ok);
         if (!ok || o.durationS <= 0)
-            return bad(QStringLiteral("--duration expects a positive number of seconds, got '%1'").arg(parser.value(duration)));
+            return bad(QStringLiteral("--duration expects a positive number of seconds, got '%1'")
+                           .arg(parser.value(duration)));
     }
     o.reportPath = parser.value(report);
     if (parser.isSet(metricsPort)) {
         bool ok = false;
         o.metricsPort = parser.value(metricsPort).toInt(&ok);
         if (!ok || o.metricsPort < 0 || o.metricsPort > 65535)
-            return bad(QStringLiteral("--metrics-port expects a port from 0 to 65535, got '%1'").arg(parser.value(metricsPort)));
+            return bad(QStringLiteral("--metrics-port expects a port from 0 to 65535, got '%1'")
+                           .arg(parser.value(metricsPort)));
     }
     o.metricsAddress = parser.value(metricsAddress);
     return o;

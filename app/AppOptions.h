@@ -17,7 +17,7 @@ struct AppOptions {
     QString workspacePath; // empty: the built-in demo
     double durationS = 0;  // 0: until interrupted
     QString reportPath;
-    int metricsPort = -1;  // -1: no metrics endpoint
+    int metricsPort = -1; // -1: no metrics endpoint
     QString metricsAddress = QStringLiteral("127.0.0.1");
 
     static AppOptions parse(const QStringList &arguments);

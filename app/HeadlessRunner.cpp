@@ -26,7 +26,9 @@ QTextStream &err()
 } // namespace
 
 HeadlessRunner::HeadlessRunner(const AppOptions &options, const Workspace &workspace, QObject *parent)
-    : QObject(parent), m_options(options), m_workspace(workspace)
+    : QObject(parent)
+    , m_options(options)
+    , m_workspace(workspace)
 {
 }
 
@@ -38,7 +40,8 @@ bool HeadlessRunner::start()
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
         QString error;
-        const quint16 port = m_metrics->listen(QHostAddress(m_options.metricsAddress), quint16(m_options.metricsPort), &error);
+        const quint16 port =
+            m_metrics->listen(QHostAddress(m_options.metricsAddress), quint16(m_options.metricsPort), &error);
         if (!port) {
             err() << "streamscope: metrics endpoint: " << error << Qt::endl;
             m_exitCode = 1;

@@ -25,7 +25,11 @@ QByteArray escapeLabel(const QString &v)
 
 } // namespace
 
-MetricsServer::MetricsServer(const Engine &engine, QObject *parent) : QObject(parent), m_engine(engine) {}
+MetricsServer::MetricsServer(const Engine &engine, QObject *parent)
+    : QObject(parent)
+    , m_engine(engine)
+{
+}
 
 MetricsServer::~MetricsServer() = default;
 
@@ -72,7 +76,7 @@ QByteArray MetricsServer::render(const Engine &engine)
         family(name, "counter", help);
         for (const StreamSnapshot &s : streams)
             out += "streamscope_" + QByteArray(name) + "_total{stream=\"" + escapeLabel(s.name) + "\"} "
-                   + QByteArray::number(s.*field) + '\n';
+                + QByteArray::number(s.*field) + '\n';
     };
     counter("messages", "Messages received.", &StreamSnapshot::messages);
     counter("data_messages", "Messages routed as data.", &StreamSnapshot::dataMessages);
@@ -84,40 +88,44 @@ QByteArray MetricsServer::render(const Engine &engine)
     counter("reconnects", "Reconnection attempts.", &StreamSnapshot::reconnects);
     counter("heartbeats", "Venue heartbeats received.", &StreamSnapshot::heartbeats);
     counter("updates", "Logical updates (a segmented Betfair change counts once).", &StreamSnapshot::updates);
-    counter("duplicates", "Messages seen on both connections of a rollover, counted once.", &StreamSnapshot::duplicates);
+    counter("duplicates", "Messages seen on both connections of a rollover, counted once.",
+            &StreamSnapshot::duplicates);
     counter("rollovers", "Make-before-break connection rollovers completed.", &StreamSnapshot::rollovers);
     counter("conflated", "Betfair change messages marked conflated (con=true).", &StreamSnapshot::conflated);
     counter("status_503", "Betfair change messages with status 503 (data may be stale).", &StreamSnapshot::status503);
     counter("stale_alarms", "Nothing received within three heartbeat intervals.", &StreamSnapshot::staleAlarms);
     counter("outgoing_messages", "Text messages sent to the venue.", &StreamSnapshot::outgoingMessages);
 
-    family("connections", "gauge", "Connections the stream uses now (more than one while rolling over or past 1,024 subscriptions).");
+    family("connections", "gauge",
+           "Connections the stream uses now (more than one while rolling over or past 1,024 subscriptions).");
     for (const StreamSnapshot &s : streams)
-        out += "streamscope_connections{stream=\"" + escapeLabel(s.name) + "\"} " + QByteArray::number(s.connections.size()) + '\n';
+        out += "streamscope_connections{stream=\"" + escapeLabel(s.name) + "\"} "
+            + QByteArray::number(s.connections.size()) + '\n';
     const auto rateLimits = [&](const char *name, const char *help, qint64 RateLimitInfo::*field) {
         family(name, "gauge", help);
         for (const StreamSnapshot &s : streams)
             for (const RateLimitInfo &r : s.rateLimits)
                 out += "streamscope_" + QByteArray(name) + "{stream=\"" + escapeLabel(s.name) + "\",type=\""
-                       + escapeLabel(r.type) + "\",interval=\"" + QByteArray::number(r.intervalNum)
-                       + escapeLabel(r.interval) + "\"} " + QByteArray::number(r.*field) + '\n';
+                    + escapeLabel(r.type) + "\",interval=\"" + QByteArray::number(r.intervalNum)
+                    + escapeLabel(r.interval) + "\"} " + QByteArray::number(r.*field) + '\n';
     };
-    rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).", &RateLimitInfo::count);
+    rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).",
+               &RateLimitInfo::count);
     rateLimits("rate_limit", "The venue's limit for that window.", &RateLimitInfo::limit);
 
     family("stream_state", "stateset", "Current state of each stream.");
     for (const StreamSnapshot &s : streams) {
         for (StreamState st : {StreamState::Idle, StreamState::Connecting, StreamState::Subscribing, StreamState::Live,
-                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped, StreamState::Failed,
-                               StreamState::Degraded}) {
+                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped,
+                               StreamState::Failed, StreamState::Degraded}) {
             out += "streamscope_stream_state{stream=\"" + escapeLabel(s.name) + "\",streamscope_stream_state=\""
-                   + stateName(st).toUtf8() + "\"} " + (s.state == st ? "1" : "0") + '\n';
+                + stateName(st).toUtf8() + "\"} " + (s.state == st ? "1" : "0") + '\n';
         }
     }
     family("last_message_timestamp_seconds", "gauge", "Time of the last message received.");
     for (const StreamSnapshot &s : streams)
         out += "streamscope_last_message_timestamp_seconds{stream=\"" + escapeLabel(s.name) + "\"} "
-               + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
+            + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
 
     family("latency_seconds", "histogram", "Receive time minus event time.");
     for (const StreamSnapshot &s : streams) {
@@ -130,16 +138,17 @@ QByteArray MetricsServer::render(const Engine &engine)
             while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
                 cumulative += l.buckets[bucket++];
             out += "streamscope_latency_seconds_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
-                   + QByteArray::number(cumulative) + '\n';
+                + QByteArray::number(cumulative) + '\n';
         }
         out += "streamscope_latency_seconds_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
-        out += "streamscope_latency_seconds_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6) + '\n';
+        out += "streamscope_latency_seconds_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6)
+            + '\n';
         out += "streamscope_latency_seconds_count{" + label + "} " + QByteArray::number(l.count) + '\n';
     }
     family("negative_latencies", "counter", "Latencies below zero (clock skew), kept out of the histogram.");
     for (const StreamSnapshot &s : streams)
         out += "streamscope_negative_latencies_total{stream=\"" + escapeLabel(s.name) + "\"} "
-               + QByteArray::number(s.latency.negative) + '\n';
+            + QByteArray::number(s.latency.negative) + '\n';
     out += "# EOF\n";
     return out;
 }

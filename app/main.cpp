@@ -56,12 +56,10 @@ int main(int argc, char **argv)
     const app::AppOptions options = app::AppOptions::parse(rawArguments(argc, argv));
     switch (options.action) {
     case app::AppOptions::Action::Help:
-    case app::AppOptions::Action::Version:
-        return printAndExit(options.message, 0);
+    case app::AppOptions::Action::Version: return printAndExit(options.message, 0);
     case app::AppOptions::Action::BadArguments:
         return printAndExit(QStringLiteral("streamscope: ") + options.message, 2);
-    case app::AppOptions::Action::Run:
-        break;
+    case app::AppOptions::Action::Run: break;
     }
 
     Workspace workspace;

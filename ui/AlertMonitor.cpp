@@ -6,7 +6,10 @@
 
 namespace streamscope::ui {
 
-AlertMonitor::AlertMonitor(QObject *parent) : QObject(parent) {}
+AlertMonitor::AlertMonitor(QObject *parent)
+    : QObject(parent)
+{
+}
 
 void AlertMonitor::setRules(const QVector<AlertRule> &rules)
 {
@@ -115,11 +118,13 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
     if (running) {
         if (rule.rateBelow > 0.0 && sample.runningForMs >= kWarmUpMs && sample.msgsPerSec < rule.rateBelow) {
             holds[size_t(Condition::RateLow)] = true;
-            texts[size_t(Condition::RateLow)] = tr("rate %1 msgs/s below %2").arg(formatRate(sample.msgsPerSec), formatRate(rule.rateBelow));
+            texts[size_t(Condition::RateLow)] =
+                tr("rate %1 msgs/s below %2").arg(formatRate(sample.msgsPerSec), formatRate(rule.rateBelow));
         }
         if (rule.p99AboveMs > 0.0 && std::isfinite(sample.p99Ms) && sample.p99Ms > rule.p99AboveMs) {
             holds[size_t(Condition::LatencyHigh)] = true;
-            texts[size_t(Condition::LatencyHigh)] = tr("latency p99 %1 above %2").arg(formatLatencyMs(sample.p99Ms), formatLatencyMs(rule.p99AboveMs));
+            texts[size_t(Condition::LatencyHigh)] =
+                tr("latency p99 %1 above %2").arg(formatLatencyMs(sample.p99Ms), formatLatencyMs(rule.p99AboveMs));
         }
         if (rule.silentS > 0 && sample.silentMs >= qint64(rule.silentS) * 1000) {
             holds[size_t(Condition::Silent)] = true;
@@ -127,7 +132,8 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
         }
         if (rule.gaps && st.lastGapMs > 0 && nowMs - st.lastGapMs < kGapHoldMs) {
             holds[size_t(Condition::Gaps)] = true;
-            texts[size_t(Condition::Gaps)] = newGaps > 0 ? countNoun(newGaps, tr("sequence gap"), tr("sequence gaps")) : tr("sequence gaps");
+            texts[size_t(Condition::Gaps)] =
+                newGaps > 0 ? countNoun(newGaps, tr("sequence gap"), tr("sequence gaps")) : tr("sequence gaps");
         }
     }
 

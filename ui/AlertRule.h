@@ -16,10 +16,10 @@ struct AlertRule {
     static inline const QString kAnyStream = QStringLiteral("*");
 
     QString stream;
-    double rateBelow = 0.0;   // msgs/s; alert while a running stream's rate is below
-    double p99AboveMs = 0.0;  // alert while latency p99 is above
-    int silentS = 0;          // alert when no data message for this long
-    bool gaps = false;        // alert when a sequence gap is detected
+    double rateBelow = 0.0;  // msgs/s; alert while a running stream's rate is below
+    double p99AboveMs = 0.0; // alert while latency p99 is above
+    int silentS = 0;         // alert when no data message for this long
+    bool gaps = false;       // alert when a sequence gap is detected
 
     bool isEmpty() const { return rateBelow <= 0.0 && p99AboveMs <= 0.0 && silentS <= 0 && !gaps; }
     bool operator==(const AlertRule &o) const

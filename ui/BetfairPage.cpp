@@ -19,8 +19,9 @@
 namespace streamscope::ui {
 
 namespace {
-const char *const kBetfairFields[] = {"EX_BEST_OFFERS", "EX_BEST_OFFERS_DISP", "EX_ALL_OFFERS", "EX_TRADED",
-                                      "EX_TRADED_VOL", "EX_LTP", "EX_MARKET_DEF", "SP_TRADED", "SP_PROJECTED"};
+const char *const kBetfairFields[] = {"EX_BEST_OFFERS", "EX_BEST_OFFERS_DISP", "EX_ALL_OFFERS",
+                                      "EX_TRADED",      "EX_TRADED_VOL",       "EX_LTP",
+                                      "EX_MARKET_DEF",  "SP_TRADED",           "SP_PROJECTED"};
 
 QString cleanKeyPart(QString s)
 {
@@ -29,7 +30,8 @@ QString cleanKeyPart(QString s)
 }
 } // namespace
 
-BetfairPage::BetfairPage(QWidget *parent) : QWidget(parent)
+BetfairPage::BetfairPage(QWidget *parent)
+    : QWidget(parent)
 {
     m_host = new QLineEdit(QStringLiteral("stream-api.betfair.com:443"));
     m_host->setObjectName(QStringLiteral("betfairHost"));
@@ -106,11 +108,17 @@ void BetfairPage::fromConfig(const StreamConfig &config)
     m_appKey->setText(config.appKey);
     m_session->setText(config.session);
     QStringList ids;
-    const QJsonArray idArray = config.marketSubscription.value(QStringLiteral("marketFilter")).toObject().value(QStringLiteral("marketIds")).toArray();
+    const QJsonArray idArray = config.marketSubscription.value(QStringLiteral("marketFilter"))
+                                   .toObject()
+                                   .value(QStringLiteral("marketIds"))
+                                   .toArray();
     for (const QJsonValue &v : idArray)
         ids.append(v.toString());
     m_markets->setText(ids.join(QStringLiteral(", ")));
-    const QJsonArray fields = config.marketSubscription.value(QStringLiteral("marketDataFilter")).toObject().value(QStringLiteral("fields")).toArray();
+    const QJsonArray fields = config.marketSubscription.value(QStringLiteral("marketDataFilter"))
+                                  .toObject()
+                                  .value(QStringLiteral("fields"))
+                                  .toArray();
     for (QCheckBox *box : m_fields)
         box->setChecked(fields.contains(box->text()));
     m_heartbeat->setValue(config.heartbeatMs);
@@ -163,7 +171,8 @@ bool BetfairPage::toConfig(StreamConfig &c, Secrets *secrets, QString *error) co
     QJsonArray idArray;
     for (const QString &id : ids) {
         if (!marketId.match(id).hasMatch()) {
-            *error = tr("Market id \"%1\" is not valid: expected digits, a dot and digits, for example 1.120684740.").arg(id);
+            *error = tr("Market id \"%1\" is not valid: expected digits, a dot and digits, for example 1.120684740.")
+                         .arg(id);
             return false;
         }
         idArray.append(id);
@@ -179,8 +188,9 @@ bool BetfairPage::toConfig(StreamConfig &c, Secrets *secrets, QString *error) co
     }
     c.venue = Venue::Betfair;
     c.url = full;
-    c.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), idArray}}},
-                                       {QStringLiteral("marketDataFilter"), QJsonObject{{QStringLiteral("fields"), fields}}}};
+    c.marketSubscription =
+        QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), idArray}}},
+                    {QStringLiteral("marketDataFilter"), QJsonObject{{QStringLiteral("fields"), fields}}}};
     c.heartbeatMs = m_heartbeat->value();
     c.caFile = m_caFile->text().trimmed();
     return true;

@@ -19,7 +19,8 @@
 
 namespace streamscope::ui {
 
-BinancePage::BinancePage(QWidget *parent) : QWidget(parent)
+BinancePage::BinancePage(QWidget *parent)
+    : QWidget(parent)
 {
     m_endpoint = new QComboBox;
     m_endpoint->setObjectName(QStringLiteral("endpoint"));
@@ -214,7 +215,8 @@ bool BinancePage::fromConfig(const StreamConfig &config)
 {
     // Recover symbols and types from the URL and SUBSCRIBE list; give up unless rebuilding
     // gives exactly the same streams.
-    QStringList names = QUrlQuery(config.url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QStringList names =
+        QUrlQuery(config.url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts);
     names += config.subscribe;
     if (names.isEmpty())
         return false;

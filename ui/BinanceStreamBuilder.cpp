@@ -19,10 +19,10 @@ QString BinanceStreamBuilder::defaultEndpoint(BinanceRequest::Market market)
 
 QStringList BinanceStreamBuilder::klineIntervals()
 {
-    return {QStringLiteral("1s"), QStringLiteral("1m"), QStringLiteral("3m"), QStringLiteral("5m"),
+    return {QStringLiteral("1s"),  QStringLiteral("1m"),  QStringLiteral("3m"), QStringLiteral("5m"),
             QStringLiteral("15m"), QStringLiteral("30m"), QStringLiteral("1h"), QStringLiteral("2h"),
-            QStringLiteral("4h"), QStringLiteral("6h"), QStringLiteral("8h"), QStringLiteral("12h"),
-            QStringLiteral("1d"), QStringLiteral("3d"), QStringLiteral("1w"), QStringLiteral("1M")};
+            QStringLiteral("4h"),  QStringLiteral("6h"),  QStringLiteral("8h"), QStringLiteral("12h"),
+            QStringLiteral("1d"),  QStringLiteral("3d"),  QStringLiteral("1w"), QStringLiteral("1M")};
 }
 
 QStringList BinanceStreamBuilder::depthSpeeds(BinanceRequest::Market market)
@@ -70,7 +70,8 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         if (speed.isEmpty() || speed == speeds.first())
             return QString(); // the market's default speed has no suffix
         if (!speeds.contains(speed)) {
-            *error = tr("Update speed %1 is not available on this market (choose %2).").arg(speed, speeds.join(QStringLiteral(", ")));
+            *error = tr("Update speed %1 is not available on this market (choose %2).")
+                         .arg(speed, speeds.join(QStringLiteral(", ")));
             return QString();
         }
         return QLatin1Char('@') + speed;
@@ -87,7 +88,8 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         return out;
     }
     if (req.kline && !klineIntervals().contains(req.klineInterval)) {
-        out.error = tr("Kline interval \"%1\" is not one of %2.").arg(req.klineInterval, klineIntervals().join(QStringLiteral(", ")));
+        out.error = tr("Kline interval \"%1\" is not one of %2.")
+                        .arg(req.klineInterval, klineIntervals().join(QStringLiteral(", ")));
         return out;
     }
     if (req.partialDepth && req.depthLevels != 5 && req.depthLevels != 10 && req.depthLevels != 20) {
@@ -123,8 +125,7 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         endpoint.chop(1);
     const QUrl base(endpoint, QUrl::StrictMode);
     if (!base.isValid() || (base.scheme() != QLatin1String("wss") && base.scheme() != QLatin1String("ws"))
-        || base.host().isEmpty() || !(base.path().isEmpty() || base.path() == QLatin1String("/"))
-        || base.hasQuery()) {
+        || base.host().isEmpty() || !(base.path().isEmpty() || base.path() == QLatin1String("/")) || base.hasQuery()) {
         out.error = tr("Endpoint \"%1\" is not valid: expected wss://host[:port], for example %2.")
                         .arg(req.endpoint.trimmed(), defaultEndpoint(req.market));
         return out;

@@ -17,15 +17,15 @@ struct BinanceRequest {
     enum class Delivery { Unknown = 0, InUrl, Subscribe };
 
     Market market = Market::Spot;
-    QString endpoint;          // empty: the market's default host
-    QString symbolsText;       // "BTCUSDT, ethusdt bnbusdt"
+    QString endpoint;    // empty: the market's default host
+    QString symbolsText; // "BTCUSDT, ethusdt bnbusdt"
     bool trade = false;
     bool aggTrade = false;
     bool kline = false;
     QString klineInterval = QStringLiteral("1m");
     bool partialDepth = false;
-    int depthLevels = 20;      // 5, 10, 20
-    QString depthSpeed;        // "" (market default) or "100ms", "250ms", "500ms", "1000ms"
+    int depthLevels = 20; // 5, 10, 20
+    QString depthSpeed;   // "" (market default) or "100ms", "250ms", "500ms", "1000ms"
     bool depthDiff = false;
     QString diffSpeed;
     bool bookTicker = false;

@@ -8,7 +8,8 @@
 
 namespace streamscope::ui {
 
-CpuMeter::CpuMeter() : m_lastCpuUs(processCpuUs())
+CpuMeter::CpuMeter()
+    : m_lastCpuUs(processCpuUs())
 {
     m_wall.start();
 }

@@ -7,7 +7,10 @@
 
 namespace streamscope::ui {
 
-EventLogModel::EventLogModel(QObject *parent) : QAbstractTableModel(parent) {}
+EventLogModel::EventLogModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 int EventLogModel::rowCount(const QModelIndex &parent) const
 {
@@ -88,22 +91,19 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     e.stream = streamName;
     e.kind = event.kind == EventKind::StateChanged ? stateName(event.state) : kindName(event.kind);
     e.text = event.text;
-    if (event.kind == EventKind::Disconnected && event.closeCode != 0 && !event.text.contains(QLatin1String("close code")))
+    if (event.kind == EventKind::Disconnected && event.closeCode != 0
+        && !event.text.contains(QLatin1String("close code")))
         e.text += tr(" (close code %1)").arg(event.closeCode);
     switch (event.kind) {
     case EventKind::ParseError:
-    case EventKind::Gap:
-        e.severity = Severity::Error;
-        break;
+    case EventKind::Gap: e.severity = Severity::Error; break;
     case EventKind::Disconnected:
     case EventKind::ReconnectScheduled:
-    case EventKind::Stalled:
-        e.severity = Severity::Warning;
-        break;
+    case EventKind::Stalled: e.severity = Severity::Warning; break;
     case EventKind::StateChanged:
-        e.severity = event.state == StreamState::Failed ? Severity::Error
+        e.severity = event.state == StreamState::Failed                                         ? Severity::Error
             : (event.state == StreamState::Stalled || event.state == StreamState::Reconnecting) ? Severity::Warning
-                                                                                               : Severity::Info;
+                                                                                                : Severity::Info;
         break;
     default: break;
     }

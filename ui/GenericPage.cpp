@@ -11,12 +11,14 @@
 
 namespace streamscope::ui {
 
-GenericPage::GenericPage(QWidget *parent) : QWidget(parent)
+GenericPage::GenericPage(QWidget *parent)
+    : QWidget(parent)
 {
     m_url = new QLineEdit;
     m_url->setObjectName(QStringLiteral("url"));
     m_url->setPlaceholderText(QStringLiteral("wss://example.com/feed  or  tls://host:443"));
-    m_url->setToolTip(tr("ws:// and wss:// are websockets; tcp:// and tls:// carry one JSON message per CRLF-terminated line"));
+    m_url->setToolTip(
+        tr("ws:// and wss:// are websockets; tcp:// and tls:// carry one JSON message per CRLF-terminated line"));
     m_headers = new QPlainTextEdit;
     m_headers->setObjectName(QStringLiteral("headers"));
     m_headers->setPlaceholderText(QStringLiteral("X-Token: env:FEED_TOKEN"));
@@ -81,13 +83,15 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
 {
     const QString text = m_url->text().trimmed();
     const QUrl url(text, QUrl::StrictMode);
-    static const QStringList schemes = {QStringLiteral("ws"), QStringLiteral("wss"), QStringLiteral("tcp"), QStringLiteral("tls")};
+    static const QStringList schemes = {QStringLiteral("ws"), QStringLiteral("wss"), QStringLiteral("tcp"),
+                                        QStringLiteral("tls")};
     if (text.isEmpty()) {
         *error = tr("Enter the URL, for example wss://example.com/feed.");
         return false;
     }
     if (!url.isValid() || !schemes.contains(url.scheme()) || url.host().isEmpty()) {
-        *error = tr("URL \"%1\" is not valid: it must start with ws://, wss://, tcp:// or tls:// and name a host.").arg(text);
+        *error = tr("URL \"%1\" is not valid: it must start with ws://, wss://, tcp:// or tls:// and name a host.")
+                     .arg(text);
         return false;
     }
     if ((url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls")) && url.port() < 0) {
@@ -130,7 +134,8 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
     }
     const QString pointer = m_latencyField->text().trimmed();
     if (!pointer.isEmpty() && !pointer.startsWith(QLatin1Char('/'))) {
-        *error = tr("Latency field \"%1\" is not a JSON pointer: it must start with /, for example /data/E.").arg(pointer);
+        *error =
+            tr("Latency field \"%1\" is not a JSON pointer: it must start with /, for example /data/E.").arg(pointer);
         return false;
     }
     c.venue = Venue::Generic;

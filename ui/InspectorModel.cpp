@@ -10,7 +10,10 @@
 
 namespace streamscope::ui {
 
-InspectorModel::InspectorModel(QObject *parent) : QAbstractTableModel(parent) {}
+InspectorModel::InspectorModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 int InspectorModel::rowCount(const QModelIndex &parent) const
 {

@@ -6,7 +6,10 @@
 
 namespace streamscope::ui {
 
-KeychainStore::KeychainStore(QObject *parent) : QObject(parent) {}
+KeychainStore::KeychainStore(QObject *parent)
+    : QObject(parent)
+{
+}
 
 bool KeychainStore::isKeychainRef(const QString &ref)
 {

@@ -41,7 +41,8 @@ double binHighUs(int b)
 }
 } // namespace
 
-LatencyChart::LatencyChart(QWidget *parent) : QWidget(parent)
+LatencyChart::LatencyChart(QWidget *parent)
+    : QWidget(parent)
 {
     m_chart = createPlainChart();
 
@@ -233,11 +234,13 @@ void LatencyChart::redraw()
     if (m_windows.stream() == kInvalidStreamId) {
         m_summary->setText(tr("Select a stream to see its latency."));
     } else if (h.isEmpty()) {
-        m_summary->setText(h.negative ? tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative)
-                                      : tr("No latency samples in this window (the messages carry no event time, or none arrived)"));
+        m_summary->setText(
+            h.negative ? tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative)
+                       : tr("No latency samples in this window (the messages carry no event time, or none arrived)"));
     } else {
-        QString text = tr("%1 samples · mean %2 · max %3").arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
-                                                                formatLatencyMs(double(h.maxUs) / 1000.0));
+        QString text = tr("%1 samples · mean %2 · max %3")
+                           .arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
+                                formatLatencyMs(double(h.maxUs) / 1000.0));
         if (h.negative)
             text += tr(" · %1 negative (clock skew)").arg(formatCount(h.negative));
         m_summary->setText(text);

@@ -44,27 +44,40 @@ QActionGroup *makeThemes(QMainWindow *window)
 } // namespace
 
 MainActions::MainActions(QMainWindow *w)
-    : QObject(w),
-      add(makeAction(w, tr("&Add stream…"), tr("Add a stream"), QKeySequence(Qt::CTRL | Qt::Key_N), QStyle::SP_FileDialogNewFolder, "addStream")),
-      edit(makeAction(w, tr("&Edit stream…"), tr("Edit the selected stream"), QKeySequence(Qt::Key_F2), QStyle::SP_FileDialogDetailedView, "editStream")),
-      stop(makeAction(w, tr("&Stop"), tr("Stop the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_Period), QStyle::SP_MediaStop, "stopStreams")),
-      restart(makeAction(w, tr("&Restart"), tr("Restart the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_R), QStyle::SP_BrowserReload, "restartStreams")),
-      remove(makeAction(w, tr("Re&move"), tr("Remove the selected streams"), QKeySequence(QKeySequence::Delete), QStyle::SP_DialogDiscardButton, "removeStreams")),
-      stopAll(makeAction(w, tr("Stop &all"), tr("Stop every stream"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period), QStyle::SP_MediaPause, "stopAll")),
-      subscribe(makeAction(w, tr("S&ubscribe…"), tr("Send SUBSCRIBE for more Binance streams on the selected stream"), QKeySequence(), QStyle::SP_ArrowRight, "subscribe")),
-      send(makeAction(w, tr("Send &message…"), tr("Send a text message on the selected stream"), QKeySequence(), QStyle::SP_ArrowForward, "sendMessage")),
-      inspect(new QAction(tr("&Inspect messages"), w)),
-      copyUrl(new QAction(tr("&Copy URL"), w)),
-      findStream(new QAction(w)),
-      newWorkspace(makeAction(w, tr("&New workspace"), tr("Start an empty workspace"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace")),
-      open(makeAction(w, tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open, QStyle::SP_DialogOpenButton, "openWorkspace")),
-      save(makeAction(w, tr("&Save workspace"), tr("Save the workspace"), QKeySequence::Save, QStyle::SP_DialogSaveButton, "saveWorkspace")),
-      saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs, QStyle::SP_DialogSaveButton, "saveWorkspaceAs")),
-      quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit")),
-      resetLayout(new QAction(tr("Reset &layout"), w)),
-      themes(makeThemes(w)),
-      about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(), QStyle::SP_MessageBoxInformation, "about")),
-      m_window(w)
+    : QObject(w)
+    , add(makeAction(w, tr("&Add stream…"), tr("Add a stream"), QKeySequence(Qt::CTRL | Qt::Key_N),
+                     QStyle::SP_FileDialogNewFolder, "addStream"))
+    , edit(makeAction(w, tr("&Edit stream…"), tr("Edit the selected stream"), QKeySequence(Qt::Key_F2),
+                      QStyle::SP_FileDialogDetailedView, "editStream"))
+    , stop(makeAction(w, tr("&Stop"), tr("Stop the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_Period),
+                      QStyle::SP_MediaStop, "stopStreams"))
+    , restart(makeAction(w, tr("&Restart"), tr("Restart the selected streams"), QKeySequence(Qt::CTRL | Qt::Key_R),
+                         QStyle::SP_BrowserReload, "restartStreams"))
+    , remove(makeAction(w, tr("Re&move"), tr("Remove the selected streams"), QKeySequence(QKeySequence::Delete),
+                        QStyle::SP_DialogDiscardButton, "removeStreams"))
+    , stopAll(makeAction(w, tr("Stop &all"), tr("Stop every stream"),
+                         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period), QStyle::SP_MediaPause, "stopAll"))
+    , subscribe(makeAction(w, tr("S&ubscribe…"), tr("Send SUBSCRIBE for more Binance streams on the selected stream"),
+                           QKeySequence(), QStyle::SP_ArrowRight, "subscribe"))
+    , send(makeAction(w, tr("Send &message…"), tr("Send a text message on the selected stream"), QKeySequence(),
+                      QStyle::SP_ArrowForward, "sendMessage"))
+    , inspect(new QAction(tr("&Inspect messages"), w))
+    , copyUrl(new QAction(tr("&Copy URL"), w))
+    , findStream(new QAction(w))
+    , newWorkspace(makeAction(w, tr("&New workspace"), tr("Start an empty workspace"),
+                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace"))
+    , open(makeAction(w, tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open,
+                      QStyle::SP_DialogOpenButton, "openWorkspace"))
+    , save(makeAction(w, tr("&Save workspace"), tr("Save the workspace"), QKeySequence::Save,
+                      QStyle::SP_DialogSaveButton, "saveWorkspace"))
+    , saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs,
+                        QStyle::SP_DialogSaveButton, "saveWorkspaceAs"))
+    , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
+    , resetLayout(new QAction(tr("Reset &layout"), w))
+    , themes(makeThemes(w))
+    , about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(),
+                       QStyle::SP_MessageBoxInformation, "about"))
+    , m_window(w)
 {
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);

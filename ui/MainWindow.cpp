@@ -58,10 +58,10 @@ QTableView *makeLogView(QAbstractItemModel *model)
 } // namespace
 
 MainWindow::MainWindow(Engine *engine, QWidget *parent)
-    : QMainWindow(parent),
-      m_engine(engine),
-      m_rateHistory(std::make_unique<RateHistory>()),
-      m_cpu(std::make_unique<CpuMeter>())
+    : QMainWindow(parent)
+    , m_engine(engine)
+    , m_rateHistory(std::make_unique<RateHistory>())
+    , m_cpu(std::make_unique<CpuMeter>())
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("streamscope"), windowIcon()));
@@ -109,9 +109,8 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
             m_model->applyState(id, state, reason);
         });
         connect(m_engine, &Engine::eventOccurred, this, &MainWindow::onEngineEvent);
-        connect(m_engine, &Engine::streamAdded, this, [this](StreamId id) {
-            m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch());
-        });
+        connect(m_engine, &Engine::streamAdded, this,
+                [this](StreamId id) { m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch()); });
         connect(m_engine, &Engine::streamRemoved, this, [this](StreamId id) {
             m_alerts->forget(id);
             m_startedAtMs.remove(id);
@@ -165,7 +164,8 @@ void MainWindow::connectActions()
     connect(m_actions->save, &QAction::triggered, m_workspace, &WorkspaceController::save);
     connect(m_actions->saveAs, &QAction::triggered, m_workspace, &WorkspaceController::saveAs);
     connect(m_actions->quit, &QAction::triggered, this, &QMainWindow::close);
-    connect(m_actions->recentMenu(), &QMenu::aboutToShow, this, [this] { m_workspace->fillRecentMenu(m_actions->recentMenu()); });
+    connect(m_actions->recentMenu(), &QMenu::aboutToShow, this,
+            [this] { m_workspace->fillRecentMenu(m_actions->recentMenu()); });
     connect(m_actions->resetLayout, &QAction::triggered, this, [this] {
         restoreState(m_defaultState);
         m_workspace->setModified(true);
@@ -384,16 +384,21 @@ void MainWindow::updateStatusBar(double cpuPercent)
     QStringList parts;
     parts.append(countNoun(quint64(m_model->rows().size()), tr("stream"), tr("streams")));
     for (StreamState s : {StreamState::Live, StreamState::Connecting, StreamState::Subscribing, StreamState::Stalled,
-                          StreamState::Degraded, StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped, StreamState::Idle}) {
+                          StreamState::Degraded, StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped,
+                          StreamState::Idle}) {
         if (counts[int(s)])
             parts.append(QStringLiteral("%1 %2").arg(counts[int(s)]).arg(stateName(s)));
     }
     m_statusStreams->setText(parts.join(QStringLiteral(" · ")));
-    m_statusRate->setText(tr("%1 msgs/s · %2 KB/s").arg(formatRate(m_model->totalMsgsPerSec()), formatBytesRate(m_model->totalBytesPerSec())));
+    m_statusRate->setText(
+        tr("%1 msgs/s · %2 KB/s")
+            .arg(formatRate(m_model->totalMsgsPerSec()), formatBytesRate(m_model->totalBytesPerSec())));
     const int alerts = m_alerts->activeCount();
-    m_statusAlerts->setText(alerts ? QStringLiteral("⚠ ") + countNoun(quint64(alerts), tr("alert"), tr("alerts")) : QString());
-    m_statusAlerts->setStyleSheet(alerts ? QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name())
-                                         : QString());
+    m_statusAlerts->setText(alerts ? QStringLiteral("⚠ ") + countNoun(quint64(alerts), tr("alert"), tr("alerts"))
+                                   : QString());
+    m_statusAlerts->setStyleSheet(
+        alerts ? QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name())
+               : QString());
     m_statusAlerts->setVisible(alerts > 0);
     if (cpuPercent >= 0.0)
         m_statusCpu->setText(tr("CPU %1 %").arg(QString::number(cpuPercent, 'f', cpuPercent < 10 ? 1 : 0)));
@@ -431,15 +436,14 @@ void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QStrin
 
 void MainWindow::showAbout()
 {
-    const QString text =
-        tr("<h3>StreamScope %1</h3>"
-           "<p>Live monitor for real-time market-data streams.</p>"
-           "<table>"
-           "<tr><td>StreamScope</td><td>&nbsp;%1</td></tr>"
-           "<tr><td>Qt</td><td>&nbsp;%2</td></tr>"
-           "<tr><td>simdjson</td><td>&nbsp;%3</td></tr>"
-           "</table>")
-            .arg(streamscopeVersion(), qtRuntimeVersion(), simdjsonVersion());
+    const QString text = tr("<h3>StreamScope %1</h3>"
+                            "<p>Live monitor for real-time market-data streams.</p>"
+                            "<table>"
+                            "<tr><td>StreamScope</td><td>&nbsp;%1</td></tr>"
+                            "<tr><td>Qt</td><td>&nbsp;%2</td></tr>"
+                            "<tr><td>simdjson</td><td>&nbsp;%3</td></tr>"
+                            "</table>")
+                             .arg(streamscopeVersion(), qtRuntimeVersion(), simdjsonVersion());
     QMessageBox box(this);
     box.setWindowTitle(tr("About StreamScope"));
     box.setObjectName(QStringLiteral("aboutBox"));

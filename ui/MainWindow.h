@@ -55,8 +55,8 @@ class StreamTableModel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    static constexpr int kTickMs = 100;     // table refresh
-    static constexpr int kSlowEvery = 10;   // latency, charts, alerts, responses, CPU: every 10th tick
+    static constexpr int kTickMs = 100;   // table refresh
+    static constexpr int kSlowEvery = 10; // latency, charts, alerts, responses, CPU: every 10th tick
 
     explicit MainWindow(streamscope::Engine *engine, QWidget *parent = nullptr); // does not own the engine
     ~MainWindow() override;

@@ -76,7 +76,8 @@ void MainWindow::onSelectionChanged()
     m_rateChart->setStreams(named);
 
     StreamId current = kInvalidStreamId;
-    if (m_table->currentIndex().isValid() && m_table->selectionModel()->isRowSelected(m_table->currentIndex().row(), QModelIndex()))
+    if (m_table->currentIndex().isValid()
+        && m_table->selectionModel()->isRowSelected(m_table->currentIndex().row(), QModelIndex()))
         current = m_model->idAt(m_proxy->mapToSource(m_table->currentIndex()).row());
     if (current == kInvalidStreamId && !ids.isEmpty())
         current = ids.first();
@@ -224,9 +225,9 @@ void MainWindow::subscribeSelected()
     if (!m_engine || ids.size() != 1)
         return;
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Subscribe"),
-                                               tr("Binance stream names to SUBSCRIBE to, separated by spaces or commas:"),
-                                               QLineEdit::Normal, QString(), &ok);
+    const QString text = QInputDialog::getText(
+        this, tr("Subscribe"), tr("Binance stream names to SUBSCRIBE to, separated by spaces or commas:"),
+        QLineEdit::Normal, QString(), &ok);
     const QStringList names = text.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
     if (!ok || names.isEmpty())
         return;
@@ -240,8 +241,8 @@ void MainWindow::sendToSelected()
     if (!m_engine || ids.size() != 1)
         return;
     bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Send message"), tr("Text to send on %1:").arg(streamName(ids.first())),
-                                                        QString(), &ok);
+    const QString text = QInputDialog::getMultiLineText(
+        this, tr("Send message"), tr("Text to send on %1:").arg(streamName(ids.first())), QString(), &ok);
     if (!ok || text.trimmed().isEmpty())
         return;
     if (!m_engine->sendMessage(ids.first(), text.trimmed()))
@@ -259,7 +260,8 @@ void MainWindow::showContextMenu(const QPoint &pos)
 {
     const QModelIndex index = m_table->indexAt(pos);
     if (index.isValid() && !m_table->selectionModel()->isRowSelected(index.row(), QModelIndex()))
-        m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_table->selectionModel()->setCurrentIndex(index,
+                                                   QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QMenu menu(this);
     m_actions->fillContextMenu(&menu);
     menu.exec(m_table->viewport()->mapToGlobal(pos));

@@ -36,10 +36,12 @@ QJsonObject MainWindow::saveLayout() const
     QJsonObject layout;
     layout.insert(QStringLiteral("window"), window);
     layout.insert(QStringLiteral("chart_splitter"), splitter);
-    layout.insert(QStringLiteral("rate_chart"), QJsonObject{{QStringLiteral("scope"), RateChart::scopeName(m_rateChart->scope())},
-                                                            {QStringLiteral("paused"), m_rateChart->isPaused()}});
+    layout.insert(QStringLiteral("rate_chart"),
+                  QJsonObject{{QStringLiteral("scope"), RateChart::scopeName(m_rateChart->scope())},
+                              {QStringLiteral("paused"), m_rateChart->isPaused()}});
     layout.insert(QStringLiteral("latency_window"), LatencyWindows::windowName(m_latencyChart->window()));
-    layout.insert(QStringLiteral("table_header"), QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
+    layout.insert(QStringLiteral("table_header"),
+                  QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
     for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock})
@@ -76,8 +78,10 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     const QJsonObject rate = layout.value(QStringLiteral("rate_chart")).toObject();
     m_rateChart->setScope(RateChart::scopeFromName(rate.value(QStringLiteral("scope")).toString()));
     m_rateChart->setPaused(rate.value(QStringLiteral("paused")).toBool(false));
-    m_latencyChart->setWindow(LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
-    const QByteArray header = QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
+    m_latencyChart->setWindow(
+        LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
+    const QByteArray header =
+        QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
     if (!header.isEmpty())
         m_table->horizontalHeader()->restoreState(header);
     m_filter->setText(layout.value(QStringLiteral("filter")).toString());

@@ -4,6 +4,7 @@
 #include "Format.h"
 #include "InspectorModel.h"
 
+#include <QtCore/QTimer>
 #include <QtGui/QClipboard>
 #include <QtGui/QFontDatabase>
 #include <QtGui/QGuiApplication>
@@ -18,14 +19,15 @@
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
-#include <QtCore/QTimer>
 
 #include <cmath>
 
 namespace streamscope::ui {
 
 MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
-    : QWidget(parent), m_engine(engine), m_model(new InspectorModel(this))
+    : QWidget(parent)
+    , m_engine(engine)
+    , m_model(new InspectorModel(this))
 {
     m_title = new QLabel;
     m_title->setTextFormat(Qt::PlainText);
@@ -36,13 +38,15 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter messages…"));
     m_filter->setClearButtonEnabled(true);
-    m_filter->setToolTip(tr("Show only messages containing this text (case-insensitive), or matching it as a regular expression"));
+    m_filter->setToolTip(
+        tr("Show only messages containing this text (case-insensitive), or matching it as a regular expression"));
     m_regex = new QCheckBox(tr("Regex"));
     m_regex->setToolTip(tr("Treat the filter as a regular expression"));
     m_freeze = new QToolButton;
     m_freeze->setText(tr("Freeze"));
     m_freeze->setCheckable(true);
-    m_freeze->setToolTip(tr("Stop the tail scrolling; messages keep being captured and appear on resume (Ctrl+Shift+F)"));
+    m_freeze->setToolTip(
+        tr("Stop the tail scrolling; messages keep being captured and appear on resume (Ctrl+Shift+F)"));
     m_freeze->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     auto *clear = new QToolButton;
     clear->setText(tr("Clear"));
@@ -222,15 +226,17 @@ void MessageInspector::showCurrent()
         m_detail->clear();
         return;
     }
-    QString header = tr("Received %1 · latency %2 · %3 bytes")
-                         .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size())));
+    QString header =
+        tr("Received %1 · latency %2 · %3 bytes")
+            .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size())));
     m_detailHeader->setText(header);
     m_detail->setPlainText(InspectorModel::prettyText(e->text));
 }
 
 void MessageInspector::updateCounts()
 {
-    QString text = tr("%1 shown of %2 kept").arg(formatCount(quint64(m_model->rowCount())), formatCount(quint64(m_model->storedCount())));
+    QString text = tr("%1 shown of %2 kept")
+                       .arg(formatCount(quint64(m_model->rowCount())), formatCount(quint64(m_model->storedCount())));
     if (m_model->pendingCount() > 0)
         text += tr(" · %1 waiting (frozen)").arg(formatCount(quint64(m_model->pendingCount())));
     if (m_model->droppedCount() > 0)

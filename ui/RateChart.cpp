@@ -34,7 +34,8 @@ double niceCeiling(double v)
 }
 } // namespace
 
-RateChart::RateChart(QWidget *parent) : QWidget(parent)
+RateChart::RateChart(QWidget *parent)
+    : QWidget(parent)
 {
     m_chart = createPlainChart();
 

@@ -42,7 +42,8 @@ void RateHistory::sample(const QVector<StreamSnapshot> &snaps)
         Stream &st = m_streams[s.id];
         if (st.primed) {
             const double dt = double(s.takenAtNs - st.lastNs) / 1e9;
-            const double rate = dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt : 0.0;
+            const double rate =
+                dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt : 0.0;
             st.ring.push(rate);
             total += rate;
         }

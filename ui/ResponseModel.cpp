@@ -6,7 +6,10 @@
 
 namespace streamscope::ui {
 
-ResponseModel::ResponseModel(QObject *parent) : QAbstractTableModel(parent) {}
+ResponseModel::ResponseModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 int ResponseModel::rowCount(const QModelIndex &parent) const
 {

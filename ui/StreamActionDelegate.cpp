@@ -23,7 +23,10 @@ QStyle::StandardPixmap pixmapFor(int i)
 }
 } // namespace
 
-StreamActionDelegate::StreamActionDelegate(QObject *parent) : QStyledItemDelegate(parent) {}
+StreamActionDelegate::StreamActionDelegate(QObject *parent)
+    : QStyledItemDelegate(parent)
+{
+}
 
 QRect StreamActionDelegate::buttonRect(const QRect &cell, int i)
 {
@@ -86,7 +89,8 @@ bool StreamActionDelegate::editorEvent(QEvent *event, QAbstractItemModel *model,
 {
     if (event->type() == QEvent::MouseButtonPress) {
         auto *me = static_cast<QMouseEvent *>(event);
-        m_pressedAction = me->button() == Qt::LeftButton ? actionAt(option.rect, me->position().toPoint()) : Action::None;
+        m_pressedAction =
+            me->button() == Qt::LeftButton ? actionAt(option.rect, me->position().toPoint()) : Action::None;
         m_pressed = index;
         return m_pressedAction != Action::None;
     }
@@ -113,7 +117,9 @@ bool StreamActionDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
     if (event->type() == QEvent::ToolTip) {
         switch (actionAt(option.rect, event->pos())) {
         case Action::Stop: QToolTip::showText(event->globalPos(), tr("Stop this stream (Ctrl+.)"), view); return true;
-        case Action::Restart: QToolTip::showText(event->globalPos(), tr("Restart this stream (Ctrl+R)"), view); return true;
+        case Action::Restart:
+            QToolTip::showText(event->globalPos(), tr("Restart this stream (Ctrl+R)"), view);
+            return true;
         case Action::Remove: QToolTip::showText(event->globalPos(), tr("Remove this stream (Del)"), view); return true;
         case Action::None: break;
         }

@@ -28,7 +28,8 @@ constexpr int kMaxNameLength = 64;
 } // namespace
 
 StreamDialog::StreamDialog(const QStringList &existingNames, QWidget *parent)
-    : QDialog(parent), m_existingNames(existingNames)
+    : QDialog(parent)
+    , m_existingNames(existingNames)
 {
     setWindowTitle(tr("Add stream"));
     setObjectName(QStringLiteral("streamDialog"));
@@ -160,7 +161,8 @@ void StreamDialog::onPresetChanged()
     const bool binance = p == Preset::BinanceSpot || p == Preset::BinanceFutures;
     m_pages->setCurrentIndex(binance ? kBinancePage : p == Preset::Betfair ? kBetfairPage : kGenericPage);
     if (binance)
-        m_binance->setMarket(p == Preset::BinanceFutures ? BinancePage::Market::UsdmFutures : BinancePage::Market::Spot);
+        m_binance->setMarket(p == Preset::BinanceFutures ? BinancePage::Market::UsdmFutures
+                                                         : BinancePage::Market::Spot);
     onPageChanged();
 }
 
@@ -268,7 +270,8 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
 
     bool done = false;
     if (config.venue == Venue::Binance) {
-        setPreset(BinancePage::marketOf(config) == BinancePage::Market::UsdmFutures ? Preset::BinanceFutures : Preset::BinanceSpot);
+        setPreset(BinancePage::marketOf(config) == BinancePage::Market::UsdmFutures ? Preset::BinanceFutures
+                                                                                    : Preset::BinanceSpot);
         done = m_binance->fromConfig(config);
     } else if (config.venue == Venue::Betfair) {
         setPreset(Preset::Betfair);

@@ -2,9 +2,9 @@
 
 #include "Format.h"
 
+#include <QtCore/QSet>
 #include <QtGui/QBrush>
 #include <QtGui/QFont>
-#include <QtCore/QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +15,19 @@ namespace streamscope::ui {
 namespace {
 constexpr qint64 kRateWindowNs = 1'000'000'000;
 constexpr qint64 kLatencyAnchorMs = 5000;
-const QList<int> kChangedRoles = {Qt::DisplayRole, Qt::ToolTipRole, Qt::ForegroundRole, Qt::BackgroundRole,
-                                  StreamTableModel::SortRole, StreamTableModel::StateRole,
+const QList<int> kChangedRoles = {Qt::DisplayRole,
+                                  Qt::ToolTipRole,
+                                  Qt::ForegroundRole,
+                                  Qt::BackgroundRole,
+                                  StreamTableModel::SortRole,
+                                  StreamTableModel::StateRole,
                                   StreamTableModel::AlertRole};
 } // namespace
 
-StreamTableModel::StreamTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+StreamTableModel::StreamTableModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 int StreamTableModel::rowCount(const QModelIndex &parent) const
 {
@@ -72,7 +79,8 @@ void StreamTableModel::setDarkTheme(bool dark)
         return;
     m_dark = dark;
     if (!m_rows.isEmpty())
-        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1), {Qt::ForegroundRole, Qt::BackgroundRole});
+        emit dataChanged(index(0, 0), index(int(m_rows.size()) - 1, ColumnCount - 1),
+                         {Qt::ForegroundRole, Qt::BackgroundRole});
 }
 
 QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -182,9 +190,7 @@ QString StreamTableModel::stateToolTip(const Row &r) const
         text = tr("Stalled since %1 (%2)").arg(formatTimeMs(s.stateSinceMs), formatAgeMs(sinceMs));
         break;
     case StreamState::Failed: text = tr("Failed"); break;
-    default:
-        text = tr("%1 for %2").arg(stateName(s.state), formatAgeMs(sinceMs));
-        break;
+    default: text = tr("%1 for %2").arg(stateName(s.state), formatAgeMs(sinceMs)); break;
     }
     if (!s.stateReason.isEmpty())
         text += QStringLiteral(": ") + s.stateReason;
@@ -215,8 +221,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
             return tip;
         }
         if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
-            return tr("Last: %1\n%2").arg(r.snap.lastParseError,
-                                          QString::fromUtf8(r.snap.lastBadMessage.left(300)));
+            return tr("Last: %1\n%2").arg(r.snap.lastParseError, QString::fromUtf8(r.snap.lastBadMessage.left(300)));
         if (!r.alert.isEmpty())
             return tr("Alert: %1").arg(r.alert);
         return {};
@@ -321,8 +326,8 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         const double brate = dt > 0.05 && s.bytes >= a.bytes ? double(s.bytes - a.bytes) / dt : 0.0;
         const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
             || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
-            || old.results != s.results || old.errors != s.errors || old.name != s.name
-            || old.lastMessageMs > 0 || rate != row.msgsPerSec || brate != row.bytesPerSec;
+            || old.results != s.results || old.errors != s.errors || old.name != s.name || old.lastMessageMs > 0
+            || rate != row.msgsPerSec || brate != row.bytesPerSec;
         const LatencySnapshot keep = std::move(row.snap.latency);
         row.snap = s;
         row.snap.latency = std::move(keep);

@@ -42,8 +42,8 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // numeric value for sorting
         StreamIdRole,
-        StateRole,     // int(StreamState)
-        AlertRole,     // alert text, empty when none
+        StateRole, // int(StreamState)
+        AlertRole, // alert text, empty when none
     };
 
     // Derived per-stream values, also read by the alerts and the status bar.
@@ -56,7 +56,11 @@ public:
         qint64 firstSeenMs = 0;
         QString alert;
         // Rate samples: the last ~1.1 s of (takenAtNs, messages, bytes), oldest first.
-        struct Sample { qint64 ns = 0; quint64 messages = 0; quint64 bytes = 0; };
+        struct Sample {
+            qint64 ns = 0;
+            quint64 messages = 0;
+            quint64 bytes = 0;
+        };
         std::array<Sample, 12> samples{};
         int sampleCount = 0;
         // Latency anchors for the percentile window (5–10 s): snapshots taken every 5 s.

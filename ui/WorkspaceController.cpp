@@ -34,7 +34,11 @@ QStringList secretNames(const StreamConfig &c)
 } // namespace
 
 WorkspaceController::WorkspaceController(Engine *engine, QMainWindow *window, std::function<Workspace()> current)
-    : QObject(window), m_engine(engine), m_window(window), m_current(std::move(current)), m_keychain(new KeychainStore(this))
+    : QObject(window)
+    , m_engine(engine)
+    , m_window(window)
+    , m_current(std::move(current))
+    , m_keychain(new KeychainStore(this))
 {
     connect(m_keychain, &KeychainStore::loaded, this, &WorkspaceController::onSecretLoaded);
     connect(m_keychain, &KeychainStore::failed, this, &WorkspaceController::keychainFailed);
@@ -124,8 +128,10 @@ bool WorkspaceController::saveAs()
     QSettings settings;
     QString suggested = m_path;
     if (suggested.isEmpty())
-        suggested = QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(QStringLiteral("workspace.json"));
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save workspace as"), suggested, tr("StreamScope workspaces (*.json)"));
+        suggested =
+            QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(QStringLiteral("workspace.json"));
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save workspace as"), suggested,
+                                                tr("StreamScope workspaces (*.json)"));
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
@@ -143,10 +149,11 @@ bool WorkspaceController::maybeSave()
 {
     if (!m_modified)
         return true;
-    const auto answer = QMessageBox::question(
-        m_window, tr("Unsaved changes"),
-        tr("The workspace %1 has unsaved changes. Save them?").arg(m_path.isEmpty() ? tr("(untitled)") : QFileInfo(m_path).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    const auto answer =
+        QMessageBox::question(m_window, tr("Unsaved changes"),
+                              tr("The workspace %1 has unsaved changes. Save them?")
+                                  .arg(m_path.isEmpty() ? tr("(untitled)") : QFileInfo(m_path).fileName()),
+                              QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -157,8 +164,9 @@ void WorkspaceController::chooseAndOpen()
     if (!maybeSave())
         return;
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open workspace"), settings.value(kLastDirKey).toString(),
-                                                      tr("StreamScope workspaces (*.json);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(m_window, tr("Open workspace"), settings.value(kLastDirKey).toString(),
+                                     tr("StreamScope workspaces (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
@@ -200,7 +208,8 @@ void WorkspaceController::addRecent(const QString &path)
 void WorkspaceController::updateTitle()
 {
     const QString name = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
-    m_window->setWindowTitle(QStringLiteral("%1%2 — StreamScope").arg(name, m_modified ? QStringLiteral(" *") : QString()));
+    m_window->setWindowTitle(
+        QStringLiteral("%1%2 — StreamScope").arg(name, m_modified ? QStringLiteral(" *") : QString()));
     m_window->setWindowFilePath(m_path);
 }
 

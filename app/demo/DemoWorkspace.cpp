@@ -60,15 +60,21 @@ bool DemoWorkspace::start(QString *error)
     };
     Workspace &w = m_workspace;
     w.streams = {
-        binance(QStringLiteral("btcusdt-aggtrade"), QStringLiteral("small_aggtrade?rate=400"), {QStringLiteral("btcusdt@aggTrade")}),
-        binance(QStringLiteral("btcusdt-kline-1m"), QStringLiteral("medium_kline?rate=40"), {QStringLiteral("btcusdt@kline_1m")}),
-        binance(QStringLiteral("btcusdt-depth20"), QStringLiteral("large_depth20?rate=10"), {QStringLiteral("btcusdt@depth20@100ms")}),
-        binance(QStringLiteral("btcusdt-depth-diff"), QStringLiteral("xlarge_depth_diff?rate=10&misbehave=gap&after=150&gap=3"),
+        binance(QStringLiteral("btcusdt-aggtrade"), QStringLiteral("small_aggtrade?rate=400"),
+                {QStringLiteral("btcusdt@aggTrade")}),
+        binance(QStringLiteral("btcusdt-kline-1m"), QStringLiteral("medium_kline?rate=40"),
+                {QStringLiteral("btcusdt@kline_1m")}),
+        binance(QStringLiteral("btcusdt-depth20"), QStringLiteral("large_depth20?rate=10"),
+                {QStringLiteral("btcusdt@depth20@100ms")}),
+        binance(QStringLiteral("btcusdt-depth-diff"),
+                QStringLiteral("xlarge_depth_diff?rate=10&misbehave=gap&after=150&gap=3"),
                 {QStringLiteral("btcusdt@depth@100ms")}),
         binance(QStringLiteral("multiplex-mix"), QStringLiteral("multiplex_mix?rate=300"), {}),
-        binance(QStringLiteral("flaky-feed"), QStringLiteral("small_aggtrade?rate=50&misbehave=drop&after=1000&drop_every=1"),
+        binance(QStringLiteral("flaky-feed"),
+                QStringLiteral("small_aggtrade?rate=50&misbehave=drop&after=1000&drop_every=1"),
                 {QStringLiteral("ethusdt@aggTrade")}),
-        binance(QStringLiteral("stalling-feed"), QStringLiteral("small_aggtrade?rate=20&misbehave=silent&after=400&silent_ms=12000"),
+        binance(QStringLiteral("stalling-feed"),
+                QStringLiteral("small_aggtrade?rate=20&misbehave=silent&after=400&silent_ms=12000"),
                 {QStringLiteral("solusdt@aggTrade")}),
     };
     StreamConfig raw = binance(QStringLiteral("ticker-arr-raw"), QStringLiteral("huge_ticker_arr?rate=1"), {});
@@ -80,19 +86,20 @@ bool DemoWorkspace::start(QString *error)
     bf.name = QStringLiteral("betfair-markets");
     bf.venue = Venue::Betfair;
     bf.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(linePort));
-    bf.appKey = QStringLiteral("demo-app-key");   // the demo server accepts any credentials
+    bf.appKey = QStringLiteral("demo-app-key"); // the demo server accepts any credentials
     bf.session = QStringLiteral("demo-session");
-    bf.marketSubscription = QJsonObject{
-        {QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}},
-        {QStringLiteral("marketDataFilter"), QJsonObject{{QStringLiteral("fields"), QJsonArray{QStringLiteral("EX_BEST_OFFERS")}}}}};
+    bf.marketSubscription =
+        QJsonObject{{QStringLiteral("marketFilter"),
+                     QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}},
+                    {QStringLiteral("marketDataFilter"),
+                     QJsonObject{{QStringLiteral("fields"), QJsonArray{QStringLiteral("EX_BEST_OFFERS")}}}}};
     bf.caFile = caPath;
     bf.stallTimeoutMs = 5000;
     w.streams.append(bf);
 
-    w.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("stalling-feed")},
-                                      {QStringLiteral("silent_s"), 4}},
-                          QJsonObject{{QStringLiteral("stream"), QStringLiteral("btcusdt-depth-diff")},
-                                      {QStringLiteral("gaps"), true}}};
+    w.alerts = QJsonArray{
+        QJsonObject{{QStringLiteral("stream"), QStringLiteral("stalling-feed")}, {QStringLiteral("silent_s"), 4}},
+        QJsonObject{{QStringLiteral("stream"), QStringLiteral("btcusdt-depth-diff")}, {QStringLiteral("gaps"), true}}};
     return true;
 }
 

@@ -115,7 +115,8 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
 bool writeReport(const QString &path, const QJsonObject &report, QString *error)
 {
     QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) < 0 || !f.commit()) {
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(report).toJson(QJsonDocument::Indented)) < 0
+        || !f.commit()) {
         if (error)
             *error = QStringLiteral("%1: cannot write the report: %2").arg(path, f.errorString());
         return false;

@@ -28,13 +28,15 @@ TerminationSignals *g_instance = nullptr;
 BOOL WINAPI onConsoleEvent(DWORD)
 {
     if (g_instance)
-        QMetaObject::invokeMethod(g_instance, [] { emit g_instance->terminationRequested(2); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            g_instance, [] { emit g_instance->terminationRequested(2); }, Qt::QueuedConnection);
     return TRUE;
 }
 #endif
 } // namespace
 
-TerminationSignals::TerminationSignals(QObject *parent) : QObject(parent)
+TerminationSignals::TerminationSignals(QObject *parent)
+    : QObject(parent)
 {
 #ifdef Q_OS_UNIX
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_pipe) == 0) {

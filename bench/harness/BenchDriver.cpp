@@ -29,7 +29,7 @@ quint64 defaultCount(const QString &scenario)
     static const QMap<QString, quint64> counts{
         {QStringLiteral("small_aggtrade"), 300000}, {QStringLiteral("medium_kline"), 150000},
         {QStringLiteral("large_depth20"), 60000},   {QStringLiteral("xlarge_depth_diff"), 30000},
-        {QStringLiteral("huge_ticker_arr"), 600},    {QStringLiteral("multiplex_mix"), 120000},
+        {QStringLiteral("huge_ticker_arr"), 600},   {QStringLiteral("multiplex_mix"), 120000},
         {QStringLiteral("betfair_mcm"), 200000}};
     return counts.value(scenario, 100000);
 }
@@ -59,7 +59,8 @@ QString num(double v, int decimals = 2)
 
 } // namespace
 
-BenchDriver::BenchDriver(BenchOptions options) : m_options(std::move(options))
+BenchDriver::BenchDriver(BenchOptions options)
+    : m_options(std::move(options))
 {
     const QDir dir(m_options.binDir.isEmpty() ? QCoreApplication::applicationDirPath() : m_options.binDir);
     m_clientPath = dir.filePath(QStringLiteral("streamscope-bench-client"));
@@ -134,7 +135,8 @@ QJsonObject BenchDriver::runClient(const QStringList &args, double timeoutS)
         }
     }
     ++m_failures;
-    log() << "  no result from: " << args.join(QLatin1Char(' ')) << "\n" << p.readAllStandardError().right(2000) << Qt::endl;
+    log() << "  no result from: " << args.join(QLatin1Char(' ')) << "\n"
+          << p.readAllStandardError().right(2000) << Qt::endl;
     return {};
 }
 
@@ -159,8 +161,9 @@ int BenchDriver::run()
         log() << "streamscope-bench: needs streamscope-bench-client and streamscope-replay beside it" << Qt::endl;
         return 1;
     }
-    m_ws = startProcess(m_replayPath, {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
-                                       QStringLiteral("small_aggtrade")});
+    m_ws = startProcess(m_replayPath,
+                        {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
+                         QStringLiteral("small_aggtrade")});
     if (!m_ws.port)
         return 1;
     m_root[QStringLiteral("generated")] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
@@ -186,10 +189,10 @@ void BenchDriver::runThroughput()
     QMap<QString, QMap<QString, QList<QJsonObject>>> results;
     Server line;
     if (m_options.scenarios.contains(kLineScenario)) {
-        line = startProcess(m_replayPath, {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
-                                           kLineScenario, QStringLiteral("--protocol"), QStringLiteral("line"),
-                                           QStringLiteral("--tls"), QStringLiteral("--count"),
-                                           QString::number(countFor(kLineScenario))});
+        line = startProcess(m_replayPath,
+                            {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), kLineScenario,
+                             QStringLiteral("--protocol"), QStringLiteral("line"), QStringLiteral("--tls"),
+                             QStringLiteral("--count"), QString::number(countFor(kLineScenario))});
     }
     for (int rep = 0; rep < m_options.repeat; ++rep) {
         for (const QString &scenario : std::as_const(m_options.scenarios)) {
@@ -213,7 +216,8 @@ void BenchDriver::runThroughput()
     }
     stopServer(line);
 
-    m_markdown += QStringLiteral("## Throughput (firehose; medians of %1 repeats; msgs/s, CPU µs/msg)\n\n").arg(m_options.repeat);
+    m_markdown +=
+        QStringLiteral("## Throughput (firehose; medians of %1 repeats; msgs/s, CPU µs/msg)\n\n").arg(m_options.repeat);
     m_markdown += QStringLiteral("| scenario | size B | count |");
     for (const QString &c : std::as_const(m_options.clients))
         m_markdown += QStringLiteral(" %1 |").arg(c);
@@ -232,7 +236,8 @@ void BenchDriver::runThroughput()
             for (const QJsonObject &o : byClient.value(c)) {
                 rates.push_back(o.value(QStringLiteral("msgs_per_s")).toDouble());
                 cpus.push_back(o.value(QStringLiteral("cpu_us_per_msg")).toDouble());
-                runs.append(QJsonArray{o.value(QStringLiteral("msgs_per_s")), o.value(QStringLiteral("cpu_us_per_msg"))});
+                runs.append(
+                    QJsonArray{o.value(QStringLiteral("msgs_per_s")), o.value(QStringLiteral("cpu_us_per_msg"))});
                 if (c == QLatin1String("wire") || c == QLatin1String("qws"))
                     sizeBytes = std::max(sizeBytes, o.value(QStringLiteral("size_bytes")).toDouble());
             }
@@ -252,44 +257,50 @@ void BenchDriver::runThroughput()
             }
             return median(r);
         };
-        const QJsonObject ratios{{QStringLiteral("engine-raw/qws"), ratio(QStringLiteral("engine-raw"), QStringLiteral("qws"))},
-                                 {QStringLiteral("engine-parsed/qws"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("qws"))},
-                                 {QStringLiteral("engine-raw/wire"), ratio(QStringLiteral("engine-raw"), QStringLiteral("wire"))},
-                                 {QStringLiteral("engine-parsed/wire"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("wire"))},
-                                 {QStringLiteral("app/engine-parsed"), ratio(QStringLiteral("app"), QStringLiteral("engine-parsed"))}};
+        const QJsonObject ratios{
+            {QStringLiteral("engine-raw/qws"), ratio(QStringLiteral("engine-raw"), QStringLiteral("qws"))},
+            {QStringLiteral("engine-parsed/qws"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("qws"))},
+            {QStringLiteral("engine-raw/wire"), ratio(QStringLiteral("engine-raw"), QStringLiteral("wire"))},
+            {QStringLiteral("engine-parsed/wire"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("wire"))},
+            {QStringLiteral("app/engine-parsed"), ratio(QStringLiteral("app"), QStringLiteral("engine-parsed"))}};
         m_scenarios.append(QJsonObject{{QStringLiteral("name"), scenario},
                                        {QStringLiteral("size_bytes"), sizeBytes},
                                        {QStringLiteral("count"), double(countFor(scenario))},
                                        {QStringLiteral("clients"), clients},
                                        {QStringLiteral("ratios"), ratios}});
-        m_markdown += QStringLiteral("| %1 | %2 | %3 |").arg(scenario).arg(sizeBytes, 0, 'f', 0).arg(countFor(scenario));
+        m_markdown +=
+            QStringLiteral("| %1 | %2 | %3 |").arg(scenario).arg(sizeBytes, 0, 'f', 0).arg(countFor(scenario));
         for (const QString &c : std::as_const(m_options.clients)) {
             const QJsonObject o = clients.value(c).toObject();
             m_markdown += QStringLiteral(" %1 · %2 µs |")
                               .arg(rate(o.value(QStringLiteral("msgs_per_s")).toDouble()),
                                    num(o.value(QStringLiteral("cpu_us_per_msg")).toDouble(), 3));
         }
-        for (const char *k : {"engine-raw/qws", "engine-parsed/qws", "engine-raw/wire", "engine-parsed/wire", "app/engine-parsed"})
+        for (const char *k :
+             {"engine-raw/qws", "engine-parsed/qws", "engine-raw/wire", "engine-parsed/wire", "app/engine-parsed"})
             m_markdown += QStringLiteral(" %1 |").arg(num(ratios.value(QLatin1String(k)).toDouble()));
         m_markdown += QLatin1Char('\n');
     }
-    m_markdown += QStringLiteral("\nFor betfair_mcm (TLS lines) `qws` is QSslSocket::readLine() and `wire` a QSslSocket "
-                                 "reader that only splits lines: the transport library's limit and the physical one.\n\n");
+    m_markdown +=
+        QStringLiteral("\nFor betfair_mcm (TLS lines) `qws` is QSslSocket::readLine() and `wire` a QSslSocket "
+                       "reader that only splits lines: the transport library's limit and the physical one.\n\n");
     m_root[QStringLiteral("scenarios")] = m_scenarios;
 }
 
 void BenchDriver::runLatency()
 {
     QJsonArray rows;
-    m_markdown += QStringLiteral("## Latency (receive − send stamp, µs; paced; medians of %1 repeats)\n\n").arg(m_options.repeat);
+    m_markdown +=
+        QStringLiteral("## Latency (receive − send stamp, µs; paced; medians of %1 repeats)\n\n").arg(m_options.repeat);
     m_markdown += QStringLiteral(
-                                 "| size B | rate/s | wire p50 | wire p99 | wire p99.9 | parsed p50 | parsed p99 | parsed p99.9 | p99 added |\n"
-                                 "|---|---|---|---|---|---|---|---|---|\n");
+        "| size B | rate/s | wire p50 | wire p99 | wire p99.9 | parsed p50 | parsed p99 | parsed p99.9 | p99 added |\n"
+        "|---|---|---|---|---|---|---|---|---|\n");
     for (const quint64 size : std::as_const(m_options.latencySizes)) {
         // At most 1 GB/s: 512 KB messages cannot go at 10k/s through anything on this machine.
         const double r = std::min(m_options.latencyRate, 1e9 / double(size));
         const quint64 count = quint64(r * m_options.latencySeconds);
-        QJsonObject row{{QStringLiteral("size_bytes"), double(size)}, {QStringLiteral("rate"), r},
+        QJsonObject row{{QStringLiteral("size_bytes"), double(size)},
+                        {QStringLiteral("rate"), r},
                         {QStringLiteral("count"), double(count)}};
         // Each repeat runs both clients next to each other (in turn first); every figure is the
         // median over repeats, and "p99 added" the median of each repeat's own difference.
@@ -300,20 +311,22 @@ void BenchDriver::runLatency()
             QHash<QString, double> p99;
             for (int k = 0; k < clients.size(); ++k) {
                 const QString &client = clients.at((k + rep) % clients.size());
-                Server sender = startProcess(m_clientPath, {QStringLiteral("--client"), QStringLiteral("sender"),
-                                                            QStringLiteral("--size"), QString::number(size),
-                                                            QStringLiteral("--rate"), QString::number(r),
-                                                            QStringLiteral("--count"), QString::number(count)});
-                const QJsonObject o = runClient({QStringLiteral("--client"), client, QStringLiteral("--url"),
-                                                 QStringLiteral("ws://127.0.0.1:%1/latency").arg(sender.port),
-                                                 QStringLiteral("--count"), QString::number(count), QStringLiteral("--stamped")},
-                                                m_options.latencySeconds + 60);
+                Server sender = startProcess(m_clientPath,
+                                             {QStringLiteral("--client"), QStringLiteral("sender"),
+                                              QStringLiteral("--size"), QString::number(size), QStringLiteral("--rate"),
+                                              QString::number(r), QStringLiteral("--count"), QString::number(count)});
+                const QJsonObject o =
+                    runClient({QStringLiteral("--client"), client, QStringLiteral("--url"),
+                               QStringLiteral("ws://127.0.0.1:%1/latency").arg(sender.port), QStringLiteral("--count"),
+                               QString::number(count), QStringLiteral("--stamped")},
+                              m_options.latencySeconds + 60);
                 sender.process->waitForFinished(5000);
                 stopServer(sender);
                 const QJsonObject l = o.value(QStringLiteral("latency_us")).toObject();
                 for (const QString &key : {QStringLiteral("p50"), QStringLiteral("p99"), QStringLiteral("p999")})
                     figures[client][key].push_back(l.value(key).toDouble());
-                figures[client][QStringLiteral("cpu_us_per_msg")].push_back(o.value(QStringLiteral("cpu_us_per_msg")).toDouble());
+                figures[client][QStringLiteral("cpu_us_per_msg")].push_back(
+                    o.value(QStringLiteral("cpu_us_per_msg")).toDouble());
                 p99[client] = l.value(QStringLiteral("p99")).toDouble();
             }
             added.push_back(p99.value(clients.at(1)) - p99.value(clients.at(0)));
@@ -327,8 +340,8 @@ void BenchDriver::runLatency()
         const QJsonObject w = row.value(QStringLiteral("wire")).toObject();
         const QJsonObject e = row.value(QStringLiteral("engine-parsed")).toObject();
         row[QStringLiteral("p99_added_us")] = median(added);
-        log() << "latency " << size << " B: wire p99 " << w.value(QStringLiteral("p99")).toDouble() << " us, engine-parsed p99 "
-              << e.value(QStringLiteral("p99")).toDouble() << " us" << Qt::endl;
+        log() << "latency " << size << " B: wire p99 " << w.value(QStringLiteral("p99")).toDouble()
+              << " us, engine-parsed p99 " << e.value(QStringLiteral("p99")).toDouble() << " us" << Qt::endl;
         m_markdown += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
                           .arg(size)
                           .arg(r, 0, 'f', 0)
@@ -341,9 +354,10 @@ void BenchDriver::runLatency()
                           .arg(row.value(QStringLiteral("p99_added_us")).toDouble());
         rows.append(row);
     }
-    m_markdown += QStringLiteral("\nSource: a paced one-connection sender (`streamscope-bench-client --client sender`), "
-                                 "message `{\"ts\":<ns>,\"p\":\"x…\"}` of exactly the size shown (26 B is the smallest that "
-                                 "carries a 19-digit ns stamp); both sides bucketed by the engine's LatencyHistogram.\n\n");
+    m_markdown +=
+        QStringLiteral("\nSource: a paced one-connection sender (`streamscope-bench-client --client sender`), "
+                       "message `{\"ts\":<ns>,\"p\":\"x…\"}` of exactly the size shown (26 B is the smallest that "
+                       "carries a 19-digit ns stamp); both sides bucketed by the engine's LatencyHistogram.\n\n");
     m_root[QStringLiteral("latency_us")] = rows;
 }
 
@@ -362,41 +376,56 @@ void BenchDriver::runStop()
     const QJsonObject idle = stop.value(QStringLiteral("idle")).toObject();
     const QJsonObject fire = stop.value(QStringLiteral("firehose")).toObject();
     const QJsonObject restart = o.value(QStringLiteral("restart_first_message_ms")).toObject();
-    m_markdown += QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n"
-                                 "| stop → Stopped, idle | %2 | %3 | %4 |\n| stop → Stopped, firehose | %5 | %6 | %7 |\n"
-                                 "| restart → first message | %8 | %9 | |\n\n")
-                      .arg(m_options.stopIterations)
-                      .arg(num(idle.value(QStringLiteral("p50")).toDouble(), 3), num(idle.value(QStringLiteral("p99")).toDouble(), 3),
-                           num(idle.value(QStringLiteral("max")).toDouble(), 3), num(fire.value(QStringLiteral("p50")).toDouble(), 3),
-                           num(fire.value(QStringLiteral("p99")).toDouble(), 3), num(fire.value(QStringLiteral("max")).toDouble(), 3),
-                           num(restart.value(QStringLiteral("p50")).toDouble(), 3), num(restart.value(QStringLiteral("p99")).toDouble(), 3));
+    m_markdown +=
+        QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n"
+                       "| stop → Stopped, idle | %2 | %3 | %4 |\n| stop → Stopped, firehose | %5 | %6 | %7 |\n"
+                       "| restart → first message | %8 | %9 | |\n\n")
+            .arg(m_options.stopIterations)
+            .arg(num(idle.value(QStringLiteral("p50")).toDouble(), 3),
+                 num(idle.value(QStringLiteral("p99")).toDouble(), 3),
+                 num(idle.value(QStringLiteral("max")).toDouble(), 3),
+                 num(fire.value(QStringLiteral("p50")).toDouble(), 3),
+                 num(fire.value(QStringLiteral("p99")).toDouble(), 3),
+                 num(fire.value(QStringLiteral("max")).toDouble(), 3),
+                 num(restart.value(QStringLiteral("p50")).toDouble(), 3),
+                 num(restart.value(QStringLiteral("p99")).toDouble(), 3));
     log() << "stop: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
 }
 
 void BenchDriver::runScale()
 {
-    const QStringList args{QStringLiteral("--url"),
-                           scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1&rate=%1").arg(m_options.scaleRate)),
-                           QStringLiteral("--streams"), QString::number(m_options.scaleStreams),
-                           QStringLiteral("--seconds"), QString::number(m_options.scaleSeconds)};
-    QJsonObject o = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale")} + args, m_options.scaleSeconds + 120);
+    const QStringList args{
+        QStringLiteral("--url"),
+        scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1&rate=%1").arg(m_options.scaleRate)),
+        QStringLiteral("--streams"),
+        QString::number(m_options.scaleStreams),
+        QStringLiteral("--seconds"),
+        QString::number(m_options.scaleSeconds)};
+    QJsonObject o = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale")} + args,
+                              m_options.scaleSeconds + 120);
     // The same streams read by bare QWebSockets on as many threads: the transport's own cost.
     const QJsonObject qws = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-qws")} + args,
                                       m_options.scaleSeconds + 120);
     o[QStringLiteral("qws_cpu_percent")] = qws.value(QStringLiteral("cpu_percent"));
     o[QStringLiteral("qws_msgs_per_s")] = qws.value(QStringLiteral("msgs_per_s"));
     m_root[QStringLiteral("scale")] = o;
-    m_markdown += QStringLiteral("## Scale (%1 streams × %2 msgs/s, %3 s)\n\n| client | received msgs/s | CPU %% of one core | RSS MB | "
-                                 "event-loop lag p99 ms | lag max ms |\n|---|---|---|---|---|---|\n"
-                                 "| engine + GUI-side poll | %4 | %5 | %6 | %7 | %8 |\n| qws (bare QWebSockets) | %9 | %10 | | | |\n\n"
-                                 "Lag probe: %11.\n\n")
-                      .arg(m_options.scaleStreams)
-                      .arg(m_options.scaleRate)
-                      .arg(m_options.scaleSeconds)
-                      .arg(num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0), num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-                           num(o.value(QStringLiteral("rss_mb")).toDouble(), 1), num(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
-                           num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2), num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-                           num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1), o.value(QStringLiteral("gui_lag_probe")).toString());
+    m_markdown +=
+        QStringLiteral(
+            "## Scale (%1 streams × %2 msgs/s, %3 s)\n\n| client | received msgs/s | CPU %% of one core | RSS MB | "
+            "event-loop lag p99 ms | lag max ms |\n|---|---|---|---|---|---|\n"
+            "| engine + GUI-side poll | %4 | %5 | %6 | %7 | %8 |\n| qws (bare QWebSockets) | %9 | %10 | | | |\n\n"
+            "Lag probe: %11.\n\n")
+            .arg(m_options.scaleStreams)
+            .arg(m_options.scaleRate)
+            .arg(m_options.scaleSeconds)
+            .arg(num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+                 num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+                 num(o.value(QStringLiteral("rss_mb")).toDouble(), 1),
+                 num(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
+                 num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2),
+                 num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+                 num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+                 o.value(QStringLiteral("gui_lag_probe")).toString());
     m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
     log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
 }
@@ -404,15 +433,16 @@ void BenchDriver::runScale()
 void BenchDriver::runSoak()
 {
     const quint64 count = quint64(m_options.soakRate * m_options.soakSeconds);
-    const QJsonObject o = runClient({QStringLiteral("--client"), QStringLiteral("soak"), QStringLiteral("--url"),
-                                     scenarioUrl(QStringLiteral("multiplex_mix"), count,
-                                                 QStringLiteral("rate=%1").arg(m_options.soakRate)),
-                                     QStringLiteral("--count"), QString::number(count), QStringLiteral("--seconds"),
-                                     QString::number(m_options.soakSeconds)},
-                                    m_options.soakSeconds + 120);
+    const QJsonObject o = runClient(
+        {QStringLiteral("--client"), QStringLiteral("soak"), QStringLiteral("--url"),
+         scenarioUrl(QStringLiteral("multiplex_mix"), count, QStringLiteral("rate=%1").arg(m_options.soakRate)),
+         QStringLiteral("--count"), QString::number(count), QStringLiteral("--seconds"),
+         QString::number(m_options.soakSeconds)},
+        m_options.soakSeconds + 120);
     m_root[QStringLiteral("soak")] = o;
-    m_markdown += QStringLiteral("## Soak (multiplex_mix at %1 msgs/s, %2 s)\n\n| sent | received | RSS at %3 s MB | RSS end MB | "
-                                 "growth %% |\n|---|---|---|---|---|\n| %4 | %5 | %6 | %7 | %8 |\n\n")
+    m_markdown += QStringLiteral(
+                      "## Soak (multiplex_mix at %1 msgs/s, %2 s)\n\n| sent | received | RSS at %3 s MB | RSS end MB | "
+                      "growth %% |\n|---|---|---|---|---|\n| %4 | %5 | %6 | %7 | %8 |\n\n")
                       .arg(m_options.soakRate)
                       .arg(m_options.soakSeconds)
                       .arg(o.value(QStringLiteral("rss_mark_s")).toDouble())
@@ -435,8 +465,10 @@ void BenchDriver::write()
         targets << QStringLiteral("| %1 | %2 | %3 %4 | %5 |")
                        .arg(what, num(value, 3), (atLeast ? QStringLiteral("≥") : QStringLiteral("≤")), num(limit, 3),
                             (met ? QStringLiteral("met") : QStringLiteral("**missed**")));
-        targetJson.append(QJsonObject{{QStringLiteral("target"), what}, {QStringLiteral("value"), value},
-                                      {QStringLiteral("limit"), limit}, {QStringLiteral("met"), met}});
+        targetJson.append(QJsonObject{{QStringLiteral("target"), what},
+                                      {QStringLiteral("value"), value},
+                                      {QStringLiteral("limit"), limit},
+                                      {QStringLiteral("met"), met}});
     };
     for (const QJsonValue &v : std::as_const(m_scenarios)) {
         const QJsonObject s = v.toObject();
@@ -457,10 +489,14 @@ void BenchDriver::write()
     }
     if (m_root.contains(QStringLiteral("stop_ms"))) {
         const QJsonObject stop = m_root.value(QStringLiteral("stop_ms")).toObject();
-        check(QStringLiteral("stop p99 idle (ms)"), stop.value(QStringLiteral("idle")).toObject().value(QStringLiteral("p99")).toDouble(), 5, false);
-        check(QStringLiteral("stop p99 firehose (ms)"), stop.value(QStringLiteral("firehose")).toObject().value(QStringLiteral("p99")).toDouble(), 5, false);
-        check(QStringLiteral("restart → first message p99 (ms)"),
-              m_root.value(QStringLiteral("restart_first_message_ms")).toObject().value(QStringLiteral("p99")).toDouble(), 50, false);
+        check(QStringLiteral("stop p99 idle (ms)"),
+              stop.value(QStringLiteral("idle")).toObject().value(QStringLiteral("p99")).toDouble(), 5, false);
+        check(QStringLiteral("stop p99 firehose (ms)"),
+              stop.value(QStringLiteral("firehose")).toObject().value(QStringLiteral("p99")).toDouble(), 5, false);
+        check(
+            QStringLiteral("restart → first message p99 (ms)"),
+            m_root.value(QStringLiteral("restart_first_message_ms")).toObject().value(QStringLiteral("p99")).toDouble(),
+            50, false);
     }
     if (m_root.contains(QStringLiteral("latency_us"))) {
         double worst = 0;
@@ -473,19 +509,23 @@ void BenchDriver::write()
     }
     if (m_root.contains(QStringLiteral("scale"))) {
         const QJsonObject s = m_root.value(QStringLiteral("scale")).toObject();
-        check(QStringLiteral("scale CPU (% of one core)"), s.value(QStringLiteral("cpu_percent")).toDouble(), 40, false);
+        check(QStringLiteral("scale CPU (% of one core)"), s.value(QStringLiteral("cpu_percent")).toDouble(), 40,
+              false);
         check(QStringLiteral("scale RSS (MB)"), s.value(QStringLiteral("rss_mb")).toDouble(), 300, false);
-        check(QStringLiteral("scale event-loop lag p99 (ms)"), s.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 50, false);
+        check(QStringLiteral("scale event-loop lag p99 (ms)"), s.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 50,
+              false);
     }
     if (m_root.contains(QStringLiteral("soak"))) {
         const QJsonObject s = m_root.value(QStringLiteral("soak")).toObject();
-        check(QStringLiteral("soak RSS growth after the first minute (%)"), s.value(QStringLiteral("rss_growth_percent")).toDouble(), 5, false);
-        check(QStringLiteral("soak lost messages"), s.value(QStringLiteral("sent")).toDouble() - s.value(QStringLiteral("received")).toDouble(), 0, false);
+        check(QStringLiteral("soak RSS growth after the first minute (%)"),
+              s.value(QStringLiteral("rss_growth_percent")).toDouble(), 5, false);
+        check(QStringLiteral("soak lost messages"),
+              s.value(QStringLiteral("sent")).toDouble() - s.value(QStringLiteral("received")).toDouble(), 0, false);
     }
     m_root[QStringLiteral("targets")] = targetJson;
     if (!targets.isEmpty())
-        m_markdown += QStringLiteral("## Targets (issue 4)\n\n| target | measured | limit | |\n|---|---|---|---|\n") + targets.join(QLatin1Char('\n'))
-            + QStringLiteral("\n");
+        m_markdown += QStringLiteral("## Targets (issue 4)\n\n| target | measured | limit | |\n|---|---|---|---|\n")
+            + targets.join(QLatin1Char('\n')) + QStringLiteral("\n");
 
     QTextStream(stdout) << m_markdown << Qt::flush;
     if (!m_options.markdownPath.isEmpty()) {

@@ -125,8 +125,9 @@ StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
         c.venue = Venue::Betfair;
         c.appKey = QStringLiteral("env:STREAMSCOPE_BENCH_APP_KEY");
         c.session = QStringLiteral("env:STREAMSCOPE_BENCH_SESSION");
-        c.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"),
-                                            QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
+        c.marketSubscription =
+            QJsonObject{{QStringLiteral("marketFilter"),
+                         QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
         c.caFile = caFile();
     } else if (stamped) {
         c.venue = Venue::Generic;
@@ -204,7 +205,8 @@ Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool
         QObject::connect(&liveLines, &QTimer::timeout, [&] {
             const QVector<StreamSnapshot> now = engine.snapshot(true);
             for (qsizetype i = 0; i < now.size() && i < previous.size(); ++i)
-                err << app::liveLine(now[i], app::ratesBetween(previous[i], now[i]), now[i].latency.minus(previous[i].latency))
+                err << app::liveLine(now[i], app::ratesBetween(previous[i], now[i]),
+                                     now[i].latency.minus(previous[i].latency))
                     << '\n';
             err.flush();
             previous = now;
@@ -226,7 +228,8 @@ Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool
     w.extra[QStringLiteral("gaps")] = double(s.gaps);
     if (app) {
         QString error;
-        app::writeReport(tempDir().filePath(QStringLiteral("report.json")), app::buildReport(engine.snapshot(true), 1.0), &error);
+        app::writeReport(tempDir().filePath(QStringLiteral("report.json")),
+                         app::buildReport(engine.snapshot(true), 1.0), &error);
     }
     if (latency) {
         const LatencySnapshot &l = s.latency;
@@ -440,10 +443,9 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
                       {QStringLiteral("failures"), failures}};
         out[firehose ? QStringLiteral("firehose") : QStringLiteral("idle")] = o;
     }
-    out[QStringLiteral("restart_first_message_ms")] =
-        QJsonObject{{QStringLiteral("p50"), quantile(restartMs, 0.5)},
-                    {QStringLiteral("p99"), quantile(restartMs, 0.99)},
-                    {QStringLiteral("n"), double(restartMs.size())}};
+    out[QStringLiteral("restart_first_message_ms")] = QJsonObject{{QStringLiteral("p50"), quantile(restartMs, 0.5)},
+                                                                  {QStringLiteral("p99"), quantile(restartMs, 0.99)},
+                                                                  {QStringLiteral("n"), double(restartMs.size())}};
     return out;
 }
 
@@ -459,11 +461,13 @@ QJsonObject measureScaleWindow(int streams, double seconds, const std::function<
     const quint64 messages0 = messages();
     const double cpu0 = processCpuUs();
     const qint64 t0 = monotonicNs();
-    waitFor([&] {
-        if (onTick)
-            onTick();
-        return monotonicNs() - t0 > qint64(seconds * 1e9);
-    }, int(seconds * 1000) + 5000);
+    waitFor(
+        [&] {
+            if (onTick)
+                onTick();
+            return monotonicNs() - t0 > qint64(seconds * 1e9);
+        },
+        int(seconds * 1000) + 5000);
     const double cpu1 = processCpuUs();
     const qint64 t1 = monotonicNs();
     const quint64 messages1 = messages();
@@ -610,18 +614,20 @@ QJsonObject runSoak(const QUrl &url, quint64 count, double seconds)
     guiPoll.setInterval(100);
     QObject::connect(&guiPoll, &QTimer::timeout, [&] { (void)engine.snapshot(true); });
     guiPoll.start();
-    waitFor([&] {
-        const double t = double(monotonicNs() - t0) / 1e9;
-        received = engine.snapshot(id).dataMessages;
-        if (t >= nextSample) {
-            const double rss = double(procStatusKiB()) / 1024.0;
-            samples.append(QJsonArray{t, rss, double(received)});
-            if (rssAtMark == 0 && t >= markS)
-                rssAtMark = rss;
-            nextSample += sampleEveryS;
-        }
-        return received >= count;
-    }, int(seconds * 1000) + 30000);
+    waitFor(
+        [&] {
+            const double t = double(monotonicNs() - t0) / 1e9;
+            received = engine.snapshot(id).dataMessages;
+            if (t >= nextSample) {
+                const double rss = double(procStatusKiB()) / 1024.0;
+                samples.append(QJsonArray{t, rss, double(received)});
+                if (rssAtMark == 0 && t >= markS)
+                    rssAtMark = rss;
+                nextSample += sampleEveryS;
+            }
+            return received >= count;
+        },
+        int(seconds * 1000) + 30000);
     waitFor([] { return false; }, 500); // anything beyond count would show here
     const StreamSnapshot s = engine.snapshot(id);
     const double rssEnd = double(procStatusKiB()) / 1024.0;
@@ -655,19 +661,31 @@ int main(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("One StreamScope benchmark client (see streamscope-bench)."));
     parser.addHelpOption();
-    const QCommandLineOption client(QStringLiteral("client"), QStringLiteral("Client or measurement."), QStringLiteral("NAME"));
+    const QCommandLineOption client(QStringLiteral("client"), QStringLiteral("Client or measurement."),
+                                    QStringLiteral("NAME"));
     const QCommandLineOption url(QStringLiteral("url"), QStringLiteral("Stream URL."), QStringLiteral("URL"));
-    const QCommandLineOption urlIdle(QStringLiteral("url-idle"), QStringLiteral("Idle stream URL."), QStringLiteral("URL"));
-    const QCommandLineOption urlFirehose(QStringLiteral("url-firehose"), QStringLiteral("Firehose URL."), QStringLiteral("URL"));
-    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages."), QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption stamped(QStringLiteral("stamped"), QStringLiteral("Measure latency from the {\"ts\":ns} stamp."));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Sender message size."), QStringLiteral("BYTES"), QStringLiteral("256"));
-    const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Sender rate."), QStringLiteral("R"), QStringLiteral("10000"));
-    const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("Stops."), QStringLiteral("N"), QStringLiteral("100"));
-    const QCommandLineOption streams(QStringLiteral("streams"), QStringLiteral("Scale: streams."), QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption seconds(QStringLiteral("seconds"), QStringLiteral("Scale/soak seconds."), QStringLiteral("S"), QStringLiteral("60"));
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Give up after S seconds."), QStringLiteral("S"), QStringLiteral("120"));
-    parser.addOptions({client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds, timeout});
+    const QCommandLineOption urlIdle(QStringLiteral("url-idle"), QStringLiteral("Idle stream URL."),
+                                     QStringLiteral("URL"));
+    const QCommandLineOption urlFirehose(QStringLiteral("url-firehose"), QStringLiteral("Firehose URL."),
+                                         QStringLiteral("URL"));
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages."), QStringLiteral("N"),
+                                   QStringLiteral("1000"));
+    const QCommandLineOption stamped(QStringLiteral("stamped"),
+                                     QStringLiteral("Measure latency from the {\"ts\":ns} stamp."));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Sender message size."),
+                                  QStringLiteral("BYTES"), QStringLiteral("256"));
+    const QCommandLineOption rate(QStringLiteral("rate"), QStringLiteral("Sender rate."), QStringLiteral("R"),
+                                  QStringLiteral("10000"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"), QStringLiteral("Stops."), QStringLiteral("N"),
+                                        QStringLiteral("100"));
+    const QCommandLineOption streams(QStringLiteral("streams"), QStringLiteral("Scale: streams."), QStringLiteral("N"),
+                                     QStringLiteral("1000"));
+    const QCommandLineOption seconds(QStringLiteral("seconds"), QStringLiteral("Scale/soak seconds."),
+                                     QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Give up after S seconds."),
+                                     QStringLiteral("S"), QStringLiteral("120"));
+    parser.addOptions(
+        {client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds, timeout});
     parser.process(application);
 
     const QString name = parser.value(client);

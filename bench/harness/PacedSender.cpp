@@ -82,11 +82,12 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
             key = request.substr(start, request.find("\r\n", start) - start);
         }
     }
-    const QByteArray accept = QCryptographicHash::hash(QByteArray::fromStdString(key) + replay::kHandshakeGuid,
-                                                       QCryptographicHash::Sha1)
-                                  .toBase64();
+    const QByteArray accept =
+        QCryptographicHash::hash(QByteArray::fromStdString(key) + replay::kHandshakeGuid, QCryptographicHash::Sha1)
+            .toBase64();
     const std::string response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                                 "Sec-WebSocket-Accept: " + accept.toStdString() + "\r\n\r\n";
+                                 "Sec-WebSocket-Accept: "
+        + accept.toStdString() + "\r\n\r\n";
     if (!sendAll(fd, response.data(), response.size()))
         return 1;
 

@@ -23,8 +23,8 @@ using replay::kMask;
 using replay::kMaskKeySize;
 using replay::kOpBinary;
 using replay::kOpClose;
-using replay::kOpContinuation;
 using replay::kOpcodeBits;
+using replay::kOpContinuation;
 
 namespace {
 
@@ -41,7 +41,8 @@ bool parseUrl(const std::string &url, Url &out)
         return false;
     const std::size_t hostStart = scheme.size();
     const std::size_t slash = url.find('/', hostStart);
-    const std::string hostPort = url.substr(hostStart, slash == std::string::npos ? std::string::npos : slash - hostStart);
+    const std::string hostPort =
+        url.substr(hostStart, slash == std::string::npos ? std::string::npos : slash - hostStart);
     const std::size_t colon = hostPort.rfind(':');
     if (colon == std::string::npos)
         return false;
@@ -142,7 +143,7 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
     r.sizes.reserve(std::size_t(count));
     if (stamped)
         r.latencyNs.reserve(std::size_t(count));
-    std::uint64_t skip = 0;        // payload bytes of the current frame still to pass over
+    std::uint64_t skip = 0;         // payload bytes of the current frame still to pass over
     std::uint64_t messageBytes = 0; // of the current (possibly fragmented) message
     bool endsMessage = false;
     bool done = false;
@@ -180,7 +181,10 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
             const auto b0 = std::uint8_t(buf[pos]);
             const auto b1 = std::uint8_t(buf[pos + 1]);
             const unsigned len7 = b1 & kLengthBits;
-            const std::size_t hlen = 2 + (len7 == kLength16Marker ? 2 : len7 == kLength64Marker ? 8 : 0)
+            const std::size_t hlen = 2
+                + (len7 == kLength16Marker       ? 2
+                       : len7 == kLength64Marker ? 8
+                                                 : 0)
                 + ((b1 & kMask) ? kMaskKeySize : 0);
             if (have - pos < hlen)
                 break;

@@ -23,8 +23,8 @@ public:
         std::int64_t lastNs = 0;
         double cpuFirstUs = 0;
         double cpuLastUs = 0;
-        std::vector<std::uint32_t> sizes;     // every message size, for the median
-        std::vector<std::int64_t> latencyNs;  // receive wall time - stamp, when stamped
+        std::vector<std::uint32_t> sizes;    // every message size, for the median
+        std::vector<std::int64_t> latencyNs; // receive wall time - stamp, when stamped
         std::string error;
     };
 

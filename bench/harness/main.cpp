@@ -25,42 +25,64 @@ int main(int argc, char **argv)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Runs the StreamScope benchmark: each client (wire, qws, engine-raw, engine-parsed, app) in its own "
-        "process against streamscope-replay, interleaved over repeats; medians, ratios, a markdown table and a JSON file."));
+        "process against streamscope-replay, interleaved over repeats; medians, ratios, a markdown table and a JSON "
+        "file."));
     parser.addHelpOption();
-    const QCommandLineOption scenarios(QStringLiteral("scenarios"), QStringLiteral("Comma-separated scenarios, all, or none."),
+    const QCommandLineOption scenarios(QStringLiteral("scenarios"),
+                                       QStringLiteral("Comma-separated scenarios, all, or none."),
                                        QStringLiteral("LIST"), QStringLiteral("all"));
-    const QCommandLineOption clients(QStringLiteral("clients"), QStringLiteral("Comma-separated clients (default: all five)."),
+    const QCommandLineOption clients(QStringLiteral("clients"),
+                                     QStringLiteral("Comma-separated clients (default: all five)."),
                                      QStringLiteral("LIST"));
-    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repeats (medians)."), QStringLiteral("N"), QStringLiteral("3"));
-    const QCommandLineOption countScale(QStringLiteral("count-scale"), QStringLiteral("Fraction of the WORKLOADS.md counts."),
-                                        QStringLiteral("F"), QStringLiteral("1"));
-    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages per run, for every scenario."), QStringLiteral("N"));
-    const QCommandLineOption markdown(QStringLiteral("markdown"), QStringLiteral("Write the markdown tables here."), QStringLiteral("FILE"));
-    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the JSON results here."), QStringLiteral("FILE"));
-    const QCommandLineOption binDir(QStringLiteral("bin-dir"), QStringLiteral("Where streamscope-bench-client is."), QStringLiteral("DIR"));
+    const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repeats (medians)."), QStringLiteral("N"),
+                                    QStringLiteral("3"));
+    const QCommandLineOption countScale(QStringLiteral("count-scale"),
+                                        QStringLiteral("Fraction of the WORKLOADS.md counts."), QStringLiteral("F"),
+                                        QStringLiteral("1"));
+    const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages per run, for every scenario."),
+                                   QStringLiteral("N"));
+    const QCommandLineOption markdown(QStringLiteral("markdown"), QStringLiteral("Write the markdown tables here."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Write the JSON results here."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption binDir(QStringLiteral("bin-dir"), QStringLiteral("Where streamscope-bench-client is."),
+                                    QStringLiteral("DIR"));
     const QCommandLineOption extras(QStringLiteral("extras"), QStringLiteral("Latency, stop/restart, scale and soak."));
     const QCommandLineOption latency(QStringLiteral("latency"), QStringLiteral("Paced latency over payload sizes."));
-    const QCommandLineOption latencySizes(QStringLiteral("latency-sizes"), QStringLiteral("Comma-separated sizes in bytes."), QStringLiteral("LIST"));
-    const QCommandLineOption latencyRate(QStringLiteral("latency-rate"), QStringLiteral("Messages/s."), QStringLiteral("R"), QStringLiteral("10000"));
-    const QCommandLineOption latencySeconds(QStringLiteral("latency-seconds"), QStringLiteral("Seconds per size and client."), QStringLiteral("S"), QStringLiteral("3"));
+    const QCommandLineOption latencySizes(QStringLiteral("latency-sizes"),
+                                          QStringLiteral("Comma-separated sizes in bytes."), QStringLiteral("LIST"));
+    const QCommandLineOption latencyRate(QStringLiteral("latency-rate"), QStringLiteral("Messages/s."),
+                                         QStringLiteral("R"), QStringLiteral("10000"));
+    const QCommandLineOption latencySeconds(QStringLiteral("latency-seconds"),
+                                            QStringLiteral("Seconds per size and client."), QStringLiteral("S"),
+                                            QStringLiteral("3"));
     const QCommandLineOption stop(QStringLiteral("stop"), QStringLiteral("Stop/restart timings."));
-    const QCommandLineOption stopIterations(QStringLiteral("stop-iterations"), QStringLiteral("Stops per kind."), QStringLiteral("N"), QStringLiteral("100"));
+    const QCommandLineOption stopIterations(QStringLiteral("stop-iterations"), QStringLiteral("Stops per kind."),
+                                            QStringLiteral("N"), QStringLiteral("100"));
     const QCommandLineOption scale(QStringLiteral("scale"), QStringLiteral("Many streams at a modest rate."));
-    const QCommandLineOption scaleStreams(QStringLiteral("scale-streams"), QStringLiteral("Streams."), QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption scaleRate(QStringLiteral("scale-rate"), QStringLiteral("Messages/s per stream."), QStringLiteral("R"), QStringLiteral("100"));
-    const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"), QStringLiteral("Measured seconds."), QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption scaleStreams(QStringLiteral("scale-streams"), QStringLiteral("Streams."),
+                                          QStringLiteral("N"), QStringLiteral("1000"));
+    const QCommandLineOption scaleRate(QStringLiteral("scale-rate"), QStringLiteral("Messages/s per stream."),
+                                       QStringLiteral("R"), QStringLiteral("100"));
+    const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"), QStringLiteral("Measured seconds."),
+                                          QStringLiteral("S"), QStringLiteral("60"));
     const QCommandLineOption soak(QStringLiteral("soak"), QStringLiteral("Long paced run: RSS and counts."));
-    const QCommandLineOption soakSeconds(QStringLiteral("soak-seconds"), QStringLiteral("Seconds."), QStringLiteral("S"), QStringLiteral("600"));
-    const QCommandLineOption soakRate(QStringLiteral("soak-rate"), QStringLiteral("Messages/s."), QStringLiteral("R"), QStringLiteral("50000"));
-    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per client run, seconds."), QStringLiteral("S"), QStringLiteral("300"));
-    parser.addOptions({scenarios, clients, repeat, countScale, count, markdown, json, binDir, extras, latency, latencySizes,
-                       latencyRate, latencySeconds, stop, stopIterations, scale, scaleStreams, scaleRate, scaleSeconds, soak,
-                       soakSeconds, soakRate, timeout});
+    const QCommandLineOption soakSeconds(QStringLiteral("soak-seconds"), QStringLiteral("Seconds."),
+                                         QStringLiteral("S"), QStringLiteral("600"));
+    const QCommandLineOption soakRate(QStringLiteral("soak-rate"), QStringLiteral("Messages/s."), QStringLiteral("R"),
+                                      QStringLiteral("50000"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per client run, seconds."),
+                                     QStringLiteral("S"), QStringLiteral("300"));
+    parser.addOptions({scenarios,      clients, repeat,         countScale, count,        markdown,
+                       json,           binDir,  extras,         latency,    latencySizes, latencyRate,
+                       latencySeconds, stop,    stopIterations, scale,      scaleStreams, scaleRate,
+                       scaleSeconds,   soak,    soakSeconds,    soakRate,   timeout});
     parser.process(application);
 
     BenchOptions o;
-    const QStringList all{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
-                          QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
+    const QStringList all{QStringLiteral("small_aggtrade"),  QStringLiteral("medium_kline"),
+                          QStringLiteral("large_depth20"),   QStringLiteral("xlarge_depth_diff"),
+                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
                           QStringLiteral("betfair_mcm")};
     const QString s = parser.value(scenarios);
     if (s == QLatin1String("all"))

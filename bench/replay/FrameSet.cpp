@@ -25,8 +25,8 @@ std::shared_ptr<const FrameSet> FrameSet::get(const std::shared_ptr<const Scenar
         return nullptr;
     static QMutex mutex;
     static QHash<QString, std::shared_ptr<const FrameSet>> cache;
-    const QString key = pool->name() + QLatin1Char('/')
-        + QString::number(int(protocol)) + QLatin1Char('/') + QString::number(int(stamp));
+    const QString key = pool->name() + QLatin1Char('/') + QString::number(int(protocol)) + QLatin1Char('/')
+        + QString::number(int(stamp));
     QMutexLocker lock(&mutex);
     auto &slot = cache[key];
     if (!slot)
@@ -43,18 +43,16 @@ FrameSet::FrameSet(const ScenarioPool &pool, ReplayOptions::Protocol protocol, b
     m_frames.reserve(pool.messages().size());
     for (const PoolMessage &m : pool.messages())
         m_frames.push_back(append(m, protocol, stamp));
-    const PoolMessage *specials[9] = {&pool.heartbeat(), &pool.subImage(), &pool.resubDelta(),
-                                      &pool.badJson(), &pool.status503(), &pool.conflated(),
-                                      &pool.segment(0), &pool.segment(1), &pool.segment(2)};
+    const PoolMessage *specials[9] = {&pool.heartbeat(), &pool.subImage(),  &pool.resubDelta(),
+                                      &pool.badJson(),   &pool.status503(), &pool.conflated(),
+                                      &pool.segment(0),  &pool.segment(1),  &pool.segment(2)};
     for (int k = 0; k < 9; ++k) {
         // The malformed message is never stamped: it must stay malformed, nothing more.
-        m_specials[k] = specials[k]->json.isEmpty() ? Frame{}
-                                                    : append(*specials[k], protocol, stamp && k != 3);
+        m_specials[k] = specials[k]->json.isEmpty() ? Frame{} : append(*specials[k], protocol, stamp && k != 3);
     }
 }
 
-FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Protocol protocol,
-                                 bool stamp)
+FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Protocol protocol, bool stamp)
 {
     QByteArray payload = message.json;
     int shift = 0;
@@ -66,9 +64,7 @@ FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Prot
         shift = kStampPrefixSize - 1;
     }
     const QByteArray wire = wireMessage(payload, protocol);
-    const int header = protocol == ReplayOptions::Protocol::WebSocket
-        ? int(wire.size() - payload.size())
-        : 0;
+    const int header = protocol == ReplayOptions::Protocol::WebSocket ? int(wire.size() - payload.size()) : 0;
     auto at = [&](int offset) { return offset < 0 ? -1 : offset + shift + header; };
 
     Frame frame;

@@ -29,8 +29,8 @@ public:
         int timeMsOffset = -1;   // 13 digits: ms since the epoch
         int firstSeqOffset = -1; // ScenarioPool::kSeqWidth characters
         int lastSeqOffset = -1;
-        int clkOffset = -1;      // ScenarioPool::kClkWidth digits
-        int tradeIdOffset = -1;  // ScenarioPool::kSeqWidth characters
+        int clkOffset = -1;         // ScenarioPool::kClkWidth digits
+        int tradeIdOffset = -1;     // ScenarioPool::kSeqWidth characters
         int heartbeatMsOffset = -1; // ScenarioPool::kHeartbeatWidth characters
     };
     static constexpr int kStampWidth = 19;

@@ -64,8 +64,8 @@ QByteArray headerValue(const QByteArray &headers, const QByteArray &name)
 
 } // namespace
 
-ReplayConnection::ReplayConnection(QTcpSocket *socket, const ReplayOptions &serverOptions,
-                                   quint64 serial, ReplayServer *server)
+ReplayConnection::ReplayConnection(QTcpSocket *socket, const ReplayOptions &serverOptions, quint64 serial,
+                                   ReplayServer *server)
     : QObject(server)
     , m_socket(socket)
     , m_server(server)
@@ -200,9 +200,8 @@ bool ReplayConnection::handleHttpRequest()
     }
     m_subscriptions = ReplayOptions::streamsFromUrl(url);
 
-    const QByteArray accept = QCryptographicHash::hash(
-        key + QByteArray(kHandshakeGuid),
-        QCryptographicHash::Sha1).toBase64();
+    const QByteArray accept =
+        QCryptographicHash::hash(key + QByteArray(kHandshakeGuid), QCryptographicHash::Sha1).toBase64();
     m_socket->write(QByteArrayLiteral("HTTP/1.1 101 Switching Protocols\r\n"
                                       "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                                       "Sec-WebSocket-Accept: ")
@@ -243,14 +242,12 @@ void ReplayConnection::handleClientMessage(const WebSocketFrameParser::Message &
         if (!m_closing)
             m_socket->write(FrameSet::webSocketFrame(message.payload, kFin | kOpPong));
         break;
-    case Kind::Pong:
-        break;
+    case Kind::Pong: break;
     case Kind::Close:
         // Echo the code (1000 when the client gave none), then let the client close TCP.
         sendCloseAndFinish(message.closeCode == kCloseNoStatus ? kCloseNormal : message.closeCode);
         break;
-    case Kind::None:
-        break;
+    case Kind::None: break;
     }
 }
 
@@ -275,9 +272,8 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        const QString reason = parseError.error != QJsonParseError::NoError
-            ? parseError.errorString()
-            : QStringLiteral("expected a JSON object");
+        const QString reason = parseError.error != QJsonParseError::NoError ? parseError.errorString()
+                                                                            : QStringLiteral("expected a JSON object");
         QJsonObject error{{QStringLiteral("code"), 3},
                           {QStringLiteral("msg"), QStringLiteral("Invalid JSON: ") + reason}};
         sendControl(QJsonDocument(error).toJson(QJsonDocument::Compact));
@@ -304,23 +300,26 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
         for (const QJsonValue &param : params)
             m_subscriptions.removeAll(param.toString());
     } else if (method == QLatin1String("LIST_SUBSCRIPTIONS")) {
-        result = QJsonDocument(QJsonArray::fromStringList(m_subscriptions))
-                     .toJson(QJsonDocument::Compact);
+        result = QJsonDocument(QJsonArray::fromStringList(m_subscriptions)).toJson(QJsonDocument::Compact);
     } else if (request.value(QStringLiteral("id")).isString()) {
         // The websocket API: string ids, a status, and the rate-limit counters after each
         // request (weight 1 per request here). "order.test" is refused, as Binance would
         // refuse an order the account cannot pay for.
         ++m_apiRequests;
-        const QByteArray limits = R"(,"rateLimits":[{"rateLimitType":"REQUEST_WEIGHT","interval":"MINUTE","intervalNum":1,"limit":6000,"count":)"
+        const QByteArray limits =
+            R"(,"rateLimits":[{"rateLimitType":"REQUEST_WEIGHT","interval":"MINUTE","intervalNum":1,"limit":6000,"count":)"
             + QByteArray::number(m_apiRequests) + "}]}";
         if (method == QLatin1String("order.test"))
-            sendControl(R"({"id":)" + id + R"(,"status":400,"error":{"code":-2010,"msg":"Account has insufficient balance for requested action."})" + limits);
+            sendControl(
+                R"({"id":)" + id
+                + R"(,"status":400,"error":{"code":-2010,"msg":"Account has insufficient balance for requested action."})"
+                + limits);
         else
-            sendControl(R"({"id":)" + id + R"(,"status":200,"result":{"serverTime":)" + QByteArray::number(nowMs()) + '}' + limits);
+            sendControl(R"({"id":)" + id + R"(,"status":200,"result":{"serverTime":)" + QByteArray::number(nowMs())
+                        + '}' + limits);
         return;
     } else {
-        sendControl(R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":)" + id
-                    + '}');
+        sendControl(R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":)" + id + '}');
         return;
     }
     // Binance's own key order: result first, then id.
@@ -348,9 +347,8 @@ void ReplayConnection::handleLine(const QByteArray &line)
             if (op == QLatin1String("authentication"))
                 reply += R"(,"connectionsAvailable":9)";
         } else {
-            reply += R"(,"statusCode":"FAILURE","errorCode":")" + QByteArray(errorCode)
-                + R"(","errorMessage":)" + jsonText(errorMessage) + R"(,"connectionClosed":)"
-                + (close ? "true" : "false");
+            reply += R"(,"statusCode":"FAILURE","errorCode":")" + QByteArray(errorCode) + R"(","errorMessage":)"
+                + jsonText(errorMessage) + R"(,"connectionClosed":)" + (close ? "true" : "false");
         }
         sendControl(reply + '}');
         if (close) {
@@ -362,25 +360,21 @@ void ReplayConnection::handleLine(const QByteArray &line)
     };
 
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        status(false, "INVALID_INPUT", QStringLiteral("Invalid JSON: ") + parseError.errorString(),
-               false);
+        status(false, "INVALID_INPUT", QStringLiteral("Invalid JSON: ") + parseError.errorString(), false);
     } else if (op == QLatin1String("authentication")) {
         const QString session = request.value(QStringLiteral("session")).toString();
         if (!m_options.authSession.isEmpty() && session != m_options.authSession) {
-            status(false, "NO_SESSION", QStringLiteral("Session token is invalid or expired"),
-                   true);
+            status(false, "NO_SESSION", QStringLiteral("Session token is invalid or expired"), true);
             return;
         }
         m_authenticated = true;
         status(true, "", {}, false);
-    } else if (op == QLatin1String("marketSubscription")
-               || op == QLatin1String("orderSubscription")) {
+    } else if (op == QLatin1String("marketSubscription") || op == QLatin1String("orderSubscription")) {
         if (!m_options.authSession.isEmpty() && !m_authenticated) {
             status(false, "NOT_AUTHORIZED", QStringLiteral("Authenticate first"), true);
             return;
         }
-        m_resubscribed = request.contains(QStringLiteral("clk"))
-            || request.contains(QStringLiteral("initialClk"));
+        m_resubscribed = request.contains(QStringLiteral("clk")) || request.contains(QStringLiteral("initialClk"));
         if (request.contains(QStringLiteral("heartbeatMs")))
             m_heartbeatMs = quint64(std::clamp(request.value(QStringLiteral("heartbeatMs")).toInt(), 500, 30000));
         status(true, "", {}, false);
@@ -480,8 +474,7 @@ void ReplayConnection::resetPacing()
 
 bool ReplayConnection::canSend() const
 {
-    return m_socket && m_dataStarted && !m_halted && !m_serverSilent && !m_eventSilent
-        && !m_dropPending && !m_closing;
+    return m_socket && m_dataStarted && !m_halted && !m_serverSilent && !m_eventSilent && !m_dropPending && !m_closing;
 }
 
 quint64 ReplayConnection::pacedAllowance() const
@@ -576,12 +569,10 @@ void ReplayConnection::writeBatch(quint64 limit)
         if (frame.stampOffset >= 0)
             FrameSet::writeNumber(dst + frame.stampOffset, nowNs(), FrameSet::kStampWidth, '0');
         if (frame.firstSeqOffset >= 0) {
-            const quint64 firstSeq =
-                ScenarioPool::kFirstSeq + m_depthSeq * (ScenarioPool::kSeqSpan + 1);
-            FrameSet::writeNumber(dst + frame.firstSeqOffset, firstSeq, ScenarioPool::kSeqWidth,
+            const quint64 firstSeq = ScenarioPool::kFirstSeq + m_depthSeq * (ScenarioPool::kSeqSpan + 1);
+            FrameSet::writeNumber(dst + frame.firstSeqOffset, firstSeq, ScenarioPool::kSeqWidth, ' ');
+            FrameSet::writeNumber(dst + frame.lastSeqOffset, firstSeq + ScenarioPool::kSeqSpan, ScenarioPool::kSeqWidth,
                                   ' ');
-            FrameSet::writeNumber(dst + frame.lastSeqOffset, firstSeq + ScenarioPool::kSeqSpan,
-                                  ScenarioPool::kSeqWidth, ' ');
             ++m_depthSeq;
         }
         if (frame.clkOffset >= 0)
@@ -590,8 +581,7 @@ void ReplayConnection::writeBatch(quint64 limit)
             FrameSet::writeNumber(dst + frame.tradeIdOffset, ScenarioPool::kFirstTradeId + m_sent,
                                   ScenarioPool::kSeqWidth, ' ');
         if (frame.heartbeatMsOffset >= 0)
-            FrameSet::writeNumber(dst + frame.heartbeatMsOffset, m_heartbeatMs,
-                                  ScenarioPool::kHeartbeatWidth, ' ');
+            FrameSet::writeNumber(dst + frame.heartbeatMsOffset, m_heartbeatMs, ScenarioPool::kHeartbeatWidth, ' ');
         used += frame.size;
         ++m_sent;
     }
@@ -648,13 +638,11 @@ void ReplayConnection::fireEvent()
             m_server->addSent(1);
         break;
     }
-    case Event::Gap:
-        m_depthSeq += m_options.gapCount;
-        break;
+    case Event::Gap: m_depthSeq += m_options.gapCount; break;
     case Event::Shutdown: {
         // Binance announces a maintenance close, keeps serving for a while, then closes.
-        const QByteArray notice = R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":)"
-            + QByteArray::number(nowMs()) + "}}";
+        const QByteArray notice =
+            R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":)" + QByteArray::number(nowMs()) + "}}";
         m_socket->write(FrameSet::wireMessage(notice, m_options.protocol));
         QTimer::singleShot(std::chrono::milliseconds(m_options.shutdownGraceMs), this, [this] {
             if (m_webSocket)
@@ -664,8 +652,7 @@ void ReplayConnection::fireEvent()
         });
         break;
     }
-    case Event::None:
-        break;
+    case Event::None: break;
     }
 }
 
@@ -688,8 +675,8 @@ void ReplayConnection::sendPerStream(const QStringList &streams)
     for (const QString &name : streams) {
         const QByteArray symbol = name.section(QLatin1Char('@'), 0, 0).toUpper().toUtf8();
         const QByteArray json = R"({"stream":")" + name.toUtf8() + R"(","data":{"e":"aggTrade","E":)"
-            + QByteArray::number(nowMs()) + R"(,"s":")" + symbol + R"(","a":)"
-            + QByteArray::number(++m_perStreamSerial) + "}}";
+            + QByteArray::number(nowMs()) + R"(,"s":")" + symbol + R"(","a":)" + QByteArray::number(++m_perStreamSerial)
+            + "}}";
         sendControl(json);
     }
     if (m_server)
@@ -711,10 +698,13 @@ void ReplayConnection::maybeFinishDrop()
     // close frame, as a network failure would.
     // Queued: aborting a QSslSocket from inside its own bytesWritten signal crashes it.
     if (m_socket && m_socket->bytesToWrite() == 0) {
-        QMetaObject::invokeMethod(this, [this] {
-            if (m_socket)
-                m_socket->abort();
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                if (m_socket)
+                    m_socket->abort();
+            },
+            Qt::QueuedConnection);
     }
 }
 

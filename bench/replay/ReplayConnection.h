@@ -29,8 +29,7 @@ class ScenarioPool;
 class ReplayConnection : public QObject {
     Q_OBJECT
 public:
-    ReplayConnection(QTcpSocket *socket, const ReplayOptions &serverOptions, quint64 serial,
-                     ReplayServer *server);
+    ReplayConnection(QTcpSocket *socket, const ReplayOptions &serverOptions, quint64 serial, ReplayServer *server);
     ~ReplayConnection() override;
 
     // Begins the session (the socket is connected, and encrypted for TLS).
@@ -39,8 +38,8 @@ public:
     void setSilent(bool silent);
 
 signals:
-    void opened();  // handshake done (websocket) or session started (lines)
-    void closed();  // the socket is gone; emitted once, and only after opened()
+    void opened(); // handshake done (websocket) or session started (lines)
+    void closed(); // the socket is gone; emitted once, and only after opened()
     void controlReceived(const QString &text);
 
 private:
@@ -80,13 +79,13 @@ private:
     ReplayOptions m_options;
     quint64 m_serial = 0;
     bool m_webSocket = true;
-    QString m_requestTarget;      // websocket: path and query of the upgrade request
+    QString m_requestTarget; // websocket: path and query of the upgrade request
 
     // Session
-    QByteArray m_input;           // handshake bytes, or partial lines
+    QByteArray m_input; // handshake bytes, or partial lines
     bool m_handshakeDone = false;
     bool m_open = false;
-    bool m_closing = false;       // a close frame was sent or the session is ending
+    bool m_closing = false; // a close frame was sent or the session is ending
     bool m_closedEmitted = false;
     WebSocketFrameParser m_parser;
     QStringList m_subscriptions;
@@ -96,24 +95,24 @@ private:
     // Data stream
     std::shared_ptr<const ScenarioPool> m_pool;
     std::shared_ptr<const FrameSet> m_frames;
-    quint64 m_target = 0;         // messages to send on this connection
+    quint64 m_target = 0; // messages to send on this connection
     quint64 m_sent = 0;
     quint64 m_poolIndex = 0;
-    quint64 m_depthSeq = 0;       // depth-diff updates emitted (sequence numbers derive from it)
+    quint64 m_depthSeq = 0; // depth-diff updates emitted (sequence numbers derive from it)
     quint64 m_clk = 0;
-    bool m_resubscribed = false;  // Betfair: the subscription carried clk/initialClk
+    bool m_resubscribed = false; // Betfair: the subscription carried clk/initialClk
     bool m_dataStarted = false;
-    bool m_halted = false;        // after a fatal frame: no more data, wait for the close
+    bool m_halted = false; // after a fatal frame: no more data, wait for the close
     bool m_serverSilent = false;
     bool m_eventSilent = false;
     bool m_dropPending = false;
     Event m_event = Event::None;
     bool m_eventArmed = false;
     bool m_badJson = false;
-    char m_nowMsText[16] = {}; // the send time in ms, 13 digits, once per batch
+    char m_nowMsText[16] = {};    // the send time in ms, 13 digits, once per batch
     quint64 m_heartbeatMs = 5000; // Betfair: as requested by the subscription, echoed
     quint64 m_perStreamSerial = 0;
-    quint64 m_apiRequests = 0;    // websocket-API requests (string ids) answered
+    quint64 m_apiRequests = 0; // websocket-API requests (string ids) answered
 
     QTimer *m_paceTimer = nullptr;
     QElapsedTimer m_paceClock;

@@ -30,10 +30,14 @@ ReplayOptions::Misbehaviour ReplayOptions::misbehaviour() const
         const char *name;
         Misbehaviour kind;
     } kinds[] = {
-        {"silent", Misbehaviour::Silent},        {"drop", Misbehaviour::Drop},
-        {"bad_frame", Misbehaviour::BadFrame},   {"invalid_utf8", Misbehaviour::InvalidUtf8},
-        {"oversized", Misbehaviour::Oversized},  {"bad_json", Misbehaviour::BadJson},
-        {"gap", Misbehaviour::Gap},              {"shutdown", Misbehaviour::Shutdown},
+        {"silent", Misbehaviour::Silent},
+        {"drop", Misbehaviour::Drop},
+        {"bad_frame", Misbehaviour::BadFrame},
+        {"invalid_utf8", Misbehaviour::InvalidUtf8},
+        {"oversized", Misbehaviour::Oversized},
+        {"bad_json", Misbehaviour::BadJson},
+        {"gap", Misbehaviour::Gap},
+        {"shutdown", Misbehaviour::Shutdown},
     };
     for (const auto &k : kinds) {
         if (misbehave == QLatin1String(k.name))
@@ -48,10 +52,10 @@ QString ReplayOptions::validate() const
         return QStringLiteral("unknown scenario \"%1\" (expected one of %2)")
             .arg(scenario, scenarioNames().join(QStringLiteral(", ")));
     }
-    if (!misbehave.isEmpty() && misbehave != QLatin1String("none")
-        && misbehaviour() == Misbehaviour::None) {
+    if (!misbehave.isEmpty() && misbehave != QLatin1String("none") && misbehaviour() == Misbehaviour::None) {
         return QStringLiteral("unknown misbehaviour \"%1\" (expected silent, drop, bad_frame, "
-                              "invalid_utf8, oversized, bad_json, gap or shutdown)").arg(misbehave);
+                              "invalid_utf8, oversized, bad_json, gap or shutdown)")
+            .arg(misbehave);
     }
     if (rate < 0)
         return QStringLiteral("rate must not be negative");
@@ -73,25 +77,44 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
     const auto items = query.queryItems(QUrl::FullyDecoded);
     for (const auto &[key, value] : items) {
         const quint64 number = value.toULongLong();
-        if (key == QLatin1String("scenario")) o.scenario = value;
-        else if (key == QLatin1String("count")) o.count = number;
-        else if (key == QLatin1String("rate")) o.rate = value.toDouble();
-        else if (key == QLatin1String("loop")) o.loop = isTrue(value);
-        else if (key == QLatin1String("stamp")) o.stamp = isTrue(value);
-        else if (key == QLatin1String("misbehave")) o.misbehave = value;
-        else if (key == QLatin1String("after")) o.after = number;
-        else if (key == QLatin1String("silent_ms")) o.silentMs = number;
-        else if (key == QLatin1String("drop_every")) o.dropEvery = isTrue(value);
-        else if (key == QLatin1String("size")) o.oversizedBytes = number;
-        else if (key == QLatin1String("gap")) o.gapCount = number;
-        else if (key == QLatin1String("wait_subscribe")) o.waitSubscribe = isTrue(value);
-        else if (key == QLatin1String("idle")) o.idle = isTrue(value);
-        else if (key == QLatin1String("ping_ms")) o.pingMs = number;
-        else if (key == QLatin1String("market")) o.market = isTrue(value);
-        else if (key == QLatin1String("shutdown_grace_ms")) o.shutdownGraceMs = number;
-        else if (key == QLatin1String("max_age_ms")) o.maxAgeMs = number;
-        else if (key == QLatin1String("max_streams")) o.maxStreams = int(number);
-        else if (key == QLatin1String("per_stream")) o.perStream = isTrue(value);
+        if (key == QLatin1String("scenario"))
+            o.scenario = value;
+        else if (key == QLatin1String("count"))
+            o.count = number;
+        else if (key == QLatin1String("rate"))
+            o.rate = value.toDouble();
+        else if (key == QLatin1String("loop"))
+            o.loop = isTrue(value);
+        else if (key == QLatin1String("stamp"))
+            o.stamp = isTrue(value);
+        else if (key == QLatin1String("misbehave"))
+            o.misbehave = value;
+        else if (key == QLatin1String("after"))
+            o.after = number;
+        else if (key == QLatin1String("silent_ms"))
+            o.silentMs = number;
+        else if (key == QLatin1String("drop_every"))
+            o.dropEvery = isTrue(value);
+        else if (key == QLatin1String("size"))
+            o.oversizedBytes = number;
+        else if (key == QLatin1String("gap"))
+            o.gapCount = number;
+        else if (key == QLatin1String("wait_subscribe"))
+            o.waitSubscribe = isTrue(value);
+        else if (key == QLatin1String("idle"))
+            o.idle = isTrue(value);
+        else if (key == QLatin1String("ping_ms"))
+            o.pingMs = number;
+        else if (key == QLatin1String("market"))
+            o.market = isTrue(value);
+        else if (key == QLatin1String("shutdown_grace_ms"))
+            o.shutdownGraceMs = number;
+        else if (key == QLatin1String("max_age_ms"))
+            o.maxAgeMs = number;
+        else if (key == QLatin1String("max_streams"))
+            o.maxStreams = int(number);
+        else if (key == QLatin1String("per_stream"))
+            o.perStream = isTrue(value);
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;
@@ -102,8 +125,7 @@ QStringList ReplayOptions::streamsFromUrl(const QUrl &url)
     const QString path = url.path();
     if (path.startsWith(QLatin1String("/ws/")))
         return path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    const QString streams = QUrlQuery(url).queryItemValue(QStringLiteral("streams"),
-                                                          QUrl::FullyDecoded);
+    const QString streams = QUrlQuery(url).queryItemValue(QStringLiteral("streams"), QUrl::FullyDecoded);
     return streams.split(QLatin1Char('/'), Qt::SkipEmptyParts);
 }
 

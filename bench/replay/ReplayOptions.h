@@ -15,24 +15,24 @@ struct ReplayOptions {
     enum class Protocol { WebSocket, Line };
     enum class Misbehaviour {
         None = 0,
-        Silent,       // stop sending data after `after` messages, keep the connection
-        Drop,         // abort the connection after `after` messages
-        BadFrame,     // a frame with RSV1 set: the client must close with 1002
-        InvalidUtf8,  // a text frame holding invalid UTF-8: the client closes with 1007
-        Oversized,    // one message of `oversizedBytes`: 1009 on a client with a lower limit
-        BadJson,      // every `after`-th message is malformed JSON (counts as sent)
-        Gap,          // depth diff: skip `gapCount` updates once, after `after` messages
-        Shutdown,     // a Binance serverShutdown notice after `after` messages (once per URL
-                      // unless dropEvery), then the connection closes `shutdownGraceMs` later
+        Silent,      // stop sending data after `after` messages, keep the connection
+        Drop,        // abort the connection after `after` messages
+        BadFrame,    // a frame with RSV1 set: the client must close with 1002
+        InvalidUtf8, // a text frame holding invalid UTF-8: the client closes with 1007
+        Oversized,   // one message of `oversizedBytes`: 1009 on a client with a lower limit
+        BadJson,     // every `after`-th message is malformed JSON (counts as sent)
+        Gap,         // depth diff: skip `gapCount` updates once, after `after` messages
+        Shutdown,    // a Binance serverShutdown notice after `after` messages (once per URL
+                     // unless dropEvery), then the connection closes `shutdownGraceMs` later
     };
 
     QString scenario = QStringLiteral("small_aggtrade");
-    quint64 count = 0;      // 0 = the scenario's default count (WORKLOADS.md)
-    double rate = 0;        // messages per second; 0 = firehose
-    bool loop = false;      // send forever, round-robin over the pool; count is ignored
-    bool stamp = false;     // prefix each message with "ts":<send time, ns since epoch>
+    quint64 count = 0;  // 0 = the scenario's default count (WORKLOADS.md)
+    double rate = 0;    // messages per second; 0 = firehose
+    bool loop = false;  // send forever, round-robin over the pool; count is ignored
+    bool stamp = false; // prefix each message with "ts":<send time, ns since epoch>
     Protocol protocol = Protocol::WebSocket;
-    bool tls = false;       // wss / TLS lines; without files, the built-in certificate
+    bool tls = false; // wss / TLS lines; without files, the built-in certificate
     QString certFile;
     QString keyFile;
 
@@ -41,7 +41,7 @@ struct ReplayOptions {
     quint64 silentMs = 0;   // silent: resume after this long (0 = never)
     bool dropEvery = false; // drop: every connection drops, not only the first one
     quint64 oversizedBytes = 20ull * 1024 * 1024;
-    quint64 gapCount = 1;   // gap: depth-diff updates skipped
+    quint64 gapCount = 1; // gap: depth-diff updates skipped
 
     bool waitSubscribe = false; // websocket: no data until the first SUBSCRIBE
     bool idle = false;          // never send data; still answer control messages
@@ -49,13 +49,13 @@ struct ReplayOptions {
     QString authSession;        // line protocol: authentication must carry this session
 
     // Venue behaviour (Binance-like)
-    bool market = false;        // connections of one scenario share one event sequence: a new
-                                // connection starts where the furthest one is (trade ids "a"
-                                // follow the sequence), as two real connections would see
+    bool market = false;            // connections of one scenario share one event sequence: a new
+                                    // connection starts where the furthest one is (trade ids "a"
+                                    // follow the sequence), as two real connections would see
     quint64 shutdownGraceMs = 1000; // shutdown: the connection closes this long after the notice
-    quint64 maxAgeMs = 0;       // the server closes a connection this old (Binance: 24 h); 0 never
-    int maxStreams = 1024;      // SUBSCRIBE beyond this many streams on one connection: error
-    bool perStream = false;     // after each SUBSCRIBE, one message per newly subscribed stream
+    quint64 maxAgeMs = 0;           // the server closes a connection this old (Binance: 24 h); 0 never
+    int maxStreams = 1024;          // SUBSCRIBE beyond this many streams on one connection: error
+    bool perStream = false;         // after each SUBSCRIBE, one message per newly subscribed stream
 
     // Venue behaviour (Betfair-like, line protocol; message indices count from 0)
     quint64 status503After = 0; // messages [after, after + count) carry "status":503

@@ -32,7 +32,8 @@ QByteArray readFile(const QString &path, QString *error)
 } // namespace
 
 ReplayServer::ReplayServer(const ReplayOptions &options, QObject *parent)
-    : QObject(parent), m_options(options)
+    : QObject(parent)
+    , m_options(options)
 {
 }
 
@@ -78,8 +79,7 @@ bool ReplayServer::listen(const QHostAddress &address, quint16 port)
     } else {
         m_tcpServer = new QTcpServer(this);
     }
-    connect(m_tcpServer, &QTcpServer::pendingConnectionAvailable, this,
-            &ReplayServer::onPendingConnection);
+    connect(m_tcpServer, &QTcpServer::pendingConnectionAvailable, this, &ReplayServer::onPendingConnection);
     if (!m_tcpServer->listen(address, port)) {
         m_errorString = m_tcpServer->errorString();
         delete m_tcpServer;
@@ -120,11 +120,8 @@ void ReplayServer::onPendingConnection()
         m_connections.append(connection);
         connect(connection, &ReplayConnection::opened, this, &ReplayServer::onConnectionOpened);
         connect(connection, &ReplayConnection::closed, this, &ReplayServer::onConnectionClosed);
-        connect(connection, &ReplayConnection::controlReceived, this,
-                &ReplayServer::controlReceived);
-        connect(connection, &QObject::destroyed, this, [this, connection] {
-            m_connections.removeOne(connection);
-        });
+        connect(connection, &ReplayConnection::controlReceived, this, &ReplayServer::controlReceived);
+        connect(connection, &QObject::destroyed, this, [this, connection] { m_connections.removeOne(connection); });
         connection->start();
     }
 }
@@ -155,8 +152,8 @@ void ReplayServer::dropAllConnections()
 void ReplayServer::setSilent(bool silent)
 {
     if (QThread::currentThread() != thread()) {
-        QMetaObject::invokeMethod(this, [this, silent] { setSilent(silent); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, silent] { setSilent(silent); }, Qt::QueuedConnection);
         return;
     }
     m_silent = silent;

@@ -13,8 +13,7 @@ ReplayServerThread::~ReplayServerThread()
     stop();
 }
 
-quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddress &address,
-                                  quint16 port)
+quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddress &address, quint16 port)
 {
     stop();
     m_thread = new QThread;
@@ -25,8 +24,7 @@ quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddre
     // listen() creates the listening socket, so it runs on the server's own thread.
     bool listening = false;
     QMetaObject::invokeMethod(
-        m_server, [&] { listening = m_server->listen(address, port); },
-        Qt::BlockingQueuedConnection);
+        m_server, [&] { listening = m_server->listen(address, port); }, Qt::BlockingQueuedConnection);
     if (!listening) {
         m_errorString = m_server->errorString();
         stop();
@@ -41,8 +39,8 @@ void ReplayServerThread::stop()
 {
     if (m_server) {
         ReplayServer *server = std::exchange(m_server, nullptr);
-        QMetaObject::invokeMethod(server, [server] { delete server; },
-                                  Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            server, [server] { delete server; }, Qt::BlockingQueuedConnection);
     }
     if (m_thread) {
         m_thread->quit();

@@ -25,8 +25,8 @@ public:
 
     // Starts the thread and the server; returns the port it listens on, or 0 on failure
     // (see errorString()). Restarts it if it was running.
-    quint16 start(const ReplayOptions &options,
-                  const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0);
+    quint16 start(const ReplayOptions &options, const QHostAddress &address = QHostAddress::LocalHost,
+                  quint16 port = 0);
     void stop();
 
     bool isRunning() const { return m_server != nullptr; }

@@ -27,18 +27,28 @@ struct ScenarioInfo {
 };
 
 constexpr ScenarioInfo kScenarios[] = {
-    {"small_aggtrade", 300000}, {"medium_kline", 150000}, {"large_depth20", 60000},
-    {"xlarge_depth_diff", 30000}, {"huge_ticker_arr", 600}, {"multiplex_mix", 120000},
-    {"betfair_mcm", 200000},
+    {"small_aggtrade", 300000}, {"medium_kline", 150000},  {"large_depth20", 60000}, {"xlarge_depth_diff", 30000},
+    {"huge_ticker_arr", 600},   {"multiplex_mix", 120000}, {"betfair_mcm", 200000},
 };
 
 // Appends JSON text and remembers where the patchable fields are.
 class Builder {
 public:
-    explicit Builder(std::mt19937_64 &rng) : m_rng(rng) {}
+    explicit Builder(std::mt19937_64 &rng)
+        : m_rng(rng)
+    {
+    }
 
-    Builder &raw(const char *text) { m_out += text; return *this; }
-    Builder &num(quint64 value) { m_out += std::to_string(value); return *this; }
+    Builder &raw(const char *text)
+    {
+        m_out += text;
+        return *this;
+    }
+    Builder &num(quint64 value)
+    {
+        m_out += std::to_string(value);
+        return *this;
+    }
     Builder &price() { return fmt("\"%.2f\"", uniform(20000.0, 70000.0)); }
     Builder &qty() { return fmt("\"%.5f\"", uniform(0.0001, 5.0)); }
     Builder &odds() { return fmt("%.2f", uniform(1.01, 100.0)); }
@@ -78,11 +88,8 @@ public:
     }
 
 private:
-    double uniform(double lo, double hi)
-    {
-        return std::uniform_real_distribution<double>(lo, hi)(m_rng);
-    }
-    template <typename... Args>
+    double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(m_rng); }
+    template<typename... Args>
     Builder &fmt(const char *format, Args... args)
     {
         char buf[64];
@@ -210,7 +217,8 @@ std::shared_ptr<const ScenarioPool> ScenarioPool::get(const QString &name)
     return slot;
 }
 
-ScenarioPool::ScenarioPool(const QString &name) : m_name(name)
+ScenarioPool::ScenarioPool(const QString &name)
+    : m_name(name)
 {
     // A fixed seed per scenario (FNV-1a of the name), so every run serves the same pool.
     std::uint64_t seed = kSeed;

@@ -14,11 +14,11 @@ namespace streamscope::replay {
 // aligned in kSeqWidth characters, padded with JSON whitespace) and the Betfair clk token.
 struct PoolMessage {
     QByteArray json;
-    int timeMsOffset = -1;   // Binance "E" / Betfair "pt": 13 digits
-    int firstSeqOffset = -1; // depth diff "U"
-    int lastSeqOffset = -1;  // depth diff "u"
-    int clkOffset = -1;      // Betfair "clk": kClkWidth digits inside the string
-    int tradeIdOffset = -1;  // aggTrade "a": kSeqWidth characters, right aligned
+    int timeMsOffset = -1;      // Binance "E" / Betfair "pt": 13 digits
+    int firstSeqOffset = -1;    // depth diff "U"
+    int lastSeqOffset = -1;     // depth diff "u"
+    int clkOffset = -1;         // Betfair "clk": kClkWidth digits inside the string
+    int tradeIdOffset = -1;     // aggTrade "a": kSeqWidth characters, right aligned
     int heartbeatMsOffset = -1; // Betfair "heartbeatMs" echo: kHeartbeatWidth characters
 };
 

@@ -87,9 +87,8 @@ WebSocketFrameParser::Status WebSocketFrameParser::next(Message &message)
             if (payload.size() == 1)
                 return fail(kCloseProtocolError);
             message.kind = Kind::Close;
-            message.closeCode = payload.size() >= 2
-                ? quint16((quint8(payload[0]) << 8) | quint8(payload[1]))
-                : kCloseNoStatus;
+            message.closeCode =
+                payload.size() >= 2 ? quint16((quint8(payload[0]) << 8) | quint8(payload[1])) : kCloseNoStatus;
             message.payload = payload.mid(2);
             return Status::Message;
         case kOpPing:
@@ -100,8 +99,7 @@ WebSocketFrameParser::Status WebSocketFrameParser::next(Message &message)
             message.kind = Kind::Pong;
             message.payload = payload;
             return Status::Message;
-        default:
-            return fail(kCloseProtocolError);
+        default: return fail(kCloseProtocolError);
         }
     }
     return Status::Error;

@@ -20,7 +20,9 @@ public:
     enum class Status { NeedMore = 0, Message, Error };
 
     explicit WebSocketFrameParser(qsizetype maxMessageSize = 1024 * 1024)
-        : m_maxMessageSize(maxMessageSize) {}
+        : m_maxMessageSize(maxMessageSize)
+    {
+    }
 
     void append(const QByteArray &bytes) { m_buffer.append(bytes); }
     // The next complete message, if the buffer holds one. On Error, errorCode() is the

@@ -30,77 +30,115 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(STREAMSCOPE_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Replays market-data scenarios on 127.0.0.1 over websocket or CRLF lines.\n"
-        "Scenarios: ") + streamscope::replay::scenarioNames().join(QStringLiteral(", ")));
+    parser.setApplicationDescription(
+        QStringLiteral("Replays market-data scenarios on 127.0.0.1 over websocket or CRLF lines.\n"
+                       "Scenarios: ")
+        + streamscope::replay::scenarioNames().join(QStringLiteral(", ")));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption port(QStringLiteral("port"),
-        QStringLiteral("Port to listen on; 0 picks a free one and prints \"port N\" first."),
-        QStringLiteral("N"), QStringLiteral("0"));
-    const QCommandLineOption address(QStringLiteral("address"),
-        QStringLiteral("Address to listen on."), QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
-    const QCommandLineOption scenario(QStringLiteral("scenario"),
-        QStringLiteral("Default scenario."), QStringLiteral("NAME"), QStringLiteral("small_aggtrade"));
+                                  QStringLiteral("Port to listen on; 0 picks a free one and prints \"port N\" first."),
+                                  QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption address(QStringLiteral("address"), QStringLiteral("Address to listen on."),
+                                     QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Default scenario."),
+                                      QStringLiteral("NAME"), QStringLiteral("small_aggtrade"));
     const QCommandLineOption count(QStringLiteral("count"),
-        QStringLiteral("Messages per connection (0 = the scenario's default)."), QStringLiteral("N"));
+                                   QStringLiteral("Messages per connection (0 = the scenario's default)."),
+                                   QStringLiteral("N"));
     const QCommandLineOption rate(QStringLiteral("rate"),
-        QStringLiteral("Messages per second (0 = as fast as possible)."), QStringLiteral("MSGS_PER_S"));
+                                  QStringLiteral("Messages per second (0 = as fast as possible)."),
+                                  QStringLiteral("MSGS_PER_S"));
     const QCommandLineOption loop(QStringLiteral("loop"), QStringLiteral("Send forever."));
     const QCommandLineOption stamp(QStringLiteral("stamp"),
-        QStringLiteral("Prefix each message with \"ts\": send time in ns since the epoch."));
-    const QCommandLineOption protocol(QStringLiteral("protocol"),
-        QStringLiteral("ws or line."), QStringLiteral("ws|line"), QStringLiteral("ws"));
+                                   QStringLiteral("Prefix each message with \"ts\": send time in ns since the epoch."));
+    const QCommandLineOption protocol(QStringLiteral("protocol"), QStringLiteral("ws or line."),
+                                      QStringLiteral("ws|line"), QStringLiteral("ws"));
     const QCommandLineOption tls(QStringLiteral("tls"),
-        QStringLiteral("TLS (wss or TLS lines); optional positional arguments CERT KEY, else "
-                       "the built-in self-signed certificate for 127.0.0.1."));
+                                 QStringLiteral("TLS (wss or TLS lines); optional positional arguments CERT KEY, else "
+                                                "the built-in self-signed certificate for 127.0.0.1."));
     const QCommandLineOption cert(QStringLiteral("cert"), QStringLiteral("TLS certificate (PEM)."),
                                   QStringLiteral("FILE"));
     const QCommandLineOption key(QStringLiteral("key"), QStringLiteral("TLS private key (PEM)."),
                                  QStringLiteral("FILE"));
-    const QCommandLineOption misbehave(QStringLiteral("misbehave"),
-        QStringLiteral("silent, drop, bad_frame, invalid_utf8, oversized, bad_json or gap."),
-        QStringLiteral("KIND"));
-    const QCommandLineOption after(QStringLiteral("after"),
-        QStringLiteral("Data messages before the misbehaviour."), QStringLiteral("K"));
-    const QCommandLineOption silentMs(QStringLiteral("silent-ms"),
-        QStringLiteral("silent: resume after D ms."), QStringLiteral("D"));
+    const QCommandLineOption misbehave(
+        QStringLiteral("misbehave"),
+        QStringLiteral("silent, drop, bad_frame, invalid_utf8, oversized, bad_json or gap."), QStringLiteral("KIND"));
+    const QCommandLineOption after(QStringLiteral("after"), QStringLiteral("Data messages before the misbehaviour."),
+                                   QStringLiteral("K"));
+    const QCommandLineOption silentMs(QStringLiteral("silent-ms"), QStringLiteral("silent: resume after D ms."),
+                                      QStringLiteral("D"));
     const QCommandLineOption dropEvery(QStringLiteral("drop-every"),
-        QStringLiteral("drop: on every connection, not only the first."));
+                                       QStringLiteral("drop: on every connection, not only the first."));
     const QCommandLineOption size(QStringLiteral("size"),
-        QStringLiteral("oversized: message size in bytes (default 20 MiB)."), QStringLiteral("BYTES"));
-    const QCommandLineOption gap(QStringLiteral("gap"),
-        QStringLiteral("gap: depth-diff updates to skip (default 1)."), QStringLiteral("k"));
+                                  QStringLiteral("oversized: message size in bytes (default 20 MiB)."),
+                                  QStringLiteral("BYTES"));
+    const QCommandLineOption gap(QStringLiteral("gap"), QStringLiteral("gap: depth-diff updates to skip (default 1)."),
+                                 QStringLiteral("k"));
     const QCommandLineOption authSession(QStringLiteral("auth-session"),
-        QStringLiteral("line: the session that authentication must carry."), QStringLiteral("TOKEN"));
-    const QCommandLineOption pingMs(QStringLiteral("ping-ms"),
-        QStringLiteral("websocket: ping every T ms."), QStringLiteral("T"));
+                                         QStringLiteral("line: the session that authentication must carry."),
+                                         QStringLiteral("TOKEN"));
+    const QCommandLineOption pingMs(QStringLiteral("ping-ms"), QStringLiteral("websocket: ping every T ms."),
+                                    QStringLiteral("T"));
     const QCommandLineOption idleExit(QStringLiteral("exit-after-idle-ms"),
-        QStringLiteral("Exit when no client has been connected for this long."), QStringLiteral("MS"));
-    const QCommandLineOption market(QStringLiteral("market"),
+                                      QStringLiteral("Exit when no client has been connected for this long."),
+                                      QStringLiteral("MS"));
+    const QCommandLineOption market(
+        QStringLiteral("market"),
         QStringLiteral("Connections share one event sequence (a new one starts where the others are)."));
-    const QCommandLineOption shutdownGraceMs(QStringLiteral("shutdown-grace-ms"),
+    const QCommandLineOption shutdownGraceMs(
+        QStringLiteral("shutdown-grace-ms"),
         QStringLiteral("shutdown: close this long after the serverShutdown notice."), QStringLiteral("T"));
     const QCommandLineOption maxAgeMs(QStringLiteral("max-age-ms"),
-        QStringLiteral("Close connections this old (Binance's 24 h limit, scaled down)."), QStringLiteral("T"));
+                                      QStringLiteral("Close connections this old (Binance's 24 h limit, scaled down)."),
+                                      QStringLiteral("T"));
     const QCommandLineOption maxStreams(QStringLiteral("max-streams"),
-        QStringLiteral("websocket: streams per connection (default 1024)."), QStringLiteral("N"));
+                                        QStringLiteral("websocket: streams per connection (default 1024)."),
+                                        QStringLiteral("N"));
     const QCommandLineOption perStream(QStringLiteral("per-stream"),
-        QStringLiteral("websocket: one event per newly subscribed stream."));
+                                       QStringLiteral("websocket: one event per newly subscribed stream."));
     const QCommandLineOption status503(QStringLiteral("status503"),
-        QStringLiteral("line: messages AFTER to AFTER+COUNT-1 carry status 503."), QStringLiteral("AFTER,COUNT"));
+                                       QStringLiteral("line: messages AFTER to AFTER+COUNT-1 carry status 503."),
+                                       QStringLiteral("AFTER,COUNT"));
     const QCommandLineOption conflatedEvery(QStringLiteral("conflated-every"),
-        QStringLiteral("line: every K-th message has con=true."), QStringLiteral("K"));
-    const QCommandLineOption segmentEvery(QStringLiteral("segment-every"),
+                                            QStringLiteral("line: every K-th message has con=true."),
+                                            QStringLiteral("K"));
+    const QCommandLineOption segmentEvery(
+        QStringLiteral("segment-every"),
         QStringLiteral("line: every group of K messages ends in SEG_START, SEG, SEG_END."), QStringLiteral("K"));
     const QCommandLineOption imageAfter(QStringLiteral("image-after"),
-        QStringLiteral("line: message K is a SUB_IMAGE mid-stream."), QStringLiteral("K"));
-    parser.addOptions({port, address, scenario, count, rate, loop, stamp, protocol, tls, cert, key,
-                       misbehave, after, silentMs, dropEvery, size, gap, authSession, pingMs,
-                       idleExit, market, shutdownGraceMs, maxAgeMs, maxStreams, perStream, status503,
-                       conflatedEvery, segmentEvery, imageAfter});
-    parser.addPositionalArgument(QStringLiteral("CERT KEY"),
-                                 QStringLiteral("With --tls: certificate and key files."),
+                                        QStringLiteral("line: message K is a SUB_IMAGE mid-stream."),
+                                        QStringLiteral("K"));
+    parser.addOptions({port,
+                       address,
+                       scenario,
+                       count,
+                       rate,
+                       loop,
+                       stamp,
+                       protocol,
+                       tls,
+                       cert,
+                       key,
+                       misbehave,
+                       after,
+                       silentMs,
+                       dropEvery,
+                       size,
+                       gap,
+                       authSession,
+                       pingMs,
+                       idleExit,
+                       market,
+                       shutdownGraceMs,
+                       maxAgeMs,
+                       maxStreams,
+                       perStream,
+                       status503,
+                       conflatedEvery,
+                       segmentEvery,
+                       imageAfter});
+    parser.addPositionalArgument(QStringLiteral("CERT KEY"), QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
     parser.process(app);
 
@@ -175,8 +213,7 @@ int main(int argc, char *argv[])
     // Quit through the event loop, so that the server is destroyed (its connections aborted)
     // rather than the process killed mid-write.
     TerminationSignals terminationSignals;
-    QObject::connect(&terminationSignals, &TerminationSignals::terminationRequested, &app,
-                     &QCoreApplication::quit);
+    QObject::connect(&terminationSignals, &TerminationSignals::terminationRequested, &app, &QCoreApplication::quit);
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));

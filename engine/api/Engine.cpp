@@ -1,10 +1,10 @@
 #include "Engine.h"
 
 #include "core/EngineWorker.h"
+#include "core/ThreadHandOff.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
-#include "core/ThreadHandOff.h"
 #ifdef Q_OS_LINUX
 #include "core/EpollEventDispatcher.h"
 #endif
@@ -44,9 +44,13 @@ void installWorkerEventLoop(QThread *thread)
 }
 } // namespace
 
-Engine::Engine(QObject *parent) : Engine(Options{}, parent) {}
+Engine::Engine(QObject *parent)
+    : Engine(Options{}, parent)
+{
+}
 
-Engine::Engine(Options options, QObject *parent) : QObject(parent)
+Engine::Engine(Options options, QObject *parent)
+    : QObject(parent)
 {
     qRegisterMetaType<streamscope::StreamEvent>();
     qRegisterMetaType<streamscope::StreamState>();

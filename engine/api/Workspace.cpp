@@ -19,7 +19,10 @@ namespace {
 class ObjectReader {
 public:
     ObjectReader(const QJsonObject &object, QString path, Workspace::LoadResult &result, const QString &file)
-        : m_object(object), m_path(std::move(path)), m_result(result), m_file(file)
+        : m_object(object)
+        , m_path(std::move(path))
+        , m_result(result)
+        , m_file(file)
     {
     }
 
@@ -172,17 +175,20 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         c.url = QUrl(*v, QUrl::StrictMode);
         const QString scheme = c.url.scheme();
         if (!c.url.isValid() || c.url.host().isEmpty())
-            return r.error(QStringLiteral("url"), QStringLiteral("expected a URL such as wss://host:port/path, found '%1'").arg(*v));
+            return r.error(QStringLiteral("url"),
+                           QStringLiteral("expected a URL such as wss://host:port/path, found '%1'").arg(*v));
         if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
             && scheme != QLatin1String("tls"))
-            return r.error(QStringLiteral("url"), QStringLiteral("expected a ws, wss, tcp or tls URL, found scheme '%1'").arg(scheme));
+            return r.error(QStringLiteral("url"),
+                           QStringLiteral("expected a ws, wss, tcp or tls URL, found scheme '%1'").arg(scheme));
         if ((scheme == QLatin1String("tcp") || scheme == QLatin1String("tls")) && c.url.port() < 0)
             return r.error(QStringLiteral("url"), QStringLiteral("expected a port in a %1 URL").arg(scheme));
     }
     if (auto v = r.string(QStringLiteral("venue"))) {
         c.venue = venueFromName(*v);
         if (c.venue == Venue::Unknown)
-            return r.error(QStringLiteral("venue"), QStringLiteral("expected \"binance\", \"betfair\" or \"generic\", found \"%1\"").arg(*v));
+            return r.error(QStringLiteral("venue"),
+                           QStringLiteral("expected \"binance\", \"betfair\" or \"generic\", found \"%1\"").arg(*v));
     }
     if (auto v = r.stringList(QStringLiteral("subscribe")))
         c.subscribe = *v;
@@ -191,17 +197,20 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     if (auto v = r.string(QStringLiteral("mode"))) {
         c.mode = modeFromName(*v);
         if (c.mode == DecodeMode::Unknown)
-            return r.error(QStringLiteral("mode"), QStringLiteral("expected \"parsed\" or \"raw\", found \"%1\"").arg(*v));
+            return r.error(QStringLiteral("mode"),
+                           QStringLiteral("expected \"parsed\" or \"raw\", found \"%1\"").arg(*v));
     }
     if (auto v = r.string(QStringLiteral("latency_field"))) {
         if (!v->isEmpty() && !v->startsWith(QLatin1Char('/')))
-            return r.error(QStringLiteral("latency_field"), QStringLiteral("expected a JSON pointer starting with '/', found \"%1\"").arg(*v));
+            return r.error(QStringLiteral("latency_field"),
+                           QStringLiteral("expected a JSON pointer starting with '/', found \"%1\"").arg(*v));
         c.latencyField = *v;
     }
     if (auto v = r.string(QStringLiteral("latency_unit"))) {
         c.latencyUnit = latencyUnitFromName(*v);
         if (c.latencyUnit == LatencyUnit::Unknown)
-            return r.error(QStringLiteral("latency_unit"), QStringLiteral("expected \"s\", \"ms\", \"us\" or \"ns\", found \"%1\"").arg(*v));
+            return r.error(QStringLiteral("latency_unit"),
+                           QStringLiteral("expected \"s\", \"ms\", \"us\" or \"ns\", found \"%1\"").arg(*v));
     }
     if (auto v = r.integer(QStringLiteral("stall_timeout_ms"), 100, kMaxMs))
         c.stallTimeoutMs = int(*v);
@@ -242,12 +251,13 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     }
     if (auto v = r.object(QStringLiteral("auth"))) {
         ObjectReader auth(*v, r.keyPath(QStringLiteral("auth")), result, file);
-        for (const auto &[key, target] : {std::pair{QStringLiteral("app_key"), &c.appKey},
-                                          std::pair{QStringLiteral("session"), &c.session}}) {
+        for (const auto &[key, target] :
+             {std::pair{QStringLiteral("app_key"), &c.appKey}, std::pair{QStringLiteral("session"), &c.session}}) {
             if (auto s = auth.string(key)) {
                 if (!SecretStore::isReference(*s))
-                    return auth.error(key, QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; "
-                                                          "secrets are never stored in a workspace"));
+                    return auth.error(key,
+                                      QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; "
+                                                     "secrets are never stored in a workspace"));
                 *target = *s;
             }
         }
@@ -266,7 +276,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             if (QFileInfo(ca).isRelative() && !file.isEmpty())
                 ca = QFileInfo(file).absoluteDir().filePath(ca);
             if (!QFileInfo::exists(ca))
-                return tls.error(QStringLiteral("ca_file"), QStringLiteral("expected a readable PEM file, \"%1\" does not exist").arg(*s));
+                return tls.error(QStringLiteral("ca_file"),
+                                 QStringLiteral("expected a readable PEM file, \"%1\" does not exist").arg(*s));
             c.caFile = ca;
         }
         if (!tls.ok())
@@ -278,7 +289,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     if (c.venue == Venue::Betfair && !c.isLineProtocol())
         return r.error(QStringLiteral("url"), QStringLiteral("expected a tcp or tls URL for a Betfair stream"));
     if (c.reconnectMaxMs < c.reconnectBaseMs)
-        return r.error(QStringLiteral("reconnect_max_ms"), QStringLiteral("expected at least reconnect_base_ms (%1)").arg(c.reconnectBaseMs));
+        return r.error(QStringLiteral("reconnect_max_ms"),
+                       QStringLiteral("expected at least reconnect_base_ms (%1)").arg(c.reconnectBaseMs));
     r.warnUnknownKeys();
     return true;
 }
@@ -305,7 +317,11 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         const QByteArray before = json.left(parseError.offset);
         const qsizetype line = before.count('\n') + 1;
         const qsizetype column = parseError.offset - before.lastIndexOf('\n');
-        result.error = QStringLiteral("%1:%2:%3: not valid JSON: %4").arg(fileName).arg(line).arg(column).arg(parseError.errorString());
+        result.error = QStringLiteral("%1:%2:%3: not valid JSON: %4")
+                           .arg(fileName)
+                           .arg(line)
+                           .arg(column)
+                           .arg(parseError.errorString());
         return result;
     }
     if (!doc.isObject()) {
@@ -335,7 +351,8 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         if (!readStream(streams->at(i).toObject(), path, result, fileName, c))
             return result;
         if (names.contains(c.name)) {
-            result.error = QStringLiteral("%1: %2.name: expected a unique name, \"%3\" is used twice").arg(fileName, path, c.name);
+            result.error =
+                QStringLiteral("%1: %2.name: expected a unique name, \"%3\" is used twice").arg(fileName, path, c.name);
             return result;
         }
         names << c.name;

@@ -57,7 +57,8 @@ void EngineWorker::shutdown()
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)
 {
     const StreamId id = shared->id;
-    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(), networkTransports(), this);
+    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
+                                      networkTransports(), this);
     m_sessions.insert(id, session);
     session->start();
 }

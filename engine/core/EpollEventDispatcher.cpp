@@ -28,7 +28,8 @@ qint64 monotonicNs()
 } // namespace
 
 EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
-    : QAbstractEventDispatcher(parent), m_events(std::make_unique<epoll_event[]>(kMaxEventsPerPass))
+    : QAbstractEventDispatcher(parent)
+    , m_events(std::make_unique<epoll_event[]>(kMaxEventsPerPass))
 {
     m_epoll = epoll_create1(EPOLL_CLOEXEC);
     m_wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

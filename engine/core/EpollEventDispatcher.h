@@ -55,7 +55,7 @@ public:
 private:
     struct Watch {
         QSocketNotifier *notifiers[3] = {nullptr, nullptr, nullptr}; // QSocketNotifier::Type
-        quint32 events = 0;                                        // registered with epoll
+        quint32 events = 0;                                          // registered with epoll
         bool alwaysReady = false; // a file epoll refuses (EPERM): ready on every pass, as poll() says
     };
     struct Timer {
@@ -76,13 +76,13 @@ private:
     int m_wake = -1; // eventfd
     std::atomic<bool> m_wakePending{false};
     std::atomic<bool> m_interrupted{false};
-    QHash<int, Watch> m_watches;             // by file descriptor
-    std::vector<int> m_alwaysReady;          // descriptors of watches with alwaysReady
+    QHash<int, Watch> m_watches;              // by file descriptor
+    std::vector<int> m_alwaysReady;           // descriptors of watches with alwaysReady
     std::vector<QSocketNotifier *> m_pending; // activations of this pass; nulled when unregistered
-    QHash<int, Timer> m_timers;              // by timer id
-    std::multimap<qint64, int> m_deadlines;  // monotonic ns → timer id
-    std::vector<int> m_dueIds;               // reused by activateTimers()
-    std::unique_ptr<epoll_event[]> m_events; // kMaxEventsPerPass, reused
+    QHash<int, Timer> m_timers;               // by timer id
+    std::multimap<qint64, int> m_deadlines;   // monotonic ns → timer id
+    std::vector<int> m_dueIds;                // reused by activateTimers()
+    std::unique_ptr<epoll_event[]> m_events;  // kMaxEventsPerPass, reused
 };
 
 } // namespace streamscope

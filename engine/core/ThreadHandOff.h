@@ -5,7 +5,6 @@
 // release on the sending side, an acquire on the receiving side. Empty in other builds.
 // Commands to workers do not need them: they travel through EngineWorker::post().
 
-
 #if defined(__SANITIZE_THREAD__)
 #define STREAMSCOPE_TSAN 1
 #elif defined(__has_feature)

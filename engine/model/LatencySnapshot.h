@@ -15,8 +15,8 @@ namespace streamscope {
 // last bucket.
 struct LatencyBuckets {
     static constexpr int kSubBucketBits = 5;
-    static constexpr int kSubBuckets = 1 << kSubBucketBits;         // 32
-    static constexpr int kMaxExponent = 35;                          // top bucket: [2^35, 2^36)
+    static constexpr int kSubBuckets = 1 << kSubBucketBits; // 32
+    static constexpr int kMaxExponent = 35;                 // top bucket: [2^35, 2^36)
     static constexpr int kCount = kSubBuckets + (kMaxExponent - kSubBucketBits + 1) * kSubBuckets;
 
     static int index(std::uint64_t valueUs) noexcept;

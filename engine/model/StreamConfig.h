@@ -32,16 +32,16 @@ struct StreamConfig {
     QString latencyField; // JSON pointer; empty: Binance "E" (also under "data"), Betfair "pt"
     LatencyUnit latencyUnit = LatencyUnit::Milliseconds;
 
-    int stallTimeoutMs = 30000;      // no data message for this long: Stalled
-    bool reconnectOnStall = false;   // Stalled also reconnects
-    int reconnectBaseMs = 1000;      // backoff: full jitter in [0, min(max, base * 2^attempt)]
+    int stallTimeoutMs = 30000;    // no data message for this long: Stalled
+    bool reconnectOnStall = false; // Stalled also reconnects
+    int reconnectBaseMs = 1000;    // backoff: full jitter in [0, min(max, base * 2^attempt)]
     int reconnectMaxMs = 60000;
-    int healthyResetMs = 30000;      // Live this long resets the backoff attempt counter
-    int pingIntervalMs = 20000;      // websocket ping; 0 disables
-    int pongTimeoutMs = 60000;       // no frame at all for this long: the connection is dead
+    int healthyResetMs = 30000; // Live this long resets the backoff attempt counter
+    int pingIntervalMs = 20000; // websocket ping; 0 disables
+    int pongTimeoutMs = 60000;  // no frame at all for this long: the connection is dead
     int connectTimeoutMs = 15000;
     qint64 maxMessageBytes = 16 * 1024 * 1024;
-    int inspectorCapacity = 2000;    // messages kept while somebody inspects the stream
+    int inspectorCapacity = 2000; // messages kept while somebody inspects the stream
 
     // Make-before-break rollover: a connection older than this is replaced by a new one
     // (opened, subscribed, switched to once it delivers, the overlap deduplicated).
@@ -57,8 +57,8 @@ struct StreamConfig {
     bool futures = false;
 
     // Betfair
-    QString appKey;   // secret reference
-    QString session;  // secret reference
+    QString appKey;  // secret reference
+    QString session; // secret reference
     QJsonObject marketSubscription;
     QJsonObject orderSubscription;
     int heartbeatMs = 5000;
@@ -66,10 +66,7 @@ struct StreamConfig {
     // TLS
     QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate
 
-    bool isLineProtocol() const
-    {
-        return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls");
-    }
+    bool isLineProtocol() const { return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls"); }
 };
 
 } // namespace streamscope

@@ -15,10 +15,10 @@ namespace streamscope {
 // caused it.
 struct ResponseRecord {
     qint64 receivedMs = 0;
-    QString requestId;      // as sent ("7" or a UUID); empty when the response carried none
-    QString method;         // method/op of the matching request; empty when unmatched
+    QString requestId;       // as sent ("7" or a UUID); empty when the response carried none
+    QString method;          // method/op of the matching request; empty when unmatched
     qint64 roundTripMs = -1; // -1 when unmatched
-    QByteArray body;        // the response text (truncated to 4 KiB)
+    QByteArray body;         // the response text (truncated to 4 KiB)
 };
 
 struct InspectedMessage {
@@ -29,10 +29,10 @@ struct InspectedMessage {
 
 // One depth-diff continuity break: when it was seen and which update ids are missing.
 struct GapRecord {
-    qint64 timeMs = 0;          // epoch ms when the break was seen
-    QString symbol;             // "BTCUSDT" (or the stream name)
-    qint64 expectedFrom = 0;    // first missing update id (previous u + 1)
-    qint64 resumedAt = 0;       // first update id received after the break
+    qint64 timeMs = 0;                                 // epoch ms when the break was seen
+    QString symbol;                                    // "BTCUSDT" (or the stream name)
+    qint64 expectedFrom = 0;                           // first missing update id (previous u + 1)
+    qint64 resumedAt = 0;                              // first update id received after the break
     qint64 missingTo() const { return resumedAt - 1; } // last missing update id
 };
 
@@ -40,18 +40,18 @@ struct GapRecord {
 // connection may carry (Binance: 1,024) has several; during a make-before-break rollover
 // the replacement shows up with rollover = true until it takes over.
 struct ConnectionInfo {
-    int shard = 0;              // 0, 1, ...: which share of the subscriptions it carries
-    bool rollover = false;      // a replacement connection, not yet switched over to
+    int shard = 0;         // 0, 1, ...: which share of the subscriptions it carries
+    bool rollover = false; // a replacement connection, not yet switched over to
     bool connected = false;
     qint64 connectedSinceMs = 0;
-    int subscriptions = 0;      // Binance streams subscribed on it
+    int subscriptions = 0; // Binance streams subscribed on it
     QString url;
 };
 
 // One entry of a Binance websocket-API response's "rateLimits" array, as last seen.
 struct RateLimitInfo {
-    QString type;               // REQUEST_WEIGHT, ORDERS, CONNECTIONS, ...
-    QString interval;           // SECOND, MINUTE, DAY
+    QString type;     // REQUEST_WEIGHT, ORDERS, CONNECTIONS, ...
+    QString interval; // SECOND, MINUTE, DAY
     int intervalNum = 0;
     qint64 limit = 0;
     qint64 count = 0;

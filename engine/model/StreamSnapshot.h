@@ -4,9 +4,9 @@
 // on the caller's thread without disturbing the stream's worker. Rates come from two
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
+#include "LatencySnapshot.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
-#include "LatencySnapshot.h"
 
 #include <QtCore/QUrl>
 #include <QtCore/QVector>
@@ -21,8 +21,8 @@ struct StreamSnapshot {
     DecodeMode mode = DecodeMode::Unknown;
 
     StreamState state = StreamState::Unknown;
-    QString stateReason;     // why it is in this state ("reconnecting: server closed (1006)")
-    qint64 stateSinceMs = 0; // epoch ms of the last state change
+    QString stateReason;      // why it is in this state ("reconnecting: server closed (1006)")
+    qint64 stateSinceMs = 0;  // epoch ms of the last state change
     qint64 nextRetryAtMs = 0; // epoch ms of the next reconnect attempt, 0 if none scheduled
     int lastCloseCode = 0;
     QString lastParseError;
@@ -46,32 +46,32 @@ struct StreamSnapshot {
     LatencySnapshot latency; // filled only when asked for (it is 8 KiB)
 
     // ---- venues (see docs/venues.md) ----
-    quint64 updates = 0;        // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once
-    quint64 segments = 0;       // data messages that were part of a segmented change
-    quint64 conflated = 0;      // Betfair change messages with con=true
+    quint64 updates = 0;               // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once
+    quint64 segments = 0;              // data messages that were part of a segmented change
+    quint64 conflated = 0;             // Betfair change messages with con=true
     bool conflatedUnrequested = false; // con=true seen although conflateMs is 0
-    quint64 images = 0;         // Betfair SUB_IMAGE messages (the first one and any mid-stream)
-    quint64 resubDeltas = 0;    // Betfair RESUB_DELTA messages (after a resubscription with clk)
-    quint64 status503 = 0;      // Betfair change messages with status 503 (see StreamState::Degraded)
-    quint64 staleAlarms = 0;    // nothing, not even a heartbeat, within 3 x heartbeatMs
-    quint64 duplicates = 0;     // rollover overlap: messages dropped because already counted
-    quint64 rollovers = 0;      // make-before-break switch-overs completed
+    quint64 images = 0;                // Betfair SUB_IMAGE messages (the first one and any mid-stream)
+    quint64 resubDeltas = 0;           // Betfair RESUB_DELTA messages (after a resubscription with clk)
+    quint64 status503 = 0;             // Betfair change messages with status 503 (see StreamState::Degraded)
+    quint64 staleAlarms = 0;           // nothing, not even a heartbeat, within 3 x heartbeatMs
+    quint64 duplicates = 0;            // rollover overlap: messages dropped because already counted
+    quint64 rollovers = 0;             // make-before-break switch-overs completed
     bool rolloverInProgress = false;
-    quint64 serverShutdowns = 0; // Binance serverShutdown notices
-    quint64 outgoingMessages = 0; // text messages sent (control, auth, subscriptions, heartbeats)
-    quint64 outgoingPings = 0;    // websocket pings sent (they count toward the venue limit)
-    int outgoingQueued = 0;       // waiting for the pacing limit
-    int outgoingLimitPerS = 0;    // the venue's limit per connection (Binance 5 spot, 10 futures; 0 unpaced)
-    int outgoingPeakPerS = 0;     // most messages + pings sent within one second on one connection
-    QString connectionId;         // Betfair "connection" message
+    quint64 serverShutdowns = 0;   // Binance serverShutdown notices
+    quint64 outgoingMessages = 0;  // text messages sent (control, auth, subscriptions, heartbeats)
+    quint64 outgoingPings = 0;     // websocket pings sent (they count toward the venue limit)
+    int outgoingQueued = 0;        // waiting for the pacing limit
+    int outgoingLimitPerS = 0;     // the venue's limit per connection (Binance 5 spot, 10 futures; 0 unpaced)
+    int outgoingPeakPerS = 0;      // most messages + pings sent within one second on one connection
+    QString connectionId;          // Betfair "connection" message
     int connectionsAvailable = -1; // Betfair authentication status; -1 unknown
-    qint64 heartbeatMs = 0;       // as echoed by the venue (Betfair)
-    qint64 conflateMs = -1;       // as echoed by the venue (Betfair), -1 unknown
-    QString clk;                  // Betfair resume tokens, as last received (market stream)
+    qint64 heartbeatMs = 0;        // as echoed by the venue (Betfair)
+    qint64 conflateMs = -1;        // as echoed by the venue (Betfair), -1 unknown
+    QString clk;                   // Betfair resume tokens, as last received (market stream)
     QString initialClk;
-    QString venueErrorCode;       // Betfair FAILURE errorCode / Binance error code of the last failure
+    QString venueErrorCode; // Betfair FAILURE errorCode / Binance error code of the last failure
     QString venueErrorMessage;
-    int subscriptionCount = 0;    // Binance streams subscribed (all connections)
+    int subscriptionCount = 0;           // Binance streams subscribed (all connections)
     QVector<ConnectionInfo> connections; // the stream group: one entry per connection
     QVector<GapRecord> recentGaps;       // the last gaps, oldest first (at most 100)
     QVector<RateLimitInfo> rateLimits;   // from the last websocket-API response that carried them

@@ -70,8 +70,8 @@ DecodeMode modeFromName(const QString &name)
 
 LatencyUnit latencyUnitFromName(const QString &name)
 {
-    for (LatencyUnit u : {LatencyUnit::Seconds, LatencyUnit::Milliseconds, LatencyUnit::Microseconds,
-                          LatencyUnit::Nanoseconds})
+    for (LatencyUnit u :
+         {LatencyUnit::Seconds, LatencyUnit::Milliseconds, LatencyUnit::Microseconds, LatencyUnit::Nanoseconds})
         if (latencyUnitName(u) == name)
             return u;
     return LatencyUnit::Unknown;

@@ -136,9 +136,8 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeat
                 return info;
             }
             const std::size_t ct = findKey(head, "\"ct\"");
-            info.kind = (ct != std::string_view::npos && valueIs(head, ct, "\"HEARTBEAT\""))
-                            ? MessageKind::Heartbeat
-                            : MessageKind::Data;
+            info.kind = (ct != std::string_view::npos && valueIs(head, ct, "\"HEARTBEAT\"")) ? MessageKind::Heartbeat
+                                                                                             : MessageKind::Data;
             return info;
         }
         if (valueIs(head, v, "\"connection\"")) {
@@ -148,9 +147,8 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeat
         if (valueIs(head, v, "\"status\"")) {
             readId(head, info);
             const std::size_t code = findKey(head, "\"statusCode\"");
-            info.kind = (code != std::string_view::npos && valueIs(head, code, "\"FAILURE\""))
-                            ? MessageKind::Error
-                            : MessageKind::Result;
+            info.kind = (code != std::string_view::npos && valueIs(head, code, "\"FAILURE\"")) ? MessageKind::Error
+                                                                                               : MessageKind::Result;
             return info;
         }
         info.kind = MessageKind::Data;

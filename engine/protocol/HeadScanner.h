@@ -24,7 +24,7 @@ enum class MessageKind : quint8 {
 
 struct HeadInfo {
     MessageKind kind = MessageKind::Unknown;
-    std::string_view id;   // the "id" value as written (digits, or the string's content); empty if none
+    std::string_view id; // the "id" value as written (digits, or the string's content); empty if none
     bool idIsString = false;
     bool changeMessage = false; // a Betfair change message (op mcm or ocm)
 };

@@ -15,7 +15,10 @@ public:
     ondemand::parser parser{MessageDecoder::kMaxDocumentBytes};
 };
 
-MessageDecoder::MessageDecoder() : m_parser(std::make_unique<Parser>()) {}
+MessageDecoder::MessageDecoder()
+    : m_parser(std::make_unique<Parser>())
+{
+}
 MessageDecoder::~MessageDecoder() = default;
 
 QString MessageDecoder::simdjsonVersion()
@@ -297,8 +300,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             if (betfairEnvelope && KEY_IS(key, "heartbeatMs"))
                 e = readOptionalInt(value, out.heartbeatMs);
             break;
-        default:
-            break;
+        default: break;
         }
         if (e)
             return e;
@@ -382,7 +384,8 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
 
 } // namespace
 
-bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
+bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out,
+                                  DecodeProfile profile)
 {
     char *data = m_buffer.data();
     std::size_t root = 0;
@@ -394,7 +397,8 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
     // checks nothing of the grammar, only strings: if that quote opened a string (or was
     // escaped), stage 1 reports the string unclosed and the next quote is tried instead.
     // The walk stops before the cut or fails; the bytes changed are put back.
-    const auto *quote = static_cast<const char *>(std::memchr(data + root + kPrefixBytes, '"', len - root - kPrefixBytes));
+    const auto *quote =
+        static_cast<const char *>(std::memchr(data + root + kPrefixBytes, '"', len - root - kPrefixBytes));
     for (int attempt = 0; attempt < 2 && quote; ++attempt) {
         const auto cut = std::size_t(quote - data) + 1;
         if (cut + 2 > len)

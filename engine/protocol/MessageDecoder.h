@@ -28,28 +28,28 @@ namespace streamscope {
 
 struct DecodedFields {
     static constexpr std::int64_t kNone = INT64_MIN;
-    std::int64_t eventTime = kNone;        // in the stream's latency unit (ms for E and pt)
-    std::int64_t firstUpdateId = kNone;    // U
-    std::int64_t finalUpdateId = kNone;    // u
+    std::int64_t eventTime = kNone;         // in the stream's latency unit (ms for E and pt)
+    std::int64_t firstUpdateId = kNone;     // U
+    std::int64_t finalUpdateId = kNone;     // u
     std::int64_t prevFinalUpdateId = kNone; // pu (futures)
-    std::string_view eventType;            // e
-    std::string_view symbol;               // s
+    std::string_view eventType;             // e
+    std::string_view symbol;                // s
 
     // Binance (DecodeProfile::Binance and Generic)
-    std::string_view stream;               // the combined-stream envelope's "stream"
-    std::int64_t tradeId = kNone;          // a (aggTrade) or t (trade): identifies an event for dedupe
+    std::string_view stream;      // the combined-stream envelope's "stream"
+    std::int64_t tradeId = kNone; // a (aggTrade) or t (trade): identifies an event for dedupe
 
     // Betfair change messages (DecodeProfile::Betfair only)
-    std::string_view op;                   // mcm, ocm
-    std::string_view changeType;           // ct: SUB_IMAGE, RESUB_DELTA, HEARTBEAT; empty for a delta
+    std::string_view op;         // mcm, ocm
+    std::string_view changeType; // ct: SUB_IMAGE, RESUB_DELTA, HEARTBEAT; empty for a delta
     std::string_view clk;
     std::string_view initialClk;
-    std::string_view segmentType;          // SEG_START, SEG, SEG_END; empty when not segmented
-    std::int64_t status = kNone;           // 503: the venue says the data may be stale
+    std::string_view segmentType; // SEG_START, SEG, SEG_END; empty when not segmented
+    std::int64_t status = kNone;  // 503: the venue says the data may be stale
     std::int64_t conflateMs = kNone;
     std::int64_t heartbeatMs = kNone;
-    bool conflated = false;                // some mc[]/oc[] element had con=true
-    bool image = false;                    // some mc[]/oc[] element had img=true
+    bool conflated = false; // some mc[]/oc[] element had con=true
+    bool image = false;     // some mc[]/oc[] element had img=true
 };
 
 // Which venue fields a stream needs decoded; the others are skipped unread.

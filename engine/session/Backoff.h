@@ -11,7 +11,11 @@ namespace streamscope {
 
 class Backoff {
 public:
-    Backoff(int baseMs, int capMs) : m_baseMs(baseMs), m_capMs(capMs) {}
+    Backoff(int baseMs, int capMs)
+        : m_baseMs(baseMs)
+        , m_capMs(capMs)
+    {
+    }
 
     // The delay before the next attempt; advances the attempt counter.
     int nextDelayMs();

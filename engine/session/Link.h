@@ -33,10 +33,10 @@ struct Link final : public MessageSink {
 
     StreamSession &session;
     const int id;
-    const int shard;       // which share of the subscriptions it carries
-    bool rollover;         // a replacement not yet switched over to
-    StreamConfig config;   // this connection's copy (its own URL)
-    QStringList streams;   // Binance streams this connection carries
+    const int shard;     // which share of the subscriptions it carries
+    bool rollover;       // a replacement not yet switched over to
+    StreamConfig config; // this connection's copy (its own URL)
+    QStringList streams; // Binance streams this connection carries
     Transport *transport = nullptr;
     bool active = false;
     qint64 connectedWallMs = 0; // shown in the connection list

@@ -56,9 +56,8 @@ bool Link::onMessageHead(const char *head, qsizetype headLen, qsizetype messageB
     return session.onLinkHead(*this, head, headLen, messageBytes);
 }
 
-StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
-                             MessageDecoder &decoder, SessionEvents &events, const Clock &clock,
-                             TransportFactory transports, QObject *parent)
+StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
+                             SessionEvents &events, const Clock &clock, TransportFactory transports, QObject *parent)
     : QObject(parent)
     , m_shared(std::move(shared))
     , m_decoder(decoder)
@@ -146,9 +145,10 @@ void StreamSession::sendControl(const QString &method, const QStringList &params
                 if (m_state == StreamState::Stopped || m_state == StreamState::Failed || m_links.empty())
                     continue; // kept in m_subscriptions, distributed on the next connect
                 openLink(shard, part, false);
-                emitEvent(EventKind::Info, QStringLiteral("%1 more streams: opening connection %2 of the group")
-                                               .arg(part.size())
-                                               .arg(shard + 1));
+                emitEvent(EventKind::Info,
+                          QStringLiteral("%1 more streams: opening connection %2 of the group")
+                              .arg(part.size())
+                              .arg(shard + 1));
                 continue;
             }
             target->streams << part;
@@ -260,9 +260,9 @@ void StreamSession::rollOver(int linkId, const QString &reason)
     const Link *to = openLink(shard, streams, true);
     m_rollover.begin(fromId, to->id);
     m_shared->venue.rolloverInProgress.store(true);
-    emitEvent(EventKind::Info, QStringLiteral("rollover of connection %1 started (%2): opening its replacement")
-                                   .arg(shard + 1)
-                                   .arg(reason));
+    emitEvent(
+        EventKind::Info,
+        QStringLiteral("rollover of connection %1 started (%2): opening its replacement").arg(shard + 1).arg(reason));
 }
 
 // ---- connections ----------------------------------------------------------------------
@@ -292,14 +292,14 @@ void StreamSession::connectNow()
     }
     m_connectStartedMs = m_clock.monotonicMs();
     setState(StreamState::Connecting, QStringLiteral("connecting to %1").arg(m_config.url.toDisplayString()));
-    const QList<QStringList> shards = ShardPlan::split(m_subscriptions, m_venue->maxStreamsPerConnection(),
-                                                       m_venue->streamsNamedInUrl(m_config.url));
+    const QList<QStringList> shards =
+        ShardPlan::split(m_subscriptions, m_venue->maxStreamsPerConnection(), m_venue->streamsNamedInUrl(m_config.url));
     for (int i = 0; i < int(shards.size()); ++i)
         openLink(i, shards[i], false);
     if (shards.size() > 1)
-        emitEvent(EventKind::Info, QStringLiteral("%1 streams split over %2 connections")
-                                       .arg(m_subscriptions.size())
-                                       .arg(shards.size()));
+        emitEvent(
+            EventKind::Info,
+            QStringLiteral("%1 streams split over %2 connections").arg(m_subscriptions.size()).arg(shards.size()));
 }
 
 void StreamSession::onReconnectDue()
@@ -368,12 +368,12 @@ void StreamSession::onLinkConnected(Link &link)
     link.watchdog.connected(now);
     publishConnections();
     const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
-    emitEvent(EventKind::Connected, m_links.size() > 1
-                                        ? QStringLiteral("connected to %1 (connection %2%3)")
-                                              .arg(link.config.url.toDisplayString())
-                                              .arg(link.shard + 1)
-                                              .arg(link.rollover ? QStringLiteral(", rollover") : QString())
-                                        : QStringLiteral("connected to %1").arg(link.config.url.toDisplayString()));
+    emitEvent(EventKind::Connected,
+              m_links.size() > 1 ? QStringLiteral("connected to %1 (connection %2%3)")
+                                       .arg(link.config.url.toDisplayString())
+                                       .arg(link.shard + 1)
+                                       .arg(link.rollover ? QStringLiteral(", rollover") : QString())
+                                 : QStringLiteral("connected to %1").arg(link.config.url.toDisplayString()));
     if (!firstUp) {
         m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
         return;
@@ -441,9 +441,10 @@ void StreamSession::finishRollover(const QString &why)
         m_links.retire(from);
     m_shared->venue.rollovers.add();
     m_venue->onSwitchedOver();
-    emitEvent(EventKind::Info, QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
-                                   .arg(why)
-                                   .arg(m_shared->venue.duplicates.load()));
+    emitEvent(EventKind::Info,
+              QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
+                  .arg(why)
+                  .arg(m_shared->venue.duplicates.load()));
     if (m_rollover.afterMessage() == MakeBeforeBreak::Step::Settled) {
         m_rollover.reset();
         m_shared->venue.rolloverInProgress.store(false);
@@ -464,15 +465,12 @@ void StreamSession::abandonRollover(const QString &why)
 void StreamSession::advanceRollover(MakeBeforeBreak::Step step, const QString &why)
 {
     switch (step) {
-    case MakeBeforeBreak::Step::SwitchOver:
-        finishRollover(why);
-        break;
+    case MakeBeforeBreak::Step::SwitchOver: finishRollover(why); break;
     case MakeBeforeBreak::Step::Settled:
         m_rollover.reset();
         m_shared->venue.rolloverInProgress.store(false);
         break;
-    case MakeBeforeBreak::Step::None:
-        break;
+    case MakeBeforeBreak::Step::None: break;
     }
 }
 
@@ -496,8 +494,9 @@ void StreamSession::scheduleReconnect(const QString &reason)
     setState(StreamState::Reconnecting,
              QStringLiteral("%1; reconnect attempt %2 in %3").arg(reason).arg(m_backoff.attempt()).arg(seconds(delay)),
              m_clock.wallMs() + delay);
-    emitEvent(EventKind::ReconnectScheduled,
-              QStringLiteral("reconnecting in %1 (attempt %2): %3").arg(seconds(delay)).arg(m_backoff.attempt()).arg(reason));
+    emitEvent(
+        EventKind::ReconnectScheduled,
+        QStringLiteral("reconnecting in %1 (attempt %2): %3").arg(seconds(delay)).arg(m_backoff.attempt()).arg(reason));
     m_reconnectTimer.start(delay);
 }
 
@@ -530,9 +529,7 @@ void StreamSession::tick()
     m_links.freeRetired();
     const qint64 now = m_clock.monotonicMs();
     switch (m_state) {
-    case StreamState::Reconnecting:
-        onReconnectDue();
-        return;
+    case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
         if (now - m_connectStartedMs > m_config.connectTimeoutMs)
             scheduleReconnect(QStringLiteral("no connection after %1").arg(seconds(m_config.connectTimeoutMs)));
@@ -540,10 +537,8 @@ void StreamSession::tick()
     case StreamState::Subscribing:
     case StreamState::Live:
     case StreamState::Stalled:
-    case StreamState::Degraded:
-        break;
-    default:
-        return;
+    case StreamState::Degraded: break;
+    default: return;
     }
     if (!m_links.anyActive())
         return;
@@ -552,9 +547,10 @@ void StreamSession::tick()
         Link &l = *m_links.links()[i];
         switch (l.watchdog.check(now, m_config)) {
         case ConnectionWatchdog::Verdict::ConnectTimeout:
-            linkLost(l, QStringLiteral("connection %1: no connection after %2")
-                            .arg(l.shard + 1)
-                            .arg(seconds(m_config.connectTimeoutMs)));
+            linkLost(l,
+                     QStringLiteral("connection %1: no connection after %2")
+                         .arg(l.shard + 1)
+                         .arg(seconds(m_config.connectTimeoutMs)));
             return;
         case ConnectionWatchdog::Verdict::Dead:
             linkLost(l, QStringLiteral("no frame or pong for %1").arg(seconds(l.watchdog.silentMs(now))));
@@ -567,8 +563,7 @@ void StreamSession::tick()
             }
             break;
         case ConnectionWatchdog::Verdict::Ok:
-        case ConnectionWatchdog::Verdict::Unknown:
-            break;
+        case ConnectionWatchdog::Verdict::Unknown: break;
         }
         if (l.active && l.outbox.queued() > 0)
             flushOutbox(l);
@@ -583,7 +578,9 @@ void StreamSession::tick()
         for (const auto &l : m_links.links()) {
             const qint64 age = now - l->watchdog.connectedMs();
             if (l->active && !l->rollover && age >= maxAge) {
-                rollOver(l->id, QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(age), seconds(maxAge)));
+                rollOver(
+                    l->id,
+                    QStringLiteral("connection age %1 reached the limit of %2").arg(seconds(age), seconds(maxAge)));
                 break;
             }
         }
@@ -599,11 +596,12 @@ void StreamSession::tick()
     if (!m_venue->ownsFreshness() && m_state != StreamState::Stalled) {
         const StallWatchdog::Verdict v = m_stall.check(now, m_config.stallTimeoutMs);
         if (v.stalled) {
-            const QString why = v.neverData ? QStringLiteral("no data since %1 %2 ago")
-                                                  .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
-                                                                                           : QStringLiteral("connecting"),
-                                                       seconds(v.silentMs))
-                                            : QStringLiteral("no data for %1").arg(seconds(v.silentMs));
+            const QString why = v.neverData
+                ? QStringLiteral("no data since %1 %2 ago")
+                      .arg(m_state == StreamState::Subscribing ? QStringLiteral("subscribing")
+                                                               : QStringLiteral("connecting"),
+                           seconds(v.silentMs))
+                : QStringLiteral("no data for %1").arg(seconds(v.silentMs));
             venueStalled(why);
             if (m_state != StreamState::Stalled)
                 return;
@@ -644,7 +642,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
-    const qint64 nowUs = m_clock.wallUs(); // for latency and the times shown
+    const qint64 nowUs = m_clock.wallUs();    // for latency and the times shown
     const qint64 now = m_clock.monotonicMs(); // for the watchdogs
     const qint64 wallMs = nowUs / 1000;
     StreamCounters &c = m_shared->counters;
@@ -656,20 +654,14 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown:
-        handleData(link, data, len, inScratch, head, nowUs, now, latencyMs);
-        break;
-    case MessageKind::Heartbeat:
-        onHeartbeatMessage(nullptr, now);
-        break;
+    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, now, latencyMs); break;
+    case MessageKind::Heartbeat: onHeartbeatMessage(nullptr, now); break;
     case MessageKind::Connection:
         c.controlMessages.add();
         m_venue->onConnectionMessage(link.id, data, len);
         break;
     case MessageKind::Result:
-    case MessageKind::Error:
-        routeResponse(link, head, data, len);
-        break;
+    case MessageKind::Error: routeResponse(link, head, data, len); break;
     }
     // An inspector opened while the head of this message was read sees the next one.
     if (m_shared->inspecting.load(std::memory_order_relaxed) && available == len)
@@ -760,8 +752,9 @@ void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 n
     const QString error = m_decoder.lastError();
     m_shared->setParseError(error, data, len);
     if (m_throttle.allow(EventKind::ParseError, now))
-        emitEvent(EventKind::ParseError,
-                  QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
+        emitEvent(
+            EventKind::ParseError,
+            QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
 }
 
 void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len)

@@ -106,8 +106,8 @@ private:
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
                        const HeadInfo &head);
-    void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
-                    qint64 nowUs, qint64 now, double &latencyMs);
+    void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
+                    qint64 now, double &latencyMs);
     void becomeLive(qint64 now, StreamState state, const QString &reason);
     void onHeartbeatMessage(const DecodedFields *fields, qint64 now);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);

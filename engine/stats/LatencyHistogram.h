@@ -6,8 +6,8 @@
 // Thread contract: record() is called by one writer thread (the stream's worker); snapshot()
 // may be called from any thread at any time and never blocks the writer.
 
-#include "model/LatencySnapshot.h"
 #include "RelaxedCounter.h"
+#include "model/LatencySnapshot.h"
 
 #include <QtCore/QVector>
 

@@ -73,9 +73,9 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.url = config.url;
     out.venue = config.venue;
     out.mode = config.mode;
-    out.takenAtNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::steady_clock::now().time_since_epoch())
-                        .count();
+    out.takenAtNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     out.state = state.load(std::memory_order_acquire);
     {
         QMutexLocker lock(&m_mutex);

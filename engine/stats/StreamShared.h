@@ -9,10 +9,10 @@
 // somebody inspects the stream (inspecting is a relaxed load otherwise).
 // Owned through a shared_ptr by the session (worker) and the facade, so either may go first.
 
-#include "model/StreamConfig.h"
-#include "model/StreamRecords.h"
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
+#include "model/StreamConfig.h"
+#include "model/StreamRecords.h"
 
 #include <QtCore/QMutex>
 #include <QtCore/QMutexLocker>
@@ -65,7 +65,12 @@ class StreamShared {
 public:
     static constexpr int kResponseRingCapacity = 200;
 
-    StreamShared(StreamId id, const StreamConfig &config) : id(id), config(config) { venue.conflateMs.store(-1); }
+    StreamShared(StreamId id, const StreamConfig &config)
+        : id(id)
+        , config(config)
+    {
+        venue.conflateMs.store(-1);
+    }
 
     const StreamId id;
     const StreamConfig config; // as added; the facade reads it, the session keeps its own copy

@@ -17,7 +17,10 @@ namespace streamscope {
 
 class LineFramer {
 public:
-    explicit LineFramer(qsizetype maxMessageBytes = 16 * 1024 * 1024) : m_maxMessageBytes(maxMessageBytes) {}
+    explicit LineFramer(qsizetype maxMessageBytes = 16 * 1024 * 1024)
+        : m_maxMessageBytes(maxMessageBytes)
+    {
+    }
 
     enum class Status { Ok, Oversized };
 

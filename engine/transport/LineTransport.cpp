@@ -11,7 +11,9 @@ constexpr qsizetype kReadChunk = 256 * 1024;
 }
 
 LineTransport::LineTransport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent)
-    : Transport(config, decoder, sink, parent), m_framer(config.maxMessageBytes), m_readBuffer(kReadChunk, Qt::Uninitialized)
+    : Transport(config, decoder, sink, parent)
+    , m_framer(config.maxMessageBytes)
+    , m_readBuffer(kReadChunk, Qt::Uninitialized)
 {
 }
 

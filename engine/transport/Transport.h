@@ -44,7 +44,10 @@ class Transport : public QObject {
     Q_OBJECT
 public:
     Transport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent = nullptr)
-        : QObject(parent), m_config(config), m_decoder(decoder), m_sink(sink)
+        : QObject(parent)
+        , m_config(config)
+        , m_decoder(decoder)
+        , m_sink(sink)
     {
     }
 

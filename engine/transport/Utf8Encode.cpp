@@ -67,8 +67,9 @@ __attribute__((target("avx2"))) bool isAsciiAvx2(const char16_t *src, qsizetype 
     qsizetype i = 0;
     for (; i + 64 <= n; i += 64) {
         const auto *p = reinterpret_cast<const __m256i *>(src + i);
-        any = _mm256_or_si256(any, _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256(p), _mm256_loadu_si256(p + 1)),
-                                                   _mm256_or_si256(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(p + 3))));
+        any = _mm256_or_si256(any,
+                              _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256(p), _mm256_loadu_si256(p + 1)),
+                                              _mm256_or_si256(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(p + 3))));
     }
     if (!_mm256_testz_si256(any, nonAscii))
         return false;

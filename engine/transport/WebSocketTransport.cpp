@@ -1,8 +1,8 @@
 #include "WebSocketTransport.h"
 
+#include "Utf8Encode.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
-#include "Utf8Encode.h"
 #include "protocol/HeadScanner.h"
 #include "protocol/MessageDecoder.h"
 
@@ -78,7 +78,8 @@ void WebSocketTransport::open()
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
     connect(m_socket, &QWebSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
 #else
-    connect(m_socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this, [this](QAbstractSocket::SocketError) {
+    connect(m_socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this,
+            [this](QAbstractSocket::SocketError) {
 #endif
         if (m_socket && !m_errorText.startsWith(QLatin1String("TLS:")))
             m_errorText = m_socket->errorString();
@@ -133,7 +134,8 @@ void WebSocketTransport::onTextMessage(const QString &message)
     // An ASCII message has as many UTF-8 bytes as UTF-16 units: n is its size in bytes.
     // Sizes are noted before the sink runs: it may abort this transport.
     bool sized = false;
-    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)) {
+    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head
+        && isAscii(units + head, n - head)) {
         if (Q_UNLIKELY(m_sizing)) {
             noteMessageSize(n);
             sized = true;

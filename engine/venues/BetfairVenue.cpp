@@ -1,9 +1,9 @@
 #include "BetfairVenue.h"
 
-#include "model/SecretStore.h"
-#include "stats/StreamShared.h"
 #include "VenueHost.h"
+#include "model/SecretStore.h"
 #include "protocol/RequestIds.h"
+#include "stats/StreamShared.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -25,15 +25,16 @@ bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QString
     const QString appKey = SecretStore::resolve(m_config.appKey, &keyOk);
     const QString session = SecretStore::resolve(m_config.session, &sessionOk);
     if (!keyOk || !sessionOk) {
-        m_host.venueFailed(QStringLiteral("Betfair credentials not available (%1)").arg(!keyOk ? m_config.appKey : m_config.session));
+        m_host.venueFailed(
+            QStringLiteral("Betfair credentials not available (%1)").arg(!keyOk ? m_config.appKey : m_config.session));
         return false;
     }
     const qint64 authId = nextRequestId();
     m_host.sendOn(link,
                   QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("op"), QStringLiteral("authentication")},
-                                                             {QStringLiteral("id"), authId},
-                                                             {QStringLiteral("appKey"), appKey},
-                                                             {QStringLiteral("session"), session}})
+                                                              {QStringLiteral("id"), authId},
+                                                              {QStringLiteral("appKey"), appKey},
+                                                              {QStringLiteral("session"), session}})
                                         .toJson(QJsonDocument::Compact)),
                   QStringLiteral("authentication"), QString::number(authId));
     m_resubscribed = false;
@@ -60,9 +61,9 @@ void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, cons
         body.insert(QStringLiteral("clk"), QString::fromStdString(resume.clk));
     if (!resume.initialClk.empty() || !resume.clk.empty()) {
         m_resubscribed = true;
-        m_host.event(EventKind::Info, QStringLiteral("%1 resubscribing with initialClk %2, clk %3")
-                                          .arg(op, QString::fromStdString(resume.initialClk),
-                                               QString::fromStdString(resume.clk)));
+        m_host.event(EventKind::Info,
+                     QStringLiteral("%1 resubscribing with initialClk %2, clk %3")
+                         .arg(op, QString::fromStdString(resume.initialClk), QString::fromStdString(resume.clk)));
     }
     m_host.sendOn(link, QString::fromUtf8(QJsonDocument(body).toJson(QJsonDocument::Compact)), op, QString::number(id));
 }
@@ -99,8 +100,9 @@ void BetfairVenue::track(const DecodedFields &f)
         m_liveState = want;
         m_liveReason = stale ? QStringLiteral("venue status 503: data may be stale (connection kept)")
                              : QStringLiteral("receiving data");
-        m_host.event(EventKind::Info, stale ? QStringLiteral("venue status 503: data may be stale")
-                                            : QStringLiteral("venue status back to normal"));
+        m_host.event(EventKind::Info,
+                     stale ? QStringLiteral("venue status 503: data may be stale")
+                           : QStringLiteral("venue status back to normal"));
     }
 }
 
@@ -124,8 +126,9 @@ void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequen
             m_host.event(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
     } else if (f.changeType == std::string_view("RESUB_DELTA")) {
         v.resubDeltas.add();
-        m_host.event(EventKind::Info, m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
-                                                     : QStringLiteral("RESUB_DELTA without a resubscription"));
+        m_host.event(EventKind::Info,
+                     m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
+                                    : QStringLiteral("RESUB_DELTA without a resubscription"));
     } else if (f.image) {
         // A market image inside a delta (img=true): that market's cache is replaced.
         v.images.add();
@@ -136,8 +139,9 @@ void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequen
         if (m_conflateMs == 0 && !m_conflationFlagged) {
             m_conflationFlagged = true;
             v.conflatedUnrequested.store(true);
-            m_host.event(EventKind::Info, QStringLiteral("con=true although conflateMs is 0: the venue conflated "
-                                                         "(the client reads too slowly or the market is too busy)"));
+            m_host.event(EventKind::Info,
+                         QStringLiteral("con=true although conflateMs is 0: the venue conflated "
+                                        "(the client reads too slowly or the market is too busy)"));
         }
     }
 }
@@ -216,9 +220,10 @@ void BetfairVenue::onTick(qint64 nowMs)
         return;
     m_staleRaised = true;
     m_host.shared().venue.staleAlarms.add();
-    m_host.venueStalled(QStringLiteral("stale: no change message, not even a heartbeat, for %1 ms (3 x heartbeatMs = %2 ms)")
-                            .arg(quietMs)
-                            .arg(staleAfterMs()));
+    m_host.venueStalled(
+        QStringLiteral("stale: no change message, not even a heartbeat, for %1 ms (3 x heartbeatMs = %2 ms)")
+            .arg(quietMs)
+            .arg(staleAfterMs()));
 }
 
 } // namespace streamscope

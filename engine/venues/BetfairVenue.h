@@ -61,7 +61,7 @@ private:
     Resume m_order;
     std::string m_publishedClk;
     quint64 m_imagesThisConnection = 0;
-    bool m_resubscribed = false;  // the last subscription carried clk/initialClk
+    bool m_resubscribed = false; // the last subscription carried clk/initialClk
     bool m_staleRaised = false;
     bool m_conflationFlagged = false;
     std::int64_t m_heartbeatMs = 0; // echoed

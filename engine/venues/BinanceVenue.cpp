@@ -1,7 +1,7 @@
 #include "BinanceVenue.h"
 
-#include "stats/StreamShared.h"
 #include "VenueHost.h"
+#include "stats/StreamShared.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -31,7 +31,8 @@ int BinanceVenue::streamsNamedInUrl(const QUrl &url) const
     const QString path = url.path();
     if (path.startsWith(QLatin1String("/ws/")))
         return int(path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
-    return int(QUrlQuery(url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
+    return int(
+        QUrlQuery(url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts).size());
 }
 
 QUrl BinanceVenue::shardUrl(const QUrl &base, int shard) const

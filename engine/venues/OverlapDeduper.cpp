@@ -18,8 +18,8 @@ std::uint64_t fnv1a(std::uint64_t h, std::string_view s)
 bool OverlapDeduper::keyOf(const DecodedFields &f, std::uint64_t &key, std::int64_t &id)
 {
     id = f.tradeId != DecodedFields::kNone        ? f.tradeId
-         : f.finalUpdateId != DecodedFields::kNone ? f.finalUpdateId
-                                                   : f.eventTime;
+        : f.finalUpdateId != DecodedFields::kNone ? f.finalUpdateId
+                                                  : f.eventTime;
     if (id == DecodedFields::kNone)
         return false;
     std::uint64_t h = 1469598103934665603ULL;

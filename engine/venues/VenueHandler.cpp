@@ -2,9 +2,9 @@
 
 #include "BetfairVenue.h"
 #include "BinanceVenue.h"
-#include "stats/StreamShared.h"
 #include "VenueHost.h"
 #include "protocol/RequestIds.h"
+#include "stats/StreamShared.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -64,7 +64,8 @@ void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkS
     m_host.shared().venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
         return;
-    const auto gap = m_sequences.check(fields.symbol, fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId);
+    const auto gap =
+        m_sequences.check(fields.symbol, fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId);
     if (!gap.found)
         return;
     StreamShared &shared = m_host.shared();
@@ -74,12 +75,13 @@ void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkS
     record.symbol = QString::fromUtf8(fields.symbol.data(), qsizetype(fields.symbol.size()));
     record.expectedFrom = gap.expectedFrom;
     record.resumedAt = gap.resumedAt;
-    m_host.event(EventKind::Gap, QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
-                                     .arg(record.symbol)
-                                     .arg(gap.expectedFrom)
-                                     .arg(gap.resumedAt)
-                                     .arg(gap.resumedAt - gap.expectedFrom)
-                                     .arg(gap.resumedAt - 1));
+    m_host.event(EventKind::Gap,
+                 QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
+                     .arg(record.symbol)
+                     .arg(gap.expectedFrom)
+                     .arg(gap.resumedAt)
+                     .arg(gap.resumedAt - gap.expectedFrom)
+                     .arg(gap.resumedAt - 1));
     shared.pushGap(std::move(record));
 }
 

@@ -27,7 +27,11 @@ class VenueHost;
 
 class VenueHandler {
 public:
-    explicit VenueHandler(const StreamConfig &config, VenueHost &host) : m_config(config), m_host(host) {}
+    explicit VenueHandler(const StreamConfig &config, VenueHost &host)
+        : m_config(config)
+        , m_host(host)
+    {
+    }
     virtual ~VenueHandler() = default;
 
     // The handler for a stream's venue.
@@ -37,7 +41,10 @@ public:
     // Outgoing messages (pings included) allowed per second on one connection; 0 unpaced.
     virtual int controlMessagesPerSecond() const { return 0; }
     // Connection age after which a make-before-break rollover starts; 0 never.
-    virtual qint64 maxConnectionAgeMs() const { return m_config.maxConnectionAgeMs > 0 ? m_config.maxConnectionAgeMs : 0; }
+    virtual qint64 maxConnectionAgeMs() const
+    {
+        return m_config.maxConnectionAgeMs > 0 ? m_config.maxConnectionAgeMs : 0;
+    }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
     // Streams the stream's URL itself names (they count toward the first connection's share).
@@ -80,7 +87,12 @@ public:
     // A venue heartbeat (Betfair ct=HEARTBEAT); `fields` is decoded when the stream parses.
     virtual void onHeartbeat(const DecodedFields *fields, qint64 nowMs);
     // A Betfair connection message or similar.
-    virtual void onConnectionMessage(int link, const char *data, qsizetype len) { Q_UNUSED(link); Q_UNUSED(data); Q_UNUSED(len); }
+    virtual void onConnectionMessage(int link, const char *data, qsizetype len)
+    {
+        Q_UNUSED(link);
+        Q_UNUSED(data);
+        Q_UNUSED(len);
+    }
     // A routed response (result or error) with the method of the request it answers.
     virtual void onResponse(int link, bool isError, const ResponseRecord &record);
     // Housekeeping, a few times a second, while connected.

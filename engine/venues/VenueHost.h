@@ -21,9 +21,9 @@ public:
     virtual void sendOn(int link, const QString &text, const QString &method, const QString &requestId) = 0;
     // An event for the log (at most ten of one kind a second; counters keep exact numbers).
     virtual void event(EventKind kind, const QString &text) = 0;
-    virtual void venueFailed(const QString &reason) = 0;   // Failed, no retry
-    virtual void venueReconnect(const QString &reason) = 0; // drop and reconnect with backoff
-    virtual void venueStalled(const QString &reason) = 0;   // Stalled (reconnects if configured)
+    virtual void venueFailed(const QString &reason) = 0;        // Failed, no retry
+    virtual void venueReconnect(const QString &reason) = 0;     // drop and reconnect with backoff
+    virtual void venueStalled(const QString &reason) = 0;       // Stalled (reconnects if configured)
     virtual void rollOver(int link, const QString &reason) = 0; // make-before-break replacement
     virtual StreamShared &shared() = 0;
     // The session's clocks: monotonic ms for every duration and deadline (the times the

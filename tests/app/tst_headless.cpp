@@ -4,7 +4,6 @@
 
 #include <QtCore/QJsonArray>
 
-#include <algorithm>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QProcess>
@@ -13,6 +12,7 @@
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtTest/QtTest>
+#include <algorithm>
 
 namespace {
 
@@ -127,7 +127,8 @@ void TestHeadless::versionAndHelp()
 {
     const Run v = runStreamscope({QStringLiteral("--version")});
     QCOMPARE(v.exitCode, 0);
-    QVERIFY2(QRegularExpression(QStringLiteral("^streamscope \\d+\\.\\d+\\.\\d+\\s*$")).match(v.out).hasMatch(), qPrintable(v.out));
+    QVERIFY2(QRegularExpression(QStringLiteral("^streamscope \\d+\\.\\d+\\.\\d+\\s*$")).match(v.out).hasMatch(),
+             qPrintable(v.out));
     const Run h = runStreamscope({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
     for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--metrics-port"})
@@ -139,11 +140,14 @@ void TestHeadless::badArguments_data()
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("message");
     QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")} << QStringLiteral("frobnicate");
-    QTest::newRow("duration not a number") << QStringList{QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("soon")}
-                                           << QStringLiteral("--duration expects a positive number of seconds, got 'soon'");
-    QTest::newRow("port out of range") << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("70000")}
+    QTest::newRow("duration not a number")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("soon")}
+        << QStringLiteral("--duration expects a positive number of seconds, got 'soon'");
+    QTest::newRow("port out of range") << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-port"),
+                                                      QStringLiteral("70000")}
                                        << QStringLiteral("--metrics-port expects a port");
-    QTest::newRow("missing file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"), QStringLiteral("/nonexistent/w.json")}
+    QTest::newRow("missing file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
+                                                 QStringLiteral("/nonexistent/w.json")}
                                   << QStringLiteral("/nonexistent/w.json: cannot read the file");
 }
 
@@ -162,7 +166,8 @@ void TestHeadless::malformedWorkspace_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("url missing") << QByteArray(R"({"version":1,"streams":[{"name":"x"}]})")
                                  << QStringLiteral("streams[0].url: missing, expected a string");
-    QTest::newRow("wrong type") << QByteArray(R"({"version":1,"streams":[{"name":"x","url":"ws://h:1/","stall_timeout_ms":"fast"}]})")
+    QTest::newRow("wrong type") << QByteArray(
+        R"({"version":1,"streams":[{"name":"x","url":"ws://h:1/","stall_timeout_ms":"fast"}]})")
                                 << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
     QTest::newRow("not JSON") << QByteArray("{\"version\":1,\n\"streams\":[}") << QStringLiteral("bad.json:2:");
 }
@@ -173,10 +178,10 @@ void TestHeadless::malformedWorkspace()
     QFETCH(QString, message);
     const QString path = writeFile(QStringLiteral("bad.json"), content);
     QVERIFY(!path.isEmpty());
-    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), path, QStringLiteral("--duration"),
-                                  QStringLiteral("1")});
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), path,
+                                  QStringLiteral("--duration"), QStringLiteral("1")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(path), qPrintable(r.err)); // names the file
+    QVERIFY2(r.err.contains(path), qPrintable(r.err));    // names the file
     QVERIFY2(r.err.contains(message), qPrintable(r.err)); // the key and what was expected
 }
 
@@ -186,33 +191,39 @@ void TestHeadless::reportCountsEveryScenarioExactly()
     ReplayProcess lines({QStringLiteral("--scenario"), QStringLiteral("betfair_mcm"), QStringLiteral("--protocol"),
                          QStringLiteral("line"), QStringLiteral("--count"), QStringLiteral("3000")});
     QVERIFY(ws.port() && lines.port());
-    const QList<QPair<QString, int>> scenarios{{QStringLiteral("small_aggtrade"), 5000},   {QStringLiteral("medium_kline"), 3000},
-                                               {QStringLiteral("large_depth20"), 2000},    {QStringLiteral("xlarge_depth_diff"), 500},
-                                               {QStringLiteral("huge_ticker_arr"), 20},    {QStringLiteral("multiplex_mix"), 4000}};
+    const QList<QPair<QString, int>> scenarios{
+        {QStringLiteral("small_aggtrade"), 5000}, {QStringLiteral("medium_kline"), 3000},
+        {QStringLiteral("large_depth20"), 2000},  {QStringLiteral("xlarge_depth_diff"), 500},
+        {QStringLiteral("huge_ticker_arr"), 20},  {QStringLiteral("multiplex_mix"), 4000}};
     QJsonArray streams;
     for (const auto &[name, count] : scenarios) {
         for (const char *mode : {"raw", "parsed"}) {
-            streams.append(QJsonObject{
-                {QStringLiteral("name"), name + QLatin1Char('-') + QLatin1String(mode)},
-                {QStringLiteral("venue"), QStringLiteral("binance")},
-                {QStringLiteral("url"), QStringLiteral("ws://127.0.0.1:%1/%2?count=%3").arg(ws.port()).arg(name).arg(count)},
-                {QStringLiteral("mode"), QLatin1String(mode)}});
+            streams.append(
+                QJsonObject{{QStringLiteral("name"), name + QLatin1Char('-') + QLatin1String(mode)},
+                            {QStringLiteral("venue"), QStringLiteral("binance")},
+                            {QStringLiteral("url"),
+                             QStringLiteral("ws://127.0.0.1:%1/%2?count=%3").arg(ws.port()).arg(name).arg(count)},
+                            {QStringLiteral("mode"), QLatin1String(mode)}});
         }
     }
-    streams.append(QJsonObject{{QStringLiteral("name"), QStringLiteral("betfair_mcm")},
-                               {QStringLiteral("venue"), QStringLiteral("betfair")},
-                               {QStringLiteral("url"), QStringLiteral("tcp://127.0.0.1:%1").arg(lines.port())},
-                               {QStringLiteral("auth"), QJsonObject{{QStringLiteral("app_key"), QStringLiteral("env:TST_APP_KEY")},
-                                                                    {QStringLiteral("session"), QStringLiteral("env:TST_SESSION")}}},
-                               {QStringLiteral("market_subscription"), QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{}}}}});
-    const QString workspace = writeFile(QStringLiteral("scenarios.json"),
-                                        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    streams.append(QJsonObject{
+        {QStringLiteral("name"), QStringLiteral("betfair_mcm")},
+        {QStringLiteral("venue"), QStringLiteral("betfair")},
+        {QStringLiteral("url"), QStringLiteral("tcp://127.0.0.1:%1").arg(lines.port())},
+        {QStringLiteral("auth"),
+         QJsonObject{{QStringLiteral("app_key"), QStringLiteral("env:TST_APP_KEY")},
+                     {QStringLiteral("session"), QStringLiteral("env:TST_SESSION")}}},
+        {QStringLiteral("market_subscription"), QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{}}}}});
+    const QString workspace = writeFile(
+        QStringLiteral("scenarios.json"),
+        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
     QVERIFY(!workspace.isEmpty());
     const QString reportPath = m_dir.filePath(QStringLiteral("report.json"));
     qputenv("TST_APP_KEY", "key");
     qputenv("TST_SESSION", "session");
-    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
-                                  scaledSeconds(4), QStringLiteral("--report"), reportPath});
+    const Run r =
+        runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
+                        QStringLiteral("--duration"), scaledSeconds(4), QStringLiteral("--report"), reportPath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("small_aggtrade-raw")), "one live line per stream");
 
@@ -230,7 +241,8 @@ void TestHeadless::reportCountsEveryScenarioExactly()
             QCOMPARE(s.value(QStringLiteral("reconnects")).toInteger(), qint64(0));
             QCOMPARE(s.value(QStringLiteral("state")).toString(), QStringLiteral("live"));
             // Partial depth carries no event time, so multiplex_mix has latency for most messages only.
-            const qint64 latencyCount = s.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("count")).toInteger();
+            const qint64 latencyCount =
+                s.value(QStringLiteral("latency_ms")).toObject().value(QStringLiteral("count")).toInteger();
             if (QLatin1String(mode) == QLatin1String("raw") || name == QLatin1String("large_depth20"))
                 QCOMPARE(latencyCount, qint64(0));
             else if (name == QLatin1String("multiplex_mix"))
@@ -240,7 +252,8 @@ void TestHeadless::reportCountsEveryScenarioExactly()
         }
     }
     const QJsonObject bf = streamNamed(report, QStringLiteral("betfair_mcm"));
-    QCOMPARE(bf.value(QStringLiteral("data_messages")).toInteger() + bf.value(QStringLiteral("heartbeats")).toInteger(), qint64(3000));
+    QCOMPARE(bf.value(QStringLiteral("data_messages")).toInteger() + bf.value(QStringLiteral("heartbeats")).toInteger(),
+             qint64(3000));
     QCOMPARE(bf.value(QStringLiteral("errors")).toInteger(), qint64(0));
     for (const char *key : {"url", "bytes", "results", "errors", "gaps", "rate_msgs_per_s"})
         QVERIFY2(bf.contains(QLatin1String(key)), key);
@@ -271,8 +284,9 @@ void TestHeadless::sigtermStillWritesTheReport()
 void TestHeadless::metricsEndpoint()
 {
     QProcess p;
-    p.start(QStringLiteral(STREAMSCOPE_BIN), {QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("0"),
-                                               QStringLiteral("--duration"), QStringLiteral("20")});
+    p.start(QStringLiteral(STREAMSCOPE_BIN),
+            {QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("0"),
+             QStringLiteral("--duration"), QStringLiteral("20")});
     QVERIFY(p.waitForStarted());
     QString url;
     QTRY_VERIFY_WITH_TIMEOUT(!(url = QRegularExpression(QStringLiteral("metrics: (http://\\S+)"))
@@ -296,17 +310,21 @@ void TestHeadless::metricsEndpoint()
         return ok;
     };
     // Poll until the demo's streams have counted messages (slower under sanitizers).
-    const QRegularExpression counted(QStringLiteral("streamscope_messages_total\\{stream=\"btcusdt-aggtrade\"\\} [1-9]\\d*"));
-    const QRegularExpression updates(QStringLiteral("streamscope_updates_total\\{stream=\"betfair-markets\"\\} [1-9]\\d*"));
+    const QRegularExpression counted(
+        QStringLiteral("streamscope_messages_total\\{stream=\"btcusdt-aggtrade\"\\} [1-9]\\d*"));
+    const QRegularExpression updates(
+        QStringLiteral("streamscope_updates_total\\{stream=\"betfair-markets\"\\} [1-9]\\d*"));
     QTRY_VERIFY_WITH_TIMEOUT(fetch() && counted.match(body).hasMatch() && updates.match(body).hasMatch(), 20000);
     QVERIFY(contentType.startsWith(QLatin1String("application/openmetrics-text")));
     p.terminate();
     p.waitForFinished(10000);
     QVERIFY(body.endsWith(QLatin1String("# EOF\n")));
     QVERIFY(body.contains(QLatin1String("# TYPE streamscope_latency_seconds histogram")));
-    QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_bucket{stream=\"btcusdt-aggtrade\",le=\"+Inf\"}")));
+    QVERIFY(
+        body.contains(QLatin1String("streamscope_latency_seconds_bucket{stream=\"btcusdt-aggtrade\",le=\"+Inf\"}")));
     QVERIFY(body.contains(QLatin1String("streamscope_latency_seconds_count{stream=\"btcusdt-aggtrade\"}")));
-    QVERIFY(body.contains(QLatin1String("streamscope_stream_state{stream=\"btcusdt-aggtrade\",streamscope_stream_state=\"live\"} 1")));
+    QVERIFY(body.contains(
+        QLatin1String("streamscope_stream_state{stream=\"btcusdt-aggtrade\",streamscope_stream_state=\"live\"} 1")));
     QVERIFY(body.contains(QLatin1String("streamscope_connections{stream=\"btcusdt-aggtrade\"} 1\n")));
     QVERIFY(body.contains(QLatin1String("streamscope_rollovers_total{stream=\"btcusdt-aggtrade\"} 0\n")));
 }
@@ -321,7 +339,8 @@ void TestHeadless::builtInDemoRunsHeadless()
     QVERIFY(streams.size() >= 5);
     for (const QJsonValue &v : streams) {
         const QJsonObject s = v.toObject();
-        QVERIFY2(s.value(QStringLiteral("messages")).toInteger() > 0, qPrintable(s.value(QStringLiteral("name")).toString()));
+        QVERIFY2(s.value(QStringLiteral("messages")).toInteger() > 0,
+                 qPrintable(s.value(QStringLiteral("name")).toString()));
     }
 }
 

@@ -128,12 +128,12 @@ void tst_EpollDispatcher::repeatingTimerKeepsItsPhase()
     constexpr int kAttempts = 10;
     struct Record {
         int ticks = 0;
-        qint64 startedNs = 0;     // before start(): tick 1 is due no earlier than this + interval
-        qint64 tick1Ns = 0;       // tick 1's slot entered
-        DeadlineBounds due2;      // tick 2's deadline, read in tick 1's slot
-        qint64 stallEndNs = 0;    // tick 1's slot left
-        qint64 tick2Ns = 0;       // tick 2's slot entered
-        DeadlineBounds due3;      // tick 3's deadline, read in tick 2's slot
+        qint64 startedNs = 0;  // before start(): tick 1 is due no earlier than this + interval
+        qint64 tick1Ns = 0;    // tick 1's slot entered
+        DeadlineBounds due2;   // tick 2's deadline, read in tick 1's slot
+        qint64 stallEndNs = 0; // tick 1's slot left
+        qint64 tick2Ns = 0;    // tick 2's slot entered
+        DeadlineBounds due3;   // tick 3's deadline, read in tick 2's slot
     };
     bool verdict = false;
     QString attempts;
@@ -168,8 +168,12 @@ void tst_EpollDispatcher::repeatingTimerKeepsItsPhase()
         QVERIFY2(r.tick1Ns >= r.startedNs + intervalNs, qPrintable(QString::number(r.tick1Ns - r.startedNs)));
         QVERIFY2(r.tick2Ns > r.due2.loNs, qPrintable(QString::number(r.tick2Ns - r.due2.loNs)));
         attempts += QStringLiteral(" [tick 2 due %1..%2 ms, stall to %3 ms, fired %4 ms; tick 3 due %5..%6 ms]")
-                        .arg(r.due2.loNs / 1e6).arg(r.due2.hiNs / 1e6).arg(r.stallEndNs / 1e6)
-                        .arg(r.tick2Ns / 1e6).arg(r.due3.loNs / 1e6).arg(r.due3.hiNs / 1e6);
+                        .arg(r.due2.loNs / 1e6)
+                        .arg(r.due2.hiNs / 1e6)
+                        .arg(r.stallEndNs / 1e6)
+                        .arg(r.tick2Ns / 1e6)
+                        .arg(r.due3.loNs / 1e6)
+                        .arg(r.due3.hiNs / 1e6);
         const bool tick2Late = r.stallEndNs > r.due2.hiNs;
         const bool beforeTick3Due = r.tick2Ns < r.due2.loNs + intervalNs;
         if (!tick2Late || !beforeTick3Due)
@@ -414,7 +418,12 @@ void tst_EpollDispatcher::postedEventsAndQuitFromAnotherThread()
         if (i % 50 == 0)
             QThread::msleep(5); // let it go back to sleep in between
     }
-    QTRY_COMPARE_WITH_TIMEOUT([&] { std::lock_guard lock(mutex); return seen.size(); }(), 200, scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(
+        [&] {
+            std::lock_guard lock(mutex);
+            return seen.size();
+        }(),
+        200, scaledMs(20000));
     QObject::connect(&thread, &QThread::finished, [&] { handOffRelease(&thread); });
     thread.quit();
     QVERIFY(thread.wait(scaledMs(20000)));

@@ -54,16 +54,16 @@ void tst_HeadScanner::classify_data()
     QTest::addColumn<bool>("idIsString");
 
     // Binance market streams: control responses.
-    QTest::newRow("Binance subscribe result") << QByteArray("{\"result\":null,\"id\":1}") << QByteArray("Result")
-                                              << QByteArray("1") << false;
-    QTest::newRow("Binance list subscriptions result")
-        << QByteArray("{\"result\":[\"btcusdt@aggTrade\"],\"id\":3}") << QByteArray("Result") << QByteArray("3") << false;
-    QTest::newRow("Binance result, id first") << QByteArray("{\"id\":42,\"result\":null}") << QByteArray("Result")
-                                              << QByteArray("42") << false;
+    QTest::newRow("Binance subscribe result")
+        << QByteArray("{\"result\":null,\"id\":1}") << QByteArray("Result") << QByteArray("1") << false;
+    QTest::newRow("Binance list subscriptions result") << QByteArray("{\"result\":[\"btcusdt@aggTrade\"],\"id\":3}")
+                                                       << QByteArray("Result") << QByteArray("3") << false;
+    QTest::newRow("Binance result, id first")
+        << QByteArray("{\"id\":42,\"result\":null}") << QByteArray("Result") << QByteArray("42") << false;
     QTest::newRow("Binance result with whitespace")
         << QByteArray(" { \"result\" : null , \"id\" : 12 }") << QByteArray("Result") << QByteArray("12") << false;
-    QTest::newRow("Binance error with id")
-        << QByteArray("{\"error\":{\"code\":2,\"msg\":\"x\"},\"id\":7}") << QByteArray("Error") << QByteArray("7") << false;
+    QTest::newRow("Binance error with id") << QByteArray("{\"error\":{\"code\":2,\"msg\":\"x\"},\"id\":7}")
+                                           << QByteArray("Error") << QByteArray("7") << false;
     QTest::newRow("Binance error, long message")
         << QByteArray("{\"error\":{\"code\":2,\"msg\":\"Invalid request: unknown property\"},\"id\":8}")
         << QByteArray("Error") << QByteArray("8") << false;
@@ -84,9 +84,9 @@ void tst_HeadScanner::classify_data()
         << true;
 
     // Betfair.
-    QTest::newRow("Betfair connection")
-        << QByteArray("{\"op\":\"connection\",\"connectionId\":\"002-051134157842-432409\"}") << QByteArray("Connection")
-        << QByteArray() << false;
+    QTest::newRow("Betfair connection") << QByteArray(
+        "{\"op\":\"connection\",\"connectionId\":\"002-051134157842-432409\"}")
+                                        << QByteArray("Connection") << QByteArray() << false;
     QTest::newRow("Betfair status SUCCESS")
         << QByteArray("{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false,"
                       "\"connectionsAvailable\":9}")
@@ -95,16 +95,16 @@ void tst_HeadScanner::classify_data()
         << QByteArray("{\"op\":\"status\",\"id\":6,\"statusCode\":\"FAILURE\",\"errorCode\":\"TIMEOUT\","
                       "\"errorMessage\":\"...\",\"connectionClosed\":true}")
         << QByteArray("Error") << QByteArray("6") << false;
-    QTest::newRow("Betfair heartbeat")
-        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}")
-        << QByteArray("Heartbeat") << QByteArray() << false;
+    QTest::newRow("Betfair heartbeat") << QByteArray(
+        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}")
+                                       << QByteArray("Heartbeat") << QByteArray() << false;
     QTest::newRow("Betfair order heartbeat")
         << QByteArray("{\"op\":\"ocm\",\"id\":3,\"clk\":\"AAAAAAAA\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}")
         << QByteArray("Heartbeat") << QByteArray() << false;
-    QTest::newRow("Betfair mcm delta")
-        << QByteArray("{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,"
-                      "\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}")
-        << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("Betfair mcm delta") << QByteArray(
+        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,"
+        "\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}")
+                                       << QByteArray("Data") << QByteArray() << false;
     QTest::newRow("Betfair mcm SUB_IMAGE")
         << QByteArray("{\"op\":\"mcm\",\"id\":2,\"initialClk\":\"xAeGqeqzBsQHkdq8uQbEB9jygrkG\",\"clk\":\"AAAAAAAA\","
                       "\"conflateMs\":0,\"heartbeatMs\":5000,\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\","
@@ -129,21 +129,21 @@ void tst_HeadScanner::classify_data()
     QTest::newRow("Binance partial depth")
         << QByteArray("{\"lastUpdateId\":160,\"bids\":[[\"0.0024\",\"10\"]],\"asks\":[[\"0.0026\",\"100\"]]}")
         << QByteArray("Data") << QByteArray() << false;
-    QTest::newRow("Binance array stream") << QByteArray("[{\"e\":\"24hrTicker\",\"E\":123456789}]") << QByteArray("Data")
-                                          << QByteArray() << false;
+    QTest::newRow("Binance array stream")
+        << QByteArray("[{\"e\":\"24hrTicker\",\"E\":123456789}]") << QByteArray("Data") << QByteArray() << false;
     QTest::newRow("generic data with id and string status")
         << QByteArray("{\"id\":5,\"status\":\"open\",\"price\":\"101.5\"}") << QByteArray("Data") << QByteArray()
         << false;
     QTest::newRow("generic data with status but no id")
         << QByteArray("{\"type\":\"tick\",\"status\":200,\"px\":1}") << QByteArray("Data") << QByteArray() << false;
-    QTest::newRow("word result as a value") << QByteArray("{\"type\":\"result\",\"lastError\":\"none\"}")
-                                            << QByteArray("Data") << QByteArray() << false;
+    QTest::newRow("word result as a value")
+        << QByteArray("{\"type\":\"result\",\"lastError\":\"none\"}") << QByteArray("Data") << QByteArray() << false;
 
     const QByteArray prefix = longDepthPrefix();
     QVERIFY(prefix.size() > HeadScanner::kHeadBytes);
     QTest::newRow("error and result keys only after the head")
-        << prefix + ",\"error\":{\"code\":1,\"msg\":\"x\"},\"result\":null,\"id\":9,\"status\":500}" << QByteArray("Data")
-        << QByteArray() << false;
+        << prefix + ",\"error\":{\"code\":1,\"msg\":\"x\"},\"result\":null,\"id\":9,\"status\":500}"
+        << QByteArray("Data") << QByteArray() << false;
     QTest::newRow("code and msg keys only after the head")
         << QByteArray("{\"code\":0,\"data\":\"") + QByteArray(300, 'a') + "\",\"msg\":\"x\"}" << QByteArray("Data")
         << QByteArray() << false;
@@ -163,8 +163,8 @@ void tst_HeadScanner::classify_data()
     QTest::newRow("numeric id cut by the head end") << cutId << QByteArray("Result") << QByteArray() << false;
     // A long LIST_SUBSCRIPTIONS result puts its id after the head: a result without an id.
     QTest::newRow("result whose id lies after the head")
-        << QByteArray("{\"result\":[\"") + QByteArray(300, 's') + "\"],\"id\":3}" << QByteArray("Result") << QByteArray()
-        << false;
+        << QByteArray("{\"result\":[\"") + QByteArray(300, 's') + "\"],\"id\":3}" << QByteArray("Result")
+        << QByteArray() << false;
 }
 
 void tst_HeadScanner::classify()
@@ -209,7 +209,8 @@ void tst_HeadScanner::keyFoundAtEveryOffset()
         const QByteArray filler = "\"c\":\"ct\",\"cts\":1,\"x\":\"" + QByteArray(pad, 'c') + "\",";
         const QByteArray heartbeat = "{\"op\":\"mcm\"," + filler + "\"ct\":\"HEARTBEAT\"}";
         const QByteArray delta = "{\"op\":\"mcm\"," + filler + "\"ct\":\"RESUB_DELTA\"}";
-        const QByteArray expected = heartbeat.indexOf("\"ct\":\"HEARTBEAT\"") + 16 <= HeadScanner::kHeadBytes ? "Heartbeat" : "Data";
+        const QByteArray expected =
+            heartbeat.indexOf("\"ct\":\"HEARTBEAT\"") + 16 <= HeadScanner::kHeadBytes ? "Heartbeat" : "Data";
         QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size()).kind), expected);
         QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size()).kind), QByteArray("Data"));
         // The message ends exactly after the value: the key is at the very end of the head.

@@ -90,12 +90,11 @@ void tst_LatencyHistogram::bucketOfValue_data()
     QTest::newRow("128") << quint64(128) << 96 << quint64(128) << quint64(131);
     QTest::newRow("1000") << quint64(1000) << 190 << quint64(992) << quint64(1007);
     QTest::newRow("1 s") << quint64(1000000) << 509 << quint64(999424) << quint64(1015807);
-    QTest::newRow("2^36 - 1, last in range") << quint64(kTopUs) << H::kCount - 1 << (quint64(63) << 30)
-                                             << quint64(kTopUs);
-    QTest::newRow("2^36, clamped") << (quint64(1) << 36) << H::kCount - 1 << (quint64(63) << 30)
-                                   << quint64(kTopUs);
-    QTest::newRow("uint64 max, clamped") << std::numeric_limits<quint64>::max() << H::kCount - 1
-                                         << (quint64(63) << 30) << quint64(kTopUs);
+    QTest::newRow("2^36 - 1, last in range")
+        << quint64(kTopUs) << H::kCount - 1 << (quint64(63) << 30) << quint64(kTopUs);
+    QTest::newRow("2^36, clamped") << (quint64(1) << 36) << H::kCount - 1 << (quint64(63) << 30) << quint64(kTopUs);
+    QTest::newRow("uint64 max, clamped") << std::numeric_limits<quint64>::max() << H::kCount - 1 << (quint64(63) << 30)
+                                         << quint64(kTopUs);
 }
 
 void tst_LatencyHistogram::bucketOfValue()
@@ -266,14 +265,14 @@ void tst_LatencyHistogram::window_data()
                                                << quint64(3) << quint64(60) << quint64(1) << 20.0 << quint64(30);
     QTest::newRow("first window") << QList<qint64>{} << QList<qint64>{100, 200} << quint64(2) << quint64(300)
                                   << quint64(0) << 101.0 << quint64(200);
-    QTest::newRow("nothing new") << QList<qint64>{5, 5, -1} << QList<qint64>{} << quint64(0) << quint64(0)
-                                 << quint64(0) << 0.0 << quint64(0);
+    QTest::newRow("nothing new") << QList<qint64>{5, 5, -1} << QList<qint64>{} << quint64(0) << quint64(0) << quint64(0)
+                                 << 0.0 << quint64(0);
     // The all-time max (50000) lies before the window: the window's max is its top bucket's bound.
     QTest::newRow("max before the window") << QList<qint64>{50000} << QList<qint64>{700, 690} << quint64(2)
                                            << quint64(1390) << quint64(0) << 703.0 << quint64(703);
-    QTest::newRow("same bucket before and during") << QList<qint64>{100, 100} << QList<qint64>{100, 101, 5000}
-                                                   << quint64(3) << quint64(5201) << quint64(0) << 101.0
-                                                   << quint64(5000);
+    QTest::newRow("same bucket before and during")
+        << QList<qint64>{100, 100} << QList<qint64>{100, 101, 5000} << quint64(3) << quint64(5201) << quint64(0)
+        << 101.0 << quint64(5000);
 }
 
 void tst_LatencyHistogram::window()

@@ -57,8 +57,10 @@ QByteArray betfairSession()
 {
     return QByteArrayLiteral(
         "{\"op\":\"connection\",\"connectionId\":\"002-051134157842-432409\"}\r\n"
-        "{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false,\"connectionsAvailable\":9}\r\n"
-        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}\r\n"
+        "{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false,\"connectionsAvailable\":9}"
+        "\r\n"
+        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{"
+        "\"id\":47972,\"ltp\":2.52}]}]}\r\n"
         "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}\r\n");
 }
 
@@ -93,33 +95,29 @@ void tst_LineFramer::feedReads_data()
     QTest::addColumn<QList<int>>("deliveredAfterRead");
     QTest::addColumn<int>("bufferedAtEnd");
 
-    QTest::newRow("two messages in one read")
-        << QList<QByteArray>{"{\"a\":1}\r\n{\"b\":2}\r\n"} << QList<QByteArray>{"{\"a\":1}", "{\"b\":2}"}
-        << QList<int>{2} << 0;
+    QTest::newRow("two messages in one read") << QList<QByteArray>{"{\"a\":1}\r\n{\"b\":2}\r\n"}
+                                              << QList<QByteArray>{"{\"a\":1}", "{\"b\":2}"} << QList<int>{2} << 0;
     QTest::newRow("two messages and a partial third in one read")
         << QList<QByteArray>{"one\r\ntwo\r\nthr", "ee\r\n"} << QList<QByteArray>{"one", "two", "three"}
         << QList<int>{2, 3} << 0;
     QTest::newRow("CR at end of one read, LF at start of next")
-        << QList<QByteArray>{"hello\r", "\nworld\r\n"} << QList<QByteArray>{"hello", "world"}
-        << QList<int>{0, 2} << 0;
+        << QList<QByteArray>{"hello\r", "\nworld\r\n"} << QList<QByteArray>{"hello", "world"} << QList<int>{0, 2} << 0;
     QTest::newRow("CR alone, then LF alone")
         << QList<QByteArray>{"abc", "\r", "\n"} << QList<QByteArray>{"abc"} << QList<int>{0, 0, 1} << 0;
-    QTest::newRow("bare LF") << QList<QByteArray>{"one\ntwo\n"} << QList<QByteArray>{"one", "two"}
-                             << QList<int>{2} << 0;
+    QTest::newRow("bare LF") << QList<QByteArray>{"one\ntwo\n"} << QList<QByteArray>{"one", "two"} << QList<int>{2}
+                             << 0;
     QTest::newRow("bare LF split before the LF")
         << QList<QByteArray>{"one", "\ntwo", "\n"} << QList<QByteArray>{"one", "two"} << QList<int>{0, 1, 2} << 0;
     QTest::newRow("CRLF and bare LF mixed")
         << QList<QByteArray>{"a\r\nb\nc\r\n"} << QList<QByteArray>{"a", "b", "c"} << QList<int>{3} << 0;
-    QTest::newRow("empty lines skipped")
-        << QList<QByteArray>{"\r\n\r\na\r\n\n\r\n", "\r\n", "\nb\r\n\r\n"} << QList<QByteArray>{"a", "b"}
-        << QList<int>{1, 1, 2} << 0;
+    QTest::newRow("empty lines skipped") << QList<QByteArray>{"\r\n\r\na\r\n\n\r\n", "\r\n", "\nb\r\n\r\n"}
+                                         << QList<QByteArray>{"a", "b"} << QList<int>{1, 1, 2} << 0;
     QTest::newRow("empty line split inside its CRLF")
         << QList<QByteArray>{"a\r\n\r", "\nb\r\n"} << QList<QByteArray>{"a", "b"} << QList<int>{1, 2} << 0;
     QTest::newRow("CR inside a message is data")
         << QList<QByteArray>{"a\rb\r\n"} << QList<QByteArray>{"a\rb"} << QList<int>{1} << 0;
-    QTest::newRow("empty reads change nothing")
-        << QList<QByteArray>{"", "ab", "", "c\r", "", "\n", ""} << QList<QByteArray>{"abc"}
-        << QList<int>{0, 0, 0, 0, 0, 1, 1} << 0;
+    QTest::newRow("empty reads change nothing") << QList<QByteArray>{"", "ab", "", "c\r", "", "\n", ""}
+                                                << QList<QByteArray>{"abc"} << QList<int>{0, 0, 0, 0, 0, 1, 1} << 0;
     QTest::newRow("partial message held until its terminator")
         << QList<QByteArray>{"{\"op\":\"mcm\""} << QList<QByteArray>{} << QList<int>{0} << 11;
 
@@ -160,8 +158,7 @@ void tst_LineFramer::splitAtEveryPosition_data()
     QByteArray lf = betfairSession();
     lf.replace("\r\n", "\n");
     QTest::newRow("Betfair session, bare LF") << lf << 4;
-    QTest::newRow("short messages and empty lines")
-        << QByteArrayLiteral("a\r\n\r\nbc\n\ndef\r\n\r\n\r\ng\r\n") << 4;
+    QTest::newRow("short messages and empty lines") << QByteArrayLiteral("a\r\n\r\nbc\n\ndef\r\n\r\n\r\ng\r\n") << 4;
 }
 
 void tst_LineFramer::splitAtEveryPosition()
@@ -180,7 +177,9 @@ void tst_LineFramer::splitAtEveryPosition()
         QCOMPARE(feed(framer, stream.left(cut), out), Status::Ok);
         if (out.messages.size() != completeBefore(terminators, cut))
             QFAIL(qPrintable(QStringLiteral("cut at %1: %2 messages delivered after the first part, expected %3")
-                                 .arg(cut).arg(out.messages.size()).arg(completeBefore(terminators, cut))));
+                                 .arg(cut)
+                                 .arg(out.messages.size())
+                                 .arg(completeBefore(terminators, cut))));
         QCOMPARE(feed(framer, stream.mid(cut), out), Status::Ok);
         if (out.messages != expected)
             QFAIL(qPrintable(QStringLiteral("cut at %1: messages differ").arg(cut)));
@@ -222,24 +221,25 @@ void tst_LineFramer::oversized_data()
     const QByteArray ten = "0123456789";
     const QByteArray eleven = "0123456789A";
 
-    QTest::newRow("exactly the limit, one read") << 10 << QList<QByteArray>{ten + "\r\n"} << -1 << QList<QByteArray>{ten};
-    QTest::newRow("exactly the limit, split") << 10 << QList<QByteArray>{"01234", "56789\r\n"} << -1
-                                              << QList<QByteArray>{ten};
-    QTest::newRow("exactly the limit, CR then LF") << 10 << QList<QByteArray>{ten + "\r", "\n"} << -1
-                                                   << QList<QByteArray>{ten};
-    QTest::newRow("exactly the limit, bare LF split") << 10 << QList<QByteArray>{"01234", "56789\n"} << -1
-                                                      << QList<QByteArray>{ten};
+    QTest::newRow("exactly the limit, one read")
+        << 10 << QList<QByteArray>{ten + "\r\n"} << -1 << QList<QByteArray>{ten};
+    QTest::newRow("exactly the limit, split")
+        << 10 << QList<QByteArray>{"01234", "56789\r\n"} << -1 << QList<QByteArray>{ten};
+    QTest::newRow("exactly the limit, CR then LF")
+        << 10 << QList<QByteArray>{ten + "\r", "\n"} << -1 << QList<QByteArray>{ten};
+    QTest::newRow("exactly the limit, bare LF split")
+        << 10 << QList<QByteArray>{"01234", "56789\n"} << -1 << QList<QByteArray>{ten};
     QTest::newRow("one over, one read, CRLF") << 10 << QList<QByteArray>{eleven + "\r\n"} << 0 << QList<QByteArray>{};
     QTest::newRow("one over, one read, bare LF") << 10 << QList<QByteArray>{eleven + "\n"} << 0 << QList<QByteArray>{};
-    QTest::newRow("one over, split, CRLF") << 10 << QList<QByteArray>{"01234", "56789A\r\n"} << 1
-                                           << QList<QByteArray>{};
-    QTest::newRow("one over, split, bare LF") << 10 << QList<QByteArray>{"01234", "56789A\n"} << 1
-                                              << QList<QByteArray>{};
+    QTest::newRow("one over, split, CRLF")
+        << 10 << QList<QByteArray>{"01234", "56789A\r\n"} << 1 << QList<QByteArray>{};
+    QTest::newRow("one over, split, bare LF")
+        << 10 << QList<QByteArray>{"01234", "56789A\n"} << 1 << QList<QByteArray>{};
     QTest::newRow("one over, then LF alone") << 10 << QList<QByteArray>{eleven, "\n"} << 1 << QList<QByteArray>{};
     QTest::newRow("grows past the limit without a terminator")
         << 10 << QList<QByteArray>{"012345", "6789AB"} << 1 << QList<QByteArray>{};
-    QTest::newRow("tail of one read already too long") << 10 << QList<QByteArray>{"ok\r\n" + ten + "AB"} << 0
-                                                       << QList<QByteArray>{"ok"};
+    QTest::newRow("tail of one read already too long")
+        << 10 << QList<QByteArray>{"ok\r\n" + ten + "AB"} << 0 << QList<QByteArray>{"ok"};
     QTest::newRow("messages before the oversized one are delivered")
         << 10 << QList<QByteArray>{"ok\r\n" + eleven + "BC\r\n"} << 0 << QList<QByteArray>{"ok"};
     QTest::newRow("big message in small reads")
@@ -285,8 +285,7 @@ void tst_LineFramer::deliversFromCallerBufferWhenWhole()
     const QByteArray read = "one\r\ntwo\r\n";
     LineFramer framer;
     QList<const char *> starts;
-    QCOMPARE(framer.feed(read.constData(), read.size(),
-                         [&starts](const char *d, qsizetype) { starts.append(d); }),
+    QCOMPARE(framer.feed(read.constData(), read.size(), [&starts](const char *d, qsizetype) { starts.append(d); }),
              Status::Ok);
     QCOMPARE(starts, (QList<const char *>{read.constData(), read.constData() + 5}));
 }

@@ -90,8 +90,8 @@ void tst_MessageDecoder::decode_data()
         "\"s\":\"ETHUSDT\",\"i\":\"1m\",\"f\":100,\"L\":200,\"o\":\"1\",\"c\":\"2\",\"h\":\"3\",\"l\":\"0.5\","
         "\"v\":\"10\",\"n\":100,\"x\":false,\"q\":\"1\",\"V\":\"2\",\"Q\":\"3\",\"B\":\"0\"}}",
         none, true, 1672515782136, "kline", "BTCUSDT");
-    row("escaped names are unescaped",
-        "{\"e\":\"agg\\u0054rade\",\"E\":1,\"s\":\"A\\\"B\" }", none, true, 1, "aggTrade", "A\"B");
+    row("escaped names are unescaped", "{\"e\":\"agg\\u0054rade\",\"E\":1,\"s\":\"A\\\"B\" }", none, true, 1,
+        "aggTrade", "A\"B");
     row("names followed by whitespace", "{\"e\" : \"trade\"\n ,\"E\":1,\"s\":\"X\"\t}", none, true, 1, "trade", "X");
     row("event type that is not a string", "{\"e\":5,\"E\":1}", none, false, kNone);
     row("Binance E with whitespace", " {\n  \"e\" : \"trade\" ,\n  \"E\" : 17 \n}\n", none, true, 17, "trade");
@@ -122,8 +122,8 @@ void tst_MessageDecoder::decode_data()
         "{\"stream\":\"bnbbtc@depth@100ms\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BNBBTC\","
         "\"U\":157,\"u\":160,\"b\":[],\"a\":[]}}",
         none, true, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
-    row("combined partial depth", "{\"stream\":\"bnbbtc@depth20\",\"data\":{\"lastUpdateId\":160,\"bids\":[],\"asks\":[]}}",
-        none, true, kNone);
+    row("combined partial depth",
+        "{\"stream\":\"bnbbtc@depth20\",\"data\":{\"lastUpdateId\":160,\"bids\":[],\"asks\":[]}}", none, true, kNone);
     row("combined serverShutdown",
         "{\"stream\":\"!serverShutdown\",\"data\":{\"e\":\"serverShutdown\",\"E\":1672515782136}}", none, true,
         1672515782136, "serverShutdown");
@@ -138,8 +138,9 @@ void tst_MessageDecoder::decode_data()
         "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AEYAVAA7\",\"pt\":1449855401068,"
         "\"mc\":[{\"id\":\"1.120684740\",\"rc\":[{\"id\":47972,\"ltp\":2.52}]}]}",
         none, true, 1449855401068);
-    row("Betfair heartbeat pt", "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}",
-        none, true, 1449855402068);
+    row("Betfair heartbeat pt",
+        "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AIEBAJ4BAIEB\",\"pt\":1449855402068,\"ct\":\"HEARTBEAT\"}", none, true,
+        1449855402068);
     row("Betfair status has no pt",
         "{\"op\":\"status\",\"id\":1,\"statusCode\":\"SUCCESS\",\"connectionClosed\":false}", none, true, kNone);
 
@@ -164,19 +165,22 @@ void tst_MessageDecoder::decode_data()
     row("unclosed string", "{\"e\":\"aggTrade", none, false, kNone);
     row("trailing garbage", "{\"e\":\"aggTrade\",\"E\":1672515782136} garbage", none, false, kNone);
     row("trailing garbage after a message without E", "{\"lastUpdateId\":160} x", none, false, kNone);
-    row("trailing garbage after a combined message",
-        "{\"stream\":\"a@b\",\"data\":{\"E\":1672515782136}}{\"x\":1}", none, false, kNone);
+    row("trailing garbage after a combined message", "{\"stream\":\"a@b\",\"data\":{\"E\":1672515782136}}{\"x\":1}",
+        none, false, kNone);
     row("trailing garbage after an array", "[{\"E\":1}] x", none, false, kNone);
     row("missing colon", "{\"e\" \"aggTrade\"}", none, false, kNone);
     row("empty", "", none, false, kNone);
     row("a second document", "{\"E\":1}\n{\"E\":2}", none, false, kNone);
     // A combined trade is read up to its trade id; the rest must still close properly.
     row("combined aggTrade cut short",
-        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"", none, false, kNone);
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"", none, false,
+        kNone);
     row("combined aggTrade with an unclosed array after the id",
-        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":[\"1\"}}", none, false, kNone);
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":[\"1\"}}", none,
+        false, kNone);
     row("combined aggTrade followed by trailing content",
-        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"}} x", none, false, kNone);
+        "{\"stream\":\"a@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":1,\"s\":\"X\",\"a\":7,\"p\":\"1\"}} x", none,
+        false, kNone);
     row("trailing brace", "{\"E\":1}}", none, false, kNone);
 
     // Scalars are no events but valid JSON; broken scalars are not.
@@ -203,7 +207,8 @@ void tst_MessageDecoder::decode()
 
     MessageDecoder decoder;
     DecodedFields fields;
-    const bool decoded = decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields);
+    const bool decoded =
+        decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields);
     if (decoded != ok)
         QFAIL(qPrintable(QStringLiteral("decode returned %1 (%2)").arg(decoded).arg(decoder.lastError())));
     if (!ok) {
@@ -269,8 +274,8 @@ void tst_MessageDecoder::largerThanInitialBuffer()
     QCOMPARE(qint64(fields.eventTime), qint64(1));
 
     // The fields come after the padding, so the whole message must be read.
-    const QByteArray big = "{\"pad\":\"" + QByteArray(padBytes, 'p') +
-                           "\",\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":5,\"u\":9}";
+    const QByteArray big = "{\"pad\":\"" + QByteArray(padBytes, 'p')
+        + "\",\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":5,\"u\":9}";
     QVERIFY2(decoder.decodeCopy(big.constData(), std::size_t(big.size()), {}, fields), qPrintable(decoder.lastError()));
     checkFields(fields, 1672515782136, "depthUpdate", "BTCUSDT", {5, 9, kNone});
     if (QTest::currentTestFailed())
@@ -313,30 +318,37 @@ void tst_MessageDecoder::venueFields_data()
     QTest::addColumn<QByteArray>("expect"); // "key=value;..." of the fields that must be set
 
     QTest::newRow("binance combined aggTrade: stream and trade id")
-        << QByteArray(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":  1000042,"p":"1"}})")
+        << QByteArray(
+               R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":  1000042,"p":"1"}})")
         << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@aggTrade;tradeId=1000042");
-    QTest::newRow("binance combined trade: t is the trade id, not the seller's a")
-        << QByteArray(R"({"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","q":"2","b":88,"a":50,"T":2,"m":true,"M":true}})")
-        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@trade;tradeId=12345");
+    QTest::newRow("binance combined trade: t is the trade id, not the seller's a") << QByteArray(
+        R"({"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","q":"2","b":88,"a":50,"T":2,"m":true,"M":true}})")
+                                                                                   << int(streamscope::DecodeProfile::
+                                                                                              Binance)
+                                                                                   << QByteArray("stream=btcusdt@trade;"
+                                                                                                 "tradeId=12345");
     QTest::newRow("binance raw trade: t is the trade id")
-        << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})") << int(streamscope::DecodeProfile::Binance)
-        << QByteArray("tradeId=12345");
+        << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})")
+        << int(streamscope::DecodeProfile::Binance) << QByteArray("tradeId=12345");
     QTest::newRow("binance serverShutdown notice")
         << QByteArray(R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":1700000000000}})")
         << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=!serverShutdown;eventType=serverShutdown");
-    QTest::newRow("betfair SUB_IMAGE")
-        << QByteArray(R"({"op":"mcm","id":2,"initialClk":"xAe","clk":"AAA","conflateMs":0,"heartbeatMs":  500,"pt":1,"ct":"SUB_IMAGE","mc":[{"id":"1.2","img":true,"rc":[{"id":1}]}]})")
-        << int(streamscope::DecodeProfile::Betfair)
-        << QByteArray("op=mcm;initialClk=xAe;clk=AAA;conflateMs=0;heartbeatMs=500;ct=SUB_IMAGE;image=1");
-    QTest::newRow("betfair 503, conflated, segment")
-        << QByteArray(R"({"op":"mcm","id":2,"clk":"B","status":503,"segmentType":"SEG_END","pt":1,"mc":[{"id":"1.2","rc":[]},{"id":"1.3","con":true}]})")
-        << int(streamscope::DecodeProfile::Betfair) << QByteArray("op=mcm;clk=B;status=503;segmentType=SEG_END;conflated=1");
+    QTest::newRow("betfair SUB_IMAGE") << QByteArray(
+        R"({"op":"mcm","id":2,"initialClk":"xAe","clk":"AAA","conflateMs":0,"heartbeatMs":  500,"pt":1,"ct":"SUB_IMAGE","mc":[{"id":"1.2","img":true,"rc":[{"id":1}]}]})")
+                                       << int(streamscope::DecodeProfile::Betfair)
+                                       << QByteArray("op=mcm;initialClk=xAe;clk=AAA;conflateMs=0;heartbeatMs=500;ct="
+                                                     "SUB_IMAGE;image=1");
+    QTest::newRow("betfair 503, conflated, segment") << QByteArray(
+        R"({"op":"mcm","id":2,"clk":"B","status":503,"segmentType":"SEG_END","pt":1,"mc":[{"id":"1.2","rc":[]},{"id":"1.3","con":true}]})")
+                                                     << int(streamscope::DecodeProfile::Betfair)
+                                                     << QByteArray(
+                                                            "op=mcm;clk=B;status=503;segmentType=SEG_END;conflated=1");
     QTest::newRow("betfair status null is no status")
-        << QByteArray(R"({"op":"mcm","id":2,"clk":"C","status":null,"pt":1})") << int(streamscope::DecodeProfile::Betfair)
-        << QByteArray("op=mcm;clk=C");
+        << QByteArray(R"({"op":"mcm","id":2,"clk":"C","status":null,"pt":1})")
+        << int(streamscope::DecodeProfile::Betfair) << QByteArray("op=mcm;clk=C");
     QTest::newRow("generic profile skips betfair fields")
-        << QByteArray(R"({"op":"mcm","clk":"C","status":503,"pt":1,"mc":[{"con":true}]})") << int(streamscope::DecodeProfile::Generic)
-        << QByteArray("");
+        << QByteArray(R"({"op":"mcm","clk":"C","status":503,"pt":1,"mc":[{"con":true}]})")
+        << int(streamscope::DecodeProfile::Generic) << QByteArray("");
 }
 
 void tst_MessageDecoder::venueFields()
@@ -346,7 +358,8 @@ void tst_MessageDecoder::venueFields()
     QFETCH(QByteArray, expect);
     MessageDecoder decoder;
     DecodedFields f;
-    QVERIFY(decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f, streamscope::DecodeProfile(profile)));
+    QVERIFY(decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f,
+                               streamscope::DecodeProfile(profile)));
     QMap<QByteArray, QByteArray> want;
     for (const QByteArray &kv : expect.split(';'))
         if (!kv.isEmpty())
@@ -384,7 +397,7 @@ QByteArray tickers(int n)
     QByteArray out;
     for (int i = 0; i < n; ++i)
         out += (i ? "," : "") + QByteArray("{\"e\":\"24hrTicker\",\"E\":") + QByteArray::number(1700000000000 + i)
-               + ",\"s\":\"SYM" + QByteArray::number(i) + "USDT\",\"c\":\"1.5\",\"n\":7}";
+            + ",\"s\":\"SYM" + QByteArray::number(i) + "USDT\",\"c\":\"1.5\",\"n\":7}";
     return out;
 }
 
@@ -403,8 +416,10 @@ void tst_MessageDecoder::longMessages_data()
     const int binance = int(streamscope::DecodeProfile::Binance);
 
     QTest::newRow("combined depth diff, fields in the head")
-        << "{\"stream\":\"btcusdt@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":157,"
-           "\"u\":357,\"b\":[" + levels(200) + "],\"a\":[" + levels(200) + "]}}"
+        << "{\"stream\":\"btcusdt@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":"
+           "157,"
+           "\"u\":357,\"b\":["
+            + levels(200) + "],\"a\":[" + levels(200) + "]}}"
         << binance << true << qint64(1672515782136) << QByteArray("depthUpdate") << QList<qint64>{157, 357, kNone};
     QTest::newRow("combined ticker array (object root)")
         << "{\"stream\":\"!ticker@arr\",\"data\":[" + tickers(300) + "]}" << binance << true << qint64(1700000000000)
@@ -416,8 +431,8 @@ void tst_MessageDecoder::longMessages_data()
         << "{\"b\":[" + levels(400) + "],\"e\":\"depthUpdate\",\"E\":5,\"U\":6,\"u\":7}" << binance << true << qint64(5)
         << QByteArray("depthUpdate") << QList<qint64>{6, 7, kNone};
     QTest::newRow("brackets and escaped quotes in strings around the cut")
-        << "{\"e\":\"depthUpdate\",\"E\":9,\"note\":\"" + QByteArray(2030, 'x') + "]}\\\"]}\\\\\",\"U\":1,\"u\":2,\"b\":["
-               + levels(300) + "]}"
+        << "{\"e\":\"depthUpdate\",\"E\":9,\"note\":\"" + QByteArray(2030, 'x')
+            + "]}\\\"]}\\\\\",\"U\":1,\"u\":2,\"b\":[" + levels(300) + "]}"
         << binance << true << qint64(9) << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
     QTest::newRow("malformed in the head")
         << "{\"e\":\"depthUpdate\",\"E\":1,,\"U\":1,\"u\":2,\"b\":[" + levels(400) + "]}" << binance << false << kNone
@@ -427,16 +442,18 @@ void tst_MessageDecoder::longMessages_data()
         << QList<qint64>{kNone, kNone, kNone};
     // What the lazy tail gives up: a tail left unread is not checked for its grammar.
     QTest::newRow("malformed only in the unread tail is not an error")
-        << "{\"e\":\"depthUpdate\",\"E\":1,\"U\":1,\"u\":2,\"b\":[" + levels(400) + ",,]}" << binance << true << qint64(1)
-        << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
+        << "{\"e\":\"depthUpdate\",\"E\":1,\"U\":1,\"u\":2,\"b\":[" + levels(400) + ",,]}" << binance << true
+        << qint64(1) << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
     // Betfair reads every change of mc[]: a long message is read whole.
     QTest::newRow("betfair image, the whole list read")
         << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\",\"mc\":[{\"id\":\"1.1\",\"rc\":["
-               + levels(400) + "]},{\"id\":\"1.2\",\"img\":true}]}"
-        << int(streamscope::DecodeProfile::Betfair) << true << qint64(1449855400048) << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+            + levels(400) + "]},{\"id\":\"1.2\",\"img\":true}]}"
+        << int(streamscope::DecodeProfile::Betfair) << true << qint64(1449855400048) << QByteArray()
+        << QList<qint64>{kNone, kNone, kNone};
     QTest::newRow("betfair, malformed at the end")
         << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"mc\":[{\"id\":\"1.1\",\"rc\":[" + levels(400) + "]},]}"
-        << int(streamscope::DecodeProfile::Betfair) << false << kNone << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+        << int(streamscope::DecodeProfile::Betfair) << false << kNone << QByteArray()
+        << QList<qint64>{kNone, kNone, kNone};
 }
 
 void tst_MessageDecoder::longMessages()
@@ -475,8 +492,10 @@ void tst_MessageDecoder::longMessageAfterAMiss()
     const QByteArray early = "{\"e\":\"depthUpdate\",\"E\":8,\"U\":9,\"u\":10,\"b\":[" + levels(400) + "]}";
     for (int i = 0; i < 300; ++i) {
         const QByteArray &m = i % 2 ? early : late;
-        QVERIFY(decoder.decodeCopy(m.constData(), std::size_t(m.size()), {}, fields, streamscope::DecodeProfile::Binance));
-        checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {}, i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
+        QVERIFY(
+            decoder.decodeCopy(m.constData(), std::size_t(m.size()), {}, fields, streamscope::DecodeProfile::Binance));
+        checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {},
+                    i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
         if (QTest::currentTestFailed())
             return;
     }
@@ -489,13 +508,15 @@ void tst_MessageDecoder::longMessageWithPointer_data()
     QTest::addColumn<bool>("ok");
     QTest::addColumn<qint64>("eventTime");
     const QByteArray pad(20000, 'x');
-    QTest::newRow("stamp first, long payload") << "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}" << QByteArray("/ts") << true
-                                               << qint64(1700000000123456789);
-    QTest::newRow("stamp after the payload") << "{\"p\":\"" + pad + "\",\"ts\":17}" << QByteArray("/ts") << true << qint64(17);
+    QTest::newRow("stamp first, long payload") << "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}"
+                                               << QByteArray("/ts") << true << qint64(1700000000123456789);
+    QTest::newRow("stamp after the payload")
+        << "{\"p\":\"" + pad + "\",\"ts\":17}" << QByteArray("/ts") << true << qint64(17);
     QTest::newRow("stamp inside an array past the cut")
         << "{\"b\":[" + levels(400) + "],\"t\":[{\"ts\":5},{\"ts\":6}]}" << QByteArray("/t/1/ts") << true << qint64(6);
     QTest::newRow("no such field") << "{\"p\":\"" + pad + "\",\"x\":1}" << QByteArray("/ts") << true << kNone;
-    QTest::newRow("pointer to the long string") << "{\"ts\":\"" + pad + "\",\"x\":1}" << QByteArray("/ts") << false << kNone;
+    QTest::newRow("pointer to the long string")
+        << "{\"ts\":\"" + pad + "\",\"x\":1}" << QByteArray("/ts") << false << kNone;
 }
 
 void tst_MessageDecoder::longMessageWithPointer()

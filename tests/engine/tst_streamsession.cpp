@@ -33,8 +33,8 @@ public:
     void stepWallMs(qint64 ms) { m_wallUs += ms * 1000; }
 
 private:
-    qint64 m_monoMs = 5'000'000;                    // an arbitrary origin
-    qint64 m_wallUs = 1'780'000'000'000'000;        // 2026
+    qint64 m_monoMs = 5'000'000;             // an arbitrary origin
+    qint64 m_wallUs = 1'780'000'000'000'000; // 2026
 };
 
 // A connection that the test drives: it comes up, delivers, pongs and drops on command.
@@ -72,7 +72,8 @@ public:
     void publish(const StreamEvent &event) override { events << event; }
     int count(EventKind kind) const
     {
-        return int(std::count_if(events.begin(), events.end(), [kind](const StreamEvent &e) { return e.kind == kind; }));
+        return int(
+            std::count_if(events.begin(), events.end(), [kind](const StreamEvent &e) { return e.kind == kind; }));
     }
     QVector<StreamEvent> events;
 };
@@ -113,8 +114,9 @@ struct Rig {
     // A message whose event time ("E", ms) is the wall clock's now.
     QByteArray trade(qint64 tradeId) const
     {
-        return QStringLiteral("{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":%1,\"s\":\"BTCUSDT\","
-                              "\"a\":%2,\"p\":\"1.0\",\"q\":\"2.0\",\"T\":%1,\"m\":true}}")
+        return QStringLiteral(
+                   "{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":%1,\"s\":\"BTCUSDT\","
+                   "\"a\":%2,\"p\":\"1.0\",\"q\":\"2.0\",\"T\":%1,\"m\":true}}")
             .arg(clock.wallMs())
             .arg(tradeId)
             .toUtf8();
@@ -213,7 +215,8 @@ void TestStreamSession::stallsAfterTimeoutWithoutData()
     rig.run(200);
     QCOMPARE(rig.session.state(), StreamState::Stalled);
     QCOMPARE(rig.log.count(EventKind::Stalled), 1);
-    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no data for 5.")), qPrintable(rig.snapshot().stateReason));
+    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no data for 5.")),
+             qPrintable(rig.snapshot().stateReason));
     // Data again: live again.
     rig.last()->deliver(rig.trade(2));
     QCOMPARE(rig.session.state(), StreamState::Live);
@@ -427,7 +430,8 @@ void TestStreamSession::rawServerShutdownStartsRollover()
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
-    rig.last()->deliver(QByteArrayLiteral("{\"stream\":\"!serverShutdown\",\"data\":{\"e\":\"serverShutdown\",\"E\":1}}"));
+    rig.last()->deliver(
+        QByteArrayLiteral("{\"stream\":\"!serverShutdown\",\"data\":{\"e\":\"serverShutdown\",\"E\":1}}"));
     const StreamSnapshot s = rig.snapshot();
     QCOMPARE(s.serverShutdowns, quint64(1));
     QCOMPARE(s.controlMessages, quint64(1));

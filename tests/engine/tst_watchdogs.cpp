@@ -35,7 +35,8 @@ void TestWatchdogs::connection_data()
     QTest::newRow("up, fresh") << true << qint64(100) << qint64(100) << qint64(600) << Verdict::Ok;
     QTest::newRow("up, ping due") << true << qint64(900) << qint64(100) << qint64(1100) << Verdict::PingDue;
     QTest::newRow("up, 3 s silent is alive") << true << qint64(100) << qint64(2500) << qint64(3100) << Verdict::Ok;
-    QTest::newRow("up, silent past 3 s is dead") << true << qint64(100) << qint64(2500) << qint64(3101) << Verdict::Dead;
+    QTest::newRow("up, silent past 3 s is dead")
+        << true << qint64(100) << qint64(2500) << qint64(3101) << Verdict::Dead;
 }
 
 void TestWatchdogs::connection()

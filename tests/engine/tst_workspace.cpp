@@ -32,7 +32,8 @@ void TestWorkspace::rejects_data()
     QTest::newRow("no version") << QByteArray(R"({"streams":[]})") << QStringLiteral("version: missing, expected 1");
     QTest::newRow("future version") << QByteArray(R"({"version":2,"streams":[]})")
                                     << QStringLiteral("version: expected an integer from 1 to 1, found 2");
-    QTest::newRow("no streams") << QByteArray(R"({"version":1})") << QStringLiteral("streams: missing, expected an array");
+    QTest::newRow("no streams") << QByteArray(R"({"version":1})")
+                                << QStringLiteral("streams: missing, expected an array");
     QTest::newRow("streams not array") << QByteArray(R"({"version":1,"streams":{}})")
                                        << QStringLiteral("streams: expected an array, found an object");
     QTest::newRow("stream not object") << one("3") << QStringLiteral("streams[0]: expected an object, found a number");
@@ -43,17 +44,22 @@ void TestWorkspace::rejects_data()
         << one(R"({"name":"a","url":"ws://h:1/","max_streams_per_connection":2000})")
         << QStringLiteral("streams[0].max_streams_per_connection: expected an integer from 1 to 1024, found 2000");
     QTest::newRow("futures not boolean") << one(R"({"name":"a","url":"ws://h:1/","futures":"yes"})")
-                                         << QStringLiteral("streams[0].futures: expected true or false, found a string");
-    QTest::newRow("missing url") << one(R"({"name":"a"})") << QStringLiteral("streams[0].url: missing, expected a string");
-    QTest::newRow("missing name") << one(R"({"url":"ws://h:1/"})") << QStringLiteral("streams[0].name: missing, expected a string");
+                                         << QStringLiteral(
+                                                "streams[0].futures: expected true or false, found a string");
+    QTest::newRow("missing url") << one(R"({"name":"a"})")
+                                 << QStringLiteral("streams[0].url: missing, expected a string");
+    QTest::newRow("missing name") << one(R"({"url":"ws://h:1/"})")
+                                  << QStringLiteral("streams[0].name: missing, expected a string");
     QTest::newRow("url wrong type") << one(R"({"name":"a","url":5})")
                                     << QStringLiteral("streams[0].url: expected a string, found a number");
     QTest::newRow("url bad scheme") << one(R"({"name":"a","url":"http://h/x"})")
-                                    << QStringLiteral("streams[0].url: expected a ws, wss, tcp or tls URL, found scheme 'http'");
+                                    << QStringLiteral(
+                                           "streams[0].url: expected a ws, wss, tcp or tls URL, found scheme 'http'");
     QTest::newRow("tls without port") << one(R"({"name":"a","url":"tls://h"})")
                                       << QStringLiteral("streams[0].url: expected a port in a tls URL");
-    QTest::newRow("bad venue") << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
-                               << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\" or \"generic\", found \"kraken\"");
+    QTest::newRow("bad venue")
+        << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
+        << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\" or \"generic\", found \"kraken\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
@@ -64,16 +70,19 @@ void TestWorkspace::rejects_data()
                                   << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
     QTest::newRow("stall fraction") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":500.5})")
                                     << QStringLiteral("streams[0].stall_timeout_ms: expected an integer");
-    QTest::newRow("heartbeat range") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
-                                     << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
+    QTest::newRow("heartbeat range")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
+        << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
     QTest::newRow("subscribe item") << one(R"({"name":"a","url":"ws://h:1/","subscribe":["x",1]})")
                                     << QStringLiteral("streams[0].subscribe[1]: expected a string, found a number");
     QTest::newRow("header type") << one(R"({"name":"a","url":"ws://h:1/","headers":{"X":1}})")
                                  << QStringLiteral("streams[0].headers.X: expected a string, found a number");
-    QTest::newRow("literal secret") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","auth":{"app_key":"abc123"}})")
-                                    << QStringLiteral("streams[0].auth.app_key: expected a reference such as \"env:NAME\"");
+    QTest::newRow("literal secret")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","auth":{"app_key":"abc123"}})")
+        << QStringLiteral("streams[0].auth.app_key: expected a reference such as \"env:NAME\"");
     QTest::newRow("betfair over ws") << one(R"({"name":"a","url":"ws://h:1/","venue":"betfair"})")
-                                     << QStringLiteral("streams[0].url: expected a tcp or tls URL for a Betfair stream");
+                                     << QStringLiteral(
+                                            "streams[0].url: expected a tcp or tls URL for a Betfair stream");
     QTest::newRow("missing ca") << one(R"({"name":"a","url":"wss://h:1/","tls":{"ca_file":"/nonexistent/ca.pem"}})")
                                 << QStringLiteral("streams[0].tls.ca_file: expected a readable PEM file");
     QTest::newRow("duplicate name") << QByteArray(R"({"version":1,"streams":[)") + ok + "," + ok + "]}"
@@ -140,8 +149,9 @@ void TestWorkspace::readsDesignExample()
 void TestWorkspace::warnsOnUnknownKeys()
 {
     Workspace ws;
-    const auto r = Workspace::parse(R"({"version":1,"colour":"red","streams":[{"name":"a","url":"ws://h:1/","speed":3}]})",
-                                    QStringLiteral("w.json"), ws);
+    const auto r =
+        Workspace::parse(R"({"version":1,"colour":"red","streams":[{"name":"a","url":"ws://h:1/","speed":3}]})",
+                         QStringLiteral("w.json"), ws);
     QVERIFY(r.ok);
     QCOMPARE(r.warnings.size(), 2);
     QVERIFY(r.warnings.contains(QStringLiteral("w.json: colour: unknown key, ignored")));
@@ -201,10 +211,11 @@ void TestWorkspace::missingFileNamesIt()
 void TestWorkspace::venueKeys()
 {
     Workspace ws;
-    const auto r = Workspace::parse(R"({"version":1,"streams":[{"name":"a","venue":"binance","url":"wss://fstream.binance.com/stream",
+    const auto r = Workspace::parse(
+        R"({"version":1,"streams":[{"name":"a","venue":"binance","url":"wss://fstream.binance.com/stream",
         "max_connection_age_ms":3600000,"rollover_overlap_max_ms":2000,"max_streams_per_connection":500,"futures":true},
         {"name":"b","venue":"binance","url":"wss://stream.binance.com:9443/ws"}]})",
-                                    QStringLiteral("ws.json"), ws);
+        QStringLiteral("ws.json"), ws);
     QVERIFY2(r.ok, qPrintable(r.error));
     QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
     const StreamConfig &a = ws.streams.at(0);

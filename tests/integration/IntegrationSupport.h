@@ -35,5 +35,6 @@ inline quint64 messagesOf(const Engine &engine, StreamId id)
 
 } // namespace streamscope::testing
 
-#define WAIT_STATE(engine, id, st, timeoutMs) \
-    QTRY_COMPARE_WITH_TIMEOUT(streamscope::testing::stateOf(engine, id), st, (timeoutMs) * streamscope::testing::timeFactor())
+#define WAIT_STATE(engine, id, st, timeoutMs)                                                                          \
+    QTRY_COMPARE_WITH_TIMEOUT(streamscope::testing::stateOf(engine, id), st,                                           \
+                              (timeoutMs)*streamscope::testing::timeFactor())

@@ -22,8 +22,9 @@ void TestBadInput::badJsonIsCountedAndConnectionKept()
     ReplayServer server{ReplayOptions{}};
     QVERIFY(server.listen());
     Engine engine;
-    const StreamId id = engine.addStream(
-        wsStream(QStringLiteral("bad-json"), server.port(), QStringLiteral("small_aggtrade?count=1000&misbehave=bad_json&after=100")));
+    const StreamId id =
+        engine.addStream(wsStream(QStringLiteral("bad-json"), server.port(),
+                                  QStringLiteral("small_aggtrade?count=1000&misbehave=bad_json&after=100")));
     QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).messages, quint64(1000), scaledMs(20000));
     const StreamSnapshot s = engine.snapshot(id);
     QCOMPARE(s.parseErrors, quint64(10)); // every 100th message
@@ -61,7 +62,8 @@ void TestBadInput::protocolErrorsCloseAndReconnect()
     bad.maxMessageBytes = 64 * 1024;
     const StreamId badId = engine.addStream(bad);
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    const StreamId goodId = engine.addStream(wsStream(QStringLiteral("good"), server.port(), QStringLiteral("small_aggtrade")));
+    const StreamId goodId =
+        engine.addStream(wsStream(QStringLiteral("good"), server.port(), QStringLiteral("small_aggtrade")));
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(goodId).messages > 0, scaledMs(20000));
     const StreamSnapshot goodFirst = engine.snapshot(goodId); // before the bad stream recovers
 
@@ -108,8 +110,9 @@ void TestBadInput::sequenceGapIsCountedOnce()
     QVERIFY(server.listen());
     Engine engine;
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    const StreamId id = engine.addStream(wsStream(QStringLiteral("depth"), server.port(),
-                                                  QStringLiteral("xlarge_depth_diff?count=600&misbehave=gap&after=300&gap=4")));
+    const StreamId id =
+        engine.addStream(wsStream(QStringLiteral("depth"), server.port(),
+                                  QStringLiteral("xlarge_depth_diff?count=600&misbehave=gap&after=300&gap=4")));
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).messages >= 596, scaledMs(20000));
     QTest::qWait(100);
     QCOMPARE(engine.snapshot(id).gaps, quint64(1));

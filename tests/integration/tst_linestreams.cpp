@@ -45,8 +45,9 @@ StreamConfig TestLineStreams::betfair(quint16 port) const
     c.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(port));
     c.appKey = QStringLiteral("env:STREAMSCOPE_TEST_APP_KEY");
     c.session = QStringLiteral("env:STREAMSCOPE_TEST_SESSION");
-    c.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"),
-                                        QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
+    c.marketSubscription =
+        QJsonObject{{QStringLiteral("marketFilter"),
+                     QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
     c.caFile = m_caFile;
     c.reconnectBaseMs = 50;
     c.reconnectMaxMs = 200;
@@ -87,10 +88,11 @@ void TestLineStreams::betfairOverTlsCountsExactly()
     QVERIFY(server.listen());
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
-    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages + engine.snapshot(id).heartbeats, quint64(5000), scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages + engine.snapshot(id).heartbeats, quint64(5000),
+                              scaledMs(20000));
     const StreamSnapshot s = engine.snapshot(id, true);
     QCOMPARE(s.state, StreamState::Live);
-    QVERIFY(s.heartbeats >= 4); // one HEARTBEAT every 1,000
+    QVERIFY(s.heartbeats >= 4);              // one HEARTBEAT every 1,000
     QCOMPARE(s.controlMessages, quint64(1)); // the connection message
     QVERIFY(s.results >= 2);                 // authentication and subscription succeeded
     QCOMPARE(s.errors, quint64(0));
@@ -139,7 +141,8 @@ void TestLineStreams::untrustedCertificateIsRefused()
     c.reconnectBaseMs = 1000;
     const StreamId id = engine.addStream(c); // no ca_file: the self-signed certificate is not trusted
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).state == StreamState::Reconnecting, scaledMs(20000));
-    QVERIFY2(engine.snapshot(id).stateReason.contains(QLatin1String("TLS")), qPrintable(engine.snapshot(id).stateReason));
+    QVERIFY2(engine.snapshot(id).stateReason.contains(QLatin1String("TLS")),
+             qPrintable(engine.snapshot(id).stateReason));
     QCOMPARE(engine.snapshot(id).messages, quint64(0));
 }
 

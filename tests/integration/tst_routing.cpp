@@ -84,7 +84,8 @@ void TestRouting::dataMentioningErrorOrResultIsData()
     ScriptedServer scripted;
     const QString padding(300, QLatin1Char('x'));
     scripted.greeting = {
-        QStringLiteral("{\"stream\":\"btcusdt@trade\",\"data\":{\"e\":\"trade\",\"E\":1,\"pad\":\"%1\",\"error\":{\"code\":1},\"result\":null,\"id\":5}}")
+        QStringLiteral("{\"stream\":\"btcusdt@trade\",\"data\":{\"e\":\"trade\",\"E\":1,\"pad\":\"%1\",\"error\":{"
+                       "\"code\":1},\"result\":null,\"id\":5}}")
             .arg(padding),
         QStringLiteral("{\"note\":\"%1\",\"error\":\"late\",\"result\":1,\"id\":9}").arg(padding),
     };
@@ -108,7 +109,8 @@ void TestRouting::numericAndUuidIdsOverWebSocketServer()
     scripted.replies = {
         QStringLiteral("{\"id\":\"%1\",\"status\":200,\"result\":{\"serverTime\":1},\"rateLimits\":[]}").arg(uuid),
         QStringLiteral("{\"result\":null,\"id\":77}"),
-        QStringLiteral("{\"id\":\"abc-1\",\"status\":400,\"error\":{\"code\":-2010,\"msg\":\"rejected\"},\"rateLimits\":[]}"),
+        QStringLiteral(
+            "{\"id\":\"abc-1\",\"status\":400,\"error\":{\"code\":-2010,\"msg\":\"rejected\"},\"rateLimits\":[]}"),
     };
     QVERIFY(scripted.listen());
     Engine engine;
@@ -136,7 +138,8 @@ void TestRouting::rawModeReadsTheHeadOfLongMessages()
     // total (UTF-8) and a long response's text must be those of the whole messages.
     ScriptedServer scripted;
     const QString pad(600, QLatin1Char('x'));
-    const QString ascii = QStringLiteral("{\"stream\":\"a@trade\",\"data\":{\"e\":\"trade\",\"E\":1,\"pad\":\"%1\"}}").arg(pad);
+    const QString ascii =
+        QStringLiteral("{\"stream\":\"a@trade\",\"data\":{\"e\":\"trade\",\"E\":1,\"pad\":\"%1\"}}").arg(pad);
     const QString tailAccent = QStringLiteral("{\"stream\":\"a@trade\",\"data\":{\"pad\":\"%1\u00e9\"}}").arg(pad);
     const QString headAccent = QStringLiteral("{\"stream\":\"\u00e9@trade\",\"data\":{\"pad\":\"%1\"}}").arg(pad);
     const QString longResult = QStringLiteral("{\"result\":[\"%1\"],\"id\":1}").arg(pad);
@@ -154,8 +157,9 @@ void TestRouting::rawModeReadsTheHeadOfLongMessages()
     QCOMPARE(engine.results(id).at(0).body, longResult.toUtf8());
     const StreamSnapshot s = engine.snapshot(id);
     QCOMPARE(s.messages, quint64(4));
-    QCOMPARE(s.bytes, quint64(ascii.toUtf8().size() + tailAccent.toUtf8().size() + headAccent.toUtf8().size()
-                              + longResult.toUtf8().size()));
+    QCOMPARE(s.bytes,
+             quint64(ascii.toUtf8().size() + tailAccent.toUtf8().size() + headAccent.toUtf8().size()
+                     + longResult.toUtf8().size()));
 
     // With the inspector on, the whole text is kept.
     engine.setInspecting(id, true); // takes effect at once (an atomic the worker reads)

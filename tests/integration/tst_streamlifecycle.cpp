@@ -64,7 +64,8 @@ void TestStreamLifecycle::stopFirehoseStreamIsImmediate()
     ReplayServer server{o};
     QVERIFY(server.listen());
     Engine engine;
-    const StreamId id = engine.addStream(wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade")));
+    const StreamId id =
+        engine.addStream(wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade")));
     QTRY_VERIFY(messagesOf(engine, id) > 10000);
     QElapsedTimer t;
     t.start();
@@ -84,7 +85,8 @@ void TestStreamLifecycle::restartBringsDataBack()
     ReplayServer server{o};
     QVERIFY(server.listen());
     Engine engine;
-    const StreamId id = engine.addStream(wsStream(QStringLiteral("paced"), server.port(), QStringLiteral("small_aggtrade")));
+    const StreamId id =
+        engine.addStream(wsStream(QStringLiteral("paced"), server.port(), QStringLiteral("small_aggtrade")));
     QTRY_VERIFY(messagesOf(engine, id) > 100);
     engine.stopStream(id);
     WAIT_STATE(engine, id, StreamState::Stopped, 10000);
@@ -143,7 +145,8 @@ void TestStreamLifecycle::stalledStreamIsReported()
     ReplayServer server{o};
     QVERIFY(server.listen());
     Engine engine;
-    StreamConfig c = wsStream(QStringLiteral("silent"), server.port(), QStringLiteral("small_aggtrade?misbehave=silent&after=50"));
+    StreamConfig c =
+        wsStream(QStringLiteral("silent"), server.port(), QStringLiteral("small_aggtrade?misbehave=silent&after=50"));
     c.stallTimeoutMs = 300;
     const StreamId id = engine.addStream(c);
     QTRY_COMPARE(messagesOf(engine, id), quint64(50));

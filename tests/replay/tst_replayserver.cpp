@@ -36,18 +36,14 @@ public:
         m_socket.setMaxAllowedIncomingFrameSize(quint64(maxMessageSize));
         QObject::connect(&m_socket, &QWebSocket::textMessageReceived, &m_socket,
                          [this](const QString &text) { messages.append(text); });
-        QObject::connect(&m_socket, &QWebSocket::disconnected, &m_socket,
-                         [this] { disconnected = true; });
+        QObject::connect(&m_socket, &QWebSocket::disconnected, &m_socket, [this] { disconnected = true; });
     }
     void open(quint16 port, const QString &pathAndQuery)
     {
         m_socket.open(QUrl(QStringLiteral("ws://127.0.0.1:%1%2").arg(port).arg(pathAndQuery)));
     }
     QWebSocket &socket() { return m_socket; }
-    QJsonObject json(qsizetype i) const
-    {
-        return QJsonDocument::fromJson(messages.at(i).toUtf8()).object();
-    }
+    QJsonObject json(qsizetype i) const { return QJsonDocument::fromJson(messages.at(i).toUtf8()).object(); }
 
     QStringList messages;
     bool disconnected = false;
@@ -79,8 +75,7 @@ public:
                 m_buffer.remove(0, end + 2);
             }
         });
-        QObject::connect(m_socket.get(), &QTcpSocket::disconnected, m_socket.get(),
-                         [this] { disconnected = true; });
+        QObject::connect(m_socket.get(), &QTcpSocket::disconnected, m_socket.get(), [this] { disconnected = true; });
     }
     void open(quint16 port)
     {
@@ -256,8 +251,7 @@ void TestReplayServer::binanceUrls()
     QCOMPARE(combined.json(0)[QStringLiteral("stream")].toString(), QStringLiteral("btcusdt@aggTrade"));
     combined.socket().sendTextMessage(QStringLiteral(R"({"method":"LIST_SUBSCRIPTIONS","id":3})"));
     QTRY_COMPARE(combined.messages.size(), 6);
-    QCOMPARE(combined.messages.last(),
-             QStringLiteral(R"({"result":["btcusdt@aggTrade","ethusdt@aggTrade"],"id":3})"));
+    QCOMPARE(combined.messages.last(), QStringLiteral(R"({"result":["btcusdt@aggTrade","ethusdt@aggTrade"],"id":3})"));
     raw.socket().sendTextMessage(QStringLiteral(R"({"method":"LIST_SUBSCRIPTIONS","id":4})"));
     QTRY_COMPARE(raw.messages.size(), 6);
     QCOMPARE(raw.messages.last(), QStringLiteral(R"({"result":["btcusdt@aggTrade"],"id":4})"));
@@ -342,22 +336,20 @@ void TestReplayServer::controlResponses_data()
 {
     QTest::addColumn<QString>("request");
     QTest::addColumn<QString>("response");
-    QTest::newRow("subscribe, numeric id")
-        << R"({"method":"SUBSCRIBE","params":["ethusdt@aggTrade"],"id":1})"
-        << R"({"result":null,"id":1})";
+    QTest::newRow("subscribe, numeric id") << R"({"method":"SUBSCRIBE","params":["ethusdt@aggTrade"],"id":1})"
+                                           << R"({"result":null,"id":1})";
     QTest::newRow("subscribe, UUID id")
         << R"({"method":"SUBSCRIBE","params":["ethusdt@aggTrade"],"id":"e2a85d9f-07a5-4f94-8d5f-789dc3deb097"})"
         << R"({"result":null,"id":"e2a85d9f-07a5-4f94-8d5f-789dc3deb097"})";
-    QTest::newRow("large numeric id")
-        << R"({"method":"UNSUBSCRIBE","params":["x"],"id":4294967297})"
-        << R"({"result":null,"id":4294967297})";
+    QTest::newRow("large numeric id") << R"({"method":"UNSUBSCRIBE","params":["x"],"id":4294967297})"
+                                      << R"({"result":null,"id":4294967297})";
     QTest::newRow("list after subscribe")
         << R"({"method":"SUBSCRIBE","params":["a@trade","b@trade"],"id":7}|{"method":"UNSUBSCRIBE","params":["a@trade"],"id":8}|{"method":"LIST_SUBSCRIPTIONS","id":9})"
         << R"({"result":null,"id":7}|{"result":null,"id":8}|{"result":["b@trade"],"id":9})";
-    QTest::newRow("unknown method")
-        << R"({"method":"FOO","id":5})"
-        << R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":5})";
-    QTest::newRow("invalid JSON") << R"({"method":)" << R"({"code":3,"msg":"Invalid JSON: )";
+    QTest::newRow("unknown method") << R"({"method":"FOO","id":5})"
+                                    << R"({"error":{"code":2,"msg":"Invalid request: unknown method"},"id":5})";
+    QTest::newRow("invalid JSON") << R"({"method":)"
+                                  << R"({"code":3,"msg":"Invalid JSON: )";
 }
 
 void TestReplayServer::controlResponses()
@@ -427,18 +419,18 @@ void TestReplayServer::handshake_data()
     const QByteArray headers = "Host: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                                "Sec-WebSocket-Version: 13\r\n";
     // The key and accept value of RFC 6455, section 1.3.
-    QTest::newRow("upgrade")
-        << "GET /stream?idle=1 HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-        << QByteArray("HTTP/1.1 101 ") << QByteArray("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n");
-    QTest::newRow("unknown scenario")
-        << "GET /?scenario=nope HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-        << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown scenario \"nope\"");
+    QTest::newRow("upgrade") << "GET /stream?idle=1 HTTP/1.1\r\n" + headers
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+                             << QByteArray("HTTP/1.1 101 ")
+                             << QByteArray("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n");
+    QTest::newRow("unknown scenario") << "GET /?scenario=nope HTTP/1.1\r\n" + headers
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+                                      << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown scenario \"nope\"");
     QTest::newRow("unknown misbehaviour")
         << "GET /?misbehave=explode HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown misbehaviour");
-    QTest::newRow("not a websocket request")
-        << QByteArray("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        << QByteArray("HTTP/1.1 400 ") << QByteArray("websocket upgrade expected");
+    QTest::newRow("not a websocket request") << QByteArray("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                                             << QByteArray("HTTP/1.1 400 ") << QByteArray("websocket upgrade expected");
 }
 
 void TestReplayServer::handshake()
@@ -582,8 +574,9 @@ void TestReplayServer::stamp()
     client.open(server->port(), QStringLiteral("/medium_kline?count=600&stamp=1"));
     QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 600, 10000);
     static const QRegularExpression prefix(QStringLiteral(R"(^\{"ts":(\d{19}),"stream":")"));
-    const qint64 nowNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::system_clock::now().time_since_epoch()).count();
+    const qint64 nowNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     qint64 last = 0;
     for (const QString &message : std::as_const(client.messages)) {
         const auto match = prefix.match(message);
@@ -644,12 +637,15 @@ void TestReplayServer::lineProtocol()
     QVERIFY(!client.json(0)[QStringLiteral("connectionId")].toString().isEmpty());
     client.send(R"({"op":"authentication","id":1,"appKey":"k","session":"ssoid-123"})");
     QTRY_COMPARE(client.lines.size(), 2);
-    QCOMPARE(client.lines[1], QByteArray(R"({"op":"status","id":1,"statusCode":"SUCCESS","connectionClosed":false,"connectionsAvailable":9})"));
+    QCOMPARE(client.lines[1],
+             QByteArray(
+                 R"({"op":"status","id":1,"statusCode":"SUCCESS","connectionClosed":false,"connectionsAvailable":9})"));
     settle(50);
     QCOMPARE(client.lines.size(), 2); // no data before the subscription
-    client.send(resubscribe
-        ? QByteArray(R"({"op":"marketSubscription","id":2,"initialClk":"abc","clk":"def","marketFilter":{"marketIds":["1.2345"]}})")
-        : QByteArray(R"({"op":"marketSubscription","id":2,"marketFilter":{"marketIds":["1.2345"]}})"));
+    client.send(
+        resubscribe ? QByteArray(
+            R"({"op":"marketSubscription","id":2,"initialClk":"abc","clk":"def","marketFilter":{"marketIds":["1.2345"]}})")
+                    : QByteArray(R"({"op":"marketSubscription","id":2,"marketFilter":{"marketIds":["1.2345"]}})"));
     QTRY_COMPARE_WITH_TIMEOUT(client.lines.size(), 3 + 1500, 10000);
     QCOMPARE(client.lines[2], QByteArray(R"({"op":"status","id":2,"statusCode":"SUCCESS","connectionClosed":false})"));
     QCOMPARE(client.json(3)[QStringLiteral("ct")].toString(),
@@ -658,7 +654,8 @@ void TestReplayServer::lineProtocol()
     QCOMPARE(client.json(3 + 500)[QStringLiteral("op")].toString(), QStringLiteral("mcm"));
     client.send(R"({"op":"heartbeat","id":"hb-7"})");
     QTRY_COMPARE(client.lines.size(), 3 + 1500 + 1);
-    QCOMPARE(client.lines.last(), QByteArray(R"({"op":"status","id":"hb-7","statusCode":"SUCCESS","connectionClosed":false})"));
+    QCOMPARE(client.lines.last(),
+             QByteArray(R"({"op":"status","id":"hb-7","statusCode":"SUCCESS","connectionClosed":false})"));
     QCOMPARE(server->totalSent(), quint64(1500));
 }
 

@@ -8,11 +8,11 @@
 //       and the engine's throughput, with or without the main window open
 
 #include "DemoWorkspace.h"
-#include "ReplayServerThread.h"
 #include "Engine.h"
 #include "InspectorModel.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
+#include "ReplayServerThread.h"
 #include "StreamDialog.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
@@ -103,7 +103,8 @@ static int runLoad(const QStringList &args)
             return lagsUs.empty() ? 0.0 : double(lagsUs[size_t(q * double(lagsUs.size() - 1))]) / 1000.0;
         };
         const double rateOut = double(endMessages - startMessages) / (double(endNs - startNs) / 1e9);
-        printf("streams=%d rate_each=%.0f window=%s seconds=%d throughput_msgs_per_s=%.0f lag_ms p50=%.2f p99=%.2f max=%.2f\n",
+        printf("streams=%d rate_each=%.0f window=%s seconds=%d throughput_msgs_per_s=%.0f lag_ms p50=%.2f p99=%.2f "
+               "max=%.2f\n",
                streams, rate, window ? "yes" : "no", seconds, rateOut, pct(0.5), pct(0.99), pct(1.0));
         fflush(stdout);
         QCoreApplication::quit();
@@ -169,9 +170,8 @@ int main(int argc, char **argv)
         });
     } else {
         // After a minute the demo has shown a reconnect, a stall and an alert: show the log.
-        QTimer::singleShot(1000, &window, [&window] {
-            window.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->raise();
-        });
+        QTimer::singleShot(1000, &window,
+                           [&window] { window.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->raise(); });
     }
     return app.exec();
 }

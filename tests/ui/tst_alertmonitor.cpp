@@ -171,7 +171,8 @@ void tst_AlertMonitor::badJsonNamesTheField()
     QVector<AlertRule> rules;
     QString error;
     const QJsonArray bad{QJsonObject{{QStringLiteral("stream"), QStringLiteral("a")}},
-                         QJsonObject{{QStringLiteral("stream"), QStringLiteral("b")}, {QStringLiteral("silent_s"), QStringLiteral("ten")}}};
+                         QJsonObject{{QStringLiteral("stream"), QStringLiteral("b")},
+                                     {QStringLiteral("silent_s"), QStringLiteral("ten")}}};
     QVERIFY(!AlertRule::fromJson(bad, rules, &error));
     QCOMPARE(error, QStringLiteral("alerts[1].silent_s: expected a number ≥ 0"));
 }

@@ -20,8 +20,10 @@ private slots:
 
 static QJsonObject subscription(const QStringList &ids, const QStringList &fields)
 {
-    return QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray::fromStringList(ids)}}},
-                       {QStringLiteral("marketDataFilter"), QJsonObject{{QStringLiteral("fields"), QJsonArray::fromStringList(fields)}}}};
+    return QJsonObject{
+        {QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray::fromStringList(ids)}}},
+        {QStringLiteral("marketDataFilter"),
+         QJsonObject{{QStringLiteral("fields"), QJsonArray::fromStringList(fields)}}}};
 }
 
 void tst_BetfairPage::roundTrip_data()
@@ -34,10 +36,12 @@ void tst_BetfairPage::roundTrip_data()
     QTest::addColumn<QString>("caFile");
 
     QTest::newRow("production, one market, best offers")
-        << QStringLiteral("tls://stream-api.betfair.com:443") << QStringLiteral("keychain:bf-app-key") << QStringLiteral("env:BF_SESSION")
+        << QStringLiteral("tls://stream-api.betfair.com:443") << QStringLiteral("keychain:bf-app-key")
+        << QStringLiteral("env:BF_SESSION")
         << subscription({QStringLiteral("1.120684740")}, {QStringLiteral("EX_BEST_OFFERS")}) << 5000 << QString();
     QTest::newRow("test server with its CA, two markets, three fields")
-        << QStringLiteral("tls://127.0.0.1:8443") << QStringLiteral("env:BF_APP_KEY") << QStringLiteral("keychain:bf-session")
+        << QStringLiteral("tls://127.0.0.1:8443") << QStringLiteral("env:BF_APP_KEY")
+        << QStringLiteral("keychain:bf-session")
         << subscription({QStringLiteral("1.1"), QStringLiteral("1.2")},
                         {QStringLiteral("EX_BEST_OFFERS"), QStringLiteral("EX_TRADED"), QStringLiteral("EX_LTP")})
         << 1500 << QStringLiteral("/tmp/ca.pem");

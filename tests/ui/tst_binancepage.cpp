@@ -29,8 +29,8 @@ void tst_BinancePage::roundTrip_data()
     QTest::addColumn<QStringList>("subscribe");
     QTest::addColumn<QString>("symbols");
 
-    QTest::newRow("spot, one aggTrade") << int(Market::Spot)
-                                        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
+    QTest::newRow("spot, one aggTrade") << int(
+        Market::Spot) << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
                                         << QStringList{} << QStringLiteral("BTCUSDT");
     QTest::newRow("spot, every type for two symbols")
         << int(Market::Spot)
@@ -38,15 +38,16 @@ void tst_BinancePage::roundTrip_data()
                           "btcusdt@trade/btcusdt@kline_5m/btcusdt@depth10@100ms/btcusdt@depth/btcusdt@bookTicker/"
                           "ethusdt@trade/ethusdt@kline_5m/ethusdt@depth10@100ms/ethusdt@depth/ethusdt@bookTicker")
         << QStringList{} << QStringLiteral("BTCUSDT, ETHUSDT");
-    QTest::newRow("spot market data host") << int(Market::Spot)
-                                           << QStringLiteral("wss://data-stream.binance.vision/stream?streams=bnbusdt@bookTicker")
-                                           << QStringList{} << QStringLiteral("BNBUSDT");
+    QTest::newRow("spot market data host")
+        << int(Market::Spot) << QStringLiteral("wss://data-stream.binance.vision/stream?streams=bnbusdt@bookTicker")
+        << QStringList{} << QStringLiteral("BNBUSDT");
     QTest::newRow("futures, subscribe after connect")
         << int(Market::UsdmFutures) << QStringLiteral("wss://fstream.binance.com/stream?streams=btcusdt@aggTrade")
-        << QStringList{QStringLiteral("btcusdt@depth@100ms"), QStringLiteral("ethusdt@aggTrade"), QStringLiteral("ethusdt@depth@100ms")}
+        << QStringList{QStringLiteral("btcusdt@depth@100ms"), QStringLiteral("ethusdt@aggTrade"),
+                       QStringLiteral("ethusdt@depth@100ms")}
         << QStringLiteral("BTCUSDT, ETHUSDT");
-    QTest::newRow("local replay server") << int(Market::Spot)
-                                         << QStringLiteral("ws://127.0.0.1:9443/stream?streams=btcusdt@aggTrade/btcusdt@depth20@100ms")
+    QTest::newRow("local replay server") << int(
+        Market::Spot) << QStringLiteral("ws://127.0.0.1:9443/stream?streams=btcusdt@aggTrade/btcusdt@depth20@100ms")
                                          << QStringList{} << QStringLiteral("BTCUSDT");
 }
 
@@ -79,7 +80,8 @@ void tst_BinancePage::refusesWhatItCannotRepresent_data()
 {
     QTest::addColumn<QString>("url");
     QTest::newRow("raw stream URL") << QStringLiteral("wss://stream.binance.com:9443/ws/btcusdt@aggTrade");
-    QTest::newRow("stream type the page has no box for") << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@markPrice");
+    QTest::newRow("stream type the page has no box for")
+        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@markPrice");
     QTest::newRow("types differ between symbols")
         << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/ethusdt@bookTicker");
 }

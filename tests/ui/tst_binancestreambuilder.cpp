@@ -27,30 +27,37 @@ void tst_BinanceStreamBuilder::build_data()
     QTest::addColumn<QString>("url");
     QTest::addColumn<QStringList>("subscribe");
 
-    QTest::newRow("one aggTrade, spot")
-        << int(Market::Spot) << QStringLiteral("BTCUSDT") << QStringList{QStringLiteral("aggTrade")} << int(Delivery::InUrl)
-        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade") << QStringList{};
+    QTest::newRow("one aggTrade, spot") << int(Market::Spot) << QStringLiteral("BTCUSDT")
+                                        << QStringList{QStringLiteral("aggTrade")} << int(Delivery::InUrl)
+                                        << QStringLiteral(
+                                               "wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
+                                        << QStringList{};
     QTest::newRow("two symbols, mixed case and separators, two types")
-        << int(Market::Spot) << QStringLiteral(" btcUSDT ,  ethusdt;") << QStringList{QStringLiteral("trade"), QStringLiteral("bookTicker")}
-        << int(Delivery::InUrl)
-        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@trade/btcusdt@bookTicker/ethusdt@trade/ethusdt@bookTicker")
+        << int(Market::Spot) << QStringLiteral(" btcUSDT ,  ethusdt;")
+        << QStringList{QStringLiteral("trade"), QStringLiteral("bookTicker")} << int(Delivery::InUrl)
+        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@trade/btcusdt@bookTicker/ethusdt@trade/"
+                          "ethusdt@bookTicker")
         << QStringList{};
     QTest::newRow("kline and depth with speeds, spot")
         << int(Market::Spot) << QStringLiteral("BNBUSDT")
-        << QStringList{QStringLiteral("kline:5m"), QStringLiteral("depth:10:100ms"), QStringLiteral("diff:1000ms")} << int(Delivery::InUrl)
-        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=bnbusdt@kline_5m/bnbusdt@depth10@100ms/bnbusdt@depth")
+        << QStringList{QStringLiteral("kline:5m"), QStringLiteral("depth:10:100ms"), QStringLiteral("diff:1000ms")}
+        << int(Delivery::InUrl)
+        << QStringLiteral(
+               "wss://stream.binance.com:9443/stream?streams=bnbusdt@kline_5m/bnbusdt@depth10@100ms/bnbusdt@depth")
         << QStringList{};
     QTest::newRow("futures default depth speed has no suffix")
         << int(Market::UsdmFutures) << QStringLiteral("BTCUSDT")
         << QStringList{QStringLiteral("depth:5:250ms"), QStringLiteral("diff:500ms")} << int(Delivery::InUrl)
-        << QStringLiteral("wss://fstream.binance.com/stream?streams=btcusdt@depth5/btcusdt@depth@500ms") << QStringList{};
+        << QStringLiteral("wss://fstream.binance.com/stream?streams=btcusdt@depth5/btcusdt@depth@500ms")
+        << QStringList{};
     QTest::newRow("subscribe after connect")
-        << int(Market::Spot) << QStringLiteral("BTCUSDT ETHUSDT SOLUSDT") << QStringList{QStringLiteral("aggTrade")} << int(Delivery::Subscribe)
-        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
+        << int(Market::Spot) << QStringLiteral("BTCUSDT ETHUSDT SOLUSDT") << QStringList{QStringLiteral("aggTrade")}
+        << int(Delivery::Subscribe) << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
         << QStringList{QStringLiteral("ethusdt@aggTrade"), QStringLiteral("solusdt@aggTrade")};
     QTest::newRow("duplicate symbols once")
-        << int(Market::Spot) << QStringLiteral("BTCUSDT btcusdt") << QStringList{QStringLiteral("aggTrade")} << int(Delivery::InUrl)
-        << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade") << QStringList{};
+        << int(Market::Spot) << QStringLiteral("BTCUSDT btcusdt") << QStringList{QStringLiteral("aggTrade")}
+        << int(Delivery::InUrl) << QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade")
+        << QStringList{};
 }
 
 static BinanceRequest requestFor(int market, const QString &symbols, const QStringList &types, int delivery)
@@ -104,20 +111,26 @@ void tst_BinanceStreamBuilder::rejects_data()
     QTest::addColumn<QString>("endpoint");
     QTest::addColumn<QString>("error");
 
-    QTest::newRow("no symbol") << int(Market::Spot) << QStringLiteral("  ") << QStringList{QStringLiteral("trade")} << QString()
-                               << QStringLiteral("Enter at least one symbol, for example BTCUSDT.");
-    QTest::newRow("bad symbol") << int(Market::Spot) << QStringLiteral("BTC-USDT") << QStringList{QStringLiteral("trade")} << QString()
-                                << QStringLiteral("Symbol \"BTC-USDT\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.");
+    QTest::newRow("no symbol") << int(Market::Spot) << QStringLiteral("  ") << QStringList{QStringLiteral("trade")}
+                               << QString() << QStringLiteral("Enter at least one symbol, for example BTCUSDT.");
+    QTest::newRow("bad symbol")
+        << int(Market::Spot) << QStringLiteral("BTC-USDT") << QStringList{QStringLiteral("trade")} << QString()
+        << QStringLiteral("Symbol \"BTC-USDT\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.");
     QTest::newRow("no type") << int(Market::Spot) << QStringLiteral("BTCUSDT") << QStringList{} << QString()
-                             << QStringLiteral("Pick at least one stream type (trade, aggTrade, kline, depth or bookTicker).");
-    QTest::newRow("trade on futures") << int(Market::UsdmFutures) << QStringLiteral("BTCUSDT") << QStringList{QStringLiteral("trade")}
-                                      << QString() << QStringLiteral("USD-M futures have no trade stream: use aggTrade.");
-    QTest::newRow("spot speed on futures") << int(Market::UsdmFutures) << QStringLiteral("BTCUSDT")
-                                           << QStringList{QStringLiteral("diff:1000ms")} << QString()
-                                           << QStringLiteral("Update speed 1000ms is not available on this market (choose 250ms, 500ms, 100ms).");
-    QTest::newRow("http endpoint") << int(Market::Spot) << QStringLiteral("BTCUSDT") << QStringList{QStringLiteral("trade")}
+                             << QStringLiteral(
+                                    "Pick at least one stream type (trade, aggTrade, kline, depth or bookTicker).");
+    QTest::newRow("trade on futures") << int(Market::UsdmFutures) << QStringLiteral("BTCUSDT")
+                                      << QStringList{QStringLiteral("trade")} << QString()
+                                      << QStringLiteral("USD-M futures have no trade stream: use aggTrade.");
+    QTest::newRow("spot speed on futures")
+        << int(Market::UsdmFutures) << QStringLiteral("BTCUSDT") << QStringList{QStringLiteral("diff:1000ms")}
+        << QString()
+        << QStringLiteral("Update speed 1000ms is not available on this market (choose 250ms, 500ms, 100ms).");
+    QTest::newRow("http endpoint") << int(Market::Spot) << QStringLiteral("BTCUSDT")
+                                   << QStringList{QStringLiteral("trade")}
                                    << QStringLiteral("https://stream.binance.com")
-                                   << QStringLiteral("Endpoint \"https://stream.binance.com\" is not valid: expected wss://host[:port], for example wss://stream.binance.com:9443.");
+                                   << QStringLiteral("Endpoint \"https://stream.binance.com\" is not valid: expected "
+                                                     "wss://host[:port], for example wss://stream.binance.com:9443.");
 }
 
 void tst_BinanceStreamBuilder::rejects()
@@ -160,15 +173,16 @@ void tst_BinanceStreamBuilder::urlLimitIsTheEngines()
     QStringList symbols;
     for (int i = 0; i < 101; ++i)
         symbols.append(QStringLiteral("SYM%1USDT").arg(i));
-    BinanceRequest r = requestFor(int(Market::Spot), symbols.mid(0, 100).join(QLatin1Char(' ')), {QStringLiteral("aggTrade")},
-                                  int(Delivery::InUrl));
+    BinanceRequest r = requestFor(int(Market::Spot), symbols.mid(0, 100).join(QLatin1Char(' ')),
+                                  {QStringLiteral("aggTrade")}, int(Delivery::InUrl));
     BinanceStreams s = BinanceStreamBuilder::build(r);
     QVERIFY2(s.ok, qPrintable(s.error));
     QCOMPARE(s.streams.size(), 100);
     r.symbolsText = symbols.join(QLatin1Char(' '));
     s = BinanceStreamBuilder::build(r);
     QVERIFY(!s.ok);
-    QCOMPARE(s.error, QStringLiteral("101 streams are too many for one URL (at most 100): choose \"Subscribe after connect\"."));
+    QCOMPARE(s.error,
+             QStringLiteral("101 streams are too many for one URL (at most 100): choose \"Subscribe after connect\"."));
 }
 
 QTEST_MAIN(tst_BinanceStreamBuilder)

@@ -36,7 +36,8 @@ void tst_EventLogModel::batchesInsertsPerFlush()
     model.flush();
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(model.rowCount(), 2);
-    QCOMPARE(model.index(0, EventLogModel::ColText).data().toString(), QStringLiteral("server went away (close code 1006)"));
+    QCOMPARE(model.index(0, EventLogModel::ColText).data().toString(),
+             QStringLiteral("server went away (close code 1006)"));
     QCOMPARE(model.index(1, EventLogModel::ColKind).data().toString(), QStringLiteral("parse error"));
     QCOMPARE(model.entryAt(1)->severity, EventLogModel::Severity::Error);
 }
@@ -65,14 +66,15 @@ void tst_EventLogModel::entriesFromTheWindow_data()
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("severity");
-    QTest::newRow("alert raised") << 0 << QStringLiteral("btc") << QStringLiteral("alert") << QStringLiteral("silent for 15 s")
-                                  << int(EventLogModel::Severity::Error);
-    QTest::newRow("alert cleared") << 1 << QStringLiteral("btc") << QStringLiteral("alert cleared") << QStringLiteral("silent for 15 s")
-                                   << int(EventLogModel::Severity::Info);
+    QTest::newRow("alert raised") << 0 << QStringLiteral("btc") << QStringLiteral("alert")
+                                  << QStringLiteral("silent for 15 s") << int(EventLogModel::Severity::Error);
+    QTest::newRow("alert cleared") << 1 << QStringLiteral("btc") << QStringLiteral("alert cleared")
+                                   << QStringLiteral("silent for 15 s") << int(EventLogModel::Severity::Info);
     QTest::newRow("keychain failure") << 2 << QString() << QStringLiteral("keychain")
                                       << QStringLiteral("Could not read or write keychain entry \"bf-key\": no backend")
                                       << int(EventLogModel::Severity::Warning);
-    QTest::newRow("workspace warning") << 3 << QString() << QStringLiteral("workspace") << QStringLiteral("streams[0].foo: unknown key")
+    QTest::newRow("workspace warning") << 3 << QString() << QStringLiteral("workspace")
+                                       << QStringLiteral("streams[0].foo: unknown key")
                                        << int(EventLogModel::Severity::Warning);
 }
 

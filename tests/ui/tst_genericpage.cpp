@@ -29,13 +29,16 @@ void tst_GenericPage::roundTrip_data()
 
     QTest::newRow("websocket with headers and messages")
         << QStringLiteral("wss://example.com/feed")
-        << Headers{{QStringLiteral("X-Token"), QStringLiteral("env:FEED_TOKEN")}, {QStringLiteral("X-Client"), QStringLiteral("streamscope")}}
+        << Headers{{QStringLiteral("X-Token"), QStringLiteral("env:FEED_TOKEN")},
+                   {QStringLiteral("X-Client"), QStringLiteral("streamscope")}}
         << QStringList{QStringLiteral("{\"op\":\"hello\"}"), QStringLiteral("PING")} << QStringLiteral("/ts")
         << int(LatencyUnit::Microseconds) << QStringLiteral("example.com");
-    QTest::newRow("CRLF lines over TLS, no latency") << QStringLiteral("tls://127.0.0.1:9000") << Headers{} << QStringList{} << QString()
-                                                     << int(LatencyUnit::Milliseconds) << QStringLiteral("127.0.0.1");
-    QTest::newRow("nanosecond event times") << QStringLiteral("ws://feed.local:8080/x?y=1") << Headers{} << QStringList{}
-                                            << QStringLiteral("/data/T") << int(LatencyUnit::Nanoseconds) << QStringLiteral("feed.local");
+    QTest::newRow("CRLF lines over TLS, no latency")
+        << QStringLiteral("tls://127.0.0.1:9000") << Headers{} << QStringList{} << QString()
+        << int(LatencyUnit::Milliseconds) << QStringLiteral("127.0.0.1");
+    QTest::newRow("nanosecond event times")
+        << QStringLiteral("ws://feed.local:8080/x?y=1") << Headers{} << QStringList{} << QStringLiteral("/data/T")
+        << int(LatencyUnit::Nanoseconds) << QStringLiteral("feed.local");
 }
 
 void tst_GenericPage::roundTrip()

@@ -38,7 +38,8 @@ void tst_InspectorModel::textFilter()
 {
     InspectorModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.append(messages({R"({"e":"trade","s":"BTCUSDT"})", R"({"e":"aggTrade","s":"ETHUSDT"})", R"({"e":"trade","s":"ethusdt"})"}));
+    model.append(messages(
+        {R"({"e":"trade","s":"BTCUSDT"})", R"({"e":"aggTrade","s":"ETHUSDT"})", R"({"e":"trade","s":"ethusdt"})"}));
     QCOMPARE(model.rowCount(), 3);
     QVERIFY(model.setFilter(QStringLiteral("ETHUSDT"), false));
     QCOMPARE(model.rowCount(), 2); // case-insensitive
@@ -123,7 +124,8 @@ void tst_InspectorModel::htmlIsPlainText()
     InspectorModel model;
     model.append(messages({"<b>bold</b>\n<script>x</script>"}));
     // Newlines are flattened for the one-line preview; the markup stays as typed.
-    QCOMPARE(model.index(0, InspectorModel::ColMessage).data().toString(), QStringLiteral("<b>bold</b> <script>x</script>"));
+    QCOMPARE(model.index(0, InspectorModel::ColMessage).data().toString(),
+             QStringLiteral("<b>bold</b> <script>x</script>"));
 }
 
 void tst_InspectorModel::prettyPrintsJson()

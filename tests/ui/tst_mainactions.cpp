@@ -30,7 +30,9 @@ void tst_MainActions::placesActions()
     QStringList menus;
     for (QAction *m : w.menuBar()->actions())
         menus.append(m->text());
-    QCOMPARE(menus, (QStringList{QStringLiteral("&File"), QStringLiteral("&Streams"), QStringLiteral("&View"), QStringLiteral("&Help")}));
+    QCOMPARE(menus,
+             (QStringList{QStringLiteral("&File"), QStringLiteral("&Streams"), QStringLiteral("&View"),
+                          QStringLiteral("&Help")}));
     QVERIFY(a.recentMenu());
     QVERIFY(w.findChild<QToolBar *>(QStringLiteral("streamsToolbar"))->actions().contains(a.stopAll));
     QCOMPARE(a.add->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_N));

@@ -9,11 +9,14 @@
 #include "StreamActionDelegate.h"
 #include "StreamTableModel.h"
 
-#include <QtTest/QAbstractItemModelTester>
 #include <QtCore/QDateTime>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
+#include <QtNetwork/QTcpServer>
+#include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWebSockets/QWebSocket>
@@ -22,9 +25,6 @@
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
-#include <QtNetwork/QTcpServer>
-#include <QtCore/QJsonArray>
-#include <QtCore/QJsonObject>
 #include <QtWidgets/QTableView>
 
 using namespace streamscope;
@@ -34,7 +34,8 @@ using namespace streamscope::ui;
 // with an event time every 10 ms.
 class FeedServer : public QObject {
 public:
-    FeedServer() : m_server(QStringLiteral("feed"), QWebSocketServer::NonSecureMode)
+    FeedServer()
+        : m_server(QStringLiteral("feed"), QWebSocketServer::NonSecureMode)
     {
         QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
         connect(&m_server, &QWebSocketServer::newConnection, this, [this] {
@@ -298,7 +299,8 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
     probe.close();
     ws.streams = {feedConfig(QStringLiteral("dead"), QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(deadPort))),
                   feedConfig(QStringLiteral("fine"), m_server->url())};
-    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 1}}};
+    ws.alerts =
+        QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 1}}};
     w.setWorkspace(ws, QString());
     const StreamId dead = engine.streamIds().first();
     QTRY_COMPARE_WITH_TIMEOUT(notified.count(), 1, 5000);
@@ -311,7 +313,9 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
     // It is in the event log.
     bool logged = false;
     for (int r = 0; r < w.eventLog()->rowCount(); ++r)
-        logged = logged || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert") && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
+        logged = logged
+            || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert")
+                && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
     QVERIFY(logged);
 }
 

@@ -27,7 +27,7 @@ private slots:
     void editRoundTripsABinanceStream();
 
 private:
-    template <typename T>
+    template<typename T>
     static T *child(QWidget *w, const char *name)
     {
         T *c = w->findChild<T *>(QLatin1String(name));
@@ -81,8 +81,9 @@ void tst_StreamDialog::binanceFuturesSubscribeAfterConnect()
     QVERIFY2(d.validate(&error), qPrintable(error));
     const StreamConfig c = d.config();
     QCOMPARE(c.url.toString(), QStringLiteral("wss://fstream.binance.com/stream?streams=btcusdt@aggTrade"));
-    QCOMPARE(c.subscribe, (QStringList{QStringLiteral("btcusdt@depth@100ms"), QStringLiteral("ethusdt@aggTrade"),
-                                       QStringLiteral("ethusdt@depth@100ms")}));
+    QCOMPARE(c.subscribe,
+             (QStringList{QStringLiteral("btcusdt@depth@100ms"), QStringLiteral("ethusdt@aggTrade"),
+                          QStringLiteral("ethusdt@depth@100ms")}));
     QCOMPARE(d.alertRule().stream, QStringLiteral("fut"));
     QCOMPARE(d.alertRule().rateBelow, 5.0);
     QVERIFY(d.alertRule().gaps);
@@ -94,16 +95,21 @@ void tst_StreamDialog::rejectsBadInputWithMessage_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("error");
-    QTest::newRow("bad symbol") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("x") << QStringLiteral("BTC/USDT")
-                                << QStringLiteral("Symbol \"BTC/USDT\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.");
+    QTest::newRow("bad symbol")
+        << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("x") << QStringLiteral("BTC/USDT")
+        << QStringLiteral("Symbol \"BTC/USDT\" is not valid: use 2 to 20 letters and digits, for example BTCUSDT.");
     QTest::newRow("no symbol") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("x") << QString()
                                << QStringLiteral("Enter at least one symbol, for example BTCUSDT.");
-    QTest::newRow("name taken") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("taken") << QStringLiteral("BTCUSDT")
+    QTest::newRow("name taken") << int(StreamDialog::Preset::BinanceSpot) << QStringLiteral("taken")
+                                << QStringLiteral("BTCUSDT")
                                 << QStringLiteral("A stream named \"taken\" already exists: choose another name.");
-    QTest::newRow("generic http url") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QStringLiteral("http://example.com")
-                                      << QStringLiteral("URL \"http://example.com\" is not valid: it must start with ws://, wss://, tcp:// or tls:// and name a host.");
-    QTest::newRow("generic tls without port") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QStringLiteral("tls://example.com")
-                                              << QStringLiteral("URL \"tls://example.com\" needs a port for tls, for example tls://host:443.");
+    QTest::newRow("generic http url") << int(StreamDialog::Preset::Generic) << QStringLiteral("g")
+                                      << QStringLiteral("http://example.com")
+                                      << QStringLiteral("URL \"http://example.com\" is not valid: it must start with "
+                                                        "ws://, wss://, tcp:// or tls:// and name a host.");
+    QTest::newRow("generic tls without port")
+        << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QStringLiteral("tls://example.com")
+        << QStringLiteral("URL \"tls://example.com\" needs a port for tls, for example tls://host:443.");
     QTest::newRow("generic empty url") << int(StreamDialog::Preset::Generic) << QStringLiteral("g") << QString()
                                        << QStringLiteral("Enter the URL, for example wss://example.com/feed.");
 }
@@ -138,8 +144,9 @@ void tst_StreamDialog::okButtonKeepsDialogOpenOnError()
     QTest::mouseClick(child<QPushButton>(&d, "ok"), Qt::LeftButton);
     QVERIFY(d.isVisible());
     QCOMPARE(d.result(), int(QDialog::Rejected));
-    QCOMPARE(child<QLabel>(&d, "error")->text(),
-             QStringLiteral("Latency field \"data.E\" is not a JSON pointer: it must start with /, for example /data/E."));
+    QCOMPARE(
+        child<QLabel>(&d, "error")->text(),
+        QStringLiteral("Latency field \"data.E\" is not a JSON pointer: it must start with /, for example /data/E."));
     child<QLineEdit>(&d, "latencyField")->setText(QStringLiteral("/data/E"));
     QTest::mouseClick(child<QPushButton>(&d, "ok"), Qt::LeftButton);
     QCOMPARE(d.result(), int(QDialog::Accepted));
@@ -164,13 +171,16 @@ void tst_StreamDialog::betfairKeepsSecretsOutOfTheConfig()
     QCOMPARE(d.secrets().size(), 1);
     QCOMPARE(d.secrets().first().first, QStringLiteral("betfair-bf-main-app-key"));
     QCOMPARE(d.secrets().first().second, QStringLiteral("s3cr3t-app-key"));
-    const QJsonArray ids = c.marketSubscription[QStringLiteral("marketFilter")].toObject()[QStringLiteral("marketIds")].toArray();
+    const QJsonArray ids =
+        c.marketSubscription[QStringLiteral("marketFilter")].toObject()[QStringLiteral("marketIds")].toArray();
     QCOMPARE(ids.size(), 2);
     QCOMPARE(ids[0].toString(), QStringLiteral("1.120684740"));
 
     child<QLineEdit>(&d, "marketIds")->setText(QStringLiteral("120684740"));
     QVERIFY(!d.validate(&error));
-    QCOMPARE(error, QStringLiteral("Market id \"120684740\" is not valid: expected digits, a dot and digits, for example 1.120684740."));
+    QCOMPARE(error,
+             QStringLiteral(
+                 "Market id \"120684740\" is not valid: expected digits, a dot and digits, for example 1.120684740."));
 }
 
 void tst_StreamDialog::genericParsesHeadersAndMessages()
@@ -179,7 +189,8 @@ void tst_StreamDialog::genericParsesHeadersAndMessages()
     d.setPreset(StreamDialog::Preset::Generic);
     child<QLineEdit>(&d, "name")->setText(QStringLiteral("feed"));
     child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
-    child<QPlainTextEdit>(&d, "headers")->setPlainText(QStringLiteral("X-Token: env:FEED_TOKEN\n\nX-Client: streamscope"));
+    child<QPlainTextEdit>(&d, "headers")
+        ->setPlainText(QStringLiteral("X-Token: env:FEED_TOKEN\n\nX-Client: streamscope"));
     child<QPlainTextEdit>(&d, "sendOnConnect")->setPlainText(QStringLiteral("{\"op\":\"hello\"}\nPING"));
     child<QLineEdit>(&d, "latencyField")->setText(QStringLiteral("/ts"));
     child<QComboBox>(&d, "latencyUnit")->setCurrentIndex(2); // microseconds

@@ -1,7 +1,7 @@
 #include "StreamTableModel.h"
 
-#include <QtTest/QAbstractItemModelTester>
 #include <QtCore/QSortFilterProxyModel>
+#include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
@@ -146,7 +146,8 @@ void tst_StreamTableModel::stateToolTipSaysWhy()
     QCOMPARE(model.index(0, StreamTableModel::ColState).data().toString(), QStringLiteral("reconnecting"));
 
     model.applyState(1, StreamState::Stopped, QStringLiteral("stopped by user"));
-    QCOMPARE(model.index(0, StreamTableModel::ColState).data(StreamTableModel::StateRole).toInt(), int(StreamState::Stopped));
+    QCOMPARE(model.index(0, StreamTableModel::ColState).data(StreamTableModel::StateRole).toInt(),
+             int(StreamState::Stopped));
 }
 
 void tst_StreamTableModel::proxySortsNumericallyAndFiltersByName()

@@ -51,11 +51,13 @@ void tst_WorkspaceController::readsRulesOnce_data()
     QTest::addColumn<QByteArray>("file");
     QTest::addColumn<int>("rules");
     QTest::addColumn<QString>("error"); // after "<path>: "
-    QTest::newRow("two rules") << QByteArray(R"({"version":1,"streams":[],"alerts":[{"stream":"*","silent_s":5},{"stream":"a","gaps":true}]})")
+    QTest::newRow("two rules") << QByteArray(
+        R"({"version":1,"streams":[],"alerts":[{"stream":"*","silent_s":5},{"stream":"a","gaps":true}]})")
                                << 2 << QString();
     QTest::newRow("no alerts") << QByteArray(R"({"version":1,"streams":[]})") << 0 << QString();
-    QTest::newRow("bad threshold") << QByteArray(R"({"version":1,"streams":[],"alerts":[{"stream":"a","silent_s":-1}]})") << 0
-                                   << QStringLiteral("alerts[0].silent_s: expected a number ≥ 0");
+    QTest::newRow("bad threshold") << QByteArray(
+        R"({"version":1,"streams":[],"alerts":[{"stream":"a","silent_s":-1}]})")
+                                   << 0 << QStringLiteral("alerts[0].silent_s: expected a number ≥ 0");
 }
 
 void tst_WorkspaceController::readsRulesOnce()
@@ -78,7 +80,8 @@ void tst_WorkspaceController::readsRulesOnce()
 void tst_WorkspaceController::workspaceInMemoryDropsBadRules()
 {
     Workspace ws;
-    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 3}}};
+    ws.alerts =
+        QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 3}}};
     WorkspaceController::Loaded loaded = WorkspaceController::fromMemory(ws);
     QCOMPARE(loaded.rules.size(), 1);
     QCOMPARE(loaded.rules.first().silentS, 3);

@@ -62,8 +62,9 @@ StreamConfig TestBetfairVenue::betfair(quint16 port) const
     c.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(port));
     c.appKey = QStringLiteral("env:STREAMSCOPE_VENUE_APP_KEY");
     c.session = QStringLiteral("env:STREAMSCOPE_VENUE_SESSION");
-    c.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"),
-                                        QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
+    c.marketSubscription =
+        QJsonObject{{QStringLiteral("marketFilter"),
+                     QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
     c.caFile = m_caFile;
     c.reconnectBaseMs = 50;
     c.reconnectMaxMs = 200;
@@ -98,12 +99,13 @@ void TestBetfairVenue::reconnectResubscribesWithTheLastClk()
     Engine engine;
     const StreamId id = engine.addStream(betfair(server.port()));
     engine.setInspecting(id, true);
-    QTRY_VERIFY2_WITH_TIMEOUT(snap(engine, id).resubDeltas == 1,
-                              qPrintable(QStringLiteral("reconnects %1, data %2, state %3, subscriptions: %4")
-                                             .arg(snap(engine, id).reconnects)
-                                             .arg(snap(engine, id).dataMessages)
-                                             .arg(stateName(snap(engine, id).state), subscriptions.join(QLatin1Char('\n')))),
-                              scaledMs(20000));
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        snap(engine, id).resubDeltas == 1,
+        qPrintable(QStringLiteral("reconnects %1, data %2, state %3, subscriptions: %4")
+                       .arg(snap(engine, id).reconnects)
+                       .arg(snap(engine, id).dataMessages)
+                       .arg(stateName(snap(engine, id).state), subscriptions.join(QLatin1Char('\n')))),
+        scaledMs(20000));
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).state, StreamState::Live, scaledMs(20000));
     QCOMPARE(subscriptions.size(), 2);
     QVERIFY(!subscriptions.at(0).contains(QLatin1String("clk")));
@@ -248,19 +250,22 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
 
     const QString workspace = home.filePath(QStringLiteral("workspace.json"));
     {
-        QJsonObject stream{{QStringLiteral("name"), QStringLiteral("bf")},
-                           {QStringLiteral("venue"), QStringLiteral("betfair")},
-                           {QStringLiteral("url"), QStringLiteral("tls://127.0.0.1:%1").arg(port)},
-                           {QStringLiteral("auth"), QJsonObject{{QStringLiteral("app_key"), QStringLiteral("env:STREAMSCOPE_VENUE_APP_KEY")},
-                                                                {QStringLiteral("session"), QStringLiteral("env:STREAMSCOPE_VENUE_SESSION")}}},
-                           {QStringLiteral("market_subscription"),
-                            QJsonObject{{QStringLiteral("marketFilter"),
-                                         QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}}},
-                           {QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), m_caFile}}}};
+        QJsonObject stream{
+            {QStringLiteral("name"), QStringLiteral("bf")},
+            {QStringLiteral("venue"), QStringLiteral("betfair")},
+            {QStringLiteral("url"), QStringLiteral("tls://127.0.0.1:%1").arg(port)},
+            {QStringLiteral("auth"),
+             QJsonObject{{QStringLiteral("app_key"), QStringLiteral("env:STREAMSCOPE_VENUE_APP_KEY")},
+                         {QStringLiteral("session"), QStringLiteral("env:STREAMSCOPE_VENUE_SESSION")}}},
+            {QStringLiteral("market_subscription"),
+             QJsonObject{{QStringLiteral("marketFilter"),
+                          QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}}},
+            {QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), m_caFile}}}};
         QFile f(workspace);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}})
-                    .toJson());
+        f.write(
+            QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}})
+                .toJson());
     }
     const QString report = home.filePath(QStringLiteral("out/report.json"));
     QDir().mkpath(home.filePath(QStringLiteral("out")));
@@ -276,9 +281,9 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
     QDir().mkpath(home.filePath(QStringLiteral("tmp")));
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(home.path());
-    p.start(QStringLiteral(STREAMSCOPE_BIN), {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
-                                              QStringLiteral("--duration"), QStringLiteral("1.5"),
-                                              QStringLiteral("--report"), report});
+    p.start(QStringLiteral(STREAMSCOPE_BIN),
+            {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
+             QStringLiteral("1.5"), QStringLiteral("--report"), report});
     QVERIFY(p.waitForStarted(10000));
     QTRY_VERIFY_WITH_TIMEOUT(p.state() == QProcess::NotRunning, scaledMs(30000));
     const QByteArray out = p.readAllStandardOutput() + p.readAllStandardError();
@@ -286,7 +291,8 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
 
     QFile r(report);
     QVERIFY(r.open(QIODevice::ReadOnly));
-    const QJsonObject s = QJsonDocument::fromJson(r.readAll()).object().value(QStringLiteral("streams")).toArray().at(0).toObject();
+    const QJsonObject s =
+        QJsonDocument::fromJson(r.readAll()).object().value(QStringLiteral("streams")).toArray().at(0).toObject();
     QVERIFY2(s.value(QStringLiteral("data_messages")).toInteger() > 0, QJsonDocument(s).toJson().constData());
     QCOMPARE(s.value(QStringLiteral("results")).toInteger() >= 2, true); // authenticated and subscribed
     QVERIFY(s.contains(QStringLiteral("gaps")));

@@ -74,9 +74,10 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
     QVERIFY(server.listen());
     QSignalSpy connects(&server, &ReplayServer::clientConnected);
     Engine engine;
-    StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?market=1&count=%1&misbehave=shutdown"
-                                                                 "&after=5000&shutdown_grace_ms=5000")
-                                                      .arg(kCount));
+    StreamConfig c = binanceStream(server.port(),
+                                   QStringLiteral("small_aggtrade?market=1&count=%1&misbehave=shutdown"
+                                                  "&after=5000&shutdown_grace_ms=5000")
+                                       .arg(kCount));
     if (raw) {
         c.mode = DecodeMode::Raw;
         c.rolloverOverlapMaxMs = 500; // nothing to catch up on: switch soon
@@ -97,7 +98,8 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
                                  scaledMs(120000));
         {
             const StreamSnapshot t = snap(engine, id);
-            QCOMPARE(t.messages, t.dataMessages + t.duplicates + t.controlMessages + t.results + t.errors + t.heartbeats);
+            QCOMPARE(t.messages,
+                     t.dataMessages + t.duplicates + t.controlMessages + t.results + t.errors + t.heartbeats);
         }
         const StreamSnapshot s = snap(engine, id);
         QCOMPARE(s.controlMessages, quint64(1));
@@ -107,7 +109,7 @@ void TestBinanceVenue::serverShutdownRolloverDuringFirehoseCountsExactly()
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, kCount, scaledMs(30000));
     QTest::qWait(200); // nothing more may arrive
     const StreamSnapshot s = snap(engine, id);
-    QCOMPARE(s.dataMessages, kCount);        // nothing lost, nothing counted twice
+    QCOMPARE(s.dataMessages, kCount); // nothing lost, nothing counted twice
     QCOMPARE(s.serverShutdowns, quint64(1));
     QCOMPARE(s.controlMessages, quint64(1)); // the notice is not data
     QCOMPARE(s.messages, s.dataMessages + s.duplicates + s.controlMessages);
@@ -165,7 +167,8 @@ void TestBinanceVenue::subscriptionsOverTheLimitSplitIntoOneGroup()
     QVERIFY(server.listen());
     QSignalSpy connects(&server, &ReplayServer::clientConnected);
     Engine engine;
-    StreamConfig c = binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1&per_stream=1&max_streams=1024"));
+    StreamConfig c =
+        binanceStream(server.port(), QStringLiteral("small_aggtrade?idle=1&per_stream=1&max_streams=1024"));
     for (int i = 0; i < 1500; ++i)
         c.subscribe << QStringLiteral("sym%1usdt@aggTrade").arg(i);
     c.inspectorCapacity = 4000;
@@ -225,7 +228,8 @@ void TestBinanceVenue::runtimeSubscribeBeyondTheLimitOpensAConnection()
     QStringList listed;
     for (const ResponseRecord &r : results)
         if (r.method == QLatin1String("LIST_SUBSCRIPTIONS"))
-            for (const QJsonValue &v : QJsonDocument::fromJson(r.body).object().value(QStringLiteral("result")).toArray())
+            for (const QJsonValue &v :
+                 QJsonDocument::fromJson(r.body).object().value(QStringLiteral("result")).toArray())
                 listed << v.toString();
     listed.sort();
     QCOMPARE(listed, five.mid(0, 4));
