@@ -11,7 +11,7 @@ packages=(
     xvfb xauth
 )
 if [[ "${1:-}" == "--with-tests" ]]; then
-    packages+=(openssl)
+    packages+=(openssl clang-format)
 fi
 
 missing=()

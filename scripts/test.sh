@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --with-tests
 scripts/check-layering.sh
+scripts/check-format.sh
 scripts/build.sh ci
 export QT_QPA_PLATFORM=offscreen
 # In CI (root, a throw-away machine) also build the .deb, lint it, install it and run it.
