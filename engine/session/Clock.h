@@ -3,9 +3,7 @@
 // Time as a stream session sees it. Two clocks, for two different questions:
 // - monotonic: how long since something happened. Every watchdog, timeout, backoff delay
 //   and pacing window is measured on it, so that a step of the wall clock (NTP, a user, a
-//   VM resumed) never makes a connection look dead or a stream stalled. Millisecond
-//   durations need no finer clock: on Linux it is the coarse monotonic clock (a few ns a
-//   read, ticks of a few ms), since the hot path reads it for every message.
+//   VM resumed) never makes a connection look dead or a stream stalled.
 // - wall: what time it is in the world. Used only where the world's time is meant: latency
 //   against an exchange's event time, and times shown to people.
 // Injected into sessions so that tests can step either clock.
@@ -19,19 +17,16 @@ namespace streamscope {
 class Clock {
 public:
     virtual ~Clock() = default;
-    virtual qint64 monotonicMs() const = 0; // arbitrary origin, never steps; coarse (ticks of a few ms)
-    virtual qint64 monotonicUs() const = 0; // the same clock, precise: for short round trips
+    virtual qint64 monotonicMs() const = 0; // arbitrary origin, never steps
     virtual qint64 wallUs() const = 0;      // µs since the Unix epoch, UTC
 
     qint64 wallMs() const { return wallUs() / 1000; }
 };
 
-// The system's clocks: CLOCK_MONOTONIC_COARSE on Linux (std::chrono::steady_clock
-// elsewhere), std::chrono::steady_clock (CLOCK_MONOTONIC) and std::chrono::system_clock.
+// std::chrono::steady_clock and std::chrono::system_clock.
 class SystemClock final : public Clock {
 public:
     qint64 monotonicMs() const override;
-    qint64 monotonicUs() const override;
     qint64 wallUs() const override;
 
     static SystemClock &instance();

@@ -4,7 +4,9 @@
 // come up within the connect timeout, one that sent no frame (message or pong) for the pong
 // timeout, and when the next websocket ping is due. It judges; the session acts.
 //
-// Thread contract: the session's worker only. frame() is on the hot path: one store.
+// Thread contract: the session's worker only. frameSeen() is on the hot path: one store, no
+// clock read; the tick timestamps what was seen (observe()), so liveness is known to within
+// one tick (100 ms), far below any timeout.
 
 #include "model/StreamConfig.h"
 
@@ -22,9 +24,21 @@ public:
     void connected(qint64 nowMs)
     {
         m_up = true;
+        m_frameSeen = false;
         m_connectedMs = m_lastFrameMs = m_lastPingMs = nowMs;
     }
-    void frame(qint64 nowMs) { m_lastFrameMs = nowMs; }
+    void frame(qint64 nowMs)
+    {
+        m_lastFrameMs = nowMs;
+        m_frameSeen = false;
+    }
+    void frameSeen() { m_frameSeen = true; }
+    // On the tick, before check(): a frame seen since the last tick counts as of now.
+    void observe(qint64 nowMs)
+    {
+        if (m_frameSeen)
+            frame(nowMs);
+    }
     void pinged(qint64 nowMs) { m_lastPingMs = nowMs; }
 
     Verdict check(qint64 nowMs, const StreamConfig &config) const
@@ -43,6 +57,7 @@ public:
 
 private:
     bool m_up = false;
+    bool m_frameSeen = false;
     qint64 m_connectStartedMs = 0;
     qint64 m_connectedMs = 0;
     qint64 m_lastFrameMs = 0;

@@ -2,19 +2,19 @@
 
 namespace streamscope {
 
-void RequestTracker::track(const QString &requestId, const QString &method, qint64 nowUs)
+void RequestTracker::track(const QString &requestId, const QString &method, qint64 nowMs)
 {
     if (m_pending.size() >= kMaxPending && !m_pending.contains(requestId)) {
         auto oldest = m_pending.begin();
         for (auto it = m_pending.begin(); it != m_pending.end(); ++it)
-            if (it->sentUs < oldest->sentUs)
+            if (it->sentMs < oldest->sentMs)
                 oldest = it;
         m_pending.erase(oldest);
     }
-    m_pending.insert(requestId, Pending{method, nowUs});
+    m_pending.insert(requestId, Pending{method, nowMs});
 }
 
-void RequestTracker::match(ResponseRecord &record, qint64 nowUs)
+void RequestTracker::match(ResponseRecord &record, qint64 nowMs)
 {
     if (record.requestId.isEmpty())
         return;
@@ -22,7 +22,7 @@ void RequestTracker::match(ResponseRecord &record, qint64 nowUs)
     if (it == m_pending.constEnd())
         return;
     record.method = it->method;
-    record.roundTripMs = (nowUs - it->sentUs) / 1000;
+    record.roundTripMs = nowMs - it->sentMs;
     m_pending.erase(it);
 }
 

@@ -4,8 +4,7 @@
 // to its request's method and round-trip time. Cleared when the connections drop: a
 // response cannot arrive on a new connection for a request sent on an old one.
 //
-// Thread contract: the session's worker only. Times are precise monotonic µs (a round trip
-// on a fast link takes a few ms).
+// Thread contract: the session's worker only. Times are the session's monotonic ms.
 
 #include "model/StreamRecords.h"
 
@@ -19,15 +18,15 @@ public:
     // the table without bound (the oldest is forgotten).
     static constexpr int kMaxPending = 4096;
 
-    void track(const QString &requestId, const QString &method, qint64 nowUs);
+    void track(const QString &requestId, const QString &method, qint64 nowMs);
     // Fills the record's method and round trip when its id matches a pending request.
-    void match(ResponseRecord &record, qint64 nowUs);
+    void match(ResponseRecord &record, qint64 nowMs);
     void clear() { m_pending.clear(); }
 
 private:
     struct Pending {
         QString method;
-        qint64 sentUs = 0;
+        qint64 sentMs = 0;
     };
     QHash<QString, Pending> m_pending;
 };

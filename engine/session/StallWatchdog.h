@@ -5,7 +5,9 @@
 // stream is stalled — "no data since subscribing" when none came at all. A stream whose
 // messages keep arriving but carry no data (only responses, pongs) stalls too.
 //
-// Thread contract: the session's worker only. data() is on the hot path: one store.
+// Thread contract: the session's worker only. dataSeen() is on the hot path: one store, no
+// clock read; the tick timestamps what was seen (observe()), so freshness is known to
+// within one tick (100 ms).
 
 #include <QtCore/QtGlobal>
 
@@ -23,11 +25,17 @@ public:
     {
         m_connectedMs = nowMs;
         m_anyData = false;
+        m_dataSeen = false;
     }
-    void data(qint64 nowMs)
+    void dataSeen() { m_dataSeen = true; }
+    // On the tick, before check(): data seen since the last tick counts as of now.
+    void observe(qint64 nowMs)
     {
+        if (!m_dataSeen)
+            return;
         m_lastDataMs = nowMs;
         m_anyData = true;
+        m_dataSeen = false;
     }
 
     Verdict check(qint64 nowMs, qint64 stallTimeoutMs) const
@@ -43,6 +51,7 @@ private:
     qint64 m_connectedMs = 0;
     qint64 m_lastDataMs = 0;
     bool m_anyData = false;
+    bool m_dataSeen = false;
 };
 
 } // namespace streamscope

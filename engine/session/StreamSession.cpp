@@ -215,7 +215,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
     if (!l)
         return;
     if (!requestId.isEmpty())
-        m_requests.track(requestId, method, m_clock.monotonicUs());
+        m_requests.track(requestId, method, m_clock.monotonicMs());
     l->outbox.enqueue(text);
     flushOutbox(*l);
 }
@@ -528,6 +528,10 @@ void StreamSession::tick()
 {
     m_links.freeRetired();
     const qint64 now = m_clock.monotonicMs();
+    // What the hot path saw since the last tick counts as of now.
+    for (const auto &l : m_links.links())
+        l->watchdog.observe(now);
+    m_stall.observe(now);
     switch (m_state) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
@@ -642,20 +646,21 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
-    const qint64 nowUs = m_clock.wallUs();    // for latency and the times shown
-    const qint64 now = m_clock.monotonicMs(); // for the watchdogs
+    // One clock read a message, the wall clock's, for latency and the times shown; the
+    // watchdogs are told a frame came and timestamp it on the tick.
+    const qint64 nowUs = m_clock.wallUs();
     const qint64 wallMs = nowUs / 1000;
     StreamCounters &c = m_shared->counters;
     c.messages.add();
     c.bytes.add(std::uint64_t(len));
     c.lastMessageMs.store(wallMs);
-    link.watchdog.frame(now);
+    link.watchdog.frameSeen();
 
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, now, latencyMs); break;
-    case MessageKind::Heartbeat: onHeartbeatMessage(nullptr, now); break;
+    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, latencyMs); break;
+    case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
     case MessageKind::Connection:
         c.controlMessages.add();
         m_venue->onConnectionMessage(link.id, data, len);
@@ -671,7 +676,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
 }
 
 void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
-                               qint64 nowUs, qint64 now, double &latencyMs)
+                               qint64 nowUs, double &latencyMs)
 {
     StreamCounters &c = m_shared->counters;
     DecodedFields fields;
@@ -683,75 +688,76 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
-            m_stall.data(now);
-            becomeLive(now, StreamState::Live, QStringLiteral("receiving data"));
-            onDataDecodeFailed(data, len, now);
+            m_stall.dataSeen();
+            becomeLive(StreamState::Live, QStringLiteral("receiving data"));
+            onDataDecodeFailed(data, len);
             return;
         }
         decoded = &fields;
         // The head scan finds heartbeats itself unless the venue leaves them to the decoder.
         if (m_heartbeats == HeadScanner::Heartbeats::LeaveToDecoder && m_venue->isHeartbeat(head, fields)) {
-            onHeartbeatMessage(&fields, now);
+            onHeartbeatMessage(&fields);
             return;
         }
-        if (m_venue->onNotice(link.id, fields, now)) {
+        if (m_venue->onNotice(link.id, fields)) {
             c.controlMessages.add();
             return;
         }
     } else if (!m_rawNotice.prefix.empty() && len > qsizetype(m_rawNotice.prefix.size())
+               && data[m_rawNotice.probe] == m_rawNotice.prefix[m_rawNotice.probe]
                && std::memcmp(data, m_rawNotice.prefix.data(), m_rawNotice.prefix.size()) == 0) {
         // Raw mode decodes nothing, but a notice must still act (Binance: start a rollover).
         fields.eventType = m_rawNotice.eventType;
-        if (m_venue->onNotice(link.id, fields, now)) {
+        if (m_venue->onNotice(link.id, fields)) {
             c.controlMessages.add();
             return;
         }
     }
     const bool overlap = m_rollover.overlapping();
-    if (overlap && !m_rollover.accept(link.id, decoded, now)) {
+    if (overlap && !m_rollover.accept(link.id, decoded, m_clock.monotonicMs())) {
         m_shared->venue.duplicates.add();
         return;
     }
     c.dataMessages.add();
     c.lastDataMs.store(nowUs / 1000);
-    m_stall.data(now);
+    m_stall.dataSeen();
     if (decoded) {
         if (fields.eventTime != DecodedFields::kNone) {
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
             latencyMs = double(latencyUs) / 1000.0;
         }
-        m_venue->onData(fields, now, m_rollover.checksSequence(link.id));
+        m_venue->onData(fields, m_rollover.checksSequence(link.id));
     } else {
         m_shared->venue.updates.add();
     }
-    becomeLive(now, m_venue->liveState(), m_venue->liveReason());
+    becomeLive(m_venue->liveState(), m_venue->liveReason());
 }
 
-void StreamSession::becomeLive(qint64 now, StreamState state, const QString &reason)
+void StreamSession::becomeLive(StreamState state, const QString &reason)
 {
     if (m_state == state)
         return;
     if (state == StreamState::Live)
-        m_liveSinceMs = now;
+        m_liveSinceMs = m_clock.monotonicMs();
     setState(state, reason);
 }
 
 // A venue heartbeat: `fields` when the decoder read it (parsed mode), else null.
-void StreamSession::onHeartbeatMessage(const DecodedFields *fields, qint64 now)
+void StreamSession::onHeartbeatMessage(const DecodedFields *fields)
 {
     m_shared->counters.heartbeats.add();
-    m_venue->onHeartbeat(fields, now);
+    m_venue->onHeartbeat(fields);
     if (m_state == StreamState::Stalled && m_venue->ownsFreshness())
         setState(m_venue->liveState(), QStringLiteral("heartbeats again"));
 }
 
-void StreamSession::onDataDecodeFailed(const char *data, qsizetype len, qint64 now)
+void StreamSession::onDataDecodeFailed(const char *data, qsizetype len)
 {
     m_shared->counters.parseErrors.add();
     const QString error = m_decoder.lastError();
     m_shared->setParseError(error, data, len);
-    if (m_throttle.allow(EventKind::ParseError, now))
+    if (m_throttle.allow(EventKind::ParseError, m_clock.monotonicMs()))
         emitEvent(
             EventKind::ParseError,
             QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
@@ -765,7 +771,7 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
     record.receivedMs = m_clock.wallMs();
     record.requestId = QString::fromUtf8(head.id.data(), qsizetype(head.id.size()));
     record.body = QByteArray(data, len);
-    m_requests.match(record, m_clock.monotonicUs());
+    m_requests.match(record, m_clock.monotonicMs());
     if (isError)
         emitEvent(EventKind::Response,
                   QStringLiteral("error response%1: %2")

@@ -107,11 +107,11 @@ private:
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
                        const HeadInfo &head);
     void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
-                    qint64 now, double &latencyMs);
-    void becomeLive(qint64 now, StreamState state, const QString &reason);
-    void onHeartbeatMessage(const DecodedFields *fields, qint64 now);
+                    double &latencyMs);
+    void becomeLive(StreamState state, const QString &reason);
+    void onHeartbeatMessage(const DecodedFields *fields);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);
-    void onDataDecodeFailed(const char *data, qsizetype len, qint64 now);
+    void onDataDecodeFailed(const char *data, qsizetype len);
     void advanceRollover(MakeBeforeBreak::Step step, const QString &why);
 
     // Connections.

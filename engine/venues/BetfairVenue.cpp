@@ -20,6 +20,7 @@ bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QString
     m_staleRaised = false;
     m_lastHeartbeatSentMs = m_host.monotonicMs();
     m_lastChangeMs = m_lastHeartbeatSentMs;
+    m_changeSeen = false;
     bool keyOk = true;
     bool sessionOk = true;
     const QString appKey = SecretStore::resolve(m_config.appKey, &keyOk);
@@ -106,10 +107,10 @@ void BetfairVenue::track(const DecodedFields &f)
     }
 }
 
-void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequence)
+void BetfairVenue::onData(const DecodedFields &f, bool checkSequence)
 {
     Q_UNUSED(checkSequence);
-    m_lastChangeMs = nowMs;
+    m_changeSeen = true;
     track(f);
     VenueCounters &v = m_host.shared().venue;
     if (f.segmentType.empty()) {
@@ -146,9 +147,9 @@ void BetfairVenue::onData(const DecodedFields &f, qint64 nowMs, bool checkSequen
     }
 }
 
-void BetfairVenue::onHeartbeat(const DecodedFields *fields, qint64 nowMs)
+void BetfairVenue::onHeartbeat(const DecodedFields *fields)
 {
-    m_lastChangeMs = nowMs;
+    m_changeSeen = true;
     if (fields)
         track(*fields);
 }
@@ -210,6 +211,10 @@ void BetfairVenue::onTick(qint64 nowMs)
             d.clk = clk;
             d.initialClk = initialClk;
         });
+    }
+    if (m_changeSeen) {
+        m_lastChangeMs = nowMs;
+        m_changeSeen = false;
     }
     const qint64 quietMs = nowMs - m_lastChangeMs;
     if (quietMs <= staleAfterMs()) {

@@ -37,8 +37,8 @@ public:
     }
     bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
     void onDisconnected() override;
-    void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence) override;
-    void onHeartbeat(const DecodedFields *fields, qint64 nowMs) override;
+    void onData(const DecodedFields &fields, bool checkSequence) override;
+    void onHeartbeat(const DecodedFields *fields) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
     void onTick(qint64 nowMs) override;
@@ -55,7 +55,9 @@ private:
     void subscribe(int link, const QString &op, QJsonObject body, const Resume &resume);
 
     int m_link = -1;
-    qint64 m_lastChangeMs = 0; // last change message (data or HEARTBEAT); status responses do not count
+    qint64 m_lastChangeMs =
+        0; // tick that saw the last change message (data or HEARTBEAT); status responses do not count
+    bool m_changeSeen = false; // a change message since the last tick
     qint64 m_lastHeartbeatSentMs = 0;
     Resume m_market;
     Resume m_order;

@@ -49,9 +49,8 @@ QUrl BinanceVenue::shardUrl(const QUrl &base, int shard) const
     return url;
 }
 
-bool BinanceVenue::onNotice(int link, const DecodedFields &fields, qint64 nowMs)
+bool BinanceVenue::onNotice(int link, const DecodedFields &fields)
 {
-    Q_UNUSED(nowMs);
     // Cheap test first: almost every event type differs in length or first letter.
     if (fields.eventType.size() != 14 || fields.eventType != std::string_view("serverShutdown"))
         return false;

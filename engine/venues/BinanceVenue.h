@@ -29,8 +29,9 @@ public:
     int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
     int streamsNamedInUrl(const QUrl &url) const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
-    bool onNotice(int link, const DecodedFields &fields, qint64 nowMs) override;
-    RawNotice rawNotice() const override { return {"{\"stream\":\"!serverShutdown\"", "serverShutdown"}; }
+    bool onNotice(int link, const DecodedFields &fields) override;
+    // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.
+    RawNotice rawNotice() const override { return {"{\"stream\":\"!serverShutdown\"", "serverShutdown", 11}; }
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 };
 

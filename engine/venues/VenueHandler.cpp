@@ -50,17 +50,15 @@ bool VenueHandler::onConnected(int link, int shard, bool rollover, const QString
     return sent;
 }
 
-bool VenueHandler::onNotice(int link, const DecodedFields &fields, qint64 nowMs)
+bool VenueHandler::onNotice(int link, const DecodedFields &fields)
 {
     Q_UNUSED(link);
     Q_UNUSED(fields);
-    Q_UNUSED(nowMs);
     return false;
 }
 
-void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence)
+void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
 {
-    Q_UNUSED(nowMs);
     m_host.shared().venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
         return;
@@ -85,10 +83,9 @@ void VenueHandler::onData(const DecodedFields &fields, qint64 nowMs, bool checkS
     shared.pushGap(std::move(record));
 }
 
-void VenueHandler::onHeartbeat(const DecodedFields *fields, qint64 nowMs)
+void VenueHandler::onHeartbeat(const DecodedFields *fields)
 {
     Q_UNUSED(fields);
-    Q_UNUSED(nowMs);
 }
 
 void VenueHandler::onResponse(int link, bool isError, const ResponseRecord &record)

@@ -4,7 +4,9 @@
 // decoded data message means beyond being data (sequence gaps, server notices, Betfair
 // clk/status/segments), what a routed response or a status message changes, and what to
 // check on the housekeeping tick. StreamSession holds no venue's rules and calls these
-// hooks; every time they are given is the session's monotonic clock in ms.
+// hooks. The per-message hooks are given no time (the hot path reads no monotonic clock):
+// a handler notes what it saw and timestamps it on the tick, whose time is the session's
+// monotonic clock in ms, or asks its host for the time off the hot path.
 //
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
@@ -71,21 +73,24 @@ public:
 
     // A data message that is a venue notice rather than data (Binance serverShutdown).
     // Called for every decoded data message before dedupe and counting: keep it cheap.
-    virtual bool onNotice(int link, const DecodedFields &fields, qint64 nowMs);
+    virtual bool onNotice(int link, const DecodedFields &fields);
     // Raw mode decodes nothing: a notice is recognised by the first bytes of the message,
     // and onNotice() is called with `eventType` as the decoded event type. Empty: none.
     struct RawNotice {
         std::string_view prefix;
         std::string_view eventType;
+        // A byte of the prefix that data messages rarely share, compared first (the hot
+        // path then rejects almost every message with one comparison).
+        std::size_t probe = 0;
     };
     virtual RawNotice rawNotice() const { return {}; }
     // A decoded data message that is the venue's heartbeat (Betfair ct=HEARTBEAT).
     virtual bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const;
     // A decoded data message that counts. checkSequence is false while a rollover overlap
     // makes two connections' sequences interleave.
-    virtual void onData(const DecodedFields &fields, qint64 nowMs, bool checkSequence);
+    virtual void onData(const DecodedFields &fields, bool checkSequence);
     // A venue heartbeat (Betfair ct=HEARTBEAT); `fields` is decoded when the stream parses.
-    virtual void onHeartbeat(const DecodedFields *fields, qint64 nowMs);
+    virtual void onHeartbeat(const DecodedFields *fields);
     // A Betfair connection message or similar.
     virtual void onConnectionMessage(int link, const char *data, qsizetype len)
     {

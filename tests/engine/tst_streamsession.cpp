@@ -20,7 +20,6 @@ namespace {
 class ManualClock final : public Clock {
 public:
     qint64 monotonicMs() const override { return m_monoMs; }
-    qint64 monotonicUs() const override { return m_monoMs * 1000; }
     qint64 wallUs() const override { return m_wallUs; }
 
     // Time passes: both clocks advance.

@@ -54,7 +54,9 @@ void TestWatchdogs::connection()
     w.connecting(0);
     if (up) {
         w.connected(100);
-        w.frame(lastFrameAt);
+        w.frameSeen(); // a message: timestamped by the tick that sees it
+        w.observe(lastFrameAt);
+        w.observe(now); // nothing new since
         w.pinged(lastPingAt);
     }
     QCOMPARE(w.check(now, config), verdict);
@@ -81,10 +83,15 @@ void TestWatchdogs::stall()
     QFETCH(bool, neverData);
     QFETCH(qint64, silentMs);
     StallWatchdog w;
-    w.data(10); // from an earlier connection: forgotten when the next one comes up
+    w.dataSeen(); // from an earlier connection: forgotten when the next one comes up
+    w.observe(10);
+    w.dataSeen(); // seen on the old connection, not yet timestamped by a tick: forgotten too
     w.connected(1000);
-    if (lastDataAt >= 0)
-        w.data(lastDataAt);
+    if (lastDataAt >= 0) {
+        w.dataSeen();
+        w.observe(lastDataAt); // the tick that saw it
+    }
+    w.observe(now); // nothing new: the last data keeps its time
     const StallWatchdog::Verdict v = w.check(now, 5000);
     QCOMPARE(v.stalled, stalled);
     QCOMPARE(v.neverData, neverData);
