@@ -96,10 +96,6 @@ HeadParseStatus parseHeaderLine(QByteArrayView line, HttpRequestHead *head)
         if (!head->connection.isEmpty())
             head->connection += ',';
         head->connection += value.toLower();
-    } else if (name == "accept") {
-        if (!head->accept.isEmpty())
-            head->accept += ',';
-        head->accept += value;
     } else if (name == "content-length") {
         if (value.isEmpty())
             return HeadParseStatus::BadRequest;
