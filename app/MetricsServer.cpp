@@ -1,10 +1,10 @@
 #include "MetricsServer.h"
 
 #include "Engine.h"
+#include "HttpConnection.h"
 
-#include <QtHttpServer/QHttpServer>
-#include <QtHttpServer/QHttpServerResponse>
 #include <QtNetwork/QTcpServer>
+#include <QtNetwork/QTcpSocket>
 
 #include <array>
 
@@ -16,6 +16,8 @@ namespace {
 constexpr std::array<double, 17> kBoundsS = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                              0.05,    0.1,    0.25,    0.5,    1.0,   2.5,    5.0,   10.0};
 
+constexpr char kOpenMetricsContentType[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
 QByteArray escapeLabel(const QString &v)
 {
     QByteArray out = v.toUtf8();
@@ -26,8 +28,14 @@ QByteArray escapeLabel(const QString &v)
 } // namespace
 
 MetricsServer::MetricsServer(const Engine &engine, QObject *parent)
+    : MetricsServer(engine, HttpServerLimits{}, parent)
+{
+}
+
+MetricsServer::MetricsServer(const Engine &engine, const HttpServerLimits &limits, QObject *parent)
     : QObject(parent)
     , m_engine(engine)
+    , m_limits(limits)
 {
 }
 
@@ -35,25 +43,43 @@ MetricsServer::~MetricsServer() = default;
 
 quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString *error)
 {
-    m_http = std::make_unique<QHttpServer>();
-    m_http->route(QStringLiteral("/metrics"), [this] {
-        return QHttpServerResponse(QByteArrayLiteral("application/openmetrics-text; version=1.0.0; charset=utf-8"),
-                                   render(m_engine));
-    });
-#if QT_VERSION >= QT_VERSION_CHECK(6, 8, 0)
-    auto *tcp = new QTcpServer(m_http.get());
-    if (!tcp->listen(address, port) || !m_http->bind(tcp)) {
+    delete m_tcp;
+    m_tcp = new QTcpServer(this);
+    connect(m_tcp, &QTcpServer::newConnection, this, &MetricsServer::onNewConnection);
+    if (!m_tcp->listen(address, port)) {
         if (error)
-            *error = tcp->errorString();
+            *error = m_tcp->errorString();
         return 0;
     }
-    return tcp->serverPort();
-#else
-    const quint16 bound = m_http->listen(address, port);
-    if (!bound && error)
-        *error = QStringLiteral("cannot listen on %1:%2").arg(address.toString()).arg(port);
-    return bound;
-#endif
+    return m_tcp->serverPort();
+}
+
+void MetricsServer::onNewConnection()
+{
+    while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
+        if (m_openConnections >= m_limits.maxConnections) {
+            // Over the cap: closed at once, so that held connections cannot pile up and use
+            // the descriptors the streams need.
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        ++m_openConnections;
+        auto *connection = new HttpConnection(
+            socket, m_limits,
+            [this](const HttpRequestHead &request) {
+                if (request.path != "/metrics")
+                    return HttpResponse{
+                        404, QByteArrayLiteral("text/plain; charset=utf-8"), QByteArrayLiteral("Not Found\n"), {}};
+                if (request.method != "GET" && request.method != "HEAD")
+                    return HttpResponse{405, QByteArrayLiteral("text/plain; charset=utf-8"),
+                                        QByteArrayLiteral("Method Not Allowed\n"),
+                                        QByteArrayLiteral("Allow: GET, HEAD\r\n")};
+                return HttpResponse{200, kOpenMetricsContentType, render(m_engine), {}};
+            },
+            this);
+        connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
+    }
 }
 
 QByteArray MetricsServer::render(const Engine &engine)

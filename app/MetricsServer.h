@@ -1,18 +1,19 @@
 #pragma once
 
-// Prometheus/OpenMetrics endpoint: GET /metrics renders every stream's counters, state and
-// latency histogram (_bucket/_sum/_count) from a fresh engine snapshot. Bound to 127.0.0.1
-// unless the user asks for another address.
+// Prometheus/OpenMetrics endpoint: GET (or HEAD) /metrics renders every stream's counters,
+// state and latency histogram (_bucket/_sum/_count) from a fresh engine snapshot. Bound to
+// 127.0.0.1 unless the user asks for another address. Served by a small bounded HTTP/1.x
+// server of our own (HttpConnection, within HttpServerLimits): Qt HttpServer 6.4 cannot
+// bound a request or time a connection out (docs/architecture.md, "The metrics endpoint").
 //
 // Thread contract: lives on the Engine's thread; requests are answered there (a snapshot
-// costs the workers nothing).
+// costs the workers nothing). Owns the listening socket and the connections.
+
+#include "HttpServerLimits.h"
 
 #include <QtCore/QObject>
 #include <QtNetwork/QHostAddress>
 
-#include <memory>
-
-class QHttpServer;
 class QTcpServer;
 
 namespace streamscope {
@@ -25,6 +26,8 @@ class MetricsServer : public QObject {
     Q_OBJECT
 public:
     explicit MetricsServer(const Engine &engine, QObject *parent = nullptr);
+    // Tests shorten the timeouts and the connection cap through `limits`.
+    MetricsServer(const Engine &engine, const HttpServerLimits &limits, QObject *parent = nullptr);
     ~MetricsServer() override;
 
     // Returns the port listened on (useful with 0), or 0 on failure with `error` set.
@@ -33,9 +36,16 @@ public:
     // The OpenMetrics text for the engine's current state.
     static QByteArray render(const Engine &engine);
 
+    // Connections being served now (at most the limit's maxConnections).
+    int openConnections() const { return m_openConnections; }
+
 private:
+    void onNewConnection();
+
     const Engine &m_engine;
-    std::unique_ptr<QHttpServer> m_http;
+    HttpServerLimits m_limits;
+    QTcpServer *m_tcp = nullptr;
+    int m_openConnections = 0;
 };
 
 } // namespace streamscope::app

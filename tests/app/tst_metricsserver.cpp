@@ -1,0 +1,444 @@
+// The metrics endpoint's HTTP server against raw loopback clients in this process: honest
+// scrapes (GET, HEAD, keep-alive, Connection: close, pipelining, HTTP/1.0), the refusals
+// (400, 404, 405, 414, 431, 505) and the bounds on connections (request, idle and write
+// timeouts, the connection cap). The engine has no streams: the body is still a full
+// OpenMetrics exposition ("# EOF"), and the server's behaviour does not depend on it.
+
+#include "Engine.h"
+#include "MetricsServer.h"
+
+#include "../common/TimeFactor.h"
+
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QtTest>
+
+#include <memory>
+#include <vector>
+
+using streamscope::Engine;
+using streamscope::app::HttpServerLimits;
+using streamscope::app::MetricsServer;
+using streamscope::testing::scaledMs;
+
+namespace {
+
+constexpr int kWaitMs = 10000;
+
+struct Response {
+    int status = 0;
+    QByteArray statusLine;
+    QMap<QByteArray, QByteArray> headers; // names in lower case
+    QByteArray body;
+};
+
+// Takes one whole response from the front of `data` (its body by Content-Length, none after
+// HEAD); returns false and leaves `data` alone while it is incomplete.
+bool takeResponse(QByteArray &data, Response *r, bool head)
+{
+    const qsizetype headEnd = data.indexOf("\r\n\r\n");
+    if (headEnd < 0)
+        return false;
+    const QList<QByteArray> lines = data.first(headEnd).split('\n');
+    Response parsed;
+    parsed.statusLine = lines.first().trimmed();
+    parsed.status = parsed.statusLine.split(' ').value(1).toInt();
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const qsizetype colon = lines[i].indexOf(':');
+        parsed.headers.insert(lines[i].first(colon).trimmed().toLower(), lines[i].sliced(colon + 1).trimmed());
+    }
+    const qsizetype length = head ? 0 : parsed.headers.value("content-length").toLongLong();
+    if (data.size() < headEnd + 4 + length)
+        return false;
+    parsed.body = data.sliced(headEnd + 4, length);
+    data.remove(0, headEnd + 4 + length);
+    *r = parsed;
+    return true;
+}
+
+// A raw HTTP client on loopback; every wait runs the event loop, so the in-process server
+// answers meanwhile.
+class Client {
+public:
+    explicit Client(quint16 port) { m_socket.connectToHost(QHostAddress::LocalHost, port); }
+
+    void send(const QByteArray &bytes) { m_socket.write(bytes); }
+
+    bool waitForResponse(Response *r, bool head = false)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                m_received += m_socket.readAll();
+                return takeResponse(m_received, r, head);
+            },
+            scaledMs(kWaitMs));
+    }
+
+    // True once the server has closed the connection (waits up to `ms`).
+    bool waitForClose(int ms = kWaitMs)
+    {
+        return QTest::qWaitFor(
+            [&] {
+                m_received += m_socket.readAll();
+                return m_socket.state() == QAbstractSocket::UnconnectedState;
+            },
+            scaledMs(ms));
+    }
+
+    bool isOpen() const { return m_socket.state() == QAbstractSocket::ConnectedState; }
+    bool isClosed() const { return m_socket.state() == QAbstractSocket::UnconnectedState; }
+    QByteArray unread() { return m_received + m_socket.readAll(); }
+    void close() { m_socket.abort(); }
+
+private:
+    QTcpSocket m_socket;
+    QByteArray m_received;
+};
+
+const QByteArray kScrape = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: */*\r\n\r\n";
+
+QByteArray headerLines(int count, int valueBytes)
+{
+    QByteArray out;
+    for (int i = 0; i < count; ++i)
+        out += "X-Filler-" + QByteArray::number(i) + ": " + QByteArray(valueBytes, 'v') + "\r\n";
+    return out;
+}
+
+} // namespace
+
+class TestMetricsServer : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+
+    void honestScrapeMatchesRender();
+    void headHasNoBody();
+    void keepAliveOrClose_data();
+    void keepAliveOrClose();
+    void pipelinedRequestsAnsweredInOrder();
+    void routing_data();
+    void routing();
+    void refusedAndClosed_data();
+    void refusedAndClosed();
+    void oversizedRequestLineIsNotBuffered();
+    void slowRequestTimesOut();
+    void silentConnectionClosed();
+    void idleKeepAliveClosed();
+    void clientNotTakingItsResponseDropped();
+    void connectionCap();
+
+private:
+    quint16 start(const HttpServerLimits &limits = {});
+
+    std::unique_ptr<Engine> m_engine;
+    std::unique_ptr<MetricsServer> m_server;
+};
+
+void TestMetricsServer::init()
+{
+    m_engine = std::make_unique<Engine>();
+}
+
+void TestMetricsServer::cleanup()
+{
+    m_server.reset();
+    m_engine.reset();
+}
+
+quint16 TestMetricsServer::start(const HttpServerLimits &limits)
+{
+    m_server = std::make_unique<MetricsServer>(*m_engine, limits);
+    QString error;
+    const quint16 port = m_server->listen(QHostAddress::LocalHost, 0, &error);
+    if (!port)
+        qWarning() << "listen:" << error;
+    return port;
+}
+
+void TestMetricsServer::honestScrapeMatchesRender()
+{
+    const quint16 port = start();
+    QVERIFY(port);
+    QNetworkAccessManager nam;
+    QNetworkRequest request(QUrl(QStringLiteral("http://127.0.0.1:%1/metrics").arg(port)));
+    QNetworkReply *reply = nam.get(request);
+    QSignalSpy done(reply, &QNetworkReply::finished);
+    QVERIFY(reply->isFinished() || done.wait(scaledMs(kWaitMs)));
+    QCOMPARE(reply->error(), QNetworkReply::NoError);
+    QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
+    QCOMPARE(reply->header(QNetworkRequest::ContentTypeHeader).toByteArray(),
+             QByteArray("application/openmetrics-text; version=1.0.0; charset=utf-8"));
+    QCOMPARE(reply->readAll(), MetricsServer::render(*m_engine));
+    reply->deleteLater();
+}
+
+void TestMetricsServer::headHasNoBody()
+{
+    const quint16 port = start();
+    Client client(port);
+    client.send("HEAD /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    Response head;
+    QVERIFY(client.waitForResponse(&head, true));
+    QCOMPARE(head.status, 200);
+    QCOMPARE(head.headers.value("content-length").toLongLong(), MetricsServer::render(*m_engine).size());
+    QVERIFY(head.headers.value("content-type").startsWith("application/openmetrics-text"));
+    // No body follows: the next bytes on the connection are the next response's status line.
+    client.send(kScrape);
+    Response get;
+    QVERIFY(client.waitForResponse(&get));
+    QCOMPARE(get.statusLine, QByteArray("HTTP/1.1 200 OK"));
+    QCOMPARE(get.body, MetricsServer::render(*m_engine));
+    QCOMPARE(client.unread(), QByteArray());
+}
+
+void TestMetricsServer::keepAliveOrClose_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<bool>("closes");
+    QTest::addColumn<QByteArray>("connectionHeader");
+    QTest::newRow("HTTP/1.1 keeps the connection") << kScrape << false << QByteArray();
+    QTest::newRow("HTTP/1.1 Connection: close")
+        << QByteArray("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n") << true
+        << QByteArray("close");
+    QTest::newRow("Connection: Close among other tokens")
+        << QByteArray("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: TE, Close\r\n\r\n") << true
+        << QByteArray("close");
+    QTest::newRow("HTTP/1.0 closes by default")
+        << QByteArray("GET /metrics HTTP/1.0\r\n\r\n") << true << QByteArray("close");
+    QTest::newRow("HTTP/1.0 keep-alive") << QByteArray("GET /metrics HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                                         << false << QByteArray("keep-alive");
+}
+
+void TestMetricsServer::keepAliveOrClose()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(bool, closes);
+    QFETCH(QByteArray, connectionHeader);
+    const quint16 port = start();
+    Client client(port);
+    client.send(request);
+    Response first;
+    QVERIFY(client.waitForResponse(&first));
+    QCOMPARE(first.status, 200);
+    QVERIFY(first.body.endsWith("# EOF\n"));
+    QCOMPARE(first.headers.value("connection"), connectionHeader);
+    if (closes) {
+        QVERIFY(client.waitForClose());
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+        return;
+    }
+    // Kept alive: a second request on the same connection is served too.
+    client.send(request);
+    Response second;
+    QVERIFY(client.waitForResponse(&second));
+    QCOMPARE(second.status, 200);
+    QCOMPARE(second.body, first.body);
+    QVERIFY(client.isOpen());
+    QCOMPARE(m_server->openConnections(), 1);
+}
+
+void TestMetricsServer::pipelinedRequestsAnsweredInOrder()
+{
+    const quint16 port = start();
+    Client client(port);
+    client.send(kScrape + "GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + kScrape);
+    Response r1, r2, r3;
+    QVERIFY(client.waitForResponse(&r1));
+    QVERIFY(client.waitForResponse(&r2));
+    QVERIFY(client.waitForResponse(&r3));
+    QCOMPARE(r1.status, 200);
+    QCOMPARE(r2.status, 404);
+    QCOMPARE(r3.status, 200);
+    QVERIFY(client.isOpen());
+}
+
+void TestMetricsServer::routing_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<QByteArray>("allow");
+    QTest::newRow("POST /metrics") << QByteArray("POST /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 405
+                                   << QByteArray("GET, HEAD");
+    QTest::newRow("PUT /metrics") << QByteArray("PUT /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 405
+                                  << QByteArray("GET, HEAD");
+    QTest::newRow("DELETE /metrics") << QByteArray("DELETE /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 405
+                                     << QByteArray("GET, HEAD");
+    QTest::newRow("GET /nope") << QByteArray("GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 404 << QByteArray();
+    QTest::newRow("GET /") << QByteArray("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 404 << QByteArray();
+    QTest::newRow("POST /nope") << QByteArray("POST /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 404 << QByteArray();
+    QTest::newRow("GET /metrics/extra") << QByteArray("GET /metrics/extra HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 404
+                                        << QByteArray();
+    QTest::newRow("GET /metrics with a query")
+        << QByteArray("GET /metrics?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") << 200 << QByteArray();
+}
+
+void TestMetricsServer::routing()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    QFETCH(QByteArray, allow);
+    const quint16 port = start();
+    Client client(port);
+    client.send(request);
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.headers.value("allow"), allow);
+    if (status != 200)
+        QVERIFY(!r.body.contains("streamscope_"));
+}
+
+void TestMetricsServer::refusedAndClosed_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    const QByteArray host = "Host: 127.0.0.1\r\n";
+    QTest::newRow("request line over 8 KB")
+        << QByteArray("GET /metrics?" + QByteArray(9 * 1024, 'q') + " HTTP/1.1\r\n" + host + "\r\n") << 414;
+    QTest::newRow("64 KB without a line end") << QByteArray(64 * 1024, 'G') << 414;
+    QTest::newRow("headers over 16 KB") << QByteArray("GET /metrics HTTP/1.1\r\n" + host + headerLines(20, 1000)
+                                                      + "\r\n")
+                                        << 431;
+    QTest::newRow("one header over 16 KB")
+        << QByteArray("GET /metrics HTTP/1.1\r\n" + host + "Cookie: " + QByteArray(17 * 1024, 'c') + "\r\n\r\n") << 431;
+    QTest::newRow("HTTP/2.0") << QByteArray("GET /metrics HTTP/2.0\r\n" + host + "\r\n") << 505;
+    QTest::newRow("HTTP/1.2") << QByteArray("GET /metrics HTTP/1.2\r\n" + host + "\r\n") << 505;
+    QTest::newRow("HTTP/0.9 line") << QByteArray("GET /metrics\r\n\r\n") << 400;
+    QTest::newRow("garbage") << QByteArray("\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 15) << 400;
+    QTest::newRow("words") << QByteArray("hello there\r\n\r\n") << 400;
+    QTest::newRow("lower-case version") << QByteArray("GET /metrics http/1.1\r\n" + host + "\r\n") << 400;
+    QTest::newRow("absolute target") << QByteArray("GET http://x/metrics HTTP/1.1\r\n" + host + "\r\n") << 400;
+    QTest::newRow("two spaces") << QByteArray("GET  /metrics HTTP/1.1\r\n" + host + "\r\n") << 400;
+    QTest::newRow("header without colon") << QByteArray("GET /metrics HTTP/1.1\r\n" + host + "Bogus\r\n\r\n") << 400;
+    QTest::newRow("space before colon") << QByteArray("GET /metrics HTTP/1.1\r\nHost : x\r\n\r\n") << 400;
+    QTest::newRow("folded header") << QByteArray("GET /metrics HTTP/1.1\r\n" + host + "X-A: 1\r\n  2\r\n\r\n") << 400;
+    QTest::newRow("bad Content-Length") << QByteArray("GET /metrics HTTP/1.1\r\n" + host + "Content-Length: x\r\n\r\n")
+                                        << 400;
+}
+
+void TestMetricsServer::refusedAndClosed()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    const quint16 port = start();
+    Client client(port);
+    client.send(request);
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, status);
+    QCOMPARE(r.headers.value("connection"), QByteArray("close"));
+    QVERIFY(client.waitForClose());
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::oversizedRequestLineIsNotBuffered()
+{
+    // The client keeps sending a request line after the answer: it is told 414 and the
+    // connection ends, whatever it sends; the server does not wait for the line to end.
+    HttpServerLimits limits;
+    limits.lingerMs = scaledMs(200);
+    const quint16 port = start(limits);
+    Client client(port);
+    client.send("GET /" + QByteArray(64 * 1024, 'a'));
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 414);
+    for (int i = 0; i < 16 && client.isOpen(); ++i)
+        client.send(QByteArray(64 * 1024, 'a'));
+    QVERIFY(client.waitForClose());
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::slowRequestTimesOut()
+{
+    HttpServerLimits limits;
+    limits.requestTimeoutMs = scaledMs(1000);
+    const quint16 port = start(limits);
+    Client client(port);
+    client.send("GET /metrics HTTP/1.1\r\nHost: 1");
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 408);
+    QVERIFY(client.waitForClose());
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::silentConnectionClosed()
+{
+    HttpServerLimits limits;
+    limits.requestTimeoutMs = scaledMs(300);
+    const quint16 port = start(limits);
+    Client client(port);
+    QVERIFY(client.waitForClose());
+    QCOMPARE(client.unread(), QByteArray());
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::idleKeepAliveClosed()
+{
+    HttpServerLimits limits;
+    limits.idleTimeoutMs = scaledMs(300);
+    const quint16 port = start(limits);
+    Client client(port);
+    client.send(kScrape);
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.headers.value("connection"), QByteArray());
+    QVERIFY(client.waitForClose());
+    QCOMPARE(client.unread(), QByteArray());
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::clientNotTakingItsResponseDropped()
+{
+    // Many pipelined requests whose answers the client never reads: once the socket buffers
+    // are full the server cannot send, and it drops the connection after the request timeout
+    // instead of holding it (and the answers) for ever.
+    HttpServerLimits limits;
+    limits.requestTimeoutMs = scaledMs(1000);
+    const quint16 port = start(limits);
+    QTcpSocket client;
+    client.setReadBufferSize(1); // Qt reads almost nothing, so the kernel's buffers fill up
+    client.connectToHost(QHostAddress::LocalHost, port);
+    QByteArray many;
+    for (int i = 0; i < 20000; ++i)
+        many += kScrape;
+    client.write(many);
+    QTRY_VERIFY_WITH_TIMEOUT(m_server->openConnections() == 1, scaledMs(kWaitMs));
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+}
+
+void TestMetricsServer::connectionCap()
+{
+    const int cap = streamscope::app::kMaxConnections;
+    const quint16 port = start(); // default limits: the held connections stay open meanwhile
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < cap + 10; ++i)
+        clients.push_back(std::make_unique<Client>(port));
+    const auto count = [&](bool open) {
+        return int(std::count_if(clients.begin(), clients.end(),
+                                 [open](const auto &c) { return open ? c->isOpen() : c->isClosed(); }));
+    };
+    // The extra ones are closed at once; the others are held, not served.
+    QTRY_COMPARE_WITH_TIMEOUT(count(false), 10, scaledMs(kWaitMs));
+    QCOMPARE(count(true), cap);
+    QCOMPARE(m_server->openConnections(), cap);
+    // While the cap is reached a new connection is closed too.
+    Client refused(port);
+    QVERIFY(refused.waitForClose());
+    // Let go: the server forgets the connections, and a scrape is served again.
+    clients.clear();
+    QTRY_COMPARE_WITH_TIMEOUT(m_server->openConnections(), 0, scaledMs(kWaitMs));
+    Client scraper(port);
+    scraper.send(kScrape);
+    Response r;
+    QVERIFY(scraper.waitForResponse(&r));
+    QCOMPARE(r.status, 200);
+}
+
+QTEST_GUILESS_MAIN(TestMetricsServer)
+#include "tst_metricsserver.moc"
