@@ -1,5 +1,8 @@
 #include "GenericPage.h"
 
+#include "SecretStore.h"
+#include "Workspace.h"
+
 #include <QtCore/QJsonDocument>
 #include <QtCore/QRegularExpression>
 #include <QtGui/QFontDatabase>
@@ -94,6 +97,11 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
                      .arg(text);
         return false;
     }
+    if (!url.password().isEmpty()) {
+        *error = tr("The URL holds a password: secrets are never stored in a workspace. Send it in a header whose "
+                    "value is env:NAME or keychain:NAME.");
+        return false;
+    }
     if ((url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls")) && url.port() < 0) {
         *error = tr("URL \"%1\" needs a port for %2, for example %2://host:443.").arg(text, url.scheme());
         return false;
@@ -111,7 +119,14 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
             *error = tr("Header line %1 \"%2\" is not valid: write Name: value.").arg(i + 1).arg(line);
             return false;
         }
-        headers.append({name, line.mid(colon + 1).trimmed()});
+        const QString value = line.mid(colon + 1).trimmed();
+        if (Workspace::isCredentialHeader(name) && !value.isEmpty() && !SecretStore::isReference(value)) {
+            *error = tr("Header %1 carries a credential: write its value as env:NAME or keychain:NAME; secrets are "
+                        "never stored in a workspace.")
+                         .arg(name);
+            return false;
+        }
+        headers.append({name, value});
     }
     QStringList send;
     const QStringList sendLines = m_sendOnConnect->toPlainText().split(QLatin1Char('\n'));

@@ -8,6 +8,7 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSaveFile>
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -162,6 +163,13 @@ private:
 
 constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
 
+// The one message for a literal where a secret belongs (auth, credential headers).
+QString referenceExpected()
+{
+    return QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; "
+                          "secrets are never stored in a workspace");
+}
+
 bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
                 StreamConfig &c)
 {
@@ -173,6 +181,12 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     }
     if (auto v = r.string(QStringLiteral("url"), true)) {
         c.url = QUrl(*v, QUrl::StrictMode);
+        // Checked first, so that no later message repeats the URL with its password.
+        if (!c.url.password().isEmpty())
+            return r.error(QStringLiteral("url"),
+                           QStringLiteral("expected a URL without a password; secrets are never stored in a "
+                                          "workspace, send it in a header whose value is a reference such as "
+                                          "\"env:NAME\" or \"keychain:NAME\""));
         const QString scheme = c.url.scheme();
         if (!c.url.isValid() || c.url.host().isEmpty())
             return r.error(QStringLiteral("url"),
@@ -246,7 +260,10 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             if (!it.value().isString())
                 return r.error(QStringLiteral("headers.") + it.key(),
                                QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
-            c.headers.append({it.key(), it.value().toString()});
+            const QString value = it.value().toString();
+            if (Workspace::isCredentialHeader(it.key()) && !value.isEmpty() && !SecretStore::isReference(value))
+                return r.error(QStringLiteral("headers.") + it.key(), referenceExpected());
+            c.headers.append({it.key(), value});
         }
     }
     if (auto v = r.object(QStringLiteral("auth"))) {
@@ -255,9 +272,7 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
              {std::pair{QStringLiteral("app_key"), &c.appKey}, std::pair{QStringLiteral("session"), &c.session}}) {
             if (auto s = auth.string(key)) {
                 if (!SecretStore::isReference(*s))
-                    return auth.error(key,
-                                      QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; "
-                                                     "secrets are never stored in a workspace"));
+                    return auth.error(key, referenceExpected());
                 *target = *s;
             }
         }
@@ -297,15 +312,50 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 
 } // namespace
 
+bool Workspace::isCredentialHeader(const QString &name)
+{
+    static const QStringList exact = {QStringLiteral("authorization"),    QStringLiteral("proxy-authorization"),
+                                      QStringLiteral("cookie"),           QStringLiteral("x-mbx-apikey"),
+                                      QStringLiteral("x-authentication"), QStringLiteral("x-api-key")};
+    static const QStringList parts = {QStringLiteral("token"), QStringLiteral("secret"), QStringLiteral("key"),
+                                      QStringLiteral("auth"),  QStringLiteral("cookie"), QStringLiteral("password")};
+    const QString lower = name.trimmed().toLower();
+    if (exact.contains(lower))
+        return true;
+    return std::any_of(parts.begin(), parts.end(), [&](const QString &p) { return lower.contains(p); });
+}
+
 Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
 {
+    LoadResult r;
+    // The type is checked before the file is opened: opening a FIFO without a writer blocks,
+    // and a device such as /dev/zero never ends.
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile()) {
+        r.error =
+            QStringLiteral("%1: expected a regular file, found %2")
+                .arg(path, info.isDir() ? QStringLiteral("a directory") : QStringLiteral("a device, FIFO or socket"));
+        return r;
+    }
+    const QString tooLarge = QStringLiteral("%1: expected a workspace of at most %2 MB, the file is larger")
+                                 .arg(path)
+                                 .arg(kMaxFileBytes / (1024 * 1024));
+    if (info.size() > kMaxFileBytes) {
+        r.error = tooLarge;
+        return r;
+    }
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        LoadResult r;
         r.error = QStringLiteral("%1: cannot read the file: %2").arg(path, f.errorString());
         return r;
     }
-    return parse(f.readAll(), path, out);
+    // At most one byte past the cap, so a file that grows after the check cannot exceed it.
+    const QByteArray bytes = f.read(kMaxFileBytes + 1);
+    if (bytes.size() > kMaxFileBytes) {
+        r.error = tooLarge;
+        return r;
+    }
+    return parse(bytes, path, out);
 }
 
 Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fileName, Workspace &out)
@@ -375,15 +425,18 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     const StreamConfig d; // defaults are not written, to keep files short
     QJsonObject o{{QStringLiteral("name"), c.name},
                   {QStringLiteral("venue"), venueName(c.venue)},
-                  {QStringLiteral("url"), c.url.toString()}};
+                  {QStringLiteral("url"), c.url.toString(QUrl::RemovePassword)}};
     if (!c.subscribe.isEmpty())
         o.insert(QStringLiteral("subscribe"), QJsonArray::fromStringList(c.subscribe));
     if (!c.sendOnConnect.isEmpty())
         o.insert(QStringLiteral("send_on_connect"), QJsonArray::fromStringList(c.sendOnConnect));
     if (!c.headers.isEmpty()) {
         QJsonObject h;
-        for (const auto &[k, v] : c.headers)
+        for (const auto &[k, v] : c.headers) {
+            if (isCredentialHeader(k) && !v.isEmpty() && !SecretStore::isReference(v))
+                continue; // a literal credential is never written; loading would refuse it
             h.insert(k, v);
+        }
         o.insert(QStringLiteral("headers"), h);
     }
     o.insert(QStringLiteral("mode"), modeName(c.mode));

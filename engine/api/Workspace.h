@@ -19,6 +19,8 @@ namespace streamscope {
 
 struct Workspace {
     static constexpr int kVersion = 1;
+    // A larger file is refused when loading; a hand-edited workspace is a few kilobytes.
+    static constexpr qint64 kMaxFileBytes = 16LL * 1024 * 1024;
 
     QVector<StreamConfig> streams;
     QJsonArray alerts;  // alert rules; their meaning belongs to the UI, stored as written
@@ -30,11 +32,19 @@ struct Workspace {
         QStringList warnings; // "FILE: streams[0].colour: unknown key, ignored"
     };
 
-    // Reads and validates `path` into `out`.
+    // Reads and validates `path` into `out`. Only a regular file of at most kMaxFileBytes is
+    // read: a directory, device, FIFO or socket is refused before it is opened.
     static LoadResult load(const QString &path, Workspace &out);
     // Same from bytes; `fileName` is used in messages only.
     static LoadResult parse(const QByteArray &json, const QString &fileName, Workspace &out);
 
+    // Whether a header carries a credential, so that its value must be an "env:"/"keychain:"
+    // reference: Authorization, Proxy-Authorization, Cookie, X-MBX-APIKEY, X-Authentication,
+    // X-Api-Key and any name containing "token", "secret", "key", "auth", "cookie" or
+    // "password" (case-insensitive).
+    static bool isCredentialHeader(const QString &name);
+
+    // A URL's password and a literal credential header are never written.
     QJsonObject toJson() const;
     static QJsonObject streamToJson(const StreamConfig &config);
     // Writes atomically (QSaveFile). Returns false and sets `error` on failure.

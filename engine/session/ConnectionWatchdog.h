@@ -3,6 +3,10 @@
 // Liveness of one connection, on the session's monotonic clock: a connection that does not
 // come up within the connect timeout, one that sent no frame (message or pong) for the pong
 // timeout, and when the next websocket ping is due. It judges; the session acts.
+// The no-frame rule needs a probe that the peer must answer: only a transport with a ping
+// (websockets) is declared dead by it. A line stream (tcp/tls) has no ping, so its silence
+// says nothing about the connection; its freshness is the StallWatchdog's (and a venue's own
+// heartbeat check, such as Betfair's).
 //
 // Thread contract: the session's worker only. frameSeen() is on the hot path: one store, no
 // clock read; the tick timestamps what was seen (observe()), so liveness is known to within
@@ -41,10 +45,14 @@ public:
     }
     void pinged(qint64 nowMs) { m_lastPingMs = nowMs; }
 
-    Verdict check(qint64 nowMs, const StreamConfig &config) const
+    // `hasPing`: the transport has a liveness probe (Transport::hasPing()); without one,
+    // neither Dead nor PingDue is ever the verdict.
+    Verdict check(qint64 nowMs, const StreamConfig &config, bool hasPing) const
     {
         if (!m_up)
             return nowMs - m_connectStartedMs > config.connectTimeoutMs ? Verdict::ConnectTimeout : Verdict::Ok;
+        if (!hasPing)
+            return Verdict::Ok;
         if (config.pongTimeoutMs > 0 && silentMs(nowMs) > config.pongTimeoutMs)
             return Verdict::Dead;
         if (config.pingIntervalMs > 0 && nowMs - m_lastPingMs >= config.pingIntervalMs)

@@ -274,7 +274,7 @@ void StreamSession::connectNow()
     m_reconnectAtMs.reset();
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
-        fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toString()));
+        fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toDisplayString()));
         return;
     }
     if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
@@ -549,7 +549,7 @@ void StreamSession::tick()
 
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         Link &l = *m_links.links()[i];
-        switch (l.watchdog.check(now, m_config)) {
+        switch (l.watchdog.check(now, m_config, l.transport && l.transport->hasPing())) {
         case ConnectionWatchdog::Verdict::ConnectTimeout:
             linkLost(l,
                      QStringLiteral("connection %1: no connection after %2")

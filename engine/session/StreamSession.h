@@ -4,7 +4,7 @@
 // count; reconnect with backoff; stop and restart at once on command. The session runs the
 // state machine and the hot path and delegates each other concern to a class of its own:
 //   ConnectionGroup     the stream's connections (Link): find, retire, who takes new streams
-//   ConnectionWatchdog  per connection: connect timeout, dead connection, ping due
+//   ConnectionWatchdog  per connection: connect timeout; dead connection, ping due (websockets)
 //   StallWatchdog       the stream's data freshness
 //   OutgoingPacer       per connection: the outgoing queue under the venue's limit
 //   MakeBeforeBreak     a rollover's replacement connection and its overlap de-duplication

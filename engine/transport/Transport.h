@@ -55,6 +55,10 @@ public:
     // Drops the connection now, without a closing handshake and without further signals.
     virtual void abort() = 0;
     virtual bool sendText(const QString &text) = 0;
+    // Whether the transport has a liveness probe that the peer must answer (a websocket
+    // ping). Only such a connection is declared dead when no frame or pong came for
+    // pong_timeout_ms; a line stream without one may be quiet for as long as its data allows.
+    virtual bool hasPing() const { return false; }
     // Liveness probe; returns false when the transport has none (lines).
     virtual bool ping() { return false; }
 

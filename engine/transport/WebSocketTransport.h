@@ -28,6 +28,7 @@ public:
     void open() override;
     void abort() override;
     bool sendText(const QString &text) override;
+    bool hasPing() const override { return true; }
     bool ping() override;
 
 private:

@@ -149,6 +149,13 @@ void TestHeadless::badArguments_data()
     QTest::newRow("missing file") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                                  QStringLiteral("/nonexistent/w.json")}
                                   << QStringLiteral("/nonexistent/w.json: cannot read the file");
+    // Refused before it is read: /dev/zero never ends, a folder is no workspace.
+    QTest::newRow("a device") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
+                                             QStringLiteral("/dev/zero")}
+                              << QStringLiteral("/dev/zero: expected a regular file, found a device, FIFO or socket");
+    QTest::newRow("a folder") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
+                                             QStringLiteral("/tmp")}
+                              << QStringLiteral("/tmp: expected a regular file, found a directory");
 }
 
 void TestHeadless::badArguments()

@@ -48,8 +48,11 @@ public:
         sent << text;
         return true;
     }
+    bool hasPing() const override { return pingable; }
     bool ping() override
     {
+        if (!pingable)
+            return false;
         ++pings;
         return true;
     }
@@ -60,6 +63,7 @@ public:
     void drop(int closeCode, const QString &reason) { emit disconnected(closeCode, reason); }
     QUrl url() const { return m_config.url; } // the URL this connection was opened with
 
+    bool pingable = true; // false: a line transport, which has no liveness probe
     bool opened = false;
     bool aborted = false;
     int pings = 0;
@@ -84,6 +88,7 @@ struct Rig {
         , session(shared, config, decoder, log, clock,
                   [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
                       auto *t = new FakeTransport(c, d, sink);
+                      t->pingable = transportsPing;
                       transports << t;
                       return t;
                   })
@@ -121,6 +126,7 @@ struct Rig {
             .toUtf8();
     }
 
+    bool transportsPing = true; // false: the fakes stand for line transports (tcp/tls)
     ManualClock clock;
     MessageDecoder decoder;
     EventLog log;
@@ -177,6 +183,8 @@ private slots:
     void wallClockStepNeitherReconnectsNorStalls();
     void pingsAndDeclaresSilentConnectionDead();
     void pongsKeepConnectionAlive();
+    void quietLineStreamIsNotDeclaredDead();
+    void snapshotNeverHoldsAUrlPassword();
     void reconnectWaitsForBackoffDeadline();
     void backoffGrowsAndResetsAfterHealthyPeriod();
     void rolloverOpensReplacementAndCountsOnce();
@@ -303,6 +311,57 @@ void TestStreamSession::pongsKeepConnectionAlive()
     QCOMPARE(rig.session.state(), StreamState::Live);
     QCOMPARE(rig.last()->pings, 20);
     QCOMPARE(rig.transports.size(), 1);
+}
+
+// A tcp/tls line stream gets no pongs: being quiet for longer than pong_timeout_ms does not
+// make it dead. It stalls after stall_timeout_ms and, without reconnect_on_stall, stays
+// connected and stalled.
+void TestStreamSession::quietLineStreamIsNotDeclaredDead()
+{
+    StreamConfig config = pingingConfig(); // ping every 1 s, dead after 3 s without a frame
+    config.url = QUrl(QStringLiteral("tcp://127.0.0.1:9"));
+    config.stallTimeoutMs = 5000;
+    config.reconnectOnStall = false;
+    Rig rig(config);
+    rig.transportsPing = false;
+    rig.session.start();
+    FakeTransport *line = rig.last();
+    line->up();
+    line->deliver(rig.trade(1));
+    rig.run(4000); // past the 3 s pong timeout
+    QCOMPARE(rig.session.state(), StreamState::Live);
+    QCOMPARE(line->pings, 0);
+    rig.run(1200); // past the 5 s stall timeout
+    QCOMPARE(rig.session.state(), StreamState::Stalled);
+    QVERIFY2(rig.snapshot().stateReason.startsWith(QLatin1String("no data for 5.")),
+             qPrintable(rig.snapshot().stateReason));
+    rig.run(120000); // two minutes more: still the same connection, still stalled
+    QCOMPARE(rig.session.state(), StreamState::Stalled);
+    QCOMPARE(rig.transports.size(), 1);
+    QVERIFY(!line->aborted);
+    QCOMPARE(rig.snapshot().reconnects, quint64(0));
+    // Data again on the same connection: live again.
+    line->deliver(rig.trade(2));
+    QCOMPARE(rig.session.state(), StreamState::Live);
+}
+
+// A URL with a password that reaches the engine (workspaces refuse one; code or an older
+// file might not): the snapshot, which feeds the report, the metrics and the UI, never holds it.
+void TestStreamSession::snapshotNeverHoldsAUrlPassword()
+{
+    StreamConfig config = genericConfig();
+    config.url = QUrl(QStringLiteral("ws://user:s3cret@127.0.0.1:9/feed"));
+    Rig rig(config);
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(rig.trade(1));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.url, QUrl(QStringLiteral("ws://user@127.0.0.1:9/feed")));
+    QVERIFY(!s.stateReason.contains(QLatin1String("s3cret")));
+    for (const ConnectionInfo &c : s.connections)
+        QVERIFY2(!c.url.contains(QLatin1String("s3cret")), qPrintable(c.url));
+    for (const StreamEvent &e : rig.log.events)
+        QVERIFY2(!e.text.contains(QLatin1String("s3cret")), qPrintable(e.text));
 }
 
 void TestStreamSession::reconnectWaitsForBackoffDeadline()

@@ -28,15 +28,25 @@ void TestWatchdogs::connection_data()
     QTest::addColumn<qint64>("lastFrameAt");
     QTest::addColumn<qint64>("lastPingAt");
     QTest::addColumn<qint64>("now");
+    QTest::addColumn<bool>("hasPing");
     QTest::addColumn<Verdict>("verdict");
     // Config: connect 5 s, ping every 1 s, dead after 3 s without a frame. Connected at 100.
-    QTest::newRow("connecting, in time") << false << qint64(0) << qint64(0) << qint64(5000) << Verdict::Ok;
-    QTest::newRow("connecting, too long") << false << qint64(0) << qint64(0) << qint64(5001) << Verdict::ConnectTimeout;
-    QTest::newRow("up, fresh") << true << qint64(100) << qint64(100) << qint64(600) << Verdict::Ok;
-    QTest::newRow("up, ping due") << true << qint64(900) << qint64(100) << qint64(1100) << Verdict::PingDue;
-    QTest::newRow("up, 3 s silent is alive") << true << qint64(100) << qint64(2500) << qint64(3100) << Verdict::Ok;
+    QTest::newRow("connecting, in time") << false << qint64(0) << qint64(0) << qint64(5000) << true << Verdict::Ok;
+    QTest::newRow("connecting, too long")
+        << false << qint64(0) << qint64(0) << qint64(5001) << true << Verdict::ConnectTimeout;
+    QTest::newRow("up, fresh") << true << qint64(100) << qint64(100) << qint64(600) << true << Verdict::Ok;
+    QTest::newRow("up, ping due") << true << qint64(900) << qint64(100) << qint64(1100) << true << Verdict::PingDue;
+    QTest::newRow("up, 3 s silent is alive")
+        << true << qint64(100) << qint64(2500) << qint64(3100) << true << Verdict::Ok;
     QTest::newRow("up, silent past 3 s is dead")
-        << true << qint64(100) << qint64(2500) << qint64(3101) << Verdict::Dead;
+        << true << qint64(100) << qint64(2500) << qint64(3101) << true << Verdict::Dead;
+    // A line stream has no ping: silence is the stall watchdog's business, not a dead link.
+    QTest::newRow("no ping, connecting too long")
+        << false << qint64(0) << qint64(0) << qint64(5001) << false << Verdict::ConnectTimeout;
+    QTest::newRow("no ping, silent past 3 s is alive")
+        << true << qint64(100) << qint64(100) << qint64(3101) << false << Verdict::Ok;
+    QTest::newRow("no ping, silent an hour is alive")
+        << true << qint64(100) << qint64(100) << qint64(3600000) << false << Verdict::Ok;
 }
 
 void TestWatchdogs::connection()
@@ -45,6 +55,7 @@ void TestWatchdogs::connection()
     QFETCH(qint64, lastFrameAt);
     QFETCH(qint64, lastPingAt);
     QFETCH(qint64, now);
+    QFETCH(bool, hasPing);
     QFETCH(Verdict, verdict);
     StreamConfig config;
     config.connectTimeoutMs = 5000;
@@ -59,7 +70,7 @@ void TestWatchdogs::connection()
         w.observe(now); // nothing new since
         w.pinged(lastPingAt);
     }
-    QCOMPARE(w.check(now, config), verdict);
+    QCOMPARE(w.check(now, config, hasPing), verdict);
 }
 
 void TestWatchdogs::stall_data()

@@ -3,10 +3,32 @@
 
 #include "Workspace.h"
 
+#include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace streamscope;
+
+namespace {
+const QString kReferenceExpected =
+    QStringLiteral("expected a reference such as \"env:NAME\" or \"keychain:NAME\"; secrets are never stored in a "
+                   "workspace");
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+} // namespace
 
 class TestWorkspace : public QObject {
     Q_OBJECT
@@ -18,6 +40,15 @@ private slots:
     void roundTrip();
     void missingFileNamesIt();
     void venueKeys();
+    void refusesLiteralCredentials_data();
+    void refusesLiteralCredentials();
+    void acceptsCredentialReferences();
+    void neverWritesAPassword();
+    void refusesWhatIsNotARegularFile_data();
+    void refusesWhatIsNotARegularFile();
+    void refusesAFileOverTheCap();
+    void saveFailureNamesThePathAndKeepsTheOldFile();
+    void saveIntoReadOnlyFolderKeepsTheOldFile();
 };
 
 void TestWorkspace::rejects_data()
@@ -231,6 +262,167 @@ void TestWorkspace::venueKeys()
     QCOMPARE(saved.value(QStringLiteral("max_connection_age_ms")).toInteger(), qint64(3600000));
     QCOMPARE(saved.value(QStringLiteral("futures")).toBool(), true);
     QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_connection_age_ms")));
+}
+
+void TestWorkspace::refusesLiteralCredentials_data()
+{
+    QTest::addColumn<QByteArray>("stream");
+    QTest::addColumn<QString>("error"); // the whole message
+    const QString urlPassword =
+        QStringLiteral("ws.json: streams[0].url: expected a URL without a password; secrets are never stored in a "
+                       "workspace, send it in a header whose value is a reference such as \"env:NAME\" or "
+                       "\"keychain:NAME\"");
+    QTest::newRow("ws URL with a password")
+        << QByteArray(R"({"name":"a","url":"ws://user:pass@127.0.0.1:1/x"})") << urlPassword;
+    QTest::newRow("wss URL with a password")
+        << QByteArray(R"({"name":"a","url":"wss://u:s3cret@example.com/feed"})") << urlPassword;
+    QTest::newRow("tls URL with a password")
+        << QByteArray(R"({"name":"a","venue":"betfair","url":"tls://u:p@127.0.0.1:443"})") << urlPassword;
+    const auto header = [](const char *name) {
+        return QByteArray(R"({"name":"a","url":"ws://127.0.0.1:1/x","headers":{")") + name + R"(":"abc123"}})";
+    };
+    const auto headerError = [](const QString &name) {
+        return QStringLiteral("ws.json: streams[0].headers.%1: ").arg(name) + kReferenceExpected;
+    };
+    for (const char *name :
+         {"Authorization", "authorization", "Proxy-Authorization", "Cookie", "X-MBX-APIKEY", "X-Authentication",
+          "X-Api-Key", "X-Token", "X-Client-Secret", "Api-Key", "X-Auth", "X-Password"})
+        QTest::newRow(name) << header(name) << headerError(QString::fromLatin1(name));
+}
+
+void TestWorkspace::refusesLiteralCredentials()
+{
+    QFETCH(QByteArray, stream);
+    QFETCH(QString, error);
+    Workspace ws;
+    const auto r =
+        Workspace::parse(QByteArray(R"({"version":1,"streams":[)") + stream + "]}", QStringLiteral("ws.json"), ws);
+    QVERIFY(!r.ok);
+    QCOMPARE(r.error, error);
+    QVERIFY2(!r.error.contains(QLatin1String("pass@")) && !r.error.contains(QLatin1String("s3cret"))
+                 && !r.error.contains(QLatin1String("abc123")),
+             qPrintable(r.error)); // the message never repeats the secret
+}
+
+void TestWorkspace::acceptsCredentialReferences()
+{
+    Workspace ws;
+    const auto r = Workspace::parse(
+        R"({"version":1,"streams":[{"name":"a","url":"ws://user@127.0.0.1:1/x",
+        "headers":{"Authorization":"env:AUTH","X-MBX-APIKEY":"keychain:binance","X-Client":"streamscope"}}]})",
+        QStringLiteral("ws.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(ws.streams.at(0).headers.size(), 3);
+    QCOMPARE(ws.streams.at(0).url.userName(), QStringLiteral("user")); // a user name alone is no secret
+}
+
+// A URL's password or a literal credential header that reached a config some other way (the
+// desktop dialog, code) is never written to a workspace.
+void TestWorkspace::neverWritesAPassword()
+{
+    Workspace ws;
+    StreamConfig c;
+    c.name = QStringLiteral("a");
+    c.url = QUrl(QStringLiteral("ws://user:pass@127.0.0.1:1/x"));
+    c.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer abc123")},
+                 {QStringLiteral("X-Token"), QStringLiteral("env:TOKEN")}};
+    ws.streams = {c};
+    const QByteArray json = QJsonDocument(ws.toJson()).toJson();
+    QVERIFY2(!json.contains("pass") && !json.contains("abc123"), json.constData());
+    QVERIFY2(json.contains("ws://user@127.0.0.1:1/x") && json.contains("env:TOKEN"), json.constData());
+    Workspace back;
+    const auto r = Workspace::parse(json, QStringLiteral("ws.json"), back);
+    QVERIFY2(r.ok, qPrintable(r.error));
+}
+
+void TestWorkspace::refusesWhatIsNotARegularFile_data()
+{
+    QTest::addColumn<QString>("kind"); // made in the test's temporary folder
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("a directory") << QStringLiteral("dir")
+                                 << QStringLiteral("expected a regular file, found a directory");
+    QTest::newRow("/dev/zero") << QStringLiteral("/dev/zero")
+                               << QStringLiteral("expected a regular file, found a device, FIFO or socket");
+    QTest::newRow("a FIFO without a writer")
+        << QStringLiteral("fifo") << QStringLiteral("expected a regular file, found a device, FIFO or socket");
+}
+
+void TestWorkspace::refusesWhatIsNotARegularFile()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString path = kind;
+    if (kind == QLatin1String("dir")) {
+        path = dir.filePath(QStringLiteral("w.json"));
+        QVERIFY(QDir().mkdir(path));
+    } else if (kind == QLatin1String("fifo")) {
+        path = dir.filePath(QStringLiteral("w.json"));
+        QCOMPARE(::mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    }
+    // Returns at all: a FIFO without a writer blocks whoever opens it, /dev/zero never ends.
+    Workspace ws;
+    const auto r = Workspace::load(path, ws);
+    QVERIFY(!r.ok);
+    QCOMPARE(r.error, path + QStringLiteral(": ") + expected);
+}
+
+void TestWorkspace::refusesAFileOverTheCap()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("big.json"));
+    // Valid JSON padded with spaces: only the size is wrong.
+    QByteArray json = R"({"version":1,"streams":[]})";
+    QByteArray atCap = json + QByteArray(Workspace::kMaxFileBytes - json.size(), ' ');
+    QVERIFY(writeFile(path, atCap));
+    Workspace ws;
+    auto r = Workspace::load(path, ws);
+    QVERIFY2(r.ok, qPrintable(r.error)); // exactly 16 MB is allowed
+    QVERIFY(writeFile(path, atCap + ' '));
+    r = Workspace::load(path, ws);
+    QVERIFY(!r.ok);
+    QCOMPARE(r.error, path + QStringLiteral(": expected a workspace of at most 16 MB, the file is larger"));
+}
+
+// Saving goes through a temporary file renamed over the old one (QSaveFile): a save that
+// fails says where and why, and the old file is untouched. Tests may run as root, whom
+// permissions do not stop, so the failure here is a folder that cannot exist.
+void TestWorkspace::saveFailureNamesThePathAndKeepsTheOldFile()
+{
+    QTemporaryDir dir;
+    const QString old = dir.filePath(QStringLiteral("w.json"));
+    QVERIFY(writeFile(old, "old content"));
+    Workspace ws;
+    QString error;
+    const QString underAFile = old + QStringLiteral("/w.json"); // "w.json" is a file, not a folder
+    QVERIFY(!ws.save(underAFile, &error));
+    QVERIFY2(error.startsWith(underAFile + QStringLiteral(": cannot write: ")), qPrintable(error));
+    QCOMPARE(readFile(old), QByteArray("old content"));
+    const QString missingFolder = dir.filePath(QStringLiteral("no/such/folder/w.json"));
+    QVERIFY(!ws.save(missingFolder, &error));
+    QVERIFY2(error.startsWith(missingFolder + QStringLiteral(": cannot write: ")), qPrintable(error));
+    QVERIFY(!ws.save(dir.path(), &error)); // a folder
+    QVERIFY2(error.startsWith(dir.path() + QStringLiteral(": cannot write: ")), qPrintable(error));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("w.json")});
+    QCOMPARE(readFile(old), QByteArray("old content"));
+}
+
+void TestWorkspace::saveIntoReadOnlyFolderKeepsTheOldFile()
+{
+    if (::geteuid() == 0)
+        QSKIP("running as root: folder permissions do not stop a write");
+    QTemporaryDir dir;
+    const QString old = dir.filePath(QStringLiteral("w.json"));
+    QVERIFY(writeFile(old, "old content"));
+    QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner));
+    Workspace ws;
+    QString error;
+    const bool saved = ws.save(old, &error);
+    QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(!saved);
+    QVERIFY2(error.startsWith(old + QStringLiteral(": cannot write: ")), qPrintable(error));
+    QCOMPARE(readFile(old), QByteArray("old content"));
 }
 
 QTEST_GUILESS_MAIN(TestWorkspace)

@@ -21,6 +21,7 @@ private slots:
     void authenticationFailureIsFailedNotRetried();
     void untrustedCertificateIsRefused();
     void oversizedLineClosesAndReconnects();
+    void quietLineStreamStallsWithoutReconnecting();
 
 private:
     StreamConfig betfair(quint16 port) const;
@@ -168,6 +169,39 @@ void TestLineStreams::oversizedLineClosesAndReconnects()
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).reconnects >= 1, scaledMs(20000));
     QTRY_VERIFY(engine.snapshot(id).messages > 150);
     QCOMPARE(engine.snapshot(id).parseErrors, quint64(0));
+}
+
+// A line stream has no ping and gets no pongs: quiet for longer than pong_timeout_ms, it
+// stays on its connection and becomes Stalled after stall_timeout_ms; reconnect_on_stall is
+// off, so it is not reconnected.
+void TestLineStreams::quietLineStreamStallsWithoutReconnecting()
+{
+    ReplayOptions o;
+    o.protocol = ReplayOptions::Protocol::Line;
+    o.loop = true;
+    o.rate = 1000;
+    o.misbehave = QStringLiteral("silent");
+    o.after = 5; // then silent for good, the connection open
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    QSignalSpy connects(&server, &ReplayServer::clientConnected);
+    Engine engine;
+    StreamConfig c;
+    c.name = QStringLiteral("quiet");
+    c.url = QUrl(QStringLiteral("tcp://127.0.0.1:%1").arg(server.port()));
+    c.pingIntervalMs = 100;
+    c.pongTimeoutMs = 300; // well before the stall timeout: a websocket would be dead by then
+    c.stallTimeoutMs = 1500;
+    c.reconnectOnStall = false;
+    c.reconnectBaseMs = 50;
+    c.reconnectMaxMs = 100;
+    const StreamId id = engine.addStream(c);
+    WAIT_STATE(engine, id, StreamState::Stalled, 20000);
+    const StreamSnapshot s = engine.snapshot(id);
+    QVERIFY2(s.stateReason.startsWith(QLatin1String("no data for")), qPrintable(s.stateReason));
+    QCOMPARE(s.dataMessages, quint64(5));
+    QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(connects.count(), 1);
 }
 
 QTEST_GUILESS_MAIN(TestLineStreams)

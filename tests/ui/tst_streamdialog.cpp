@@ -206,7 +206,19 @@ void tst_StreamDialog::genericParsesHeadersAndMessages()
     child<QPlainTextEdit>(&d, "headers")->setPlainText(QStringLiteral("no colon here"));
     QVERIFY(!d.validate(&error));
     QCOMPARE(error, QStringLiteral("Header line 1 \"no colon here\" is not valid: write Name: value."));
+    // Credentials are references, never literals, in the header and the URL alike.
+    child<QPlainTextEdit>(&d, "headers")->setPlainText(QStringLiteral("Authorization: Bearer abc123"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error,
+             QStringLiteral("Header Authorization carries a credential: write its value as env:NAME or "
+                            "keychain:NAME; secrets are never stored in a workspace."));
     child<QPlainTextEdit>(&d, "headers")->clear();
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://user:pass@example.com/feed"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error,
+             QStringLiteral("The URL holds a password: secrets are never stored in a workspace. Send it in a "
+                            "header whose value is env:NAME or keychain:NAME."));
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
     child<QPlainTextEdit>(&d, "sendOnConnect")->setPlainText(QStringLiteral("{\"op\":"));
     QVERIFY(!d.validate(&error));
     QVERIFY2(error.startsWith(QStringLiteral("Message 1 to send on connect is not valid JSON")), qPrintable(error));
