@@ -190,6 +190,13 @@ simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
 
 simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile);
 
+// The keys decodeObject() reads as numbers (asked only when a read failed).
+bool numericKey(const ondemand::raw_json_string &key)
+{
+    return KEY_IS(key, "E") || KEY_IS(key, "U") || KEY_IS(key, "u") || KEY_IS(key, "pt") || KEY_IS(key, "pu")
+        || KEY_IS(key, "status") || KEY_IS(key, "conflateMs") || KEY_IS(key, "heartbeatMs");
+}
+
 // Binance combined streams: "data" holds the event, or an array of events (!ticker@arr).
 simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, DecodeProfile profile)
 {
@@ -248,11 +255,10 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                 return simdjson::SUCCESS;
         }
         simdjson::error_code e = simdjson::SUCCESS;
-        bool number = false; // the field read wants a number
         switch (k[0]) {
         case 'E':
             if (single)
-                e = readTime(value, out.eventTime), number = true;
+                e = readTime(value, out.eventTime);
             break;
         case 'e':
             if (single)
@@ -264,23 +270,23 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             else if (betfairEnvelope && KEY_IS(key, "segmentType"))
                 e = value.get_string().get(out.segmentType);
             else if (betfairEnvelope && KEY_IS(key, "status"))
-                e = readOptionalInt(value, out.status), number = true;
+                e = readOptionalInt(value, out.status);
             else if (envelope && !betfair && KEY_IS(key, "stream"))
                 e = value.get_string().get(out.stream);
             break;
         case 'U':
             if (single)
-                e = value.get_int64().get(out.firstUpdateId), number = true;
+                e = value.get_int64().get(out.firstUpdateId);
             break;
         case 'u':
             if (single)
-                e = value.get_int64().get(out.finalUpdateId), number = true;
+                e = value.get_int64().get(out.finalUpdateId);
             break;
         case 'p':
             if (KEY_IS(key, "pt"))
-                e = readTime(value, out.eventTime), number = true;
+                e = readTime(value, out.eventTime);
             else if (KEY_IS(key, "pu"))
-                e = value.get_int64().get(out.prevFinalUpdateId), number = true;
+                e = value.get_int64().get(out.prevFinalUpdateId);
             break;
         case 'a':
         case 't':
@@ -312,7 +318,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             else if (KEY_IS(key, "clk"))
                 e = value.get_string().get(out.clk);
             else if (KEY_IS(key, "conflateMs"))
-                e = readOptionalInt(value, out.conflateMs), number = true;
+                e = readOptionalInt(value, out.conflateMs);
             break;
         case 'i':
             if (betfairEnvelope && KEY_IS(key, "initialClk"))
@@ -320,14 +326,14 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             break;
         case 'h':
             if (betfairEnvelope && KEY_IS(key, "heartbeatMs"))
-                e = readOptionalInt(value, out.heartbeatMs), number = true;
+                e = readOptionalInt(value, out.heartbeatMs);
             break;
         default: break;
         }
         if (e) {
             // A number we could not read as one is out of range (simdjson says "wrong type").
             ondemand::json_type failedType;
-            if (number && e == simdjson::INCORRECT_TYPE && value.type().get(failedType) == simdjson::SUCCESS
+            if (e == simdjson::INCORRECT_TYPE && numericKey(key) && value.type().get(failedType) == simdjson::SUCCESS
                 && failedType == ondemand::json_type::number)
                 e = simdjson::NUMBER_OUT_OF_RANGE;
             if (!t_failedKey && (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE))
