@@ -189,6 +189,7 @@ private slots:
     void implausibleEventTimeIsCountedInvalid_data();
     void implausibleEventTimeIsCountedInvalid();
     void wrongFieldTypeSaysSo();
+    void venueErrorMessageIsEscaped();
 };
 
 namespace {
@@ -608,6 +609,19 @@ void TestStreamSession::wrongFieldTypeSaysSo()
     for (const StreamEvent &e : std::as_const(rig.log.events))
         if (e.kind == EventKind::ParseError)
             QVERIFY2(e.text.startsWith(QStringLiteral("field \"E\" has the wrong type")), qPrintable(e.text));
+}
+
+void TestStreamSession::venueErrorMessageIsEscaped()
+{
+    Rig rig(binanceConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(QByteArrayLiteral("{\"error\":{\"code\":2,\"msg\":\"\\u001b[2J\xe2\x80\xae"
+                                          "bad\"},\"id\":7}"));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.errors, quint64(1));
+    QCOMPARE(s.venueErrorCode, QStringLiteral("2"));
+    QCOMPARE(s.venueErrorMessage, QStringLiteral("\\x1b[2J\\u202ebad"));
 }
 
 QTEST_GUILESS_MAIN(TestStreamSession)
