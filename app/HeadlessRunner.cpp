@@ -2,6 +2,7 @@
 
 #include "Engine.h"
 #include "MetricsServer.h"
+#include "PeerText.h"
 #include "Report.h"
 #include "StatsFormat.h"
 #include "TerminationSignals.h"
@@ -56,7 +57,7 @@ bool HeadlessRunner::start()
         // Connection-level events are worth a line; data-level ones are in the counters.
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
             || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
-            err() << "event: stream " << e.stream << ": " << e.text << Qt::endl;
+            err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
     for (const StreamConfig &c : std::as_const(m_workspace.streams))
         m_engine->addStream(c);

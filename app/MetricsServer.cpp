@@ -109,7 +109,8 @@ QByteArray MetricsServer::render(const Engine &engine)
     counter("bytes", "Payload bytes received.", &StreamSnapshot::bytes);
     counter("results", "Responses routed as results.", &StreamSnapshot::results);
     counter("errors", "Responses routed as errors.", &StreamSnapshot::errors);
-    counter("parse_errors", "Data messages that were not valid JSON.", &StreamSnapshot::parseErrors);
+    counter("parse_errors", "Data messages that could not be decoded: not valid JSON, or a field of the wrong type.",
+            &StreamSnapshot::parseErrors);
     counter("gaps", "Sequence gaps detected.", &StreamSnapshot::gaps);
     counter("reconnects", "Reconnection attempts.", &StreamSnapshot::reconnects);
     counter("heartbeats", "Venue heartbeats received.", &StreamSnapshot::heartbeats);

@@ -1,6 +1,7 @@
 #include "EventLogModel.h"
 
 #include "Format.h"
+#include "PeerText.h"
 
 #include <QtCore/QDateTime>
 #include <QtGui/QBrush>
@@ -90,7 +91,7 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     e.timeMs = event.timeMs;
     e.stream = streamName;
     e.kind = event.kind == EventKind::StateChanged ? stateName(event.state) : kindName(event.kind);
-    e.text = event.text;
+    e.text = peerText(event.text); // the engine escaped what it quotes; this keeps the log safe regardless
     if (event.kind == EventKind::Disconnected && event.closeCode != 0
         && !event.text.contains(QLatin1String("close code")))
         e.text += tr(" (close code %1)").arg(event.closeCode);

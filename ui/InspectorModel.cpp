@@ -1,6 +1,7 @@
 #include "InspectorModel.h"
 
 #include "Format.h"
+#include "PeerText.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtGui/QFontDatabase>
@@ -121,8 +122,11 @@ void InspectorModel::appendNow(const QVector<InspectedMessage> &messages)
         e.receivedMs = m.receivedMs;
         e.latencyMs = m.latencyMs;
         e.text = m.text;
-        e.preview = QString::fromUtf8(m.text.left(kPreviewChars * 2)).left(kPreviewChars);
-        e.preview.replace(QLatin1Char('\n'), QLatin1Char(' ')).replace(QLatin1Char('\r'), QLatin1Char(' '));
+        // A table cell shows the peer's bytes escaped, line breaks flattened to spaces; the raw
+        // bytes stay in `text` for Copy.
+        QByteArray head = m.text.left(kPreviewChars * 2);
+        head.replace('\n', ' ').replace('\r', ' ');
+        e.preview = peerText(head, kPreviewChars);
         if (matches(e))
             newVisible.append(e.seq);
         m_entries.push_back(std::move(e));

@@ -233,16 +233,22 @@ void LatencyChart::redraw()
 
     if (m_windows.stream() == kInvalidStreamId) {
         m_summary->setText(tr("Select a stream to see its latency."));
-    } else if (h.isEmpty()) {
+    } else if (h.isEmpty() && h.negative) {
+        m_summary->setText(tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative));
+    } else if (h.isEmpty() && h.invalid) {
         m_summary->setText(
-            h.negative ? tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative)
-                       : tr("No latency samples in this window (the messages carry no event time, or none arrived)"));
+            tr("No latency samples in this window (%1 event times not plausible: not between 2000 and 2100)")
+                .arg(h.invalid));
+    } else if (h.isEmpty()) {
+        m_summary->setText(tr("No latency samples in this window (the messages carry no event time, or none arrived)"));
     } else {
         QString text = tr("%1 samples · mean %2 · max %3")
                            .arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
                                 formatLatencyMs(double(h.maxUs) / 1000.0));
         if (h.negative)
             text += tr(" · %1 negative (clock skew)").arg(formatCount(h.negative));
+        if (h.invalid)
+            text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
         m_summary->setText(text);
     }
 }

@@ -1,6 +1,7 @@
 #include "StreamTableModel.h"
 
 #include "Format.h"
+#include "PeerText.h"
 
 #include <QtCore/QSet>
 #include <QtGui/QBrush>
@@ -221,7 +222,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
             return tip;
         }
         if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
-            return tr("Last: %1\n%2").arg(r.snap.lastParseError, QString::fromUtf8(r.snap.lastBadMessage.left(300)));
+            return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
         if (!r.alert.isEmpty())
             return tr("Alert: %1").arg(r.alert);
         return {};

@@ -26,7 +26,8 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                             {QStringLiteral("p999"), ms(0.999)},
                             {QStringLiteral("max"), round3(double(l.maxUs) / 1000.0)},
                             {QStringLiteral("mean"), round3(l.meanUs() / 1000.0)},
-                            {QStringLiteral("negative"), qint64(l.negative)}};
+                            {QStringLiteral("negative"), qint64(l.negative)},
+                            {QStringLiteral("invalid"), qint64(l.invalid)}};
         QJsonObject o{{QStringLiteral("name"), s.name},
                       {QStringLiteral("url"), s.url.toString()},
                       {QStringLiteral("venue"), venueName(s.venue)},

@@ -69,6 +69,7 @@ LatencySnapshot LatencySnapshot::minus(const LatencySnapshot &earlier) const
     d.count = total;
     d.sumUs = sumUs > earlier.sumUs ? sumUs - earlier.sumUs : 0;
     d.negative = negative > earlier.negative ? negative - earlier.negative : 0;
+    d.invalid = invalid > earlier.invalid ? invalid - earlier.invalid : 0;
     d.maxUs = top >= 0 ? std::min(LatencyBuckets::upperUs(top), maxUs) : 0;
     return d;
 }
@@ -98,6 +99,7 @@ void LatencySnapshot::add(const LatencySnapshot &other)
     count += other.count;
     sumUs += other.sumUs;
     negative += other.negative;
+    invalid += other.invalid;
     maxUs = std::max(maxUs, other.maxUs);
 }
 

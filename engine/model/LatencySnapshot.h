@@ -34,7 +34,8 @@ public:
     std::uint64_t count = 0;
     std::uint64_t sumUs = 0;
     std::uint64_t negative = 0;
-    std::uint64_t maxUs = 0; // since start; for a difference: upper bound of the top bucket
+    std::uint64_t invalid = 0; // event times not plausible (not between 2000 and 2100): no latency
+    std::uint64_t maxUs = 0;   // since start; for a difference: upper bound of the top bucket
 
     bool isEmpty() const { return count == 0; }
     // Value (µs) at quantile q in [0, 1]: the upper bound of the bucket holding it, capped

@@ -31,9 +31,22 @@ QString MessageDecoder::simdjsonVersion()
 #undef STREAMSCOPE_STRINGIFY2
 }
 
+namespace {
+// The key whose value could not be read as the type we need, set where that happens (the
+// document was valid up to there). Only our own keys are read, so it is our text.
+thread_local const char *t_failedKey = nullptr;
+} // namespace
+
 QString MessageDecoder::lastError() const
 {
-    return QString::fromLatin1(simdjson::error_message(simdjson::error_code(m_lastError)));
+    const auto code = simdjson::error_code(m_lastError);
+    const QString detail = QString::fromLatin1(simdjson::error_message(code));
+    if (!lastErrorIsField())
+        return QStringLiteral("not valid JSON (%1)").arg(detail);
+    const QString field = QString::fromStdString(m_failedField);
+    if (code == simdjson::NUMBER_OUT_OF_RANGE)
+        return QStringLiteral("field \"%1\" is a number out of range (%2)").arg(field, detail);
+    return QStringLiteral("field \"%1\" has the wrong type (%2)").arg(field, detail);
 }
 
 namespace {
@@ -58,7 +71,13 @@ simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
             double d;
             if (auto e2 = value.get_double().get(d))
                 return e2;
-            out = std::int64_t(d);
+            // A double beyond int64 (1e300) is no time: saturate rather than convert (undefined).
+            constexpr double kLimit = 9223372036854775808.0; // 2^63
+            out = d >= kLimit ? INT64_MAX : d > -kLimit ? std::int64_t(d) : INT64_MIN + 1;
+            return simdjson::SUCCESS;
+        }
+        if (type == ondemand::number_type::unsigned_integer) {
+            out = INT64_MAX; // an integer beyond int64 (2^63 and above): no time either
             return simdjson::SUCCESS;
         }
         return value.get_int64().get(out);
@@ -68,6 +87,8 @@ simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
     if (auto e = value.get_string().get(s))
         return e;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+    if (r.ec == std::errc::result_out_of_range)
+        return simdjson::NUMBER_OUT_OF_RANGE;
     return r.ec == std::errc() ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
 }
 
@@ -168,6 +189,13 @@ simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
 }
 
 simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile);
+
+// The keys decodeObject() reads as numbers (asked only when a read failed).
+bool numericKey(const ondemand::raw_json_string &key)
+{
+    return KEY_IS(key, "E") || KEY_IS(key, "U") || KEY_IS(key, "u") || KEY_IS(key, "pt") || KEY_IS(key, "pu")
+        || KEY_IS(key, "status") || KEY_IS(key, "conflateMs") || KEY_IS(key, "heartbeatMs");
+}
 
 // Binance combined streams: "data" holds the event, or an array of events (!ticker@arr).
 simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, DecodeProfile profile)
@@ -302,8 +330,16 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             break;
         default: break;
         }
-        if (e)
+        if (e) {
+            // A number we could not read as one is out of range (simdjson says "wrong type").
+            ondemand::json_type failedType;
+            if (e == simdjson::INCORRECT_TYPE && numericKey(key) && value.type().get(failedType) == simdjson::SUCCESS
+                && failedType == ondemand::json_type::number)
+                e = simdjson::NUMBER_OUT_OF_RANGE;
+            if (!t_failedKey && (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE))
+                t_failedKey = k;
             return e;
+        }
         if (!envelope && tradeComplete(out))
             return simdjson::SUCCESS;
     }
@@ -434,9 +470,13 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
 {
     const auto fail = [this](simdjson::error_code e) {
         m_lastError = int(e);
+        m_failedField.clear();
+        if (t_failedKey)
+            m_failedField.assign(t_failedKey, std::strcspn(t_failedKey, "\"")); // our keys: a few chars
         return false;
     };
     out = DecodedFields{};
+    t_failedKey = nullptr;
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
     t_tail = LazyTail{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false};
     // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
@@ -459,6 +499,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
             m_prefixSkips = kPrefixRetryAfter;
             out = DecodedFields{};
             t_tail.stopped = false;
+            t_failedKey = nullptr;
         }
     }
 
@@ -469,8 +510,13 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         ondemand::value value;
         if (auto e = doc.at_pointer(pointer).get(value))
             return e == simdjson::NO_SUCH_FIELD || e == simdjson::INDEX_OUT_OF_BOUNDS ? true : fail(e);
-        if (auto e = readTime(value, out.eventTime))
-            return fail(e);
+        if (auto e = readTime(value, out.eventTime)) {
+            const bool field = e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE;
+            fail(e);
+            if (field)
+                m_failedField = pointer;
+            return false;
+        }
         return true;
     }
     if (auto e = walkDocument(doc, out, profile))

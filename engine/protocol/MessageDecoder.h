@@ -87,14 +87,19 @@ public:
     PaddedBuffer &buffer() { return m_buffer; }
 
     // Decodes `len` bytes at buffer().data(). `pointer`, when not empty, is the JSON pointer
-    // of the event time. Returns false on malformed JSON (see lastError()).
+    // of the event time. Returns false on malformed JSON, or on a field we read whose value
+    // has the wrong type or is out of range (see lastError()). An event time that is a number
+    // beyond int64 (1e300) is read as INT64_MAX or INT64_MIN + 1: no plausible time.
     bool decode(std::size_t len, const std::string &pointer, DecodedFields &out,
                 DecodeProfile profile = DecodeProfile::Generic);
     // Copies into the scratch buffer first.
     bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
                     DecodeProfile profile = DecodeProfile::Generic);
 
+    // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
+    // The last failure was valid JSON with a field of the wrong type or out of range.
+    bool lastErrorIsField() const { return !m_failedField.empty(); }
 
     // The simdjson version built in ("3.0.1").
     static QString simdjsonVersion();
@@ -112,7 +117,8 @@ private:
     class Parser;
     std::unique_ptr<Parser> m_parser;
     PaddedBuffer m_buffer;
-    int m_lastError = 0; // simdjson::error_code
+    int m_lastError = 0;       // simdjson::error_code
+    std::string m_failedField; // the key (or pointer) whose value failed to read; empty: the JSON
     int m_prefixSkips = 0;
 };
 

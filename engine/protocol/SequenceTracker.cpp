@@ -34,17 +34,20 @@ SequenceTracker::Gap SequenceTracker::check(std::string_view symbol, std::int64_
         return gap;
     }
     const std::int64_t last = slot->lastFinal;
+    std::int64_t next = 0;
+    const bool canFollow = !__builtin_add_overflow(last, 1, &next); // false: last is INT64_MAX
     if (prevFinalId != INT64_MIN) {
-        if (prevFinalId != last) {
-            gap.found = true;
-            gap.expectedFrom = last + 1;
-            gap.resumedAt = firstId;
-        }
-    } else if (firstId != last + 1 && !(firstId <= last + 1 && finalId > last)) {
-        // Spot: U must be last u + 1. An event overlapping the last one is not a gap.
-        gap.found = firstId > last + 1;
-        gap.expectedFrom = last + 1;
+        gap.found = prevFinalId != last;
+    } else {
+        // Spot: U must be last u + 1. An event overlapping the last one, or older, is not a gap.
+        gap.found = canFollow && firstId > next;
+    }
+    if (gap.found) {
+        gap.expectedFrom = canFollow ? next : last;
         gap.resumedAt = firstId;
+        // Both are int64: when resumedAt is the larger, their difference fits in uint64.
+        if (firstId > gap.expectedFrom)
+            gap.missing = std::uint64_t(firstId) - std::uint64_t(gap.expectedFrom);
     }
     slot->lastFinal = finalId;
     return gap;

@@ -2,6 +2,7 @@
 
 #include "SessionEvents.h"
 #include "ShardPlan.h"
+#include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
@@ -12,12 +13,27 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace streamscope {
 
 namespace {
+
+// The wall clock's plausible range for an event time, in µs since the epoch.
+constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
+constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
+// What of a peer's message an event quotes.
+constexpr qsizetype kQuotedChars = 200;
+
+// `us` in units of `usPerUnit` µs, within int64.
+std::int64_t inUnits(double us, double usPerUnit)
+{
+    const double units = us / usPerUnit;
+    constexpr double kLimit = 9.2e18;
+    return std::int64_t(std::clamp(units, -kLimit, kLimit));
+}
 
 QString seconds(qint64 ms)
 {
@@ -89,6 +105,8 @@ void StreamSession::applyConfig(const StreamConfig &config)
     m_parsed = config.mode != DecodeMode::Raw;
     m_latencyPointer = config.latencyField.toStdString();
     m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
+    m_minEventTime = inUnits(kMinPlausibleUs, m_usPerUnit);
+    m_maxEventTime = inUnits(kMaxPlausibleUs, m_usPerUnit);
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
     m_venue = VenueHandler::create(m_config, *this);
     m_heartbeats = m_venue->headScanHeartbeats(m_parsed);
@@ -414,7 +432,9 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
 {
     link.active = false;
     m_shared->setLastCloseCode(closeCode);
-    const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
+    // The reason is the peer's text (the transports escape it already; escaping twice changes nothing).
+    const QString text =
+        closeCode ? QStringLiteral("%1 (close code %2)").arg(peerText(reason)).arg(closeCode) : peerText(reason);
     emitEvent(EventKind::Disconnected, text, closeCode);
     if (link.id == m_rollover.toId() && !m_rollover.switched()) {
         abandonRollover(QStringLiteral("replacement connection closed: ") + text);
@@ -512,13 +532,16 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 {
     m_state = state;
     const qint64 wall = m_clock.wallMs();
-    m_shared->setState(state, reason, wall, nextRetryAtWallMs);
+    // What leaves the worker is safe to show: a reason may quote a peer (a close reason, a
+    // venue's error message) through a path that did not escape it.
+    const QString shown = peerText(reason);
+    m_shared->setState(state, shown, wall, nextRetryAtWallMs);
     StreamEvent e;
     e.stream = id();
     e.timeMs = wall;
     e.kind = EventKind::StateChanged;
     e.state = state;
-    e.text = reason;
+    e.text = shown;
     m_events.publish(e);
 }
 
@@ -722,10 +745,13 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
     c.lastDataMs.store(nowUs / 1000);
     m_stall.dataSeen();
     if (decoded) {
-        if (fields.eventTime != DecodedFields::kNone) {
+        if (fields.eventTime >= m_minEventTime && fields.eventTime <= m_maxEventTime) {
+            // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
             latencyMs = double(latencyUs) / 1000.0;
+        } else if (fields.eventTime != DecodedFields::kNone) {
+            m_shared->latency.recordInvalid();
         }
         m_venue->onData(fields, m_rollover.checksSequence(link.id));
     } else {
@@ -756,11 +782,11 @@ void StreamSession::onDataDecodeFailed(const char *data, qsizetype len)
 {
     m_shared->counters.parseErrors.add();
     const QString error = m_decoder.lastError();
+    // The bad message is kept as it came (the inspector copies it); what is shown is escaped.
     m_shared->setParseError(error, data, len);
     if (m_throttle.allow(EventKind::ParseError, m_clock.monotonicMs()))
-        emitEvent(
-            EventKind::ParseError,
-            QStringLiteral("bad JSON (%1): %2").arg(error, QString::fromUtf8(data, std::min<qsizetype>(len, 200))));
+        emitEvent(EventKind::ParseError,
+                  QStringLiteral("%1: %2").arg(error, peerText(QByteArrayView(data, len), kQuotedChars)));
 }
 
 void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len)
@@ -769,14 +795,14 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
     (isError ? m_shared->counters.errors : m_shared->counters.results).add();
     ResponseRecord record;
     record.receivedMs = m_clock.wallMs();
-    record.requestId = QString::fromUtf8(head.id.data(), qsizetype(head.id.size()));
+    record.requestId = peerText(QByteArrayView(head.id.data(), qsizetype(head.id.size())));
     record.body = QByteArray(data, len);
     m_requests.match(record, m_clock.monotonicMs());
     if (isError)
         emitEvent(EventKind::Response,
                   QStringLiteral("error response%1: %2")
                       .arg(record.requestId.isEmpty() ? QString() : QStringLiteral(" to request ") + record.requestId,
-                           QString::fromUtf8(data, std::min<qsizetype>(len, 300))));
+                           peerText(QByteArrayView(data, len), kQuotedChars)));
     const int linkId = link.id;
     m_shared->pushResponse(isError, record);
     // Last: the venue may fail or reconnect the stream, which retires this link.
@@ -794,7 +820,7 @@ void StreamSession::emitEvent(EventKind kind, const QString &text, int closeCode
     e.kind = kind;
     e.state = m_state;
     e.closeCode = closeCode;
-    e.text = text;
+    e.text = peerText(text); // see setState()
     m_events.publish(e);
 }
 

@@ -153,6 +153,10 @@ private:
     StreamState m_state = StreamState::Idle;
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
+    // Event times outside these (in the stream's unit: 2000-01-01 to 2100-01-01) are no
+    // plausible time: counted as invalid, never a latency.
+    std::int64_t m_minEventTime = 0;
+    std::int64_t m_maxEventTime = 0;
     bool m_parsed = true;
     HeadScanner::Heartbeats m_heartbeats = HeadScanner::Heartbeats::Find;
     VenueHandler::RawNotice m_rawNotice;

@@ -15,6 +15,7 @@ LatencySnapshot LatencyHistogram::snapshot() const
     s.count = m_count.load();
     s.sumUs = m_sumUs.load();
     s.negative = m_negative.load();
+    s.invalid = m_invalid.load();
     s.maxUs = m_maxUs.load();
     s.buckets.resize(used);
     std::uint64_t inBuckets = 0;

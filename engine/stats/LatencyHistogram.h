@@ -1,7 +1,8 @@
 #pragma once
 
 // Log-linear latency histogram in microseconds, on the buckets of LatencyBuckets
-// (model/LatencySnapshot.h). Negative latencies (clock skew) are counted apart.
+// (model/LatencySnapshot.h). Negative latencies (clock skew) are counted apart, and so are
+// event times that are no plausible time at all (recordInvalid()).
 //
 // Thread contract: record() is called by one writer thread (the stream's worker); snapshot()
 // may be called from any thread at any time and never blocks the writer.
@@ -38,6 +39,8 @@ public:
             m_maxUs.store(v);
     }
 
+    void recordInvalid() noexcept { m_invalid.add(); }
+
     LatencySnapshot snapshot() const;
 
 private:
@@ -45,6 +48,7 @@ private:
     RelaxedCounter m_count;
     RelaxedCounter m_sumUs;
     RelaxedCounter m_negative;
+    RelaxedCounter m_invalid;
     RelaxedValue<std::uint64_t> m_maxUs;
     // One past the highest bucket ever recorded into: a snapshot copies only that far, which
     // for latencies in the ms range is a fifth of the array (the GUI copies every stream's

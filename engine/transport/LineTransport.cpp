@@ -1,5 +1,6 @@
 #include "LineTransport.h"
 
+#include "model/PeerText.h"
 #include "model/TlsConfiguration.h"
 
 #include <QtNetwork/QSslSocket>
@@ -104,7 +105,7 @@ void LineTransport::fail(const QString &reason)
     if (!m_socket)
         return;
     release();
-    emit disconnected(0, reason);
+    emit disconnected(0, peerText(reason)); // Qt's texts may quote the peer (a TLS error's names)
 }
 
 } // namespace streamscope

@@ -1,6 +1,7 @@
 #include "WebSocketTransport.h"
 
 #include "Utf8Encode.h"
+#include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
 #include "protocol/HeadScanner.h"
@@ -29,6 +30,8 @@ namespace {
 constexpr qint64 kReceiveBufferBytes = 128 * 1024;
 constexpr qint64 kSmallMessageBytes = 4096;
 constexpr int kSizingMessages = 256; // messages looked at before deciding
+// A close reason is at most 123 bytes on the wire; Qt's own texts are longer.
+constexpr qsizetype kMaxReasonChars = 300;
 } // namespace
 
 WebSocketTransport::~WebSocketTransport()
@@ -162,7 +165,12 @@ void WebSocketTransport::onDisconnected()
         return;
     // Qt reports 1000 (normal) even when no close frame ever came: that is 1006 (RFC 6455 7.1.5).
     const int code = m_closing ? int(m_socket->closeCode()) : int(QWebSocketProtocol::CloseCodeAbnormalDisconnection);
-    QString reason = m_socket->closeReason();
+    QString reason = peerText(m_socket->closeReason(), kMaxReasonChars);
+    // Qt (up to 6.8 at least) replaces a peer's invalid close code with 1002 before it writes
+    // "Invalid close code 1002 detected.", so the code the peer sent is lost: say what we know.
+    if (reason.startsWith(QLatin1String("Invalid close code"))
+        && code == int(QWebSocketProtocol::CloseCodeProtocolError))
+        reason = QStringLiteral("the peer sent an invalid close code (Qt does not say which; it closed with 1002)");
     if (reason.isEmpty())
         reason = m_errorText;
     if (reason.isEmpty())

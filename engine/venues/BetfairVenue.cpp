@@ -1,6 +1,7 @@
 #include "BetfairVenue.h"
 
 #include "VenueHost.h"
+#include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -158,7 +159,7 @@ void BetfairVenue::onConnectionMessage(int link, const char *data, qsizetype len
 {
     Q_UNUSED(link);
     const QJsonObject o = QJsonDocument::fromJson(QByteArray(data, len)).object();
-    const QString id = o.value(QStringLiteral("connectionId")).toString();
+    const QString id = peerText(o.value(QStringLiteral("connectionId")).toString(), kMaxErrorChars);
     m_host.shared().editVenue([&](VenueDetails &d) { d.connectionId = id; });
 }
 
@@ -172,8 +173,8 @@ void BetfairVenue::onResponse(int link, bool isError, const ResponseRecord &reco
     }
     if (!isError || o.value(QStringLiteral("statusCode")).toString() != QLatin1String("FAILURE"))
         return;
-    const QString code = o.value(QStringLiteral("errorCode")).toString();
-    const QString message = o.value(QStringLiteral("errorMessage")).toString();
+    const QString code = peerText(o.value(QStringLiteral("errorCode")).toString(), kMaxErrorChars);
+    const QString message = peerText(o.value(QStringLiteral("errorMessage")).toString(), kMaxErrorChars);
     m_host.shared().editVenue([&](VenueDetails &d) {
         d.errorCode = code;
         d.errorMessage = message;

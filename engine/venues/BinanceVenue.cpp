@@ -1,6 +1,7 @@
 #include "BinanceVenue.h"
 
 #include "VenueHost.h"
+#include "model/PeerText.h"
 #include "stats/StreamShared.h"
 
 #include <QtCore/QJsonArray>
@@ -85,7 +86,7 @@ void BinanceVenue::onResponse(int link, bool isError, const ResponseRecord &reco
     if (isError) {
         const QJsonObject error = o.contains(QStringLiteral("error")) ? o.value(QStringLiteral("error")).toObject() : o;
         const QString code = QString::number(error.value(QStringLiteral("code")).toInteger());
-        const QString message = error.value(QStringLiteral("msg")).toString();
+        const QString message = peerText(error.value(QStringLiteral("msg")).toString(), kMaxErrorChars);
         shared.editVenue([&](VenueDetails &d) {
             d.errorCode = code;
             d.errorMessage = message;

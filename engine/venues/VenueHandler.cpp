@@ -3,6 +3,7 @@
 #include "BetfairVenue.h"
 #include "BinanceVenue.h"
 #include "VenueHost.h"
+#include "model/PeerText.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
 
@@ -11,6 +12,11 @@
 #include <QtCore/QJsonObject>
 
 namespace streamscope {
+
+namespace {
+// A symbol is the peer's text: shown escaped and cut to a length no real symbol reaches.
+constexpr qsizetype kMaxSymbolChars = 64;
+} // namespace
 
 std::unique_ptr<VenueHandler> VenueHandler::create(const StreamConfig &config, VenueHost &host)
 {
@@ -70,16 +76,21 @@ void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
     shared.counters.gaps.add();
     GapRecord record;
     record.timeMs = m_host.wallMs();
-    record.symbol = QString::fromUtf8(fields.symbol.data(), qsizetype(fields.symbol.size()));
+    record.symbol = peerText(QByteArrayView(fields.symbol.data(), qsizetype(fields.symbol.size())), kMaxSymbolChars);
     record.expectedFrom = gap.expectedFrom;
     record.resumedAt = gap.resumedAt;
+    // resumedAt - 1 cannot overflow when ids are missing: resumedAt > expectedFrom.
     m_host.event(EventKind::Gap,
-                 QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
-                     .arg(record.symbol)
-                     .arg(gap.expectedFrom)
-                     .arg(gap.resumedAt)
-                     .arg(gap.resumedAt - gap.expectedFrom)
-                     .arg(gap.resumedAt - 1));
+                 gap.missing ? QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
+                                   .arg(record.symbol)
+                                   .arg(gap.expectedFrom)
+                                   .arg(gap.resumedAt)
+                                   .arg(gap.missing)
+                                   .arg(gap.resumedAt - 1)
+                             : QStringLiteral("sequence break in %1: expected update %2, got %3 (the ids went back)")
+                                   .arg(record.symbol)
+                                   .arg(gap.expectedFrom)
+                                   .arg(gap.resumedAt));
     shared.pushGap(std::move(record));
 }
 

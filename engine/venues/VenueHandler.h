@@ -113,6 +113,9 @@ public:
     const QString &liveReason() const { return m_liveReason; }
 
 protected:
+    // A venue's error text is shown (escaped, model/PeerText.h) up to this length.
+    static constexpr qsizetype kMaxErrorChars = 300;
+
     const StreamConfig &m_config;
     VenueHost &m_host;
     SequenceTracker m_sequences;

@@ -12,6 +12,8 @@
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtTest/QtTest>
+#include <QtWebSockets/QWebSocket>
+#include <QtWebSockets/QWebSocketServer>
 #include <algorithm>
 
 namespace {
@@ -102,6 +104,7 @@ private slots:
     void sigtermStillWritesTheReport();
     void metricsEndpoint();
     void builtInDemoRunsHeadless();
+    void serverBytesReachNoTerminal();
 
 private:
     QString writeFile(const QString &name, const QByteArray &content);
@@ -349,6 +352,42 @@ void TestHeadless::builtInDemoRunsHeadless()
         QVERIFY2(s.value(QStringLiteral("messages")).toInteger() > 0,
                  qPrintable(s.value(QStringLiteral("name")).toString()));
     }
+}
+
+// A server that sends escape sequences in a bad message and in its close reason cannot
+// clear the terminal, set its title or print a line of its own through the event lines.
+void TestHeadless::serverBytesReachNoTerminal()
+{
+    QWebSocketServer server(QStringLiteral("hostile"), QWebSocketServer::NonSecureMode);
+    QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+    connect(&server, &QWebSocketServer::newConnection, &server, [&server] {
+        while (QWebSocket *s = server.nextPendingConnection()) {
+            connect(s, &QWebSocket::disconnected, s, &QObject::deleteLater);
+            s->sendTextMessage(QStringLiteral("{\"e\":\"\x1b[2J\x1b]0;pwned\x07\r\nall streams OK"));
+            s->close(QWebSocketProtocol::CloseCode(4000), QStringLiteral("\x1b[2J\x1b[Hall streams OK"));
+        }
+    });
+    const QJsonArray streams{
+        QJsonObject{{QStringLiteral("name"), QStringLiteral("hostile")},
+                    {QStringLiteral("venue"), QStringLiteral("generic")},
+                    {QStringLiteral("url"), QStringLiteral("ws://127.0.0.1:%1/feed").arg(server.serverPort())}}};
+    const QString workspace = writeFile(
+        QStringLiteral("hostile.json"),
+        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    QVERIFY(!workspace.isEmpty());
+    QProcess p;
+    p.start(QStringLiteral(STREAMSCOPE_BIN),
+            {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
+             scaledSeconds(2)});
+    QVERIFY(p.waitForStarted());
+    // This thread serves the websocket server while the process runs.
+    QTRY_COMPARE_WITH_TIMEOUT(p.state(), QProcess::NotRunning, 60000);
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(err.contains("\\x1b[2J\\x1b]0;pwned\\x07\\r\\nall streams OK"), err.constData());
+    QVERIFY2(err.contains("\\x1b[2J\\x1b[Hall streams OK"), err.constData());
+    QVERIFY2(!err.contains('\x1b') && !err.contains('\x07') && !err.contains('\r'),
+             err.toPercentEncoding(" :()[];,\\\n").constData());
 }
 
 QTEST_GUILESS_MAIN(TestHeadless)

@@ -66,6 +66,10 @@ private slots:
     void longMessageAfterAMiss();
     void longMessageWithPointer_data();
     void longMessageWithPointer();
+    void errorSaysWhatWentWrong_data();
+    void errorSaysWhatWentWrong();
+    void eventTimeBeyondInt64_data();
+    void eventTimeBeyondInt64();
 };
 
 void tst_MessageDecoder::decode_data()
@@ -531,6 +535,63 @@ void tst_MessageDecoder::longMessageWithPointer()
     QCOMPARE(QByteArray(decoder.buffer().data(), message.size()), message);
     if (ok)
         QCOMPARE(qint64(fields.eventTime), eventTime);
+}
+
+void tst_MessageDecoder::errorSaysWhatWentWrong_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("pointer");
+    QTest::addColumn<QString>("errorStart");
+    QTest::newRow("truncated") << QByteArray("{\"e\":\"aggTrade\",\"E\":16725") << QByteArray()
+                               << QStringLiteral("not valid JSON (");
+    QTest::newRow("time is a boolean") << QByteArray("{\"e\":\"x\",\"E\":true}") << QByteArray()
+                                       << QStringLiteral("field \"E\" has the wrong type (");
+    QTest::newRow("time is a word") << QByteArray("{\"e\":\"x\",\"E\":\"soon\"}") << QByteArray()
+                                    << QStringLiteral("field \"E\" has the wrong type (");
+    QTest::newRow("event type is a number")
+        << QByteArray("{\"e\":5,\"E\":1}") << QByteArray() << QStringLiteral("field \"e\" has the wrong type (");
+    QTest::newRow("nested in the envelope")
+        << QByteArray("{\"stream\":\"a\",\"data\":{\"e\":\"depthUpdate\",\"E\":1,\"U\":\"x\"}}") << QByteArray()
+        << QStringLiteral("field \"U\" has the wrong type (");
+    QTest::newRow("update id beyond int64") << QByteArray("{\"e\":\"depthUpdate\",\"U\":99999999999999999999}")
+                                            << QByteArray() << QStringLiteral("field \"U\" is a number out of range (");
+    QTest::newRow("time at a pointer is an object") << QByteArray("{\"t\":{\"ts\":{}}}") << QByteArray("/t/ts")
+                                                    << QStringLiteral("field \"/t/ts\" has the wrong type (");
+}
+
+void tst_MessageDecoder::errorSaysWhatWentWrong()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, pointer);
+    QFETCH(QString, errorStart);
+    MessageDecoder decoder;
+    DecodedFields fields;
+    QVERIFY(!decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields));
+    QVERIFY2(decoder.lastError().startsWith(errorStart), qPrintable(decoder.lastError()));
+    QCOMPARE(decoder.lastErrorIsField(), !errorStart.startsWith(QLatin1String("not valid JSON")));
+}
+
+void tst_MessageDecoder::eventTimeBeyondInt64_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::newRow("1e300") << QByteArray("{\"e\":\"x\",\"E\":1e300}") << qint64(INT64_MAX);
+    QTest::newRow("-1e300") << QByteArray("{\"e\":\"x\",\"E\":-1e300}") << qint64(INT64_MIN + 1);
+    QTest::newRow("2^63 - 1") << QByteArray("{\"e\":\"x\",\"E\":9223372036854775807}") << qint64(INT64_MAX);
+    QTest::newRow("2^63") << QByteArray("{\"e\":\"x\",\"E\":9223372036854775808}") << qint64(INT64_MAX);
+    QTest::newRow("9.3e18 as a double") << QByteArray("{\"e\":\"x\",\"E\":9.3e18}") << qint64(INT64_MAX);
+    QTest::newRow("a fraction") << QByteArray("{\"e\":\"x\",\"E\":1672515782136.5}") << qint64(1672515782136);
+}
+
+void tst_MessageDecoder::eventTimeBeyondInt64()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(qint64, eventTime);
+    MessageDecoder decoder;
+    DecodedFields fields;
+    QVERIFY2(decoder.decodeCopy(message.constData(), std::size_t(message.size()), {}, fields),
+             qPrintable(decoder.lastError()));
+    QCOMPARE(fields.eventTime, eventTime);
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)

@@ -193,7 +193,23 @@ private slots:
     void stopActsAtOnce();
     void pacesOutgoingMessagesUnderVenueLimit();
     void splitsSubscriptionsOverConnections();
+    void peerTextIsEscapedInEventsAndSnapshot();
+    void implausibleEventTimeIsCountedInvalid_data();
+    void implausibleEventTimeIsCountedInvalid();
+    void wrongFieldTypeSaysSo();
+    void venueErrorMessageIsEscaped();
 };
+
+namespace {
+// A character a terminal or a text view would act on rather than show.
+bool hasControl(const QString &text)
+{
+    return std::any_of(text.begin(), text.end(), [](QChar c) {
+        const char16_t u = c.unicode();
+        return u < 0x20 || (u >= 0x7f && u <= 0x9f) || (u >= 0x202a && u <= 0x202e) || (u >= 0x2066 && u <= 0x2069);
+    });
+}
+} // namespace
 
 void TestStreamSession::connectsAndGoesLive()
 {
@@ -565,6 +581,106 @@ void TestStreamSession::splitsSubscriptionsOverConnections()
     QCOMPARE(second->sent.size(), 2);
     QVERIFY(second->sent.at(1).contains(QLatin1String("UNSUBSCRIBE")));
     QCOMPARE(first->sent.size(), 1);
+}
+
+void TestStreamSession::peerTextIsEscapedInEventsAndSnapshot()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    // Bad JSON that would clear the screen, set the window title and print a line of its own.
+    rig.last()->deliver(QByteArrayLiteral("{\"e\":\"\x1b[2J\x1b]0;pwned\x07\r\nall streams OK\xc2\x9b\xe2\x80\xae"));
+    // An error response that quotes the same.
+    rig.last()->deliver(QByteArrayLiteral("{\"error\":{\"code\":2,\"msg\":\"\x1b[2Jbad\"},\"id\":7}"));
+    rig.last()->drop(4000, QStringLiteral("\x1b[2J\x1b[Hall streams OK\n"));
+
+    QCOMPARE(rig.log.count(EventKind::ParseError), 1);
+    QCOMPARE(rig.log.count(EventKind::Response), 1);
+    QCOMPARE(rig.log.count(EventKind::Disconnected), 1);
+    for (const StreamEvent &e : std::as_const(rig.log.events))
+        QVERIFY2(!hasControl(e.text), e.text.toUtf8().toPercentEncoding(" :()\\[];,").constData());
+    const auto textOf = [&](EventKind kind) {
+        for (const StreamEvent &e : std::as_const(rig.log.events))
+            if (e.kind == kind)
+                return e.text;
+        return QString();
+    };
+    QVERIFY2(textOf(EventKind::ParseError)
+                 .endsWith(QStringLiteral("\\x1b[2J\\x1b]0;pwned\\x07\\r\\nall streams OK\\u009b\\u202e")),
+             qPrintable(textOf(EventKind::ParseError)));
+    QVERIFY2(textOf(EventKind::Response).contains(QStringLiteral("\\x1b[2Jbad")),
+             qPrintable(textOf(EventKind::Response)));
+    QCOMPARE(textOf(EventKind::Disconnected), QStringLiteral("\\x1b[2J\\x1b[Hall streams OK\\n (close code 4000)"));
+
+    const StreamSnapshot s = rig.snapshot();
+    QVERIFY(!hasControl(s.stateReason));
+    QVERIFY2(s.stateReason.startsWith(QStringLiteral("\\x1b[2J\\x1b[Hall streams OK\\n")), qPrintable(s.stateReason));
+    QVERIFY(!hasControl(s.lastParseError));
+    // The bad message itself is kept as it came, for the inspector's Copy.
+    QVERIFY(s.lastBadMessage.contains("\x1b[2J"));
+}
+
+void TestStreamSession::implausibleEventTimeIsCountedInvalid_data()
+{
+    QTest::addColumn<QByteArray>("eventTime");
+    QTest::addColumn<bool>("valid");
+    QTest::newRow("now") << QByteArray("now") << true;
+    QTest::newRow("1e300") << QByteArray("1e300") << false;
+    QTest::newRow("-1e300") << QByteArray("-1e300") << false;
+    QTest::newRow("2^63 - 1") << QByteArray("9223372036854775807") << false;
+    QTest::newRow("-2^63 + 1") << QByteArray("-9223372036854775807") << false;
+    QTest::newRow("2^63") << QByteArray("9223372036854775808") << false;
+    QTest::newRow("0 (1970)") << QByteArray("0") << false;
+    QTest::newRow("in seconds, not ms") << QByteArray("1780000000") << false;
+    QTest::newRow("year 2200") << QByteArray("7258118400000") << false;
+}
+
+void TestStreamSession::implausibleEventTimeIsCountedInvalid()
+{
+    QFETCH(QByteArray, eventTime);
+    QFETCH(bool, valid);
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    if (eventTime == "now")
+        eventTime = QByteArray::number(rig.clock.wallMs());
+    rig.last()->deliver("{\"e\":\"x\",\"E\":" + eventTime + "}");
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.parseErrors, quint64(0));
+    QCOMPARE(s.dataMessages, quint64(1));
+    QCOMPARE(s.latency.count, quint64(valid ? 1 : 0));
+    QCOMPARE(s.latency.invalid, quint64(valid ? 0 : 1));
+    QCOMPARE(s.latency.negative, quint64(0));
+    QVERIFY(s.latency.maxUs < 1'000'000);
+}
+
+void TestStreamSession::wrongFieldTypeSaysSo()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(QByteArrayLiteral("{\"e\":\"x\",\"E\":\"soon\"}"));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.parseErrors, quint64(1));
+    QVERIFY2(s.lastParseError.startsWith(QStringLiteral("field \"E\" has the wrong type")),
+             qPrintable(s.lastParseError));
+    QCOMPARE(rig.log.count(EventKind::ParseError), 1);
+    for (const StreamEvent &e : std::as_const(rig.log.events))
+        if (e.kind == EventKind::ParseError)
+            QVERIFY2(e.text.startsWith(QStringLiteral("field \"E\" has the wrong type")), qPrintable(e.text));
+}
+
+void TestStreamSession::venueErrorMessageIsEscaped()
+{
+    Rig rig(binanceConfig());
+    rig.session.start();
+    rig.last()->up();
+    rig.last()->deliver(QByteArrayLiteral("{\"error\":{\"code\":2,\"msg\":\"\\u001b[2J\xe2\x80\xae"
+                                          "bad\"},\"id\":7}"));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.errors, quint64(1));
+    QCOMPARE(s.venueErrorCode, QStringLiteral("2"));
+    QCOMPARE(s.venueErrorMessage, QStringLiteral("\\x1b[2J\\u202ebad"));
 }
 
 QTEST_GUILESS_MAIN(TestStreamSession)
