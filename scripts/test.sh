@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds with warnings as errors, and runs every test with ctest.
-# With --sanitize also runs the suites under ASan+UBSan and the engine under TSan.
+# Installs what is missing, checks the layering and the formatting, builds with warnings as
+# errors, and runs every test with ctest; in CI also under ASan+UBSan. With --sanitize also
+# runs the suites under ASan+UBSan and the engine under TSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --with-tests
@@ -14,13 +15,19 @@ if [[ "${CI:-}" == "true" || "${1:-}" == "--package" ]]; then
     echo "package check passed (build/package-check.log)"
 fi
 ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
-if [[ "${1:-}" == "--sanitize" ]]; then
-    export STREAMSCOPE_TEST_TIME_FACTOR=10
+# Memory errors and undefined behaviour fail the run: in CI and with --sanitize every suite also
+# runs under ASan+UBSan (built with -fno-sanitize-recover=all); --sanitize adds the engine's
+# suites under TSan.
+if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
     scripts/build.sh asan
-    ASAN_OPTIONS="detect_leaks=1" LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
-        ctest --test-dir build/asan --output-on-failure --timeout 600
+    STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1" \
+        LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
+        ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$(nproc 2>/dev/null || echo 2)"
+fi
+if [[ "${1:-}" == "--sanitize" ]]; then
     scripts/build.sh tsan
     # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
-    QT_NO_GLIB=1 TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
+    STREAMSCOPE_TEST_TIME_FACTOR=10 QT_NO_GLIB=1 \
+        TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
         ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
 fi
