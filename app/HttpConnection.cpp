@@ -160,10 +160,15 @@ void HttpConnection::respond(const HttpResponse &response, bool head, bool keepA
     m_socket->write(out);
 }
 
+HttpResponse plainTextResponse(int status, QByteArray extraHeaders)
+{
+    return {status, QByteArrayLiteral("text/plain; charset=utf-8"), reasonPhrase(status) + '\n',
+            std::move(extraHeaders)};
+}
+
 void HttpConnection::respondError(int status)
 {
-    const QByteArray text = reasonPhrase(status) + '\n';
-    respond({status, QByteArrayLiteral("text/plain; charset=utf-8"), text, {}}, false, false, 1);
+    respond(plainTextResponse(status), false, false, 1);
 }
 
 void HttpConnection::onBytesWritten()

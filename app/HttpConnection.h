@@ -30,6 +30,9 @@ struct HttpResponse {
     QByteArray extraHeaders; // whole lines with their CRLF, such as "Allow: GET, HEAD\r\n"
 };
 
+// A short plain-text answer: the status's reason phrase as the body ("Not Found\n").
+HttpResponse plainTextResponse(int status, QByteArray extraHeaders = {});
+
 class HttpConnection : public QObject {
     Q_OBJECT
 public:

@@ -69,12 +69,9 @@ void MetricsServer::onNewConnection()
             socket, m_limits,
             [this](const HttpRequestHead &request) {
                 if (request.path != "/metrics")
-                    return HttpResponse{
-                        404, QByteArrayLiteral("text/plain; charset=utf-8"), QByteArrayLiteral("Not Found\n"), {}};
+                    return plainTextResponse(404);
                 if (request.method != "GET" && request.method != "HEAD")
-                    return HttpResponse{405, QByteArrayLiteral("text/plain; charset=utf-8"),
-                                        QByteArrayLiteral("Method Not Allowed\n"),
-                                        QByteArrayLiteral("Allow: GET, HEAD\r\n")};
+                    return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
                 return HttpResponse{200, kOpenMetricsContentType, render(m_engine), {}};
             },
             this);
@@ -85,6 +82,12 @@ void MetricsServer::onNewConnection()
 QByteArray MetricsServer::render(const Engine &engine)
 {
     const QVector<StreamSnapshot> streams = engine.snapshot(true);
+    // Each stream's label value, escaped once for every line that carries it.
+    QList<QByteArray> names;
+    names.reserve(streams.size());
+    for (const StreamSnapshot &s : streams)
+        names << escapeLabel(s.name);
+    const auto nameOf = [&](const StreamSnapshot &s) -> const QByteArray & { return names[&s - streams.constData()]; };
     QByteArray out;
     out.reserve(4096 + streams.size() * 2048);
     const auto family = [&out](const char *name, const char *type, const char *help) {
@@ -101,7 +104,7 @@ QByteArray MetricsServer::render(const Engine &engine)
     const auto counter = [&](const char *name, const char *help, quint64 StreamSnapshot::*field) {
         family(name, "counter", help);
         for (const StreamSnapshot &s : streams)
-            out += "streamscope_" + QByteArray(name) + "_total{stream=\"" + escapeLabel(s.name) + "\"} "
+            out += "streamscope_" + QByteArray(name) + "_total{stream=\"" + nameOf(s) + "\"} "
                 + QByteArray::number(s.*field) + '\n';
     };
     counter("messages", "Messages received.", &StreamSnapshot::messages);
@@ -126,15 +129,15 @@ QByteArray MetricsServer::render(const Engine &engine)
     family("connections", "gauge",
            "Connections the stream uses now (more than one while rolling over or past 1,024 subscriptions).");
     for (const StreamSnapshot &s : streams)
-        out += "streamscope_connections{stream=\"" + escapeLabel(s.name) + "\"} "
-            + QByteArray::number(s.connections.size()) + '\n';
+        out +=
+            "streamscope_connections{stream=\"" + nameOf(s) + "\"} " + QByteArray::number(s.connections.size()) + '\n';
     const auto rateLimits = [&](const char *name, const char *help, qint64 RateLimitInfo::*field) {
         family(name, "gauge", help);
         for (const StreamSnapshot &s : streams)
             for (const RateLimitInfo &r : s.rateLimits)
-                out += "streamscope_" + QByteArray(name) + "{stream=\"" + escapeLabel(s.name) + "\",type=\""
-                    + escapeLabel(r.type) + "\",interval=\"" + QByteArray::number(r.intervalNum)
-                    + escapeLabel(r.interval) + "\"} " + QByteArray::number(r.*field) + '\n';
+                out += "streamscope_" + QByteArray(name) + "{stream=\"" + nameOf(s) + "\",type=\"" + escapeLabel(r.type)
+                    + "\",interval=\"" + QByteArray::number(r.intervalNum) + escapeLabel(r.interval) + "\"} "
+                    + QByteArray::number(r.*field) + '\n';
     };
     rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).",
                &RateLimitInfo::count);
@@ -145,18 +148,18 @@ QByteArray MetricsServer::render(const Engine &engine)
         for (StreamState st : {StreamState::Idle, StreamState::Connecting, StreamState::Subscribing, StreamState::Live,
                                StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped,
                                StreamState::Failed, StreamState::Degraded}) {
-            out += "streamscope_stream_state{stream=\"" + escapeLabel(s.name) + "\",streamscope_stream_state=\""
+            out += "streamscope_stream_state{stream=\"" + nameOf(s) + "\",streamscope_stream_state=\""
                 + stateName(st).toUtf8() + "\"} " + (s.state == st ? "1" : "0") + '\n';
         }
     }
     family("last_message_timestamp_seconds", "gauge", "Time of the last message received.");
     for (const StreamSnapshot &s : streams)
-        out += "streamscope_last_message_timestamp_seconds{stream=\"" + escapeLabel(s.name) + "\"} "
+        out += "streamscope_last_message_timestamp_seconds{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
 
     family("latency_seconds", "histogram", "Receive time minus event time.");
     for (const StreamSnapshot &s : streams) {
-        const QByteArray label = "stream=\"" + escapeLabel(s.name) + '"';
+        const QByteArray label = "stream=\"" + nameOf(s) + '"';
         const LatencySnapshot &l = s.latency;
         quint64 cumulative = 0;
         int bucket = 0;
@@ -174,7 +177,7 @@ QByteArray MetricsServer::render(const Engine &engine)
     }
     family("negative_latencies", "counter", "Latencies below zero (clock skew), kept out of the histogram.");
     for (const StreamSnapshot &s : streams)
-        out += "streamscope_negative_latencies_total{stream=\"" + escapeLabel(s.name) + "\"} "
+        out += "streamscope_negative_latencies_total{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(s.latency.negative) + '\n';
     out += "# EOF\n";
     return out;

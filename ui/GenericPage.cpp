@@ -1,6 +1,5 @@
 #include "GenericPage.h"
 
-#include "SecretStore.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
@@ -120,7 +119,7 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
             return false;
         }
         const QString value = line.mid(colon + 1).trimmed();
-        if (Workspace::isCredentialHeader(name) && !value.isEmpty() && !SecretStore::isReference(value)) {
+        if (Workspace::isLiteralCredential(name, value)) {
             *error = tr("Header %1 carries a credential: write its value as env:NAME or keychain:NAME; secrets are "
                         "never stored in a workspace.")
                          .arg(name);

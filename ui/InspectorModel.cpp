@@ -124,7 +124,8 @@ void InspectorModel::appendNow(const QVector<InspectedMessage> &messages)
         e.text = m.text;
         // A table cell shows the peer's bytes escaped, line breaks flattened to spaces; the raw
         // bytes stay in `text` for Copy.
-        QByteArray head = m.text.left(kPreviewChars * 2);
+        // UTF-8 has at most 4 bytes a character: peerText's own cut (marked …) comes first.
+        QByteArray head = m.text.left(kPreviewChars * 4);
         head.replace('\n', ' ').replace('\r', ' ');
         e.preview = peerText(head, kPreviewChars);
         if (matches(e))

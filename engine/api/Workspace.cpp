@@ -261,7 +261,7 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
                 return r.error(QStringLiteral("headers.") + it.key(),
                                QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
             const QString value = it.value().toString();
-            if (Workspace::isCredentialHeader(it.key()) && !value.isEmpty() && !SecretStore::isReference(value))
+            if (Workspace::isLiteralCredential(it.key(), value))
                 return r.error(QStringLiteral("headers.") + it.key(), referenceExpected());
             c.headers.append({it.key(), value});
         }
@@ -314,15 +314,17 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 
 bool Workspace::isCredentialHeader(const QString &name)
 {
-    static const QStringList exact = {QStringLiteral("authorization"),    QStringLiteral("proxy-authorization"),
-                                      QStringLiteral("cookie"),           QStringLiteral("x-mbx-apikey"),
-                                      QStringLiteral("x-authentication"), QStringLiteral("x-api-key")};
+    // Authorization, Proxy-Authorization, X-Authentication ("auth"), X-MBX-APIKEY, X-Api-Key
+    // ("key") and Cookie are all caught by the parts of their names.
     static const QStringList parts = {QStringLiteral("token"), QStringLiteral("secret"), QStringLiteral("key"),
                                       QStringLiteral("auth"),  QStringLiteral("cookie"), QStringLiteral("password")};
     const QString lower = name.trimmed().toLower();
-    if (exact.contains(lower))
-        return true;
     return std::any_of(parts.begin(), parts.end(), [&](const QString &p) { return lower.contains(p); });
+}
+
+bool Workspace::isLiteralCredential(const QString &name, const QString &value)
+{
+    return isCredentialHeader(name) && !value.isEmpty() && !SecretStore::isReference(value);
 }
 
 Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
@@ -433,7 +435,7 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     if (!c.headers.isEmpty()) {
         QJsonObject h;
         for (const auto &[k, v] : c.headers) {
-            if (isCredentialHeader(k) && !v.isEmpty() && !SecretStore::isReference(v))
+            if (isLiteralCredential(k, v))
                 continue; // a literal credential is never written; loading would refuse it
             h.insert(k, v);
         }

@@ -43,6 +43,8 @@ struct Workspace {
     // X-Api-Key and any name containing "token", "secret", "key", "auth", "cookie" or
     // "password" (case-insensitive).
     static bool isCredentialHeader(const QString &name);
+    // A credential header whose value is a literal secret (not empty, not env:/keychain:).
+    static bool isLiteralCredential(const QString &name, const QString &value);
 
     // A URL's password and a literal credential header are never written.
     QJsonObject toJson() const;

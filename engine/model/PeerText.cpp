@@ -138,6 +138,13 @@ QString peerText(QByteArrayView utf8, qsizetype maxChars)
     return w.take();
 }
 
+QString peerText(const QString &text, qsizetype maxChars)
+{
+    if ((maxChars < 0 || text.size() <= maxChars) && isPeerTextSafe(text))
+        return text;
+    return peerText(QStringView(text), maxChars);
+}
+
 QString peerText(QStringView text, qsizetype maxChars)
 {
     if (maxChars < 0 && isPeerTextSafe(text))

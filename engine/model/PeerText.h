@@ -23,6 +23,12 @@ namespace streamscope {
 
 QString peerText(QByteArrayView utf8, qsizetype maxChars = -1);
 QString peerText(QStringView text, qsizetype maxChars = -1);
+// The same; text that needs nothing is returned shared, without a copy.
+QString peerText(const QString &text, qsizetype maxChars = -1);
+inline QString peerText(const QByteArray &utf8, qsizetype maxChars = -1)
+{
+    return peerText(QByteArrayView(utf8), maxChars);
+}
 // True when peerText(text) would change nothing but a cut.
 bool isPeerTextSafe(QStringView text);
 

@@ -24,18 +24,8 @@ MessageDecoder::~MessageDecoder() = default;
 QString MessageDecoder::simdjsonVersion()
 {
     // SIMDJSON_VERSION is an unquoted token sequence (3.0.1).
-#define STREAMSCOPE_STRINGIFY2(x) #x
-#define STREAMSCOPE_STRINGIFY(x) STREAMSCOPE_STRINGIFY2(x)
-    return QStringLiteral(STREAMSCOPE_STRINGIFY(SIMDJSON_VERSION));
-#undef STREAMSCOPE_STRINGIFY
-#undef STREAMSCOPE_STRINGIFY2
+    return QStringLiteral(QT_STRINGIFY(SIMDJSON_VERSION));
 }
-
-namespace {
-// The key whose value could not be read as the type we need, set where that happens (the
-// document was valid up to there). Only our own keys are read, so it is our text.
-thread_local const char *t_failedKey = nullptr;
-} // namespace
 
 QString MessageDecoder::lastError() const
 {
@@ -99,11 +89,15 @@ simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
 // of kPrefixMinBytes or more is indexed by stage 1 only up to its prefix (decodePrefix()),
 // so its tail's strings are not checked either (a websocket transport has checked UTF-8).
 constexpr std::size_t kLazyTailBytes = 2048;
-struct LazyTail {
+// One message's walk: where a lazy tail may start, whether the walk stopped there, and the
+// key whose value could not be read as the type we need (set where that happens; only our own
+// keys are read, so it is our text). Reset with one store per message.
+struct WalkState {
     const char *end = nullptr; // one past the message
     bool stopped = false;      // the walk ended early: the document was not read to its end
+    const char *failedKey = nullptr;
 };
-thread_local LazyTail t_tail;
+thread_local WalkState t_walk;
 
 bool fieldsComplete(const DecodedFields &out)
 {
@@ -118,12 +112,12 @@ bool fieldsComplete(const DecodedFields &out)
 // tail of at least kLazyTailBytes.
 bool stopBefore(ondemand::value &value, const DecodedFields &out)
 {
-    if (!t_tail.end || !fieldsComplete(out))
+    if (!t_walk.end || !fieldsComplete(out))
         return false;
     const std::string_view token = value.raw_json_token();
-    if (t_tail.end - token.data() < std::ptrdiff_t(kLazyTailBytes))
+    if (t_walk.end - token.data() < std::ptrdiff_t(kLazyTailBytes))
         return false;
-    t_tail.stopped = true;
+    t_walk.stopped = true;
     return true;
 }
 
@@ -246,7 +240,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         const bool single = k[1] == '"';
         const bool changes = betfairEnvelope && (KEY_IS(key, "mc") || KEY_IS(key, "oc"));
         const bool data = envelope && !betfair && KEY_IS(key, "data");
-        if (t_tail.end && !changes && !data) {
+        if (t_walk.end && !changes && !data) {
             // Only a message long enough to have a lazy tail looks for one.
             ondemand::json_type valueType;
             if (value.type().get(valueType) == simdjson::SUCCESS
@@ -296,7 +290,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         case 'd':
             if (data) {
                 e = decodeData(value, out, profile);
-                if (!e && t_tail.stopped)
+                if (!e && t_walk.stopped)
                     return simdjson::SUCCESS;
             }
             break;
@@ -336,8 +330,8 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             if (e == simdjson::INCORRECT_TYPE && numericKey(key) && value.type().get(failedType) == simdjson::SUCCESS
                 && failedType == ondemand::json_type::number)
                 e = simdjson::NUMBER_OUT_OF_RANGE;
-            if (!t_failedKey && (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE))
-                t_failedKey = k;
+            if (!t_walk.failedKey && (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE))
+                t_walk.failedKey = k;
             return e;
         }
         if (!envelope && tradeComplete(out))
@@ -446,7 +440,7 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
         const simdjson::error_code indexed = m_parser->parser.iterate(data, cut + 1, m_buffer.allocated()).get(doc);
         bool done = false;
         if (!indexed && pointer.empty()) {
-            done = walkDocument(doc, out, profile) == simdjson::SUCCESS && t_tail.stopped;
+            done = walkDocument(doc, out, profile) == simdjson::SUCCESS && t_walk.stopped;
         } else if (!indexed) {
             // The time at the pointer, if it lies before the cut; else the whole message.
             ondemand::value value;
@@ -460,7 +454,7 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
         if (indexed != simdjson::UNCLOSED_STRING)
             return false;
         out = DecodedFields{};
-        t_tail.stopped = false;
+        t_walk.stopped = false;
         quote = static_cast<const char *>(std::memchr(data + cut, '"', len - cut));
     }
     return false;
@@ -471,14 +465,13 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     const auto fail = [this](simdjson::error_code e) {
         m_lastError = int(e);
         m_failedField.clear();
-        if (t_failedKey)
-            m_failedField.assign(t_failedKey, std::strcspn(t_failedKey, "\"")); // our keys: a few chars
+        if (t_walk.failedKey)
+            m_failedField.assign(t_walk.failedKey, std::strcspn(t_walk.failedKey, "\"")); // our keys: a few chars
         return false;
     };
     out = DecodedFields{};
-    t_failedKey = nullptr;
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
-    t_tail = LazyTail{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false};
+    t_walk = WalkState{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false, nullptr};
     // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
     // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
     // message's '}' just there. A message never includes this byte, so clear it.
@@ -498,8 +491,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
             out = DecodedFields{};
-            t_tail.stopped = false;
-            t_failedKey = nullptr;
+            t_walk = WalkState{t_walk.end, false, nullptr};
         }
     }
 
@@ -522,7 +514,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     if (auto e = walkDocument(doc, out, profile))
         return fail(e);
     // document::at_end() is newer than simdjson 3.0; current_location() reports the end as OUT_OF_BOUNDS.
-    if (!t_tail.stopped && doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
+    if (!t_walk.stopped && doc.current_location().error() != simdjson::OUT_OF_BOUNDS)
         return fail(simdjson::TRAILING_CONTENT);
     return true;
 }

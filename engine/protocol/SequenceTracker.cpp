@@ -34,8 +34,8 @@ SequenceTracker::Gap SequenceTracker::check(std::string_view symbol, std::int64_
         return gap;
     }
     const std::int64_t last = slot->lastFinal;
-    std::int64_t next = 0;
-    const bool canFollow = !__builtin_add_overflow(last, 1, &next); // false: last is INT64_MAX
+    const bool canFollow = last < INT64_MAX; // nothing follows INT64_MAX
+    const std::int64_t next = canFollow ? last + 1 : last;
     if (prevFinalId != INT64_MIN) {
         gap.found = prevFinalId != last;
     } else {

@@ -432,9 +432,9 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
 {
     link.active = false;
     m_shared->setLastCloseCode(closeCode);
-    // The reason is the peer's text (the transports escape it already; escaping twice changes nothing).
-    const QString text =
-        closeCode ? QStringLiteral("%1 (close code %2)").arg(peerText(reason)).arg(closeCode) : peerText(reason);
+    // The reason is the peer's text: the transports escaped it, and emitEvent()/setState()
+    // escape whatever leaves the worker.
+    const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
     emitEvent(EventKind::Disconnected, text, closeCode);
     if (link.id == m_rollover.toId() && !m_rollover.switched()) {
         abandonRollover(QStringLiteral("replacement connection closed: ") + text);
