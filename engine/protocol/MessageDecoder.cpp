@@ -49,7 +49,19 @@ inline bool keyIs(const ondemand::raw_json_string &key, const char *name, std::s
 }
 #define KEY_IS(key, lit) keyIs(key, lit, sizeof(lit) - 1)
 
+simdjson::error_code readTimeAnyForm(ondemand::value value, std::int64_t &out);
+
+// An event time in any form a feed writes. INT64_MIN marks "no event time"
+// (DecodedFields::kNone): a peer that sends it gets INT64_MIN + 1, as implausible, never absent.
 simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
+{
+    const simdjson::error_code e = readTimeAnyForm(value, out);
+    if (e == simdjson::SUCCESS && out == DecodedFields::kNone)
+        out = DecodedFields::kNone + 1;
+    return e;
+}
+
+simdjson::error_code readTimeAnyForm(ondemand::value value, std::int64_t &out)
 {
     // Nearly every feed writes an integer: try that first (a failed scalar read leaves the
     // value where it was, so the other forms can still be tried).

@@ -579,6 +579,10 @@ void tst_MessageDecoder::eventTimeBeyondInt64_data()
     QTest::newRow("-1e300") << QByteArray("{\"e\":\"x\",\"E\":-1e300}") << qint64(INT64_MIN + 1);
     QTest::newRow("2^63 - 1") << QByteArray("{\"e\":\"x\",\"E\":9223372036854775807}") << qint64(INT64_MAX);
     QTest::newRow("2^63") << QByteArray("{\"e\":\"x\",\"E\":9223372036854775808}") << qint64(INT64_MAX);
+    QTest::newRow("-2^63 (the absent marker)")
+        << QByteArray("{\"e\":\"x\",\"E\":-9223372036854775808}") << qint64(INT64_MIN + 1);
+    QTest::newRow("-2^63 as a string") << QByteArray("{\"e\":\"x\",\"E\":\"-9223372036854775808\"}")
+                                       << qint64(INT64_MIN + 1);
     QTest::newRow("9.3e18 as a double") << QByteArray("{\"e\":\"x\",\"E\":9.3e18}") << qint64(INT64_MAX);
     QTest::newRow("a fraction") << QByteArray("{\"e\":\"x\",\"E\":1672515782136.5}") << qint64(1672515782136);
 }
