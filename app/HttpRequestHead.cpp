@@ -92,10 +92,11 @@ HeadParseStatus parseHeaderLine(QByteArrayView line, HttpRequestHead *head)
         return HeadParseStatus::BadRequest;
     const QByteArray name = line.first(colon).toByteArray().toLower();
     const QByteArray value = line.sliced(colon + 1).toByteArray().trimmed();
-    if (name == "connection") {
-        if (!head->connection.isEmpty())
-            head->connection += ',';
-        head->connection += value.toLower();
+    if (name == "connection" || name == "accept") {
+        QByteArray &list = name == "connection" ? head->connection : head->accept;
+        if (!list.isEmpty())
+            list += ',';
+        list += value.toLower();
     } else if (name == "content-length") {
         if (value.isEmpty())
             return HeadParseStatus::BadRequest;

@@ -18,6 +18,7 @@ struct HttpRequestHead {
     QByteArray path;       // the target without its query string
     int versionMinor = 0;  // HTTP/1.versionMinor
     QByteArray connection; // the Connection headers' tokens, lower case, comma-separated
+    QByteArray accept;     // the Accept headers' values, lower case, comma-separated
     bool hasBody = false;  // Content-Length above 0 or any Transfer-Encoding
 };
 

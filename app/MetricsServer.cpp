@@ -6,6 +6,7 @@
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
+#include <algorithm>
 #include <array>
 
 namespace streamscope::app {
@@ -17,6 +18,7 @@ constexpr std::array<double, 17> kBoundsS = {0.00005, 0.0001, 0.00025, 0.0005, 0
                                              0.05,    0.1,    0.25,    0.5,    1.0,   2.5,    5.0,   10.0};
 
 constexpr char kOpenMetricsContentType[] = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+constexpr char kPrometheusTextContentType[] = "text/plain; version=0.0.4; charset=utf-8";
 
 QByteArray escapeLabel(const QString &v)
 {
@@ -72,15 +74,50 @@ void MetricsServer::onNewConnection()
                     return plainTextResponse(404);
                 if (request.method != "GET" && request.method != "HEAD")
                     return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
-                return HttpResponse{200, kOpenMetricsContentType, render(m_engine), {}};
+                const Format format = negotiate(request.accept);
+                return HttpResponse{200, contentType(format), render(m_engine, format), {}};
             },
             this);
         connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
     }
 }
 
-QByteArray MetricsServer::render(const Engine &engine)
+MetricsServer::Format MetricsServer::negotiate(const QByteArray &accept)
 {
+    // The highest q-value given to each of the two media types (-1: not named).
+    double openMetrics = -1;
+    double text = -1;
+    for (const QByteArray &range : accept.split(',')) {
+        const QList<QByteArray> parts = range.split(';');
+        const QByteArray type = parts.first().trimmed();
+        double q = 1;
+        for (qsizetype i = 1; i < parts.size(); ++i) {
+            const QByteArray param = parts[i].trimmed();
+            if (param.startsWith("q=")) {
+                bool ok = false;
+                q = param.mid(2).toDouble(&ok);
+                if (!ok || q < 0 || q > 1)
+                    q = 0;
+            }
+        }
+        if (type == "application/openmetrics-text")
+            openMetrics = std::max(openMetrics, q);
+        else if (type == "text/plain")
+            text = std::max(text, q);
+    }
+    return text > 0 && text > openMetrics ? Format::PrometheusText : Format::OpenMetrics;
+}
+
+QByteArray MetricsServer::contentType(Format format)
+{
+    return format == Format::PrometheusText ? kPrometheusTextContentType : kOpenMetricsContentType;
+}
+
+QByteArray MetricsServer::render(const Engine &engine, Format format)
+{
+    // The classic text format names a counter by its sample (`_total`) in # TYPE and # HELP,
+    // has no stateset type (a gauge of 0/1 instead) and no # EOF.
+    const bool classic = format == Format::PrometheusText;
     const QVector<StreamSnapshot> streams = engine.snapshot(true);
     // Each stream's label value, escaped once for every line that carries it.
     QList<QByteArray> names;
@@ -90,16 +127,13 @@ QByteArray MetricsServer::render(const Engine &engine)
     const auto nameOf = [&](const StreamSnapshot &s) -> const QByteArray & { return names[&s - streams.constData()]; };
     QByteArray out;
     out.reserve(4096 + streams.size() * 2048);
-    const auto family = [&out](const char *name, const char *type, const char *help) {
-        out += "# TYPE streamscope_";
-        out += name;
-        out += ' ';
-        out += type;
-        out += "\n# HELP streamscope_";
-        out += name;
-        out += ' ';
-        out += help;
-        out += '\n';
+    const auto family = [&out, classic](const char *name, const char *type, const char *help) {
+        QByteArray familyName = QByteArrayLiteral("streamscope_") + name;
+        if (classic && qstrcmp(type, "counter") == 0)
+            familyName += "_total";
+        if (classic && qstrcmp(type, "stateset") == 0)
+            type = "gauge";
+        out += "# TYPE " + familyName + ' ' + type + "\n# HELP " + familyName + ' ' + help + '\n';
     };
     const auto counter = [&](const char *name, const char *help, quint64 StreamSnapshot::*field) {
         family(name, "counter", help);
@@ -179,7 +213,13 @@ QByteArray MetricsServer::render(const Engine &engine)
     for (const StreamSnapshot &s : streams)
         out += "streamscope_negative_latencies_total{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(s.latency.negative) + '\n';
-    out += "# EOF\n";
+    family("invalid_event_times", "counter",
+           "Event times not between 2000 and 2100 (in the stream's unit): no latency recorded.");
+    for (const StreamSnapshot &s : streams)
+        out += "streamscope_invalid_event_times_total{stream=\"" + nameOf(s) + "\"} "
+            + QByteArray::number(s.latency.invalid) + '\n';
+    if (!classic)
+        out += "# EOF\n";
     return out;
 }
 

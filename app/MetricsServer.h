@@ -33,8 +33,17 @@ public:
     // Returns the port listened on (useful with 0), or 0 on failure with `error` set.
     quint16 listen(const QHostAddress &address, quint16 port, QString *error);
 
-    // The OpenMetrics text for the engine's current state.
-    static QByteArray render(const Engine &engine);
+    // The two exposition formats: OpenMetrics 1.0, and Prometheus's classic text format 0.0.4
+    // for scrapers that ask for it (`promtool check metrics` reads only that one).
+    enum class Format { OpenMetrics, PrometheusText };
+    // The format an Accept header asks for: the classic text format when it prefers text/plain
+    // to application/openmetrics-text (by q-value); OpenMetrics otherwise, and when it names
+    // neither.
+    static Format negotiate(const QByteArray &accept);
+    static QByteArray contentType(Format format);
+
+    // The metrics text for the engine's current state.
+    static QByteArray render(const Engine &engine, Format format = Format::OpenMetrics);
 
     // Connections being served now (at most the limit's maxConnections).
     int openConnections() const { return m_openConnections; }

@@ -116,6 +116,9 @@ private slots:
 
     void honestScrapeMatchesRender();
     void headHasNoBody();
+    void formatNegotiated_data();
+    void formatNegotiated();
+    void classicTextFormatScrape();
     void keepAliveOrClose_data();
     void keepAliveOrClose();
     void pipelinedRequestsAnsweredInOrder();
@@ -192,6 +195,55 @@ void TestMetricsServer::headHasNoBody()
     QCOMPARE(get.statusLine, QByteArray("HTTP/1.1 200 OK"));
     QCOMPARE(get.body, MetricsServer::render(*m_engine));
     QCOMPARE(client.unread(), QByteArray());
+}
+
+void TestMetricsServer::formatNegotiated_data()
+{
+    QTest::addColumn<QByteArray>("accept");
+    QTest::addColumn<bool>("classic");
+    QTest::newRow("no Accept") << QByteArray() << false;
+    QTest::newRow("anything") << QByteArray("*/*") << false;
+    QTest::newRow("Prometheus 2.x") << QByteArray("application/openmetrics-text;version=1.0.0,application/"
+                                                  "openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
+                                                  "q=0.5,*/*;q=0.1")
+                                    << false;
+    QTest::newRow("classic text") << QByteArray("text/plain;version=0.0.4") << true;
+    QTest::newRow("classic text preferred")
+        << QByteArray("application/openmetrics-text;q=0.3, text/plain;q=0.9") << true;
+    QTest::newRow("equal: OpenMetrics") << QByteArray("text/plain, application/openmetrics-text") << false;
+    QTest::newRow("text refused") << QByteArray("text/plain;q=0") << false;
+    QTest::newRow("a q-value out of range") << QByteArray("text/plain;q=7") << false;
+    QTest::newRow("other types only") << QByteArray("application/json, text/html") << false;
+}
+
+void TestMetricsServer::formatNegotiated()
+{
+    QFETCH(QByteArray, accept);
+    QFETCH(bool, classic);
+    QCOMPARE(MetricsServer::negotiate(accept) == MetricsServer::Format::PrometheusText, classic);
+}
+
+// A scraper that asks for the classic text format (as `promtool check metrics` needs) gets
+// it: counters named by their _total sample, the stateset as a gauge, no # EOF.
+void TestMetricsServer::classicTextFormatScrape()
+{
+    const quint16 port = start();
+    Client client(port);
+    client.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain;version=0.0.4;q=1,*/*;q=0.1\r\n\r\n");
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.headers.value("content-type"), QByteArray("text/plain; version=0.0.4; charset=utf-8"));
+    const QByteArray expected = MetricsServer::render(*m_engine, MetricsServer::Format::PrometheusText);
+    QCOMPARE(r.body, expected);
+    QVERIFY(r.body.contains("# TYPE streamscope_messages_total counter\n"));
+    QVERIFY(r.body.contains("# TYPE streamscope_stream_state gauge\n"));
+    QVERIFY(r.body.contains("# TYPE streamscope_invalid_event_times_total counter\n"));
+    QVERIFY(!r.body.contains("# EOF"));
+    const QByteArray openMetrics = MetricsServer::render(*m_engine);
+    QVERIFY(openMetrics.contains("# TYPE streamscope_messages counter\n"));
+    QVERIFY(openMetrics.contains("# TYPE streamscope_stream_state stateset\n"));
+    QVERIFY(openMetrics.endsWith("# EOF\n"));
 }
 
 void TestMetricsServer::keepAliveOrClose_data()
