@@ -1,5 +1,6 @@
 #include "GenericPage.h"
 
+#include "SecretStore.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
@@ -99,6 +100,12 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
     if (!url.password().isEmpty()) {
         *error = tr("The URL holds a password: secrets are never stored in a workspace. Send it in a header whose "
                     "value is env:NAME or keychain:NAME.");
+        return false;
+    }
+    if (const QString parameter = SecretStore::literalQueryCredential(url); !parameter.isEmpty()) {
+        *error = tr("The URL's query parameter %1 carries a credential: write its value as env:NAME or "
+                    "keychain:NAME; secrets are never stored in a workspace.")
+                     .arg(parameter);
         return false;
     }
     if ((url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls")) && url.port() < 0) {

@@ -11,6 +11,7 @@
 #include "RateChart.h"
 #include "RateHistory.h"
 #include "ResponseModel.h"
+#include "SecretStore.h"
 #include "StreamActionDelegate.h"
 #include "StreamDialog.h"
 #include "StreamTableModel.h"
@@ -253,7 +254,7 @@ void MainWindow::copySelectedUrl()
 {
     const QList<StreamId> ids = selectedStreams();
     if (m_engine && ids.size() == 1)
-        QGuiApplication::clipboard()->setText(m_engine->config(ids.first()).url.toString());
+        QGuiApplication::clipboard()->setText(SecretStore::redacted(m_engine->config(ids.first()).url).toString());
 }
 
 void MainWindow::showContextMenu(const QPoint &pos)

@@ -187,6 +187,11 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
                            QStringLiteral("expected a URL without a password; secrets are never stored in a "
                                           "workspace, send it in a header whose value is a reference such as "
                                           "\"env:NAME\" or \"keychain:NAME\""));
+        if (const QString parameter = SecretStore::literalQueryCredential(c.url); !parameter.isEmpty())
+            return r.error(QStringLiteral("url"),
+                           QStringLiteral("expected the query parameter '%1' as a reference such as \"env:NAME\" or "
+                                          "\"keychain:NAME\"; secrets are never stored in a workspace")
+                               .arg(parameter));
         const QString scheme = c.url.scheme();
         if (!c.url.isValid() || c.url.host().isEmpty())
             return r.error(QStringLiteral("url"),
@@ -314,17 +319,12 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 
 bool Workspace::isCredentialHeader(const QString &name)
 {
-    // Authorization, Proxy-Authorization, X-Authentication ("auth"), X-MBX-APIKEY, X-Api-Key
-    // ("key") and Cookie are all caught by the parts of their names.
-    static const QStringList parts = {QStringLiteral("token"), QStringLiteral("secret"), QStringLiteral("key"),
-                                      QStringLiteral("auth"),  QStringLiteral("cookie"), QStringLiteral("password")};
-    const QString lower = name.trimmed().toLower();
-    return std::any_of(parts.begin(), parts.end(), [&](const QString &p) { return lower.contains(p); });
+    return SecretStore::isCredentialName(name);
 }
 
 bool Workspace::isLiteralCredential(const QString &name, const QString &value)
 {
-    return isCredentialHeader(name) && !value.isEmpty() && !SecretStore::isReference(value);
+    return SecretStore::isLiteralCredential(name, value);
 }
 
 Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
@@ -427,7 +427,7 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     const StreamConfig d; // defaults are not written, to keep files short
     QJsonObject o{{QStringLiteral("name"), c.name},
                   {QStringLiteral("venue"), venueName(c.venue)},
-                  {QStringLiteral("url"), c.url.toString(QUrl::RemovePassword)}};
+                  {QStringLiteral("url"), SecretStore::redacted(c.url).toString()}};
     if (!c.subscribe.isEmpty())
         o.insert(QStringLiteral("subscribe"), QJsonArray::fromStringList(c.subscribe));
     if (!c.sendOnConnect.isEmpty())

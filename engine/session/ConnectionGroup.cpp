@@ -1,6 +1,7 @@
 #include "ConnectionGroup.h"
 
 #include "ShardPlan.h"
+#include "model/SecretStore.h"
 
 #include <QtCore/QTimer>
 
@@ -86,7 +87,7 @@ QVector<ConnectionInfo> ConnectionGroup::describe() const
         info.connected = l->active;
         info.connectedSinceMs = l->connectedWallMs;
         info.subscriptions = int(l->streams.size());
-        info.url = l->config.url.toDisplayString();
+        info.url = SecretStore::redacted(l->config.url).toDisplayString();
         list << info;
     }
     return list;

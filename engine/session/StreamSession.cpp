@@ -292,7 +292,7 @@ void StreamSession::connectNow()
     m_reconnectAtMs.reset();
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
-        fail(QStringLiteral("invalid URL '%1'").arg(m_config.url.toDisplayString()));
+        fail(QStringLiteral("invalid URL '%1'").arg(SecretStore::redacted(m_config.url).toDisplayString()));
         return;
     }
     if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
@@ -308,8 +308,15 @@ void StreamSession::connectNow()
             return;
         }
     }
+    QString unresolved;
+    SecretStore::resolveQuery(m_config.url, &unresolved);
+    if (!unresolved.isEmpty()) {
+        fail(QStringLiteral("URL query parameter %1: the secret is not set").arg(unresolved));
+        return;
+    }
     m_connectStartedMs = m_clock.monotonicMs();
-    setState(StreamState::Connecting, QStringLiteral("connecting to %1").arg(m_config.url.toDisplayString()));
+    setState(StreamState::Connecting,
+             QStringLiteral("connecting to %1").arg(SecretStore::redacted(m_config.url).toDisplayString()));
     const QList<QStringList> shards =
         ShardPlan::split(m_subscriptions, m_venue->maxStreamsPerConnection(), m_venue->streamsNamedInUrl(m_config.url));
     for (int i = 0; i < int(shards.size()); ++i)
@@ -387,11 +394,12 @@ void StreamSession::onLinkConnected(Link &link)
     publishConnections();
     const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
     emitEvent(EventKind::Connected,
-              m_links.size() > 1 ? QStringLiteral("connected to %1 (connection %2%3)")
-                                       .arg(link.config.url.toDisplayString())
-                                       .arg(link.shard + 1)
-                                       .arg(link.rollover ? QStringLiteral(", rollover") : QString())
-                                 : QStringLiteral("connected to %1").arg(link.config.url.toDisplayString()));
+              m_links.size() > 1
+                  ? QStringLiteral("connected to %1 (connection %2%3)")
+                        .arg(SecretStore::redacted(link.config.url).toDisplayString())
+                        .arg(link.shard + 1)
+                        .arg(link.rollover ? QStringLiteral(", rollover") : QString())
+                  : QStringLiteral("connected to %1").arg(SecretStore::redacted(link.config.url).toDisplayString()));
     if (!firstUp) {
         m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
         return;

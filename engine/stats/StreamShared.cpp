@@ -70,7 +70,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
 {
     out.id = id;
     out.name = config.name;
-    out.url = config.url.adjusted(QUrl::RemovePassword); // never shown, reported or exported
+    out.url = shownUrl;
     out.venue = config.venue;
     out.mode = config.mode;
     out.takenAtNs =

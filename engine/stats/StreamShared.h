@@ -11,6 +11,7 @@
 
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
+#include "model/SecretStore.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 
@@ -68,12 +69,14 @@ public:
     StreamShared(StreamId id, const StreamConfig &config)
         : id(id)
         , config(config)
+        , shownUrl(SecretStore::redacted(config.url))
     {
         venue.conflateMs.store(-1);
     }
 
     const StreamId id;
     const StreamConfig config; // as added; the facade reads it, the session keeps its own copy
+    const QUrl shownUrl;       // config.url without secrets: what snapshots show, report and export
 
     StreamCounters counters;
     VenueCounters venue;

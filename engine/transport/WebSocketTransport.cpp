@@ -53,7 +53,7 @@ void WebSocketTransport::open()
     m_socket->setMaxAllowedIncomingMessageSize(quint64(m_config.maxMessageBytes));
     m_socket->setMaxAllowedIncomingFrameSize(quint64(m_config.maxMessageBytes));
 
-    QNetworkRequest request(m_config.url);
+    QNetworkRequest request(SecretStore::resolveQuery(m_config.url)); // references resolved here, never stored
     for (const auto &[name, value] : m_config.headers)
         request.setRawHeader(name.toUtf8(), SecretStore::resolve(value).toUtf8());
     if (m_config.url.scheme() == QLatin1String("wss")) {

@@ -278,6 +278,19 @@ void TestWorkspace::refusesLiteralCredentials_data()
         << QByteArray(R"({"name":"a","url":"wss://u:s3cret@example.com/feed"})") << urlPassword;
     QTest::newRow("tls URL with a password")
         << QByteArray(R"({"name":"a","venue":"betfair","url":"tls://u:p@127.0.0.1:443"})") << urlPassword;
+    const auto queryError = [](const char *name) {
+        return QStringLiteral("ws.json: streams[0].url: expected the query parameter '%1' as a reference such as "
+                              "\"env:NAME\" or \"keychain:NAME\"; secrets are never stored in a workspace")
+            .arg(QLatin1String(name));
+    };
+    QTest::newRow("URL query token") << QByteArray(R"({"name":"a","url":"wss://example.com/feed?token=abc123"})")
+                                     << queryError("token");
+    QTest::newRow("URL query apiKey after other parameters")
+        << QByteArray(R"({"name":"a","url":"wss://example.com/feed?streams=a@trade&apiKey=abc123"})")
+        << queryError("apiKey");
+    QTest::newRow("URL query signature") << QByteArray(
+        R"({"name":"a","url":"wss://example.com/feed?signature=abc123"})")
+                                         << queryError("signature");
     const auto header = [](const char *name) {
         return QByteArray(R"({"name":"a","url":"ws://127.0.0.1:1/x","headers":{")") + name + R"(":"abc123"}})";
     };
@@ -308,12 +321,13 @@ void TestWorkspace::acceptsCredentialReferences()
 {
     Workspace ws;
     const auto r = Workspace::parse(
-        R"({"version":1,"streams":[{"name":"a","url":"ws://user@127.0.0.1:1/x",
+        R"({"version":1,"streams":[{"name":"a","url":"ws://user@127.0.0.1:1/x?streams=a@trade&token=env:TOKEN",
         "headers":{"Authorization":"env:AUTH","X-MBX-APIKEY":"keychain:binance","X-Client":"streamscope"}}]})",
         QStringLiteral("ws.json"), ws);
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(ws.streams.at(0).headers.size(), 3);
     QCOMPARE(ws.streams.at(0).url.userName(), QStringLiteral("user")); // a user name alone is no secret
+    QCOMPARE(ws.streams.at(0).url.query(), QStringLiteral("streams=a@trade&token=env:TOKEN"));
 }
 
 // A URL's password or a literal credential header that reached a config some other way (the
@@ -323,13 +337,14 @@ void TestWorkspace::neverWritesAPassword()
     Workspace ws;
     StreamConfig c;
     c.name = QStringLiteral("a");
-    c.url = QUrl(QStringLiteral("ws://user:pass@127.0.0.1:1/x"));
+    c.url = QUrl(QStringLiteral("ws://user:pass@127.0.0.1:1/x?streams=a@trade&token=abc123&key=env:KEY"));
     c.headers = {{QStringLiteral("Authorization"), QStringLiteral("Bearer abc123")},
                  {QStringLiteral("X-Token"), QStringLiteral("env:TOKEN")}};
     ws.streams = {c};
     const QByteArray json = QJsonDocument(ws.toJson()).toJson();
     QVERIFY2(!json.contains("pass") && !json.contains("abc123"), json.constData());
-    QVERIFY2(json.contains("ws://user@127.0.0.1:1/x") && json.contains("env:TOKEN"), json.constData());
+    QVERIFY2(json.contains("ws://user@127.0.0.1:1/x?streams=a@trade&key=env:KEY") && json.contains("env:TOKEN"),
+             json.constData());
     Workspace back;
     const auto r = Workspace::parse(json, QStringLiteral("ws.json"), back);
     QVERIFY2(r.ok, qPrintable(r.error));

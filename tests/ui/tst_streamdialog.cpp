@@ -218,6 +218,13 @@ void tst_StreamDialog::genericParsesHeadersAndMessages()
     QCOMPARE(error,
              QStringLiteral("The URL holds a password: secrets are never stored in a workspace. Send it in a "
                             "header whose value is env:NAME or keychain:NAME."));
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed?streams=a&token=abc123"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error,
+             QStringLiteral("The URL's query parameter token carries a credential: write its value as env:NAME "
+                            "or keychain:NAME; secrets are never stored in a workspace."));
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed?streams=a&token=env:FEED_TOKEN"));
+    QVERIFY2(d.validate(&error), qPrintable(error));
     child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
     child<QPlainTextEdit>(&d, "sendOnConnect")->setPlainText(QStringLiteral("{\"op\":"));
     QVERIFY(!d.validate(&error));
