@@ -102,6 +102,12 @@ void ReplayServer::close()
     qDeleteAll(connections);
 }
 
+void ReplayServer::stopListening()
+{
+    if (m_tcpServer)
+        m_tcpServer->close();
+}
+
 bool ReplayServer::isListening() const
 {
     return m_tcpServer && m_tcpServer->isListening();

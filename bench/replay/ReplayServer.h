@@ -39,6 +39,8 @@ public:
 
     bool listen(const QHostAddress &address = QHostAddress::LocalHost, quint16 port = 0);
     void close();
+    // Stops accepting connections (later ones are refused); the open ones go on.
+    void stopListening();
     bool isListening() const;
     quint16 port() const;
     QString errorString() const { return m_errorString; }

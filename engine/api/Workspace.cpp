@@ -505,7 +505,18 @@ bool Workspace::save(const QString &path, QString *error) const
             *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());
         return false;
     }
-    f.write(QJsonDocument(toJson()).toJson(QJsonDocument::Indented));
+    // A write that stops short (a full disk, a file size limit) is no error to Qt: write()
+    // returns the shorter count, and commit() (Qt 6.4) ignores a flush that failed for it, so it
+    // would put the truncated file in place of the old one. Count the bytes and flush first;
+    // without a commit the temporary file is removed and the old file stays.
+    const QByteArray bytes = QJsonDocument(toJson()).toJson(QJsonDocument::Indented);
+    if (f.write(bytes) != bytes.size() || !f.flush()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot write: only part of the workspace could be written (is the disk full?)")
+                         .arg(path);
+        f.cancelWriting();
+        return false;
+    }
     if (!f.commit()) {
         if (error)
             *error = QStringLiteral("%1: cannot write: %2").arg(path, f.errorString());

@@ -1,5 +1,6 @@
 #include "LineTransport.h"
 
+#include "SocketErrorText.h"
 #include "model/PeerText.h"
 #include "model/TlsConfiguration.h"
 
@@ -40,7 +41,7 @@ void LineTransport::open()
         if (!m_socket)
             return;
         if (!m_errorText.startsWith(QLatin1String("TLS:")))
-            m_errorText = m_socket->errorString();
+            m_errorText = socketErrorText(error, m_socket->errorString());
         // A refused or failed connection never reaches "disconnected".
         if (m_socket->state() != QAbstractSocket::ConnectedState && error != QAbstractSocket::RemoteHostClosedError)
             fail(m_errorText);

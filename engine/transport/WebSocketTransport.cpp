@@ -1,5 +1,6 @@
 #include "WebSocketTransport.h"
 
+#include "SocketErrorText.h"
 #include "Utf8Encode.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
@@ -49,6 +50,8 @@ void WebSocketTransport::open()
     release();
     m_errorText.clear();
     m_closing = false;
+    m_opened = false;
+    m_reportDeferred = false;
     m_socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
     m_socket->setMaxAllowedIncomingMessageSize(quint64(m_config.maxMessageBytes));
     m_socket->setMaxAllowedIncomingFrameSize(quint64(m_config.maxMessageBytes));
@@ -64,6 +67,7 @@ void WebSocketTransport::open()
     }
 
     connect(m_socket, &QWebSocket::connected, this, [this] {
+        m_opened = true;
         // The TCP socket is QWebSocket's child; Qt offers no accessor for it.
         m_tcp = m_socket->findChild<QTcpSocket *>();
         m_sizing = m_tcp != nullptr;
@@ -79,13 +83,13 @@ void WebSocketTransport::open()
     connect(m_socket, &QWebSocket::binaryMessageReceived, this, &WebSocketTransport::onBinaryMessage);
     connect(m_socket, &QWebSocket::pong, this, &Transport::pongReceived);
 #if QT_VERSION >= QT_VERSION_CHECK(6, 5, 0)
-    connect(m_socket, &QWebSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
+    connect(m_socket, &QWebSocket::errorOccurred, this, [this](QAbstractSocket::SocketError error) {
 #else
     connect(m_socket, qOverload<QAbstractSocket::SocketError>(&QWebSocket::error), this,
-            [this](QAbstractSocket::SocketError) {
+            [this](QAbstractSocket::SocketError error) {
 #endif
         if (m_socket && !m_errorText.startsWith(QLatin1String("TLS:")))
-            m_errorText = m_socket->errorString();
+            m_errorText = socketErrorText(error, m_socket->errorString());
     });
     connect(m_socket, &QWebSocket::sslErrors, this, [this](const QList<QSslError> &errors) {
         QStringList texts;
@@ -163,6 +167,20 @@ void WebSocketTransport::onDisconnected()
 {
     if (!m_socket)
         return;
+    // A connection that never opened: Qt reports its end before the error that explains it
+    // (over TLS, QSslSocket has not even set its error text yet: "Unknown error"), and emits
+    // that error within the same call. The report waits for the next turn of the event loop.
+    if (!m_opened && m_errorText.isEmpty() && !m_reportDeferred) {
+        m_reportDeferred = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this, socket = QPointer<QWebSocket>(m_socket)] {
+                if (socket && socket == m_socket)
+                    onDisconnected();
+            },
+            Qt::QueuedConnection);
+        return;
+    }
     // Qt reports 1000 (normal) even when no close frame ever came: that is 1006 (RFC 6455 7.1.5).
     const int code = m_closing ? int(m_socket->closeCode()) : int(QWebSocketProtocol::CloseCodeAbnormalDisconnection);
     QString reason = peerText(m_socket->closeReason(), kMaxReasonChars);

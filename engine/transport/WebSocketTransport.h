@@ -42,8 +42,10 @@ private:
     QWebSocket *m_socket = nullptr;
     QStringEncoder m_encoder{QStringEncoder::Utf8};
     QString m_errorText;
-    bool m_closing = false;     // a closing handshake started: closeCode() is meaningful
-    QPointer<QTcpSocket> m_tcp; // QWebSocket's own socket, for its receive buffer size
+    bool m_closing = false;        // a closing handshake started: closeCode() is meaningful
+    bool m_opened = false;         // the handshake completed (connected was emitted)
+    bool m_reportDeferred = false; // the end of a connection that never opened waits for its error
+    QPointer<QTcpSocket> m_tcp;    // QWebSocket's own socket, for its receive buffer size
     bool m_sizing = false;
     int m_sizedMessages = 0;
     qint64 m_largestBytes = 0;

@@ -1,16 +1,20 @@
 // Workspace files: every error names the file, the key and what was expected; unknown keys
 // warn; secrets stay references; a saved workspace loads back the same.
 
+#include "../common/Unprivileged.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QtTest>
 
+#include <csignal>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 using namespace streamscope;
+using streamscope::testing::Unprivileged;
 
 namespace {
 const QString kReferenceExpected =
@@ -49,6 +53,8 @@ private slots:
     void refusesAFileOverTheCap();
     void saveFailureNamesThePathAndKeepsTheOldFile();
     void saveIntoReadOnlyFolderKeepsTheOldFile();
+    void saveOverReadOnlyFileKeepsIt();
+    void saveThatRunsOutOfSpaceKeepsTheOldFile();
 };
 
 void TestWorkspace::rejects_data()
@@ -423,21 +429,97 @@ void TestWorkspace::saveFailureNamesThePathAndKeepsTheOldFile()
     QCOMPARE(readFile(old), QByteArray("old content"));
 }
 
+// A folder that cannot be written: the file in it could be, but an atomic save needs a
+// temporary file beside it, so nothing is written at all (never the file in place).
 void TestWorkspace::saveIntoReadOnlyFolderKeepsTheOldFile()
 {
-    if (::geteuid() == 0)
-        QSKIP("running as root: folder permissions do not stop a write");
     QTemporaryDir dir;
     const QString old = dir.filePath(QStringLiteral("w.json"));
     QVERIFY(writeFile(old, "old content"));
-    QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::ExeOwner));
+    const auto anyone = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
+    QVERIFY(QFile::setPermissions(old, anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther));
+    QVERIFY(QFile::setPermissions(dir.path(), anyone | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
     Workspace ws;
     QString error;
-    const bool saved = ws.save(old, &error);
+    bool saved = true;
+    {
+        const Unprivileged as;
+        if (!as.active())
+            QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
+        QVERIFY(QFileInfo::exists(old)); // reachable: only the permission under test stops the save
+        saved = ws.save(old, &error);
+    }
     QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QVERIFY(!saved);
     QVERIFY2(error.startsWith(old + QStringLiteral(": cannot write: ")), qPrintable(error));
     QCOMPARE(readFile(old), QByteArray("old content"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("w.json")});
+}
+
+// A file without write permission in a folder that has it: refused, though a rename over it
+// would succeed; the file stays as it is.
+void TestWorkspace::saveOverReadOnlyFileKeepsIt()
+{
+    QTemporaryDir dir;
+    const QString old = dir.filePath(QStringLiteral("w.json"));
+    QVERIFY(writeFile(old, "old content"));
+    const auto anyone = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
+    QVERIFY(QFile::setPermissions(old, anyone));
+    QVERIFY(QFile::setPermissions(dir.path(),
+                                  anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther | QFile::ExeOwner
+                                      | QFile::ExeGroup | QFile::ExeOther));
+    Workspace ws;
+    QString error;
+    bool saved = true;
+    {
+        const Unprivileged as;
+        if (!as.active())
+            QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
+        QVERIFY(QFileInfo::exists(old)); // reachable: only the permission under test stops the save
+        saved = ws.save(old, &error);
+    }
+    QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(!saved);
+    QVERIFY2(error.startsWith(old + QStringLiteral(": cannot write: ")), qPrintable(error));
+    QVERIFY2(error.contains(QLatin1String("not writable")), qPrintable(error));
+    QCOMPARE(readFile(old), QByteArray("old content"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("w.json")});
+}
+
+// The disk fills up while the workspace is written. The process's file size limit stands in
+// for the full disk (the same failed write, EFBIG instead of ENOSPC, and root is bound by
+// it too): the save says so, the temporary file is gone, the old file is whole.
+void TestWorkspace::saveThatRunsOutOfSpaceKeepsTheOldFile()
+{
+    QTemporaryDir dir;
+    const QString old = dir.filePath(QStringLiteral("w.json"));
+    QVERIFY(writeFile(old, "old content"));
+    Workspace ws;
+    for (int i = 0; i < 20; ++i) {
+        StreamConfig c;
+        c.name = QStringLiteral("feed-%1").arg(i);
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:9000/feed"));
+        ws.streams.append(c);
+    }
+    constexpr rlim_t kRoomBytes = 1024;
+    QVERIFY(QJsonDocument(ws.toJson()).toJson().size() > qsizetype(kRoomBytes));
+
+    rlimit saved{};
+    QCOMPARE(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+    rlimit full = saved;
+    full.rlim_cur = kRoomBytes;
+    const auto previous = std::signal(SIGXFSZ, SIG_IGN); // the write fails instead of killing us
+    QCOMPARE(::setrlimit(RLIMIT_FSIZE, &full), 0);
+    QString error;
+    const bool written = ws.save(old, &error);
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, previous);
+
+    QVERIFY(!written);
+    QCOMPARE(error,
+             old + QStringLiteral(": cannot write: only part of the workspace could be written (is the disk full?)"));
+    QCOMPARE(readFile(old), QByteArray("old content"));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("w.json")});
 }
 
 QTEST_GUILESS_MAIN(TestWorkspace)

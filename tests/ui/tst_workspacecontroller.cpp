@@ -1,16 +1,22 @@
 // The main window's workspace file on its own: reading parses the alert rules once and
 // refuses a bad one with a message naming the file; a workspace in memory drops bad rules
-// with a warning; writing updates the path, the modified flag and the window title.
+// with a warning; writing updates the path, the modified flag and the window title; a save
+// that fails says where and why and loses nothing.
 
+#include "../common/Unprivileged.h"
 #include "WorkspaceController.h"
 
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSettings>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
 #include <QtTest/QTest>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QMainWindow>
+#include <QtWidgets/QMessageBox>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -23,6 +29,7 @@ private slots:
     void readsRulesOnce();
     void workspaceInMemoryDropsBadRules();
     void writeUpdatesPathAndTitle();
+    void failedSaveShowsThePathAndLosesNothing();
 
 private:
     static QString writeFile(const QTemporaryDir &dir, const QByteArray &text)
@@ -123,6 +130,76 @@ void tst_WorkspaceController::writeUpdatesPathAndTitle()
     QVERIFY(!controller.write(dir.filePath(QStringLiteral("no/such/dir/x.json")), &error));
     QVERIFY(!error.isEmpty());
     QCOMPARE(controller.path(), path);
+}
+
+// Save into a folder that has become read-only: the user is told, in a warning that names
+// the file, and nothing is lost: the file on disk is as it was, the window still shows the
+// workspace as modified under the same path, and a later save writes the changes kept.
+void tst_WorkspaceController::failedSaveShowsThePathAndLosesNothing()
+{
+    QMainWindow window;
+    Workspace current;
+    StreamConfig c;
+    c.name = QStringLiteral("feed");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9000/feed"));
+    current.streams = {c};
+    WorkspaceController controller(nullptr, &window, [&current] { return current; });
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mine.json"));
+    QString error;
+    QVERIFY2(controller.write(path, &error), qPrintable(error));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray onDisk = file.readAll();
+    file.close();
+
+    c.name = QStringLiteral("second");
+    current.streams.append(c); // a change not saved yet
+    controller.setModified(true);
+    const auto anyone = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
+    QVERIFY(QFile::setPermissions(path, anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther));
+    QVERIFY(QFile::setPermissions(dir.path(), anyone | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
+
+    // The warning is modal: read it and close it once it shows.
+    QString shown;
+    QString title;
+    QTimer closer;
+    connect(&closer, &QTimer::timeout, &closer, [&] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            title = box->windowTitle();
+            shown = box->text();
+            box->close();
+        }
+    });
+    closer.start(10);
+    bool saved = true;
+    {
+        const testing::Unprivileged as;
+        if (!as.active())
+            QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
+        saved = controller.save();
+    }
+    closer.stop();
+    QVERIFY(QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+
+    QVERIFY(!saved);
+    QCOMPARE(title, QStringLiteral("Cannot save workspace"));
+    QVERIFY2(shown.startsWith(path + QStringLiteral(": cannot write: ")), qPrintable(shown));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), onDisk);
+    file.close();
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("mine.json")});
+    QVERIFY(controller.isModified());
+    QCOMPARE(controller.path(), path);
+    QCOMPARE(window.windowTitle(), QStringLiteral("mine.json * — StreamScope"));
+
+    // The folder is writable again: the same save writes both streams.
+    QVERIFY(controller.save());
+    QVERIFY(!controller.isModified());
+    WorkspaceController::Loaded loaded;
+    QVERIFY2(WorkspaceController::read(path, loaded, &error), qPrintable(error));
+    QCOMPARE(loaded.workspace.streams.size(), 2);
+    QCOMPARE(loaded.workspace.streams.at(1).name, QStringLiteral("second"));
 }
 
 QTEST_MAIN(tst_WorkspaceController)
