@@ -103,7 +103,7 @@ StreamId Engine::addStream(const StreamConfig &config)
     auto shared = std::make_shared<StreamShared>(id, config);
     EngineWorker *worker = leastLoadedWorker();
     worker->addLoad(1);
-    m_streams.insert(id, Entry{shared, worker});
+    m_streams.insert(id, Entry{shared, worker, config});
     m_order.append(id);
     worker->post([worker, shared, config] { worker->addSession(shared, config); });
     emit streamAdded(id);
@@ -128,10 +128,11 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
     const auto it = m_streams.find(id);
     if (it == m_streams.end())
         return;
-    // A new shared block carries the new configuration (the facade's copy is immutable).
+    // The same shared block: a new session counts on where the old one stopped.
     EngineWorker *worker = it->worker;
-    auto shared = std::make_shared<StreamShared>(id, config);
-    it->shared = shared;
+    it->config = config;
+    const std::shared_ptr<StreamShared> shared = it->shared;
+    shared->setConfig(config);
     worker->post([worker, shared, config, id] {
         worker->removeSession(id);
         worker->addSession(shared, config);
@@ -204,7 +205,7 @@ QList<StreamId> Engine::streamIds() const
 StreamConfig Engine::config(StreamId id) const
 {
     const auto it = m_streams.constFind(id);
-    return it == m_streams.constEnd() ? StreamConfig{} : it->shared->config;
+    return it == m_streams.constEnd() ? StreamConfig{} : it->config;
 }
 
 QVector<StreamSnapshot> Engine::snapshot(bool withLatency) const

@@ -41,8 +41,8 @@ public:
 
     StreamId addStream(const StreamConfig &config);
     void removeStream(StreamId id);
-    // Replaces a stream's configuration: the stream reconnects with it under the same id,
-    // its counters starting again from zero.
+    // Replaces a stream's configuration: the stream reconnects with it under the same id and
+    // keeps its counters and latency histogram (the user guide promises so).
     void updateStream(StreamId id, const StreamConfig &config);
     void stopStream(StreamId id);
     void restartStream(StreamId id);
@@ -83,6 +83,7 @@ private:
     struct Entry {
         std::shared_ptr<StreamShared> shared;
         EngineWorker *worker = nullptr;
+        StreamConfig config; // as added or last edited; the session keeps its own copy
     };
     void onWorkerEvent(const streamscope::StreamEvent &event);
     EngineWorker *leastLoadedWorker() const;

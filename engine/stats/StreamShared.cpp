@@ -1,5 +1,6 @@
 #include "StreamShared.h"
 
+#include "model/SecretStore.h"
 #include "model/StreamSnapshot.h"
 
 #include <QtCore/QMutexLocker>
@@ -59,26 +60,37 @@ void StreamShared::setLastCloseCode(int code)
 void StreamShared::inspect(qint64 receivedMs, double latencyMs, const char *data, qsizetype len)
 {
     QMutexLocker lock(&m_mutex);
-    if (m_inspected.size() >= std::size_t(std::max(1, config.inspectorCapacity))) {
+    if (m_inspected.size() >= std::size_t(m_inspectorCapacity)) {
         m_inspected.pop_front();
         counters.inspectorDrops.add();
     }
     m_inspected.push_back(InspectedMessage{receivedMs, latencyMs, QByteArray(data, len)});
 }
 
+void StreamShared::setConfig(const StreamConfig &config)
+{
+    QUrl shown = SecretStore::redacted(config.url);
+    QMutexLocker lock(&m_mutex);
+    m_name = config.name;
+    m_shownUrl = std::move(shown);
+    m_venueKind = config.venue;
+    m_mode = config.mode;
+    m_inspectorCapacity = std::max(1, config.inspectorCapacity);
+}
+
 void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
 {
     out.id = id;
-    out.name = config.name;
-    out.url = shownUrl;
-    out.venue = config.venue;
-    out.mode = config.mode;
     out.takenAtNs =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     out.state = state.load(std::memory_order_acquire);
     {
         QMutexLocker lock(&m_mutex);
+        out.name = m_name;
+        out.url = m_shownUrl;
+        out.venue = m_venueKind;
+        out.mode = m_mode;
         out.stateReason = m_reason;
         out.stateSinceMs = m_stateSinceMs;
         out.nextRetryAtMs = m_nextRetryAtMs;

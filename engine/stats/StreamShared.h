@@ -11,7 +11,6 @@
 
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
-#include "model/SecretStore.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 
@@ -68,15 +67,12 @@ public:
 
     StreamShared(StreamId id, const StreamConfig &config)
         : id(id)
-        , config(config)
-        , shownUrl(SecretStore::redacted(config.url))
     {
         venue.conflateMs.store(-1);
+        setConfig(config);
     }
 
     const StreamId id;
-    const StreamConfig config; // as added; the facade reads it, the session keeps its own copy
-    const QUrl shownUrl;       // config.url without secrets: what snapshots show, report and export
 
     StreamCounters counters;
     VenueCounters venue;
@@ -99,6 +95,10 @@ public:
         edit(m_venue);
     }
 
+    // What snapshots show of the configuration (its URL without secrets) and the inspector's
+    // capacity: set when the stream is added and when it is edited, which keeps the counters.
+    void setConfig(const StreamConfig &config);
+
     // Called by anyone.
     void fillSnapshot(StreamSnapshot &out, bool withLatency) const;
     QVector<ResponseRecord> responses(bool errors) const;
@@ -107,6 +107,11 @@ public:
 
 private:
     mutable QMutex m_mutex;
+    QString m_name;
+    QUrl m_shownUrl; // the URL without secrets: what snapshots show, report and export
+    Venue m_venueKind = Venue::Generic;
+    DecodeMode m_mode = DecodeMode::Parsed;
+    int m_inspectorCapacity = 1;
     QString m_reason;
     qint64 m_stateSinceMs = 0;
     qint64 m_nextRetryAtMs = 0;

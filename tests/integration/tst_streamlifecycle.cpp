@@ -29,6 +29,7 @@ private slots:
     void stopIdleSubscribedStreamIsImmediate();
     void stopFirehoseStreamIsImmediate();
     void restartBringsDataBack();
+    void editKeepsCounters();
     void droppedConnectionReconnectsAndResubscribes();
     void stalledStreamIsReported();
     void backoffGrowsWhileServerIsDown();
@@ -95,6 +96,32 @@ void TestStreamLifecycle::restartBringsDataBack()
     WAIT_STATE(engine, id, StreamState::Live, 10000);
     QTRY_VERIFY(messagesOf(engine, id) > before + 100);
     QCOMPARE(engine.snapshot(id).reconnects, quint64(0)); // a user restart is not a reconnect
+}
+
+// Editing a stream reconnects it with the new settings under the same id and keeps what it
+// counted: the second connection's messages add to the first's, exactly.
+void TestStreamLifecycle::editKeepsCounters()
+{
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("before"), server.port(), QStringLiteral("small_aggtrade?count=300"));
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id, true).latency.count, quint64(300), scaledMs(10000));
+
+    c.name = QStringLiteral("after");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=200").arg(server.port()));
+    engine.updateStream(id, c);
+    QCOMPARE(engine.snapshot(id).name, QStringLiteral("after")); // shown at once
+    QCOMPARE(engine.config(id).url, c.url);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages, quint64(500), scaledMs(10000));
+    QTest::qWait(50);
+    const StreamSnapshot s = engine.snapshot(id, true);
+    QCOMPARE(s.messages, quint64(500));
+    QCOMPARE(s.latency.count, quint64(500));
+    QCOMPARE(s.reconnects, quint64(0)); // an edit is not a reconnect
+    QCOMPARE(s.state, StreamState::Live);
+    QVERIFY2(s.url.toString().endsWith(QLatin1String("count=200")), qPrintable(s.url.toString()));
 }
 
 void TestStreamLifecycle::droppedConnectionReconnectsAndResubscribes()
