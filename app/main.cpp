@@ -22,6 +22,7 @@
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 using namespace streamscope;
@@ -41,6 +42,36 @@ int printAndExit(const QString &text, int code)
     QTextStream(code == 0 ? stdout : stderr) << text << Qt::endl;
     return code;
 }
+
+#ifdef STREAMSCOPE_HAVE_GUI
+constexpr char kNoDisplayHint[] = "Run it with --headless to monitor without a window (see --help), or start it "
+                                  "from a desktop session.";
+
+// Where Qt would pick the X11 or Wayland plugin and neither is there, say so before Qt aborts
+// with its plugin message. Empty when a display may be there (or another platform is asked).
+QString missingDisplay()
+{
+#if defined(Q_OS_UNIX) && !defined(Q_OS_MACOS) && !defined(Q_OS_ANDROID)
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        return QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are not set)");
+#endif
+    return {};
+}
+
+// The fallback while the GUI starts: Qt's fatal "could not connect to display" or "no
+// platform plugin" becomes our message and exit code 1 instead of an abort (134).
+void exitOnPlatformFailure(QtMsgType type, const QMessageLogContext &, const QString &message)
+{
+    if (type != QtFatalMsg) {
+        QTextStream(stderr) << message << Qt::endl;
+        return;
+    }
+    QTextStream(stderr) << "streamscope: the display could not be opened: " << message.section(QLatin1Char('\n'), 0, 0)
+                        << "\nstreamscope: " << kNoDisplayHint << Qt::endl;
+    std::_Exit(1);
+}
+#endif
 
 } // namespace
 
@@ -73,10 +104,16 @@ int main(int argc, char **argv)
 
 #ifdef STREAMSCOPE_HAVE_GUI
     std::unique_ptr<QCoreApplication> application;
-    if (options.headless)
+    if (options.headless) {
         application = std::make_unique<QCoreApplication>(argc, argv);
-    else
+    } else {
+        if (const QString missing = missingDisplay(); !missing.isEmpty())
+            return printAndExit(
+                QStringLiteral("streamscope: %1.\nstreamscope: %2").arg(missing, QLatin1String(kNoDisplayHint)), 1);
+        const QtMessageHandler previous = qInstallMessageHandler(exitOnPlatformFailure);
         application = std::make_unique<QApplication>(argc, argv);
+        qInstallMessageHandler(previous);
+    }
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.streamscope.StreamScope"));
 #else
     if (!options.headless)

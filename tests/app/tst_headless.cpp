@@ -24,9 +24,11 @@ struct Run {
     QString err;
 };
 
-Run runStreamscope(const QStringList &args, int timeoutMs = 60000)
+Run runStreamscope(const QStringList &args, int timeoutMs = 60000,
+                   const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(STREAMSCOPE_BIN), args);
     Run r;
     if (!p.waitForFinished(timeoutMs)) {
@@ -94,6 +96,8 @@ QJsonObject streamNamed(const QJsonObject &report, const QString &name)
 class TestHeadless : public QObject {
     Q_OBJECT
 private slots:
+    void noDisplayExplainsHeadless_data();
+    void noDisplayExplainsHeadless();
     void initTestCase();
     void versionAndHelp();
     void badArguments_data();
@@ -110,6 +114,37 @@ private:
     QString writeFile(const QString &name, const QByteArray &content);
     QTemporaryDir m_dir;
 };
+
+// Started for the desktop where no display can be opened, the app says so and names
+// --headless, with exit code 1, rather than aborting with Qt's plugin message (134).
+void TestHeadless::noDisplayExplainsHeadless_data()
+{
+    QTest::addColumn<QString>("platform"); // QT_QPA_PLATFORM, empty: unset
+    QTest::addColumn<QString>("display");  // DISPLAY, empty: unset
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("no display at all") << QString() << QString()
+                                       << QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are not set)");
+    QTest::newRow("an X display that is not there")
+        << QStringLiteral("xcb") << QStringLiteral(":97") << QStringLiteral("the display could not be opened");
+}
+
+void TestHeadless::noDisplayExplainsHeadless()
+{
+    QFETCH(QString, platform);
+    QFETCH(QString, display);
+    QFETCH(QString, expected);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char *name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+        env.remove(QLatin1String(name));
+    if (!platform.isEmpty())
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), platform);
+    if (!display.isEmpty())
+        env.insert(QStringLiteral("DISPLAY"), display);
+    const Run r = runStreamscope({QStringLiteral("--duration"), QStringLiteral("1")}, 60000, env);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QLatin1String("--headless")), qPrintable(r.err));
+}
 
 void TestHeadless::initTestCase()
 {
