@@ -138,6 +138,7 @@ int main(int argc, char **argv)
         ui::MainWindow window(&engine);
         if (options.workspacePath.isEmpty()) {
             window.setWorkspace(workspace, QString());
+            window.setSaveNote(demo.saveNote());
         } else {
             QString error;
             if (!window.openWorkspace(options.workspacePath, &error))

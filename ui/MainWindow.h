@@ -66,6 +66,8 @@ public:
     bool openWorkspace(const QString &path, QString *error = nullptr);
     // Same from a workspace in memory (the built-in demo); an empty path is untitled.
     void setWorkspace(const streamscope::Workspace &ws, const QString &path);
+    // Shown before the workspace now shown is first saved (the demo's: what a copy cannot do).
+    void setSaveNote(const QString &note);
     // What "Save" would write now.
     streamscope::Workspace currentWorkspace() const;
     bool saveWorkspace(const QString &path, QString *error = nullptr);

@@ -118,6 +118,11 @@ void MainWindow::setWorkspace(const Workspace &ws, const QString &path)
     applyWorkspace(WorkspaceController::fromMemory(ws), path);
 }
 
+void MainWindow::setSaveNote(const QString &note)
+{
+    m_workspace->setSaveNote(note);
+}
+
 bool MainWindow::openWorkspace(const QString &path, QString *error)
 {
     WorkspaceController::Loaded loaded;

@@ -88,6 +88,7 @@ void WorkspaceController::setModified(bool modified)
 void WorkspaceController::setOpened(const QString &path)
 {
     m_path = path;
+    m_saveNote.clear();
     if (!path.isEmpty())
         addRecent(path);
     m_modified = false;
@@ -125,6 +126,13 @@ bool WorkspaceController::save()
 
 bool WorkspaceController::saveAs()
 {
+    if (!m_saveNote.isEmpty()) {
+        QMessageBox note(QMessageBox::Information, tr("Save the demo workspace"), m_saveNote,
+                         QMessageBox::Save | QMessageBox::Cancel, m_window);
+        note.setObjectName(QStringLiteral("saveNote"));
+        if (note.exec() != QMessageBox::Save)
+            return false;
+    }
     QSettings settings;
     QString suggested = m_path;
     if (suggested.isEmpty())

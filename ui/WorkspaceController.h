@@ -60,6 +60,9 @@ public:
     void setModified(bool modified);
     // The workspace now shown came from `path` (empty: untitled) and is unmodified.
     void setOpened(const QString &path);
+    // A note shown, with Save and Cancel, before the workspace now shown is first saved (the
+    // demo says what a saved copy cannot do); cleared by the next setOpened().
+    void setSaveNote(const QString &note) { m_saveNote = note; }
     // Writes what `current` gives to `path`, which becomes the workspace's path.
     bool write(const QString &path, QString *error);
 
@@ -92,6 +95,7 @@ private:
     std::function<Workspace()> m_current;
     KeychainStore *m_keychain = nullptr;
     QString m_path;
+    QString m_saveNote;
     bool m_modified = false;
 };
 

@@ -3,9 +3,34 @@
 #include "BuiltinCertificate.h"
 #include "ReplayServerThread.h"
 
-#include <QtCore/QFile>
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
+#include <QtCore/QSaveFile>
+#include <QtCore/QStandardPaths>
+
+#include <utility>
 
 namespace streamscope::app {
+
+namespace {
+
+constexpr char kAppKeyVariable[] = "STREAMSCOPE_DEMO_APP_KEY";
+constexpr char kSessionVariable[] = "STREAMSCOPE_DEMO_SESSION";
+
+// Writes the replay server's certificate to `path` (its folder made if needed); returns the
+// path, or an empty string when it cannot be written.
+QString writeCertificate(const QString &path)
+{
+    if (path.isEmpty() || !QDir().mkpath(QFileInfo(path).absolutePath()))
+        return {};
+    QSaveFile f(path);
+    const QByteArray pem = replay::builtinCertificatePem();
+    if (!f.open(QIODevice::WriteOnly) || f.write(pem) != pem.size() || !f.commit())
+        return {};
+    return path;
+}
+
+} // namespace
 
 DemoWorkspace::DemoWorkspace() = default;
 
@@ -19,18 +44,23 @@ bool DemoWorkspace::start(QString *error)
     ws.loop = true;
     ws.rate = 100;
     const quint16 wsPort = m_websocket->start(ws);
+    m_wsPort = wsPort;
     if (!wsPort) {
         *error = QStringLiteral("demo websocket server: ") + m_websocket->errorString();
         return false;
     }
 
-    const QString caPath = m_dir.filePath(QStringLiteral("demo-ca.pem"));
-    QFile ca(caPath);
-    if (!m_dir.isValid() || !ca.open(QIODevice::WriteOnly) || ca.write(replay::builtinCertificatePem()) < 0) {
-        *error = QStringLiteral("demo: cannot write the demo certificate to %1").arg(caPath);
+    // The certificate the Betfair stream trusts, where a saved workspace still finds it.
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    const QString fileName = QStringLiteral("demo-replay-ca.pem");
+    m_caPath = writeCertificate(dataDir.isEmpty() ? QString() : QDir(dataDir).filePath(fileName));
+    if (m_caPath.isEmpty() && m_dir.isValid())
+        m_caPath = writeCertificate(m_dir.filePath(fileName));
+    if (m_caPath.isEmpty()) {
+        *error = QStringLiteral("demo: cannot write the demo certificate to %1 or a temporary folder").arg(dataDir);
         return false;
     }
-    ca.close();
+    const QString caPath = m_caPath;
     m_lines = std::make_unique<replay::ReplayServerThread>();
     ReplayOptions lines;
     lines.protocol = ReplayOptions::Protocol::Line;
@@ -39,6 +69,7 @@ bool DemoWorkspace::start(QString *error)
     lines.loop = true;
     lines.rate = 50;
     const quint16 linePort = m_lines->start(lines);
+    m_linePort = linePort;
     if (!linePort) {
         *error = QStringLiteral("demo line server: ") + m_lines->errorString();
         return false;
@@ -86,8 +117,12 @@ bool DemoWorkspace::start(QString *error)
     bf.name = QStringLiteral("betfair-markets");
     bf.venue = Venue::Betfair;
     bf.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(linePort));
-    bf.appKey = QStringLiteral("demo-app-key"); // the demo server accepts any credentials
-    bf.session = QStringLiteral("demo-session");
+    // The demo server accepts any credentials; references, so that a saved demo opens again.
+    for (const auto &[name, value] : {std::pair{kAppKeyVariable, "demo-app-key"}, {kSessionVariable, "demo-session"}})
+        if (!qEnvironmentVariableIsSet(name))
+            qputenv(name, value);
+    bf.appKey = QStringLiteral("env:") + QLatin1String(kAppKeyVariable);
+    bf.session = QStringLiteral("env:") + QLatin1String(kSessionVariable);
     bf.marketSubscription =
         QJsonObject{{QStringLiteral("marketFilter"),
                      QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}},
@@ -101,6 +136,19 @@ bool DemoWorkspace::start(QString *error)
         QJsonObject{{QStringLiteral("stream"), QStringLiteral("stalling-feed")}, {QStringLiteral("silent_s"), 4}},
         QJsonObject{{QStringLiteral("stream"), QStringLiteral("btcusdt-depth-diff")}, {QStringLiteral("gaps"), true}}};
     return true;
+}
+
+QString DemoWorkspace::saveNote() const
+{
+    return QStringLiteral(
+               "This is the built-in demo. Its streams read from replay servers that StreamScope runs on "
+               "127.0.0.1 (ports %1 and %2) only while the demo is open, so in a saved copy they will not "
+               "connect: the file opens again, and its streams show \"connection refused\" until you point them "
+               "at real servers.\n\nThe Betfair stream's credentials are saved as references (env:%3, env:%4), "
+               "and the certificate it trusts is kept in %5.")
+        .arg(m_wsPort)
+        .arg(m_linePort)
+        .arg(QLatin1String(kAppKeyVariable), QLatin1String(kSessionVariable), QDir::toNativeSeparators(m_caPath));
 }
 
 } // namespace streamscope::app

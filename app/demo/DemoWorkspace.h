@@ -6,6 +6,11 @@
 // has sequence gaps, so that a newcomer sees a reconnect, a stall and an alert within the
 // first minute. No network beyond loopback is used.
 //
+// What the demo saves can be opened again: its Betfair credentials are references
+// (env:STREAMSCOPE_DEMO_APP_KEY, env:STREAMSCOPE_DEMO_SESSION, set in this process) and its
+// certificate lives in the app's data folder, not in a temporary one. Its servers' ports are
+// this run's: saveNote() says what a saved copy cannot do.
+//
 // Thread contract: created and destroyed on the main thread; the servers stop with it.
 
 #include "Workspace.h"
@@ -28,11 +33,16 @@ public:
     // Starts the servers; false (with `error`) if they cannot listen.
     bool start(QString *error);
     const Workspace &workspace() const { return m_workspace; }
+    // Shown before the demo's workspace is first saved: what will not work in the copy.
+    QString saveNote() const;
 
 private:
     std::unique_ptr<replay::ReplayServerThread> m_websocket;
     std::unique_ptr<replay::ReplayServerThread> m_lines;
-    QTemporaryDir m_dir; // the demo server's certificate, trusted by the Betfair stream
+    QTemporaryDir m_dir; // the certificate, where the app's data folder cannot be written
+    QString m_caPath;
+    quint16 m_wsPort = 0;
+    quint16 m_linePort = 0;
     Workspace m_workspace;
 };
 

@@ -14,6 +14,7 @@
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
 #include <QtTest/QTest>
+#include <QtWidgets/QAbstractButton>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QMessageBox>
@@ -30,6 +31,7 @@ private slots:
     void workspaceInMemoryDropsBadRules();
     void writeUpdatesPathAndTitle();
     void failedSaveShowsThePathAndLosesNothing();
+    void saveNoteShownBeforeTheFirstSave();
 
 private:
     static QString writeFile(const QTemporaryDir &dir, const QByteArray &text)
@@ -200,6 +202,39 @@ void tst_WorkspaceController::failedSaveShowsThePathAndLosesNothing()
     QVERIFY2(WorkspaceController::read(path, loaded, &error), qPrintable(error));
     QCOMPARE(loaded.workspace.streams.size(), 2);
     QCOMPARE(loaded.workspace.streams.at(1).name, QStringLiteral("second"));
+}
+
+// The demo's note comes before the file dialog, with Save and Cancel; Cancel writes nothing.
+// Opening another workspace clears it: Save As then goes straight to the file dialog.
+void tst_WorkspaceController::saveNoteShownBeforeTheFirstSave()
+{
+    QMainWindow window;
+    WorkspaceController controller(nullptr, &window, [] { return Workspace(); });
+    controller.setModified(true);
+    controller.setSaveNote(QStringLiteral("This is the built-in demo."));
+    QStringList seen; // the modal dialogs that showed, in order
+    QTimer closer;
+    connect(&closer, &QTimer::timeout, &closer, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            seen << box->objectName() + QLatin1Char(':') + box->text();
+            box->button(QMessageBox::Cancel)->click();
+        } else if (modal) {
+            seen << QString::fromLatin1(modal->metaObject()->className());
+            modal->close();
+        }
+    });
+    closer.start(10);
+    QVERIFY(!controller.saveAs());
+    QCOMPARE(seen, QStringList{QStringLiteral("saveNote:This is the built-in demo.")});
+    QVERIFY(controller.isModified());
+    QVERIFY(controller.path().isEmpty());
+
+    seen.clear();
+    controller.setOpened(QString());
+    QVERIFY(!controller.saveAs()); // the file dialog, closed without a choice
+    closer.stop();
+    QCOMPARE(seen, QStringList{QStringLiteral("QFileDialog")});
 }
 
 QTEST_MAIN(tst_WorkspaceController)

@@ -1,0 +1,68 @@
+// The built-in demo's workspace, saved, opens again: its secrets are references, its
+// certificate outlives the run, and its save note names what a copy cannot do (this run's
+// ports).
+
+#include "DemoWorkspace.h"
+#include "SecretStore.h"
+#include "Workspace.h"
+
+#include <QtCore/QDir>
+#include <QtCore/QStandardPaths>
+#include <QtCore/QTemporaryDir>
+#include <QtTest/QTest>
+
+using namespace streamscope;
+
+class TestDemoWorkspace : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void savedDemoOpensAgain();
+};
+
+void TestDemoWorkspace::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true); // the app's data folder under ~/.qttest
+    QCoreApplication::setApplicationName(QStringLiteral("tst_demoworkspace"));
+}
+
+void TestDemoWorkspace::savedDemoOpensAgain()
+{
+    QString caFile;
+    QString note;
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("demo.json"));
+    {
+        app::DemoWorkspace demo;
+        QString error;
+        QVERIFY2(demo.start(&error), qPrintable(error));
+        QVERIFY2(demo.workspace().save(path, &error), qPrintable(error));
+        note = demo.saveNote();
+        for (const StreamConfig &c : demo.workspace().streams) {
+            if (c.venue != Venue::Betfair)
+                continue;
+            caFile = c.caFile;
+            bool ok = false;
+            QCOMPARE(SecretStore::resolve(c.appKey, &ok), QStringLiteral("demo-app-key")); // the demo still works
+            QVERIFY(ok);
+        }
+        QCOMPARE(note.count(QStringLiteral("127.0.0.1 (ports ")), 1);
+    } // the demo's servers and any temporary folder are gone now, as after the app exits
+
+    Workspace reopened;
+    const Workspace::LoadResult r = Workspace::load(path, reopened);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(reopened.streams.size(), 9);
+    const auto betfair = std::find_if(reopened.streams.cbegin(), reopened.streams.cend(),
+                                      [](const StreamConfig &c) { return c.venue == Venue::Betfair; });
+    QVERIFY(betfair != reopened.streams.cend());
+    QCOMPARE(betfair->appKey, QStringLiteral("env:STREAMSCOPE_DEMO_APP_KEY"));
+    QCOMPARE(betfair->session, QStringLiteral("env:STREAMSCOPE_DEMO_SESSION"));
+    QCOMPARE(betfair->caFile, caFile);
+    QVERIFY2(!caFile.startsWith(QDir::tempPath()), qPrintable(caFile));
+    QVERIFY2(note.contains(QDir::toNativeSeparators(caFile)), qPrintable(note));
+    QVERIFY2(note.contains(QLatin1String("env:STREAMSCOPE_DEMO_APP_KEY")), qPrintable(note));
+}
+
+QTEST_GUILESS_MAIN(TestDemoWorkspace)
+#include "tst_demoworkspace.moc"
