@@ -12,6 +12,7 @@
 #include "RateHistory.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
+#include "StreamSortProxy.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
 #include "Versions.h"
@@ -57,6 +58,11 @@ QTableView *makeLogView(QAbstractItemModel *model)
 }
 } // namespace
 
+QSortFilterProxyModel *MainWindow::streamProxy() const
+{
+    return m_proxy;
+}
+
 MainWindow::MainWindow(Engine *engine, QWidget *parent)
     : QMainWindow(parent)
     , m_engine(engine)
@@ -68,7 +74,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_steady.start();
 
     m_model = new StreamTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy = new StreamSortProxy(StreamTableModel::ColName, this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(StreamTableModel::SortRole);
     m_proxy->setFilterKeyColumn(StreamTableModel::ColName);
@@ -191,6 +197,7 @@ void MainWindow::buildCentral()
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // insertion order until the user sorts
+    m_proxy->holdWhileHovered(m_table->viewport());
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

@@ -49,6 +49,7 @@ class MessageInspector;
 class RateChart;
 class RateHistory;
 class ResponseModel;
+class StreamSortProxy;
 class StreamActionDelegate;
 class StreamTableModel;
 
@@ -76,7 +77,7 @@ public:
 
     // For tests and the app's wiring.
     StreamTableModel *streamModel() const { return m_model; }
-    QSortFilterProxyModel *streamProxy() const { return m_proxy; }
+    QSortFilterProxyModel *streamProxy() const;
     QTableView *streamTable() const { return m_table; }
     AlertMonitor *alertMonitor() const { return m_alerts; }
     MessageInspector *inspector() const { return m_inspector; }
@@ -138,7 +139,7 @@ private:
 
     QPointer<Engine> m_engine;
     StreamTableModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
+    StreamSortProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;
     QLineEdit *m_filter = nullptr;
     StreamActionDelegate *m_actionDelegate = nullptr;

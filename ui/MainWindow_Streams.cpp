@@ -14,6 +14,7 @@
 #include "SecretStore.h"
 #include "StreamActionDelegate.h"
 #include "StreamDialog.h"
+#include "StreamSortProxy.h"
 #include "StreamTableModel.h"
 
 #include <QtCore/QDateTime>

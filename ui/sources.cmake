@@ -21,6 +21,7 @@ target_sources(streamscope_ui PRIVATE
     ResponseModel.h ResponseModel.cpp
     StreamActionDelegate.h StreamActionDelegate.cpp
     StreamDialog.h StreamDialog.cpp
+    StreamSortProxy.h StreamSortProxy.cpp
     StreamTableModel.h StreamTableModel.cpp
     Theme.h Theme.cpp
     Versions.h Versions.cpp
