@@ -53,6 +53,12 @@ const InspectorModel::Entry *InspectorModel::entryAt(int row) const
     return row >= 0 && row < m_visible.size() ? entryBySeq(m_visible[row]) : nullptr;
 }
 
+int InspectorModel::rowOfSeq(quint64 seq) const
+{
+    const auto it = std::lower_bound(m_visible.cbegin(), m_visible.cend(), seq);
+    return it != m_visible.cend() && *it == seq ? int(it - m_visible.cbegin()) : -1;
+}
+
 QVariant InspectorModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))

@@ -52,6 +52,9 @@ public:
     QString filterText() const { return m_filterText; }
 
     const Entry *entryAt(int row) const;
+    // The row showing the message numbered `seq`, or -1 when it is not shown (filtered out,
+    // dropped, cleared).
+    int rowOfSeq(quint64 seq) const;
     int storedCount() const { return int(m_entries.size()); }
     int pendingCount() const { return int(m_pending.size()); }
     quint64 droppedCount() const { return m_dropped; }

@@ -5,6 +5,7 @@
 #include "InspectorModel.h"
 
 #include <QtCore/QTimer>
+#include <QtGui/QAction>
 #include <QtGui/QClipboard>
 #include <QtGui/QFontDatabase>
 #include <QtGui/QGuiApplication>
@@ -42,12 +43,14 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
         tr("Show only messages containing this text (case-insensitive), or matching it as a regular expression"));
     m_regex = new QCheckBox(tr("Regex"));
     m_regex->setToolTip(tr("Treat the filter as a regular expression"));
-    m_freeze = new QToolButton;
-    m_freeze->setText(tr("Freeze"));
-    m_freeze->setCheckable(true);
-    m_freeze->setToolTip(
+    m_freezeAction = new QAction(tr("Freeze"), this);
+    m_freezeAction->setCheckable(true);
+    m_freezeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_freezeAction->setShortcutContext(Qt::WindowShortcut);
+    m_freezeAction->setToolTip(
         tr("Stop the tail scrolling; messages keep being captured and appear on resume (Ctrl+Shift+F)"));
-    m_freeze->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_freeze = new QToolButton;
+    m_freeze->setDefaultAction(m_freezeAction);
     auto *clear = new QToolButton;
     clear->setText(tr("Clear"));
     clear->setToolTip(tr("Forget the captured messages"));
@@ -61,6 +64,12 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_filterError->setStyleSheet(QStringLiteral("color: #d73a49;"));
     m_filterError->hide();
 
+    // While rows come and go the view moves its current row by itself, which is not the
+    // user's choice: connected before the view's own handlers so that it is known in time.
+    const auto changing = [this] { ++m_modelChanging; };
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeRemoved, this, changing);
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, changing);
+    connect(m_model, &QAbstractItemModel::layoutAboutToBeChanged, this, changing);
     m_view = new QTableView;
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -125,17 +134,25 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &MessageInspector::applyFilter);
     connect(m_regex, &QCheckBox::toggled, this, &MessageInspector::applyFilter);
-    connect(m_freeze, &QToolButton::toggled, this, [this](bool on) {
-        m_freeze->setText(on ? tr("Resume") : tr("Freeze"));
+    connect(m_freezeAction, &QAction::toggled, this, [this](bool on) {
+        m_freezeAction->setText(on ? tr("Resume") : tr("Freeze"));
         m_model->setFrozen(on);
         if (!on)
             m_view->scrollToBottom();
     });
     connect(clear, &QToolButton::clicked, m_model, &InspectorModel::clear);
     connect(copy, &QToolButton::clicked, this, &MessageInspector::copySelected);
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &MessageInspector::showCurrent);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MessageInspector::onCurrentRowChanged);
     connect(m_model, &InspectorModel::countsChanged, this, &MessageInspector::updateCounts);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &MessageInspector::showCurrent);
+    // ... and once the view has followed a change, the row of the message shown is selected.
+    const auto changed = [this] {
+        --m_modelChanging;
+        reselectShown();
+    };
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, changed);
+    connect(m_model, &QAbstractItemModel::modelReset, this, changed);
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, changed);
 
     setStream(kInvalidStreamId, QString());
 }
@@ -153,6 +170,7 @@ void MessageInspector::setStream(StreamId id, const QString &name)
         return;
     m_stream = id;
     m_model->clear();
+    m_shownSeq = 0;
     m_detail->clear();
     m_detailHeader->setText(id == kInvalidStreamId ? tr("Select a stream in the table to inspect its messages.")
                                                    : tr("Select a message to see it in full."));
@@ -219,18 +237,42 @@ void MessageInspector::applyFilter()
     }
 }
 
-void MessageInspector::showCurrent()
+void MessageInspector::onCurrentRowChanged()
 {
-    const InspectorModel::Entry *e = m_model->entryAt(m_view->currentIndex().row());
-    if (!e) {
-        m_detail->clear();
+    if (m_modelChanging > 0)
         return;
-    }
-    QString header =
+    showRow(m_view->currentIndex().row());
+}
+
+void MessageInspector::showRow(int row)
+{
+    const InspectorModel::Entry *e = m_model->entryAt(row);
+    if (!e)
+        return; // no row chosen: the pane keeps what it shows
+    m_shownSeq = e->seq;
+    m_detailHeader->setText(
         tr("Received %1 · latency %2 · %3 bytes")
-            .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size())));
-    m_detailHeader->setText(header);
+            .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size()))));
     m_detail->setPlainText(InspectorModel::prettyText(e->text));
+}
+
+void MessageInspector::reselectShown()
+{
+    // The row of the message shown is selected again where it moved to, so that the table and
+    // the pane agree; when it is no longer in the table, nothing is selected.
+    if (m_modelChanging > 0 || m_shownSeq == 0)
+        return;
+    const int row = m_model->rowOfSeq(m_shownSeq);
+    const QModelIndex index = row >= 0 ? m_model->index(row, 0) : QModelIndex();
+    if (index == m_view->currentIndex())
+        return;
+    ++m_modelChanging;
+    if (index.isValid())
+        m_view->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    else
+        m_view->selectionModel()->clear();
+    --m_modelChanging;
 }
 
 void MessageInspector::updateCounts()

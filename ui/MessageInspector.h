@@ -12,6 +12,7 @@
 #include <QtCore/QPointer>
 #include <QtWidgets/QWidget>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QLineEdit;
@@ -42,6 +43,7 @@ public:
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
     QPlainTextEdit *detail() const { return m_detail; }
+    QAction *freezeAction() const { return m_freezeAction; }
 
     // Pulls what the engine captured; called by the timer, public for tests.
     void poll();
@@ -53,7 +55,11 @@ protected:
 private:
     void updateTap();
     void applyFilter();
-    void showCurrent();
+    // The user chose a row (click, keys): the detail pane shows that message until they
+    // choose another. Rows moving or going (trimmed, filtered, resumed) never change it.
+    void onCurrentRowChanged();
+    void showRow(int row);
+    void reselectShown();
     void updateCounts();
     void copySelected();
 
@@ -70,7 +76,10 @@ private:
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_regex = nullptr;
     QToolButton *m_freeze = nullptr;
+    QAction *m_freezeAction = nullptr; // holds the shortcut: a button's setText() would reset it
     QTimer *m_timer = nullptr;
+    quint64 m_shownSeq = 0;  // the message in the detail pane; 0 none
+    int m_modelChanging = 0; // inside a change of the model's rows: current changes are not the user's
 };
 
 } // namespace streamscope::ui

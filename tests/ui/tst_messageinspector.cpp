@@ -1,0 +1,82 @@
+// The message inspector as a user drives it: the detail pane shows the message the user
+// chose until they choose another, whatever the tail does (old messages trimmed, freeze and
+// resume, a filter); the freeze shortcut toggles every time.
+
+#include "InspectorModel.h"
+#include "MessageInspector.h"
+
+#include <QtGui/QAction>
+#include <QtTest/QTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QTableView>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+
+namespace {
+
+QVector<InspectedMessage> messages(int from, int count)
+{
+    QVector<InspectedMessage> out;
+    for (int i = from; i < from + count; ++i)
+        out.append(InspectedMessage{1700000000000 + i, 1.0, QStringLiteral("{\"n\":%1}").arg(i).toUtf8()});
+    return out;
+}
+
+} // namespace
+
+class tst_MessageInspector : public QObject {
+    Q_OBJECT
+private slots:
+    void detailPaneKeepsTheChosenMessage();
+    void freezeShortcutAlwaysToggles();
+};
+
+void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
+{
+    MessageInspector inspector(nullptr);
+    InspectorModel *model = inspector.model();
+    model->setCapacity(20);
+    model->append(messages(1, 10));
+    inspector.view()->selectRow(5); // the user clicks message 6
+    const QString chosen = inspector.detail()->toPlainText();
+    QVERIFY2(chosen.contains(QLatin1String("6")), qPrintable(chosen));
+
+    model->append(messages(11, 13)); // 23 > 20: messages 1-3 are trimmed, 6 moves up to row 2
+    QCOMPARE(inspector.detail()->toPlainText(), chosen);
+    QCOMPARE(inspector.view()->currentIndex().row(), 2); // and stays selected where it went
+
+    inspector.freezeAction()->trigger();
+    model->append(messages(24, 2)); // held back while frozen; on resume 4 and 5 are trimmed
+    inspector.freezeAction()->trigger();
+    QCOMPARE(inspector.detail()->toPlainText(), chosen);
+    const InspectorModel::Entry *current = model->entryAt(inspector.view()->currentIndex().row());
+    QVERIFY(current);
+    QCOMPARE(current->text, QByteArray("{\"n\":6}"));
+
+    model->append(messages(26, 20)); // message 6 is gone from the tail: the pane still shows it
+    QCOMPARE(inspector.detail()->toPlainText(), chosen);
+    QVERIFY(!inspector.view()->currentIndex().isValid());
+
+    inspector.view()->selectRow(0); // until the user chooses another
+    QVERIFY(inspector.detail()->toPlainText() != chosen);
+}
+
+void tst_MessageInspector::freezeShortcutAlwaysToggles()
+{
+    MessageInspector inspector(nullptr);
+    inspector.show();
+    QApplication::setActiveWindow(&inspector);
+    QVERIFY(QTest::qWaitForWindowActive(&inspector));
+    QAction *freeze = inspector.freezeAction();
+    for (const bool expected : {true, false, true, false, true}) {
+        QTest::keyClick(&inspector, Qt::Key_F, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(freeze->isChecked(), expected);
+        QCOMPARE(inspector.model()->isFrozen(), expected);
+        QCOMPARE(freeze->text(), expected ? QStringLiteral("Resume") : QStringLiteral("Freeze"));
+    }
+}
+
+QTEST_MAIN(tst_MessageInspector)
+#include "tst_messageinspector.moc"
