@@ -23,6 +23,8 @@
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
+#include <QtGui/QGuiApplication>
+#include <QtGui/QScreen>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
@@ -220,6 +222,8 @@ void MainWindow::buildCentral()
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     m_table->setColumnWidth(StreamTableModel::ColActions, 3 * 24 + 8);
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
+    // The row's buttons right after its name: reachable without scrolling on any width.
+    header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
     m_table->addAction(m_actions->remove);
 
     connect(m_actionDelegate, &StreamActionDelegate::actionTriggered, this,
@@ -319,10 +323,40 @@ void MainWindow::buildStatusBar()
 
 void MainWindow::setDefaultLayout()
 {
-    resize(1500, 900);
-    resizeDocks({m_chartsDock}, {500}, Qt::Horizontal);
-    resizeDocks({m_inspectorDock}, {300}, Qt::Vertical);
+    // The first window takes most of the screen it opens on, up to what the layout can use.
+    const QRect available = availableScreenArea();
+    resize(std::min(kLargestFirstSize.width(), available.width() * 9 / 10),
+           std::min(kLargestFirstSize.height(), available.height() * 9 / 10));
+    fitToScreen();
+    // The charts take about a third of the width and the inspector two fifths of the height,
+    // so that the table keeps room on a laptop.
+    resizeDocks({m_chartsDock}, {std::clamp(width() * 35 / 100, 380, 600)}, Qt::Horizontal);
+    resizeDocks({m_inspectorDock}, {std::clamp(height() * 4 / 10, 220, 340)}, Qt::Vertical);
     m_defaultState = saveState();
+}
+
+QRect MainWindow::availableScreenArea() const
+{
+    const QScreen *s = screen() ? screen() : QGuiApplication::primaryScreen();
+    return s ? s->availableGeometry() : QRect(0, 0, kLargestFirstSize.width(), kLargestFirstSize.height());
+}
+
+void MainWindow::fitToScreen()
+{
+    // A geometry restored from a larger screen (or another monitor) is clamped to this one:
+    // no part of the window, its charts or its status bar, is left off-screen.
+    const QRect available = availableScreenArea();
+    const QSize frame = frameGeometry().size() - geometry().size(); // title bar and borders
+    const QSize size = this->size().boundedTo(available.size() - frame).expandedTo(minimumSize());
+    if (size != this->size())
+        resize(size);
+    const QRect outer(frameGeometry().topLeft(), size + frame);
+    const int x =
+        std::clamp(outer.x(), available.left(), std::max(available.left(), available.right() + 1 - outer.width()));
+    const int y =
+        std::clamp(outer.y(), available.top(), std::max(available.top(), available.bottom() + 1 - outer.height()));
+    if (QPoint(x, y) != outer.topLeft())
+        move(x, y);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -58,6 +58,8 @@ class MainWindow : public QMainWindow {
 public:
     static constexpr int kTickMs = 100;   // table refresh
     static constexpr int kSlowEvery = 10; // latency, charts, alerts, responses, CPU: every 10th tick
+    // The first window's size on a screen large enough; smaller screens get 90 % of theirs.
+    static constexpr QSize kLargestFirstSize{1800, 1000};
 
     explicit MainWindow(streamscope::Engine *engine, QWidget *parent = nullptr); // does not own the engine
     ~MainWindow() override;
@@ -95,6 +97,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override; // fits the window once its frame is known
 
 private:
     void connectActions();
@@ -102,6 +105,9 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
+    QRect availableScreenArea() const;
+    // Shrinks and moves the window so that all of it is on its screen.
+    void fitToScreen();
 
     void onTick();
     void onSelectionChanged();

@@ -63,6 +63,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
         restoreGeometry(geometry);
     if (state.isEmpty() || !restoreState(state))
         restoreState(m_defaultState);
+    fitToScreen(); // a layout saved on a larger screen
     // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
     const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
     for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock}) {
@@ -176,6 +177,12 @@ void MainWindow::newWorkspace()
     if (!m_workspace->maybeSave())
         return;
     setWorkspace(Workspace(), QString());
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    fitToScreen(); // now with the title bar and borders the window system adds
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
