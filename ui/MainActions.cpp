@@ -1,5 +1,7 @@
 #include "MainActions.h"
 
+#include "ControlIcons.h"
+
 #include "Theme.h"
 
 #include <QtGui/QAction>
@@ -158,19 +160,30 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addAction(add);
 }
 
-void MainActions::updateForSelection(int n)
+void MainActions::updateForSelection(int n, int running)
 {
     edit->setEnabled(n == 1);
-    stop->setEnabled(n > 0);
+    stop->setEnabled(running > 0);
     restart->setEnabled(n > 0);
     remove->setEnabled(n > 0);
     subscribe->setEnabled(n == 1);
     send->setEnabled(n == 1);
     inspect->setEnabled(n > 0);
     copyUrl->setEnabled(n == 1);
-    stop->setText(n > 1 ? tr("&Stop %1").arg(n) : tr("&Stop"));
-    restart->setText(n > 1 ? tr("&Restart %1").arg(n) : tr("&Restart"));
+    stop->setText(running > 1 ? tr("&Stop %1").arg(running) : tr("&Stop")); // what it would stop
+    if (n > 0 && running == 0)
+        restart->setText(n > 1 ? tr("St&art %1").arg(n) : tr("St&art"));
+    else
+        restart->setText(n > 1 ? tr("&Restart %1").arg(n) : tr("&Restart"));
     remove->setText(n > 1 ? tr("Re&move %1").arg(n) : tr("Re&move"));
+}
+
+void MainActions::updateIcons()
+{
+    stop->setIcon(controlIcon(QStyle::SP_MediaStop, m_window));
+    restart->setIcon(controlIcon(QStyle::SP_BrowserReload, m_window));
+    remove->setIcon(controlIcon(QStyle::SP_DialogDiscardButton, m_window));
+    stopAll->setIcon(controlIcon(QStyle::SP_MediaPause, m_window));
 }
 
 void MainActions::checkTheme(int mode)

@@ -29,7 +29,11 @@ public:
     // The stream table's context menu.
     void fillContextMenu(QMenu *menu) const;
     // Enables what acts on `selected` streams and says how many in the text ("Stop 3").
-    void updateForSelection(int selected);
+    // `selected` streams, of which `running` are at work (isRunning()): Stop needs a running
+    // one; Restart reads Start when none of them runs.
+    void updateForSelection(int selected, int running);
+    // The stream controls' icons in the current palette (after a theme change).
+    void updateIcons();
     // Checks the theme action of `mode` (a Theme::Mode).
     void checkTheme(int mode);
 

@@ -136,7 +136,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     connect(m_timer, &QTimer::timeout, this, &MainWindow::onTick);
     m_timer->start();
 
-    m_actions->updateForSelection(0);
+    m_actions->updateForSelection(0, 0);
     refreshNow(true);
 }
 
@@ -393,6 +393,7 @@ void MainWindow::refreshNow(bool slow)
         updateStatusBar(-2.0);
     }
     m_eventLog->flush();
+    updateActionsForSelection(selectedStreams()); // states change without the selection changing
 }
 
 void MainWindow::onTick()
@@ -500,6 +501,11 @@ void MainWindow::applyTheme(int mode)
     m_model->setDarkTheme(m_dark);
     m_rateChart->setDark(m_dark);
     m_latencyChart->setDark(m_dark);
+    m_actions->updateIcons();
+    if (m_actionDelegate) { // not yet made when the saved theme is applied at start
+        m_actionDelegate->resetIcons();
+        m_table->viewport()->update();
+    }
 }
 
 } // namespace streamscope::ui

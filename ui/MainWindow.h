@@ -105,6 +105,10 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
+    // Enables the stream actions for the selection and the states of its streams.
+    void updateActionsForSelection(const QList<StreamId> &ids);
+    // Asks before removing; true when the user chose Remove.
+    bool confirmRemove(const QList<StreamId> &ids);
     QRect availableScreenArea() const;
     // Shrinks and moves the window so that all of it is on its screen.
     void fitToScreen();

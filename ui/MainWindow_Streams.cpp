@@ -28,6 +28,7 @@
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMessageBox>
+#include <QtWidgets/QPushButton>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTableView>
 
@@ -97,7 +98,17 @@ void MainWindow::onSelectionChanged()
         m_errors->setRecords(m_engine->errors(current));
     }
     m_rateChart->refresh(*m_rateHistory);
-    m_actions->updateForSelection(int(ids.size()));
+    updateActionsForSelection(ids);
+}
+
+void MainWindow::updateActionsForSelection(const QList<StreamId> &ids)
+{
+    int running = 0;
+    for (StreamId id : ids) {
+        const StreamTableModel::Row *r = m_model->row(id);
+        running += r && isRunning(r->snap.state) ? 1 : 0;
+    }
+    m_actions->updateForSelection(int(ids.size()), running);
 }
 
 void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
@@ -107,8 +118,12 @@ void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
         return;
     switch (StreamActionDelegate::Action(action)) {
     case StreamActionDelegate::Action::Stop: stopStreams({id}); break;
+    case StreamActionDelegate::Action::Start:
     case StreamActionDelegate::Action::Restart: restartStreams({id}); break;
-    case StreamActionDelegate::Action::Remove: removeStreams({id}); break;
+    case StreamActionDelegate::Action::Remove:
+        if (confirmRemove({id}))
+            removeStreams({id});
+        break;
     case StreamActionDelegate::Action::None: break;
     }
 }
@@ -126,14 +141,25 @@ void MainWindow::restartSelected()
 void MainWindow::removeSelected()
 {
     const QList<StreamId> ids = selectedStreams();
-    if (ids.size() > 1) {
-        const auto answer = QMessageBox::question(this, tr("Remove streams"),
-                                                  tr("Remove %1 streams? Their statistics are lost.").arg(ids.size()),
-                                                  QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-        if (answer != QMessageBox::Yes)
-            return;
-    }
-    removeStreams(ids);
+    if (!ids.isEmpty() && confirmRemove(ids))
+        removeStreams(ids);
+}
+
+bool MainWindow::confirmRemove(const QList<StreamId> &ids)
+{
+    // Removing is final (counters, latency and messages go with the stream): always asked,
+    // Cancel by default, since the row's trash button sits next to Restart.
+    const QString text = ids.size() == 1
+        ? tr("Remove the stream \"%1\"? Its counters, latency figures and captured messages are lost.")
+              .arg(streamName(ids.first()))
+        : tr("Remove %1 streams? Their counters, latency figures and captured messages are lost.").arg(ids.size());
+    QMessageBox box(QMessageBox::Question, ids.size() == 1 ? tr("Remove stream") : tr("Remove streams"), text,
+                    QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("confirmRemove"));
+    QPushButton *remove = box.addButton(tr("Remove"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == remove;
 }
 
 void MainWindow::stopStreams(const QList<StreamId> &ids)

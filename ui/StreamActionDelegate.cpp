@@ -1,5 +1,8 @@
 #include "StreamActionDelegate.h"
 
+#include "ControlIcons.h"
+#include "StreamTableModel.h"
+
 #include <QtGui/QMouseEvent>
 #include <QtGui/QPainter>
 #include <QtWidgets/QAbstractItemView>
@@ -13,13 +16,20 @@ namespace {
 constexpr int kButtonSize = 20;
 constexpr int kSpacing = 4;
 
-QStyle::StandardPixmap pixmapFor(int i)
+// Icon slots: Action - 1.
+QStyle::StandardPixmap pixmapFor(int slot)
 {
-    switch (i) {
+    switch (slot) {
     case 0: return QStyle::SP_MediaStop;
     case 1: return QStyle::SP_BrowserReload;
-    default: return QStyle::SP_DialogDiscardButton;
+    case 2: return QStyle::SP_DialogDiscardButton;
+    default: return QStyle::SP_MediaPlay;
     }
+}
+
+bool rowRuns(const QModelIndex &index)
+{
+    return isRunning(StreamState(index.data(StreamTableModel::StateRole).toInt()));
 }
 } // namespace
 
@@ -34,13 +44,19 @@ QRect StreamActionDelegate::buttonRect(const QRect &cell, int i)
     return QRect(cell.left() + kSpacing + i * (kButtonSize + kSpacing), y, kButtonSize, kButtonSize);
 }
 
-StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, const QPoint &pos)
+StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, const QPoint &pos,
+                                                            const QModelIndex &index)
 {
     for (int i = 0; i < kButtonCount; ++i) {
         if (buttonRect(cell, i).contains(pos))
-            return Action(i + 1);
+            return i == 0 && !rowRuns(index) ? Action::Start : Action(i + 1);
     }
     return Action::None;
+}
+
+void StreamActionDelegate::resetIcons()
+{
+    m_iconStyle = nullptr;
 }
 
 void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -57,6 +73,7 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
         for (QIcon &icon : m_icons)
             icon = QIcon();
     }
+    const bool runs = rowRuns(index);
     for (int i = 0; i < kButtonCount; ++i) {
         const QRect r = buttonRect(option.rect, i);
         if (hovered) {
@@ -69,9 +86,10 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
             painter->drawRoundedRect(r, 4, 4);
             painter->restore();
         }
-        if (m_icons[i].isNull())
-            m_icons[i] = style->standardIcon(pixmapFor(i), nullptr, widget);
-        m_icons[i].paint(painter, r.adjusted(2, 2, -2, -2));
+        const int slot = i == 0 && !runs ? int(Action::Start) - 1 : i;
+        if (m_icons[slot].isNull())
+            m_icons[slot] = controlIcon(pixmapFor(slot), widget);
+        m_icons[slot].paint(painter, r.adjusted(2, 2, -2, -2));
     }
     m_iconStyle = style;
 }
@@ -90,13 +108,13 @@ bool StreamActionDelegate::editorEvent(QEvent *event, QAbstractItemModel *model,
     if (event->type() == QEvent::MouseButtonPress) {
         auto *me = static_cast<QMouseEvent *>(event);
         m_pressedAction =
-            me->button() == Qt::LeftButton ? actionAt(option.rect, me->position().toPoint()) : Action::None;
+            me->button() == Qt::LeftButton ? actionAt(option.rect, me->position().toPoint(), index) : Action::None;
         m_pressed = index;
         return m_pressedAction != Action::None;
     }
     if (event->type() == QEvent::MouseButtonRelease) {
         auto *me = static_cast<QMouseEvent *>(event);
-        const Action a = actionAt(option.rect, me->position().toPoint());
+        const Action a = actionAt(option.rect, me->position().toPoint(), index);
         const bool fire = a != Action::None && a == m_pressedAction && index == m_pressed;
         m_pressedAction = Action::None;
         m_pressed = QModelIndex();
@@ -107,7 +125,7 @@ bool StreamActionDelegate::editorEvent(QEvent *event, QAbstractItemModel *model,
         return a != Action::None;
     }
     if (event->type() == QEvent::MouseButtonDblClick)
-        return actionAt(option.rect, static_cast<QMouseEvent *>(event)->position().toPoint()) != Action::None;
+        return actionAt(option.rect, static_cast<QMouseEvent *>(event)->position().toPoint(), index) != Action::None;
     return QStyledItemDelegate::editorEvent(event, model, option, index);
 }
 
@@ -115,12 +133,15 @@ bool StreamActionDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
                                      const QModelIndex &index)
 {
     if (event->type() == QEvent::ToolTip) {
-        switch (actionAt(option.rect, event->pos())) {
+        switch (actionAt(option.rect, event->pos(), index)) {
         case Action::Stop: QToolTip::showText(event->globalPos(), tr("Stop this stream (Ctrl+.)"), view); return true;
+        case Action::Start: QToolTip::showText(event->globalPos(), tr("Start this stream (Ctrl+R)"), view); return true;
         case Action::Restart:
             QToolTip::showText(event->globalPos(), tr("Restart this stream (Ctrl+R)"), view);
             return true;
-        case Action::Remove: QToolTip::showText(event->globalPos(), tr("Remove this stream (Del)"), view); return true;
+        case Action::Remove:
+            QToolTip::showText(event->globalPos(), tr("Remove this stream, after asking (Del)"), view);
+            return true;
         case Action::None: break;
         }
     }

@@ -1,7 +1,9 @@
 #pragma once
 
-// Paints the per-row stop / restart / remove buttons of the stream table's last column and
-// turns clicks on them into actionTriggered(). Painting is cheap (three icons), so a table of
+// Paints the per-row stop (or start) / restart / remove buttons of the stream table's actions
+// column and turns clicks on them into actionTriggered(). The first button follows the row's
+// state (StreamTableModel::StateRole): Stop while the stream runs, Start when it is stopped,
+// failed or idle. Icons follow the theme (controlIcon()). Painting is cheap (three icons), so a table of
 // thousands of rows scrolls as fast as without the column. GUI thread only.
 
 #include <QtGui/QIcon>
@@ -12,7 +14,7 @@ namespace streamscope::ui {
 class StreamActionDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
-    enum class Action { None = 0, Stop, Restart, Remove };
+    enum class Action { None = 0, Stop, Restart, Remove, Start };
     static constexpr int kButtonCount = 3;
 
     explicit StreamActionDelegate(QObject *parent = nullptr);
@@ -26,14 +28,17 @@ public:
 
     // Where button `i` sits inside a cell; public so that tests can click it.
     static QRect buttonRect(const QRect &cell, int i);
-    static Action actionAt(const QRect &cell, const QPoint &pos);
+    // The button under `pos` in the cell of `index`: Stop or Start by the row's state.
+    static Action actionAt(const QRect &cell, const QPoint &pos, const QModelIndex &index);
+    // Forget the icons drawn so far (the theme changed).
+    void resetIcons();
 
 signals:
     void actionTriggered(const QModelIndex &index, streamscope::ui::StreamActionDelegate::Action action);
 
 private:
-    // Standard icons are looked up (and their PNGs decoded) once, not per painted row.
-    mutable QIcon m_icons[kButtonCount];
+    // Icons are made once, not per painted row: stop, restart, remove, start.
+    mutable QIcon m_icons[kButtonCount + 1];
     mutable const QStyle *m_iconStyle = nullptr;
     QModelIndex m_pressed;
     Action m_pressedAction = Action::None;

@@ -323,8 +323,10 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
             ++base;
         const Row::Sample &a = row.samples[size_t(base)];
         const double dt = double(s.takenAtNs - a.ns) / 1e9;
-        const double rate = dt > 0.05 && s.messages >= a.messages ? double(s.messages - a.messages) / dt : 0.0;
-        const double brate = dt > 0.05 && s.bytes >= a.bytes ? double(s.bytes - a.bytes) / dt : 0.0;
+        // A stream that no longer runs receives nothing: 0 at once, not a rate fading over a second.
+        const bool runs = isRunning(s.state);
+        const double rate = runs && dt > 0.05 && s.messages >= a.messages ? double(s.messages - a.messages) / dt : 0.0;
+        const double brate = runs && dt > 0.05 && s.bytes >= a.bytes ? double(s.bytes - a.bytes) / dt : 0.0;
         const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
             || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
             || old.results != s.results || old.errors != s.errors || old.name != s.name || old.lastMessageMs > 0

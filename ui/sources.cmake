@@ -5,6 +5,7 @@ target_sources(streamscope_ui PRIVATE
     BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
     ChartStyle.h
+    ControlIcons.h ControlIcons.cpp
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
     Format.h Format.cpp

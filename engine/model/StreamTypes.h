@@ -31,6 +31,13 @@ enum class LatencyUnit : quint8 { Unknown = 0, Seconds, Milliseconds, Microsecon
 
 // Lower-case names as used in workspace files and reports ("live", "binance", "ms").
 QString stateName(StreamState state);
+// Whether the stream is at work (connecting, connected or retrying): Stop applies to it.
+// Idle, Stopped and Failed streams can only be started.
+constexpr bool isRunning(StreamState state)
+{
+    return state != StreamState::Unknown && state != StreamState::Idle && state != StreamState::Stopped
+        && state != StreamState::Failed;
+}
 QString venueName(Venue venue);
 QString modeName(DecodeMode mode);
 QString latencyUnitName(LatencyUnit unit);

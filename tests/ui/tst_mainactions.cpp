@@ -50,30 +50,41 @@ void tst_MainActions::placesActions()
 void tst_MainActions::followsSelection_data()
 {
     QTest::addColumn<int>("selected");
+    QTest::addColumn<int>("running");
     QTest::addColumn<bool>("one");
     QTest::addColumn<bool>("any");
     QTest::addColumn<QString>("stopText");
-    QTest::newRow("none") << 0 << false << false << QStringLiteral("&Stop");
-    QTest::newRow("one") << 1 << true << true << QStringLiteral("&Stop");
-    QTest::newRow("three") << 3 << false << true << QStringLiteral("&Stop 3");
+    QTest::addColumn<QString>("restartText");
+    QTest::newRow("none") << 0 << 0 << false << false << QStringLiteral("&Stop") << QStringLiteral("&Restart");
+    QTest::newRow("one running") << 1 << 1 << true << true << QStringLiteral("&Stop") << QStringLiteral("&Restart");
+    QTest::newRow("one stopped") << 1 << 0 << true << true << QStringLiteral("&Stop") << QStringLiteral("St&art");
+    QTest::newRow("three running") << 3 << 3 << false << true << QStringLiteral("&Stop 3")
+                                   << QStringLiteral("&Restart 3");
+    QTest::newRow("three, two running") << 3 << 2 << false << true << QStringLiteral("&Stop 2")
+                                        << QStringLiteral("&Restart 3");
+    QTest::newRow("three stopped") << 3 << 0 << false << true << QStringLiteral("&Stop") << QStringLiteral("St&art 3");
 }
 
 void tst_MainActions::followsSelection()
 {
     QFETCH(int, selected);
+    QFETCH(int, running);
     QFETCH(bool, one);
     QFETCH(bool, any);
     QFETCH(QString, stopText);
+    QFETCH(QString, restartText);
     QMainWindow w;
     MainActions a(&w);
-    a.updateForSelection(selected);
+    a.updateForSelection(selected, running);
     for (QAction *action : {a.edit, a.subscribe, a.send, a.copyUrl})
         QCOMPARE(action->isEnabled(), one);
-    for (QAction *action : {a.stop, a.restart, a.remove, a.inspect})
+    for (QAction *action : {a.restart, a.remove, a.inspect})
         QCOMPARE(action->isEnabled(), any);
+    QCOMPARE(a.stop->isEnabled(), running > 0); // nothing to stop in a stopped selection
     QVERIFY(a.add->isEnabled());
     QVERIFY(a.stopAll->isEnabled());
     QCOMPARE(a.stop->text(), stopText);
+    QCOMPARE(a.restart->text(), restartText);
 }
 
 QTEST_MAIN(tst_MainActions)

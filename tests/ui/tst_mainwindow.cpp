@@ -21,9 +21,12 @@
 #include <QtTest/QTest>
 #include <QtWebSockets/QWebSocket>
 #include <QtWebSockets/QWebSocketServer>
+#include <QtWidgets/QAbstractButton>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTableView>
 
@@ -149,12 +152,41 @@ void tst_MainWindow::rowButtonsStopAndRestart()
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Stopped, 500);
     QCOMPARE(engine.snapshot(ids[1]).state, StreamState::Stopped);
     QCOMPARE(stateOf(w, ids[0]), StreamState::Live);
+    const StreamTableModel::Row *stopped = w.streamModel()->row(ids[1]);
+    QCOMPARE(stopped->msgsPerSec, 0.0); // at once, not fading over a second
 
-    clickRowButton(w, ids[1], 1); // restart
+    // The stopped row's first button is Start now, and the toolbar's Stop has nothing to stop.
+    w.streamTable()->selectRow(
+        w.streamProxy()->mapFromSource(w.streamModel()->index(w.streamModel()->rowOf(ids[1]), 0)).row());
+    QAction *stop = w.findChild<QAction *>(QStringLiteral("stopStreams"));
+    QTRY_VERIFY(!stop->isEnabled());
+    clickRowButton(w, ids[1], 0); // start
     QTRY_VERIFY_WITH_TIMEOUT(stateOf(w, ids[1]) != StreamState::Stopped, 500);
     QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Live, 10000);
+    QTRY_VERIFY(stop->isEnabled());
 
+    clickRowButton(w, ids[1], 1); // restart
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, ids[1]), StreamState::Live, 10000);
+
+    // Remove asks first: Cancel keeps the stream, Remove removes it.
+    QString question;
+    bool accept = false;
+    QTimer answer;
+    connect(&answer, &QTimer::timeout, &answer, [&] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            question = box->text();
+            for (QAbstractButton *b : box->buttons())
+                if ((box->buttonRole(b) == QMessageBox::DestructiveRole) == accept)
+                    b->click();
+        }
+    });
+    answer.start(10);
+    clickRowButton(w, ids[0], 2); // remove, cancelled
+    QVERIFY2(question.startsWith(QStringLiteral("Remove the stream \"a\"?")), qPrintable(question));
+    QCOMPARE(w.streamModel()->rowCount(), 2);
+    accept = true;
     clickRowButton(w, ids[0], 2); // remove
+    answer.stop();
     QTRY_COMPARE(w.streamModel()->rowCount(), 1);
     QVERIFY(!engine.contains(ids[0]));
     QVERIFY(w.isModified());
