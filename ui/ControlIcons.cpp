@@ -9,7 +9,9 @@ namespace streamscope::ui {
 QIcon controlIcon(QStyle::StandardPixmap which, const QWidget *widget)
 {
     const QStyle *style = widget ? widget->style() : QApplication::style();
-    const QPalette palette = widget ? widget->palette() : QApplication::palette();
+    // The application's palette: the theme is set there, and a widget may not have been told
+    // of a change yet.
+    const QPalette palette = QApplication::palette();
     const QIcon base = style->standardIcon(which, nullptr, widget);
     QIcon out;
     for (const int side : {16, 20, 24, 32}) {

@@ -9,8 +9,8 @@
 
 namespace streamscope::ui {
 
-// `which` from the widget's style, every opaque pixel painted in the widget's text colour
-// (half transparent for the disabled state).
+// `which` from the widget's style, every opaque pixel painted in the application palette's
+// text colour (a third opaque for the disabled state).
 QIcon controlIcon(QStyle::StandardPixmap which, const QWidget *widget);
 
 } // namespace streamscope::ui
