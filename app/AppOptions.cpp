@@ -39,7 +39,8 @@ AppOptions AppOptions::parse(const QStringList &arguments)
         return bad(parser.errorText());
     if (parser.isSet(help)) {
         o.action = Action::Help;
-        o.message = parser.helpText();
+        // Parsed before the application object exists, Qt would call the program "<executable_name>".
+        o.message = parser.helpText().replace(QStringLiteral("<executable_name>"), QStringLiteral("streamscope"));
         return o;
     }
     if (parser.isSet(version)) {

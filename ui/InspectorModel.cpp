@@ -95,7 +95,7 @@ bool InspectorModel::matches(const Entry &e) const
     const QString text = QString::fromUtf8(e.text.left(kMatchBytes));
     if (m_filterRegex)
         return m_regex.match(text).hasMatch();
-    return text.contains(m_filterText, Qt::CaseInsensitive);
+    return text.contains(m_filterText, m_matchCase ? Qt::CaseSensitive : Qt::CaseInsensitive);
 }
 
 void InspectorModel::append(const QVector<InspectedMessage> &messages)
@@ -189,22 +189,24 @@ void InspectorModel::setFrozen(bool frozen)
     emit countsChanged();
 }
 
-bool InspectorModel::setFilter(const QString &text, bool regex, QString *error)
+bool InspectorModel::setFilter(const QString &text, bool regex, QString *error, bool matchCase)
 {
     QRegularExpression re;
     if (regex && !text.isEmpty()) {
-        re = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
+        re = QRegularExpression(
+            text, matchCase ? QRegularExpression::NoPatternOption : QRegularExpression::CaseInsensitiveOption);
         if (!re.isValid()) {
             if (error)
                 *error = tr("Invalid regular expression at %1: %2").arg(re.patternErrorOffset()).arg(re.errorString());
             return false;
         }
     }
-    if (text == m_filterText && regex == m_filterRegex)
+    if (text == m_filterText && regex == m_filterRegex && matchCase == m_matchCase)
         return true;
     beginResetModel();
     m_filterText = text;
     m_filterRegex = regex;
+    m_matchCase = matchCase;
     m_regex = re;
     m_visible.clear();
     for (const Entry &e : m_entries) {

@@ -48,7 +48,8 @@ public:
 
     // An empty text shows everything. Returns false, keeps the previous filter and sets
     // `error` when `regex` is on and the pattern does not compile.
-    bool setFilter(const QString &text, bool regex, QString *error = nullptr);
+    // `matchCase`: Binance's keys differ only by case ("m"/"M", "e"/"E").
+    bool setFilter(const QString &text, bool regex, QString *error = nullptr, bool matchCase = false);
     QString filterText() const { return m_filterText; }
 
     const Entry *entryAt(int row) const;
@@ -79,6 +80,7 @@ private:
     bool m_frozen = false;
     QString m_filterText;
     bool m_filterRegex = false;
+    bool m_matchCase = false;
     QRegularExpression m_regex;
 };
 

@@ -4,6 +4,7 @@
 
 #include "Theme.h"
 
+#include <QtCore/QUrl>
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
 #include <QtGui/QKeySequence>
@@ -77,6 +78,10 @@ MainActions::MainActions(QMainWindow *w)
     , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
     , resetLayout(new QAction(tr("Reset &layout"), w))
     , themes(makeThemes(w))
+    , userGuide(makeAction(w, tr("&User guide"), tr("Open the user guide in the browser"), QKeySequence::HelpContents,
+                           QStyle::SP_DialogHelpButton, "userGuide"))
+    , copyRows(makeAction(w, tr("&Copy rows"), tr("Copy the selected rows as tab-separated text, with a header"),
+                          QKeySequence::Copy, QStyle::SP_FileIcon, "copyRows"))
     , about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(),
                        QStyle::SP_MessageBoxInformation, "about"))
     , m_window(w)
@@ -84,6 +89,9 @@ MainActions::MainActions(QMainWindow *w)
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     findStream->setShortcut(QKeySequence::Find);
+    // Ctrl+C belongs to the table (text fields keep their own copy).
+    copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    userGuide->setData(QUrl(QStringLiteral(STREAMSCOPE_USER_GUIDE_URL)));
     w->addAction(findStream);
 }
 
@@ -122,6 +130,8 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     theme->addActions(themes->actions());
 
     QMenu *help = bar->addMenu(tr("&Help"));
+    help->addAction(userGuide);
+    help->addSeparator();
     help->addAction(about);
 }
 
@@ -153,6 +163,7 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addAction(remove);
     menu->addSeparator();
     menu->addAction(inspect);
+    menu->addAction(copyRows);
     menu->addAction(copyUrl);
     menu->addAction(subscribe);
     menu->addAction(send);
@@ -170,6 +181,7 @@ void MainActions::updateForSelection(int n, int running)
     send->setEnabled(n == 1);
     inspect->setEnabled(n > 0);
     copyUrl->setEnabled(n == 1);
+    copyRows->setEnabled(n > 0);
     stop->setText(running > 1 ? tr("&Stop %1").arg(running) : tr("&Stop")); // what it would stop
     if (n > 0 && running == 0)
         restart->setText(n > 1 ? tr("St&art %1").arg(n) : tr("St&art"));

@@ -58,6 +58,8 @@ public:
     // View and help
     QAction *const resetLayout;
     QActionGroup *const themes; // data(): the Theme::Mode
+    QAction *const userGuide;   // F1; its data() is the guide's URL
+    QAction *const copyRows;    // the selected rows as tab-separated text
     QAction *const about;
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }

@@ -16,6 +16,7 @@
 #include "StreamTableModel.h"
 #include "Theme.h"
 #include "Versions.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QSettings>
@@ -23,6 +24,8 @@
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
+#include <QtGui/QClipboard>
+#include <QtGui/QDesktopServices>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QScreen>
 #include <QtWidgets/QDockWidget>
@@ -183,6 +186,10 @@ void MainWindow::connectActions()
         applyTheme(a->data().toInt());
     });
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
+    connect(m_actions->userGuide, &QAction::triggered, this,
+            [this] { QDesktopServices::openUrl(m_actions->userGuide->data().toUrl()); });
+    connect(m_actions->copyRows, &QAction::triggered, this,
+            [this] { QGuiApplication::clipboard()->setText(selectedRowsText()); });
 }
 
 void MainWindow::buildCentral()
@@ -191,6 +198,7 @@ void MainWindow::buildCentral()
     m_filter->setObjectName(QStringLiteral("streamFilter"));
     m_filter->setPlaceholderText(tr("Filter streams by name…  (Ctrl+F)"));
     m_filter->setClearButtonEnabled(true);
+    addClearOnEscape(m_filter);
     m_filter->setToolTip(tr("Show only the streams whose name contains this text"));
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
@@ -225,6 +233,14 @@ void MainWindow::buildCentral()
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
     m_table->addAction(m_actions->remove);
+    m_table->addAction(m_actions->copyRows);
+    // Right-click on the header: choose the columns shown (saved with the layout).
+    header->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](const QPoint &pos) {
+        QMenu menu;
+        fillColumnMenu(&menu);
+        menu.exec(header->viewport()->mapToGlobal(pos));
+    });
 
     connect(m_actionDelegate, &StreamActionDelegate::actionTriggered, this,
             [this](const QModelIndex &index, StreamActionDelegate::Action a) { onRowAction(index, int(a)); });
@@ -333,6 +349,49 @@ void MainWindow::setDefaultLayout()
     resizeDocks({m_chartsDock}, {std::clamp(width() * 35 / 100, 380, 600)}, Qt::Horizontal);
     resizeDocks({m_inspectorDock}, {std::clamp(height() * 4 / 10, 220, 340)}, Qt::Vertical);
     m_defaultState = saveState();
+}
+
+void MainWindow::fillColumnMenu(QMenu *menu)
+{
+    QHeaderView *header = m_table->horizontalHeader();
+    for (int column = 0; column < StreamTableModel::ColumnCount; ++column) {
+        if (column == StreamTableModel::ColName)
+            continue; // a row without its name means nothing
+        const QString title = column == StreamTableModel::ColActions
+            ? tr("Buttons")
+            : m_model->headerData(column, Qt::Horizontal).toString();
+        QAction *a = menu->addAction(title);
+        a->setObjectName(QStringLiteral("column%1").arg(column));
+        a->setCheckable(true);
+        a->setChecked(!header->isSectionHidden(column));
+        connect(a, &QAction::toggled, header, [header, column](bool on) { header->setSectionHidden(column, !on); });
+    }
+}
+
+QString MainWindow::selectedRowsText() const
+{
+    // Tab-separated, in the table's order and with its visible columns, a header line first.
+    QHeaderView *header = m_table->horizontalHeader();
+    QList<int> columns;
+    for (int visual = 0; visual < header->count(); ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (column != StreamTableModel::ColActions && !header->isSectionHidden(column))
+            columns << column;
+    }
+    QStringList lines;
+    QStringList cells;
+    for (int column : std::as_const(columns))
+        cells << m_model->headerData(column, Qt::Horizontal).toString();
+    lines << cells.join(QLatin1Char('\t'));
+    QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    for (const QModelIndex &row : std::as_const(rows)) {
+        cells.clear();
+        for (int column : std::as_const(columns))
+            cells << m_proxy->index(row.row(), column).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
 QRect MainWindow::availableScreenArea() const

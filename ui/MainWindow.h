@@ -28,6 +28,7 @@
 class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
 class QSystemTrayIcon;
@@ -80,6 +81,10 @@ public:
     // For tests and the app's wiring.
     StreamTableModel *streamModel() const { return m_model; }
     QSortFilterProxyModel *streamProxy() const;
+    // The selected rows as tab-separated text with a header line (Copy rows).
+    QString selectedRowsText() const;
+    // The table's columns as checkable actions (the header's context menu).
+    void fillColumnMenu(QMenu *menu);
     QTableView *streamTable() const { return m_table; }
     AlertMonitor *alertMonitor() const { return m_alerts; }
     MessageInspector *inspector() const { return m_inspector; }

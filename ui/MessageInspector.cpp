@@ -3,6 +3,7 @@
 #include "Engine.h"
 #include "Format.h"
 #include "InspectorModel.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
@@ -40,9 +41,13 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_filter->setPlaceholderText(tr("Filter messages…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setToolTip(
-        tr("Show only messages containing this text (case-insensitive), or matching it as a regular expression"));
+        tr("Show only messages containing this text, or matching it as a regular expression (Esc clears)"));
     m_regex = new QCheckBox(tr("Regex"));
     m_regex->setToolTip(tr("Treat the filter as a regular expression"));
+    m_matchCase = new QCheckBox(tr("Match case"));
+    m_matchCase->setObjectName(QStringLiteral("matchCase"));
+    m_matchCase->setToolTip(tr("Tell upper from lower case (Binance's \"m\" and \"M\", \"e\" and \"E\" differ)"));
+    addClearOnEscape(m_filter);
     m_freezeAction = new QAction(tr("Freeze"), this);
     m_freezeAction->setCheckable(true);
     m_freezeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
@@ -114,6 +119,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     bar->addSpacing(12);
     bar->addWidget(m_filter, 1);
     bar->addWidget(m_regex);
+    bar->addWidget(m_matchCase);
     bar->addWidget(m_freeze);
     bar->addWidget(clear);
     bar->addWidget(copy);
@@ -134,6 +140,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
 
     connect(m_filter, &QLineEdit::textChanged, this, &MessageInspector::applyFilter);
     connect(m_regex, &QCheckBox::toggled, this, &MessageInspector::applyFilter);
+    connect(m_matchCase, &QCheckBox::toggled, this, &MessageInspector::applyFilter);
     connect(m_freezeAction, &QAction::toggled, this, [this](bool on) {
         m_freezeAction->setText(on ? tr("Resume") : tr("Freeze"));
         m_model->setFrozen(on);
@@ -227,7 +234,7 @@ void MessageInspector::poll()
 void MessageInspector::applyFilter()
 {
     QString error;
-    if (m_model->setFilter(m_filter->text(), m_regex->isChecked(), &error)) {
+    if (m_model->setFilter(m_filter->text(), m_regex->isChecked(), &error, m_matchCase->isChecked())) {
         m_filterError->hide();
         m_filter->setStyleSheet(QString());
     } else {

@@ -75,6 +75,7 @@ private:
     QLabel *m_filterError = nullptr;
     QLineEdit *m_filter = nullptr;
     QCheckBox *m_regex = nullptr;
+    QCheckBox *m_matchCase = nullptr;
     QToolButton *m_freeze = nullptr;
     QAction *m_freezeAction = nullptr; // holds the shortcut: a button's setText() would reset it
     QTimer *m_timer = nullptr;

@@ -26,5 +26,6 @@ target_sources(streamscope_ui PRIVATE
     StreamTableModel.h StreamTableModel.cpp
     Theme.h Theme.cpp
     Versions.h Versions.cpp
+    WidgetHelpers.h WidgetHelpers.cpp
     WorkspaceController.h WorkspaceController.cpp
 )

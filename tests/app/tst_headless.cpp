@@ -171,6 +171,7 @@ void TestHeadless::versionAndHelp()
     QCOMPARE(h.exitCode, 0);
     for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--metrics-port"})
         QVERIFY2(h.out.contains(QLatin1String(option)), option);
+    QVERIFY2(h.out.startsWith(QLatin1String("Usage: streamscope [options]")), qPrintable(h.out));
 }
 
 void TestHeadless::badArguments_data()

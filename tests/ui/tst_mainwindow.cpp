@@ -26,6 +26,7 @@
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QMenu>
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTableView>
@@ -89,6 +90,7 @@ private slots:
     void rowButtonsStopAndRestart();
     void toolbarActsOnMultiSelection();
     void inspectorTailsAndFilters();
+    void columnsChosenRowsCopiedFilterCleared();
     void workspaceSaveLoadKeepsStreamsThresholdsLayout();
     void alertNotifiesOncePerEpisode();
 
@@ -219,6 +221,51 @@ void tst_MainWindow::toolbarActsOnMultiSelection()
     restart->trigger();
     for (StreamId id : ids)
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+}
+
+// The header's menu hides and shows columns; Copy rows gives the selected rows as
+// tab-separated text with the visible columns; Esc in the filter shows every stream again.
+void tst_MainWindow::columnsChosenRowsCopiedFilterCleared()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    ws.streams = {feedConfig(QStringLiteral("alpha"), m_server->url()),
+                  feedConfig(QStringLiteral("beta"), m_server->url()),
+                  feedConfig(QStringLiteral("gamma"), m_server->url())};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamProxy()->rowCount(), 3);
+
+    QMenu menu;
+    w.fillColumnMenu(&menu);
+    QAction *gaps = menu.findChild<QAction *>(QStringLiteral("column%1").arg(StreamTableModel::ColGaps));
+    QVERIFY(gaps && gaps->isChecked());
+    gaps->toggle();
+    QVERIFY(w.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColGaps));
+
+    w.streamTable()->selectRow(0);
+    w.streamTable()->selectionModel()->select(w.streamProxy()->index(2, 0),
+                                              QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    const QStringList lines = w.selectedRowsText().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY2(lines[0].startsWith(QStringLiteral("Stream\tState\t")), qPrintable(lines[0]));
+    QVERIFY(!lines[0].contains(QLatin1String("Gaps")));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("alpha\t")), qPrintable(lines[1]));
+    QVERIFY2(lines[2].startsWith(QStringLiteral("gamma\t")), qPrintable(lines[2]));
+    QCOMPARE(lines[1].count(QLatin1Char('\t')), lines[0].count(QLatin1Char('\t')));
+    gaps->toggle();
+    QVERIFY(!w.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColGaps));
+
+    auto *filter = w.findChild<QLineEdit *>(QStringLiteral("streamFilter"));
+    QVERIFY(filter);
+    filter->setFocus();
+    QTest::keyClicks(filter, QStringLiteral("bet"));
+    QCOMPARE(w.streamProxy()->rowCount(), 1);
+    QTest::keyClick(filter, Qt::Key_Escape);
+    QVERIFY(filter->text().isEmpty());
+    QCOMPARE(w.streamProxy()->rowCount(), 3);
 }
 
 void tst_MainWindow::inspectorTailsAndFilters()

@@ -8,6 +8,8 @@
 #include <QtGui/QAction>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTableView>
 
@@ -31,6 +33,7 @@ class tst_MessageInspector : public QObject {
 private slots:
     void detailPaneKeepsTheChosenMessage();
     void freezeShortcutAlwaysToggles();
+    void matchCaseAndEscape();
 };
 
 void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
@@ -76,6 +79,24 @@ void tst_MessageInspector::freezeShortcutAlwaysToggles()
         QCOMPARE(inspector.model()->isFrozen(), expected);
         QCOMPARE(freeze->text(), expected ? QStringLiteral("Resume") : QStringLiteral("Freeze"));
     }
+}
+
+// Binance's keys differ only by case: with Match case, "M" finds only the messages that have it.
+void tst_MessageInspector::matchCaseAndEscape()
+{
+    MessageInspector inspector(nullptr);
+    inspector.model()->append(
+        {InspectedMessage{1, 1.0, QByteArray("{\"m\":true}")}, InspectedMessage{2, 1.0, QByteArray("{\"M\":true}")}});
+    QTest::keyClicks(inspector.filterEdit(), QStringLiteral("\"M\""));
+    QCOMPARE(inspector.model()->rowCount(), 2);
+    auto *matchCase = inspector.findChild<QCheckBox *>(QStringLiteral("matchCase"));
+    QVERIFY(matchCase);
+    matchCase->setChecked(true);
+    QCOMPARE(inspector.model()->rowCount(), 1);
+    QCOMPARE(inspector.model()->entryAt(0)->text, QByteArray("{\"M\":true}"));
+    QTest::keyClick(inspector.filterEdit(), Qt::Key_Escape);
+    QVERIFY(inspector.filterEdit()->text().isEmpty());
+    QCOMPARE(inspector.model()->rowCount(), 2);
 }
 
 QTEST_MAIN(tst_MessageInspector)
