@@ -220,11 +220,99 @@ bool InspectorModel::setFilter(const QString &text, bool regex, QString *error, 
 
 QString InspectorModel::prettyText(const QByteArray &text)
 {
+    // Only valid JSON is re-indented; anything else is shown as it came.
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
-    if (err.error == QJsonParseError::NoError && !doc.isNull())
-        return QString::fromUtf8(doc.toJson(QJsonDocument::Indented));
-    return QString::fromUtf8(text);
+    if (err.error != QJsonParseError::NoError || doc.isNull())
+        return QString::fromUtf8(text);
+    // Re-indented from the message's own bytes rather than from QJsonDocument, which sorts
+    // the keys: the keys keep the message's order, and an array that holds no object or
+    // array (prices, [price, quantity] pairs) stays on one line.
+    constexpr int kIndent = 4;
+    QByteArray out;
+    out.reserve(text.size() * 2);
+    int depth = 0;
+    int flatUntil = -1; // inside a one-line array: the index of its ']'
+    const auto newline = [&] {
+        out += '\n';
+        out += QByteArray(depth * kIndent, ' ');
+    };
+    // The end of the array opening at `open` if it holds no '{' or '[', else -1.
+    const auto flatArrayEnd = [&text](qsizetype open) -> qsizetype {
+        bool inString = false;
+        for (qsizetype i = open + 1; i < text.size(); ++i) {
+            const char ch = text[i];
+            if (inString) {
+                if (ch == '\\')
+                    ++i;
+                else if (ch == '"')
+                    inString = false;
+            } else if (ch == '"') {
+                inString = true;
+            } else if (ch == '{' || ch == '[') {
+                return -1;
+            } else if (ch == ']') {
+                return i;
+            }
+        }
+        return -1;
+    };
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
+        if (ch == '"') { // a string, copied as it is
+            const qsizetype start = i;
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+            out += text.mid(start, i - start + 1);
+            continue;
+        }
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r')
+            continue;
+        if (i <= flatUntil) { // a one-line array: ", " between its values
+            out += ch;
+            if (ch == ',')
+                out += ' ';
+            continue;
+        }
+        switch (ch) {
+        case '{':
+        case '[': {
+            const qsizetype close = ch == '[' ? flatArrayEnd(i) : -1;
+            if (close >= 0) {
+                flatUntil = int(close);
+                out += '[';
+                continue;
+            }
+            out += ch;
+            // An empty object or array stays "{}" / "[]".
+            qsizetype next = i + 1;
+            while (next < text.size() && QChar::isSpace(uchar(text[next])))
+                ++next;
+            if (next < text.size() && (text[next] == '}' || text[next] == ']')) {
+                out += text[next];
+                i = next;
+                continue;
+            }
+            ++depth;
+            newline();
+            break;
+        }
+        case '}':
+        case ']':
+            --depth;
+            newline();
+            out += ch;
+            break;
+        case ',':
+            out += ',';
+            newline();
+            break;
+        case ':': out += ": "; break;
+        default: out += ch;
+        }
+    }
+    return QString::fromUtf8(out);
 }
 
 } // namespace streamscope::ui

@@ -130,9 +130,28 @@ void tst_InspectorModel::htmlIsPlainText()
 
 void tst_InspectorModel::prettyPrintsJson()
 {
-    const QString pretty = InspectorModel::prettyText(R"({"a":1,"b":[1,2]})");
-    QVERIFY(pretty.contains(QStringLiteral("\n    \"a\": 1")));
+    // The message's key order (not sorted), arrays without objects on one line, strings as
+    // they came (escapes and all).
+    const QByteArray message = "{\"s\":\"BTC\",\"E\":1,\"e\":\"depthUpdate\",\"b\":[[\"0.1\",\"2\"],[\"0.2\",\"3\"]],"
+                               "\"x\":{\"k\":[1, 2,3],\"t\":\"a,\\\"b:{\"},\"n\":[],\"o\":{}}";
+    QCOMPARE(InspectorModel::prettyText(message),
+             QStringLiteral("{\n"
+                            "    \"s\": \"BTC\",\n"
+                            "    \"E\": 1,\n"
+                            "    \"e\": \"depthUpdate\",\n"
+                            "    \"b\": [\n"
+                            "        [\"0.1\", \"2\"],\n"
+                            "        [\"0.2\", \"3\"]\n"
+                            "    ],\n"
+                            "    \"x\": {\n"
+                            "        \"k\": [1, 2, 3],\n"
+                            "        \"t\": \"a,\\\"b:{\"\n"
+                            "    },\n"
+                            "    \"n\": [],\n"
+                            "    \"o\": {}\n"
+                            "}"));
     QCOMPARE(InspectorModel::prettyText("not json"), QStringLiteral("not json"));
+    QCOMPARE(InspectorModel::prettyText("{\"a\":"), QStringLiteral("{\"a\":")); // cut short: as it came
 }
 
 QTEST_MAIN(tst_InspectorModel)
