@@ -62,6 +62,7 @@ RateChart::RateChart(QWidget *parent)
         s->setVisible(false);
         m_series.push_back(s);
     }
+    setSeriesPens();
     m_buffer.reserve(RateHistory::kCapacity);
 
     m_view = new QChartView(m_chart);
@@ -88,6 +89,11 @@ RateChart::RateChart(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 0);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
+    m_note = new QLabel;
+    m_note->setObjectName(QStringLiteral("rateChartNote"));
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->hide();
+    layout->addWidget(m_note);
 
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this, &RateChart::settingsChanged);
     connect(m_pause, &QToolButton::toggled, this, [this](bool on) {
@@ -141,6 +147,21 @@ RateChart::Scope RateChart::scopeFromName(const QString &name)
 void RateChart::setStreams(const QList<QPair<StreamId, QString>> &selected)
 {
     m_selected = selected.mid(0, kMaxStreams);
+    const qsizetype hidden = selected.size() - m_selected.size();
+    m_note->setText(
+        hidden > 0 ? tr("Showing the first %1 of the %2 selected streams.").arg(m_selected.size()).arg(selected.size())
+                   : QString());
+    m_note->setVisible(hidden > 0);
+}
+
+QString RateChart::note() const
+{
+    return m_note->text();
+}
+
+QString RateChart::legendName(const QString &streamName)
+{
+    return streamName.size() <= kMaxLegendChars ? streamName : streamName.left(kMaxLegendChars - 1) + QChar(0x2026);
 }
 
 void RateChart::setDark(bool dark)
@@ -150,6 +171,21 @@ void RateChart::setDark(bool dark)
     QPen pen(dark ? QColor(0xe6, 0xe6, 0xe6) : QColor(0x24, 0x29, 0x2f));
     pen.setWidthF(2.0);
     m_total->setPen(pen);
+    setSeriesPens();
+}
+
+void RateChart::setSeriesPens()
+{
+    // One colour per selected stream, told apart at a glance in both themes (Tableau 10's
+    // first six).
+    static const QColor kColours[kMaxStreams] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e),
+                                                 QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                                 QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
+    for (int i = 0; i < kMaxStreams; ++i) {
+        QPen pen(kColours[i]);
+        pen.setWidthF(1.5);
+        m_series[size_t(i)]->setPen(pen);
+    }
 }
 
 void RateChart::refresh(const RateHistory &history)
@@ -180,8 +216,8 @@ void RateChart::refresh(const RateHistory &history)
             marker->setVisible(used);
         if (!used)
             continue;
-        if (s->name() != m_selected[i].second)
-            s->setName(m_selected[i].second);
+        if (const QString name = legendName(m_selected[i].second); s->name() != name)
+            s->setName(name);
         double m = 0.0;
         history.streamPoints(m_selected[i].first, m_buffer, &m);
         s->replace(m_buffer);

@@ -17,6 +17,7 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QLabel;
 class QLineSeries;
 class QToolButton;
 class QValueAxis;
@@ -29,11 +30,17 @@ class RateChart : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kMaxStreams = 6;
+    static constexpr int kMaxLegendChars = 28; // longer names are cut with "…" in the legend
     enum class Scope { Unknown = 0, Both, AllOnly, SelectedOnly };
 
     explicit RateChart(QWidget *parent = nullptr);
 
+    // The selected streams; the first kMaxStreams are drawn, and a note says when some are not.
     void setStreams(const QList<QPair<StreamId, QString>> &selected);
+    // What the note under the chart says; empty when every selected stream is drawn.
+    QString note() const;
+    // The legend's name for a stream.
+    static QString legendName(const QString &streamName);
     void refresh(const RateHistory &history);
     void setDark(bool dark);
 
@@ -48,6 +55,8 @@ signals:
     void settingsChanged();
 
 private:
+    void setSeriesPens(); // after a theme change, which resets them
+
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QValueAxis *m_axisX = nullptr;
@@ -56,6 +65,7 @@ private:
     std::vector<QLineSeries *> m_series;
     QComboBox *m_scopeBox = nullptr;
     QToolButton *m_pause = nullptr;
+    QLabel *m_note = nullptr;
     QList<QPair<StreamId, QString>> m_selected;
     QList<QPointF> m_buffer;
     double m_yMax = 0.0;
