@@ -82,7 +82,7 @@ def windows_argv(entry, third_party_dir):
                 skip = True
                 continue
         out.append(arg)
-    return out + ["-fsyntax-only", entry["file"]]
+    return out + ["-fsyntax-only"]  # the source stays where it was, after -c
 
 
 def relative(path):
