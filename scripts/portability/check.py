@@ -55,9 +55,24 @@ def run_automoc(build_dir):
     return True
 
 
+def windres_argv(argv, output):
+    """The resource compiler's command (the version resource), its output to `output`: it
+    runs for real, so its icon and version macros are checked too."""
+    out = []
+    for i, arg in enumerate(argv[:-1]):  # the last argument is the .res it writes
+        if arg == "-I" and ("/usr/include" == argv[i + 1] or "/mkspecs/" in argv[i + 1]):
+            continue
+        if i > 0 and argv[i - 1] == "-I" and (arg == "/usr/include" or "/mkspecs/" in arg):
+            continue
+        out.append(arg)
+    return out + [str(output)]
+
+
 def windows_argv(entry, third_party_dir):
     """A compile command of the Windows configuration, made a syntax-only check."""
     argv = shlex.split(entry["command"]) if "command" in entry else list(entry["arguments"])
+    if "windres" in Path(argv[0]).name:
+        return windres_argv(argv, third_party_dir / (Path(entry["file"]).stem + ".res"))
     out = []
     skip = False
     for i, arg in enumerate(argv):
@@ -94,6 +109,8 @@ def relative(path):
 
 def display_name(entry):
     path = Path(entry["file"])
+    if path.suffix == ".rc":
+        return "resources " + path.name
     if "_autogen" in path.parts[-2]:
         # build/.../<target>_autogen/mocs_compilation.cpp: the moc output of a target's headers
         return "moc of " + path.parts[-2][: -len("_autogen")]
@@ -125,13 +142,15 @@ def check_windows(build_dir):
         print("\n".join(lines[:25]))
         if len(lines) > 25:
             print(f"    ... {len(lines) - 25} more lines")
-    sources = sum(1 for e in entries if "_autogen" not in e["file"])
+    sources = sum(1 for e in entries if "_autogen" not in e["file"] and not e["file"].endswith(".rc"))
+    resources = sum(1 for e in entries if e["file"].endswith(".rc"))
     if failed:
         print(f"windows: {len(failed)} of {len(entries)} translation units fail "
               f"(x86_64-w64-mingw32-g++-posix -fsyntax-only)")
         return 1
-    print(f"windows: {sources} sources and {len(entries) - sources} moc units compile "
-          f"(mingw-w64 -fsyntax-only against the Qt headers)", end="")
+    print(f"windows: {sources} sources, {len(entries) - sources - resources} moc units and "
+          f"{resources} resource script compile (mingw-w64 -fsyntax-only against the Qt headers)",
+          end="")
     return 0
 
 
