@@ -85,7 +85,7 @@ while IFS= read -r -d '' file; do
         [[ -e $dir/$inc ]] && continue
         target=${folder_of[$base]:-}
         [[ -z $target ]] && continue
-        if [[ $inc == */* || ! " ${public_dirs[*]} " =~ " $target " ]]; then
+        if [[ $inc == */* || " ${public_dirs[*]} " != *" $target "* ]]; then
             report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/ and engine/api/ are public"
         fi
     done < <(grep -n -o -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$file" | sed -E 's/^([0-9]+):.*"([^"]+)"/\1:\2/')

@@ -11,7 +11,8 @@ packages=(
     xvfb xauth
 )
 if [[ "${1:-}" == "--with-tests" ]]; then
-    packages+=(openssl clang-format)
+    # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh
+    packages+=(openssl clang-format g++-mingw-w64-x86-64-posix yamllint shellcheck)
 fi
 
 missing=()

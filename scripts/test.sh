@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks the layering and the formatting, builds with warnings as
-# errors, and runs every test with ctest; in CI also under ASan+UBSan. With --sanitize also
+# errors, checks what would break the Windows and macOS builds (scripts/check-portability.sh),
+# and runs every test with ctest; in CI also under ASan+UBSan. With --sanitize also
 # runs the suites under ASan+UBSan and the engine under TSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +9,7 @@ scripts/deps.sh --with-tests
 scripts/check-layering.sh
 scripts/check-format.sh
 scripts/build.sh ci
+scripts/check-portability.sh
 export QT_QPA_PLATFORM=offscreen
 # In CI (root, a throw-away machine) also build the .deb, lint it, install it and run it.
 if [[ "${CI:-}" == "true" || "${1:-}" == "--package" ]]; then

@@ -4,17 +4,58 @@
 // wall time in ns, this process's CPU (user+sys, all threads) in µs, its RSS in KiB.
 // Plain functions, callable from any thread.
 
+#include <QtCore/qsystemdetection.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <vector>
 
+#ifdef Q_OS_WIN
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+// After windows.h, which it needs.
+#include <psapi.h>
+
+#include <chrono>
+#else
 #include <sys/resource.h>
+#endif
 
 namespace streamscope::bench {
 
+#ifdef Q_OS_WIN
+// MSVC has no clock_gettime: the standard clocks (QueryPerformanceCounter and
+// GetSystemTimePreciseAsFileTime underneath).
+inline std::int64_t monotonicNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+inline std::int64_t wallNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+inline double processCpuUs()
+{
+    FILETIME created, exited, kernel, user;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+        return 0;
+    // FILETIME counts 100 ns.
+    const auto toUs = [](const FILETIME &t) {
+        return double((std::uint64_t(t.dwHighDateTime) << 32) | t.dwLowDateTime) / 10.0;
+    };
+    return toUs(kernel) + toUs(user);
+}
+#else
 inline std::int64_t monotonicNs()
 {
     timespec ts{};
@@ -35,15 +76,19 @@ inline double processCpuUs()
     getrusage(RUSAGE_SELF, &ru);
     return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
+#endif
 
-// VmRSS (or another "Vm..." line) of /proc/self/status, in KiB; 0 when unavailable.
-inline long procStatusKiB(const char *field = "VmRSS:")
+// This process's resident set in KiB: VmRSS of /proc/self/status on Linux, the working set on
+// Windows; 0 where unavailable (macOS: the reports show no RSS there).
+inline long residentKiB()
 {
+#if defined(Q_OS_LINUX)
     FILE *f = std::fopen("/proc/self/status", "r");
     if (!f)
         return 0;
     char line[256];
     long value = 0;
+    const char *field = "VmRSS:";
     const std::size_t n = std::strlen(field);
     while (std::fgets(line, sizeof line, f)) {
         if (std::strncmp(line, field, n) == 0) {
@@ -53,6 +98,14 @@ inline long procStatusKiB(const char *field = "VmRSS:")
     }
     std::fclose(f);
     return value;
+#elif defined(Q_OS_WIN)
+    PROCESS_MEMORY_COUNTERS counters{};
+    if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &counters, sizeof counters))
+        return 0;
+    return long(counters.WorkingSetSize / 1024);
+#else
+    return 0;
+#endif
 }
 
 // Nearest-rank quantile of unsorted values (sorted in place); 0 when empty.

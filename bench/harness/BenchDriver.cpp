@@ -63,10 +63,17 @@ BenchDriver::BenchDriver(BenchOptions options)
     : m_options(std::move(options))
 {
     const QDir dir(m_options.binDir.isEmpty() ? QCoreApplication::applicationDirPath() : m_options.binDir);
-    m_clientPath = dir.filePath(QStringLiteral("streamscope-bench-client"));
-    // The replay server is built in bench/replay, beside bench/harness.
-    for (const QString &candidate : {dir.filePath(QStringLiteral("streamscope-replay")),
-                                     dir.filePath(QStringLiteral("../replay/streamscope-replay"))}) {
+#ifdef Q_OS_WIN
+    const QString suffix = QStringLiteral(".exe");
+#else
+    const QString suffix;
+#endif
+    m_clientPath = dir.filePath(QStringLiteral("streamscope-bench-client") + suffix);
+    // The replay server is built in bench/replay, beside bench/harness; a multi-config
+    // generator (Visual Studio) puts each in a folder per configuration: replay/Release/.
+    const QString replay = QStringLiteral("streamscope-replay") + suffix;
+    for (const QString &candidate : {dir.filePath(replay), dir.filePath(QStringLiteral("../replay/") + replay),
+                                     dir.filePath(QStringLiteral("../../replay/%1/").arg(dir.dirName()) + replay)}) {
         if (QFile::exists(candidate)) {
             m_replayPath = QDir::cleanPath(candidate);
             break;

@@ -36,7 +36,9 @@
 #include <QtNetwork/QSslSocket>
 #include <QtWebSockets/QWebSocket>
 
+#ifdef Q_OS_UNIX
 #include <sys/resource.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -104,7 +106,7 @@ struct Window {
         o[QStringLiteral("msgs_per_s")] = ok ? n / seconds : 0.0;
         o[QStringLiteral("cpu_us_per_msg")] = ok ? (cpuLastUs - cpuFirstUs) / n : 0.0;
         o[QStringLiteral("size_bytes")] = sizeMedian;
-        o[QStringLiteral("rss_kib")] = double(procStatusKiB());
+        o[QStringLiteral("rss_kib")] = double(residentKiB());
         if (!error.isEmpty())
             o[QStringLiteral("error")] = error;
         return o;
@@ -478,7 +480,7 @@ QJsonObject measureScaleWindow(int streams, double seconds, const std::function<
                        {QStringLiteral("seconds"), wall},
                        {QStringLiteral("msgs_per_s"), double(messages1 - messages0) / wall},
                        {QStringLiteral("cpu_percent"), (cpu1 - cpu0) / 1e6 / wall * 100.0},
-                       {QStringLiteral("rss_mb"), double(procStatusKiB()) / 1024.0}};
+                       {QStringLiteral("rss_mb"), double(residentKiB()) / 1024.0}};
 }
 
 // Many streams at a modest rate each: CPU, RSS, and the lag of the thread that would be the
@@ -529,7 +531,7 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
             guiPoll.start();
             probe.start();
         }
-        rssMaxKiB = std::max(rssMaxKiB, procStatusKiB());
+        rssMaxKiB = std::max(rssMaxKiB, residentKiB());
     });
     out[QStringLiteral("rss_max_mb")] = double(rssMaxKiB) / 1024.0;
     out[QStringLiteral("gui_lag_p50_ms")] = quantile(lagMs, 0.5);
@@ -619,7 +621,7 @@ QJsonObject runSoak(const QUrl &url, quint64 count, double seconds)
             const double t = double(monotonicNs() - t0) / 1e9;
             received = engine.snapshot(id).dataMessages;
             if (t >= nextSample) {
-                const double rss = double(procStatusKiB()) / 1024.0;
+                const double rss = double(residentKiB()) / 1024.0;
                 samples.append(QJsonArray{t, rss, double(received)});
                 if (rssAtMark == 0 && t >= markS)
                     rssAtMark = rss;
@@ -630,7 +632,7 @@ QJsonObject runSoak(const QUrl &url, quint64 count, double seconds)
         int(seconds * 1000) + 30000);
     waitFor([] { return false; }, 500); // anything beyond count would show here
     const StreamSnapshot s = engine.snapshot(id);
-    const double rssEnd = double(procStatusKiB()) / 1024.0;
+    const double rssEnd = double(residentKiB()) / 1024.0;
     return QJsonObject{{QStringLiteral("seconds"), double(monotonicNs() - t0) / 1e9},
                        {QStringLiteral("sent"), double(count)},
                        {QStringLiteral("received"), double(s.dataMessages)},
@@ -643,13 +645,16 @@ QJsonObject runSoak(const QUrl &url, quint64 count, double seconds)
                        {QStringLiteral("samples_t_rss_received"), samples}};
 }
 
+// The scale run opens a thousand connections. Windows has no such limit on sockets.
 void raiseFileLimit()
 {
+#ifdef Q_OS_UNIX
     rlimit rl{};
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+#endif
 }
 
 } // namespace

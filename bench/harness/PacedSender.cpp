@@ -1,36 +1,48 @@
 #include "PacedSender.h"
 
 #include "BenchClock.h"
+#include "BenchSocket.h"
 
 #include "FrameSet.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QCryptographicHash>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace streamscope::bench {
 
 namespace {
 
-bool sendAll(int fd, const char *data, std::size_t len)
+bool sendAll(SocketHandle fd, const char *data, std::size_t len)
 {
     while (len) {
-        const ssize_t n = ::send(fd, data, len, MSG_NOSIGNAL);
+        const long long n = sendSome(fd, data, len);
         if (n <= 0)
             return false;
         data += n;
         len -= std::size_t(n);
     }
     return true;
+}
+
+// Sleeps until monotonicNs() reaches dueNs: an absolute deadline, so that the rate does not
+// drift with the time each send takes.
+void sleepUntilNs(std::int64_t dueNs)
+{
+#ifdef Q_OS_LINUX
+    timespec ts{time_t(dueNs / 1000000000), long(dueNs % 1000000000)};
+    clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+#else
+    // macOS has no clock_nanosleep; on Windows monotonicNs() is the steady clock.
+    const std::int64_t left = dueNs - monotonicNs();
+    if (left > 0)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(left));
+#endif
 }
 
 void writeStamp(char *p, std::int64_t ns)
@@ -46,9 +58,10 @@ void writeStamp(char *p, std::int64_t ns)
 int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
 {
     sizeBytes = std::max(sizeBytes, kMinSizeBytes);
-    const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-    const int one = 1;
-    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (!startSockets())
+        return 1;
+    const SocketHandle listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    setReuseAddress(listener);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -56,20 +69,20 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
         std::perror("sender: listen");
         return 1;
     }
-    socklen_t alen = sizeof addr;
+    SocketLength alen = sizeof addr;
     getsockname(listener, reinterpret_cast<sockaddr *>(&addr), &alen);
     std::printf("port %d\n", int(ntohs(addr.sin_port)));
     std::fflush(stdout);
 
-    const int fd = ::accept(listener, nullptr, nullptr);
-    ::close(listener);
-    if (fd < 0)
+    const SocketHandle fd = ::accept(listener, nullptr, nullptr);
+    closeSocket(listener);
+    if (fd == kNoSocket)
         return 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setNoDelay(fd);
     std::string request;
     char tmp[4096];
     while (request.find("\r\n\r\n") == std::string::npos) {
-        const ssize_t n = ::recv(fd, tmp, sizeof tmp, 0);
+        const long long n = receiveSome(fd, tmp, sizeof tmp);
         if (n <= 0)
             return 1;
         request.append(tmp, std::size_t(n));
@@ -110,16 +123,15 @@ int PacedSender::run(std::uint64_t sizeBytes, double rate, std::uint64_t count)
     const std::int64_t start = monotonicNs() + 100000000; // let the client settle
     for (std::uint64_t i = 0; i < count; ++i) {
         const std::int64_t due = start + std::int64_t(i) * periodNs;
-        timespec ts{time_t(due / 1000000000), long(due % 1000000000)};
-        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr);
+        sleepUntilNs(due);
         writeStamp(frame.data() + stampAt, wallNs());
         if (!sendAll(fd, frame.data(), frame.size()))
             break;
     }
     // Wait for the client to hang up (it does once it has counted everything).
-    while (::recv(fd, tmp, sizeof tmp, 0) > 0) {
+    while (receiveSome(fd, tmp, sizeof tmp) > 0) {
     }
-    ::close(fd);
+    closeSocket(fd);
     return 0;
 }
 

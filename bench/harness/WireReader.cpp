@@ -1,15 +1,9 @@
 #include "WireReader.h"
 
 #include "BenchClock.h"
+#include "BenchSocket.h"
 
 #include "WebSocketWire.h"
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <cstring>
 
@@ -73,24 +67,27 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
         r.error = "bad url " + url;
         return r;
     }
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (!startSockets()) {
+        r.error = "sockets: " + socketErrorText();
+        return r;
+    }
+    const SocketHandle fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(std::uint16_t(u.port));
     inet_pton(AF_INET, u.host == "localhost" ? "127.0.0.1" : u.host.c_str(), &addr.sin_addr);
     if (::connect(fd, reinterpret_cast<sockaddr *>(&addr), sizeof addr) != 0) {
-        r.error = std::string("connect: ") + std::strerror(errno);
-        ::close(fd);
+        r.error = "connect: " + socketErrorText();
+        closeSocket(fd);
         return r;
     }
-    const int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setNoDelay(fd);
     const std::string request = "GET " + u.target + " HTTP/1.1\r\nHost: " + u.host + ":" + std::to_string(u.port)
         + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
           "Sec-WebSocket-Version: 13\r\n\r\n";
-    if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) != ssize_t(request.size())) {
+    if (sendSome(fd, request.data(), request.size()) != static_cast<long long>(request.size())) {
         r.error = "send handshake failed";
-        ::close(fd);
+        closeSocket(fd);
         return r;
     }
 
@@ -104,15 +101,14 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
                 r.error = "timeout";
                 return false;
             }
-            pollfd p{fd, POLLIN, 0};
             // Latency runs wake every millisecond, as the engine clients' 1 ms observer tick does,
             // so that both see the same idle-CPU wake-up cost (large on this VM).
-            const int pr = ::poll(&p, 1, int(std::min<std::int64_t>(left / 1000000 + 1, stamped ? 1 : 1000)));
+            const int pr = pollSocket(fd, POLLIN, int(std::min<std::int64_t>(left / 1000000 + 1, stamped ? 1 : 1000)));
             if (pr <= 0)
                 continue;
-            const ssize_t n = ::recv(fd, buf.data() + have, buf.size() - have, 0);
+            const long long n = receiveSome(fd, buf.data() + have, buf.size() - have);
             if (n <= 0) {
-                r.error = n == 0 ? "peer closed" : std::string("recv: ") + std::strerror(errno);
+                r.error = n == 0 ? "peer closed" : "recv: " + socketErrorText();
                 return false;
             }
             have += std::size_t(n);
@@ -124,7 +120,7 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
     std::size_t headerEnd = std::string::npos;
     while (headerEnd == std::string::npos) {
         if (!readSome()) {
-            ::close(fd);
+            closeSocket(fd);
             return r;
         }
         const std::string_view view(buf.data(), have);
@@ -134,7 +130,7 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
     }
     if (std::memcmp(buf.data(), "HTTP/1.1 101", 12) != 0) {
         r.error = "handshake refused: " + std::string(buf.data(), std::min<std::size_t>(have, 80));
-        ::close(fd);
+        closeSocket(fd);
         return r;
     }
     std::memmove(buf.data(), buf.data() + headerEnd, have - headerEnd);
@@ -230,7 +226,7 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
         if (!readSome())
             break;
     }
-    ::close(fd);
+    closeSocket(fd);
     if (r.received >= count)
         r.error.clear();
     return r;

@@ -8,18 +8,23 @@
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 
+#ifdef Q_OS_UNIX
 #include <sys/resource.h>
+#endif
 
 using namespace streamscope::bench;
 
 int main(int argc, char **argv)
 {
     // The scale run opens a thousand connections; the servers and clients inherit the limit.
+    // (Windows has no such limit on sockets.)
+#ifdef Q_OS_UNIX
     rlimit rl{};
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
         rl.rlim_cur = rl.rlim_max;
         setrlimit(RLIMIT_NOFILE, &rl);
     }
+#endif
     QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("streamscope-bench"));
     QCommandLineParser parser;
