@@ -11,7 +11,9 @@ packages=(
     xvfb xauth
 )
 if [[ "${1:-}" == "--with-tests" ]]; then
-    packages+=(openssl clang-format)
+    # clang and libFuzzer for scripts/fuzz.sh (the fuzz preset); the sanitizer and fuzzer
+    # runtimes are only recommended by clang, and this script installs no recommends.
+    packages+=(openssl clang-format clang libclang-rt-14-dev libfuzzer-14-dev)
 fi
 
 missing=()
