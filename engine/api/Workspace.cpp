@@ -9,6 +9,7 @@
 #include <QtCore/QSaveFile>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -63,12 +64,14 @@ public:
             return std::nullopt;
         const QJsonValue v = m_object.value(key);
         const double d = v.toDouble();
-        if (!v.isDouble() || d != double(qint64(d))) {
+        if (!v.isDouble() || !std::isfinite(d) || d != std::trunc(d)) {
             error(key, QStringLiteral("expected an integer, found %1").arg(typeName(v)));
             return std::nullopt;
         }
+        // Compared as doubles: a value beyond int64 (1e55) has no qint64 to convert to.
         if (d < double(min) || d > double(max)) {
-            error(key, QStringLiteral("expected an integer from %1 to %2, found %3").arg(min).arg(max).arg(qint64(d)));
+            const QString found = std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d);
+            error(key, QStringLiteral("expected an integer from %1 to %2, found %3").arg(min).arg(max).arg(found));
             return std::nullopt;
         }
         return qint64(d);

@@ -101,6 +101,13 @@ void TestWorkspace::rejects_data()
                                   << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
     QTest::newRow("stall fraction") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":500.5})")
                                     << QStringLiteral("streams[0].stall_timeout_ms: expected an integer");
+    // Found by fuzz_workspace: a number beyond int64 was converted to one (undefined; in
+    // practice INT64_MIN, and the message said "found a number").
+    QTest::newRow("integer beyond int64")
+        << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":1e55})")
+        << QStringLiteral("streams[0].stall_timeout_ms: expected an integer from 100 to 86400000, found 1e+55");
+    QTest::newRow("version beyond int64") << QByteArray(R"({"version":-1e300,"streams":[]})")
+                                          << QStringLiteral("version: expected an integer from 1 to 1, found -1e+300");
     QTest::newRow("heartbeat range")
         << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
         << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
