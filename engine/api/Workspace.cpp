@@ -166,6 +166,21 @@ private:
 
 constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
 
+// RFC 9110's token, what a header name is made of. The handshake writes "name: value" lines as
+// given, so a name with ':' or a value with a line break would write other headers.
+bool isHeaderName(const QString &name)
+{
+    static const QString kSymbols = QStringLiteral("!#$%&'*+-.^_`|~");
+    return !name.isEmpty() && std::all_of(name.begin(), name.end(), [](QChar c) {
+        return c.unicode() < 0x80 && (c.isLetterOrNumber() || kSymbols.contains(c));
+    });
+}
+
+bool hasLineBreak(const QString &value)
+{
+    return value.contains(QLatin1Char('\r')) || value.contains(QLatin1Char('\n')) || value.contains(QChar(0));
+}
+
 // The one message for a literal where a secret belongs (auth, credential headers).
 QString referenceExpected()
 {
@@ -263,7 +278,15 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             if (!it.value().isString())
                 return r.error(QStringLiteral("headers.") + it.key(),
                                QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
+            if (!isHeaderName(it.key()))
+                return r.error(QStringLiteral("headers"),
+                               QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                                              "found \"%1\"")
+                                   .arg(it.key()));
             const QString value = it.value().toString();
+            if (hasLineBreak(value))
+                return r.error(QStringLiteral("headers.") + it.key(),
+                               QStringLiteral("expected a value on one line, without CR, LF or NUL"));
             if (Workspace::isLiteralCredential(it.key(), value))
                 return r.error(QStringLiteral("headers.") + it.key(), referenceExpected());
             c.headers.append({it.key(), value});

@@ -113,6 +113,15 @@ void TestWorkspace::rejects_data()
         << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
     QTest::newRow("subscribe item") << one(R"({"name":"a","url":"ws://h:1/","subscribe":["x",1]})")
                                     << QStringLiteral("streams[0].subscribe[1]: expected a string, found a number");
+    // Found by fuzz_workspace: any header name was taken, and the handshake writes "name: value"
+    // lines as given, so a name with ':' or a value with a line break wrote other headers.
+    QTest::newRow("header name with a colon")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A: b":"c"}})")
+        << QStringLiteral("streams[0].headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                          "found \"X-A: b\"");
+    QTest::newRow("header value with a line break")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A":"b\r\nX-Injected: 1"}})")
+        << QStringLiteral("streams[0].headers.X-A: expected a value on one line, without CR, LF or NUL");
     QTest::newRow("header type") << one(R"({"name":"a","url":"ws://h:1/","headers":{"X":1}})")
                                  << QStringLiteral("streams[0].headers.X: expected a string, found a number");
     QTest::newRow("literal secret")
