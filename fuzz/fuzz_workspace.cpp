@@ -4,7 +4,8 @@
 // Input: the file's bytes. Checked: a file either loads, or is refused with an error that
 // names the file and then where (line and column of bad JSON, or the key's path) and what was
 // expected, leaving the caller's workspace as it was; every warning names its key; a loaded
-// workspace holds no literal credential and no URL password; and what a loaded workspace
+// workspace holds no literal credential, no URL password, and no header that would write
+// another line into the handshake; and what a loaded workspace
 // saves loads again and saves the same (so a save never writes a file the next start refuses).
 
 #include "FuzzSupport.h"
@@ -39,8 +40,13 @@ void checkLoaded(const Workspace &ws, const Workspace::LoadResult &r)
     for (const StreamConfig &c : ws.streams) {
         FUZZ_CHECK(!c.name.trimmed().isEmpty(), "every stream has a name");
         FUZZ_CHECK(c.url.password().isEmpty(), "no URL password is loaded");
-        for (const auto &[name, value] : c.headers)
+        for (const auto &[name, value] : c.headers) {
             FUZZ_CHECK(!Workspace::isLiteralCredential(name, value), "no literal credential is loaded");
+            FUZZ_CHECK(!name.isEmpty() && !name.contains(QLatin1Char(':')) && !name.contains(QLatin1Char(' ')),
+                       "a header name is a token");
+            FUZZ_CHECK(!value.contains(QLatin1Char('\n')) && !value.contains(QLatin1Char('\r')),
+                       "a header value is one line");
+        }
     }
 }
 

@@ -24,6 +24,8 @@ declare -A max_len=(
     [websocketframes]=8192
     [httprequesthead]=4096
 )
+# Dictionaries: fuzz/TARGET.dict, or the one named here.
+declare -A dict_of=([headscanner]=json [messagedecoder]=json)
 order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes httprequesthead)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${order[@]}")
@@ -49,7 +51,8 @@ for t in "${targets[@]}"; do
     cp fuzz/corpus/"$t"/* "$work"/
     args=(-max_total_time="$seconds" -max_len="${max_len[$t]}" -timeout=10 -rss_limit_mb=2048
           -print_final_stats=1 -artifact_prefix="$out/artifacts/$t/")
-    [[ -f fuzz/$t.dict ]] && args+=(-dict="fuzz/$t.dict")
+    dict="fuzz/${dict_of[$t]:-$t}.dict"
+    [[ -f $dict ]] && args+=(-dict="$dict")
     log="$out/logs/$t.log"
     rc=0
     "$out/fuzz/fuzz_$t" "${args[@]}" "$work" >"$log" 2>&1 || rc=$?
