@@ -236,6 +236,10 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         if (!v->isEmpty() && !v->startsWith(QLatin1Char('/')))
             return r.error(QStringLiteral("latency_field"),
                            QStringLiteral("expected a JSON pointer starting with '/', found \"%1\"").arg(*v));
+        // The decoder compares keys as written in the message, escapes and all (MessageDecoder.h).
+        if (v->contains(QLatin1Char('"')) || v->contains(QLatin1Char('\\')))
+            return r.error(QStringLiteral("latency_field"),
+                           QStringLiteral("expected a JSON pointer without '\"' or '\\' in its keys"));
         c.latencyField = *v;
     }
     if (auto v = r.string(QStringLiteral("latency_unit"))) {

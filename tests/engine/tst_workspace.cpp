@@ -95,6 +95,9 @@ void TestWorkspace::rejects_data()
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
                              << QStringLiteral("streams[0].latency_field: expected a JSON pointer starting with '/'");
+    QTest::newRow("pointer with a quote") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"/a\":1,\"b"})")
+                                          << QStringLiteral("streams[0].latency_field: expected a JSON pointer without "
+                                                            "'\"' or '\\' in its keys");
     QTest::newRow("unit") << one(R"({"name":"a","url":"ws://h:1/","latency_unit":"min"})")
                           << QStringLiteral("streams[0].latency_unit: expected \"s\", \"ms\", \"us\" or \"ns\"");
     QTest::newRow("stall string") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":"5"})")
