@@ -55,7 +55,9 @@ for t in "${targets[@]}"; do
     [[ -f $dict ]] && args+=(-dict="$dict")
     log="$out/logs/$t.log"
     rc=0
+    started=$SECONDS
     "$out/fuzz/fuzz_$t" "${args[@]}" "$work" >"$log" 2>&1 || rc=$?
+    took=$((SECONDS - started))
 
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
@@ -72,7 +74,7 @@ for t in "${targets[@]}"; do
         fi
         result="$result (rc $rc, $log)"
     fi
-    rows+=("$(printf '%-16s %11s %8s %6s %7s %5ss  %s' "$t" "${runs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$seconds" "$result")")
+    rows+=("$(printf '%-16s %11s %8s %6s %7s %5ss  %s' "$t" "${runs:--}" "${rate:--}" "${cov:--}" "${ft:--}" "$took" "$result")")
 done
 
 printf '%-16s %11s %8s %6s %7s %6s  %s\n' target runs exec/s cov ft time result
