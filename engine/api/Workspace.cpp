@@ -279,14 +279,15 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         c.futures = *v;
     if (auto v = r.object(QStringLiteral("headers"))) {
         for (auto it = v->begin(); it != v->end(); ++it) {
-            if (!it.value().isString())
-                return r.error(QStringLiteral("headers.") + it.key(),
-                               QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
+            // The name first: every later message puts it in the key's path.
             if (!isHeaderName(it.key()))
                 return r.error(QStringLiteral("headers"),
                                QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
                                               "found \"%1\"")
                                    .arg(it.key()));
+            if (!it.value().isString())
+                return r.error(QStringLiteral("headers.") + it.key(),
+                               QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
             const QString value = it.value().toString();
             if (hasLineBreak(value))
                 return r.error(QStringLiteral("headers.") + it.key(),

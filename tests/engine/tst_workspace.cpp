@@ -122,6 +122,10 @@ void TestWorkspace::rejects_data()
         << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A: b":"c"}})")
         << QStringLiteral("streams[0].headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
                           "found \"X-A: b\"");
+    QTest::newRow("header name with a colon, value not a string")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A: b":{}}})")
+        << QStringLiteral("streams[0].headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                          "found \"X-A: b\"");
     QTest::newRow("header value with a line break")
         << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A":"b\r\nX-Injected: 1"}})")
         << QStringLiteral("streams[0].headers.X-A: expected a value on one line, without CR, LF or NUL");
