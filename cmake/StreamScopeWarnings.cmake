@@ -6,8 +6,14 @@ function(streamscope_target_defaults target)
             target_compile_options(${target} PRIVATE /WX)
         endif()
     else()
-        target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow=local
-                                                 -Wnon-virtual-dtor -Wcast-align)
+        target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wnon-virtual-dtor -Wcast-align)
+        # GCC's -Wshadow=local; clang (the fuzz build) has no such level: its -Wshadow checks
+        # locals too, and also names a local that hides a global.
+        if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+            target_compile_options(${target} PRIVATE -Wshadow)
+        else()
+            target_compile_options(${target} PRIVATE -Wshadow=local)
+        endif()
         if(STREAMSCOPE_WERROR)
             target_compile_options(${target} PRIVATE -Werror)
         endif()
@@ -17,6 +23,19 @@ function(streamscope_target_defaults target)
         QT_NO_NARROWING_CONVERSIONS_IN_CONNECT QT_STRICT_ITERATORS
         STREAMSCOPE_VERSION="${PROJECT_VERSION}")
 endfunction()
+
+# The fuzz build (fuzz/, preset "fuzz") is an ASan+UBSan build whose code also carries
+# libFuzzer's coverage instrumentation, so that the fuzzers' coverage reaches the engine, the
+# replay server and the app they link; the fuzzers themselves add -fsanitize=fuzzer.
+if(STREAMSCOPE_FUZZ)
+    if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+        message(FATAL_ERROR "STREAMSCOPE_FUZZ needs clang and libFuzzer: cmake --preset fuzz")
+    endif()
+    if(NOT STREAMSCOPE_SANITIZE)
+        set(STREAMSCOPE_SANITIZE "address;undefined")
+    endif()
+    add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
 
 if(STREAMSCOPE_SANITIZE)
     string(REPLACE ";" "," _san "${STREAMSCOPE_SANITIZE}")

@@ -3,6 +3,8 @@
 # - an engine folder includes only headers of its own folder or of a folder below it;
 # - ui/, app/ and bench/ include only the engine's public headers (engine/model/, engine/api/),
 #   and never simdjson.
+# tests/ and fuzz/ are not checked: they test the engine's private parts through
+# StreamScope::EngineInternals, which gives them its private headers on purpose.
 # Prints every violation as FILE:LINE: what; exits 1 if there is any, 0 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -11,8 +11,11 @@ packages=(
     xvfb xauth
 )
 if [[ "${1:-}" == "--with-tests" ]]; then
-    # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh
-    packages+=(openssl clang-format g++-mingw-w64-x86-64-posix yamllint shellcheck)
+    # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh. clang and libFuzzer:
+    # scripts/fuzz.sh (the fuzz preset); the sanitizer and fuzzer runtimes are only
+    # recommended by clang, and this script installs no recommends.
+    packages+=(openssl clang-format g++-mingw-w64-x86-64-posix yamllint shellcheck
+               clang libclang-rt-14-dev libfuzzer-14-dev)
 fi
 
 missing=()

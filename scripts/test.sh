@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks the layering and the formatting, builds with warnings as
 # errors, checks what would break the Windows and macOS builds (scripts/check-portability.sh),
-# and runs every test with ctest; in CI also under ASan+UBSan. With --sanitize also
-# runs the suites under ASan+UBSan and the engine under TSan.
+# and runs every test with ctest; in CI also under ASan+UBSan, and every fuzz target for a
+# few seconds. With --sanitize also runs the suites under ASan+UBSan, the engine under TSan,
+# and every fuzz target for 60 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --with-tests
@@ -32,4 +33,11 @@ if [[ "${1:-}" == "--sanitize" ]]; then
     STREAMSCOPE_TEST_TIME_FACTOR=10 QT_NO_GLIB=1 \
         TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
         ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
+fi
+# The libFuzzer targets (fuzz/README.md): in CI a smoke run that proves they build and run on
+# their seeds (about 3 minutes with the build); with --sanitize a minute each.
+if [[ "${1:-}" == "--sanitize" ]]; then
+    scripts/fuzz.sh 60
+elif [[ "${CI:-}" == "true" ]]; then
+    scripts/fuzz.sh 5
 fi

@@ -9,6 +9,7 @@
 #include <QtCore/QSaveFile>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -63,12 +64,14 @@ public:
             return std::nullopt;
         const QJsonValue v = m_object.value(key);
         const double d = v.toDouble();
-        if (!v.isDouble() || d != double(qint64(d))) {
+        if (!v.isDouble() || !std::isfinite(d) || d != std::trunc(d)) {
             error(key, QStringLiteral("expected an integer, found %1").arg(typeName(v)));
             return std::nullopt;
         }
+        // Compared as doubles: a value beyond int64 (1e55) has no qint64 to convert to.
         if (d < double(min) || d > double(max)) {
-            error(key, QStringLiteral("expected an integer from %1 to %2, found %3").arg(min).arg(max).arg(qint64(d)));
+            const QString found = std::abs(d) < 1e15 ? QString::number(qint64(d)) : QString::number(d);
+            error(key, QStringLiteral("expected an integer from %1 to %2, found %3").arg(min).arg(max).arg(found));
             return std::nullopt;
         }
         return qint64(d);
@@ -163,6 +166,21 @@ private:
 
 constexpr qint64 kMaxMs = 24LL * 3600 * 1000;
 
+// RFC 9110's token, what a header name is made of. The handshake writes "name: value" lines as
+// given, so a name with ':' or a value with a line break would write other headers.
+bool isHeaderName(const QString &name)
+{
+    static const QString kSymbols = QStringLiteral("!#$%&'*+-.^_`|~");
+    return !name.isEmpty() && std::all_of(name.begin(), name.end(), [](QChar c) {
+        return c.unicode() < 0x80 && (c.isLetterOrNumber() || kSymbols.contains(c));
+    });
+}
+
+bool hasLineBreak(const QString &value)
+{
+    return value.contains(QLatin1Char('\r')) || value.contains(QLatin1Char('\n')) || value.contains(QChar(0));
+}
+
 // The one message for a literal where a secret belongs (auth, credential headers).
 QString referenceExpected()
 {
@@ -223,6 +241,10 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         if (!v->isEmpty() && !v->startsWith(QLatin1Char('/')))
             return r.error(QStringLiteral("latency_field"),
                            QStringLiteral("expected a JSON pointer starting with '/', found \"%1\"").arg(*v));
+        // The decoder compares keys as written in the message, escapes and all (MessageDecoder.h).
+        if (v->contains(QLatin1Char('"')) || v->contains(QLatin1Char('\\')))
+            return r.error(QStringLiteral("latency_field"),
+                           QStringLiteral("expected a JSON pointer without '\"' or '\\' in its keys"));
         c.latencyField = *v;
     }
     if (auto v = r.string(QStringLiteral("latency_unit"))) {
@@ -262,10 +284,19 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         c.futures = *v;
     if (auto v = r.object(QStringLiteral("headers"))) {
         for (auto it = v->begin(); it != v->end(); ++it) {
+            // The name first: every later message puts it in the key's path.
+            if (!isHeaderName(it.key()))
+                return r.error(QStringLiteral("headers"),
+                               QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                                              "found \"%1\"")
+                                   .arg(it.key()));
             if (!it.value().isString())
                 return r.error(QStringLiteral("headers.") + it.key(),
                                QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));
             const QString value = it.value().toString();
+            if (hasLineBreak(value))
+                return r.error(QStringLiteral("headers.") + it.key(),
+                               QStringLiteral("expected a value on one line, without CR, LF or NUL"));
             if (Workspace::isLiteralCredential(it.key(), value))
                 return r.error(QStringLiteral("headers.") + it.key(), referenceExpected());
             c.headers.append({it.key(), value});

@@ -89,14 +89,16 @@ void readId(std::string_view head, HeadInfo &info)
         info.id = head.substr(p, end - p);
 }
 
-// Number value after a key position (e.g. "status":200); -1 if not a number.
+// Number value after a key position (e.g. "status":200); -1 if not a number. The digits are
+// the peer's: a value past kStatusCap reads as kStatusCap, which is over 400 like the value.
+constexpr int kStatusCap = 1'000'000;
 int readInt(std::string_view head, std::size_t p)
 {
     p = skipSpace(head, p);
     int v = 0;
     bool any = false;
     while (p < head.size() && head[p] >= '0' && head[p] <= '9') {
-        v = v * 10 + (head[p] - '0');
+        v = std::min(v * 10 + (head[p] - '0'), kStatusCap); // v <= kStatusCap: no overflow
         any = true;
         ++p;
     }

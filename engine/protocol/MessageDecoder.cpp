@@ -472,6 +472,20 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
     return false;
 }
 
+namespace {
+
+// simdjson compares a pointer's key with the message's raw, still escaped key, byte for byte up
+// to the key's length and then expects the closing quote; it asks its caller for keys without
+// '"'. A key with '"' or '\\' could match across the message's own quotes and on into the
+// padding after it (a reused buffer holds an earlier message there): such a pointer matches
+// nothing. The workspace refuses it; this keeps any other caller safe too.
+bool pointerIsComparable(const std::string &pointer)
+{
+    return pointer.find_first_of("\"\\") == std::string::npos;
+}
+
+} // namespace
+
 bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
 {
     const auto fail = [this](simdjson::error_code e) {
@@ -482,6 +496,8 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         return false;
     };
     out = DecodedFields{};
+    if (!pointer.empty() && !pointerIsComparable(pointer))
+        return true; // the time is nowhere, as for a pointer to a missing field
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
     t_walk = WalkState{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false, nullptr};
     // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the

@@ -87,7 +87,8 @@ public:
     PaddedBuffer &buffer() { return m_buffer; }
 
     // Decodes `len` bytes at buffer().data(). `pointer`, when not empty, is the JSON pointer
-    // of the event time. Returns false on malformed JSON, or on a field we read whose value
+    // of the event time; one with '"' or '\\' in it matches nothing (simdjson cannot compare
+    // such keys), and the message is then not checked either. Returns false on malformed JSON, or on a field we read whose value
     // has the wrong type or is out of range (see lastError()). An event time that is a number
     // beyond int64 (1e300) is read as INT64_MAX or INT64_MIN + 1: no plausible time.
     bool decode(std::size_t len, const std::string &pointer, DecodedFields &out,

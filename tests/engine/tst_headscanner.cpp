@@ -82,6 +82,13 @@ void tst_HeadScanner::classify_data()
     QTest::newRow("websocket API status 429 without error body")
         << QByteArray("{\"id\":\"abc\",\"status\":429,\"rateLimits\":[]}") << QByteArray("Error") << QByteArray("abc")
         << true;
+    // Found by fuzz_headscanner: the status's digits overflowed an int (undefined; in practice
+    // 2^32 + 1 wrapped to 1, a success).
+    QTest::newRow("status beyond int is an error") << QByteArray("{\"id\":8,\"status\":4294967297,\"result\":null}")
+                                                   << QByteArray("Error") << QByteArray("8") << false;
+    QTest::newRow("status of 200 digits is an error")
+        << (QByteArray("{\"id\":9,\"status\":") + QByteArray(200, '9') + "}") << QByteArray("Error") << QByteArray("9")
+        << false;
 
     // Betfair.
     QTest::newRow("Betfair connection") << QByteArray(

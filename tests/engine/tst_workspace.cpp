@@ -103,17 +103,40 @@ void TestWorkspace::rejects_data()
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
                              << QStringLiteral("streams[0].latency_field: expected a JSON pointer starting with '/'");
+    QTest::newRow("pointer with a quote") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"/a\":1,\"b"})")
+                                          << QStringLiteral("streams[0].latency_field: expected a JSON pointer without "
+                                                            "'\"' or '\\' in its keys");
     QTest::newRow("unit") << one(R"({"name":"a","url":"ws://h:1/","latency_unit":"min"})")
                           << QStringLiteral("streams[0].latency_unit: expected \"s\", \"ms\", \"us\" or \"ns\"");
     QTest::newRow("stall string") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":"5"})")
                                   << QStringLiteral("streams[0].stall_timeout_ms: expected an integer, found a string");
     QTest::newRow("stall fraction") << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":500.5})")
                                     << QStringLiteral("streams[0].stall_timeout_ms: expected an integer");
+    // Found by fuzz_workspace: a number beyond int64 was converted to one (undefined; in
+    // practice INT64_MIN, and the message said "found a number").
+    QTest::newRow("integer beyond int64")
+        << one(R"({"name":"a","url":"ws://h:1/","stall_timeout_ms":1e55})")
+        << QStringLiteral("streams[0].stall_timeout_ms: expected an integer from 100 to 86400000, found 1e+55");
+    QTest::newRow("version beyond int64") << QByteArray(R"({"version":-1e300,"streams":[]})")
+                                          << QStringLiteral("version: expected an integer from 1 to 1, found -1e+300");
     QTest::newRow("heartbeat range")
         << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
         << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
     QTest::newRow("subscribe item") << one(R"({"name":"a","url":"ws://h:1/","subscribe":["x",1]})")
                                     << QStringLiteral("streams[0].subscribe[1]: expected a string, found a number");
+    // Found by fuzz_workspace: any header name was taken, and the handshake writes "name: value"
+    // lines as given, so a name with ':' or a value with a line break wrote other headers.
+    QTest::newRow("header name with a colon")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A: b":"c"}})")
+        << QStringLiteral("streams[0].headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                          "found \"X-A: b\"");
+    QTest::newRow("header name with a colon, value not a string")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A: b":{}}})")
+        << QStringLiteral("streams[0].headers: expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                          "found \"X-A: b\"");
+    QTest::newRow("header value with a line break")
+        << one(R"({"name":"a","url":"ws://h:1/","headers":{"X-A":"b\r\nX-Injected: 1"}})")
+        << QStringLiteral("streams[0].headers.X-A: expected a value on one line, without CR, LF or NUL");
     QTest::newRow("header type") << one(R"({"name":"a","url":"ws://h:1/","headers":{"X":1}})")
                                  << QStringLiteral("streams[0].headers.X: expected a string, found a number");
     QTest::newRow("literal secret")

@@ -1,0 +1,147 @@
+// MessageDecoder (engine/protocol/MessageDecoder.*): simdjson ondemand over every data message
+// a peer sends, with its own shortcuts (the lazy tail, the prefix of a long message).
+//
+// Input: one option byte (bits 0-1 the venue profile, bits 2-5 the latency field's JSON
+// pointer from a table; 15: the pointer is the input's first line), then the message.
+// Checked:
+// - nothing is read past the message and simdjson's padding: the decoder's buffer beyond them
+//   is poisoned for ASan;
+// - nothing after the message changes the outcome: decoded with zeros and with JSON-like junk
+//   after it (a reused buffer holds the last longer message there), the answers are equal;
+// - a long message decoded from its prefix (a fresh decoder) agrees with the whole-message
+//   walk (a decoder whose prefix attempts are paused): when the walk succeeds, so does the
+//   prefix, with the same fields; the prefix may accept what the walk refuses only in the
+//   tail it never reads (MessageDecoder.h);
+// - a failure explains itself: "not valid JSON (...)" or a message naming the field.
+
+#include "FuzzSupport.h"
+#include "protocol/MessageDecoder.h"
+
+#include <sanitizer/asan_interface.h>
+
+#include <QtCore/QString>
+
+#include <cstring>
+#include <string>
+
+using streamscope::DecodedFields;
+using streamscope::DecodeProfile;
+using streamscope::MessageDecoder;
+using streamscope::PaddedBuffer;
+using streamscope::fuzz::InputReader;
+
+namespace {
+
+const char *const kPointers[] = {
+    "",   "/E",    "/data/E", "/pt", "/ts",  "/data/0/E", "/a~1b", "/0",
+    "/T", "/data", "/x/y/z",  "/~0", "/ts/", "/mc/0/pt",  "/E/0",
+};
+constexpr int kCustomPointer = 15;
+
+// What a decode gave, copied out of the decoder (its views die with the next call).
+struct Outcome {
+    bool ok = false;
+    QString error;
+    bool fieldError = false;
+    std::int64_t ints[10] = {};
+    std::string strings[8];
+
+    bool sameFields(const Outcome &o) const
+    {
+        for (int i = 0; i < 10; ++i)
+            if (ints[i] != o.ints[i])
+                return false;
+        for (int i = 0; i < 8; ++i)
+            if (strings[i] != o.strings[i])
+                return false;
+        return true;
+    }
+};
+
+// Decodes in place, as a transport does: copied into the decoder's buffer, with zeros or
+// JSON-like junk in the padding after it (the decoder sets the first byte itself), and the
+// rest of the buffer poisoned while the decoder runs.
+Outcome decode(MessageDecoder &decoder, const char *message, std::size_t len, const std::string &pointer,
+               DecodeProfile profile, bool junkAfter)
+{
+    PaddedBuffer &buffer = decoder.buffer();
+    char *data = buffer.reserve(len);
+    std::memcpy(data, message, len);
+    static const char kJunk[] = "}]\",:{[\\ 1e9\"x\":";
+    for (std::size_t i = 0; i < PaddedBuffer::kPadding; ++i)
+        data[len + i] = junkAfter ? kJunk[i % (sizeof(kJunk) - 1)] : '\0';
+    char *const tail = data + len + PaddedBuffer::kPadding;
+    const std::size_t tailBytes = buffer.allocated() - len - PaddedBuffer::kPadding;
+    ASAN_POISON_MEMORY_REGION(tail, tailBytes);
+    DecodedFields f;
+    Outcome out;
+    out.ok = decoder.decode(len, pointer, f, profile);
+    ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
+    if (!out.ok) {
+        out.error = decoder.lastError();
+        out.fieldError = decoder.lastErrorIsField();
+        FUZZ_CHECK(!out.error.isEmpty(), "a failure has a message");
+        if (out.fieldError)
+            FUZZ_CHECK(out.error.startsWith(QLatin1String("field \"")), "a field error names the field");
+        else
+            FUZZ_CHECK(out.error.startsWith(QLatin1String("not valid JSON (")), "a JSON error says so");
+        return out;
+    }
+    const std::int64_t ints[10] = {f.eventTime, f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
+                                   f.status,    f.conflateMs,    f.heartbeatMs,   f.conflated,         f.image};
+    std::copy(std::begin(ints), std::end(ints), out.ints);
+    const std::string_view strings[8] = {f.eventType,  f.symbol, f.stream,     f.op,
+                                         f.changeType, f.clk,    f.initialClk, f.segmentType};
+    for (int i = 0; i < 8; ++i)
+        out.strings[i] = std::string(strings[i]);
+    return out;
+}
+
+// A decoder whose next long messages skip the prefix attempt: it has just missed on one
+// (the message's only field lies past the prefix).
+void pausePrefix(MessageDecoder &decoder)
+{
+    static const std::string kMiss =
+        "{\"p\":\"" + std::string(MessageDecoder::kPrefixMinBytes, 'a') + "\",\"E\":1700000000000}";
+    DecodedFields f;
+    FUZZ_CHECK(decoder.decodeCopy(kMiss.data(), kMiss.size(), std::string(), f), "the priming message decodes");
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    InputReader in(data, size);
+    const std::uint8_t options = in.byte();
+    const auto profile = DecodeProfile((options & 3) % 3);
+    const int pointerIndex = (options >> 2) & 15;
+    const char *message = in.rest();
+    std::size_t len = in.restSize();
+    std::string pointer;
+    if (pointerIndex == kCustomPointer) {
+        const auto *nl = static_cast<const char *>(std::memchr(message, '\n', len));
+        const std::size_t n = nl ? std::size_t(nl - message) : len;
+        pointer.assign(message, n);
+        message += nl ? n + 1 : n;
+        len -= nl ? n + 1 : n;
+    } else {
+        pointer = kPointers[pointerIndex];
+    }
+
+    MessageDecoder zeros;
+    const Outcome a = decode(zeros, message, len, pointer, profile, false);
+    MessageDecoder junk;
+    const Outcome b = decode(junk, message, len, pointer, profile, true);
+    FUZZ_CHECK(a.ok == b.ok && a.error == b.error && a.sameFields(b), "bytes past the message change nothing");
+
+    if (len >= MessageDecoder::kPrefixMinBytes) {
+        MessageDecoder whole;
+        pausePrefix(whole);
+        const Outcome w = decode(whole, message, len, pointer, profile, false);
+        if (w.ok) {
+            FUZZ_CHECK(a.ok, "what the whole walk accepts, the prefix accepts");
+            FUZZ_CHECK(a.sameFields(w), "prefix and whole walk decode the same fields");
+        }
+    }
+    return 0;
+}
