@@ -34,6 +34,15 @@ QStringList list(std::initializer_list<const char *> items)
     return out;
 }
 
+// a at 1 msgs/s, b at 2, behind `proxy`.
+void twoRows(QStandardItemModel &source, StreamSortProxy &proxy)
+{
+    addRow(source, QStringLiteral("a"), 1.0);
+    addRow(source, QStringLiteral("b"), 2.0);
+    proxy.setSortRole(kSortRole);
+    proxy.setSourceModel(&source);
+}
+
 QStringList names(const QAbstractItemModel &m)
 {
     QStringList out;
@@ -74,11 +83,8 @@ void tst_StreamSortProxy::tiesByNameBothWays()
 void tst_StreamSortProxy::liveValuesWaitForTheCalmTimer()
 {
     QStandardItemModel source;
-    addRow(source, QStringLiteral("a"), 1.0);
-    addRow(source, QStringLiteral("b"), 2.0);
     StreamSortProxy proxy(kName);
-    proxy.setSortRole(kSortRole);
-    proxy.setSourceModel(&source);
+    twoRows(source, proxy);
     proxy.sort(kRate, Qt::DescendingOrder);
     QCOMPARE(names(proxy), list({"b", "a"}));
     source.item(0, kRate)->setData(3.0, kSortRole); // a overtakes b
@@ -89,11 +95,8 @@ void tst_StreamSortProxy::liveValuesWaitForTheCalmTimer()
 void tst_StreamSortProxy::heldWhilePointerIsOverTheTable()
 {
     QStandardItemModel source;
-    addRow(source, QStringLiteral("a"), 1.0);
-    addRow(source, QStringLiteral("b"), 2.0);
     StreamSortProxy proxy(kName);
-    proxy.setSortRole(kSortRole);
-    proxy.setSourceModel(&source);
+    twoRows(source, proxy);
     QTableView view;
     view.setModel(&proxy);
     view.setSortingEnabled(true);
