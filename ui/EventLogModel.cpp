@@ -4,6 +4,7 @@
 #include "PeerText.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QRegularExpression>
 #include <QtGui/QBrush>
 
 namespace streamscope::ui {
@@ -85,9 +86,74 @@ QString EventLogModel::kindName(EventKind kind)
     return tr("event");
 }
 
+EventLogFilter::EventLogFilter(QObject *parent)
+    : QSortFilterProxyModel(parent)
+{
+}
+
+void EventLogFilter::setStream(const QString &stream)
+{
+    if (stream == m_stream)
+        return;
+    m_stream = stream;
+    invalidateFilter();
+}
+
+void EventLogFilter::setMinimumSeverity(int severity)
+{
+    if (severity == m_minimumSeverity)
+        return;
+    m_minimumSeverity = severity;
+    invalidateFilter();
+}
+
+bool EventLogFilter::filterAcceptsRow(int sourceRow, const QModelIndex &) const
+{
+    const auto *model = qobject_cast<const EventLogModel *>(sourceModel());
+    const EventLogModel::Entry *e = model ? model->entryAt(sourceRow) : nullptr;
+    if (!e)
+        return false;
+    return int(e->severity) >= m_minimumSeverity && (m_stream.isEmpty() || e->stream == m_stream);
+}
+
+bool EventLogModel::foldIntoDisconnect(const StreamEvent &event, const QString &streamName)
+{
+    const bool scheduled = event.kind == EventKind::ReconnectScheduled;
+    if (!scheduled && !(event.kind == EventKind::StateChanged && event.state == StreamState::Reconnecting))
+        return false;
+    // The stream's latest entry, waiting or shown; only a disconnect just before takes it.
+    constexpr qint64 kFoldWithinMs = 2000;
+    Entry *last = nullptr;
+    int shownRow = -1;
+    for (auto it = m_pending.rbegin(); it != m_pending.rend() && !last; ++it)
+        if (it->stream == streamName)
+            last = &*it;
+    for (int row = int(m_entries.size()) - 1; !last && row >= 0 && row >= int(m_entries.size()) - 50; --row) {
+        if (m_entries[size_t(row)].stream == streamName) {
+            last = &m_entries[size_t(row)];
+            shownRow = row;
+        }
+    }
+    if (!last || last->source != EventKind::Disconnected || event.timeMs - last->timeMs > kFoldWithinMs)
+        return false;
+    if (scheduled) {
+        // "reconnecting in 1.5 s (attempt 2): <reason>": the reason is the disconnect's already.
+        static const QRegularExpression when(QStringLiteral("^reconnecting in [^()]+ \\(attempt \\d+\\)"));
+        const QRegularExpressionMatch m = when.match(event.text);
+        last->text += QStringLiteral("; ") + peerText(m.hasMatch() ? m.captured(0) : event.text);
+        last->kind = tr("reconnect");
+        if (shownRow >= 0)
+            emit dataChanged(index(shownRow, 0), index(shownRow, ColumnCount - 1));
+    }
+    return true;
+}
+
 void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName)
 {
+    if (foldIntoDisconnect(event, streamName))
+        return;
     Entry e;
+    e.source = event.kind;
     e.timeMs = event.timeMs;
     e.stream = streamName;
     e.kind = event.kind == EventKind::StateChanged ? stateName(event.state) : kindName(event.kind);

@@ -11,11 +11,31 @@
 #include "StreamRecords.h"
 
 #include <QtCore/QAbstractTableModel>
+#include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QVector>
 
 #include <deque>
 
 namespace streamscope::ui {
+
+class EventLogModel;
+
+// What the event log shows: one stream's entries or all, and a minimum severity.
+class EventLogFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit EventLogFilter(QObject *parent = nullptr);
+    // Empty: every stream (and the entries of no stream: keychain, workspace).
+    void setStream(const QString &stream);
+    void setMinimumSeverity(int severity); // an EventLogModel::Severity
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
+
+private:
+    QString m_stream;
+    int m_minimumSeverity = 0;
+};
 
 class EventLogModel : public QAbstractTableModel {
     Q_OBJECT
@@ -30,6 +50,7 @@ public:
         QString kind;
         QString text;
         Severity severity = Severity::Info;
+        EventKind source = EventKind::Unknown; // the engine's kind, for events from the engine
     };
 
     explicit EventLogModel(QObject *parent = nullptr);
@@ -52,6 +73,10 @@ public:
     static QString kindName(EventKind kind);
 
 private:
+    // A reconnect is one line: the disconnect, with the engine's "reconnecting in …" folded
+    // into it and its Reconnecting state change dropped. True when `event` was folded.
+    bool foldIntoDisconnect(const StreamEvent &event, const QString &streamName);
+
     std::deque<Entry> m_entries;
     QVector<Entry> m_pending;
 };

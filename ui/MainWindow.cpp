@@ -28,7 +28,9 @@
 #include <QtGui/QDesktopServices>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QScreen>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
+#include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -62,6 +64,17 @@ QTableView *makeLogView(QAbstractItemModel *model)
     return view;
 }
 } // namespace
+
+void MainWindow::updateEventFilter()
+{
+    const bool selectedOnly = m_eventStream->currentIndex() == 1;
+    const StreamId current = m_inspector->stream();
+    // With nothing selected, "Selected stream" shows nothing rather than everything.
+    m_eventFilter->setStream(!selectedOnly                     ? QString()
+                                 : current != kInvalidStreamId ? streamName(current)
+                                                               : QStringLiteral("\x01"));
+    m_eventFilter->setMinimumSeverity(m_eventSeverity->currentData().toInt());
+}
 
 QSortFilterProxyModel *MainWindow::streamProxy() const
 {
@@ -295,15 +308,38 @@ void MainWindow::buildDocks()
     m_errorsDock->setToolTip(tr("Errors returned by the endpoint of the selected stream"));
     addDockWidget(Qt::BottomDockWidgetArea, m_errorsDock);
 
-    m_eventView = makeLogView(m_eventLog);
+    m_eventFilter = new EventLogFilter(this);
+    m_eventFilter->setSourceModel(m_eventLog);
+    m_eventView = makeLogView(m_eventFilter);
     m_eventView->setObjectName(QStringLiteral("eventLogView"));
     const int digit = m_eventView->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     m_eventView->setColumnWidth(EventLogModel::ColTime, digit * 14);
     m_eventView->setColumnWidth(EventLogModel::ColStream, digit * 20);
     m_eventView->setColumnWidth(EventLogModel::ColKind, digit * 14);
+    // Which entries: every stream's or the selected one's, and from which severity up.
+    m_eventStream = new QComboBox;
+    m_eventStream->setObjectName(QStringLiteral("eventStream"));
+    m_eventStream->addItems({tr("All streams"), tr("Selected stream")});
+    m_eventSeverity = new QComboBox;
+    m_eventSeverity->setObjectName(QStringLiteral("eventSeverity"));
+    m_eventSeverity->addItem(tr("All events"), int(EventLogModel::Severity::Info));
+    m_eventSeverity->addItem(tr("Warnings and errors"), int(EventLogModel::Severity::Warning));
+    m_eventSeverity->addItem(tr("Errors"), int(EventLogModel::Severity::Error));
+    connect(m_eventStream, &QComboBox::currentIndexChanged, this, &MainWindow::updateEventFilter);
+    connect(m_eventSeverity, &QComboBox::currentIndexChanged, this, &MainWindow::updateEventFilter);
+    auto *eventBox = new QWidget;
+    auto *eventLayout = new QVBoxLayout(eventBox);
+    eventLayout->setContentsMargins(0, 0, 0, 0);
+    auto *eventBar = new QHBoxLayout;
+    eventBar->setContentsMargins(6, 4, 6, 0);
+    eventBar->addWidget(m_eventStream);
+    eventBar->addWidget(m_eventSeverity);
+    eventBar->addStretch();
+    eventLayout->addLayout(eventBar);
+    eventLayout->addWidget(m_eventView, 1);
     m_eventsDock = new QDockWidget(tr("Event log"), this);
     m_eventsDock->setObjectName(QStringLiteral("eventsDock"));
-    m_eventsDock->setWidget(m_eventView);
+    m_eventsDock->setWidget(eventBox);
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
 
     tabifyDockWidget(m_inspectorDock, m_eventsDock);
@@ -312,7 +348,7 @@ void MainWindow::buildDocks()
     m_inspectorDock->raise();
 
     // Tail the event log while the user is at its bottom.
-    connect(m_eventLog, &QAbstractItemModel::rowsInserted, this, [this] {
+    connect(m_eventFilter, &QAbstractItemModel::rowsInserted, this, [this] {
         QScrollBar *bar = m_eventView->verticalScrollBar();
         if (bar->value() >= bar->maximum() - 30)
             QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);

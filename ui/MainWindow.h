@@ -25,6 +25,7 @@
 
 #include <memory>
 
+class QComboBox;
 class QDockWidget;
 class QLabel;
 class QLineEdit;
@@ -43,6 +44,7 @@ namespace streamscope::ui {
 
 class AlertMonitor;
 class CpuMeter;
+class EventLogFilter;
 class EventLogModel;
 class LatencyChart;
 class MainActions;
@@ -110,6 +112,8 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
+    // The event log's stream and severity choice, applied (also when the selection changes).
+    void updateEventFilter();
     // Enables the stream actions for the selection and the states of its streams.
     void updateActionsForSelection(const QList<StreamId> &ids);
     // Asks before removing; true when the user chose Remove.
@@ -168,6 +172,9 @@ private:
     ResponseModel *m_errors = nullptr;
     EventLogModel *m_eventLog = nullptr;
     QTableView *m_eventView = nullptr;
+    EventLogFilter *m_eventFilter = nullptr;
+    QComboBox *m_eventStream = nullptr;
+    QComboBox *m_eventSeverity = nullptr;
     AlertMonitor *m_alerts = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     MainActions *m_actions = nullptr;

@@ -86,6 +86,7 @@ void MainWindow::onSelectionChanged()
         current = ids.first();
     const QString name = current != kInvalidStreamId ? streamName(current) : QString();
     m_inspector->setStream(current, name);
+    updateEventFilter();
     m_latencyChart->setStream(current, name);
     m_inspectorDock->setWindowTitle(current != kInvalidStreamId ? tr("Inspector — %1").arg(name) : tr("Inspector"));
     m_resultsDock->setWindowTitle(current != kInvalidStreamId ? tr("Results — %1").arg(name) : tr("Results"));

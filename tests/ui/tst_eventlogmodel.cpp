@@ -15,6 +15,8 @@ private slots:
     void keepsAtMostCapacity();
     void entriesFromTheWindow_data();
     void entriesFromTheWindow();
+    void reconnectIsOneLine();
+    void filterByStreamAndSeverity();
 };
 
 void tst_EventLogModel::batchesInsertsPerFlush()
@@ -101,6 +103,77 @@ void tst_EventLogModel::entriesFromTheWindow()
     QCOMPARE(e->text, text);
     QCOMPARE(int(e->severity), severity);
     QVERIFY(e->timeMs >= before);
+}
+
+namespace {
+StreamEvent streamEvent(EventKind kind, qint64 timeMs, const QString &text, StreamState state = StreamState::Unknown)
+{
+    StreamEvent e;
+    e.stream = 1;
+    e.kind = kind;
+    e.timeMs = timeMs;
+    e.text = text;
+    e.state = state;
+    return e;
+}
+} // namespace
+
+// The engine reports a reconnect as a disconnect, a Reconnecting state and a scheduled
+// attempt: the log shows one line, before or after the window's flush.
+void tst_EventLogModel::reconnectIsOneLine()
+{
+    for (const bool flushBetween : {false, true}) {
+        EventLogModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString btc = QStringLiteral("btc");
+        model.addEvent(streamEvent(EventKind::Disconnected, 1000, QStringLiteral("server closed (close code 1006)")),
+                       btc);
+        if (flushBetween)
+            model.flush();
+        model.addEvent(streamEvent(EventKind::StateChanged, 1001,
+                                   QStringLiteral("server closed; reconnect attempt 2 in 1.5 s"),
+                                   StreamState::Reconnecting),
+                       btc);
+        model.addEvent(
+            streamEvent(EventKind::ReconnectScheduled, 1001,
+                        QStringLiteral("reconnecting in 1.5 s (attempt 2): server closed (close code 1006)")),
+            btc);
+        model.addEvent(streamEvent(EventKind::Connected, 2600, QStringLiteral("connected to ws://127.0.0.1:1/x")), btc);
+        model.flush();
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.entryAt(0)->kind, QStringLiteral("reconnect"));
+        QCOMPARE(model.entryAt(0)->text,
+                 QStringLiteral("server closed (close code 1006); reconnecting in 1.5 s (attempt 2)"));
+        QCOMPARE(model.entryAt(0)->severity, EventLogModel::Severity::Warning);
+    }
+    // Without a disconnect just before (a stall, a failed attempt), the lines stay as they are.
+    EventLogModel model;
+    model.addEvent(
+        streamEvent(EventKind::ReconnectScheduled, 1000, QStringLiteral("reconnecting in 1 s (attempt 1): stall")),
+        QStringLiteral("eth"));
+    model.flush();
+    QCOMPARE(model.rowCount(), 1);
+}
+
+void tst_EventLogModel::filterByStreamAndSeverity()
+{
+    EventLogModel model;
+    model.addEvent(streamEvent(EventKind::Connected, 1, QStringLiteral("connected")), QStringLiteral("btc"));
+    model.addEvent(streamEvent(EventKind::Gap, 2, QStringLiteral("sequence gap")), QStringLiteral("btc"));
+    model.addEvent(streamEvent(EventKind::Stalled, 3, QStringLiteral("stalled")), QStringLiteral("eth"));
+    model.addWorkspaceWarning(QStringLiteral("unknown key"));
+    model.flush();
+    EventLogFilter filter;
+    filter.setSourceModel(&model);
+    QCOMPARE(filter.rowCount(), 4);
+    filter.setStream(QStringLiteral("btc"));
+    QCOMPARE(filter.rowCount(), 2);
+    filter.setMinimumSeverity(int(EventLogModel::Severity::Error));
+    QCOMPARE(filter.rowCount(), 1);
+    QCOMPARE(filter.index(0, EventLogModel::ColText).data().toString(), QStringLiteral("sequence gap"));
+    filter.setStream(QString());
+    filter.setMinimumSeverity(int(EventLogModel::Severity::Warning));
+    QCOMPARE(filter.rowCount(), 3); // the gap, the stall and the workspace warning
 }
 
 QTEST_MAIN(tst_EventLogModel)
