@@ -4,6 +4,7 @@
 
 #include "Theme.h"
 
+#include <QtCore/QSettings>
 #include <QtCore/QUrl>
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
@@ -80,6 +81,7 @@ MainActions::MainActions(QMainWindow *w)
     , themes(makeThemes(w))
     , userGuide(makeAction(w, tr("&User guide"), tr("Open the user guide in the browser"), QKeySequence::HelpContents,
                            QStyle::SP_DialogHelpButton, "userGuide"))
+    , alertSound(new QAction(tr("&Sound on alert"), w))
     , copyRows(makeAction(w, tr("&Copy rows"), tr("Copy the selected rows as tab-separated text, with a header"),
                           QKeySequence::Copy, QStyle::SP_FileIcon, "copyRows"))
     , about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(),
@@ -92,6 +94,11 @@ MainActions::MainActions(QMainWindow *w)
     // Ctrl+C belongs to the table (text fields keep their own copy).
     copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     userGuide->setData(QUrl(QStringLiteral(STREAMSCOPE_USER_GUIDE_URL)));
+    alertSound->setObjectName(QStringLiteral("alertSound"));
+    alertSound->setCheckable(true);
+    alertSound->setChecked(QSettings().value(QStringLiteral("ui/alert_sound"), false).toBool());
+    QObject::connect(alertSound, &QAction::toggled, alertSound,
+                     [](bool on) { QSettings().setValue(QStringLiteral("ui/alert_sound"), on); });
     w->addAction(findStream);
 }
 
@@ -128,6 +135,7 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     view->addAction(resetLayout);
     QMenu *theme = view->addMenu(tr("&Theme"));
     theme->addActions(themes->actions());
+    view->addAction(alertSound);
 
     QMenu *help = bar->addMenu(tr("&Help"));
     help->addAction(userGuide);

@@ -59,6 +59,7 @@ public:
     QAction *const resetLayout;
     QActionGroup *const themes; // data(): the Theme::Mode
     QAction *const userGuide;   // F1; its data() is the guide's URL
+    QAction *const alertSound;  // checkable: beep when an alert is raised (saved in the settings)
     QAction *const copyRows;    // the selected rows as tab-separated text
     QAction *const about;
     // Filled by the window when it is about to show (recent files).

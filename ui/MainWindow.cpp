@@ -28,6 +28,8 @@
 #include <QtGui/QDesktopServices>
 #include <QtGui/QGuiApplication>
 #include <QtGui/QScreen>
+#include <QtGui/QStandardItemModel>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHBoxLayout>
@@ -107,7 +109,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     buildCentral();
     buildDocks();
     m_actions->addToolBar();
-    m_actions->fillMenuBar({m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock});
+    m_actions->fillMenuBar({m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
     connectActions();
     buildStatusBar();
     setDefaultLayout();
@@ -342,7 +344,20 @@ void MainWindow::buildDocks()
     m_eventsDock->setWidget(eventBox);
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
 
+    // The alerts active now, one row each, until they clear: what a tray would have shown.
+    m_activeAlerts = new QStandardItemModel(0, 3, this);
+    m_activeAlerts->setHorizontalHeaderLabels({tr("Since"), tr("Stream"), tr("Alert")});
+    auto *alertView = makeLogView(m_activeAlerts);
+    alertView->setObjectName(QStringLiteral("activeAlertsView"));
+    alertView->setColumnWidth(0, digit * 10);
+    alertView->setColumnWidth(1, digit * 20);
+    m_alertsDock = new QDockWidget(tr("Alerts"), this);
+    m_alertsDock->setObjectName(QStringLiteral("alertsDock"));
+    m_alertsDock->setWidget(alertView);
+    addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
+
     tabifyDockWidget(m_inspectorDock, m_eventsDock);
+    tabifyDockWidget(m_eventsDock, m_alertsDock);
     tabifyDockWidget(m_eventsDock, m_resultsDock);
     tabifyDockWidget(m_resultsDock, m_errorsDock);
     m_inspectorDock->raise();
@@ -555,6 +570,15 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertRaised(stream, text);
+    auto *since = new QStandardItem(formatTimeMs(QDateTime::currentMSecsSinceEpoch()).left(8));
+    since->setData(id, Qt::UserRole);
+    m_activeAlerts->appendRow({since, new QStandardItem(stream), new QStandardItem(text)});
+    updateAlertsTitle();
+    // Seen without a tray: the taskbar entry flashes (while the window is not active), and a
+    // beep if the user asked for one.
+    QApplication::alert(this);
+    if (m_actions->alertSound->isChecked())
+        QApplication::beep();
     const QString title = tr("StreamScope: %1").arg(stream);
     if (m_tray && m_tray->isVisible())
         m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 8000);
@@ -566,6 +590,23 @@ void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QStrin
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertCleared(stream, text);
+    removeActiveAlerts(id, text);
+}
+
+void MainWindow::removeActiveAlerts(StreamId id, const QString &text)
+{
+    for (int row = m_activeAlerts->rowCount() - 1; row >= 0; --row) {
+        if (m_activeAlerts->item(row, 0)->data(Qt::UserRole).toUInt() == id
+            && (text.isNull() || m_activeAlerts->item(row, 2)->text() == text))
+            m_activeAlerts->removeRow(row);
+    }
+    updateAlertsTitle();
+}
+
+void MainWindow::updateAlertsTitle()
+{
+    const int n = m_activeAlerts->rowCount();
+    m_alertsDock->setWindowTitle(n ? tr("Alerts (%1)").arg(n) : tr("Alerts"));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ class QLineEdit;
 class QMenu;
 class QSortFilterProxyModel;
 class QSplitter;
+class QStandardItemModel;
 class QSystemTrayIcon;
 class QTableView;
 class QTimer;
@@ -91,6 +92,7 @@ public:
     AlertMonitor *alertMonitor() const { return m_alerts; }
     MessageInspector *inspector() const { return m_inspector; }
     EventLogModel *eventLog() const { return m_eventLog; }
+    QStandardItemModel *activeAlerts() const { return m_activeAlerts; }
     RateChart *rateChart() const { return m_rateChart; }
     LatencyChart *latencyChart() const { return m_latencyChart; }
     QList<StreamId> selectedStreams() const;
@@ -112,6 +114,9 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
+    // Drops the stream's active alert rows (all of them when `text` is null).
+    void removeActiveAlerts(StreamId id, const QString &text);
+    void updateAlertsTitle();
     // The event log's stream and severity choice, applied (also when the selection changes).
     void updateEventFilter();
     // Enables the stream actions for the selection and the states of its streams.
@@ -185,6 +190,8 @@ private:
     QDockWidget *m_resultsDock = nullptr;
     QDockWidget *m_errorsDock = nullptr;
     QDockWidget *m_eventsDock = nullptr;
+    QDockWidget *m_alertsDock = nullptr;
+    QStandardItemModel *m_activeAlerts = nullptr; // since, stream, text; the id in column 0's UserRole
 
     QLabel *m_statusStreams = nullptr;
     QLabel *m_statusRate = nullptr;

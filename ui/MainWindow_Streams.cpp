@@ -192,6 +192,7 @@ void MainWindow::removeStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids) {
         m_alerts->forget(id);
+        removeActiveAlerts(id, QString());
         m_rateHistory->forget(id);
         m_engine->removeStream(id);
     }

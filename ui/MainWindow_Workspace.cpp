@@ -44,7 +44,7 @@ QJsonObject MainWindow::saveLayout() const
                   QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock})
+    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock})
         docks.insert(d->objectName(), !d->isHidden());
     layout.insert(QStringLiteral("docks"), docks);
     return layout;
@@ -66,7 +66,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     fitToScreen(); // a layout saved on a larger screen
     // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
     const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock}) {
+    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock}) {
         const QJsonValue v = docks.value(d->objectName());
         if (v.isBool())
             d->setVisible(v.toBool());

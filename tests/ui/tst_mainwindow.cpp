@@ -15,6 +15,7 @@
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
+#include <QtGui/QStandardItemModel>
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
@@ -386,6 +387,12 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
     QVERIFY(notified.first().at(0).toString().contains(QStringLiteral("dead")));
     const int row = w.streamModel()->rowOf(dead);
     QVERIFY(!w.streamModel()->index(row, 0).data(StreamTableModel::AlertRole).toString().isEmpty());
+    // Listed among the active alerts until it clears, whether or not there is a tray.
+    QCOMPARE(w.activeAlerts()->rowCount(), 1);
+    QCOMPARE(w.activeAlerts()->item(0, 1)->text(), QStringLiteral("dead"));
+    auto *alertsDock = w.findChild<QDockWidget *>(QStringLiteral("alertsDock"));
+    QVERIFY(alertsDock);
+    QCOMPARE(alertsDock->windowTitle(), QStringLiteral("Alerts (1)"));
     // The episode goes on: no second notification.
     QTest::qWait(2500);
     QCOMPARE(notified.count(), 1);
@@ -396,6 +403,20 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
             || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert")
                 && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
     QVERIFY(logged);
+    // Removing the stream ends its alert.
+    w.streamTable()->selectRow(w.streamProxy()->mapFromSource(w.streamModel()->index(row, 0)).row());
+    QTimer confirm;
+    connect(&confirm, &QTimer::timeout, &confirm, [] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget()))
+            for (QAbstractButton *b : box->buttons())
+                if (box->buttonRole(b) == QMessageBox::DestructiveRole)
+                    b->click();
+    });
+    confirm.start(10);
+    w.findChild<QAction *>(QStringLiteral("removeStreams"))->trigger();
+    confirm.stop();
+    QCOMPARE(w.activeAlerts()->rowCount(), 0);
+    QCOMPARE(alertsDock->windowTitle(), QStringLiteral("Alerts"));
 }
 
 QTEST_MAIN(tst_MainWindow)
