@@ -38,7 +38,8 @@ QJsonObject MainWindow::saveLayout() const
     layout.insert(QStringLiteral("chart_splitter"), splitter);
     layout.insert(QStringLiteral("rate_chart"),
                   QJsonObject{{QStringLiteral("scope"), RateChart::scopeName(m_rateChart->scope())},
-                              {QStringLiteral("paused"), m_rateChart->isPaused()}});
+                              {QStringLiteral("paused"), m_rateChart->isPaused()},
+                              {QStringLiteral("log"), m_rateChart->isLogScale()}});
     layout.insert(QStringLiteral("latency_window"), LatencyWindows::windowName(m_latencyChart->window()));
     layout.insert(QStringLiteral("table_header"),
                   QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
@@ -79,6 +80,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     const QJsonObject rate = layout.value(QStringLiteral("rate_chart")).toObject();
     m_rateChart->setScope(RateChart::scopeFromName(rate.value(QStringLiteral("scope")).toString()));
     m_rateChart->setPaused(rate.value(QStringLiteral("paused")).toBool(false));
+    m_rateChart->setLogScale(rate.value(QStringLiteral("log")).toBool(false));
     m_latencyChart->setWindow(
         LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
     const QByteArray header =

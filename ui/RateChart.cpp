@@ -8,6 +8,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QGraphicsLayout>
@@ -48,6 +49,13 @@ RateChart::RateChart(QWidget *parent)
     m_axisY->setRange(0, 10);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_shownAxisY = m_axisY;
+    m_logAxisY = new QLogValueAxis(this); // added to the chart when chosen
+    m_logAxisY->setBase(10.0);
+    m_logAxisY->setLabelFormat(QStringLiteral("%g"));
+    m_logAxisY->setTitleText(tr("msgs/s (log)"));
+    m_logAxisY->setMinorTickCount(-1);
+    m_logAxisY->setRange(kLogFloor, 10);
 
     m_total = new QLineSeries;
     m_total->setName(tr("All streams"));
@@ -74,6 +82,11 @@ RateChart::RateChart(QWidget *parent)
     m_scopeBox->addItem(tr("All streams"), int(Scope::AllOnly));
     m_scopeBox->addItem(tr("Selected streams"), int(Scope::SelectedOnly));
     m_scopeBox->setToolTip(tr("Which rates to plot"));
+    m_log = new QToolButton;
+    m_log->setText(tr("Log"));
+    m_log->setObjectName(QStringLiteral("rateLogScale"));
+    m_log->setCheckable(true);
+    m_log->setToolTip(tr("A logarithmic rate axis: slow and fast streams side by side"));
     m_pause = new QToolButton;
     m_pause->setText(tr("Pause"));
     m_pause->setCheckable(true);
@@ -84,6 +97,7 @@ RateChart::RateChart(QWidget *parent)
     bar->addWidget(title);
     bar->addStretch();
     bar->addWidget(m_scopeBox);
+    bar->addWidget(m_log);
     bar->addWidget(m_pause);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 0);
@@ -96,10 +110,48 @@ RateChart::RateChart(QWidget *parent)
     layout->addWidget(m_note);
 
     connect(m_scopeBox, &QComboBox::currentIndexChanged, this, &RateChart::settingsChanged);
+    connect(m_log, &QToolButton::toggled, this, [this](bool on) {
+        // The series move to the other vertical axis; the range is set again on refresh.
+        QAbstractAxis *next = on ? static_cast<QAbstractAxis *>(m_logAxisY) : m_axisY;
+        if (next == m_shownAxisY)
+            return;
+        QList<QLineSeries *> all(m_series.begin(), m_series.end());
+        all.prepend(m_total);
+        for (QLineSeries *s : all)
+            s->detachAxis(m_shownAxisY);
+        m_chart->removeAxis(m_shownAxisY);
+        m_shownAxisY->setParent(this); // removeAxis gives it back without deleting it
+        m_chart->addAxis(next, Qt::AlignLeft);
+        for (QLineSeries *s : all)
+            s->attachAxis(next);
+        m_shownAxisY = next;
+        m_yMax = -1; // set the range anew
+        emit settingsChanged();
+    });
     connect(m_pause, &QToolButton::toggled, this, [this](bool on) {
         m_pause->setText(on ? tr("Resume") : tr("Pause"));
         emit settingsChanged();
     });
+}
+
+void RateChart::fitToAxis()
+{
+    // A log axis has no 0: a silent second is drawn on its floor.
+    if (!isLogScale())
+        return;
+    for (QPointF &p : m_buffer)
+        if (p.y() < kLogFloor)
+            p.setY(kLogFloor);
+}
+
+bool RateChart::isLogScale() const
+{
+    return m_log->isChecked();
+}
+
+void RateChart::setLogScale(bool on)
+{
+    m_log->setChecked(on);
 }
 
 bool RateChart::isPaused() const
@@ -201,6 +253,7 @@ void RateChart::refresh(const RateHistory &history)
     if (showTotal) {
         double m = 0.0;
         history.totalPoints(m_buffer, &m);
+        fitToAxis();
         m_total->replace(m_buffer);
         yMax = std::max(yMax, m);
     }
@@ -220,6 +273,7 @@ void RateChart::refresh(const RateHistory &history)
             s->setName(name);
         double m = 0.0;
         history.streamPoints(m_selected[i].first, m_buffer, &m);
+        fitToAxis();
         s->replace(m_buffer);
         yMax = std::max(yMax, m);
     }
@@ -232,7 +286,10 @@ void RateChart::refresh(const RateHistory &history)
     const double top = niceCeiling(yMax * 1.1);
     if (top != m_yMax) {
         m_yMax = top;
-        m_axisY->setRange(0, top);
+        if (isLogScale())
+            m_logAxisY->setRange(kLogFloor, top);
+        else
+            m_axisY->setRange(0, top);
     }
 }
 

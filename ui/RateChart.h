@@ -19,6 +19,8 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QLogValueAxis;
+class QAbstractAxis;
 class QToolButton;
 class QValueAxis;
 
@@ -31,6 +33,7 @@ class RateChart : public QWidget {
 public:
     static constexpr int kMaxStreams = 6;
     static constexpr int kMaxLegendChars = 28; // longer names are cut with "…" in the legend
+    static constexpr double kLogFloor = 0.1;   // the log axis's bottom, msgs/s
     enum class Scope { Unknown = 0, Both, AllOnly, SelectedOnly };
 
     explicit RateChart(QWidget *parent = nullptr);
@@ -46,6 +49,10 @@ public:
 
     bool isPaused() const;
     void setPaused(bool paused);
+    // A logarithmic rate axis (from 0.1 msgs/s up), so that a 5 msgs/s stream shows beside a
+    // 50,000 msgs/s one; a rate of 0 is drawn at the bottom.
+    bool isLogScale() const;
+    void setLogScale(bool on);
     Scope scope() const;
     void setScope(Scope scope);
     static QString scopeName(Scope scope);
@@ -56,15 +63,19 @@ signals:
 
 private:
     void setSeriesPens(); // after a theme change, which resets them
+    void fitToAxis();     // m_buffer's points onto the vertical axis shown
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
+    QLogValueAxis *m_logAxisY = nullptr;
+    QAbstractAxis *m_shownAxisY = nullptr; // m_axisY or m_logAxisY
     QLineSeries *m_total = nullptr;
     std::vector<QLineSeries *> m_series;
     QComboBox *m_scopeBox = nullptr;
     QToolButton *m_pause = nullptr;
+    QToolButton *m_log = nullptr;
     QLabel *m_note = nullptr;
     QList<QPair<StreamId, QString>> m_selected;
     QList<QPointF> m_buffer;

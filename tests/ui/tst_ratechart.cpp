@@ -3,6 +3,7 @@
 
 #include "RateChart.h"
 
+#include <QtCharts/QAbstractAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -19,6 +20,7 @@ private slots:
     void distinctColoursInBothThemes();
     void noteWhenSomeSelectedAreNotDrawn();
     void longNamesCutInTheLegend();
+    void logScaleMovesEverySeries();
 };
 
 void tst_RateChart::distinctColoursInBothThemes()
@@ -54,6 +56,27 @@ void tst_RateChart::longNamesCutInTheLegend()
     const QString cut = RateChart::legendName(QStringLiteral("binance-usdm-futures-btcusdt-depth-diff-100ms"));
     QCOMPARE(cut.size(), RateChart::kMaxLegendChars);
     QVERIFY(cut.endsWith(QChar(0x2026)));
+}
+
+void tst_RateChart::logScaleMovesEverySeries()
+{
+    RateChart chart;
+    QChart *c = chart.findChild<QChartView *>()->chart();
+    const auto verticalAxisType = [c] {
+        const QList<QAbstractAxis *> axes = c->axes(Qt::Vertical);
+        return axes.size() == 1 ? axes.first()->type() : QAbstractAxis::AxisTypeNoAxis;
+    };
+    QCOMPARE(verticalAxisType(), QAbstractAxis::AxisTypeValue);
+    for (const bool log : {true, false, true}) {
+        chart.setLogScale(log);
+        QCOMPARE(chart.isLogScale(), log);
+        QCOMPARE(verticalAxisType(), log ? QAbstractAxis::AxisTypeLogValue : QAbstractAxis::AxisTypeValue);
+        for (QAbstractSeries *s : c->series()) {
+            const QList<QAbstractAxis *> attached = s->attachedAxes();
+            QCOMPARE(attached.size(), 2); // time and the rate axis shown
+            QVERIFY(attached.contains(c->axes(Qt::Vertical).first()));
+        }
+    }
 }
 
 QTEST_MAIN(tst_RateChart)
