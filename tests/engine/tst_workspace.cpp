@@ -36,6 +36,23 @@ QByteArray readFile(const QString &path)
 }
 } // namespace
 
+namespace {
+// Saves an empty workspace over `path` as an unprivileged user, so that permissions bind even
+// when the tests run as root; `*ran` false when the process cannot act as one here.
+bool saveUnprivileged(const QString &path, QString *error, bool *ran)
+{
+    const Unprivileged as;
+    *ran = as.active();
+    if (!*ran)
+        return false;
+    if (!QFileInfo::exists(path)) { // reachable: only the permission under test stops the save
+        *error = QStringLiteral("not reachable");
+        return false;
+    }
+    return Workspace().save(path, error);
+}
+} // namespace
+
 class TestWorkspace : public QObject {
     Q_OBJECT
 private slots:
@@ -469,17 +486,12 @@ void TestWorkspace::saveIntoReadOnlyFolderKeepsTheOldFile()
     const auto anyone = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
     QVERIFY(QFile::setPermissions(old, anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther));
     QVERIFY(QFile::setPermissions(dir.path(), anyone | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther));
-    Workspace ws;
     QString error;
-    bool saved = true;
-    {
-        const Unprivileged as;
-        if (!as.active())
-            QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
-        QVERIFY(QFileInfo::exists(old)); // reachable: only the permission under test stops the save
-        saved = ws.save(old, &error);
-    }
+    bool ran = false;
+    const bool saved = saveUnprivileged(old, &error, &ran);
     QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    if (!ran)
+        QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
     QVERIFY(!saved);
     QVERIFY2(error.startsWith(old + QStringLiteral(": cannot write: ")), qPrintable(error));
     QCOMPARE(readFile(old), QByteArray("old content"));
@@ -498,17 +510,12 @@ void TestWorkspace::saveOverReadOnlyFileKeepsIt()
     QVERIFY(QFile::setPermissions(dir.path(),
                                   anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther | QFile::ExeOwner
                                       | QFile::ExeGroup | QFile::ExeOther));
-    Workspace ws;
     QString error;
-    bool saved = true;
-    {
-        const Unprivileged as;
-        if (!as.active())
-            QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
-        QVERIFY(QFileInfo::exists(old)); // reachable: only the permission under test stops the save
-        saved = ws.save(old, &error);
-    }
+    bool ran = false;
+    const bool saved = saveUnprivileged(old, &error, &ran);
     QFile::setPermissions(dir.path(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    if (!ran)
+        QSKIP("cannot act as an unprivileged user: permissions would not stop the save");
     QVERIFY(!saved);
     QVERIFY2(error.startsWith(old + QStringLiteral(": cannot write: ")), qPrintable(error));
     QVERIFY2(error.contains(QLatin1String("not writable")), qPrintable(error));
