@@ -71,7 +71,14 @@ QVariant InspectorModel::data(const QModelIndex &index, int role) const
         case ColTime: return formatTimeMs(e->receivedMs);
         case ColLatency: return formatLatencyMs(e->latencyMs);
         case ColBytes: return formatCount(quint64(e->text.size()));
-        case ColMessage: return e->preview;
+        case ColMessage: {
+            if (m_filterText.isEmpty())
+                return e->preview;
+            const QVector<Span> first = matchSpans(e->preview, 1);
+            if (first.isEmpty() || first.front().start <= kMatchInViewChars)
+                return e->preview;
+            return QStringLiteral("…") + e->preview.mid(first.front().start - kContextChars);
+        }
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole && (index.column() == ColLatency || index.column() == ColBytes)) {
@@ -96,6 +103,27 @@ bool InspectorModel::matches(const Entry &e) const
     if (m_filterRegex)
         return m_regex.match(text).hasMatch();
     return text.contains(m_filterText, m_matchCase ? Qt::CaseSensitive : Qt::CaseInsensitive);
+}
+
+QVector<InspectorModel::Span> InspectorModel::matchSpans(const QString &text, int max) const
+{
+    QVector<Span> spans;
+    if (m_filterText.isEmpty())
+        return spans;
+    if (m_filterRegex) {
+        QRegularExpressionMatchIterator it = m_regex.globalMatch(text);
+        while (it.hasNext() && spans.size() < max) {
+            const QRegularExpressionMatch m = it.next();
+            if (m.capturedLength() > 0)
+                spans.append({int(m.capturedStart()), int(m.capturedLength())});
+        }
+        return spans;
+    }
+    const Qt::CaseSensitivity cs = m_matchCase ? Qt::CaseSensitive : Qt::CaseInsensitive;
+    for (qsizetype at = text.indexOf(m_filterText, 0, cs); at >= 0 && spans.size() < max;
+         at = text.indexOf(m_filterText, at + m_filterText.size(), cs))
+        spans.append({int(at), int(m_filterText.size())});
+    return spans;
 }
 
 void InspectorModel::append(const QVector<InspectedMessage> &messages)

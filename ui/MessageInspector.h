@@ -59,6 +59,7 @@ private:
     // choose another. Rows moving or going (trimmed, filtered, resumed) never change it.
     void onCurrentRowChanged();
     void showRow(int row);
+    void highlightDetail(); // the filter's matches in the message shown
     void reselectShown();
     void updateCounts();
     void copySelected();
