@@ -219,10 +219,13 @@ void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const 
             it = m_items.erase(it);
         }
     }
+    // The outermost ones only (deleting an item deletes its children), chosen before any goes.
+    QList<QTreeWidgetItem *> outermost;
     for (QTreeWidgetItem *item : std::as_const(stale)) {
         if (!item->parent() || !stale.contains(item->parent()))
-            delete item;
+            outermost.append(item);
     }
+    qDeleteAll(outermost);
 }
 
 QString StreamDetails::valueAt(const QString &path) const
