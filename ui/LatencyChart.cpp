@@ -260,6 +260,7 @@ void LatencyChart::redraw()
         m_points.append(QPointF(binHighUs(last) / 1000.0, floor));
     }
     m_upper->replace(m_points);
+    m_area->setName(log ? tr("messages per bucket") : tr("share of messages"));
 
     double yTop = 0.0;
     if (log) {

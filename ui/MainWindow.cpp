@@ -676,6 +676,22 @@ void MainWindow::showAbout()
 void MainWindow::applyTheme(int mode)
 {
     m_dark = Theme::apply(Theme::Mode(mode));
+    followPalette();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    // The desktop switched between light and dark under the "system" theme (or anything else
+    // set the palette): the row colours, charts and icons follow.
+    if (event->type() == QEvent::PaletteChange && m_model && isDarkPalette() != m_dark) {
+        m_dark = isDarkPalette();
+        followPalette();
+    }
+}
+
+void MainWindow::followPalette()
+{
     m_model->setDarkTheme(m_dark);
     m_rateChart->setDark(m_dark);
     m_latencyChart->setDark(m_dark);

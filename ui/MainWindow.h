@@ -115,6 +115,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override; // fits the window once its frame is known
+    void changeEvent(QEvent *event) override;   // a palette turned dark or light
 
 private:
     void connectActions();
@@ -166,6 +167,7 @@ private:
     void applyWorkspace(const WorkspaceController::Loaded &loaded, const QString &path);
     void showAbout();
     void applyTheme(int mode);
+    void followPalette(); // m_dark to the table, charts and icons
 
     QJsonObject saveLayout() const;
     void restoreLayout(const QJsonObject &layout);

@@ -95,10 +95,8 @@ void MainWindow::onSelectionChanged()
     } else {
         m_details->setStream(current, name); // renamed
     }
-    m_detailsDock->setWindowTitle(current != kInvalidStreamId ? tr("Details — %1").arg(name) : tr("Details"));
     m_inspectorDock->setWindowTitle(current != kInvalidStreamId ? tr("Inspector — %1").arg(name) : tr("Inspector"));
-    m_resultsDock->setWindowTitle(current != kInvalidStreamId ? tr("Results — %1").arg(name) : tr("Results"));
-    m_errorsDock->setWindowTitle(current != kInvalidStreamId ? tr("Errors — %1").arg(name) : tr("Errors"));
+
     if (current == kInvalidStreamId || !m_engine) {
         m_results->setRecords({});
         m_errors->setRecords({});

@@ -4,6 +4,7 @@
 #include <QtGui/QPainterPath>
 
 #include <algorithm>
+#include <cmath>
 
 namespace streamscope::ui {
 
@@ -20,12 +21,16 @@ void Sparkline::setPoints(const QList<QPointF> &points)
 {
     m_points.clear();
     m_max = 0.0;
+    double oldest = 0.0;
     for (const QPointF &p : points) {
         if (p.x() < -kSpanS)
             continue;
         m_points.append(p);
         m_max = std::max(m_max, p.y());
+        oldest = std::min(oldest, p.x());
     }
+    // A young stream's seconds fill the width rather than its last fifth.
+    m_spanS = std::clamp(int(std::ceil(-oldest / 60.0)) * 60, 60, kSpanS);
     setToolTip(caption());
     update();
 }
@@ -42,7 +47,7 @@ QString Sparkline::caption() const
         return tr("%1: no figures yet").arg(m_title);
     // The newest value only when it is the newest second; a gap at the end means none now.
     const QString now = m_points.last().x() >= 0.0 ? m_format(m_points.last().y()) : QStringLiteral("–");
-    return tr("%1 %2 · max %3 · last %4 min").arg(m_title, now, m_format(m_max)).arg(kSpanS / 60);
+    return tr("%1 %2 · max %3 · last %4 min").arg(m_title, now, m_format(m_max)).arg(m_spanS / 60);
 }
 
 QSize Sparkline::sizeHint() const
@@ -73,7 +78,7 @@ void Sparkline::paintEvent(QPaintEvent *)
         return;
     const double top = m_max > 0.0 ? m_max * 1.1 : 1.0;
     const auto at = [&](const QPointF &v) {
-        return QPointF(plot.right() + v.x() * plot.width() / kSpanS, plot.bottom() - v.y() / top * plot.height());
+        return QPointF(plot.right() + v.x() * plot.width() / m_spanS, plot.bottom() - v.y() / top * plot.height());
     };
     QPainterPath path;
     double lastX = 0.0;

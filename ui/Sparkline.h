@@ -19,7 +19,9 @@ public:
 
     Sparkline(const QString &title, Formatter format, QWidget *parent = nullptr);
 
-    static constexpr int kSpanS = 300; // the last five minutes
+    static constexpr int kSpanS = 300; // at most the last five minutes
+    // The time drawn: whole minutes, enough for the oldest point, from one to five.
+    int spanS() const { return m_spanS; }
 
     void setPoints(const QList<QPointF> &points);
     const QList<QPointF> &points() const { return m_points; } // those within the span
@@ -38,6 +40,7 @@ private:
     Formatter m_format;
     QList<QPointF> m_points;
     double m_max = 0.0;
+    int m_spanS = 60;
     QColor m_color;
 };
 

@@ -116,7 +116,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_counters->setAlternatingRowColors(true);
     m_counters->setUniformRowHeights(true);
     m_counters->header()->setStretchLastSection(true);
-    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 24);
+    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 19);
     m_counters->setToolTip(tr("Every figure of the headless report for this stream, under the report's names"));
 
     m_events = new EventLogFilter(this);
@@ -140,7 +140,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     split->addWidget(m_counters);
     split->addWidget(m_eventView);
     split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 3);
     split->setChildrenCollapsible(false);
 

@@ -149,6 +149,7 @@ void tst_StreamDetails::sparklinesShowTheLastMinutes()
     QCOMPARE(rate.size(), Sparkline::kSpanS + 1); // -300 .. 0
     QCOMPARE(rate.last(), QPointF(0.0, 100.0));
     QCOMPARE(rate.first().x(), -double(Sparkline::kSpanS));
+    QCOMPARE(details.rateLine()->spanS(), Sparkline::kSpanS);
     QVERIFY2(details.rateLine()->caption().startsWith(QStringLiteral("msgs/s %1").arg(formatRate(100.0))),
              qPrintable(details.rateLine()->caption()));
     const QList<QPointF> &p99 = details.latencyLine()->points();
@@ -156,6 +157,14 @@ void tst_StreamDetails::sparklinesShowTheLastMinutes()
     QCOMPARE(p99.last().x(), 0.0);
     QVERIFY(qAbs(p99.last().y() - 3.0) < 1e-9);
     QVERIFY(std::none_of(p99.begin(), p99.end(), [](const QPointF &p) { return p.x() == -2.0; }));
+
+    // A stream seen for 90 s: two minutes wide, not five.
+    StreamHistory young;
+    for (int second = 0; second <= 90; ++second)
+        young.sample({snapshot(3, QStringLiteral("paced"), quint64(second) * 10, qint64(second) * 1'000'000'000)});
+    details.refresh(snapshot(3, QStringLiteral("paced"), 900, 91'000'000'000), 91.0, young);
+    QCOMPARE(details.rateLine()->spanS(), 120);
+    QVERIFY(details.rateLine()->caption().endsWith(QStringLiteral("last 2 min")));
 }
 
 void tst_StreamDetails::alertsAndEventsOfThisStreamOnly()
