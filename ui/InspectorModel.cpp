@@ -126,6 +126,28 @@ QVector<InspectorModel::Span> InspectorModel::matchSpans(const QString &text, in
     return spans;
 }
 
+QVector<InspectorModel::Span> InspectorModel::prettyMatchSpans(const QString &pretty, int max) const
+{
+    if (m_filterText.isEmpty() || m_filterRegex)
+        return matchSpans(pretty, max);
+    QString pattern;
+    for (const QChar c : m_filterText) {
+        pattern += QRegularExpression::escape(QString(c));
+        if (c == QLatin1Char(':') || c == QLatin1Char(','))
+            pattern += QStringLiteral("\\s*");
+    }
+    const QRegularExpression re(
+        pattern, m_matchCase ? QRegularExpression::NoPatternOption : QRegularExpression::CaseInsensitiveOption);
+    QVector<Span> spans;
+    QRegularExpressionMatchIterator it = re.globalMatch(pretty);
+    while (it.hasNext() && spans.size() < max) {
+        const QRegularExpressionMatch m = it.next();
+        if (m.capturedLength() > 0)
+            spans.append({int(m.capturedStart()), int(m.capturedLength())});
+    }
+    return spans;
+}
+
 void InspectorModel::append(const QVector<InspectedMessage> &messages)
 {
     if (messages.isEmpty())

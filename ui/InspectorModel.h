@@ -58,10 +58,14 @@ public:
         int length = 0;
     };
     QVector<Span> matchSpans(const QString &text, int max = 64) const;
+    // The same in prettyText()'s output, where a plain-text filter also matches across the
+    // spaces and line breaks the indentation adds after ':' and ',' ("m":false matches
+    // "m": false).
+    QVector<Span> prettyMatchSpans(const QString &pretty, int max = 1000) const;
     // A preview whose first match lies further in than this starts shortly before the match
     // ("…" and kContextChars before it), so that the match is in view.
     static constexpr int kMatchInViewChars = 48;
-    static constexpr int kContextChars = 16;
+    static constexpr int kContextChars = 8;
 
     const Entry *entryAt(int row) const;
     // The row showing the message numbered `seq`, or -1 when it is not shown (filtered out,

@@ -108,13 +108,13 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     detailLayout->addWidget(m_detailHeader);
     detailLayout->addWidget(m_detail, 1);
 
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->setObjectName(QStringLiteral("inspectorSplitter"));
-    split->addWidget(m_view);
-    split->addWidget(detailBox);
-    split->setStretchFactor(0, 2); // the preview column gets most of the width
-    split->setStretchFactor(1, 1);
-    split->setChildrenCollapsible(false);
+    m_split = new QSplitter(Qt::Horizontal);
+    m_split->setObjectName(QStringLiteral("inspectorSplitter"));
+    m_split->addWidget(m_view);
+    m_split->addWidget(detailBox);
+    m_split->setStretchFactor(0, 2); // the preview column gets most of the width
+    m_split->setStretchFactor(1, 1);
+    m_split->setChildrenCollapsible(false);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_title);
@@ -133,7 +133,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
     layout->addLayout(status);
 
     m_timer = new QTimer(this);
@@ -190,6 +190,16 @@ void MessageInspector::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
     updateTap();
+}
+
+void MessageInspector::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Narrow (a laptop, charts beside): the message below the list, so that the preview
+    // column keeps the whole width; wide: beside it.
+    const Qt::Orientation want = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
+    if (m_split->orientation() != want)
+        m_split->setOrientation(want);
 }
 
 void MessageInspector::hideEvent(QHideEvent *event)
@@ -273,7 +283,7 @@ void MessageInspector::highlightDetail()
     QList<QTextEdit::ExtraSelection> selections;
     const QString text = m_detail->toPlainText();
     const QColor background = MatchHighlightDelegate::matchBackground(m_detail->palette());
-    for (const InspectorModel::Span &s : m_model->matchSpans(text, 1000)) {
+    for (const InspectorModel::Span &s : m_model->prettyMatchSpans(text, 1000)) {
         QTextEdit::ExtraSelection sel;
         sel.cursor = QTextCursor(m_detail->document());
         sel.cursor.setPosition(s.start);

@@ -81,6 +81,12 @@ void tst_InspectorModel::matchSpansForHighlighting()
     spans = model.matchSpans(text, 1); // at most as many as asked for
     QCOMPARE(spans.size(), 1);
     QCOMPARE(text.mid(spans[0].start, spans[0].length), QStringLiteral("BTCUSDT"));
+    // In the pretty view, the spaces and line breaks of the indentation do not hide a match.
+    QVERIFY(model.setFilter(QStringLiteral("\"m\":false,\"M\""), false, nullptr, true));
+    const QString pretty = InspectorModel::prettyText(R"({"m":false,"M":true,"x":"m:false"})");
+    spans = model.prettyMatchSpans(pretty);
+    QCOMPARE(spans.size(), 1);
+    QCOMPARE(pretty.mid(spans[0].start, spans[0].length), QStringLiteral("\"m\": false,\n    \"M\""));
     QVERIFY(model.setFilter(QStringLiteral("x*"), true)); // empty matches are no spans
     QCOMPARE(model.matchSpans(QStringLiteral("abc")).size(), 0);
 

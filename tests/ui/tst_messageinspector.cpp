@@ -11,6 +11,7 @@
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QSplitter>
 #include <QtWidgets/QTableView>
 
 using namespace streamscope;
@@ -34,6 +35,7 @@ private slots:
     void detailPaneKeepsTheChosenMessage();
     void freezeShortcutAlwaysToggles();
     void matchCaseAndEscape();
+    void matchesHighlightedAndMessageBelowWhenNarrow();
 };
 
 void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
@@ -101,6 +103,31 @@ void tst_MessageInspector::matchCaseAndEscape()
     clear->trigger();
     QVERIFY(inspector.filterEdit()->text().isEmpty());
     QCOMPARE(inspector.model()->rowCount(), 2);
+}
+
+void tst_MessageInspector::matchesHighlightedAndMessageBelowWhenNarrow()
+{
+    MessageInspector inspector(nullptr);
+    inspector.model()->append({InspectedMessage{1, 1.0, QByteArray("{\"m\":false,\"M\":true,\"n\":\"m\"}")}});
+    inspector.view()->selectRow(0);
+    QVERIFY(inspector.detail()->extraSelections().isEmpty()); // no filter, nothing marked
+    QTest::keyClicks(inspector.filterEdit(), QStringLiteral("\"m\":"));
+    inspector.findChild<QCheckBox *>(QStringLiteral("matchCase"))->setChecked(true);
+    // In the pretty view too, across the space the indentation adds after the colon.
+    const QList<QTextEdit::ExtraSelection> marked = inspector.detail()->extraSelections();
+    QCOMPARE(marked.size(), 1);
+    QCOMPARE(marked.first().cursor.selectedText(), QStringLiteral("\"m\": "));
+    inspector.filterEdit()->clear();
+    QVERIFY(inspector.detail()->extraSelections().isEmpty());
+
+    auto *split = inspector.findChild<QSplitter *>(QStringLiteral("inspectorSplitter"));
+    QVERIFY(split);
+    inspector.resize(MessageInspector::kSideBySideWidth - 200, 400);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QCOMPARE(split->orientation(), Qt::Vertical);
+    inspector.resize(MessageInspector::kSideBySideWidth + 200, 400);
+    QTRY_COMPARE(split->orientation(), Qt::Horizontal);
 }
 
 QTEST_MAIN(tst_MessageInspector)
