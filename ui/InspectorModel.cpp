@@ -71,14 +71,7 @@ QVariant InspectorModel::data(const QModelIndex &index, int role) const
         case ColTime: return formatTimeMs(e->receivedMs);
         case ColLatency: return formatLatencyMs(e->latencyMs);
         case ColBytes: return formatCount(quint64(e->text.size()));
-        case ColMessage: {
-            if (m_filterText.isEmpty())
-                return e->preview;
-            const QVector<Span> first = matchSpans(e->preview, 1);
-            if (first.isEmpty() || first.front().start <= kMatchInViewChars)
-                return e->preview;
-            return QStringLiteral("…") + e->preview.mid(first.front().start - kContextChars);
-        }
+        case ColMessage: return e->preview;
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole && (index.column() == ColLatency || index.column() == ColBytes)) {

@@ -62,10 +62,6 @@ public:
     // spaces and line breaks the indentation adds after ':' and ',' ("m":false matches
     // "m": false).
     QVector<Span> prettyMatchSpans(const QString &pretty, int max = 1000) const;
-    // A preview whose first match lies further in than this starts shortly before the match
-    // ("…" and kContextChars before it), so that the match is in view.
-    static constexpr int kMatchInViewChars = 48;
-    static constexpr int kContextChars = 8;
 
     const Entry *entryAt(int row) const;
     // The row showing the message numbered `seq`, or -1 when it is not shown (filtered out,

@@ -608,12 +608,13 @@ void MainWindow::onEngineEvent(const StreamEvent &event)
     m_eventLog->addEvent(event, streamName(event.stream));
 }
 
-void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text)
+void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertRaised(stream, text);
     auto *since = new QStandardItem(formatTimeMs(QDateTime::currentMSecsSinceEpoch()).left(8));
     since->setData(id, Qt::UserRole);
+    since->setData(condition, Qt::UserRole + 1);
     m_activeAlerts->appendRow({since, new QStandardItem(stream), new QStandardItem(text)});
     updateAlertsTitle();
     // Seen without a tray: the taskbar entry flashes (while the window is not active), and a
@@ -628,18 +629,19 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
     emit alertNotified(title, text);
 }
 
-void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text)
+void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertCleared(stream, text);
-    removeActiveAlerts(id, text);
+    removeActiveAlerts(id, condition);
 }
 
-void MainWindow::removeActiveAlerts(StreamId id, const QString &text)
+void MainWindow::removeActiveAlerts(StreamId id, int condition)
 {
     for (int row = m_activeAlerts->rowCount() - 1; row >= 0; --row) {
-        if (m_activeAlerts->item(row, 0)->data(Qt::UserRole).toUInt() == id
-            && (text.isNull() || m_activeAlerts->item(row, 2)->text() == text))
+        const QStandardItem *first = m_activeAlerts->item(row, 0);
+        if (first->data(Qt::UserRole).toUInt() == id
+            && (condition < 0 || first->data(Qt::UserRole + 1).toInt() == condition))
             m_activeAlerts->removeRow(row);
     }
     updateAlertsTitle();

@@ -123,8 +123,8 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
-    // Drops the stream's active alert rows (all of them when `text` is null).
-    void removeActiveAlerts(StreamId id, const QString &text);
+    // Drops the stream's active alert rows (all of them when `condition` is -1).
+    void removeActiveAlerts(StreamId id, int condition);
     void updateAlertsTitle();
     // The event log's stream and severity choice, applied (also when the selection changes).
     void updateEventFilter();
@@ -140,8 +140,8 @@ private:
     void onSelectionChanged();
     void onRowAction(const QModelIndex &proxyIndex, int action);
     void onEngineEvent(const StreamEvent &event);
-    void onAlertRaised(StreamId id, const QString &stream, const QString &text);
-    void onAlertCleared(StreamId id, const QString &stream, const QString &text);
+    void onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition);
+    void onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition);
     void onOpenRequested(const QString &path);
     void evaluateAlerts(qint64 nowMs);
     // The details pane, from this second's snapshots (none: it takes the stream's own).
@@ -205,7 +205,7 @@ private:
     QDockWidget *m_eventsDock = nullptr;
     QDockWidget *m_alertsDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
-    QStandardItemModel *m_activeAlerts = nullptr; // since, stream, text; the id in column 0's UserRole
+    QStandardItemModel *m_activeAlerts = nullptr; // since, stream, text; id and condition in column 0's data
 
     QLabel *m_statusStreams = nullptr;
     QLabel *m_statusRate = nullptr;

@@ -198,7 +198,7 @@ void MainWindow::removeStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids) {
         m_alerts->forget(id);
-        removeActiveAlerts(id, QString());
+        removeActiveAlerts(id, -1);
         m_history->forget(id);
         m_engine->removeStream(id);
     }

@@ -7,6 +7,9 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QStyle>
 
+#include <algorithm>
+#include <cmath>
+
 namespace streamscope::ui {
 
 MatchHighlightDelegate::MatchHighlightDelegate(const InspectorModel *model, QObject *parent)
@@ -53,11 +56,22 @@ void MatchHighlightDelegate::paint(QPainter *painter, const QStyleOptionViewItem
     layout.endLayout();
 
     painter->save();
-    painter->setClipRect(rect);
     const bool selected = opt.state & QStyle::State_Selected;
     painter->setPen(opt.palette.color(selected ? QPalette::HighlightedText : QPalette::Text));
     const qreal y = rect.top() + (rect.height() - (line.isValid() ? line.height() : 0.0)) / 2.0;
-    layout.draw(painter, QPointF(rect.left(), y));
+    // The first match out of sight: the text from a few characters before it, after a "…".
+    qreal shift = 0.0;
+    if (line.isValid() && line.cursorToX(spans.front().start + spans.front().length) > rect.width()) {
+        const QString ellipsis = QStringLiteral("…");
+        const qreal ellipsisWidth = QFontMetricsF(opt.font).horizontalAdvance(ellipsis);
+        shift = line.cursorToX(std::max(0, spans.front().start - kContextChars)) - ellipsisWidth;
+        painter->setFont(opt.font);
+        painter->drawText(QRectF(rect.left(), rect.top(), ellipsisWidth, rect.height()), Qt::AlignVCenter, ellipsis);
+        painter->setClipRect(rect.adjusted(int(std::ceil(ellipsisWidth)), 0, 0, 0));
+    } else {
+        painter->setClipRect(rect);
+    }
+    layout.draw(painter, QPointF(rect.left() - shift, y));
     painter->restore();
 }
 

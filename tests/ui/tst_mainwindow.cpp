@@ -417,6 +417,22 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
             || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert")
                 && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
     QVERIFY(logged);
+    // Stopped, it clears: the list follows although the text's figure has moved on since
+    // ("silent for 1.0 s" is cleared as "silent for 3.5 s").
+    const QString raisedText = w.activeAlerts()->item(0, 2)->text();
+    engine.stopStream(dead);
+    QTRY_COMPARE(w.activeAlerts()->rowCount(), 0);
+    QCOMPARE(alertsDock->windowTitle(), QStringLiteral("Alerts"));
+    bool clearedWithOtherText = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r) {
+        const EventLogModel::Entry *e = w.eventLog()->entryAt(r);
+        clearedWithOtherText = clearedWithOtherText
+            || (e->kind == QStringLiteral("alert cleared") && e->stream == QStringLiteral("dead")
+                && e->text != raisedText);
+    }
+    QVERIFY2(clearedWithOtherText, qPrintable(raisedText));
+    engine.restartStream(dead);
+    QTRY_COMPARE_WITH_TIMEOUT(w.activeAlerts()->rowCount(), 1, 5000);
     // Removing the stream ends its alert.
     w.streamTable()->selectRow(w.streamProxy()->mapFromSource(w.streamModel()->index(row, 0)).row());
     QTimer confirm;
