@@ -411,6 +411,10 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
     row.snap.state = state;
     row.snap.stateReason = reason;
     row.snap.stateSinceMs = m_nowMs;
+    if (!isRunning(state)) { // it receives nothing now: 0 at once, not at the next refresh
+        row.msgsPerSec = 0.0;
+        row.bytesPerSec = 0.0;
+    }
     emitChanged({r});
 }
 
