@@ -199,8 +199,11 @@ void TestPrometheus::scrapedCountsMatchTheReport()
             if (prometheus.scalar(QString::fromLatin1(series)) != sampleValue(direct, series))
                 return false;
         }
+        // Two scrapes at least, so that rate() and increase() have two samples.
         return sampleValue(direct, "streamscope_messages_total{stream=\"trades\"}") == kTrades
-            && sampleValue(direct, "streamscope_messages_total{stream=\"depth\"}") > 0;
+            && sampleValue(direct, "streamscope_messages_total{stream=\"depth\"}") > 0
+            && prometheus.scalar(QStringLiteral("count_over_time(streamscope_messages_total{stream=\"trades\"}[1m])"))
+            >= 2;
     };
     QVERIFY2(waitFor(settled, 30000), direct.constData());
     QCOMPARE(prometheus.scalar(QStringLiteral("up{job=\"streamscope\"}")), 1.0);
