@@ -19,7 +19,10 @@ struct AppOptions {
     QString reportPath;
     int metricsPort = -1;                                 // -1: no metrics endpoint
     QString metricsAddress = QStringLiteral("127.0.0.1"); // an IPv4 or IPv6 address, checked
-    bool quiet = false;                                   // headless: no live lines, only events, warnings and errors
+    QString metricsAuthFile;                              // "user:password": basic authentication
+    QString metricsTlsCert;                               // PEM certificate (chain) and key: TLS only
+    QString metricsTlsKey;
+    bool quiet = false; // headless: no live lines, only events, warnings and errors
 
     static AppOptions parse(const QStringList &arguments);
 };

@@ -42,12 +42,26 @@ bool HeadlessRunner::start()
     m_engine = std::make_unique<Engine>();
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
-        const QHostAddress address(m_options.metricsAddress);
-        if (!address.isLoopback())
-            err() << "streamscope: warning: the metrics endpoint listens on " << address.toString()
-                  << ", not only on this machine: anyone who can reach it reads the stream names and counters"
-                  << Qt::endl;
+        MetricsServer::Access access;
         QString error;
+        if ((!m_options.metricsAuthFile.isEmpty()
+             && !MetricsServer::readAuthFile(m_options.metricsAuthFile, &access.basicAuth, &error))
+            || (!m_options.metricsTlsCert.isEmpty()
+                && !MetricsServer::tlsFromFiles(m_options.metricsTlsCert, m_options.metricsTlsKey, &access.tls,
+                                                &error))) {
+            err() << "streamscope: metrics endpoint: " << error << Qt::endl;
+            m_exitCode = 2;
+            return false;
+        }
+        m_metrics->setAccess(access);
+        const QHostAddress address(m_options.metricsAddress);
+        if (!address.isLoopback() && (access.basicAuth.isEmpty() || !access.usesTls()))
+            err() << "streamscope: warning: the metrics endpoint listens on " << address.toString()
+                  << ", not only on this machine, "
+                  << (access.basicAuth.isEmpty() ? "without authentication: anyone who can reach it reads the "
+                                                   "stream names and counters"
+                                                 : "without TLS: its password crosses the network in clear")
+                  << Qt::endl;
         const quint16 port = m_metrics->listen(address, quint16(m_options.metricsPort), &error);
         if (!port) {
             err() << "streamscope: metrics endpoint: " << error << Qt::endl;
@@ -55,7 +69,7 @@ bool HeadlessRunner::start()
             return false;
         }
         QUrl url;
-        url.setScheme(QStringLiteral("http"));
+        url.setScheme(access.usesTls() ? QStringLiteral("https") : QStringLiteral("http"));
         url.setHost(address.toString()); // brackets an IPv6 address
         url.setPort(port);
         url.setPath(QStringLiteral("/metrics"));

@@ -2,8 +2,14 @@
 
 #include "Engine.h"
 #include "HttpConnection.h"
+#include "Report.h"
 
+#include <QtCore/QFile>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QSet>
+#include <QtNetwork/QSslCertificate>
+#include <QtNetwork/QSslKey>
+#include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
@@ -48,7 +54,108 @@ bool exportedRateLimit(const RateLimitInfo &r, QSet<QString> &seen)
     return true;
 }
 
+// Accepts TLS connections: each socket starts its server handshake at once and is handed to an
+// HttpConnection like a plain one (its request timeout bounds a handshake that never ends).
+class TlsServer : public QTcpServer {
+public:
+    TlsServer(const QSslConfiguration &tls, QObject *parent)
+        : QTcpServer(parent)
+        , m_tls(tls)
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        auto *socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        socket->setSslConfiguration(m_tls);
+        socket->startServerEncryption();
+        addPendingConnection(socket);
+    }
+
+private:
+    QSslConfiguration m_tls;
+};
+
+constexpr qint64 kMaxAuthFileBytes = 4096;
+
 } // namespace
+
+bool MetricsServer::authorized(const QByteArray &authorization, const QByteArray &userColonPassword)
+{
+    const QByteArray expected = "Basic " + userColonPassword.toBase64();
+    // Every byte is compared whatever the first difference: the time says nothing of it.
+    unsigned char diff = authorization.size() == expected.size() ? 0 : 1;
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        diff |= static_cast<unsigned char>(expected[i] ^ (i < authorization.size() ? authorization[i] : 0));
+    return diff == 0;
+}
+
+bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassword, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        return false;
+    }
+    QByteArray text = f.read(kMaxAuthFileBytes + 1);
+    if (text.size() > kMaxAuthFileBytes) {
+        *error = QStringLiteral("%1: expected one line \"user:password\", the file is larger than %2 bytes")
+                     .arg(path)
+                     .arg(kMaxAuthFileBytes);
+        return false;
+    }
+    while (text.endsWith('\n') || text.endsWith('\r'))
+        text.chop(1);
+    const qsizetype colon = text.indexOf(':');
+    if (colon <= 0 || colon == text.size() - 1 || text.contains('\n') || text.contains('\r')) {
+        *error =
+            QStringLiteral("%1: expected one line \"user:password\" (a user and a password, neither empty)").arg(path);
+        return false;
+    }
+    *userColonPassword = text;
+    return true;
+}
+
+bool MetricsServer::tlsFromFiles(const QString &certPath, const QString &keyPath, QSslConfiguration *tls,
+                                 QString *error)
+{
+    QFile certFile(certPath);
+    QFile keyFile(keyPath);
+    if (!certFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the certificate: %2").arg(certPath, certFile.errorString());
+        return false;
+    }
+    if (!keyFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString());
+        return false;
+    }
+    const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
+    if (chain.isEmpty()) {
+        *error = QStringLiteral("%1: expected a PEM certificate").arg(certPath);
+        return false;
+    }
+    QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull()) {
+        keyFile.seek(0);
+        key = QSslKey(&keyFile, QSsl::Ec, QSsl::Pem);
+    }
+    if (key.isNull()) {
+        *error = QStringLiteral("%1: expected an unencrypted PEM RSA or EC private key").arg(keyPath);
+        return false;
+    }
+    QSslConfiguration c = QSslConfiguration::defaultConfiguration();
+    c.setLocalCertificate(chain.first());
+    c.setLocalCertificateChain(chain);
+    c.setPrivateKey(key);
+    c.setPeerVerifyMode(QSslSocket::VerifyNone); // clients are not asked for certificates
+    *tls = c;
+    return true;
+}
 
 MetricsServer::MetricsServer(const Engine &engine, QObject *parent)
     : MetricsServer(engine, HttpServerLimits{}, parent)
@@ -60,6 +167,7 @@ MetricsServer::MetricsServer(const Engine &engine, const HttpServerLimits &limit
     , m_engine(engine)
     , m_limits(limits)
 {
+    m_since.start();
 }
 
 MetricsServer::~MetricsServer() = default;
@@ -67,7 +175,7 @@ MetricsServer::~MetricsServer() = default;
 quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString *error)
 {
     delete m_tcp;
-    m_tcp = new QTcpServer(this);
+    m_tcp = m_access.usesTls() ? new TlsServer(m_access.tls, this) : new QTcpServer(this);
     connect(m_tcp, &QTcpServer::newConnection, this, &MetricsServer::onNewConnection);
     if (!m_tcp->listen(address, port)) {
         if (error)
@@ -89,18 +197,29 @@ void MetricsServer::onNewConnection()
         }
         ++m_openConnections;
         auto *connection = new HttpConnection(
-            socket, m_limits,
-            [this](const HttpRequestHead &request) {
-                if (request.path != "/metrics")
-                    return plainTextResponse(404);
-                if (request.method != "GET" && request.method != "HEAD")
-                    return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
-                const Format format = negotiate(request.accept);
-                return HttpResponse{200, contentType(format), render(m_engine, format), {}};
-            },
-            this);
+            socket, m_limits, [this](const HttpRequestHead &request) { return answer(request); }, this);
         connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
     }
+}
+
+HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
+{
+    const bool metrics = request.path == "/metrics";
+    const bool streams = request.path == "/api/v1/streams";
+    if (!metrics && !streams)
+        return plainTextResponse(404);
+    if (request.method != "GET" && request.method != "HEAD")
+        return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
+    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth))
+        return plainTextResponse(
+            401, QByteArrayLiteral("WWW-Authenticate: Basic realm=\"streamscope\", charset=\"UTF-8\"\r\n"));
+    if (streams) {
+        const QJsonObject report = buildReport(m_engine.snapshot(true), double(m_since.elapsed()) / 1000.0);
+        return HttpResponse{
+            200, QByteArrayLiteral("application/json"), QJsonDocument(report).toJson(QJsonDocument::Compact), {}};
+    }
+    const Format format = negotiate(request.accept);
+    return HttpResponse{200, contentType(format), render(m_engine, format), {}};
 }
 
 MetricsServer::Format MetricsServer::negotiate(const QByteArray &accept)
