@@ -4,7 +4,9 @@
 #include "HttpConnection.h"
 #include "Report.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QFile>
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSet>
 #include <QtNetwork/QSslCertificate>
@@ -213,13 +215,39 @@ HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
     if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth))
         return plainTextResponse(
             401, QByteArrayLiteral("WWW-Authenticate: Basic realm=\"streamscope\", charset=\"UTF-8\"\r\n"));
-    if (streams) {
-        const QJsonObject report = buildReport(m_engine.snapshot(true), double(m_since.elapsed()) / 1000.0);
-        return HttpResponse{
-            200, QByteArrayLiteral("application/json"), QJsonDocument(report).toJson(QJsonDocument::Compact), {}};
-    }
+    if (streams)
+        return HttpResponse{200, QByteArrayLiteral("application/json"), liveReport(), {}};
     const Format format = negotiate(request.accept);
     return HttpResponse{200, contentType(format), render(m_engine, format), {}};
+}
+
+QByteArray MetricsServer::liveReport() const
+{
+    const QVector<StreamSnapshot> snaps = m_engine.snapshot(true);
+    QJsonObject report = buildReport(snaps, double(m_since.elapsed()) / 1000.0);
+    // Beyond the report: what a remote viewer needs to show the stream as a local one (its
+    // own latency windows from the histogram, the age of the last message on this clock).
+    QJsonArray streams = report.value(QStringLiteral("streams")).toArray();
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    for (qsizetype i = 0; i < streams.size() && i < snaps.size(); ++i) {
+        const StreamSnapshot &s = snaps[i];
+        QJsonArray buckets;
+        for (qsizetype b = 0; b < s.latency.buckets.size(); ++b) {
+            if (s.latency.buckets[b])
+                buckets.append(QJsonArray{qint64(b), qint64(s.latency.buckets[b])});
+        }
+        QJsonObject o = streams[i].toObject();
+        o.insert(QStringLiteral("live"),
+                 QJsonObject{{QStringLiteral("last_message_age_ms"),
+                              s.lastMessageMs > 0 ? QJsonValue(std::max<qint64>(0, nowMs - s.lastMessageMs))
+                                                  : QJsonValue(QJsonValue::Null)},
+                             {QStringLiteral("latency_buckets"), buckets},
+                             {QStringLiteral("latency_sum_us"), qint64(s.latency.sumUs)},
+                             {QStringLiteral("latency_max_us"), qint64(s.latency.maxUs)}});
+        streams[i] = o;
+    }
+    report.insert(QStringLiteral("streams"), streams);
+    return QJsonDocument(report).toJson(QJsonDocument::Compact);
 }
 
 MetricsServer::Format MetricsServer::negotiate(const QByteArray &accept)

@@ -76,6 +76,8 @@ public:
 private:
     void onNewConnection();
     HttpResponse answer(const HttpRequestHead &request) const;
+    // GET /api/v1/streams: the report, and per stream a "live" object (docs/operations.md).
+    QByteArray liveReport() const;
 
     const Engine &m_engine;
     HttpServerLimits m_limits;

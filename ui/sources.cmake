@@ -5,6 +5,7 @@ target_sources(streamscope_ui PRIVATE
     BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
     ChartStyle.h
+    ConnectAgentDialog.h ConnectAgentDialog.cpp
     ControlIcons.h ControlIcons.cpp
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
@@ -19,6 +20,7 @@ target_sources(streamscope_ui PRIVATE
     MatchHighlightDelegate.h MatchHighlightDelegate.cpp
     MessageInspector.h MessageInspector.cpp
     RateChart.h RateChart.cpp
+    RemoteAgent.h RemoteAgent.cpp
     ResponseModel.h ResponseModel.cpp
     Sparkline.h Sparkline.cpp
     StreamActionDelegate.h StreamActionDelegate.cpp
