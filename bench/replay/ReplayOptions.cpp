@@ -8,6 +8,11 @@
 namespace streamscope::replay {
 
 namespace {
+// A clock offset beyond a day is a mistake, not a test: event times must stay plausible.
+constexpr qint64 kMaxClockOffsetMs = 86400000;
+} // namespace
+
+namespace {
 
 bool isTrue(const QString &value)
 {
@@ -59,6 +64,8 @@ QString ReplayOptions::validate() const
     }
     if (rate < 0)
         return QStringLiteral("rate must not be negative");
+    if (clockOffsetMs < -kMaxClockOffsetMs || clockOffsetMs > kMaxClockOffsetMs)
+        return QStringLiteral("clock offset must be within one day (86400000 ms)");
     if (segmentEvery != 0 && segmentEvery < 4)
         return QStringLiteral("segment_every must be at least 4");
     if (misbehaviour() == Misbehaviour::BadJson && after == 0)

@@ -47,6 +47,7 @@ struct ReplayOptions {
     bool idle = false;          // never send data; still answer control messages
     quint64 pingMs = 0;         // websocket: the server pings every pingMs (0 = never)
     QString authSession;        // line protocol: authentication must carry this session
+    qint64 clockOffsetMs = 0;   // server-wide: event times and the server-time answer shifted by this
 
     // Venue behaviour (Binance-like)
     bool market = false;            // connections of one scenario share one event sequence: a new
