@@ -59,6 +59,7 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
     const StreamId id = shared->id;
     auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
+    session->setServerTimeService(&m_serverTime);
     m_sessions.insert(id, session);
     session->start();
 }

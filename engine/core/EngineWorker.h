@@ -12,6 +12,7 @@
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
+#include "session/ServerTimeService.h"
 #include "session/SessionEvents.h"
 
 #include <QtCore/QHash>
@@ -69,6 +70,7 @@ private:
     void onTick();
 
     MessageDecoder m_decoder;
+    ServerTimeService m_serverTime; // the server-time probes its sessions share
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};

@@ -1,9 +1,11 @@
 #include "StreamSession.h"
 
+#include "ServerTimeService.h"
 #include "SessionEvents.h"
 #include "ShardPlan.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
+#include "model/TlsConfiguration.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -80,6 +82,7 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_events(events)
     , m_clock(clock)
     , m_transports(std::move(transports))
+    , m_clockTrack(m_shared->clock)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
 {
@@ -124,6 +127,7 @@ void StreamSession::start()
 
 void StreamSession::stop()
 {
+    m_clockTrack.setProbe(nullptr);
     dropConnection();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
@@ -406,6 +410,7 @@ void StreamSession::onLinkConnected(Link &link)
     }
     m_stall.connected(now);
     m_liveSinceMs.reset();
+    startServerTime();
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
     if (m_state == StreamState::Failed)
         return;
@@ -415,6 +420,20 @@ void StreamSession::onLinkConnected(Link &link)
         setState(StreamState::Live, QStringLiteral("connected"));
         m_liveSinceMs = now;
     }
+}
+
+// The server-time probe, once the stream is up: the stream's own server_time_url, else its
+// venue's endpoint (Binance only). Kept across reconnects, dropped on stop.
+void StreamSession::startServerTime()
+{
+    if (!m_serverTime || m_clockTrack.hasProbe())
+        return;
+    const QUrl url = m_config.serverTimeUrl.isEmpty() ? m_venue->serverTimeUrl() : m_config.serverTimeUrl;
+    if (url.isEmpty())
+        return;
+    QString tlsError;
+    const QSslConfiguration tls = tlsConfiguration(m_config, &tlsError);
+    m_clockTrack.setProbe(m_serverTime->probe(url, tls, m_config.caFile));
 }
 
 void StreamSession::flushOutbox(Link &link)
@@ -530,6 +549,7 @@ void StreamSession::scheduleReconnect(const QString &reason)
 
 void StreamSession::fail(const QString &reason)
 {
+    m_clockTrack.setProbe(nullptr);
     dropConnection();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
@@ -563,6 +583,8 @@ void StreamSession::tick()
     for (const auto &l : m_links.links())
         l->watchdog.observe(now);
     m_stall.observe(now);
+    if (const QString note = m_clockTrack.tick(now); !note.isEmpty())
+        emitEvent(EventKind::Info, note);
     switch (m_state) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
@@ -757,6 +779,9 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
+            m_clockTrack.observe(latencyUs);
+            if (m_clockTrack.correcting())
+                m_shared->latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());
             latencyMs = double(latencyUs) / 1000.0;
         } else if (fields.eventTime != DecodedFields::kNone) {
             m_shared->latency.recordInvalid();

@@ -34,6 +34,7 @@
 
 #include "Backoff.h"
 #include "Clock.h"
+#include "ClockTracker.h"
 #include "ConnectionGroup.h"
 #include "EventThrottle.h"
 #include "MakeBeforeBreak.h"
@@ -57,6 +58,7 @@
 namespace streamscope {
 
 class MessageDecoder;
+class ServerTimeService;
 class SessionEvents;
 class StreamShared;
 class VenueHandler;
@@ -80,6 +82,10 @@ public:
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
 
+    // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
+    // before start(); without it the offset comes from the latency floor only.
+    void setServerTimeService(ServerTimeService *service) { m_serverTime = service; }
+
     // Housekeeping, a few times a second: watchdogs, due reconnects and paced messages,
     // rollover progress, backoff reset.
     void tick();
@@ -101,6 +107,7 @@ private:
     qint64 wallMs() const override { return m_clock.wallMs(); }
 
     void applyConfig(const StreamConfig &config);
+    void startServerTime();
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
@@ -148,6 +155,8 @@ private:
     StallWatchdog m_stall;
     RequestTracker m_requests;
     EventThrottle m_throttle;
+    ClockTracker m_clockTrack;
+    ServerTimeService *m_serverTime = nullptr;
     Backoff m_backoff;
     QTimer m_reconnectTimer;
     std::optional<qint64> m_reconnectAtMs; // monotonic
