@@ -2,14 +2,12 @@
 
 #ifdef Q_OS_LINUX
 #include <sys/timex.h>
-#endif
 
 namespace streamscope {
 
 HostClockState HostClockState::read()
 {
     HostClockState s;
-#ifdef Q_OS_LINUX
     struct timex tx = {};
     tx.modes = 0; // read only
     const int state = adjtimex(&tx);
@@ -19,8 +17,22 @@ HostClockState HostClockState::read()
     // Both in µs; the kernel caps maxerror at 16 s (NTP_PHASE_LIMIT) when nothing disciplines it.
     s.estimatedErrorMs = double(tx.esterror) / 1000.0;
     s.maximumErrorMs = double(tx.maxerror) / 1000.0;
-#endif
     return s;
 }
 
 } // namespace streamscope
+
+#else
+
+namespace streamscope {
+
+// macOS has ntp_adjtime() but no synchronisation state a user process can rely on, Windows
+// nothing comparable without privileges: unknown, not guessed.
+HostClockState HostClockState::read()
+{
+    return {};
+}
+
+} // namespace streamscope
+
+#endif
