@@ -187,7 +187,7 @@ bool ReplayConnection::handleHttpRequest()
     const QList<QByteArray> parts = requestLine.split(' ');
     const QByteArray key = headerValue(head, "Sec-WebSocket-Key");
     if (parts.size() >= 3 && parts[0] == "GET" && key.isEmpty() && isServerTimeTarget(parts[1])) {
-        answerServerTime(head);
+        answerServerTime(head, QUrl(QString::fromLatin1(parts[1])));
         // The next request on a kept-alive connection may already be buffered.
         return m_socket && m_socket->state() == QAbstractSocket::ConnectedState && !m_closing && handleHttpRequest();
     }
@@ -239,9 +239,12 @@ bool ReplayConnection::isServerTimeTarget(const QByteArray &target)
     return std::find(std::begin(kServerTimePaths), std::end(kServerTimePaths), path) != std::end(kServerTimePaths);
 }
 
-void ReplayConnection::answerServerTime(const QByteArray &head)
+void ReplayConnection::answerServerTime(const QByteArray &head, const QUrl &target)
 {
-    const QByteArray body = R"({"serverTime":)" + QByteArray::number(venueNowMs()) + '}';
+    // The clock of the request's own options: ?clock_offset_ms=N pairs with a stream's.
+    const ReplayOptions options = ReplayOptions::fromUrl(m_serverOptions, target);
+    const QByteArray body =
+        R"({"serverTime":)" + QByteArray::number(quint64(qint64(nowMs()) + options.clockOffsetMs)) + '}';
     const bool close = headerValue(head, "Connection").compare("close", Qt::CaseInsensitive) == 0
         || head.left(head.indexOf("\r\n")).endsWith("HTTP/1.0");
     m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "

@@ -55,7 +55,7 @@ private:
     // GET /api/v3/time or /fapi/v1/time (no upgrade): {"serverTime":<ms>}, shifted by the
     // clock offset like the event times; the connection is kept for further requests.
     static bool isServerTimeTarget(const QByteArray &target);
-    void answerServerTime(const QByteArray &head);
+    void answerServerTime(const QByteArray &head, const QUrl &target);
     quint64 venueNowMs() const; // the server's clock: now plus the clock offset
     void rejectHttp(const QByteArray &status, const QByteArray &body);
     void handleClientMessage(const WebSocketFrameParser::Message &message);

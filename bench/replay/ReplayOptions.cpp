@@ -122,6 +122,8 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
             o.maxStreams = int(number);
         else if (key == QLatin1String("per_stream"))
             o.perStream = isTrue(value);
+        else if (key == QLatin1String("clock_offset_ms"))
+            o.clockOffsetMs = value.toLongLong();
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;
