@@ -2,6 +2,7 @@
 
 #include "ClockReport.h"
 #include "Engine.h"
+#include "FreshnessReport.h"
 #include "HttpConnection.h"
 
 #include <QtNetwork/QTcpServer>
@@ -225,6 +226,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
         out += "streamscope_invalid_event_times_total{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(s.latency.invalid) + '\n';
     appendClockMetrics(out, streams, names, HostClockState::read(), classic);
+    appendFreshnessMetrics(out, streams, names, classic);
     if (!classic)
         out += "# EOF\n";
     return out;

@@ -1,6 +1,7 @@
 #include "Report.h"
 
 #include "ClockReport.h"
+#include "FreshnessReport.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -41,7 +42,8 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                       {QStringLiteral("latency_ms"), latency}};
         if (!s.lastParseError.isEmpty())
             o.insert(QStringLiteral("last_parse_error"), s.lastParseError);
-        addClockFields(o, s); // docs/clock.md
+        addClockFields(o, s);     // docs/clock.md
+        addFreshnessFields(o, s); // docs/freshness.md
         // Venue details (docs/venues.md); added fields only.
         o.insert(QStringLiteral("updates"), qint64(s.updates));
         o.insert(QStringLiteral("duplicates"), qint64(s.duplicates));

@@ -484,6 +484,7 @@ void ReplayConnection::beginData()
     if (m_dataStarted || m_options.idle || m_closing)
         return;
     m_dataStarted = true;
+    m_dataClock.start();
     if (m_options.market && m_server) {
         // Join the market where it is now: the events before were someone else's.
         const quint64 start = std::min(m_server->marketPosition(m_options.scenario), m_target);
@@ -593,7 +594,9 @@ void ReplayConnection::writeBatch(quint64 limit)
     QByteArray batch(kBatchBytes + m_frames->maxFrameSize(), Qt::Uninitialized);
     char *out = batch.data();
     qsizetype used = 0;
-    FrameSet::writeNumber(m_nowMsText, venueNowMs(), ScenarioPool::kTimeMsWidth, '0');
+    // A venue falling behind stamps ever older event times (lag_ms_per_s).
+    const quint64 lagMs = m_options.lagMsPerS * quint64(m_dataClock.isValid() ? m_dataClock.elapsed() : 0) / 1000;
+    FrameSet::writeNumber(m_nowMsText, venueNowMs() - lagMs, ScenarioPool::kTimeMsWidth, '0');
     const quint64 first = m_sent;
     while (m_sent < limit && used < kBatchBytes) {
         const FrameSet::Frame &frame = pickFrame(m_sent);

@@ -121,6 +121,7 @@ private:
 
     QTimer *m_paceTimer = nullptr;
     QElapsedTimer m_paceClock;
+    QElapsedTimer m_dataClock; // since the data began (lag_ms_per_s)
     quint64 m_paceBase = 0;
 };
 

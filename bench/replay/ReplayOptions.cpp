@@ -124,6 +124,8 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
             o.perStream = isTrue(value);
         else if (key == QLatin1String("clock_offset_ms"))
             o.clockOffsetMs = value.toLongLong();
+        else if (key == QLatin1String("lag_ms_per_s"))
+            o.lagMsPerS = number;
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;

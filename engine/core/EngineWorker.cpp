@@ -60,6 +60,7 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
     auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
     session->setServerTimeService(&m_serverTime);
+    session->setWorkerLoad(&m_busy);
     m_sessions.insert(id, session);
     session->start();
 }
@@ -95,6 +96,7 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
 
 void EngineWorker::onTick()
 {
+    m_busy.sample(SystemClock::instance().monotonicMs());
     // Copy: a tick may make a session fail or reconnect, never remove it, but stay safe.
     const auto sessions = m_sessions.values();
     for (StreamSession *s : sessions)

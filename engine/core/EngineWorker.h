@@ -14,6 +14,7 @@
 #include "protocol/MessageDecoder.h"
 #include "session/ServerTimeService.h"
 #include "session/SessionEvents.h"
+#include "session/WorkerLoad.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
@@ -71,6 +72,7 @@ private:
 
     MessageDecoder m_decoder;
     ServerTimeService m_serverTime; // the server-time probes its sessions share
+    WorkerLoad m_busy;              // this thread's busy share, sampled on the tick
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};

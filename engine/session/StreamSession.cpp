@@ -3,6 +3,7 @@
 #include "ServerTimeService.h"
 #include "SessionEvents.h"
 #include "ShardPlan.h"
+#include "WorkerLoad.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
@@ -409,6 +410,8 @@ void StreamSession::onLinkConnected(Link &link)
         return;
     }
     m_stall.connected(now);
+    m_silence.connected(now);
+    m_trend.reset();
     m_liveSinceMs.reset();
     startServerTime();
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
@@ -419,6 +422,65 @@ void StreamSession::onLinkConnected(Link &link)
     } else {
         setState(StreamState::Live, QStringLiteral("connected"));
         m_liveSinceMs = now;
+    }
+}
+
+// Freshness beyond "messages arrive" (docs/freshness.md): a silence well beyond the stream's
+// learned usual gap, and latency that keeps growing while messages flow.
+void StreamSession::checkFreshness(qint64 nowMs, bool dataSinceLastTick)
+{
+    FreshnessShared &out = m_shared->freshness;
+    if (dataSinceLastTick)
+        m_silence.onData(nowMs);
+    const bool delivering = m_state == StreamState::Live || m_state == StreamState::Degraded;
+    if (delivering) {
+        const SilenceLearner::Verdict v = m_silence.check(nowMs);
+        if (v.alarm) {
+            out.silenceAlarms.add();
+            emitEvent(EventKind::Stalled,
+                      QStringLiteral("silent for %1, well beyond its usual gap of %2 (alarm past %3)")
+                          .arg(seconds(v.silentMs), seconds(v.usualGapMs), seconds(v.thresholdMs)));
+        }
+    }
+    out.usualGapMs.store(m_silence.usualGapMs().value_or(-1));
+
+    const double busy = m_workerLoad ? m_workerLoad->busyShare() : -1.0;
+    out.busyShare.store(busy);
+    // The trend follows the corrected latency once there is one (raw latencies below zero are
+    // not in the raw histogram's sum), and starts over when that changes.
+    const bool corrected = m_clockTrack.correcting();
+    if (corrected != m_trendCorrected) {
+        m_trendCorrected = corrected;
+        m_trend.reset();
+    }
+    const LatencyHistogram &h = corrected ? m_shared->latencyCorrected : m_shared->latency;
+    const LatencyTrend::Change change = m_trend.tick(nowMs, h.count(), h.sumUs());
+    out.trendMsPerS.store(m_trend.slopeMsPerS());
+    out.fallingBehind.store(m_trend.behind());
+    if (change == LatencyTrend::Change::Started) {
+        const BehindCause cause = busy < 0 ? BehindCause::Unknown
+            : busy >= 0.9                  ? BehindCause::WeAreSlow
+                                           : BehindCause::VenueLate;
+        out.cause.store(int(cause));
+        out.fallingBehindAlarms.add();
+        const QString why = cause == BehindCause::WeAreSlow
+            ? QStringLiteral("we are slow: this worker was busy %1 % of the last second").arg(qRound(busy * 100))
+            : cause == BehindCause::VenueLate
+            ? QStringLiteral("the exchange or the network is late: this worker keeps up (busy %1 %)")
+                  .arg(qRound(busy * 100))
+            : QStringLiteral("cause unknown");
+        emitEvent(EventKind::Stalled,
+                  QStringLiteral("falling behind: latency up %1 ms in %2 s (%3 ms/s) while messages "
+                                 "arrive; %4")
+                      .arg(qRound(m_trend.growthMs()))
+                      .arg(m_trend.windows())
+                      .arg(m_trend.slopeMsPerS(), 0, 'f', 0)
+                      .arg(why));
+    } else if (change == LatencyTrend::Change::Ended) {
+        out.cause.store(int(BehindCause::None));
+        emitEvent(EventKind::Info, QStringLiteral("caught up: latency no longer growing"));
+    } else if (!m_trend.behind() && out.cause.load() == int(BehindCause::Unknown) && m_trend.windows() > 0) {
+        out.cause.store(int(BehindCause::None));
     }
 }
 
@@ -582,7 +644,8 @@ void StreamSession::tick()
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())
         l->watchdog.observe(now);
-    m_stall.observe(now);
+    const bool dataSinceLastTick = m_stall.observe(now);
+    checkFreshness(now, dataSinceLastTick);
     if (const QString note = m_clockTrack.tick(now); !note.isEmpty())
         emitEvent(EventKind::Info, note);
     switch (m_state) {

@@ -10,6 +10,7 @@
 // Owned through a shared_ptr by the session (worker) and the facade, so either may go first.
 
 #include "ClockShared.h"
+#include "FreshnessShared.h"
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
 #include "model/StreamConfig.h"
@@ -80,6 +81,7 @@ public:
     LatencyHistogram latency;
     LatencyHistogram latencyCorrected; // receive time + clock offset − event time, once an offset is known
     ClockShared clock;
+    FreshnessShared freshness;
     std::atomic<StreamState> state{StreamState::Idle};
     std::atomic<bool> inspecting{false};
 
