@@ -39,6 +39,8 @@ public:
     explicit ClockTracker(ClockShared &out);
 
     void setProbe(std::shared_ptr<ServerTimeProbe> probe);
+    // The wall clock was stepped: the latencies before the step say nothing about the clocks now.
+    void wallStepped() { m_floor.reset(); }
     bool hasProbe() const { return bool(m_probe); }
 
     void observe(qint64 latencyUs) noexcept { m_floor.observe(latencyUs); }

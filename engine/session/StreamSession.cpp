@@ -27,6 +27,9 @@ namespace {
 // The wall clock's plausible range for an event time, in µs since the epoch.
 constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
 constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
+// A change of wall − monotonic time between two ticks beyond this is a step of the wall clock
+// (NTP, a user, a resumed VM), not a slew: figures taken across it start over.
+constexpr qint64 kWallStepMs = 1000;
 // What of a peer's message an event quotes.
 constexpr qsizetype kQuotedChars = 200;
 
@@ -645,6 +648,12 @@ void StreamSession::tick()
     for (const auto &l : m_links.links())
         l->watchdog.observe(now);
     const bool dataSinceLastTick = m_stall.observe(now);
+    const qint64 wallMinusMono = m_clock.wallMs() - now;
+    if (m_wallMinusMonotonicMs && qAbs(wallMinusMono - *m_wallMinusMonotonicMs) > kWallStepMs) {
+        m_trend.reset();
+        m_clockTrack.wallStepped();
+    }
+    m_wallMinusMonotonicMs = wallMinusMono;
     checkFreshness(now, dataSinceLastTick);
     if (const QString note = m_clockTrack.tick(now); !note.isEmpty())
         emitEvent(EventKind::Info, note);

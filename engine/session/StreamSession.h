@@ -168,6 +168,7 @@ private:
     LatencyTrend m_trend;
     bool m_trendCorrected = false; // which histogram the trend follows
     const WorkerLoad *m_workerLoad = nullptr;
+    std::optional<qint64> m_wallMinusMonotonicMs; // a change of more than kWallStepMs is a step
     Backoff m_backoff;
     QTimer m_reconnectTimer;
     std::optional<qint64> m_reconnectAtMs; // monotonic

@@ -5,6 +5,9 @@
 // the worker cannot keep up and messages wait in the socket; a stream falling behind then is
 // "we are slow", not "the venue is late" (docs/freshness.md).
 //
+// Under CPU contention from other processes a starved worker is on the CPU less than it
+// would like, so it reads as less busy than it is: the share is a lower bound.
+//
 // Thread contract: one worker thread writes (sample()) and its sessions read (busyShare()).
 
 #include <QtCore/QtGlobal>
@@ -15,10 +18,12 @@ class WorkerLoad {
 public:
     static constexpr qint64 kPeriodMs = 1000;
 
+    virtual ~WorkerLoad() = default;
+
     // On the worker's tick, with the monotonic time.
     void sample(qint64 nowMs);
     // 0..1 over the last period; -1 when unknown (no measure yet, or no thread CPU clock).
-    double busyShare() const { return m_busyShare; }
+    virtual double busyShare() const { return m_busyShare; }
 
     // CPU time of the calling thread in µs; -1 where the system gives none.
     static qint64 threadCpuUs();
