@@ -54,9 +54,11 @@ bool HeadlessRunner::start()
     connect(m_signals.get(), &TerminationSignals::terminationRequested, this,
             [this](int sig) { finish(QStringLiteral("signal %1").arg(sig)); });
     connect(m_engine.get(), &Engine::eventOccurred, this, [](const StreamEvent &e) {
-        // Connection-level events are worth a line; data-level ones are in the counters.
+        // Connection-level events are worth a line; data-level ones are in the counters. The
+        // clock's explanation of negative latencies too (docs/clock.md: "clock behind ...").
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
-            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
+            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
+            || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("clock "))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
     for (const StreamConfig &c : std::as_const(m_workspace.streams))

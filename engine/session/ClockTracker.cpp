@@ -61,14 +61,15 @@ QString ClockTracker::tick(qint64 nowMs)
         m_out.serverTimeErrors.store(m_probe->errors());
     }
 
+    // While the first server-time answer is awaited, nothing is corrected or explained with a guess.
+    const bool awaitingServerTime = m_probe && m_probe->samples() == 0 && m_probe->errors() == 0;
     ClockOffsetSource source = ClockOffsetSource::Unknown;
     qint64 uncertaintyUs = -1;
     if (estimate) {
         source = ClockOffsetSource::ServerTime;
         m_offsetUs = estimate->offsetUs;
         uncertaintyUs = estimate->uncertaintyUs;
-    } else if (floor && !(m_probe && m_probe->samples() == 0 && m_probe->errors() == 0)) {
-        // (While the first server-time answer is awaited, nothing is corrected with a guess.)
+    } else if (floor && !awaitingServerTime) {
         source = ClockOffsetSource::LatencyFloor;
         m_offsetUs = *floor < 0 ? -*floor : 0;
     } else {
@@ -83,7 +84,7 @@ QString ClockTracker::tick(qint64 nowMs)
     const bool negative = floor && *floor < 0;
     const bool large = source == ClockOffsetSource::ServerTime && std::llabs(m_offsetUs) >= kExplainOffsetUs
         && std::llabs(m_offsetUs) > 2 * uncertaintyUs;
-    if (!negative && !large)
+    if ((!negative && !large) || awaitingServerTime)
         return {};
     const bool first = m_notedSource == 0;
     const bool sourceChanged = m_notedSource != int(source);
