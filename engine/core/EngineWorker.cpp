@@ -40,6 +40,7 @@ void EngineWorker::runPosted()
 
 void EngineWorker::init()
 {
+    m_serverTime.init();
     m_tick = new QTimer(this);
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, &EngineWorker::onTick);
@@ -52,6 +53,7 @@ void EngineWorker::shutdown()
         m_tick->stop();
     qDeleteAll(m_sessions);
     m_sessions.clear();
+    m_serverTime.shutdown();
 }
 
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)

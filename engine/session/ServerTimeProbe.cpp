@@ -22,15 +22,15 @@ constexpr qint64 kResolutionUs = 1000;
 constexpr qint64 kMaxSamples = 64;
 } // namespace
 
-ServerTimeProbe::ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock, QObject *parent)
+ServerTimeProbe::ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock,
+                                 QNetworkAccessManager &manager, QObject *parent)
     : QObject(parent)
     , m_url(url)
     , m_tls(tls)
     , m_clock(clock)
-    , m_manager(new QNetworkAccessManager(this))
+    , m_manager(&manager)
     , m_timer(this)
 {
-    m_manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
     m_timer.setSingleShot(true);
     connect(&m_timer, &QTimer::timeout, this, &ServerTimeProbe::sendRequest);
     m_timer.start(kFirstDelayMs);
@@ -52,10 +52,11 @@ void ServerTimeProbe::scheduleNext()
 
 void ServerTimeProbe::sendRequest()
 {
-    if (m_inFlight)
-        return; // the previous one is still out (it times out by itself)
+    if (m_inFlight || !m_manager)
+        return; // the previous one is still out (it times out by itself), or the worker is going
     QNetworkRequest request(m_url);
     request.setTransferTimeout(kTimeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
     request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
     request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
     if (m_url.scheme() == QLatin1String("https"))

@@ -12,13 +12,14 @@
 // object with a plausible integral serverTime is an error. TLS uses the stream's
 // configuration (its extra CA), with peer verification on.
 //
-// Thread contract: created, used and destroyed on one worker thread; it owns its
-// QNetworkAccessManager and timer. Shared by the streams of that worker that ask the same URL
+// Thread contract: created, used and destroyed on one worker thread; it owns its timer and
+// uses the worker's QNetworkAccessManager. Shared by the streams of that worker that ask the same URL
 // (ServerTimeService).
 
 #include "Clock.h"
 
 #include <QtCore/QObject>
+#include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <QtCore/QUrl>
 #include <QtNetwork/QSslConfiguration>
@@ -47,7 +48,9 @@ public:
         qint64 uncertaintyUs = 0; // half the round trip, plus the answer's 1 ms resolution
     };
 
-    ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock, QObject *parent = nullptr);
+    // `manager` is the worker's (ServerTimeService); the probe may outlive it, and then asks nothing.
+    ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock, QNetworkAccessManager &manager,
+                    QObject *parent = nullptr);
     ~ServerTimeProbe() override;
 
     const QUrl &url() const { return m_url; }
@@ -72,9 +75,9 @@ private:
     QUrl m_url;
     QSslConfiguration m_tls;
     const Clock &m_clock;
-    QNetworkAccessManager *m_manager = nullptr;
+    QPointer<QNetworkAccessManager> m_manager;
     QTimer m_timer;
-    QNetworkReply *m_inFlight = nullptr;
+    QPointer<QNetworkReply> m_inFlight;
     bool m_tooLarge = false;
     qint64 m_sentWallUs = 0;
     qint64 m_sentMonotonicUs = 0;

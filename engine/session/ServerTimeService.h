@@ -1,7 +1,14 @@
 #pragma once
 
 // The server-time probes of one worker, shared by URL: a thousand streams to one venue host
-// on one worker make one probe and four requests a minute, not four thousand.
+// on one worker make one probe and four requests a minute, not four thousand. It owns the
+// worker's QNetworkAccessManager, which all its probes use.
+//
+// Why init() starts the manager's network thread at once: Qt's network access manager does
+// its HTTP work on a thread of its own, created on its first request, and a thread's event
+// loop needs descriptors (an eventfd or a pipe) that Qt treats as fatal to lack. Started with
+// the worker, that thread exists before any stream could have used up the process's
+// descriptors; a request made later without a descriptor left just fails and is counted.
 //
 // Thread contract: one worker thread; the probes it hands out live on that thread and die
 // with their last user (the service keeps only weak references).
@@ -14,32 +21,27 @@
 
 #include <memory>
 
+class QNetworkAccessManager;
+
 namespace streamscope {
 
 class ServerTimeService {
 public:
-    explicit ServerTimeService(const Clock &clock = SystemClock::instance())
-        : m_clock(clock)
-    {
-    }
+    explicit ServerTimeService(const Clock &clock = SystemClock::instance());
+    ~ServerTimeService();
+
+    // On the worker thread, once it runs: the network access manager and its thread.
+    void init();
+    // On the worker thread, after its sessions are gone: the manager and its thread.
+    void shutdown();
 
     // The probe for `url` (new, or the one other streams use); `tlsKey` tells TLS
     // configurations apart (the stream's extra CA file).
-    std::shared_ptr<ServerTimeProbe> probe(const QUrl &url, const QSslConfiguration &tls, const QString &tlsKey)
-    {
-        const QString key = url.toString() + QLatin1Char('\n') + tlsKey;
-        if (auto existing = m_probes.value(key).lock())
-            return existing;
-        auto created = std::make_shared<ServerTimeProbe>(url, tls, m_clock);
-        // Forget expired entries now and then, so the table stays as small as the live probes.
-        for (auto it = m_probes.begin(); it != m_probes.end();)
-            it = it->expired() ? m_probes.erase(it) : std::next(it);
-        m_probes.insert(key, created);
-        return created;
-    }
+    std::shared_ptr<ServerTimeProbe> probe(const QUrl &url, const QSslConfiguration &tls, const QString &tlsKey);
 
 private:
     const Clock &m_clock;
+    std::unique_ptr<QNetworkAccessManager> m_manager;
     QHash<QString, std::weak_ptr<ServerTimeProbe>> m_probes;
 };
 
