@@ -81,9 +81,11 @@ bool HeadlessRunner::start()
     m_signals->enableReload();
     connect(m_signals.get(), &TerminationSignals::reloadRequested, this, &HeadlessRunner::reloadWorkspace);
     connect(m_engine.get(), &Engine::eventOccurred, this, [](const StreamEvent &e) {
-        // Connection-level events are worth a line; data-level ones are in the counters.
+        // Connection-level events are worth a line; data-level ones are in the counters. The
+        // clock's explanation of negative latencies too (docs/clock.md: "clock behind ...").
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
-            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
+            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
+            || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("clock "))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
     applyWorkspaceStreams(*m_engine, m_ids, m_workspace.streams);

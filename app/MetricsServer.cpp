@@ -1,6 +1,8 @@
 #include "MetricsServer.h"
 
+#include "ClockReport.h"
 #include "Engine.h"
+#include "FreshnessReport.h"
 #include "HttpConnection.h"
 #include "Report.h"
 
@@ -364,24 +366,29 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
         out += "streamscope_last_message_timestamp_seconds{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
 
-    family("latency_seconds", "histogram", "Receive time minus event time.");
-    for (const StreamSnapshot &s : streams) {
-        const QByteArray label = "stream=\"" + nameOf(s) + '"';
-        const LatencySnapshot &l = s.latency;
-        quint64 cumulative = 0;
-        int bucket = 0;
-        for (double bound : kBoundsS) {
-            const auto boundUs = std::uint64_t(bound * 1e6);
-            while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
-                cumulative += l.buckets[bucket++];
-            out += "streamscope_latency_seconds_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
-                + QByteArray::number(cumulative) + '\n';
+    const auto histogram = [&](const char *name, const char *help, LatencySnapshot StreamSnapshot::*field) {
+        const QByteArray base = QByteArrayLiteral("streamscope_") + name;
+        family(name, "histogram", help);
+        for (const StreamSnapshot &s : streams) {
+            const QByteArray label = "stream=\"" + nameOf(s) + '"';
+            const LatencySnapshot &l = s.*field;
+            quint64 cumulative = 0;
+            int bucket = 0;
+            for (double bound : kBoundsS) {
+                const auto boundUs = std::uint64_t(bound * 1e6);
+                while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
+                    cumulative += l.buckets[bucket++];
+                out += base + "_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
+                    + QByteArray::number(cumulative) + '\n';
+            }
+            out += base + "_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
+            out += base + "_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6) + '\n';
+            out += base + "_count{" + label + "} " + QByteArray::number(l.count) + '\n';
         }
-        out += "streamscope_latency_seconds_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
-        out += "streamscope_latency_seconds_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6)
-            + '\n';
-        out += "streamscope_latency_seconds_count{" + label + "} " + QByteArray::number(l.count) + '\n';
-    }
+    };
+    histogram("latency_seconds", "Receive time minus event time.", &StreamSnapshot::latency);
+    histogram("latency_corrected_seconds", "Receive time plus the clock offset minus event time (docs/clock.md).",
+              &StreamSnapshot::latencyCorrected);
     family("negative_latencies", "counter", "Latencies below zero (clock skew), kept out of the histogram.");
     for (const StreamSnapshot &s : streams)
         out += "streamscope_negative_latencies_total{stream=\"" + nameOf(s) + "\"} "
@@ -391,6 +398,8 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     for (const StreamSnapshot &s : streams)
         out += "streamscope_invalid_event_times_total{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(s.latency.invalid) + '\n';
+    appendClockMetrics(out, streams, names, HostClockState::read(), classic);
+    appendFreshnessMetrics(out, streams, names, classic);
     if (!classic)
         out += "# EOF\n";
     return out;

@@ -316,6 +316,14 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             return false;
         auth.warnUnknownKeys();
     }
+    if (auto v = r.string(QStringLiteral("server_time_url"))) {
+        const QUrl u(*v, QUrl::StrictMode);
+        if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
+            || u.host().isEmpty())
+            return r.error(QStringLiteral("server_time_url"),
+                           QStringLiteral("expected an http or https URL, found \"%1\"").arg(*v));
+        c.serverTimeUrl = u;
+    }
     if (auto v = r.object(QStringLiteral("market_subscription")))
         c.marketSubscription = *v;
     if (auto v = r.object(QStringLiteral("order_subscription")))
@@ -512,6 +520,8 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
         o.insert(QStringLiteral("order_subscription"), c.orderSubscription);
     if (!c.caFile.isEmpty())
         o.insert(QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), c.caFile}});
+    if (!c.serverTimeUrl.isEmpty())
+        o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
     return o;
 }
 
