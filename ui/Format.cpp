@@ -77,6 +77,34 @@ QString countNoun(quint64 n, const QString &one, const QString &many)
     return QStringLiteral("%1 %2").arg(formatCount(n), n == 1 ? one : many);
 }
 
+QString clockText(const ClockEstimate &clock)
+{
+    switch (clock.source) {
+    case ClockOffsetSource::ServerTime:
+        return QObject::tr("offset %1%2 ms ±%3 ms (server time)")
+            .arg(clock.offsetMs >= 0 ? QStringLiteral("+") : QString())
+            .arg(clock.offsetMs, 0, 'f', 1)
+            .arg(clock.uncertaintyMs, 0, 'f', 1);
+    case ClockOffsetSource::LatencyFloor:
+        return clock.offsetMs > 0
+            ? QObject::tr("local clock behind by at least %1 ms (latency floor)").arg(clock.offsetMs, 0, 'f', 1)
+            : QObject::tr("no offset shown by the latency floor");
+    case ClockOffsetSource::Unknown: break;
+    }
+    return QObject::tr("no offset known");
+}
+
+QString hostClockText(const HostClockState &state)
+{
+    if (!state.synchronised.has_value())
+        return QObject::tr("clock state unknown");
+    if (!*state.synchronised)
+        return QObject::tr("clock not synchronised");
+    if (state.estimatedErrorMs.has_value())
+        return QObject::tr("clock synced ±%1 ms").arg(*state.estimatedErrorMs, 0, 'g', 2);
+    return QObject::tr("clock synced");
+}
+
 QColor stateColor(StreamState state, bool dark)
 {
     switch (state) {

@@ -95,6 +95,7 @@ LatencyChart::LatencyChart(QWidget *parent)
     bold.setBold(true);
     m_title->setFont(bold);
     m_summary = new QLabel;
+    m_summary->setWordWrap(true); // an explanation of negative latencies may be long
     m_summary->setTextFormat(Qt::PlainText);
     m_windowBox = new QComboBox;
     m_windowBox->addItem(tr("Last 10 s"), int(LatencyWindows::Window::Last10s));
@@ -194,7 +195,7 @@ void LatencyChart::setStream(StreamId id, const QString &name)
         m_heldFrom = LatencySnapshot();
     }
     m_name = name;
-    m_title->setText(id == kInvalidStreamId ? tr("Latency") : tr("Latency — %1").arg(name));
+    setSource(m_corrected, m_clock, m_note);
     redraw();
 }
 
@@ -218,6 +219,23 @@ void LatencyChart::push(const LatencySnapshot &cumulative, bool running, const L
     }
     m_windows.push(cumulative);
     redraw();
+}
+
+void LatencyChart::setSource(bool corrected, const QString &clock, const QString &note)
+{
+    if (corrected != m_corrected) {
+        m_corrected = corrected;
+        m_windows.reset(m_windows.stream());
+        m_held = false;
+        m_heldFrom = LatencySnapshot();
+    }
+    m_clock = clock;
+    m_note = note;
+    m_title->setText(m_windows.stream() == kInvalidStreamId ? tr("Latency")
+                         : m_corrected                      ? tr("Latency — %1 (corrected: %2)").arg(m_name, m_clock)
+                                                            : tr("Latency — %1").arg(m_name));
+    m_title->setToolTip(m_corrected ? tr("Receive time + the venue's clock offset − event time (docs/clock.md)")
+                                    : tr("Receive time − event time, as this machine's clock reads it"));
 }
 
 LatencySnapshot LatencyChart::shown() const
@@ -318,7 +336,9 @@ void LatencyChart::redraw()
     if (m_windows.stream() == kInvalidStreamId) {
         m_summary->setText(tr("Select a stream to see its latency."));
     } else if (h.isEmpty() && h.negative) {
-        m_summary->setText(tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative));
+        m_summary->setText(m_note.isEmpty()
+                               ? tr("No latency samples in this window (%1 negative: clock skew)").arg(h.negative)
+                               : tr("No latency samples in this window (%1 negative: %2)").arg(h.negative).arg(m_note));
     } else if (h.isEmpty() && h.invalid) {
         m_summary->setText(
             tr("No latency samples in this window (%1 event times not plausible: not between 2000 and 2100)")
@@ -330,7 +350,8 @@ void LatencyChart::redraw()
                            .arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
                                 formatLatencyMs(double(h.maxUs) / 1000.0));
         if (h.negative)
-            text += tr(" · %1 negative (clock skew)").arg(formatCount(h.negative));
+            text += m_note.isEmpty() ? tr(" · %1 negative (clock skew)").arg(formatCount(h.negative))
+                                     : tr(" · %1 negative: %2").arg(formatCount(h.negative), m_note);
         if (h.invalid)
             text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
         m_summary->setText(m_held ? tr("Stopped; before the stop: %1").arg(text) : text);

@@ -38,6 +38,11 @@ public:
     void push(const LatencySnapshot &cumulative, bool running = true, const LatencySnapshot &heldFrom = {});
     // The histogram drawn now.
     LatencySnapshot shown() const;
+    // Which latency the pushed histograms are: raw, or corrected for the venue's clock
+    // (`clock` says by what); a change starts the windows afresh. `note` is the engine's
+    // explanation of negative latencies, shown with their count.
+    void setSource(bool corrected, const QString &clock, const QString &note);
+    bool isCorrected() const { return m_corrected; }
     void setDark(bool dark);
 
     LatencyWindows::Window window() const;
@@ -73,6 +78,9 @@ private:
     double m_xMin = 0.0, m_xMax = 0.0, m_yMax = 0.0;
     bool m_held = false; // the stream does not run: the windows end at its stop
     LatencySnapshot m_heldFrom;
+    bool m_corrected = false;
+    QString m_clock;
+    QString m_note;
 };
 
 } // namespace streamscope::ui

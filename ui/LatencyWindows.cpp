@@ -36,7 +36,9 @@ void LatencyWindows::reset(StreamId id)
 
 void LatencyWindows::push(const LatencySnapshot &cumulative)
 {
-    if (cumulative.buckets.isEmpty())
+    // Nothing taken (no histogram asked for) is skipped; a stream whose every latency was
+    // negative or implausible has no bucket yet, and still counts.
+    if (cumulative.buckets.isEmpty() && cumulative.negative == 0 && cumulative.invalid == 0)
         return;
     m_ring.push_back(cumulative);
     while (m_ring.size() > kCapacity)

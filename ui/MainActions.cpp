@@ -84,6 +84,7 @@ MainActions::MainActions(QMainWindow *w)
                                   QStyle::SP_DialogCloseButton, "disconnectAgents"))
     , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
     , resetLayout(new QAction(tr("Reset &layout"), w))
+    , correctedLatency(new QAction(tr("&Corrected latency"), w))
     , themes(makeThemes(w))
     , userGuide(makeAction(w, tr("&User guide"), tr("Open the user guide in the browser"), QKeySequence::HelpContents,
                            QStyle::SP_DialogHelpButton, "userGuide"))
@@ -104,6 +105,10 @@ MainActions::MainActions(QMainWindow *w)
     copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     copyRowsCsv->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     userGuide->setData(QUrl(QStringLiteral(STREAMSCOPE_USER_GUIDE_URL)));
+    correctedLatency->setObjectName(QStringLiteral("correctedLatency"));
+    correctedLatency->setCheckable(true);
+    correctedLatency->setToolTip(tr("Latency corrected for the offset between this machine's clock and the venue's, "
+                                    "where it is known (docs/clock.md)"));
     alertSound->setObjectName(QStringLiteral("alertSound"));
     alertSound->setCheckable(true);
     alertSound->setChecked(QSettings().value(QStringLiteral("ui/alert_sound"), false).toBool());
@@ -145,6 +150,7 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     for (QDockWidget *d : docks)
         view->addAction(d->toggleViewAction());
     view->addSeparator();
+    view->addAction(correctedLatency);
     view->addAction(resetLayout);
     QMenu *theme = view->addMenu(tr("&Theme"));
     theme->addActions(themes->actions());

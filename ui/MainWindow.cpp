@@ -190,6 +190,11 @@ void MainWindow::connectActions()
         }
     });
     connect(m_actions->disconnectAgents, &QAction::triggered, this, &MainWindow::disconnectAgents);
+    connect(m_actions->correctedLatency, &QAction::toggled, this, [this](bool on) {
+        m_model->setLatencyCorrected(on);
+        m_workspace->setModified(true);
+        refreshNow(true);
+    });
     m_actions->disconnectAgents->setEnabled(false);
     connect(m_actions->quit, &QAction::triggered, this, &QMainWindow::close);
     connect(m_actions->recentMenu(), &QMenu::aboutToShow, this,
@@ -403,6 +408,7 @@ void MainWindow::buildStatusBar()
     m_statusStreams = make("statusStreams", tr("Streams by state"));
     m_statusAlerts = make("statusAlerts", tr("Active alerts"));
     m_statusRate = make("statusRate", tr("Messages and bytes per second over all streams"));
+    m_statusClock = make("statusClock", QString());
     m_statusCpu = make("statusCpu", tr("CPU used by StreamScope (engine and window), percent of one core"));
 }
 
@@ -525,7 +531,10 @@ void MainWindow::refreshNow(bool slow)
         for (const StreamSnapshot &s : snaps) {
             if (s.id == shown) {
                 const StreamTableModel::Row *row = m_model->row(s.id);
-                m_latencyChart->push(s.latency, isRunning(s.state), row ? row->latOld : LatencySnapshot());
+                const bool corrected = row && row->latencyCorrected;
+                m_latencyChart->setSource(corrected, clockText(s.clock), s.clock.note);
+                m_latencyChart->push(row ? StreamTableModel::shownLatency(*row, s) : s.latency, isRunning(s.state),
+                                     row ? row->latOld : LatencySnapshot());
                 break;
             }
         }
@@ -637,6 +646,8 @@ void MainWindow::updateStatusBar(double cpuPercent)
         alerts ? QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name())
                : QString());
     m_statusAlerts->setVisible(alerts > 0);
+    if (cpuPercent != -2.0) // once a second: the kernel's view of this machine's clock
+        updateClockStatus(HostClockState::read());
     if (cpuPercent >= 0.0)
         m_statusCpu->setText(tr("CPU %1 %").arg(QString::number(cpuPercent, 'f', cpuPercent < 10 ? 1 : 0)));
     else if (cpuPercent == -1.0)
@@ -694,6 +705,20 @@ void MainWindow::updateAlertsTitle()
 {
     const int n = m_activeAlerts->rowCount();
     m_alertsDock->setWindowTitle(n ? tr("Alerts (%1)").arg(n) : tr("Alerts"));
+}
+
+void MainWindow::updateClockStatus(const HostClockState &clock)
+{
+    m_statusClock->setText(hostClockText(clock));
+    const bool bad = clock.synchronised.has_value() && !*clock.synchronised;
+    m_statusClock->setStyleSheet(bad ? QStringLiteral("color: %1;").arg(stateColor(StreamState::Stalled, m_dark).name())
+                                     : QString());
+    QString tip = tr("This machine's clock, as its kernel sees it: latency is measured against it (docs/clock.md)");
+    if (clock.estimatedErrorMs.has_value())
+        tip += tr("\nEstimated error %1 ms").arg(*clock.estimatedErrorMs, 0, 'g', 3);
+    if (clock.maximumErrorMs.has_value())
+        tip += tr("\nMaximum error %1 ms").arg(*clock.maximumErrorMs, 0, 'g', 3);
+    m_statusClock->setToolTip(tip);
 }
 
 // ---------------------------------------------------------------------------------------

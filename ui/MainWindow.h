@@ -13,6 +13,7 @@
 // those samples. Owns its models, panels, actions and workspace controller; does not own
 // the engine, which must outlive it or be destroyed first (the window then shows nothing).
 
+#include "HostClock.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
 #include "StreamTypes.h"
@@ -158,6 +159,7 @@ private:
     // The details pane, from this second's snapshots (none: it takes the stream's own).
     void refreshDetails(const QVector<StreamSnapshot> &snaps = {});
     void updateStatusBar(double cpuPercent);
+    void updateClockStatus(const HostClockState &clock);
 
     void addStream();
     void editStream();
@@ -223,6 +225,7 @@ private:
     QLabel *m_statusStreams = nullptr;
     QLabel *m_statusRate = nullptr;
     QLabel *m_statusCpu = nullptr;
+    QLabel *m_statusClock = nullptr;
     QLabel *m_statusAlerts = nullptr;
 
     QTimer *m_timer = nullptr;

@@ -8,6 +8,7 @@
 #include "EventLogModel.h"
 #include "LatencyChart.h"
 #include "LatencyWindows.h"
+#include "MainActions.h"
 #include "RateChart.h"
 #include "StreamHistory.h"
 #include "StreamTableModel.h"
@@ -42,6 +43,7 @@ QJsonObject MainWindow::saveLayout() const
                               {QStringLiteral("log"), m_rateChart->isLogScale()}});
     layout.insert(QStringLiteral("latency_window"), LatencyWindows::windowName(m_latencyChart->window()));
     layout.insert(QStringLiteral("latency_log"), m_latencyChart->isLogScale());
+    layout.insert(QStringLiteral("latency_corrected"), m_actions->correctedLatency->isChecked());
     layout.insert(QStringLiteral("table_header"),
                   QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
     layout.insert(QStringLiteral("filter"), m_filter->text());
@@ -87,6 +89,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     m_latencyChart->setWindow(
         LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
     m_latencyChart->setLogScale(layout.value(QStringLiteral("latency_log")).toBool(false));
+    m_actions->correctedLatency->setChecked(layout.value(QStringLiteral("latency_corrected")).toBool(false));
     const QByteArray header =
         QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
     if (!header.isEmpty())

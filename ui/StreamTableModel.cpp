@@ -197,6 +197,17 @@ QString StreamTableModel::stateToolTip(const Row &r) const
         text += QStringLiteral(": ") + s.stateReason;
     if (s.lastCloseCode != 0)
         text += tr("\nLast close code: %1").arg(s.lastCloseCode);
+    const FreshnessEstimate &f = s.freshness;
+    if (f.fallingBehind) {
+        text += tr("\nFalling behind: latency grows by %1 ms each second").arg(f.latencyTrendMsPerS, 0, 'f', 1);
+        if (f.cause == BehindCause::VenueLate)
+            text += tr(" (the venue or the network is late: this machine keeps up)");
+        else if (f.cause == BehindCause::WeAreSlow)
+            text += tr(" (this machine is slow: its worker was busy %1 % of the last second)")
+                        .arg(qRound(f.workerBusyShare * 100));
+    }
+    if (f.usualGapMs >= 0)
+        text += tr("\nUsual gap between messages: %1 (learned)").arg(formatAgeMs(f.usualGapMs));
     if (!r.alert.isEmpty())
         text += tr("\nAlert: %1").arg(r.alert);
     return text;
@@ -221,8 +232,15 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
                 tip = r.snap.url.toString() + QLatin1Char('\n') + tip;
             return tip;
         }
-        if ((column == ColP50 || column == ColP99) && !isRunning(r.snap.state) && !std::isnan(r.p99Ms))
-            return tr("The last 5–10 seconds before the stream stopped");
+        if (column == ColP50 || column == ColP99) {
+            QString tip = r.latencyCorrected ? tr("Corrected for the venue's clock: %1").arg(clockText(r.snap.clock))
+                                             : tr("Raw: receive time − event time");
+            if (!isRunning(r.snap.state) && !std::isnan(r.p99Ms))
+                tip += tr("\nThe last 5–10 seconds before the stream stopped");
+            if (!r.snap.clock.note.isEmpty())
+                tip += QLatin1Char('\n') + r.snap.clock.note;
+            return tip;
+        }
         if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
             return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
         if (!r.alert.isEmpty())
@@ -368,9 +386,17 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
     QVector<int> changed;
     for (const StreamSnapshot &s : snaps) {
         const int r = rowOf(s.id);
-        if (r < 0 || s.latency.buckets.isEmpty())
+        const bool corrected = m_corrected && !s.latencyCorrected.buckets.isEmpty();
+        // Nothing to window yet (no histogram taken, or every raw latency negative).
+        if (r < 0 || (corrected ? s.latencyCorrected : s.latency).buckets.isEmpty())
             continue;
         Row &row = m_rows[r];
+        if (corrected != row.latencyCorrected) { // another histogram: its own windows
+            row.latencyCorrected = corrected;
+            row.latMid = LatencySnapshot();
+            row.latencyHeld = false;
+        }
+        const LatencySnapshot &cumulative = corrected ? s.latencyCorrected : s.latency;
         const bool runs = isRunning(row.snap.state);
         if (runs && row.latencyHeld) {
             row.latMid = LatencySnapshot(); // running again: a new window from now
@@ -380,15 +406,15 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
             row.latencyHeld = true; // nothing arrives any more: the anchors stay
         } else if (row.latMid.buckets.isEmpty()) {
             // First sample: the window starts now.
-            row.latOld = s.latency;
-            row.latMid = s.latency;
+            row.latOld = cumulative;
+            row.latMid = cumulative;
             row.latMidAtMs = steadyMs;
         } else if (steadyMs - row.latMidAtMs >= kLatencyAnchorMs) {
             row.latOld = std::move(row.latMid);
-            row.latMid = s.latency;
+            row.latMid = cumulative;
             row.latMidAtMs = steadyMs;
         }
-        const LatencySnapshot window = s.latency.minus(row.latOld);
+        const LatencySnapshot window = cumulative.minus(row.latOld);
         const double p50 = window.isEmpty() ? qQNaN() : window.percentileUs(0.50) / 1000.0;
         const double p99 = window.isEmpty() ? qQNaN() : window.percentileUs(0.99) / 1000.0;
         const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
@@ -401,6 +427,11 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
     }
     std::sort(changed.begin(), changed.end());
     emitChanged(changed);
+}
+
+const LatencySnapshot &StreamTableModel::shownLatency(const Row &row, const StreamSnapshot &s)
+{
+    return row.latencyCorrected ? s.latencyCorrected : s.latency;
 }
 
 void StreamTableModel::applyState(StreamId id, StreamState state, const QString &reason)

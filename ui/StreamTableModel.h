@@ -70,6 +70,7 @@ public:
         LatencySnapshot latMid;
         qint64 latMidAtMs = 0;
         bool latencyHeld = false;
+        bool latencyCorrected = false; // the anchors are of the corrected histogram
     };
 
     explicit StreamTableModel(QObject *parent = nullptr);
@@ -95,6 +96,12 @@ public:
     double totalMsgsPerSec() const;
     double totalBytesPerSec() const;
     void setDarkTheme(bool dark);
+    // p50/p99 of the latency corrected for the venue's clock (docs/clock.md) where an offset is
+    // known, raw elsewhere; the windows start afresh where the choice changes.
+    void setLatencyCorrected(bool on) { m_corrected = on; }
+    bool latencyCorrected() const { return m_corrected; }
+    // The cumulative histogram the row's p50/p99 come from (raw or corrected).
+    static const LatencySnapshot &shownLatency(const Row &row, const StreamSnapshot &s);
 
 private:
     QVariant displayValue(const Row &r, int column) const;
@@ -107,6 +114,7 @@ private:
     QHash<StreamId, int> m_rowOf;
     qint64 m_nowMs = 0;
     bool m_dark = false;
+    bool m_corrected = false;
 };
 
 } // namespace streamscope::ui

@@ -4,9 +4,11 @@
 #include "Format.h"
 #include "InspectorModel.h"
 #include "LatencyChart.h"
+#include "MainActions.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
+#include "ReplayServerThread.h"
 #include "Sparkline.h"
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
@@ -31,6 +33,7 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMessageBox>
@@ -101,6 +104,7 @@ private slots:
     void workspaceSaveLoadKeepsStreamsThresholdsLayout();
     void alertNotifiesOncePerEpisode();
     void detailsPaneAndStoppedLatency();
+    void correctedLatencyAndClockStatus();
 
 private:
     static StreamConfig feedConfig(const QString &name, const QUrl &url)
@@ -507,6 +511,77 @@ void tst_MainWindow::detailsPaneAndStoppedLatency()
     QVERIFY(qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
     QCOMPARE(chartP99(), p99);
     QCOMPARE(w.currentWorkspace().layout.value(QStringLiteral("latency_log")).toBool(), true);
+}
+
+void tst_MainWindow::correctedLatencyAndClockStatus()
+{
+    // A venue whose clock runs 500 ms ahead: raw latencies are all negative (no p99), and the
+    // corrected ones, with the offset its server time gives, are small and positive.
+    replay::ReplayServerThread replay;
+    replay::ReplayOptions options;
+    options.loop = true;
+    const quint16 port = replay.start(options);
+    QVERIFY2(port, qPrintable(replay.errorString()));
+    Engine engine;
+    MainWindow w(&engine);
+    StreamConfig c;
+    c.name = QStringLiteral("ahead");
+    c.venue = Venue::Binance;
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=200&clock_offset_ms=500").arg(port));
+    c.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time?clock_offset_ms=500").arg(port));
+    Workspace ws;
+    ws.streams = {c};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StreamId id = engine.streamIds().first();
+    w.selectStream(id);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id, true).clock.source == ClockOffsetSource::ServerTime, 15000);
+    const auto p99Text = [&w, id] {
+        return w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColP99).data().toString();
+    };
+    const StreamTableModel::Row *row = w.streamModel()->row(id);
+    for (int i = 0; i < 3; ++i) { // messages arrive between two samples
+        QTest::qWait(300);
+        w.refreshNow(true);
+    }
+    QVERIFY(std::isnan(row->p99Ms)); // raw: every sample negative
+    QVERIFY(!row->latencyCorrected);
+    const QList<QLabel *> summary = w.latencyChart()->findChildren<QLabel *>();
+    bool explained = false;
+    for (QLabel *l : summary)
+        explained = explained || l->text().contains(QLatin1String("negative: clock behind the venue"));
+    if (!explained) {
+        for (QLabel *l : summary)
+            qWarning() << l->text();
+        qWarning() << engine.snapshot(id, true).clock.note;
+    }
+    QVERIFY(explained);
+
+    QAction *corrected = w.findChild<QAction *>(QStringLiteral("correctedLatency"));
+    QVERIFY(corrected);
+    corrected->trigger();
+    const bool got = QTest::qWaitFor(
+        [&] {
+            w.refreshNow(true);
+            return !std::isnan(row->p99Ms);
+        },
+        15000);
+    if (!got)
+        qWarning() << engine.snapshot(id, true).latencyCorrected.count << row->latencyCorrected << row->p99Ms
+                   << w.streamModel()->latencyCorrected();
+    QVERIFY(got);
+    QVERIFY(row->latencyCorrected);
+    QVERIFY2(row->p99Ms >= 0.0 && row->p99Ms < 250.0, qPrintable(QString::number(row->p99Ms)));
+    QVERIFY(w.latencyChart()->isCorrected());
+    QCOMPARE(formatLatencyMs(w.latencyChart()->shown().percentileUs(0.99) / 1000.0).isEmpty(), false);
+    QVERIFY(!p99Text().isEmpty());
+    QCOMPARE(w.currentWorkspace().layout.value(QStringLiteral("latency_corrected")).toBool(), true);
+
+    // The host clock's state is in the status bar, whatever it is here.
+    auto *clock = w.findChild<QLabel *>(QStringLiteral("statusClock"));
+    QVERIFY(clock);
+    QVERIFY2(clock->text().startsWith(QStringLiteral("clock ")), qPrintable(clock->text()));
 }
 
 QTEST_MAIN(tst_MainWindow)
