@@ -52,7 +52,7 @@ void TestDemoWorkspace::savedDemoOpensAgain()
     Workspace reopened;
     const Workspace::LoadResult r = Workspace::load(path, reopened);
     QVERIFY2(r.ok, qPrintable(r.error));
-    QCOMPARE(reopened.streams.size(), 9);
+    QCOMPARE(reopened.streams.size(), 10);
     const auto betfair = std::find_if(reopened.streams.cbegin(), reopened.streams.cend(),
                                       [](const StreamConfig &c) { return c.venue == Venue::Betfair; });
     QVERIFY(betfair != reopened.streams.cend());
