@@ -108,13 +108,13 @@ bool DemoWorkspace::start(QString *error)
                 QStringLiteral("small_aggtrade?rate=20&misbehave=silent&after=400&silent_ms=12000"),
                 {QStringLiteral("solusdt@aggTrade")}),
     };
-    // A venue whose clock runs 500 ms ahead of this machine's: its raw latencies read about
-    // −500 ms, and its server time (asked with the same offset) explains them (docs/clock.md).
-    StreamConfig skewed =
-        binance(QStringLiteral("clock-off-feed"), QStringLiteral("small_aggtrade?rate=20&clock_offset_ms=500"),
-                {QStringLiteral("xrpusdt@aggTrade")});
-    skewed.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time?clock_offset_ms=500").arg(wsPort));
-    w.streams.append(skewed);
+    // A venue whose clock is 700 ms ahead of ours: its raw latencies are all negative, and the
+    // server time (asked with the same offset) explains them (docs/clock.md).
+    StreamConfig clockOff =
+        binance(QStringLiteral("clock-off"), QStringLiteral("small_aggtrade?rate=20&clock_offset_ms=700"),
+                {QStringLiteral("bnbusdt@aggTrade")});
+    clockOff.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time?clock_offset_ms=700").arg(wsPort));
+    w.streams.append(clockOff);
     StreamConfig raw = binance(QStringLiteral("ticker-arr-raw"), QStringLiteral("huge_ticker_arr?rate=1"), {});
     raw.mode = DecodeMode::Raw;
     raw.maxMessageBytes = 4 * 1024 * 1024;

@@ -59,11 +59,14 @@ void addClockFields(QJsonObject &o, const StreamSnapshot &s)
     o.insert(QStringLiteral("clock_offset_source"), source ? QJsonValue(QLatin1String(source)) : null);
     o.insert(QStringLiteral("latency_corrected_ms"), latencyObject(s.latencyCorrected));
     o.insert(QStringLiteral("latency_floor_ms"), c.hasFloor ? QJsonValue(round3(c.latencyFloorMs)) : null);
-    if (!c.serverTimeUrl.isEmpty())
-        o.insert(QStringLiteral("server_time"),
-                 QJsonObject{{QStringLiteral("url"), c.serverTimeUrl},
-                             {QStringLiteral("samples"), qint64(c.serverTimeSamples)},
-                             {QStringLiteral("errors"), qint64(c.serverTimeErrors)}});
+    if (!c.serverTimeUrl.isEmpty()) {
+        QJsonObject serverTime{{QStringLiteral("url"), c.serverTimeUrl},
+                               {QStringLiteral("samples"), qint64(c.serverTimeSamples)},
+                               {QStringLiteral("errors"), qint64(c.serverTimeErrors)}};
+        if (!c.serverTimeError.isEmpty())
+            serverTime.insert(QStringLiteral("last_error"), c.serverTimeError);
+        o.insert(QStringLiteral("server_time"), serverTime);
+    }
     if (!c.note.isEmpty())
         o.insert(QStringLiteral("clock_note"), c.note);
 }

@@ -40,7 +40,6 @@ void EngineWorker::runPosted()
 
 void EngineWorker::init()
 {
-    m_serverTime.init();
     m_tick = new QTimer(this);
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, &EngineWorker::onTick);

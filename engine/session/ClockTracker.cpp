@@ -26,6 +26,7 @@ void ClockTracker::setProbe(std::shared_ptr<ServerTimeProbe> probe)
 {
     m_probe = std::move(probe);
     m_out.setServerTimeUrl(m_probe ? m_probe->url().toString() : QString());
+    m_out.setServerTimeError(m_probe ? m_probe->lastError() : QString());
     m_updated = false;
 }
 
@@ -58,6 +59,8 @@ QString ClockTracker::tick(qint64 nowMs)
     if (m_probe) {
         estimate = m_probe->estimate();
         m_out.serverTimeSamples.store(m_probe->samples());
+        if (m_probe->errors() != m_out.serverTimeErrors.load())
+            m_out.setServerTimeError(m_probe->lastError());
         m_out.serverTimeErrors.store(m_probe->errors());
     }
 

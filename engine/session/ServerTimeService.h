@@ -6,9 +6,11 @@
 //
 // Why init() starts the manager's network thread at once: Qt's network access manager does
 // its HTTP work on a thread of its own, created on its first request, and a thread's event
-// loop needs descriptors (an eventfd or a pipe) that Qt treats as fatal to lack. Started with
-// the worker, that thread exists before any stream could have used up the process's
-// descriptors; a request made later without a descriptor left just fails and is counted.
+// loop needs descriptors (an eventfd or a pipe) that Qt treats as fatal to lack. Started when
+// the first stream that asks for the server time starts (before it even connects), that
+// thread exists before a running stream could have used up the process's descriptors; a
+// request made later without a descriptor left just fails and is counted. A worker whose
+// streams ask for no server time has no manager and no extra thread.
 //
 // Thread contract: one worker thread; the probes it hands out live on that thread and die
 // with their last user (the service keeps only weak references).
@@ -30,7 +32,7 @@ public:
     explicit ServerTimeService(const Clock &clock = SystemClock::instance());
     ~ServerTimeService();
 
-    // On the worker thread, once it runs: the network access manager and its thread.
+    // On the worker thread: the network access manager and its thread (once; later calls do nothing).
     void init();
     // On the worker thread, after its sessions are gone: the manager and its thread.
     void shutdown();

@@ -125,6 +125,10 @@ void StreamSession::applyConfig(const StreamConfig &config)
 
 void StreamSession::start()
 {
+    // A stream that will ask for the server time starts the worker's network thread now,
+    // before it connects (ServerTimeService says why).
+    if (m_serverTime && !serverTimeUrl().isEmpty())
+        m_serverTime->init();
     m_backoff.reset();
     connectNow();
 }
@@ -487,13 +491,18 @@ void StreamSession::checkFreshness(qint64 nowMs, bool dataSinceLastTick)
     }
 }
 
+QUrl StreamSession::serverTimeUrl() const
+{
+    return m_config.serverTimeUrl.isEmpty() ? m_venue->serverTimeUrl() : m_config.serverTimeUrl;
+}
+
 // The server-time probe, once the stream is up: the stream's own server_time_url, else its
 // venue's endpoint (Binance only). Kept across reconnects, dropped on stop.
 void StreamSession::startServerTime()
 {
     if (!m_serverTime || m_clockTrack.hasProbe())
         return;
-    const QUrl url = m_config.serverTimeUrl.isEmpty() ? m_venue->serverTimeUrl() : m_config.serverTimeUrl;
+    const QUrl url = serverTimeUrl();
     if (url.isEmpty())
         return;
     QString tlsError;

@@ -114,6 +114,7 @@ private:
 
     void applyConfig(const StreamConfig &config);
     void startServerTime();
+    QUrl serverTimeUrl() const; // the stream's own, else its venue's; empty: none
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
 
     // Hot path.

@@ -38,6 +38,12 @@ public:
         m_serverTimeUrl = url;
     }
 
+    void setServerTimeError(const QString &error)
+    {
+        QMutexLocker lock(&m_mutex);
+        m_serverTimeError = error;
+    }
+
     void fill(ClockEstimate &out) const
     {
         out.source = ClockOffsetSource(source.load());
@@ -51,12 +57,14 @@ public:
         QMutexLocker lock(&m_mutex);
         out.note = m_note;
         out.serverTimeUrl = m_serverTimeUrl;
+        out.serverTimeError = m_serverTimeError;
     }
 
 private:
     mutable QMutex m_mutex;
     QString m_note;
     QString m_serverTimeUrl;
+    QString m_serverTimeError;
 };
 
 } // namespace streamscope

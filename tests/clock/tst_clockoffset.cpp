@@ -303,21 +303,31 @@ void TestClockOffset::latencyFloorForOtherVenues()
 void TestClockOffset::garbageServerTimeIsCounted_data()
 {
     QTest::addColumn<QByteArray>("response");
-    QTest::newRow("not JSON") << httpResponse("200 OK", "serverTime=1700000000000");
-    QTest::newRow("no serverTime") << httpResponse("200 OK", "{\"time\":1700000000000}");
-    QTest::newRow("serverTime a string") << httpResponse("200 OK", "{\"serverTime\":\"1700000000000\"}");
-    QTest::newRow("serverTime not plausible") << httpResponse("200 OK", "{\"serverTime\":99999999999999999}");
-    QTest::newRow("serverTime fractional") << httpResponse("200 OK", "{\"serverTime\":1700000000000.5}");
-    QTest::newRow("HTTP 500") << httpResponse("500 Internal Server Error", "{\"serverTime\":1700000000000}");
+    QTest::addColumn<QString>("error"); // how the kept error starts
+    const QString notATime = QStringLiteral("not a server time: ");
+    QTest::newRow("not JSON") << httpResponse("200 OK", "serverTime=1700000000000")
+                              << notATime + QStringLiteral("serverTime=1700000000000");
+    QTest::newRow("no serverTime") << httpResponse("200 OK", "{\"time\":1700000000000}") << notATime;
+    QTest::newRow("serverTime a string") << httpResponse("200 OK", "{\"serverTime\":\"1700000000000\"}") << notATime;
+    QTest::newRow("serverTime not plausible")
+        << httpResponse("200 OK", "{\"serverTime\":99999999999999999}") << notATime;
+    QTest::newRow("serverTime fractional") << httpResponse("200 OK", "{\"serverTime\":1700000000000.5}") << notATime;
+    QTest::newRow("control characters") << httpResponse("200 OK", "\x1b[31mred")
+                                        << notATime + QStringLiteral("\\x1b[31mred");
+    QTest::newRow("HTTP 500") << httpResponse("500 Internal Server Error", "{\"serverTime\":1700000000000}")
+                              << QString();
     QTest::newRow("redirect") << QByteArray("HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:1/\r\n"
-                                            "Content-Length: 0\r\nConnection: close\r\n\r\n");
+                                            "Content-Length: 0\r\nConnection: close\r\n\r\n")
+                              << QStringLiteral("HTTP status 302");
     QTest::newRow("one megabyte") << httpResponse(
-        "200 OK", "{\"serverTime\":1700000000000,\"pad\":\"" + QByteArray(1024 * 1024, 'x') + "\"}");
+        "200 OK", "{\"serverTime\":1700000000000,\"pad\":\"" + QByteArray(1024 * 1024, 'x') + "\"}")
+                                  << QStringLiteral("answer over 4096 bytes");
 }
 
 void TestClockOffset::garbageServerTimeIsCounted()
 {
     QFETCH(QByteArray, response);
+    QFETCH(QString, error);
     FixedHttpServer garbage(response);
     QVERIFY(garbage.listen(QHostAddress::LocalHost));
     replay::ReplayServerThread replay;
@@ -333,6 +343,8 @@ void TestClockOffset::garbageServerTimeIsCounted()
     QCOMPARE(s.clock.serverTimeSamples, quint64(0));
     QCOMPARE(s.state, StreamState::Live);
     QVERIFY(garbage.requests >= 2);
+    QVERIFY(!s.clock.serverTimeError.isEmpty());
+    QVERIFY2(s.clock.serverTimeError.startsWith(error), qPrintable(s.clock.serverTimeError));
 }
 
 QTEST_GUILESS_MAIN(TestClockOffset)
