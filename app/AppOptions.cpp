@@ -27,7 +27,10 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     const QCommandLineOption metricsAddress(QStringLiteral("metrics-address"),
                                             QStringLiteral("Address for the metrics endpoint (default 127.0.0.1)."),
                                             QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
-    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress});
+    const QCommandLineOption record(QStringLiteral("record"),
+                                    QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
+                                    QStringLiteral("DIR"));
+    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress, record});
 
     AppOptions o;
     const auto bad = [&o](const QString &text) {
@@ -70,6 +73,14 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                            .arg(parser.value(metricsPort)));
     }
     o.metricsAddress = parser.value(metricsAddress);
+    if (parser.isSet(record)) {
+        o.recordDir = parser.value(record);
+        if (o.recordDir.isEmpty())
+            return bad(QStringLiteral("--record needs a folder"));
+        // The desktop app's record toggle is not there yet: say so rather than ignore it.
+        if (!o.headless)
+            return bad(QStringLiteral("--record works with --headless only"));
+    }
     return o;
 }
 

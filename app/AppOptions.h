@@ -19,6 +19,7 @@ struct AppOptions {
     QString reportPath;
     int metricsPort = -1; // -1: no metrics endpoint
     QString metricsAddress = QStringLiteral("127.0.0.1");
+    QString recordDir; // --record DIR: every stream records there (docs/capture.md)
 
     static AppOptions parse(const QStringList &arguments);
 };

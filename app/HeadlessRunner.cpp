@@ -59,8 +59,13 @@ bool HeadlessRunner::start()
             || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
-    for (const StreamConfig &c : std::as_const(m_workspace.streams))
+    for (StreamConfig c : std::as_const(m_workspace.streams)) {
+        if (!m_options.recordDir.isEmpty()) {
+            c.record.dir = m_options.recordDir;
+            c.record.enabled = true;
+        }
         m_engine->addStream(c);
+    }
     m_clock.start();
     m_previous = m_engine->snapshot(true);
     m_liveTimer.setInterval(1000);

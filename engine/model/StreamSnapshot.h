@@ -5,6 +5,7 @@
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
 #include "LatencySnapshot.h"
+#include "RecordConfig.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
 
@@ -44,6 +45,8 @@ struct StreamSnapshot {
     qint64 lastDataMs = 0;
 
     LatencySnapshot latency; // filled only when asked for (it is 8 KiB)
+
+    RecordStatus record; // recording to disk (docs/capture.md)
 
     // ---- venues (see docs/venues.md) ----
     quint64 updates = 0;               // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once

@@ -46,6 +46,7 @@
 #include "venues/VenueHandler.h"
 #include "venues/VenueHost.h"
 
+#include <QtCore/QJsonObject>
 #include <QtCore/QObject>
 #include <QtCore/QTimer>
 
@@ -56,6 +57,7 @@
 
 namespace streamscope {
 
+class CaptureRecorder;
 class MessageDecoder;
 class SessionEvents;
 class StreamShared;
@@ -79,6 +81,9 @@ public:
     void restart();
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
+    // Records the stream's messages and events from now on (null: stops). Its messages carry
+    // the receive time the hot path reads anyway; events are recorded where they happen.
+    void setRecorder(std::shared_ptr<CaptureRecorder> recorder);
 
     // Housekeeping, a few times a second: watchdogs, due reconnects and paced messages,
     // rollover progress, backoff reset.
@@ -103,11 +108,11 @@ private:
     void applyConfig(const StreamConfig &config);
 
     // Hot path.
-    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
+    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
     bool headOnly() const;
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                       const HeadInfo &head);
+                       const HeadInfo &head, bool binary = false);
     void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
                     double &latencyMs);
     void becomeLive(StreamState state, const QString &reason);
@@ -134,6 +139,8 @@ private:
     void setState(StreamState state, const QString &reason, qint64 nextRetryAtWallMs = 0);
     void fail(const QString &reason);
     void emitEvent(EventKind kind, const QString &text, int closeCode = 0);
+    // A capture event line, when recording (docs/capture.md).
+    void record(const QString &name, const QJsonObject &fields);
 
     std::shared_ptr<StreamShared> m_shared;
     StreamConfig m_config;
@@ -142,6 +149,7 @@ private:
     const Clock &m_clock;
     TransportFactory m_transports;
     std::unique_ptr<VenueHandler> m_venue;
+    std::shared_ptr<CaptureRecorder> m_recorder; // null unless the stream records
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
