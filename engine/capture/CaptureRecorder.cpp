@@ -9,6 +9,8 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 
 namespace streamscope {
 
@@ -233,14 +235,21 @@ void CaptureRecorder::closeFile(qint64 wallUs, const QString &next)
 
 bool CaptureRecorder::writeRaw(const char *data, std::size_t len)
 {
+    errno = 0;
     const qint64 n = m_file.write(data, qint64(len));
+    const int writeErrno = errno;
     if (n > 0) {
         m_fileBytes += n;
         m_bytesWritten.add(std::uint64_t(n));
     }
     if (n != qint64(len)) {
+        // A write cut short (a full disk, a file-size limit) is no error to QFile, which then
+        // says "Unknown error": the system's own reason is clearer.
+        const QString why = m_file.error() == QFileDevice::NoError && writeErrno != 0
+            ? QString::fromLocal8Bit(std::strerror(writeErrno))
+            : m_file.errorString();
         failed(QStringLiteral("cannot write the capture file %1: %2")
-                   .arg(QDir::toNativeSeparators(m_file.fileName()), m_file.errorString()));
+                   .arg(QDir::toNativeSeparators(m_file.fileName()), why));
         return false;
     }
     return true;

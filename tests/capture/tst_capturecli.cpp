@@ -97,7 +97,7 @@ private slots:
         QVERIFY(p.waitForReadyRead(scaledMs(10000)));
         const QString first = QString::fromUtf8(p.readLine()).trimmed();
         QVERIFY2(first.startsWith(QLatin1String("metrics: http://127.0.0.1:")), qPrintable(first));
-        const quint16 metricsPort = first.section(QLatin1Char(':'), 2).section(QLatin1Char('/'), 0, 0).toUShort();
+        const quint16 metricsPort = first.section(QLatin1Char(':'), 3).section(QLatin1Char('/'), 0, 0).toUShort();
         QVERIFY(metricsPort);
         QTRY_VERIFY_WITH_TIMEOUT(scrape(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"),
                                  scaledMs(10000));
@@ -204,7 +204,7 @@ private slots:
                                 .arg((killedUs - lastUs) / 1000)));
     }
 
-    // A full disk: the child may write files of at most 256 KB (RLIMIT_FSIZE; SIGXFSZ ignored,
+    // A full disk: the child may write files of at most 1 MiB (RLIMIT_FSIZE; SIGXFSZ ignored,
     // so a write past it fails with EFBIG as on a full disk).
     void fullDiskKeepsCounting()
     {
@@ -216,7 +216,7 @@ private slots:
         QProcess p;
         p.setChildProcessModifier([] {
             ::signal(SIGXFSZ, SIG_IGN);
-            const rlimit limit{256 * 1024, 256 * 1024};
+            const rlimit limit{1024 * 1024, 1024 * 1024};
             ::setrlimit(RLIMIT_FSIZE, &limit);
         });
         p.start(QStringLiteral(STREAMSCOPE_BIN),
