@@ -27,9 +27,9 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     const QCommandLineOption metricsAddress(QStringLiteral("metrics-address"),
                                             QStringLiteral("Address for the metrics endpoint (default 127.0.0.1)."),
                                             QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
-    const QCommandLineOption record(QStringLiteral("record"),
-                                    QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
-                                    QStringLiteral("DIR"));
+    const QCommandLineOption record(
+        QStringLiteral("record"), QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
+        QStringLiteral("DIR"));
     parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress, record});
 
     AppOptions o;

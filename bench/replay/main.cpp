@@ -111,10 +111,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption segmentEvery(
         QStringLiteral("segment-every"),
         QStringLiteral("line: every group of K messages ends in SEG_START, SEG, SEG_END."), QStringLiteral("K"));
-    const QCommandLineOption file(QStringLiteral("file"),
-                                  QStringLiteral("Serve a capture (.ndjson.zst or .ndjson) instead of a scenario: "
-                                                 "websocket captures over websocket, Betfair/tcp/tls captures as lines."),
-                                  QStringLiteral("CAPTURE"));
+    const QCommandLineOption file(
+        QStringLiteral("file"),
+        QStringLiteral("Serve a capture (.ndjson.zst or .ndjson) instead of a scenario: "
+                       "websocket captures over websocket, Betfair/tcp/tls captures as lines."),
+        QStringLiteral("CAPTURE"));
     const QCommandLineOption speed(QStringLiteral("speed"),
                                    QStringLiteral("--file: the recorded pace times N (1, 10, ...), or max."),
                                    QStringLiteral("N|max"), QStringLiteral("1"));

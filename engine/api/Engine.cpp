@@ -4,9 +4,9 @@
 #include "capture/CaptureWriter.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
+#include "model/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
-#include "model/SecretStore.h"
 #include "stats/StreamShared.h"
 #ifdef Q_OS_LINUX
 #include "core/EpollEventDispatcher.h"

@@ -85,7 +85,7 @@ private:
     struct Entry {
         std::shared_ptr<StreamShared> shared;
         EngineWorker *worker = nullptr;
-        StreamConfig config; // as added or last edited; the session keeps its own copy
+        StreamConfig config;                       // as added or last edited; the session keeps its own copy
         std::shared_ptr<CaptureRecorder> recorder; // null unless the stream records
     };
     std::shared_ptr<CaptureRecorder> startRecorder(const StreamConfig &config);

@@ -101,8 +101,8 @@ bool parseTime(const char *text, std::size_t len, qint64 *epochUs)
         return false;
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, micros = 0;
     if (!readDigits(text, 4, &year) || !readDigits(text + 5, 2, &month) || !readDigits(text + 8, 2, &day)
-        || !readDigits(text + 11, 2, &hour) || !readDigits(text + 14, 2, &minute)
-        || !readDigits(text + 17, 2, &second) || !readDigits(text + 20, 6, &micros))
+        || !readDigits(text + 11, 2, &hour) || !readDigits(text + 14, 2, &minute) || !readDigits(text + 17, 2, &second)
+        || !readDigits(text + 20, 6, &micros))
         return false;
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
         return false;
@@ -141,8 +141,8 @@ void appendBase64(std::string &out, const char *data, std::size_t len)
 
 bool decodeBase64(const char *text, std::size_t len, QByteArray *out)
 {
-    const auto decoded =
-        QByteArray::fromBase64Encoding(QByteArray::fromRawData(text, qsizetype(len)), QByteArray::AbortOnBase64DecodingErrors);
+    const auto decoded = QByteArray::fromBase64Encoding(QByteArray::fromRawData(text, qsizetype(len)),
+                                                        QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return false;
     *out = decoded.decoded;
@@ -178,8 +178,8 @@ QString fileName(const QString &stream, qint64 epochUs, int serial, bool compres
 {
     QString safe = stream;
     for (QChar &c : safe)
-        if (!(c.unicode() < 0x80 && (c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_')
-                                     || c == QLatin1Char('-'))))
+        if (!(c.unicode() < 0x80
+              && (c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-'))))
             c = QLatin1Char('_');
     if (safe.isEmpty() || safe.startsWith(QLatin1Char('.')))
         safe.prepend(QLatin1String("stream"));

@@ -16,16 +16,17 @@ namespace streamscope {
 
 namespace {
 
-constexpr qint64 kFlushMs = 500;             // a zstd block at least this often: kill -9 loses at most this
-constexpr qint64 kRetryMs = 5000;            // after an error, a new file is tried this much later
-constexpr std::size_t kTextChunk = 256 * 1024; // formatted text handed to zstd at once
+constexpr qint64 kFlushMs = 500;                        // a zstd block at least this often: kill -9 loses at most this
+constexpr qint64 kRetryMs = 5000;                       // after an error, a new file is tried this much later
+constexpr std::size_t kTextChunk = 256 * 1024;          // formatted text handed to zstd at once
 constexpr std::size_t kServiceBudget = 8 * 1024 * 1024; // ring bytes per service() call, for fairness
 constexpr qint64 kMiB = 1024 * 1024;
 
 QByteArray eventJson(const QString &name, const QJsonObject &fields)
 {
     // "event" first, so that a reader sees what the line is at once (QJsonObject sorts keys).
-    QByteArray out = "{\"event\":" + QJsonDocument(QJsonObject{{QStringLiteral("e"), name}}).toJson(QJsonDocument::Compact).mid(5);
+    QByteArray out =
+        "{\"event\":" + QJsonDocument(QJsonObject{{QStringLiteral("e"), name}}).toJson(QJsonDocument::Compact).mid(5);
     out.chop(1); // the closing brace of {"e":"name"}
     const QByteArray rest = QJsonDocument(fields).toJson(QJsonDocument::Compact);
     if (rest.size() > 2)
@@ -272,7 +273,8 @@ bool CaptureRecorder::writeOut(bool flush, bool end)
         ZSTD_outBuffer out{m_out.data(), m_out.size(), 0};
         const std::size_t remaining = ZSTD_compressStream2(m_zstd, &out, &in, mode);
         if (ZSTD_isError(remaining)) {
-            failed(QStringLiteral("cannot compress the capture: %1").arg(QString::fromLatin1(ZSTD_getErrorName(remaining))));
+            failed(QStringLiteral("cannot compress the capture: %1")
+                       .arg(QString::fromLatin1(ZSTD_getErrorName(remaining))));
             return false;
         }
         if (out.pos > 0 && !writeRaw(m_out.data(), out.pos))

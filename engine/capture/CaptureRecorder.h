@@ -106,14 +106,14 @@ private:
     // Writer thread only.
     QFile m_file;
     ZSTD_CCtx_s *m_zstd = nullptr;
-    std::string m_text;      // formatted lines not yet compressed
-    std::string m_out;       // compressed bytes
-    quint64 m_pending = 0;   // messages formatted since the last flush that reached the disk
-    qint64 m_fileBytes = 0;  // bytes written to the current file
+    std::string m_text;     // formatted lines not yet compressed
+    std::string m_out;      // compressed bytes
+    quint64 m_pending = 0;  // messages formatted since the last flush that reached the disk
+    qint64 m_fileBytes = 0; // bytes written to the current file
     qint64 m_fileOpenedMs = 0;
     qint64 m_lastFlushMs = 0;
-    qint64 m_retryAtMs = 0;  // after an error: when to try a new file
-    qint64 m_nowMs = 0;      // the writer's steady clock at the current service()
+    qint64 m_retryAtMs = 0; // after an error: when to try a new file
+    qint64 m_nowMs = 0;     // the writer's steady clock at the current service()
     bool m_unflushed = false;
     bool m_done = false;
     int m_serial = 0;

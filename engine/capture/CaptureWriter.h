@@ -35,8 +35,8 @@ private:
 
     std::mutex m_mutex;
     std::condition_variable m_wake;
-    std::vector<std::shared_ptr<CaptureRecorder>> m_added; // guarded by m_mutex
-    bool m_stop = false;                                   // guarded by m_mutex
+    std::vector<std::shared_ptr<CaptureRecorder>> m_added;  // guarded by m_mutex
+    bool m_stop = false;                                    // guarded by m_mutex
     std::vector<std::shared_ptr<CaptureRecorder>> m_active; // writer thread only
     std::thread m_thread;
 };

@@ -27,15 +27,15 @@ struct RecordConfig {
 
 // What a snapshot shows of a stream's recording.
 struct RecordStatus {
-    bool on = false;           // the stream records
-    QString file;              // the file being written (empty before the first one opens)
-    quint64 files = 0;         // files opened so far (1 + rotations + reopenings after errors)
-    quint64 bytesWritten = 0;  // bytes written to disk, all files (compressed when compressing)
-    quint64 messages = 0;      // messages written and flushed
-    quint64 dropped = 0;       // messages not recorded: the buffer was full, or the file could not be written
-    quint64 errors = 0;        // write errors (a folder not writable, a full disk, a file deleted)
-    QString error;             // the last error, empty if none
-    qint64 sinceMs = 0;        // epoch ms when the recording started
+    bool on = false;          // the stream records
+    QString file;             // the file being written (empty before the first one opens)
+    quint64 files = 0;        // files opened so far (1 + rotations + reopenings after errors)
+    quint64 bytesWritten = 0; // bytes written to disk, all files (compressed when compressing)
+    quint64 messages = 0;     // messages written and flushed
+    quint64 dropped = 0;      // messages not recorded: the buffer was full, or the file could not be written
+    quint64 errors = 0;       // write errors (a folder not writable, a full disk, a file deleted)
+    QString error;            // the last error, empty if none
+    qint64 sinceMs = 0;       // epoch ms when the recording started
 };
 
 } // namespace streamscope

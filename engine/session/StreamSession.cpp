@@ -1,8 +1,8 @@
 #include "StreamSession.h"
 
 #include "SessionEvents.h"
-#include "capture/CaptureRecorder.h"
 #include "ShardPlan.h"
+#include "capture/CaptureRecorder.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "protocol/MessageDecoder.h"
@@ -243,9 +243,9 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
         m_requests.track(requestId, method, m_clock.monotonicMs());
     if (m_recorder) {
         // Only requests known to carry no secret are quoted (Betfair's authentication does).
-        static const QStringList kQuoted{QStringLiteral("SUBSCRIBE"), QStringLiteral("UNSUBSCRIBE"),
+        static const QStringList kQuoted{QStringLiteral("SUBSCRIBE"),          QStringLiteral("UNSUBSCRIBE"),
                                          QStringLiteral("LIST_SUBSCRIPTIONS"), QStringLiteral("marketSubscription"),
-                                         QStringLiteral("orderSubscription"), QStringLiteral("heartbeat")};
+                                         QStringLiteral("orderSubscription"),  QStringLiteral("heartbeat")};
         QJsonObject o{{QStringLiteral("shard"), l->shard}};
         if (!method.isEmpty())
             o.insert(QStringLiteral("method"), method);
@@ -304,7 +304,8 @@ void StreamSession::rollOver(int linkId, const QString &reason)
     m_rollover.begin(fromId, to->id);
     m_shared->venue.rolloverInProgress.store(true);
     record(QStringLiteral("rollover"),
-           QJsonObject{{QStringLiteral("step"), QStringLiteral("started")}, {QStringLiteral("shard"), shard},
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("started")},
+                       {QStringLiteral("shard"), shard},
                        {QStringLiteral("reason"), reason}});
     emitEvent(
         EventKind::Info,
@@ -475,9 +476,10 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
     // The reason is the peer's text: the transports escaped it, and emitEvent()/setState()
     // escape whatever leaves the worker.
     const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
-    record(QStringLiteral("closed"), QJsonObject{{QStringLiteral("code"), closeCode},
-                                                 {QStringLiteral("reason"), peerText(reason)},
-                                                 {QStringLiteral("shard"), link.shard}});
+    record(QStringLiteral("closed"),
+           QJsonObject{{QStringLiteral("code"), closeCode},
+                       {QStringLiteral("reason"), peerText(reason)},
+                       {QStringLiteral("shard"), link.shard}});
     emitEvent(EventKind::Disconnected, text, closeCode);
     if (link.id == m_rollover.toId() && !m_rollover.switched()) {
         abandonRollover(QStringLiteral("replacement connection closed: ") + text);
@@ -503,8 +505,8 @@ void StreamSession::finishRollover(const QString &why)
     if (from)
         m_links.retire(from);
     m_shared->venue.rollovers.add();
-    record(QStringLiteral("rollover"), QJsonObject{{QStringLiteral("step"), QStringLiteral("done")},
-                                                   {QStringLiteral("reason"), why}});
+    record(QStringLiteral("rollover"),
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("done")}, {QStringLiteral("reason"), why}});
     m_venue->onSwitchedOver();
     emitEvent(EventKind::Info,
               QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
@@ -523,8 +525,8 @@ void StreamSession::abandonRollover(const QString &why)
         m_links.retire(to);
     m_rollover.reset();
     m_shared->venue.rolloverInProgress.store(false);
-    record(QStringLiteral("rollover"), QJsonObject{{QStringLiteral("step"), QStringLiteral("abandoned")},
-                                                   {QStringLiteral("reason"), why}});
+    record(QStringLiteral("rollover"),
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("abandoned")}, {QStringLiteral("reason"), why}});
     emitEvent(EventKind::Info, QStringLiteral("rollover abandoned, the old connection stays: %1").arg(why));
     publishConnections();
 }
@@ -561,9 +563,10 @@ void StreamSession::scheduleReconnect(const QString &reason)
     setState(StreamState::Reconnecting,
              QStringLiteral("%1; reconnect attempt %2 in %3").arg(reason).arg(m_backoff.attempt()).arg(seconds(delay)),
              m_clock.wallMs() + delay);
-    record(QStringLiteral("reconnect"), QJsonObject{{QStringLiteral("delay_ms"), delay},
-                                                    {QStringLiteral("attempt"), m_backoff.attempt()},
-                                                    {QStringLiteral("reason"), peerText(reason)}});
+    record(QStringLiteral("reconnect"),
+           QJsonObject{{QStringLiteral("delay_ms"), delay},
+                       {QStringLiteral("attempt"), m_backoff.attempt()},
+                       {QStringLiteral("reason"), peerText(reason)}});
     emitEvent(
         EventKind::ReconnectScheduled,
         QStringLiteral("reconnecting in %1 (attempt %2): %3").arg(seconds(delay)).arg(m_backoff.attempt()).arg(reason));

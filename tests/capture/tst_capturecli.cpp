@@ -85,22 +85,22 @@ private slots:
 
     void recordFlagReportAndMetrics()
     {
-        const QString workspace = writeWorkspace(QStringLiteral("ws.json"),
-                                                 QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=500").arg(m_port));
+        const QString workspace = writeWorkspace(
+            QStringLiteral("ws.json"), QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=500").arg(m_port));
         const QString dir = m_dir.filePath(QStringLiteral("first"));
         const QString report = m_dir.filePath(QStringLiteral("first.json"));
         QProcess p;
         p.start(QStringLiteral(STREAMSCOPE_BIN),
-                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"), dir,
-                 QStringLiteral("--report"), report, QStringLiteral("--metrics-port"), QStringLiteral("0"),
+                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
+                 dir, QStringLiteral("--report"), report, QStringLiteral("--metrics-port"), QStringLiteral("0"),
                  QStringLiteral("--duration"), seconds(4)});
         QVERIFY(p.waitForReadyRead(scaledMs(10000)));
         const QString first = QString::fromUtf8(p.readLine()).trimmed();
         QVERIFY2(first.startsWith(QLatin1String("metrics: http://127.0.0.1:")), qPrintable(first));
         const quint16 metricsPort = first.section(QLatin1Char(':'), 3).section(QLatin1Char('/'), 0, 0).toUShort();
         QVERIFY(metricsPort);
-        QTRY_VERIFY_WITH_TIMEOUT(scrape(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"),
-                                 scaledMs(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            scrape(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"), scaledMs(10000));
         QVERIFY(scrape(metricsPort).contains("streamscope_record_dropped_total{stream=\"s\"} 0\n"));
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
@@ -127,8 +127,9 @@ private slots:
     {
         QVERIFY(!m_firstCapture.isEmpty());
         QProcess replay;
-        replay.start(QStringLiteral(REPLAY_BIN), {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--file"),
-                                                  m_firstCapture, QStringLiteral("--speed"), QStringLiteral("max")});
+        replay.start(QStringLiteral(REPLAY_BIN),
+                     {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--file"), m_firstCapture,
+                      QStringLiteral("--speed"), QStringLiteral("max")});
         QVERIFY(replay.waitForReadyRead(scaledMs(10000)));
         const QString line = QString::fromUtf8(replay.readLine()).trimmed();
         QVERIFY2(line.startsWith(QLatin1String("port ")), qPrintable(line));
@@ -138,9 +139,9 @@ private slots:
         const QString workspace =
             writeWorkspace(QStringLiteral("replayed.json"), QStringLiteral("ws://127.0.0.1:%1/").arg(port));
         QProcess p;
-        p.start(QStringLiteral(STREAMSCOPE_BIN), {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
-                                                  QStringLiteral("--record"), dir, QStringLiteral("--report"), report,
-                                                  QStringLiteral("--duration"), seconds(3)});
+        p.start(QStringLiteral(STREAMSCOPE_BIN),
+                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
+                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(3)});
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
         replay.terminate();
@@ -160,7 +161,8 @@ private slots:
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("--record works with --headless only"));
         QProcess r;
-        r.start(QStringLiteral(REPLAY_BIN), {QStringLiteral("--file"), m_dir.filePath(QStringLiteral("missing.ndjson"))});
+        r.start(QStringLiteral(REPLAY_BIN),
+                {QStringLiteral("--file"), m_dir.filePath(QStringLiteral("missing.ndjson"))});
         QVERIFY(r.waitForFinished(scaledMs(10000)));
         QCOMPARE(r.exitCode(), 2);
         QVERIFY(r.readAllStandardError().contains("missing.ndjson"));
@@ -169,16 +171,17 @@ private slots:
 #ifdef Q_OS_UNIX
     void killNineLosesAtMostTheLastSecond()
     {
-        const QString workspace = writeWorkspace(
-            QStringLiteral("paced.json"), QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=2000&loop=1").arg(m_port));
+        const QString workspace =
+            writeWorkspace(QStringLiteral("paced.json"),
+                           QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=2000&loop=1").arg(m_port));
         const QString dir = m_dir.filePath(QStringLiteral("killed"));
         QProcess p;
-        p.start(QStringLiteral(STREAMSCOPE_BIN),
-                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"), dir});
+        p.start(
+            QStringLiteral(STREAMSCOPE_BIN),
+            {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"), dir});
         QVERIFY(p.waitForStarted());
         // Recording for a while: the file holds more than its first line.
-        QTRY_VERIFY_WITH_TIMEOUT(!onlyFile(dir).isEmpty() && QFileInfo(onlyFile(dir)).size() > 20000,
-                                 scaledMs(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(!onlyFile(dir).isEmpty() && QFileInfo(onlyFile(dir)).size() > 20000, scaledMs(20000));
         QTest::qWait(1200);
         const qint64 killedUs = QDateTime::currentMSecsSinceEpoch() * 1000;
         p.kill(); // SIGKILL
@@ -220,8 +223,8 @@ private slots:
             ::setrlimit(RLIMIT_FSIZE, &limit);
         });
         p.start(QStringLiteral(STREAMSCOPE_BIN),
-                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"), dir,
-                 QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(4)});
+                {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
+                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(4)});
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject s = readJson(report).value(QStringLiteral("streams")).toArray().at(0).toObject();

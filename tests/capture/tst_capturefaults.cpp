@@ -45,14 +45,15 @@ private slots:
     {
         QTemporaryDir dir;
         // The temporary folder itself is the owner's only (0700): the user must reach into it.
-        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
-                                                      | QFileDevice::ReadOther | QFileDevice::ExeOther
-                                                      | QFileDevice::ReadGroup | QFileDevice::ExeGroup));
+        QVERIFY(QFile::setPermissions(dir.path(),
+                                      QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                          | QFileDevice::ReadOther | QFileDevice::ExeOther | QFileDevice::ReadGroup
+                                          | QFileDevice::ExeGroup));
         const QString locked = dir.filePath(QStringLiteral("locked"));
         QVERIFY(QDir().mkpath(locked));
-        QVERIFY(QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther
-                                                  | QFileDevice::ExeOther | QFileDevice::ReadGroup
-                                                  | QFileDevice::ExeGroup));
+        QVERIFY(QFile::setPermissions(locked,
+                                      QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadOther
+                                          | QFileDevice::ExeOther | QFileDevice::ReadGroup | QFileDevice::ExeGroup));
         {
             streamscope::testing::Unprivileged user;
             QVERIFY(user.active());

@@ -64,8 +64,8 @@ private slots:
     void badTimes()
     {
         qint64 us = 0;
-        for (const char *t : {"2025-13-01T00:00:00.000000Z", "2025-11-30 22:50:00.000000Z", "2025-11-30T22:50:00.00000xZ",
-                              "2025-11-30T22:50:00.000000"})
+        for (const char *t : {"2025-13-01T00:00:00.000000Z", "2025-11-30 22:50:00.000000Z",
+                              "2025-11-30T22:50:00.00000xZ", "2025-11-30T22:50:00.000000"})
             QVERIFY2(!capture::parseTime(t, std::strlen(t), &us), t);
     }
 
@@ -103,7 +103,8 @@ private slots:
     {
         std::string out;
         capture::appendEventLine(out, kT0, QByteArray(R"({"event":"closed","code":1001})"));
-        QCOMPARE(QByteArray::fromStdString(out), capture::formatTime(kT0) + R"(#{"event":"closed","code":1001})" + '\n');
+        QCOMPARE(QByteArray::fromStdString(out),
+                 capture::formatTime(kT0) + R"(#{"event":"closed","code":1001})" + '\n');
     }
 
     void fileName()

@@ -58,7 +58,8 @@ QStringList eventsOf(const CaptureFile &f)
             continue;
         QString name = e.event;
         if (name == QLatin1String("closed"))
-            name += QStringLiteral(":%1").arg(QJsonDocument::fromJson(e.payload).object().value(QStringLiteral("code")).toInt());
+            name += QStringLiteral(":%1").arg(
+                QJsonDocument::fromJson(e.payload).object().value(QStringLiteral("code")).toInt());
         out << name;
     }
     return out;
@@ -90,7 +91,8 @@ private slots:
         QVERIFY2(port, qPrintable(replay.errorString()));
         QTemporaryDir first;
         QTemporaryDir second;
-        const QString url = QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=2000&misbehave=drop&after=300").arg(port);
+        const QString url =
+            QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=2000&misbehave=drop&after=300").arg(port);
         quint64 lastMessages = 0;
         int stableTicks = 0;
         record(recordingStream(url, first.path(), Venue::Binance), [&](const StreamSnapshot &s) {
@@ -136,11 +138,13 @@ private slots:
         QTemporaryDir second;
         qputenv("STREAMSCOPE_TEST_APP_KEY", "app-key");
         qputenv("STREAMSCOPE_TEST_SESSION", "session-token");
-        StreamConfig config = recordingStream(QStringLiteral("tcp://127.0.0.1:%1").arg(port), first.path(), Venue::Betfair);
+        StreamConfig config =
+            recordingStream(QStringLiteral("tcp://127.0.0.1:%1").arg(port), first.path(), Venue::Betfair);
         config.appKey = QStringLiteral("env:STREAMSCOPE_TEST_APP_KEY");
         config.session = QStringLiteral("env:STREAMSCOPE_TEST_SESSION");
-        config.marketSubscription = QJsonObject{{QStringLiteral("marketFilter"),
-                                                 QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
+        config.marketSubscription =
+            QJsonObject{{QStringLiteral("marketFilter"),
+                         QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.2345")}}}}};
         quint64 total = 0;
         record(config, [&](const StreamSnapshot &s) {
             total = s.messages;

@@ -10,9 +10,8 @@ using namespace streamscope;
 namespace {
 QByteArray workspace(const QByteArray &top, const QByteArray &first, const QByteArray &second = {})
 {
-    return "{\"version\": 1" + top + ", \"streams\": ["
-        + "{\"name\": \"a\", \"url\": \"ws://127.0.0.1:1/a\"" + first + "},"
-        + "{\"name\": \"b\", \"url\": \"ws://127.0.0.1:1/b\"" + second + "}]}";
+    return "{\"version\": 1" + top + ", \"streams\": [" + "{\"name\": \"a\", \"url\": \"ws://127.0.0.1:1/a\"" + first
+        + "}," + "{\"name\": \"b\", \"url\": \"ws://127.0.0.1:1/b\"" + second + "}]}";
 }
 } // namespace
 
@@ -54,7 +53,11 @@ private slots:
         const QJsonObject saved = ws.toJson();
         QCOMPARE(saved.value(QStringLiteral("record")).toObject().value(QStringLiteral("dir")).toString(),
                  QStringLiteral("/data/captures"));
-        QVERIFY(!saved.value(QStringLiteral("streams")).toArray().at(0).toObject().value(QStringLiteral("record"))
+        QVERIFY(!saved.value(QStringLiteral("streams"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("record"))
                      .toObject()
                      .contains(QStringLiteral("dir")));
     }
@@ -62,8 +65,8 @@ private slots:
     void relativeFolderIsBesideTheWorkspace()
     {
         Workspace ws;
-        const auto r = Workspace::parse(workspace({}, ", \"record\": {\"dir\": \"caps\"}"),
-                                        QStringLiteral("/home/u/w.json"), ws);
+        const auto r =
+            Workspace::parse(workspace({}, ", \"record\": {\"dir\": \"caps\"}"), QStringLiteral("/home/u/w.json"), ws);
         QVERIFY2(r.ok, qPrintable(r.error));
         QCOMPARE(ws.streams[0].record.dir, QStringLiteral("/home/u/caps"));
         QVERIFY(!ws.streams[1].record.active()); // no folder: not recording
@@ -74,13 +77,15 @@ private slots:
         QTest::addColumn<QByteArray>("top");
         QTest::addColumn<QByteArray>("stream");
         QTest::addColumn<QString>("error");
-        QTest::newRow("dir not a string") << QByteArray() << QByteArray(", \"record\": {\"dir\": 5}")
-                                          << QStringLiteral("w.json: streams[0].record.dir: expected a string, found a number");
+        QTest::newRow("dir not a string")
+            << QByteArray() << QByteArray(", \"record\": {\"dir\": 5}")
+            << QStringLiteral("w.json: streams[0].record.dir: expected a string, found a number");
         QTest::newRow("record not an object") << QByteArray(", \"record\": true") << QByteArray()
                                               << QStringLiteral("w.json: record: expected an object, found a boolean");
-        QTest::newRow("rotate_mb negative") << QByteArray() << QByteArray(", \"record\": {\"rotate_mb\": -1}")
-                                            << QStringLiteral("w.json: streams[0].record.rotate_mb: expected an integer "
-                                                              "from 0 to 1048576, found -1");
+        QTest::newRow("rotate_mb negative")
+            << QByteArray() << QByteArray(", \"record\": {\"rotate_mb\": -1}")
+            << QStringLiteral("w.json: streams[0].record.rotate_mb: expected an integer "
+                              "from 0 to 1048576, found -1");
         QTest::newRow("compress a string") << QByteArray(", \"record\": {\"compress\": \"yes\"}") << QByteArray()
                                            << QStringLiteral("w.json: record.compress: expected true or false, found "
                                                              "a string");
