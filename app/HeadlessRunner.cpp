@@ -56,7 +56,8 @@ bool HeadlessRunner::start()
     connect(m_engine.get(), &Engine::eventOccurred, this, [](const StreamEvent &e) {
         // Connection-level events are worth a line; data-level ones are in the counters.
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
-            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
+            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
+            || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("recording: "))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
     for (StreamConfig c : std::as_const(m_workspace.streams)) {

@@ -60,6 +60,7 @@ public:
 
     // Any thread.
     RecordStatus status() const;
+    quint64 errorCount() const { return m_errors.load(); }
     // No more input will come (the session is gone): the writer writes what is left and
     // closes the file.
     void finish() { m_finishing.store(true, std::memory_order_release); }

@@ -603,6 +603,11 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 void StreamSession::tick()
 {
     m_links.freeRetired();
+    // A recording error (written on the writer thread) becomes one of the stream's events.
+    if (m_recorder && m_recorder->errorCount() != m_recordErrorsSeen) {
+        m_recordErrorsSeen = m_recorder->errorCount();
+        emitEvent(EventKind::Info, QStringLiteral("recording: ") + m_recorder->status().error);
+    }
     const qint64 now = m_clock.monotonicMs();
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())

@@ -58,6 +58,7 @@ private slots:
             streamscope::testing::Unprivileged user;
             QVERIFY(user.active());
             Engine engine(Engine::Options{1});
+            QSignalSpy events(&engine, &Engine::eventOccurred);
             const StreamId id = engine.addStream(stream(m_port, QStringLiteral("count=3000"), locked));
             QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).record.dropped, quint64(3000), scaledMs(20000));
             const StreamSnapshot s = engine.snapshot(id);
@@ -70,6 +71,14 @@ private slots:
             QVERIFY2(s.record.error.startsWith(QStringLiteral("cannot create the capture file %1/").arg(locked)),
                      qPrintable(s.record.error));
             QVERIFY2(s.record.error.endsWith(QLatin1String("Permission denied")), qPrintable(s.record.error));
+            // and the stream's event log says so
+            QTRY_VERIFY_WITH_TIMEOUT(std::any_of(events.begin(), events.end(),
+                                                 [&](const QList<QVariant> &args) {
+                                                     const auto e = args.at(0).value<StreamEvent>();
+                                                     return e.kind == EventKind::Info
+                                                         && e.text == QStringLiteral("recording: ") + s.record.error;
+                                                 }),
+                                     scaledMs(5000));
         }
         QVERIFY(QDir(locked).entryList(QDir::Files).isEmpty());
         QFile::setPermissions(locked, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
