@@ -150,7 +150,7 @@ private:
     TransportFactory m_transports;
     std::unique_ptr<VenueHandler> m_venue;
     std::shared_ptr<CaptureRecorder> m_recorder; // null unless the stream records
-    quint64 m_recordErrorsSeen = 0;               // the recorder's errors already told as events
+    quint64 m_recordErrorsSeen = 0;              // the recorder's errors already told as events
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
