@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 
 namespace streamscope {
 
@@ -246,9 +245,8 @@ bool CaptureRecorder::writeRaw(const char *data, std::size_t len)
     if (n != qint64(len)) {
         // A write cut short (a full disk, a file-size limit) is no error to QFile, which then
         // says "Unknown error": the system's own reason is clearer.
-        const QString why = m_file.error() == QFileDevice::NoError && writeErrno != 0
-            ? QString::fromLocal8Bit(std::strerror(writeErrno))
-            : m_file.errorString();
+        const QString why = m_file.error() == QFileDevice::NoError && writeErrno != 0 ? qt_error_string(writeErrno)
+                                                                                      : m_file.errorString();
         failed(QStringLiteral("cannot write the capture file %1: %2")
                    .arg(QDir::toNativeSeparators(m_file.fileName()), why));
         return false;
