@@ -93,7 +93,7 @@ private slots:
         p.start(QStringLiteral(STREAMSCOPE_BIN),
                 {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
                  dir, QStringLiteral("--report"), report, QStringLiteral("--metrics-port"), QStringLiteral("0"),
-                 QStringLiteral("--duration"), seconds(4)});
+                 QStringLiteral("--duration"), QStringLiteral("120")});
         QVERIFY(p.waitForReadyRead(scaledMs(10000)));
         const QString first = QString::fromUtf8(p.readLine()).trimmed();
         QVERIFY2(first.startsWith(QLatin1String("metrics: http://127.0.0.1:")), qPrintable(first));
@@ -102,6 +102,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             scrape(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"), scaledMs(10000));
         QVERIFY(scrape(metricsPort).contains("streamscope_record_dropped_total{stream=\"s\"} 0\n"));
+        p.terminate(); // SIGTERM: the report is written, the capture closed
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
 
@@ -141,7 +142,15 @@ private slots:
         QProcess p;
         p.start(QStringLiteral(STREAMSCOPE_BIN),
                 {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
-                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(3)});
+                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), QStringLiteral("120")});
+        // Until the capture being written holds all 500 (read as it is: a frame not yet ended).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                CaptureFile partial;
+                return !onlyFile(dir).isEmpty() && partial.load(onlyFile(dir)) && messagesOf(partial).size() == 500;
+            }(),
+            scaledMs(20000));
+        p.terminate();
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
         replay.terminate();
@@ -224,7 +233,7 @@ private slots:
         });
         p.start(QStringLiteral(STREAMSCOPE_BIN),
                 {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--record"),
-                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(4)});
+                 dir, QStringLiteral("--report"), report, QStringLiteral("--duration"), seconds(2)});
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);
         const QJsonObject s = readJson(report).value(QStringLiteral("streams")).toArray().at(0).toObject();
