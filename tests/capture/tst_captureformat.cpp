@@ -272,6 +272,36 @@ private slots:
         QCOMPARE(recorder.status().messages, quint64(3));
     }
 
+    // Rotated files joined with cat read as one capture (zstd frames follow one another).
+    void concatenatedFilesReadAsOne()
+    {
+        QTemporaryDir dir;
+        RecordConfig config;
+        config.dir = dir.path();
+        config.rotateS = 1;
+        CaptureRecorder recorder(config, identity(), kT0 / 1000);
+        recorder.message(kT0, "one", 3, false);
+        recorder.service(kT0, 1000);
+        recorder.message(kT0 + 1, "two", 3, false);
+        recorder.service(kT0 + 1'000'000, 2000); // rotates
+        recorder.close(kT0 + 1'000'001, 2001);
+        QByteArray joined;
+        for (const QString &name : capturesIn(dir.path())) {
+            QFile f(name);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            joined += f.readAll();
+        }
+        CaptureFile file;
+        QVERIFY2(file.parse(joined), qPrintable(file.errorString()));
+        QVERIFY(!file.truncated());
+        QStringList kinds;
+        for (const auto &e : file.entries())
+            kinds << (e.kind == CaptureFile::Kind::Event ? e.event : QString::fromUtf8(e.payload));
+        QCOMPARE(kinds,
+                 (QStringList{QStringLiteral("capture"), QStringLiteral("one"), QStringLiteral("two"),
+                              QStringLiteral("rotated"), QStringLiteral("capture")}));
+    }
+
     void truncatedFileReadsUpToItsLastBlock()
     {
         QTemporaryDir dir;
