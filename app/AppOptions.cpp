@@ -1,6 +1,7 @@
 #include "AppOptions.h"
 
 #include <QtCore/QCommandLineParser>
+#include <QtNetwork/QHostAddress>
 
 namespace streamscope::app {
 
@@ -25,12 +26,18 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                                          QStringLiteral("Serve Prometheus metrics at http://ADDRESS:N/metrics."),
                                          QStringLiteral("N"));
     const QCommandLineOption metricsAddress(QStringLiteral("metrics-address"),
-                                            QStringLiteral("Address for the metrics endpoint (default 127.0.0.1)."),
+                                            QStringLiteral("Address for the metrics endpoint (default 127.0.0.1). Any "
+                                                           "other than a loopback address is warned about: the "
+                                                           "endpoint has no authentication."),
                                             QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
+    const QCommandLineOption quiet(QStringLiteral("quiet"),
+                                   QStringLiteral("Headless: no live line per stream every second; events, warnings "
+                                                  "and errors only (for a service's journal)."));
     const QCommandLineOption record(
         QStringLiteral("record"), QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
         QStringLiteral("DIR"));
-    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress, record});
+    parser.addOptions(
+        {help, version, workspace, headless, duration, report, metricsPort, metricsAddress, quiet, record});
 
     AppOptions o;
     const auto bad = [&o](const QString &text) {
@@ -73,6 +80,11 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                            .arg(parser.value(metricsPort)));
     }
     o.metricsAddress = parser.value(metricsAddress);
+    if (QHostAddress(o.metricsAddress).isNull())
+        return bad(
+            QStringLiteral("--metrics-address expects an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got '%1'")
+                .arg(o.metricsAddress));
+    o.quiet = parser.isSet(quiet);
     if (parser.isSet(record)) {
         o.recordDir = parser.value(record);
         if (o.recordDir.isEmpty())

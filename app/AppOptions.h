@@ -17,9 +17,10 @@ struct AppOptions {
     QString workspacePath; // empty: the built-in demo
     double durationS = 0;  // 0: until interrupted
     QString reportPath;
-    int metricsPort = -1; // -1: no metrics endpoint
-    QString metricsAddress = QStringLiteral("127.0.0.1");
-    QString recordDir; // --record DIR: every stream records there (docs/capture.md)
+    int metricsPort = -1;                                 // -1: no metrics endpoint
+    QString metricsAddress = QStringLiteral("127.0.0.1"); // an IPv4 or IPv6 address, checked
+    bool quiet = false;                                   // headless: no live lines, only events, warnings and errors
+    QString recordDir;                                    // --record DIR: every stream records there (docs/capture.md)
 
     static AppOptions parse(const QStringList &arguments);
 };

@@ -6,8 +6,10 @@
 #include "Report.h"
 #include "StatsFormat.h"
 #include "TerminationSignals.h"
+#include "WorkspaceReload.h"
 
 #include <QtCore/QTextStream>
+#include <QtCore/QUrl>
 
 #include <cstdio>
 
@@ -35,24 +37,45 @@ HeadlessRunner::HeadlessRunner(const AppOptions &options, const Workspace &works
 
 HeadlessRunner::~HeadlessRunner() = default;
 
+QVector<StreamConfig> HeadlessRunner::withRecordOption(QVector<StreamConfig> streams) const
+{
+    if (!m_options.recordDir.isEmpty())
+        for (StreamConfig &c : streams) {
+            c.record.dir = m_options.recordDir;
+            c.record.enabled = true;
+        }
+    return streams;
+}
+
 bool HeadlessRunner::start()
 {
     m_engine = std::make_unique<Engine>();
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
+        const QHostAddress address(m_options.metricsAddress);
+        if (!address.isLoopback())
+            err() << "streamscope: warning: the metrics endpoint listens on " << address.toString()
+                  << ", not only on this machine: anyone who can reach it reads the stream names and counters"
+                  << Qt::endl;
         QString error;
-        const quint16 port =
-            m_metrics->listen(QHostAddress(m_options.metricsAddress), quint16(m_options.metricsPort), &error);
+        const quint16 port = m_metrics->listen(address, quint16(m_options.metricsPort), &error);
         if (!port) {
             err() << "streamscope: metrics endpoint: " << error << Qt::endl;
             m_exitCode = 1;
             return false;
         }
-        out() << "metrics: http://" << m_options.metricsAddress << ':' << port << "/metrics" << Qt::endl;
+        QUrl url;
+        url.setScheme(QStringLiteral("http"));
+        url.setHost(address.toString()); // brackets an IPv6 address
+        url.setPort(port);
+        url.setPath(QStringLiteral("/metrics"));
+        out() << "metrics: " << url.toString() << Qt::endl;
     }
     m_signals = std::make_unique<TerminationSignals>();
     connect(m_signals.get(), &TerminationSignals::terminationRequested, this,
             [this](int sig) { finish(QStringLiteral("signal %1").arg(sig)); });
+    m_signals->enableReload();
+    connect(m_signals.get(), &TerminationSignals::reloadRequested, this, &HeadlessRunner::reloadWorkspace);
     connect(m_engine.get(), &Engine::eventOccurred, this, [](const StreamEvent &e) {
         // Connection-level events are worth a line; data-level ones are in the counters.
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
@@ -60,18 +83,13 @@ bool HeadlessRunner::start()
             || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("recording: "))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
-    for (StreamConfig c : std::as_const(m_workspace.streams)) {
-        if (!m_options.recordDir.isEmpty()) {
-            c.record.dir = m_options.recordDir;
-            c.record.enabled = true;
-        }
-        m_engine->addStream(c);
-    }
+    applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(m_workspace.streams));
     m_clock.start();
     m_previous = m_engine->snapshot(true);
     m_liveTimer.setInterval(1000);
     connect(&m_liveTimer, &QTimer::timeout, this, &HeadlessRunner::printLiveLines);
-    m_liveTimer.start();
+    if (!m_options.quiet)
+        m_liveTimer.start();
     if (m_options.durationS > 0) {
         m_durationTimer.setSingleShot(true);
         m_durationTimer.setTimerType(Qt::PreciseTimer);
@@ -93,6 +111,29 @@ void HeadlessRunner::printLiveLines()
     }
     out().flush();
     m_previous = now;
+}
+
+void HeadlessRunner::reloadWorkspace()
+{
+    if (m_finished)
+        return;
+    const QString &path = m_options.workspacePath;
+    if (path.isEmpty()) {
+        err() << "streamscope: SIGHUP: nothing to reload, the built-in demo runs without a workspace file" << Qt::endl;
+        return;
+    }
+    Workspace next;
+    const Workspace::LoadResult loaded = Workspace::load(path, next);
+    for (const QString &w : loaded.warnings)
+        err() << "streamscope: warning: " << peerText(w) << Qt::endl;
+    if (!loaded.ok) {
+        err() << "streamscope: reload failed, the streams run on unchanged: " << peerText(loaded.error) << Qt::endl;
+        return;
+    }
+    const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
+    m_workspace = next;
+    err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
+          << " changed, " << c.unchanged << " unchanged" << Qt::endl;
 }
 
 void HeadlessRunner::finish(const QString &why)

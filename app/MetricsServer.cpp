@@ -3,6 +3,7 @@
 #include "Engine.h"
 #include "HttpConnection.h"
 
+#include <QtCore/QSet>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
@@ -25,6 +26,26 @@ QByteArray escapeLabel(const QString &v)
     QByteArray out = v.toUtf8();
     out.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
     return out;
+}
+
+// Rate-limit labels come from the venue's responses: only Binance's documented values become
+// label values, each combination once, so that a peer cannot grow the number of series
+// (docs/operations.md, "Metrics and labels").
+bool exportedRateLimit(const RateLimitInfo &r, QSet<QString> &seen)
+{
+    static const QStringList kTypes{QStringLiteral("REQUEST_WEIGHT"), QStringLiteral("ORDERS"),
+                                    QStringLiteral("RAW_REQUESTS"), QStringLiteral("CONNECTIONS")};
+    static const QStringList kIntervals{QStringLiteral("SECOND"), QStringLiteral("MINUTE"), QStringLiteral("HOUR"),
+                                        QStringLiteral("DAY")};
+    constexpr int kMaxIntervalNum = 60;
+    if (!kTypes.contains(r.type) || !kIntervals.contains(r.interval) || r.intervalNum < 1
+        || r.intervalNum > kMaxIntervalNum)
+        return false;
+    const QString key = r.type + QLatin1Char(' ') + QString::number(r.intervalNum) + r.interval;
+    if (seen.contains(key))
+        return false;
+    seen.insert(key);
+    return true;
 }
 
 } // namespace
@@ -180,11 +201,16 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
             "streamscope_connections{stream=\"" + nameOf(s) + "\"} " + QByteArray::number(s.connections.size()) + '\n';
     const auto rateLimits = [&](const char *name, const char *help, qint64 RateLimitInfo::*field) {
         family(name, "gauge", help);
-        for (const StreamSnapshot &s : streams)
-            for (const RateLimitInfo &r : s.rateLimits)
+        for (const StreamSnapshot &s : streams) {
+            QSet<QString> seen;
+            for (const RateLimitInfo &r : s.rateLimits) {
+                if (!exportedRateLimit(r, seen))
+                    continue;
                 out += "streamscope_" + QByteArray(name) + "{stream=\"" + nameOf(s) + "\",type=\"" + escapeLabel(r.type)
                     + "\",interval=\"" + QByteArray::number(r.intervalNum) + escapeLabel(r.interval) + "\"} "
                     + QByteArray::number(r.*field) + '\n';
+            }
+        }
     };
     rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).",
                &RateLimitInfo::count);

@@ -144,13 +144,13 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
             if (!c.active) {
                 c.active = true;
                 c.text = texts[i];
-                emit alertRaised(id, name, c.text);
+                emit alertRaised(id, name, c.text, int(i));
             } else if (Condition(i) != Condition::Gaps || newGaps > 0) {
                 c.text = texts[i]; // keep the figure current, no new notification
             }
         } else if (c.active && (!running || nowMs - c.lastTrueMs >= kClearAfterMs)) {
             c.active = false;
-            emit alertCleared(id, name, c.text);
+            emit alertCleared(id, name, c.text, int(i));
         }
     }
 }

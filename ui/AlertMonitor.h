@@ -51,8 +51,10 @@ public:
 
 signals:
     void rulesChanged();
-    void alertRaised(streamscope::StreamId id, const QString &stream, const QString &text);
-    void alertCleared(streamscope::StreamId id, const QString &stream, const QString &text);
+    // `condition` tells the episodes of one stream apart: the text of an episode keeps its
+    // figure current ("silent for 4.7 s" is cleared as "silent for 11 s").
+    void alertRaised(streamscope::StreamId id, const QString &stream, const QString &text, int condition);
+    void alertCleared(streamscope::StreamId id, const QString &stream, const QString &text, int condition);
 
 private:
     struct ConditionState {

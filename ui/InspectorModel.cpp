@@ -98,6 +98,49 @@ bool InspectorModel::matches(const Entry &e) const
     return text.contains(m_filterText, m_matchCase ? Qt::CaseSensitive : Qt::CaseInsensitive);
 }
 
+QVector<InspectorModel::Span> InspectorModel::matchSpans(const QString &text, int max) const
+{
+    QVector<Span> spans;
+    if (m_filterText.isEmpty())
+        return spans;
+    if (m_filterRegex) {
+        QRegularExpressionMatchIterator it = m_regex.globalMatch(text);
+        while (it.hasNext() && spans.size() < max) {
+            const QRegularExpressionMatch m = it.next();
+            if (m.capturedLength() > 0)
+                spans.append({int(m.capturedStart()), int(m.capturedLength())});
+        }
+        return spans;
+    }
+    const Qt::CaseSensitivity cs = m_matchCase ? Qt::CaseSensitive : Qt::CaseInsensitive;
+    for (qsizetype at = text.indexOf(m_filterText, 0, cs); at >= 0 && spans.size() < max;
+         at = text.indexOf(m_filterText, at + m_filterText.size(), cs))
+        spans.append({int(at), int(m_filterText.size())});
+    return spans;
+}
+
+QVector<InspectorModel::Span> InspectorModel::prettyMatchSpans(const QString &pretty, int max) const
+{
+    if (m_filterText.isEmpty() || m_filterRegex)
+        return matchSpans(pretty, max);
+    QString pattern;
+    for (const QChar c : m_filterText) {
+        pattern += QRegularExpression::escape(QString(c));
+        if (c == QLatin1Char(':') || c == QLatin1Char(','))
+            pattern += QStringLiteral("\\s*");
+    }
+    const QRegularExpression re(
+        pattern, m_matchCase ? QRegularExpression::NoPatternOption : QRegularExpression::CaseInsensitiveOption);
+    QVector<Span> spans;
+    QRegularExpressionMatchIterator it = re.globalMatch(pretty);
+    while (it.hasNext() && spans.size() < max) {
+        const QRegularExpressionMatch m = it.next();
+        if (m.capturedLength() > 0)
+            spans.append({int(m.capturedStart()), int(m.capturedLength())});
+    }
+    return spans;
+}
+
 void InspectorModel::append(const QVector<InspectedMessage> &messages)
 {
     if (messages.isEmpty())

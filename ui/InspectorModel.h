@@ -51,6 +51,17 @@ public:
     // `matchCase`: Binance's keys differ only by case ("m"/"M", "e"/"E").
     bool setFilter(const QString &text, bool regex, QString *error = nullptr, bool matchCase = false);
     QString filterText() const { return m_filterText; }
+    // Where the filter matches `text` (a preview or a pretty-printed message), at most `max`
+    // spans, for highlighting; none when there is no filter.
+    struct Span {
+        int start = 0;
+        int length = 0;
+    };
+    QVector<Span> matchSpans(const QString &text, int max = 64) const;
+    // The same in prettyText()'s output, where a plain-text filter also matches across the
+    // spaces and line breaks the indentation adds after ':' and ',' ("m":false matches
+    // "m": false).
+    QVector<Span> prettyMatchSpans(const QString &pretty, int max = 1000) const;
 
     const Entry *entryAt(int row) const;
     // The row showing the message numbered `seq`, or -1 when it is not shown (filtered out,

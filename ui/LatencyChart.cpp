@@ -13,6 +13,7 @@
 #include <QtWidgets/QGraphicsLayout>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
 
 #include <array>
@@ -55,8 +56,15 @@ LatencyChart::LatencyChart(QWidget *parent)
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.0f%%"));
     m_axisY->setRange(0, 10);
+    m_logAxisY = new QLogValueAxis(this); // added to the chart when chosen
+    m_logAxisY->setBase(10.0);
+    m_logAxisY->setLabelFormat(QStringLiteral("%g"));
+    m_logAxisY->setTitleText(tr("messages (log)"));
+    m_logAxisY->setMinorTickCount(-1);
+    m_logAxisY->setRange(kLogFloor, 10);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
+    m_shownAxisY = m_axisY;
 
     m_upper = new QLineSeries(this);
     m_area = new QAreaSeries(m_upper);
@@ -94,9 +102,16 @@ LatencyChart::LatencyChart(QWidget *parent)
     m_windowBox->addItem(tr("Since start"), int(LatencyWindows::Window::SinceStart));
     m_windowBox->setToolTip(tr("Time window of the histogram"));
 
+    m_log = new QToolButton;
+    m_log->setText(tr("Log"));
+    m_log->setObjectName(QStringLiteral("latencyLogScale"));
+    m_log->setCheckable(true);
+    m_log->setToolTip(tr("Messages per bucket on a logarithmic axis: the tail's few slow messages become visible"));
+
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_title);
     bar->addStretch();
+    bar->addWidget(m_log);
     bar->addWidget(m_windowBox);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 0);
@@ -108,7 +123,36 @@ LatencyChart::LatencyChart(QWidget *parent)
         redraw();
         emit settingsChanged();
     });
+    connect(m_log, &QToolButton::toggled, this, [this](bool on) {
+        QAbstractAxis *next = on ? static_cast<QAbstractAxis *>(m_logAxisY) : m_axisY;
+        if (next == m_shownAxisY)
+            return;
+        QList<QAbstractSeries *> all{m_area};
+        for (QLineSeries *m : m_markers)
+            all.append(m);
+        for (QAbstractSeries *s : all)
+            s->detachAxis(m_shownAxisY);
+        m_chart->removeAxis(m_shownAxisY);
+        m_shownAxisY->setParent(this); // removeAxis gives it back without deleting it
+        m_chart->addAxis(next, Qt::AlignLeft);
+        for (QAbstractSeries *s : all)
+            s->attachAxis(next);
+        m_shownAxisY = next;
+        m_yMax = -1; // set the range anew
+        redraw();
+        emit settingsChanged();
+    });
     setStream(kInvalidStreamId, QString());
+}
+
+bool LatencyChart::isLogScale() const
+{
+    return m_log->isChecked();
+}
+
+void LatencyChart::setLogScale(bool on)
+{
+    m_log->setChecked(on);
 }
 
 LatencyWindows::Window LatencyChart::window() const
@@ -144,24 +188,49 @@ void LatencyChart::setStream(StreamId id, const QString &name)
 {
     if (id == m_windows.stream() && name == m_name)
         return;
-    if (id != m_windows.stream())
+    if (id != m_windows.stream()) {
         m_windows.reset(id);
+        m_held = false;
+        m_heldFrom = LatencySnapshot();
+    }
     m_name = name;
     m_title->setText(id == kInvalidStreamId ? tr("Latency") : tr("Latency — %1").arg(name));
     redraw();
 }
 
-void LatencyChart::push(const LatencySnapshot &cumulative)
+void LatencyChart::push(const LatencySnapshot &cumulative, bool running, const LatencySnapshot &heldFrom)
 {
     if (m_windows.stream() == kInvalidStreamId)
         return;
+    if (!running) {
+        if (!m_held) {
+            m_held = true;
+            m_windows.push(cumulative); // everything up to the stop
+            m_heldFrom = heldFrom;
+            redraw();
+        }
+        return;
+    }
+    if (m_held) {
+        m_held = false;
+        m_heldFrom = LatencySnapshot();
+        m_windows.reset(m_windows.stream());
+    }
     m_windows.push(cumulative);
     redraw();
 }
 
+LatencySnapshot LatencyChart::shown() const
+{
+    if (m_held && window() == LatencyWindows::Window::Last10s && !m_heldFrom.buckets.isEmpty()
+        && m_windows.samples() > 0)
+        return m_windows.window(LatencyWindows::Window::SinceStart).minus(m_heldFrom);
+    return m_windows.window(window());
+}
+
 void LatencyChart::redraw()
 {
-    const LatencySnapshot h = m_windows.window(window());
+    const LatencySnapshot h = shown();
     std::array<std::uint64_t, kBinCount> bins{};
     int first = kBinCount, last = -1;
     for (int i = 0; i < h.buckets.size(); ++i) {
@@ -173,34 +242,49 @@ void LatencyChart::redraw()
         last = std::max(last, b);
     }
 
+    // Linear: each bucket's share of the messages; log: its count, an empty one on the floor.
+    const bool log = isLogScale();
+    const double floor = log ? kLogFloor : 0.0;
     m_points.clear();
     double yMax = 0.0;
     if (last >= 0 && h.count > 0) {
         const double total = double(h.count);
-        m_points.append(QPointF(binLowUs(first) / 1000.0, 0.0));
+        m_points.append(QPointF(binLowUs(first) / 1000.0, floor));
         for (int b = first; b <= last; ++b) {
-            const double y = 100.0 * double(bins[size_t(b)]) / total;
+            const double n = double(bins[size_t(b)]);
+            const double y = log ? std::max(floor, n) : 100.0 * n / total;
             yMax = std::max(yMax, y);
             m_points.append(QPointF(binLowUs(b) / 1000.0, y));
             m_points.append(QPointF(binHighUs(b) / 1000.0, y));
         }
-        m_points.append(QPointF(binHighUs(last) / 1000.0, 0.0));
+        m_points.append(QPointF(binHighUs(last) / 1000.0, floor));
     }
     m_upper->replace(m_points);
+    m_area->setName(log ? tr("messages per bucket") : tr("share of messages"));
 
-    // Round ticks: 2, 5, 10 or 25 percent apart, four to six of them.
-    double step = 25.0;
-    for (double s : {2.0, 5.0, 10.0}) {
-        if (yMax * 1.1 <= s * 5.0) {
-            step = s;
-            break;
+    double yTop = 0.0;
+    if (log) {
+        // Up to the next power of ten above the fullest bucket.
+        yTop = std::pow(10.0, std::max(1.0, std::ceil(std::log10(std::max(yMax, 1.0) * 1.5))));
+        if (yTop != m_yMax) {
+            m_yMax = yTop;
+            m_logAxisY->setRange(kLogFloor, yTop);
         }
-    }
-    const double yTop = yMax <= 0.0 ? 10.0 : std::min(100.0, std::max(step * 2.0, std::ceil(yMax * 1.1 / step) * step));
-    if (yTop != m_yMax) {
-        m_yMax = yTop;
-        m_axisY->setRange(0, yTop);
-        m_axisY->setTickCount(int(std::lround(yTop / step)) + 1);
+    } else {
+        // Round ticks: 2, 5, 10 or 25 percent apart, four to six of them.
+        double step = 25.0;
+        for (double s : {2.0, 5.0, 10.0}) {
+            if (yMax * 1.1 <= s * 5.0) {
+                step = s;
+                break;
+            }
+        }
+        yTop = yMax <= 0.0 ? 10.0 : std::min(100.0, std::max(step * 2.0, std::ceil(yMax * 1.1 / step) * step));
+        if (yTop != m_yMax) {
+            m_yMax = yTop;
+            m_axisY->setRange(0, yTop);
+            m_axisY->setTickCount(int(std::lround(yTop / step)) + 1);
+        }
     }
 
     const char *labels[3] = {"p50", "p99", "p99.9"};
@@ -212,7 +296,7 @@ void LatencyChart::redraw()
             continue;
         }
         const double ms = h.percentileUs(kQuantiles[i]) / 1000.0;
-        m_markers[i]->replace(QList<QPointF>{QPointF(ms, 0.0), QPointF(ms, yTop)});
+        m_markers[i]->replace(QList<QPointF>{QPointF(ms, floor), QPointF(ms, yTop)});
         const QString text = QStringLiteral("%1 %2").arg(QLatin1String(labels[i]), formatLatencyMs(ms));
         m_markers[i]->setName(text);
         summary.append(text);
@@ -249,7 +333,7 @@ void LatencyChart::redraw()
             text += tr(" · %1 negative (clock skew)").arg(formatCount(h.negative));
         if (h.invalid)
             text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
-        m_summary->setText(text);
+        m_summary->setText(m_held ? tr("Stopped; before the stop: %1").arg(text) : text);
     }
 }
 

@@ -13,9 +13,11 @@
 class QAreaSeries;
 class QChart;
 class QChartView;
+class QAbstractAxis;
 class QComboBox;
 class QLabel;
 class QLineSeries;
+class QToolButton;
 class QLogValueAxis;
 class QValueAxis;
 
@@ -29,12 +31,22 @@ public:
     // The stream shown; kInvalidStreamId shows an empty chart with a hint.
     void setStream(StreamId id, const QString &name);
     StreamId stream() const { return m_windows.stream(); }
-    // Once a second: the stream's cumulative histogram.
-    void push(const LatencySnapshot &cumulative);
+    // Once a second: the stream's cumulative histogram and whether it runs. While it does not,
+    // the windows hold the last seconds before the stop, and "Last 10 s" is the table's own
+    // p50/p99 window, from `heldFrom` (StreamTableModel::Row::latOld), so that both agree;
+    // the windows start afresh when it runs again.
+    void push(const LatencySnapshot &cumulative, bool running = true, const LatencySnapshot &heldFrom = {});
+    // The histogram drawn now.
+    LatencySnapshot shown() const;
     void setDark(bool dark);
 
     LatencyWindows::Window window() const;
     void setWindow(LatencyWindows::Window w);
+    // Messages per bucket on a logarithmic axis instead of each bucket's share on a linear
+    // one: the tail's few slow messages show beside the thousands of the body.
+    bool isLogScale() const;
+    void setLogScale(bool on);
+    static constexpr double kLogFloor = 0.5; // the log axis's bottom: an empty bucket sits on it
 
 signals:
     void settingsChanged();
@@ -48,6 +60,9 @@ private:
     QChartView *m_view = nullptr;
     QLogValueAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
+    QLogValueAxis *m_logAxisY = nullptr;
+    QAbstractAxis *m_shownAxisY = nullptr; // m_axisY or m_logAxisY
+    QToolButton *m_log = nullptr;
     QLineSeries *m_upper = nullptr;
     QAreaSeries *m_area = nullptr;
     QLineSeries *m_markers[3] = {nullptr, nullptr, nullptr};
@@ -56,6 +71,8 @@ private:
     QLabel *m_summary = nullptr;
     QList<QPointF> m_points;
     double m_xMin = 0.0, m_xMax = 0.0, m_yMax = 0.0;
+    bool m_held = false; // the stream does not run: the windows end at its stop
+    LatencySnapshot m_heldFrom;
 };
 
 } // namespace streamscope::ui

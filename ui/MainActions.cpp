@@ -84,6 +84,9 @@ MainActions::MainActions(QMainWindow *w)
     , alertSound(new QAction(tr("&Sound on alert"), w))
     , copyRows(makeAction(w, tr("&Copy rows"), tr("Copy the selected rows as tab-separated text, with a header"),
                           QKeySequence::Copy, QStyle::SP_FileIcon, "copyRows"))
+    , copyRowsCsv(makeAction(w, tr("Copy rows as CS&V"),
+                             tr("Copy the selected rows as comma-separated values (RFC 4180), with a header"),
+                             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), QStyle::SP_FileIcon, "copyRowsCsv"))
     , about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(),
                        QStyle::SP_MessageBoxInformation, "about"))
     , m_window(w)
@@ -93,6 +96,7 @@ MainActions::MainActions(QMainWindow *w)
     findStream->setShortcut(QKeySequence::Find);
     // Ctrl+C belongs to the table (text fields keep their own copy).
     copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    copyRowsCsv->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     userGuide->setData(QUrl(QStringLiteral(STREAMSCOPE_USER_GUIDE_URL)));
     alertSound->setObjectName(QStringLiteral("alertSound"));
     alertSound->setCheckable(true);
@@ -172,6 +176,7 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addSeparator();
     menu->addAction(inspect);
     menu->addAction(copyRows);
+    menu->addAction(copyRowsCsv);
     menu->addAction(copyUrl);
     menu->addAction(subscribe);
     menu->addAction(send);
@@ -190,6 +195,7 @@ void MainActions::updateForSelection(int n, int running)
     inspect->setEnabled(n > 0);
     copyUrl->setEnabled(n == 1);
     copyRows->setEnabled(n > 0);
+    copyRowsCsv->setEnabled(n > 0);
     stop->setText(running > 1 ? tr("&Stop %1").arg(running) : tr("&Stop")); // what it would stop
     if (n > 0 && running == 0)
         restart->setText(n > 1 ? tr("St&art %1").arg(n) : tr("St&art"));

@@ -61,6 +61,7 @@ public:
     QAction *const userGuide;   // F1; its data() is the guide's URL
     QAction *const alertSound;  // checkable: beep when an alert is raised (saved in the settings)
     QAction *const copyRows;    // the selected rows as tab-separated text
+    QAction *const copyRowsCsv; // ... as CSV
     QAction *const about;
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }

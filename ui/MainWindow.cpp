@@ -9,9 +9,10 @@
 #include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
-#include "RateHistory.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
+#include "StreamDetails.h"
+#include "StreamHistory.h"
 #include "StreamSortProxy.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
@@ -19,6 +20,7 @@
 #include "WidgetHelpers.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QSettings>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QTimer>
@@ -50,21 +52,6 @@ namespace streamscope::ui {
 
 namespace {
 const QString kThemeKey = QStringLiteral("ui/theme");
-
-QTableView *makeLogView(QAbstractItemModel *model)
-{
-    auto *view = new QTableView;
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->horizontalHeader()->setHighlightSections(false);
-    view->setAlternatingRowColors(true);
-    return view;
-}
 } // namespace
 
 void MainWindow::updateEventFilter()
@@ -86,7 +73,7 @@ QSortFilterProxyModel *MainWindow::streamProxy() const
 MainWindow::MainWindow(Engine *engine, QWidget *parent)
     : QMainWindow(parent)
     , m_engine(engine)
-    , m_rateHistory(std::make_unique<RateHistory>())
+    , m_history(std::make_unique<StreamHistory>())
     , m_cpu(std::make_unique<CpuMeter>())
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -109,7 +96,8 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     buildCentral();
     buildDocks();
     m_actions->addToolBar();
-    m_actions->fillMenuBar({m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
+    m_actions->fillMenuBar(
+        {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
     connectActions();
     buildStatusBar();
     setDefaultLayout();
@@ -205,6 +193,8 @@ void MainWindow::connectActions()
             [this] { QDesktopServices::openUrl(m_actions->userGuide->data().toUrl()); });
     connect(m_actions->copyRows, &QAction::triggered, this,
             [this] { QGuiApplication::clipboard()->setText(selectedRowsText()); });
+    connect(m_actions->copyRowsCsv, &QAction::triggered, this,
+            [this] { QGuiApplication::clipboard()->setText(selectedRowsText(RowFormat::Csv)); });
 }
 
 void MainWindow::buildCentral()
@@ -249,6 +239,7 @@ void MainWindow::buildCentral()
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
     m_table->addAction(m_actions->remove);
     m_table->addAction(m_actions->copyRows);
+    m_table->addAction(m_actions->copyRowsCsv);
     // Right-click on the header: choose the columns shown (saved with the layout).
     header->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(header, &QHeaderView::customContextMenuRequested, this, [this, header](const QPoint &pos) {
@@ -356,7 +347,20 @@ void MainWindow::buildDocks()
     m_alertsDock->setWidget(alertView);
     addDockWidget(Qt::BottomDockWidgetArea, m_alertsDock);
 
-    tabifyDockWidget(m_inspectorDock, m_eventsDock);
+    // The selected stream as a whole: every counter, its last minutes, alerts and events.
+    m_details = new StreamDetails(m_eventLog, m_activeAlerts);
+    m_detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    m_detailsDock->setWidget(m_details);
+    addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
+    // Shown again: up to date at once, not a second later.
+    connect(m_detailsDock, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible)
+            refreshDetails();
+    });
+
+    tabifyDockWidget(m_inspectorDock, m_detailsDock);
+    tabifyDockWidget(m_detailsDock, m_eventsDock);
     tabifyDockWidget(m_eventsDock, m_alertsDock);
     tabifyDockWidget(m_eventsDock, m_resultsDock);
     tabifyDockWidget(m_resultsDock, m_errorsDock);
@@ -368,7 +372,7 @@ void MainWindow::buildDocks()
         if (bar->value() >= bar->maximum() - 30)
             QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
     });
-    connect(m_rateChart, &RateChart::settingsChanged, this, [this] { m_rateChart->refresh(*m_rateHistory); });
+    connect(m_rateChart, &RateChart::settingsChanged, this, [this] { m_rateChart->refresh(*m_history); });
 }
 
 void MainWindow::buildStatusBar()
@@ -419,9 +423,25 @@ void MainWindow::fillColumnMenu(QMenu *menu)
     }
 }
 
-QString MainWindow::selectedRowsText() const
+QString MainWindow::selectedRowsText(RowFormat format) const
 {
-    // Tab-separated, in the table's order and with its visible columns, a header line first.
+    const bool csv = format == RowFormat::Csv;
+    static const QRegularExpression breaks(QStringLiteral("[\\t\\r\\n]"));
+    const auto cell = [csv](QString text) {
+        if (!csv)
+            return text.replace(breaks, QStringLiteral(" "));
+        // A leading = + - @ would be run as a formula by a spreadsheet (a name is the user's,
+        // a reason the peer's): kept as text. A number's minus sign is left alone.
+        if (!text.isEmpty() && QStringLiteral("=+-@").contains(text.front())
+            && !(text.size() > 1 && text.front() == QLatin1Char('-') && text.at(1).isDigit()))
+            text.prepend(QLatin1Char('\''));
+        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
+            || text.contains(QLatin1Char('\r')))
+            text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+        return text;
+    };
+    const QChar separator = csv ? QLatin1Char(',') : QLatin1Char('\t');
+    const QString newline = csv ? QStringLiteral("\r\n") : QStringLiteral("\n");
     QHeaderView *header = m_table->horizontalHeader();
     QList<int> columns;
     for (int visual = 0; visual < header->count(); ++visual) {
@@ -432,17 +452,17 @@ QString MainWindow::selectedRowsText() const
     QStringList lines;
     QStringList cells;
     for (int column : std::as_const(columns))
-        cells << m_model->headerData(column, Qt::Horizontal).toString();
-    lines << cells.join(QLatin1Char('\t'));
+        cells << cell(m_model->headerData(column, Qt::Horizontal).toString());
+    lines << cells.join(separator);
     QModelIndexList rows = m_table->selectionModel()->selectedRows();
     std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
     for (const QModelIndex &row : std::as_const(rows)) {
         cells.clear();
         for (int column : std::as_const(columns))
-            cells << m_proxy->index(row.row(), column).data().toString();
-        lines << cells.join(QLatin1Char('\t'));
+            cells << cell(m_proxy->index(row.row(), column).data().toString());
+        lines << cells.join(separator);
     }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    return lines.join(newline) + newline;
 }
 
 QRect MainWindow::availableScreenArea() const
@@ -481,16 +501,20 @@ void MainWindow::refreshNow(bool slow)
     m_model->update(snaps, nowMs);
     if (slow) {
         m_model->updateLatency(snaps, m_steady.elapsed());
-        m_rateHistory->sample(snaps);
-        m_rateChart->refresh(*m_rateHistory);
+        m_history->sample(snaps);
+        for (const StreamTableModel::Row &row : m_model->rows())
+            m_history->sampleLatency(row.snap.id, isRunning(row.snap.state) ? row.p99Ms : qQNaN());
+        m_rateChart->refresh(*m_history);
         const StreamId shown = m_latencyChart->stream();
         for (const StreamSnapshot &s : snaps) {
             if (s.id == shown) {
-                m_latencyChart->push(s.latency);
+                const StreamTableModel::Row *row = m_model->row(s.id);
+                m_latencyChart->push(s.latency, isRunning(s.state), row ? row->latOld : LatencySnapshot());
                 break;
             }
         }
         evaluateAlerts(nowMs);
+        refreshDetails(snaps);
         const StreamId current = m_inspector->stream();
         if (current != kInvalidStreamId && m_engine->contains(current)) {
             if (m_resultsDock->isVisible())
@@ -504,6 +528,24 @@ void MainWindow::refreshNow(bool slow)
     }
     m_eventLog->flush();
     updateActionsForSelection(selectedStreams()); // states change without the selection changing
+}
+
+void MainWindow::refreshDetails(const QVector<StreamSnapshot> &snaps)
+{
+    const StreamId id = m_details->stream();
+    if (!m_engine || id == kInvalidStreamId || !m_detailsDock->isVisible())
+        return;
+    const StreamTableModel::Row *row = m_model->row(id);
+    if (!row)
+        return;
+    const double durationS = double(QDateTime::currentMSecsSinceEpoch() - row->firstSeenMs) / 1000.0;
+    for (const StreamSnapshot &s : snaps) {
+        if (s.id == id) {
+            m_details->refresh(s, durationS, *m_history);
+            return;
+        }
+    }
+    m_details->refresh(m_engine->snapshot(id, true), durationS, *m_history);
 }
 
 void MainWindow::onTick()
@@ -566,12 +608,13 @@ void MainWindow::onEngineEvent(const StreamEvent &event)
     m_eventLog->addEvent(event, streamName(event.stream));
 }
 
-void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text)
+void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertRaised(stream, text);
     auto *since = new QStandardItem(formatTimeMs(QDateTime::currentMSecsSinceEpoch()).left(8));
     since->setData(id, Qt::UserRole);
+    since->setData(condition, Qt::UserRole + 1);
     m_activeAlerts->appendRow({since, new QStandardItem(stream), new QStandardItem(text)});
     updateAlertsTitle();
     // Seen without a tray: the taskbar entry flashes (while the window is not active), and a
@@ -586,18 +629,19 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
     emit alertNotified(title, text);
 }
 
-void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text)
+void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertCleared(stream, text);
-    removeActiveAlerts(id, text);
+    removeActiveAlerts(id, condition);
 }
 
-void MainWindow::removeActiveAlerts(StreamId id, const QString &text)
+void MainWindow::removeActiveAlerts(StreamId id, int condition)
 {
     for (int row = m_activeAlerts->rowCount() - 1; row >= 0; --row) {
-        if (m_activeAlerts->item(row, 0)->data(Qt::UserRole).toUInt() == id
-            && (text.isNull() || m_activeAlerts->item(row, 2)->text() == text))
+        const QStandardItem *first = m_activeAlerts->item(row, 0);
+        if (first->data(Qt::UserRole).toUInt() == id
+            && (condition < 0 || first->data(Qt::UserRole + 1).toInt() == condition))
             m_activeAlerts->removeRow(row);
     }
     updateAlertsTitle();
@@ -634,6 +678,22 @@ void MainWindow::showAbout()
 void MainWindow::applyTheme(int mode)
 {
     m_dark = Theme::apply(Theme::Mode(mode));
+    followPalette();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    // The desktop switched between light and dark under the "system" theme (or anything else
+    // set the palette): the row colours, charts and icons follow.
+    if (event->type() == QEvent::PaletteChange && m_model && isDarkPalette() != m_dark) {
+        m_dark = isDarkPalette();
+        followPalette();
+    }
+}
+
+void MainWindow::followPalette()
+{
     m_model->setDarkTheme(m_dark);
     m_rateChart->setDark(m_dark);
     m_latencyChart->setDark(m_dark);

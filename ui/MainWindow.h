@@ -14,6 +14,7 @@
 // the engine, which must outlive it or be destroyed first (the window then shows nothing).
 
 #include "StreamRecords.h"
+#include "StreamSnapshot.h"
 #include "StreamTypes.h"
 #include "Workspace.h"
 #include "WorkspaceController.h"
@@ -51,10 +52,11 @@ class LatencyChart;
 class MainActions;
 class MessageInspector;
 class RateChart;
-class RateHistory;
+class StreamHistory;
 class ResponseModel;
 class StreamSortProxy;
 class StreamActionDelegate;
+class StreamDetails;
 class StreamTableModel;
 
 class MainWindow : public QMainWindow {
@@ -84,8 +86,12 @@ public:
     // For tests and the app's wiring.
     StreamTableModel *streamModel() const { return m_model; }
     QSortFilterProxyModel *streamProxy() const;
-    // The selected rows as tab-separated text with a header line (Copy rows).
-    QString selectedRowsText() const;
+    // The selected rows with a header line, in the table's order and visible columns: as
+    // tab-separated text (Copy rows; a tab or line break in a cell becomes a space) or as
+    // RFC 4180 CSV (Copy rows as CSV; a cell that a spreadsheet would take for a formula is
+    // prefixed with an apostrophe).
+    enum class RowFormat { Tsv, Csv };
+    QString selectedRowsText(RowFormat format = RowFormat::Tsv) const;
     // The table's columns as checkable actions (the header's context menu).
     void fillColumnMenu(QMenu *menu);
     QTableView *streamTable() const { return m_table; }
@@ -95,6 +101,8 @@ public:
     QStandardItemModel *activeAlerts() const { return m_activeAlerts; }
     RateChart *rateChart() const { return m_rateChart; }
     LatencyChart *latencyChart() const { return m_latencyChart; }
+    StreamDetails *details() const { return m_details; }
+    QDockWidget *detailsDock() const { return m_detailsDock; }
     QList<StreamId> selectedStreams() const;
     void selectStream(StreamId id);
     // One refresh as the timer does it; `slow` also does the once-a-second work.
@@ -107,6 +115,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override; // fits the window once its frame is known
+    void changeEvent(QEvent *event) override;   // a palette turned dark or light
 
 private:
     void connectActions();
@@ -114,8 +123,8 @@ private:
     void buildDocks();
     void buildStatusBar();
     void setDefaultLayout();
-    // Drops the stream's active alert rows (all of them when `text` is null).
-    void removeActiveAlerts(StreamId id, const QString &text);
+    // Drops the stream's active alert rows (all of them when `condition` is -1).
+    void removeActiveAlerts(StreamId id, int condition);
     void updateAlertsTitle();
     // The event log's stream and severity choice, applied (also when the selection changes).
     void updateEventFilter();
@@ -131,10 +140,12 @@ private:
     void onSelectionChanged();
     void onRowAction(const QModelIndex &proxyIndex, int action);
     void onEngineEvent(const StreamEvent &event);
-    void onAlertRaised(StreamId id, const QString &stream, const QString &text);
-    void onAlertCleared(StreamId id, const QString &stream, const QString &text);
+    void onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition);
+    void onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition);
     void onOpenRequested(const QString &path);
     void evaluateAlerts(qint64 nowMs);
+    // The details pane, from this second's snapshots (none: it takes the stream's own).
+    void refreshDetails(const QVector<StreamSnapshot> &snaps = {});
     void updateStatusBar(double cpuPercent);
 
     void addStream();
@@ -156,6 +167,7 @@ private:
     void applyWorkspace(const WorkspaceController::Loaded &loaded, const QString &path);
     void showAbout();
     void applyTheme(int mode);
+    void followPalette(); // m_dark to the table, charts and icons
 
     QJsonObject saveLayout() const;
     void restoreLayout(const QJsonObject &layout);
@@ -167,12 +179,13 @@ private:
     QTableView *m_table = nullptr;
     QLineEdit *m_filter = nullptr;
     StreamActionDelegate *m_actionDelegate = nullptr;
-    std::unique_ptr<RateHistory> m_rateHistory;
+    std::unique_ptr<StreamHistory> m_history;
     std::unique_ptr<CpuMeter> m_cpu;
     RateChart *m_rateChart = nullptr;
     LatencyChart *m_latencyChart = nullptr;
     QSplitter *m_chartSplitter = nullptr;
     MessageInspector *m_inspector = nullptr;
+    StreamDetails *m_details = nullptr;
     ResponseModel *m_results = nullptr;
     ResponseModel *m_errors = nullptr;
     EventLogModel *m_eventLog = nullptr;
@@ -191,7 +204,8 @@ private:
     QDockWidget *m_errorsDock = nullptr;
     QDockWidget *m_eventsDock = nullptr;
     QDockWidget *m_alertsDock = nullptr;
-    QStandardItemModel *m_activeAlerts = nullptr; // since, stream, text; the id in column 0's UserRole
+    QDockWidget *m_detailsDock = nullptr;
+    QStandardItemModel *m_activeAlerts = nullptr; // since, stream, text; id and condition in column 0's data
 
     QLabel *m_statusStreams = nullptr;
     QLabel *m_statusRate = nullptr;

@@ -9,11 +9,12 @@
 #include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
-#include "RateHistory.h"
 #include "ResponseModel.h"
 #include "SecretStore.h"
 #include "StreamActionDelegate.h"
+#include "StreamDetails.h"
 #include "StreamDialog.h"
+#include "StreamHistory.h"
 #include "StreamSortProxy.h"
 #include "StreamTableModel.h"
 
@@ -88,9 +89,14 @@ void MainWindow::onSelectionChanged()
     m_inspector->setStream(current, name);
     updateEventFilter();
     m_latencyChart->setStream(current, name);
+    if (current != m_details->stream()) {
+        m_details->setStream(current, name);
+        refreshDetails();
+    } else {
+        m_details->setStream(current, name); // renamed
+    }
     m_inspectorDock->setWindowTitle(current != kInvalidStreamId ? tr("Inspector — %1").arg(name) : tr("Inspector"));
-    m_resultsDock->setWindowTitle(current != kInvalidStreamId ? tr("Results — %1").arg(name) : tr("Results"));
-    m_errorsDock->setWindowTitle(current != kInvalidStreamId ? tr("Errors — %1").arg(name) : tr("Errors"));
+
     if (current == kInvalidStreamId || !m_engine) {
         m_results->setRecords({});
         m_errors->setRecords({});
@@ -98,7 +104,7 @@ void MainWindow::onSelectionChanged()
         m_results->setRecords(m_engine->results(current));
         m_errors->setRecords(m_engine->errors(current));
     }
-    m_rateChart->refresh(*m_rateHistory);
+    m_rateChart->refresh(*m_history);
     updateActionsForSelection(ids);
 }
 
@@ -192,8 +198,8 @@ void MainWindow::removeStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids) {
         m_alerts->forget(id);
-        removeActiveAlerts(id, QString());
-        m_rateHistory->forget(id);
+        removeActiveAlerts(id, -1);
+        m_history->forget(id);
         m_engine->removeStream(id);
     }
     m_workspace->setModified(true);

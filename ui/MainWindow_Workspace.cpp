@@ -9,7 +9,7 @@
 #include "LatencyChart.h"
 #include "LatencyWindows.h"
 #include "RateChart.h"
-#include "RateHistory.h"
+#include "StreamHistory.h"
 #include "StreamTableModel.h"
 
 #include <QtCore/QDateTime>
@@ -41,11 +41,13 @@ QJsonObject MainWindow::saveLayout() const
                               {QStringLiteral("paused"), m_rateChart->isPaused()},
                               {QStringLiteral("log"), m_rateChart->isLogScale()}});
     layout.insert(QStringLiteral("latency_window"), LatencyWindows::windowName(m_latencyChart->window()));
+    layout.insert(QStringLiteral("latency_log"), m_latencyChart->isLogScale());
     layout.insert(QStringLiteral("table_header"),
                   QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock})
+    for (QDockWidget *d :
+         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock})
         docks.insert(d->objectName(), !d->isHidden());
     layout.insert(QStringLiteral("docks"), docks);
     return layout;
@@ -67,7 +69,8 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     fitToScreen(); // a layout saved on a larger screen
     // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
     const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
-    for (QDockWidget *d : {m_chartsDock, m_inspectorDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock}) {
+    for (QDockWidget *d :
+         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock}) {
         const QJsonValue v = docks.value(d->objectName());
         if (v.isBool())
             d->setVisible(v.toBool());
@@ -83,6 +86,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     m_rateChart->setLogScale(rate.value(QStringLiteral("log")).toBool(false));
     m_latencyChart->setWindow(
         LatencyWindows::windowFromName(layout.value(QStringLiteral("latency_window")).toString(QStringLiteral("10s"))));
+    m_latencyChart->setLogScale(layout.value(QStringLiteral("latency_log")).toBool(false));
     const QByteArray header =
         QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
     if (!header.isEmpty())
@@ -152,7 +156,7 @@ void MainWindow::applyWorkspace(const WorkspaceController::Loaded &loaded, const
             m_engine->removeStream(id);
         }
     }
-    m_rateHistory->clear();
+    m_history->clear();
     refreshNow(false);
 
     for (const QString &warning : loaded.warnings)

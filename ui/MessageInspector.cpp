@@ -3,6 +3,7 @@
 #include "Engine.h"
 #include "Format.h"
 #include "InspectorModel.h"
+#include "MatchHighlightDelegate.h"
 #include "WidgetHelpers.h"
 
 #include <QtCore/QTimer>
@@ -87,10 +88,11 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setHighlightSections(false);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(InspectorModel::ColTime, digit * 15);
+    m_view->setColumnWidth(InspectorModel::ColTime, digit * 13); // 12:34:56.789
     m_view->setColumnWidth(InspectorModel::ColLatency, digit * 10);
     m_view->setColumnWidth(InspectorModel::ColBytes, digit * 8);
     m_view->setAlternatingRowColors(true);
+    m_view->setItemDelegateForColumn(InspectorModel::ColMessage, new MatchHighlightDelegate(m_model, m_view));
 
     m_detailHeader = new QLabel(tr("Select a message to see it in full."));
     m_detailHeader->setTextFormat(Qt::PlainText);
@@ -106,13 +108,13 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     detailLayout->addWidget(m_detailHeader);
     detailLayout->addWidget(m_detail, 1);
 
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->setObjectName(QStringLiteral("inspectorSplitter"));
-    split->addWidget(m_view);
-    split->addWidget(detailBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setChildrenCollapsible(false);
+    m_split = new QSplitter(Qt::Horizontal);
+    m_split->setObjectName(QStringLiteral("inspectorSplitter"));
+    m_split->addWidget(m_view);
+    m_split->addWidget(detailBox);
+    m_split->setStretchFactor(0, 2); // the preview column gets most of the width
+    m_split->setStretchFactor(1, 1);
+    m_split->setChildrenCollapsible(false);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_title);
@@ -131,7 +133,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
     layout->addLayout(status);
 
     m_timer = new QTimer(this);
@@ -190,6 +192,16 @@ void MessageInspector::showEvent(QShowEvent *event)
     updateTap();
 }
 
+void MessageInspector::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Narrow (a laptop, charts beside): the message below the list, so that the preview
+    // column keeps the whole width; wide: beside it.
+    const Qt::Orientation want = width() < kSideBySideWidth ? Qt::Vertical : Qt::Horizontal;
+    if (m_split->orientation() != want)
+        m_split->setOrientation(want);
+}
+
 void MessageInspector::hideEvent(QHideEvent *event)
 {
     QWidget::hideEvent(event);
@@ -235,6 +247,7 @@ void MessageInspector::applyFilter()
 {
     QString error;
     if (m_model->setFilter(m_filter->text(), m_regex->isChecked(), &error, m_matchCase->isChecked())) {
+        highlightDetail();
         m_filterError->hide();
         m_filter->setStyleSheet(QString());
     } else {
@@ -261,6 +274,24 @@ void MessageInspector::showRow(int row)
         tr("Received %1 · latency %2 · %3 bytes")
             .arg(formatTimeMs(e->receivedMs), formatLatencyMs(e->latencyMs), formatCount(quint64(e->text.size()))));
     m_detail->setPlainText(InspectorModel::prettyText(e->text));
+    highlightDetail();
+}
+
+void MessageInspector::highlightDetail()
+{
+    // The filter's matches in the message shown, as in the table (the first thousand).
+    QList<QTextEdit::ExtraSelection> selections;
+    const QString text = m_detail->toPlainText();
+    const QColor background = MatchHighlightDelegate::matchBackground(m_detail->palette());
+    for (const InspectorModel::Span &s : m_model->prettyMatchSpans(text, 1000)) {
+        QTextEdit::ExtraSelection sel;
+        sel.cursor = QTextCursor(m_detail->document());
+        sel.cursor.setPosition(s.start);
+        sel.cursor.setPosition(s.start + s.length, QTextCursor::KeepAnchor);
+        sel.format.setBackground(background);
+        selections.append(sel);
+    }
+    m_detail->setExtraSelections(selections);
 }
 
 void MessageInspector::reselectShown()

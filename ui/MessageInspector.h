@@ -17,6 +17,7 @@ class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
+class QSplitter;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -33,6 +34,7 @@ class MessageInspector : public QWidget {
     Q_OBJECT
 public:
     static constexpr int kRefreshMs = 100;
+    static constexpr int kSideBySideWidth = 1000; // narrower: the message below the list
 
     explicit MessageInspector(Engine *engine, QWidget *parent = nullptr);
     ~MessageInspector() override;
@@ -51,6 +53,7 @@ public:
 protected:
     void showEvent(QShowEvent *event) override;
     void hideEvent(QHideEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override; // the message below the list when narrow
 
 private:
     void updateTap();
@@ -59,6 +62,7 @@ private:
     // choose another. Rows moving or going (trimmed, filtered, resumed) never change it.
     void onCurrentRowChanged();
     void showRow(int row);
+    void highlightDetail(); // the filter's matches in the message shown
     void reselectShown();
     void updateCounts();
     void copySelected();
@@ -68,6 +72,7 @@ private:
     StreamId m_tapped = kInvalidStreamId;
     InspectorModel *m_model = nullptr;
     QTableView *m_view = nullptr;
+    QSplitter *m_split = nullptr;
     QPlainTextEdit *m_detail = nullptr;
     QLabel *m_detailHeader = nullptr;
     QLabel *m_title = nullptr;

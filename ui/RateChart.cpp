@@ -2,7 +2,7 @@
 
 #include "ChartStyle.h"
 
-#include "RateHistory.h"
+#include "StreamHistory.h"
 
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
@@ -71,7 +71,7 @@ RateChart::RateChart(QWidget *parent)
         m_series.push_back(s);
     }
     setSeriesPens();
-    m_buffer.reserve(RateHistory::kCapacity);
+    m_buffer.reserve(StreamHistory::kCapacity);
 
     m_view = new QChartView(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
@@ -240,7 +240,7 @@ void RateChart::setSeriesPens()
     }
 }
 
-void RateChart::refresh(const RateHistory &history)
+void RateChart::refresh(const StreamHistory &history)
 {
     if (isPaused())
         return;
@@ -278,7 +278,7 @@ void RateChart::refresh(const RateHistory &history)
         yMax = std::max(yMax, m);
     }
 
-    const int span = std::max(60, std::min(RateHistory::kCapacity, ((history.sampleCount() + 59) / 60) * 60));
+    const int span = std::max(60, std::min(StreamHistory::kCapacity, ((history.sampleCount() + 59) / 60) * 60));
     if (span != m_xSpan) {
         m_xSpan = span;
         m_axisX->setRange(-span, 0);

@@ -26,7 +26,7 @@ class QValueAxis;
 
 namespace streamscope::ui {
 
-class RateHistory;
+class StreamHistory;
 
 class RateChart : public QWidget {
     Q_OBJECT
@@ -44,7 +44,7 @@ public:
     QString note() const;
     // The legend's name for a stream.
     static QString legendName(const QString &streamName);
-    void refresh(const RateHistory &history);
+    void refresh(const StreamHistory &history);
     void setDark(bool dark);
 
     bool isPaused() const;

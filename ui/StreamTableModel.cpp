@@ -221,6 +221,8 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
                 tip = r.snap.url.toString() + QLatin1Char('\n') + tip;
             return tip;
         }
+        if ((column == ColP50 || column == ColP99) && !isRunning(r.snap.state) && !std::isnan(r.p99Ms))
+            return tr("The last 5–10 seconds before the stream stopped");
         if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
             return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
         if (!r.alert.isEmpty())
@@ -366,7 +368,14 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
         if (r < 0 || s.latency.buckets.isEmpty())
             continue;
         Row &row = m_rows[r];
-        if (row.latMid.buckets.isEmpty()) {
+        const bool runs = isRunning(row.snap.state);
+        if (runs && row.latencyHeld) {
+            row.latMid = LatencySnapshot(); // running again: a new window from now
+            row.latencyHeld = false;
+        }
+        if (!runs && !row.latMid.buckets.isEmpty()) {
+            row.latencyHeld = true; // nothing arrives any more: the anchors stay
+        } else if (row.latMid.buckets.isEmpty()) {
             // First sample: the window starts now.
             row.latOld = s.latency;
             row.latMid = s.latency;
@@ -402,6 +411,10 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
     row.snap.state = state;
     row.snap.stateReason = reason;
     row.snap.stateSinceMs = m_nowMs;
+    if (!isRunning(state)) { // it receives nothing now: 0 at once, not at the next refresh
+        row.msgsPerSec = 0.0;
+        row.bytesPerSec = 0.0;
+    }
     emitChanged({r});
 }
 

@@ -1,7 +1,9 @@
 #include "WidgetHelpers.h"
 
 #include <QtGui/QAction>
+#include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QTableView>
 
 namespace streamscope::ui {
 
@@ -13,6 +15,21 @@ void addClearOnEscape(QLineEdit *edit)
     clear->setShortcutContext(Qt::WidgetShortcut);
     QObject::connect(clear, &QAction::triggered, edit, &QLineEdit::clear);
     edit->addAction(clear);
+}
+
+QTableView *makeLogView(QAbstractItemModel *model)
+{
+    auto *view = new QTableView;
+    view->setModel(model);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setWordWrap(false);
+    view->verticalHeader()->hide();
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->horizontalHeader()->setHighlightSections(false);
+    view->setAlternatingRowColors(true);
+    return view;
 }
 
 } // namespace streamscope::ui

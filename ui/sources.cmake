@@ -16,12 +16,15 @@ target_sources(streamscope_ui PRIVATE
     LatencyWindows.h LatencyWindows.cpp
     MainActions.h MainActions.cpp
     MainWindow.h MainWindow.cpp MainWindow_Streams.cpp MainWindow_Workspace.cpp
+    MatchHighlightDelegate.h MatchHighlightDelegate.cpp
     MessageInspector.h MessageInspector.cpp
     RateChart.h RateChart.cpp
-    RateHistory.h RateHistory.cpp
     ResponseModel.h ResponseModel.cpp
+    Sparkline.h Sparkline.cpp
     StreamActionDelegate.h StreamActionDelegate.cpp
+    StreamDetails.h StreamDetails.cpp
     StreamDialog.h StreamDialog.cpp
+    StreamHistory.h StreamHistory.cpp
     StreamSortProxy.h StreamSortProxy.cpp
     StreamTableModel.h StreamTableModel.cpp
     Theme.h Theme.cpp

@@ -1,5 +1,5 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector [--dark]
+//   ui_harness main|dialog|inspector|details [--dark] [--size=WxH] [--log]
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
 //   ui_harness load STREAMS RATE SECONDS [--no-window]
@@ -10,6 +10,7 @@
 #include "DemoWorkspace.h"
 #include "Engine.h"
 #include "InspectorModel.h"
+#include "LatencyChart.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
 #include "ReplayServerThread.h"
@@ -134,8 +135,17 @@ int main(int argc, char **argv)
     if (args.contains(QStringLiteral("--dark")))
         ui::Theme::apply(ui::Theme::Mode::Dark);
     window.move(0, 0);
-    window.resize(1600, 1000);
+    QSize size(1600, 1000);
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--size="))) {
+            const QStringList wh = a.mid(7).split(QLatin1Char('x'));
+            size = QSize(wh.value(0).toInt(), wh.value(1).toInt());
+        }
+    }
+    window.resize(size);
     window.show();
+    if (args.contains(QStringLiteral("--log")))
+        window.latencyChart()->setLogScale(true);
 
     if (scene == QLatin1String("dialog")) {
         QTimer::singleShot(1500, &window, [&window] {
@@ -167,6 +177,12 @@ int main(int argc, char **argv)
             auto *dock = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"));
             dock->raise();
             window.resizeDocks({dock}, {420}, Qt::Vertical);
+        });
+    } else if (scene == QLatin1String("details")) {
+        QTimer::singleShot(1000, &window, [&window] {
+            window.streamTable()->selectRow(1);
+            window.detailsDock()->raise();
+            window.resizeDocks({window.detailsDock()}, {420}, Qt::Vertical);
         });
     } else {
         // After a minute the demo has shown a reconnect, a stall and an alert: show the log.

@@ -26,6 +26,7 @@ class tst_InspectorModel : public QObject {
 private slots:
     void textFilter();
     void regexFilter();
+    void matchSpansForHighlighting();
     void invalidRegexKeepsPreviousFilter();
     void newMessagesAreFilteredOnArrival();
     void freezeHoldsMessagesUntilResume();
@@ -60,6 +61,34 @@ void tst_InspectorModel::regexFilter()
     QCOMPARE(model.rowCount(), 2);
     QVERIFY(model.setFilter(QStringLiteral("^ERROR"), true)); // case-insensitive too
     QCOMPARE(model.rowCount(), 1);
+}
+
+void tst_InspectorModel::matchSpansForHighlighting()
+{
+    InspectorModel model;
+    QVERIFY(model.matchSpans(QStringLiteral("anything")).isEmpty()); // no filter, no highlight
+    QVERIFY(model.setFilter(QStringLiteral("usdt"), false));
+    const QString text = QStringLiteral("{\"s\":\"BTCUSDT\",\"x\":\"ethusdt\"}");
+    QVector<InspectorModel::Span> spans = model.matchSpans(text);
+    QCOMPARE(spans.size(), 2);
+    QCOMPARE(text.mid(spans[0].start, spans[0].length), QStringLiteral("USDT"));
+    QCOMPARE(text.mid(spans[1].start, spans[1].length), QStringLiteral("usdt"));
+    QVERIFY(model.setFilter(QStringLiteral("usdt"), false, nullptr, true)); // Match case
+    spans = model.matchSpans(text);
+    QCOMPARE(spans.size(), 1);
+    QCOMPARE(text.mid(spans[0].start, spans[0].length), QStringLiteral("usdt"));
+    QVERIFY(model.setFilter(QStringLiteral("[a-z]*usdt"), true));
+    spans = model.matchSpans(text, 1); // at most as many as asked for
+    QCOMPARE(spans.size(), 1);
+    QCOMPARE(text.mid(spans[0].start, spans[0].length), QStringLiteral("BTCUSDT"));
+    // In the pretty view, the spaces and line breaks of the indentation do not hide a match.
+    QVERIFY(model.setFilter(QStringLiteral("\"m\":false,\"M\""), false, nullptr, true));
+    const QString pretty = InspectorModel::prettyText(R"({"m":false,"M":true,"x":"m:false"})");
+    spans = model.prettyMatchSpans(pretty);
+    QCOMPARE(spans.size(), 1);
+    QCOMPARE(pretty.mid(spans[0].start, spans[0].length), QStringLiteral("\"m\": false,\n    \"M\""));
+    QVERIFY(model.setFilter(QStringLiteral("x*"), true)); // empty matches are no spans
+    QCOMPARE(model.matchSpans(QStringLiteral("abc")).size(), 0);
 }
 
 void tst_InspectorModel::invalidRegexKeepsPreviousFilter()

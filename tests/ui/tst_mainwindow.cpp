@@ -1,14 +1,19 @@
 #include "AlertMonitor.h"
 #include "Engine.h"
 #include "EventLogModel.h"
+#include "Format.h"
 #include "InspectorModel.h"
 #include "LatencyChart.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
+#include "Sparkline.h"
 #include "StreamActionDelegate.h"
+#include "StreamDetails.h"
 #include "StreamTableModel.h"
 
+#include <QtCharts/QChartView>
+#include <QtCharts/QLogValueAxis>
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
@@ -31,6 +36,7 @@
 #include <QtWidgets/QMessageBox>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QToolButton>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -94,6 +100,7 @@ private slots:
     void columnsChosenRowsCopiedFilterCleared();
     void workspaceSaveLoadKeepsStreamsThresholdsLayout();
     void alertNotifiesOncePerEpisode();
+    void detailsPaneAndStoppedLatency();
 
 private:
     static StreamConfig feedConfig(const QString &name, const QUrl &url)
@@ -256,6 +263,13 @@ void tst_MainWindow::columnsChosenRowsCopiedFilterCleared()
     QVERIFY2(lines[1].startsWith(QStringLiteral("alpha\t")), qPrintable(lines[1]));
     QVERIFY2(lines[2].startsWith(QStringLiteral("gamma\t")), qPrintable(lines[2]));
     QCOMPARE(lines[1].count(QLatin1Char('\t')), lines[0].count(QLatin1Char('\t')));
+    // The same as CSV: CRLF lines, commas.
+    const QString csv = w.selectedRowsText(MainWindow::RowFormat::Csv);
+    QVERIFY(csv.endsWith(QStringLiteral("\r\n")));
+    const QStringList csvLines = csv.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QCOMPARE(csvLines.size(), 3);
+    QVERIFY2(csvLines[0].startsWith(QStringLiteral("Stream,State,")), qPrintable(csvLines[0]));
+    QVERIFY2(csvLines[2].startsWith(QStringLiteral("gamma,")), qPrintable(csvLines[2]));
     gaps->toggle();
     QVERIFY(!w.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColGaps));
 
@@ -403,6 +417,22 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
             || (w.eventLog()->entryAt(r)->kind == QStringLiteral("alert")
                 && w.eventLog()->entryAt(r)->stream == QStringLiteral("dead"));
     QVERIFY(logged);
+    // Stopped, it clears: the list follows although the text's figure has moved on since
+    // ("silent for 1.0 s" is cleared as "silent for 3.5 s").
+    const QString raisedText = w.activeAlerts()->item(0, 2)->text();
+    engine.stopStream(dead);
+    QTRY_COMPARE(w.activeAlerts()->rowCount(), 0);
+    QCOMPARE(alertsDock->windowTitle(), QStringLiteral("Alerts"));
+    bool clearedWithOtherText = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r) {
+        const EventLogModel::Entry *e = w.eventLog()->entryAt(r);
+        clearedWithOtherText = clearedWithOtherText
+            || (e->kind == QStringLiteral("alert cleared") && e->stream == QStringLiteral("dead")
+                && e->text != raisedText);
+    }
+    QVERIFY2(clearedWithOtherText, qPrintable(raisedText));
+    engine.restartStream(dead);
+    QTRY_COMPARE_WITH_TIMEOUT(w.activeAlerts()->rowCount(), 1, 5000);
     // Removing the stream ends its alert.
     w.streamTable()->selectRow(w.streamProxy()->mapFromSource(w.streamModel()->index(row, 0)).row());
     QTimer confirm;
@@ -417,6 +447,66 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
     confirm.stop();
     QCOMPARE(w.activeAlerts()->rowCount(), 0);
     QCOMPARE(alertsDock->windowTitle(), QStringLiteral("Alerts"));
+}
+
+void tst_MainWindow::detailsPaneAndStoppedLatency()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    // A name a spreadsheet would run as a formula, with a comma and quotes in it.
+    const QString oddName = QStringLiteral("=1+2, \"x\"");
+    ws.streams = {feedConfig(QStringLiteral("kept"), m_server->url()), feedConfig(oddName, m_server->url())};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StreamId id = engine.streamIds().first();
+    const StreamId other = engine.streamIds().last();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+    w.selectStream(other);
+    const QString csv = w.selectedRowsText(MainWindow::RowFormat::Csv);
+    QVERIFY2(csv.contains(QStringLiteral("\r\n\"'=1+2, \"\"x\"\"\",")), qPrintable(csv));
+    w.selectStream(id);
+    w.detailsDock()->show();
+    w.detailsDock()->raise();
+    QCOMPARE(w.details()->stream(), id);
+    // Latency samples in the table's window (the engine's clock; the feed stamps every 10 ms).
+    const StreamTableModel::Row *row = w.streamModel()->row(id);
+    QTRY_VERIFY_WITH_TIMEOUT((w.refreshNow(true), !std::isnan(row->p99Ms)), 10000);
+    QTRY_VERIFY(w.details()->valueAt(QStringLiteral("state")) == QStringLiteral("live"));
+    QVERIFY(!w.details()->rateLine()->points().isEmpty());
+
+    // Stopped: the pane's counters are the engine's, exactly; the table and the chart keep
+    // the latency of the last seconds before the stop, and they agree.
+    w.findChild<QAction *>(QStringLiteral("stopStreams"))->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Stopped, 2000);
+    w.refreshNow(true);
+    const QString p99 = w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColP99).data().toString();
+    QCOMPARE(w.details()->valueAt(QStringLiteral("messages")), formatCount(engine.snapshot(id).messages));
+    QCOMPARE(w.details()->valueAt(QStringLiteral("state")), QStringLiteral("stopped"));
+    QVERIFY(!std::isnan(row->p99Ms));
+    const auto chartP99 = [&w] { return formatLatencyMs(w.latencyChart()->shown().percentileUs(0.99) / 1000.0); };
+    for (int i = 0; i < 15; ++i) // longer than the chart's 10 s window
+        w.refreshNow(true);
+    QCOMPARE(w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColP99).data().toString(), p99);
+    QCOMPARE(chartP99(), p99);
+    // Chosen anew while stopped: the chart starts from the table's window, so they agree too.
+    w.selectStream(other);
+    w.refreshNow(true);
+    w.selectStream(id);
+    w.refreshNow(true);
+    QCOMPARE(chartP99(), p99);
+
+    // Log scale: counts on a logarithmic axis, kept in the layout.
+    auto *log = w.findChild<QToolButton *>(QStringLiteral("latencyLogScale"));
+    QVERIFY(log);
+    log->click();
+    QVERIFY(w.latencyChart()->isLogScale());
+    auto *view = w.latencyChart()->findChild<QChartView *>();
+    QVERIFY(view);
+    QVERIFY(qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
+    QCOMPARE(chartP99(), p99);
+    QCOMPARE(w.currentWorkspace().layout.value(QStringLiteral("latency_log")).toBool(), true);
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -3,6 +3,7 @@
 // resume, a filter); the freeze shortcut toggles every time.
 
 #include "InspectorModel.h"
+#include "MatchHighlightDelegate.h"
 #include "MessageInspector.h"
 
 #include <QtGui/QAction>
@@ -11,6 +12,7 @@
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
+#include <QtWidgets/QSplitter>
 #include <QtWidgets/QTableView>
 
 using namespace streamscope;
@@ -34,6 +36,8 @@ private slots:
     void detailPaneKeepsTheChosenMessage();
     void freezeShortcutAlwaysToggles();
     void matchCaseAndEscape();
+    void matchesHighlightedAndMessageBelowWhenNarrow();
+    void farMatchScrolledIntoView();
 };
 
 void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
@@ -101,6 +105,56 @@ void tst_MessageInspector::matchCaseAndEscape()
     clear->trigger();
     QVERIFY(inspector.filterEdit()->text().isEmpty());
     QCOMPARE(inspector.model()->rowCount(), 2);
+}
+
+void tst_MessageInspector::matchesHighlightedAndMessageBelowWhenNarrow()
+{
+    MessageInspector inspector(nullptr);
+    inspector.model()->append({InspectedMessage{1, 1.0, QByteArray("{\"m\":false,\"M\":true,\"n\":\"m\"}")}});
+    inspector.view()->selectRow(0);
+    QVERIFY(inspector.detail()->extraSelections().isEmpty()); // no filter, nothing marked
+    QTest::keyClicks(inspector.filterEdit(), QStringLiteral("\"m\":"));
+    inspector.findChild<QCheckBox *>(QStringLiteral("matchCase"))->setChecked(true);
+    // In the pretty view too, across the space the indentation adds after the colon.
+    const QList<QTextEdit::ExtraSelection> marked = inspector.detail()->extraSelections();
+    QCOMPARE(marked.size(), 1);
+    QCOMPARE(marked.first().cursor.selectedText(), QStringLiteral("\"m\": "));
+    inspector.filterEdit()->clear();
+    QVERIFY(inspector.detail()->extraSelections().isEmpty());
+
+    auto *split = inspector.findChild<QSplitter *>(QStringLiteral("inspectorSplitter"));
+    QVERIFY(split);
+    inspector.resize(MessageInspector::kSideBySideWidth - 200, 400);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QCOMPARE(split->orientation(), Qt::Vertical);
+    inspector.resize(MessageInspector::kSideBySideWidth + 200, 400);
+    QTRY_COMPARE(split->orientation(), Qt::Horizontal);
+}
+
+void tst_MessageInspector::farMatchScrolledIntoView()
+{
+    // A match far beyond the preview column's width is drawn in view, highlighted.
+    MessageInspector inspector(nullptr);
+    inspector.model()->append(
+        {InspectedMessage{1, 1.0, "{\"pad\":\"" + QByteArray(300, 'a') + "\",\"s\":\"BTCUSDT\"}"}});
+    inspector.resize(600, 400);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    const auto highlighted = [&inspector] {
+        QTableView *view = inspector.view();
+        const QRect cell = view->visualRect(inspector.model()->index(0, InspectorModel::ColMessage));
+        const QImage image = view->viewport()->grab(cell).toImage();
+        const QRgb want = MatchHighlightDelegate::matchBackground(view->palette()).rgb();
+        int n = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                n += (image.pixel(x, y) & 0xffffff) == (want & 0xffffff) ? 1 : 0;
+        return n;
+    };
+    QCOMPARE(highlighted(), 0);
+    inspector.filterEdit()->setText(QStringLiteral("BTCUSDT"));
+    QTRY_VERIFY(highlighted() > 20);
 }
 
 QTEST_MAIN(tst_MessageInspector)

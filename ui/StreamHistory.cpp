@@ -1,25 +1,28 @@
-#include "RateHistory.h"
+#include "StreamHistory.h"
 
 #include <QtCore/QSet>
 
 #include <algorithm>
+#include <cmath>
 
 namespace streamscope::ui {
 
-void RateHistory::Ring::push(double v)
+void StreamHistory::Ring::push(double v)
 {
     values[size_t(head)] = v;
     head = (head + 1) % kCapacity;
     count = std::min(count + 1, kCapacity);
 }
 
-void RateHistory::Ring::points(QList<QPointF> &out, double *maxY) const
+void StreamHistory::Ring::points(QList<QPointF> &out, double *maxY) const
 {
     out.clear();
     double top = 0.0;
     for (int i = 0; i < count; ++i) {
         const int idx = (head - count + i + kCapacity) % kCapacity;
         const double v = values[size_t(idx)];
+        if (std::isnan(v))
+            continue;
         top = std::max(top, v);
         out.append(QPointF(double(i - count + 1), v));
     }
@@ -27,13 +30,13 @@ void RateHistory::Ring::points(QList<QPointF> &out, double *maxY) const
         *maxY = top;
 }
 
-void RateHistory::clear()
+void StreamHistory::clear()
 {
     m_streams.clear();
     m_total = Ring();
 }
 
-void RateHistory::sample(const QVector<StreamSnapshot> &snaps)
+void StreamHistory::sample(const QVector<StreamSnapshot> &snaps)
 {
     double total = 0.0;
     QSet<StreamId> present;
@@ -44,7 +47,8 @@ void RateHistory::sample(const QVector<StreamSnapshot> &snaps)
             const double dt = double(s.takenAtNs - st.lastNs) / 1e9;
             const double rate =
                 dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt : 0.0;
-            st.ring.push(rate);
+            st.rate.push(rate);
+            ++st.rateSamples;
             total += rate;
         }
         st.primed = true;
@@ -60,7 +64,23 @@ void RateHistory::sample(const QVector<StreamSnapshot> &snaps)
     m_total.push(total);
 }
 
-void RateHistory::streamPoints(StreamId id, QList<QPointF> &out, double *maxY) const
+void StreamHistory::sampleLatency(StreamId id, double p99Ms)
+{
+    const auto it = m_streams.find(id);
+    if (it == m_streams.end())
+        return;
+    // One latency value per rate value, so that both lines share their time axis.
+    while (it->p99Samples + 1 < it->rateSamples) {
+        it->p99.push(qQNaN());
+        ++it->p99Samples;
+    }
+    if (it->p99Samples < it->rateSamples) {
+        it->p99.push(p99Ms);
+        ++it->p99Samples;
+    }
+}
+
+void StreamHistory::streamPoints(StreamId id, QList<QPointF> &out, double *maxY) const
 {
     const auto it = m_streams.constFind(id);
     if (it == m_streams.cend()) {
@@ -69,10 +89,22 @@ void RateHistory::streamPoints(StreamId id, QList<QPointF> &out, double *maxY) c
             *maxY = 0.0;
         return;
     }
-    it->ring.points(out, maxY);
+    it->rate.points(out, maxY);
 }
 
-void RateHistory::totalPoints(QList<QPointF> &out, double *maxY) const
+void StreamHistory::latencyPoints(StreamId id, QList<QPointF> &out, double *maxY) const
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.cend()) {
+        out.clear();
+        if (maxY)
+            *maxY = 0.0;
+        return;
+    }
+    it->p99.points(out, maxY);
+}
+
+void StreamHistory::totalPoints(QList<QPointF> &out, double *maxY) const
 {
     m_total.points(out, maxY);
 }
