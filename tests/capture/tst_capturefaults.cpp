@@ -5,7 +5,7 @@
 #include "../common/Unprivileged.h"
 #include "CaptureFile.h"
 #include "Engine.h"
-#include "ReplayServerThread.h"
+#include "ReplayServer.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>
@@ -36,9 +36,9 @@ class TestCaptureFaults : public QObject {
 private slots:
     void initTestCase()
     {
-        ReplayOptions options;
-        m_port = m_replay.start(options);
-        QVERIFY2(m_port, qPrintable(m_replay.errorString()));
+        // On this thread: the waits run its event loop.
+        QVERIFY2(m_replay.listen(), qPrintable(m_replay.errorString()));
+        m_port = m_replay.port();
     }
 
     void unwritableFolder()
@@ -107,7 +107,7 @@ private slots:
     }
 
 private:
-    ReplayServerThread m_replay;
+    ReplayServer m_replay;
     quint16 m_port = 0;
 };
 
