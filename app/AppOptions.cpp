@@ -45,8 +45,11 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     const QCommandLineOption metricsTlsKey(QStringLiteral("metrics-tls-key"),
                                            QStringLiteral("The PEM private key of --metrics-tls-cert."),
                                            QStringLiteral("FILE"));
+    const QCommandLineOption record(
+        QStringLiteral("record"), QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
+        QStringLiteral("DIR"));
     parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress,
-                       metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet});
+                       metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet, record});
 
     AppOptions o;
     const auto bad = [&o](const QString &text) {
@@ -101,6 +104,14 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     if (o.metricsPort < 0 && (!o.metricsAuthFile.isEmpty() || !o.metricsTlsCert.isEmpty()))
         return bad(QStringLiteral("--metrics-auth-file and --metrics-tls-cert need --metrics-port"));
     o.quiet = parser.isSet(quiet);
+    if (parser.isSet(record)) {
+        o.recordDir = parser.value(record);
+        if (o.recordDir.isEmpty())
+            return bad(QStringLiteral("--record needs a folder"));
+        // The desktop app's record toggle is not there yet: say so rather than ignore it.
+        if (!o.headless)
+            return bad(QStringLiteral("--record works with --headless only"));
+    }
     return o;
 }
 

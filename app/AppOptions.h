@@ -23,6 +23,7 @@ struct AppOptions {
     QString metricsTlsCert;                               // PEM certificate (chain) and key: TLS only
     QString metricsTlsKey;
     bool quiet = false; // headless: no live lines, only events, warnings and errors
+    QString recordDir;  // --record DIR: every stream records there (docs/capture.md)
 
     static AppOptions parse(const QStringList &arguments);
 };

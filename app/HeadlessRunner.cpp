@@ -37,6 +37,16 @@ HeadlessRunner::HeadlessRunner(const AppOptions &options, const Workspace &works
 
 HeadlessRunner::~HeadlessRunner() = default;
 
+QVector<StreamConfig> HeadlessRunner::withRecordOption(QVector<StreamConfig> streams) const
+{
+    if (!m_options.recordDir.isEmpty())
+        for (StreamConfig &c : streams) {
+            c.record.dir = m_options.recordDir;
+            c.record.enabled = true;
+        }
+    return streams;
+}
+
 bool HeadlessRunner::start()
 {
     m_engine = std::make_unique<Engine>();
@@ -85,10 +95,11 @@ bool HeadlessRunner::start()
         // clock's explanation of negative latencies too (docs/clock.md: "clock behind ...").
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
             || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
-            || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("clock "))))
+            || (e.kind == EventKind::Info
+                && (e.text.startsWith(QLatin1String("clock ")) || e.text.startsWith(QLatin1String("recording: ")))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
-    applyWorkspaceStreams(*m_engine, m_ids, m_workspace.streams);
+    applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(m_workspace.streams));
     m_clock.start();
     m_previous = m_engine->snapshot(true);
     m_liveTimer.setInterval(1000);
@@ -135,7 +146,7 @@ void HeadlessRunner::reloadWorkspace()
         err() << "streamscope: reload failed, the streams run on unchanged: " << peerText(loaded.error) << Qt::endl;
         return;
     }
-    const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, next.streams);
+    const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
     err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
           << " changed, " << c.unchanged << " unchanged" << Qt::endl;

@@ -41,6 +41,8 @@ signals:
     void finished(int exitCode);
 
 private:
+    // The streams with --record applied: every one records to its folder.
+    QVector<StreamConfig> withRecordOption(QVector<StreamConfig> streams) const;
     void printLiveLines();
     void reloadWorkspace();
     void finish(const QString &why);

@@ -329,6 +329,19 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     counter("status_503", "Betfair change messages with status 503 (data may be stale).", &StreamSnapshot::status503);
     counter("stale_alarms", "Nothing received within three heartbeat intervals.", &StreamSnapshot::staleAlarms);
     counter("outgoing_messages", "Text messages sent to the venue.", &StreamSnapshot::outgoingMessages);
+    // Recording (docs/capture.md): only streams that record have samples.
+    if (std::any_of(streams.begin(), streams.end(), [](const StreamSnapshot &s) { return s.record.on; })) {
+        const auto recordCounter = [&](const char *name, const char *help, quint64 RecordStatus::*field) {
+            family(name, "counter", help);
+            for (const StreamSnapshot &s : streams)
+                if (s.record.on)
+                    out += "streamscope_" + QByteArray(name) + "_total{stream=\"" + nameOf(s) + "\"} "
+                        + QByteArray::number(s.record.*field) + '\n';
+        };
+        recordCounter("recorded_messages", "Messages written to the stream's capture.", &RecordStatus::messages);
+        recordCounter("record_dropped", "Messages not recorded: the hand-off buffer was full or the file not writable.",
+                      &RecordStatus::dropped);
+    }
 
     family("connections", "gauge",
            "Connections the stream uses now (more than one while rolling over or past 1,024 subscriptions).");

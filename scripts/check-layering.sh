@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 declare -A level=(
     [model]=0
     [stats]=1 [protocol]=1
-    [transport]=2
+    [transport]=2 [capture]=2
     [venues]=3
     [session]=4
     [core]=5

@@ -97,6 +97,15 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("clk"), s.clk},
                                  {QStringLiteral("initial_clk"), s.initialClk}});
         }
+        if (s.record.on)
+            o.insert(QStringLiteral("record"),
+                     QJsonObject{{QStringLiteral("file"), s.record.file},
+                                 {QStringLiteral("files"), qint64(s.record.files)},
+                                 {QStringLiteral("bytes_written"), qint64(s.record.bytesWritten)},
+                                 {QStringLiteral("messages"), qint64(s.record.messages)},
+                                 {QStringLiteral("dropped"), qint64(s.record.dropped)},
+                                 {QStringLiteral("errors"), qint64(s.record.errors)},
+                                 {QStringLiteral("error"), s.record.error}});
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
             o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);

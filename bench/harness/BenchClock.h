@@ -1,9 +1,12 @@
 #pragma once
 
 // Clocks and process figures shared by the benchmark's client and driver: monotonic and
-// wall time in ns, this process's CPU (user+sys, all threads) in µs, its RSS in KiB.
+// wall time in ns, this process's CPU (user+sys, all threads) in µs, the CPU of its engine
+// worker threads (Linux), its RSS in KiB.
 // Plain functions, callable from any thread.
 
+#include <QtCore/QDir>
+#include <QtCore/QFile>
 #include <QtCore/qsystemdetection.h>
 
 #include <algorithm>
@@ -25,6 +28,9 @@
 #include <chrono>
 #else
 #include <sys/resource.h>
+#endif
+#ifdef Q_OS_LINUX
+#include <unistd.h>
 #endif
 
 namespace streamscope::bench {
@@ -77,6 +83,35 @@ inline double processCpuUs()
     return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 #endif
+
+// CPU time (user+sys, µs) of this process's threads whose name starts with `prefix` (the
+// engine's workers are "engine-worker-N"); -1 where threads cannot be told apart (not Linux).
+// /proc counts in clock ticks (10 ms): use it over windows of a second or more.
+inline double threadsCpuUs(const char *prefix)
+{
+#if defined(Q_OS_LINUX)
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    const double usPerTick = 1e6 / double(sysconf(_SC_CLK_TCK));
+    double total = 0;
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+        if (!comm.open(QIODevice::ReadOnly) || !comm.readAll().startsWith(prefix))
+            continue;
+        QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
+        if (!stat.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // After "pid (name) ": state is field 3, utime field 14, stime field 15.
+        const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 12)
+            total += double(fields[11].toLongLong() + fields[12].toLongLong()) * usPerTick;
+    }
+    return total;
+#else
+    Q_UNUSED(prefix);
+    return -1;
+#endif
+}
 
 // This process's resident set in KiB: VmRSS of /proc/self/status on Linux, the working set on
 // Windows; 0 where unavailable (macOS: the reports show no RSS there).

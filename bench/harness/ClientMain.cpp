@@ -1,7 +1,8 @@
 // streamscope-bench-client: one benchmark client in its own process, so that its CPU is
 // measured alone. Prints one JSON object on the last line of standard output.
 //
-//   --client wire|qws|engine-raw|engine-parsed|app --url URL --count N [--stamped]
+//   --client wire|qws|engine-raw|engine-parsed|record|app --url URL --count N [--stamped]
+//     (record: engine-parsed while recording to disk, zstd on)
 //   --client sender --size BYTES --rate R --count N        (latency source; prints "port N")
 //   --client stop --url-idle URL --url-firehose URL --iterations N
 //   --client scale|scale-qws --url URL --streams N --seconds S
@@ -24,6 +25,7 @@
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
+#include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QJsonArray>
@@ -148,13 +150,20 @@ quint64 delivered(const StreamSnapshot &s, bool line)
 
 // Engine clients: the 1 ms poll of one stream's snapshot is the only observer (a few µs a
 // millisecond, in the measured CPU). The first poll that sees data opens the window.
+// `record`: the stream also records to disk (zstd, docs/capture.md); the measured CPU is the
+// whole process's, so it includes the capture writer thread's compression.
 Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool app, double timeoutS,
-                 QJsonObject *latency)
+                 QJsonObject *latency, bool record = false)
 {
     Window w;
     w.count = count;
     const bool line = isLineUrl(url);
     StreamConfig config = streamConfigFor(url, parsed, stamped);
+    if (record) {
+        QDir(tempDir().filePath(QStringLiteral("record"))).removeRecursively();
+        config.record.dir = tempDir().filePath(QStringLiteral("record"));
+        config.record.compress = true;
+    }
     if (app) {
         // The application path: a workspace file on disk, read by Workspace::load as the app reads it.
         QJsonObject stream = Workspace::streamToJson(config);
@@ -178,17 +187,21 @@ Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool
     QTimer poll;
     poll.setTimerType(Qt::PreciseTimer);
     poll.setInterval(1);
+    double workerFirstUs = 0;
+    double workerLastUs = 0;
     QObject::connect(&poll, &QTimer::timeout, [&] {
         const StreamSnapshot s = engine.snapshot(id);
         const quint64 n = delivered(s, line);
         if (n && !w.firstNs) {
             w.firstNs = monotonicNs();
             w.cpuFirstUs = processCpuUs();
+            workerFirstUs = threadsCpuUs("engine-worker");
             w.receivedAtFirst = n;
         }
         if (n >= count) {
             w.lastNs = monotonicNs();
             w.cpuLastUs = processCpuUs();
+            workerLastUs = threadsCpuUs("engine-worker");
             w.received = n;
             loop.quit();
         }
@@ -228,6 +241,26 @@ Window runEngine(const QUrl &url, quint64 count, bool parsed, bool stamped, bool
         w.received = delivered(s, line);
     w.extra[QStringLiteral("parse_errors")] = double(s.parseErrors);
     w.extra[QStringLiteral("gaps")] = double(s.gaps);
+    // The worker threads alone (Linux; in 10 ms ticks): what recording costs the hot path,
+    // without the capture writer's compression.
+    if (workerFirstUs >= 0 && w.lastNs && w.received > w.receivedAtFirst)
+        w.extra[QStringLiteral("worker_cpu_us_per_msg")] =
+            (workerLastUs - workerFirstUs) / double(w.received - w.receivedAtFirst);
+    if (record) {
+        // After the window: what the writer still holds is written (or dropped) within moments.
+        QElapsedTimer drain;
+        drain.start();
+        StreamSnapshot r = engine.snapshot(id);
+        while (r.record.messages + r.record.dropped < r.messages && drain.elapsed() < 10000) {
+            QThread::msleep(20);
+            r = engine.snapshot(id);
+        }
+        w.extra[QStringLiteral("recorded")] = double(r.record.messages);
+        w.extra[QStringLiteral("record_dropped")] = double(r.record.dropped);
+        w.extra[QStringLiteral("record_bytes")] = double(r.record.bytesWritten);
+        if (!r.record.error.isEmpty())
+            w.extra[QStringLiteral("record_error")] = r.record.error;
+    }
     if (app) {
         QString error;
         app::writeReport(tempDir().filePath(QStringLiteral("report.json")),
@@ -711,6 +744,8 @@ int main(int argc, char **argv)
         w = runEngine(u, n, false, false, false, timeoutS, nullptr);
     } else if (name == QLatin1String("engine-parsed")) {
         w = runEngine(u, n, true, stamp, false, timeoutS, lat);
+    } else if (name == QLatin1String("record")) {
+        w = runEngine(u, n, true, stamp, false, timeoutS, lat, true);
     } else if (name == QLatin1String("app")) {
         w = runEngine(u, n, true, false, true, timeoutS, nullptr);
     } else if (name == QLatin1String("stop")) {

@@ -1,15 +1,20 @@
 // streamscope-replay: the replay server as a process of its own, so that a benchmark client's
 // CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
+#include "CaptureServer.h"
 #include "ReplayServer.h"
 #include "TerminationSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QFile>
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 using streamscope::app::TerminationSignals;
+using streamscope::replay::CaptureFile;
+using streamscope::replay::CaptureServer;
 using streamscope::replay::ReplayOptions;
 using streamscope::replay::ReplayServer;
 
@@ -106,6 +111,14 @@ int main(int argc, char *argv[])
     const QCommandLineOption segmentEvery(
         QStringLiteral("segment-every"),
         QStringLiteral("line: every group of K messages ends in SEG_START, SEG, SEG_END."), QStringLiteral("K"));
+    const QCommandLineOption file(
+        QStringLiteral("file"),
+        QStringLiteral("Serve a capture (.ndjson.zst or .ndjson) instead of a scenario: "
+                       "websocket captures over websocket, Betfair/tcp/tls captures as lines."),
+        QStringLiteral("CAPTURE"));
+    const QCommandLineOption speed(QStringLiteral("speed"),
+                                   QStringLiteral("--file: the recorded pace times N (1, 10, ...), or max."),
+                                   QStringLiteral("N|max"), QStringLiteral("1"));
     const QCommandLineOption imageAfter(QStringLiteral("image-after"),
                                         QStringLiteral("line: message K is a SUB_IMAGE mid-stream."),
                                         QStringLiteral("K"));
@@ -117,7 +130,7 @@ int main(int argc, char *argv[])
                        stamp,        protocol,        tls,      cert,       key,         misbehave, after,
                        silentMs,     dropEvery,       size,     gap,        authSession, pingMs,    idleExit,
                        market,       shutdownGraceMs, maxAgeMs, maxStreams, perStream,   status503, conflatedEvery,
-                       segmentEvery, imageAfter});
+                       segmentEvery, imageAfter,      file,     speed});
     parser.addPositionalArgument(QStringLiteral("CERT KEY"), QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
     parser.process(app);
@@ -200,6 +213,50 @@ int main(int argc, char *argv[])
     // rather than the process killed mid-write.
     TerminationSignals terminationSignals;
     QObject::connect(&terminationSignals, &TerminationSignals::terminationRequested, &app, &QCoreApplication::quit);
+    std::unique_ptr<QObject> running;
+    if (parser.isSet(file)) {
+        CaptureServer::Options captureOptions;
+        const QString speedText = parser.value(speed);
+        if (speedText == QLatin1String("max")) {
+            captureOptions.speed = 0;
+        } else {
+            captureOptions.speed = speedText.toDouble(&ok);
+            if (!ok || !(captureOptions.speed > 0) || captureOptions.speed > 1e6)
+                return fail(QStringLiteral("--speed takes a positive number or max, not \"%1\"").arg(speedText));
+        }
+        captureOptions.loop = options.loop;
+        captureOptions.tls = options.tls;
+        if (!options.certFile.isEmpty() || !options.keyFile.isEmpty()) {
+            QFile certFile(options.certFile);
+            QFile keyFile(options.keyFile);
+            if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
+                return fail(QStringLiteral("cannot read the TLS certificate or key"));
+            captureOptions.certPem = certFile.readAll();
+            captureOptions.keyPem = keyFile.readAll();
+        }
+        auto capture = std::make_shared<CaptureFile>();
+        if (!capture->load(parser.value(file)))
+            return fail(capture->errorString());
+        auto *server = new CaptureServer(capture, captureOptions);
+        running.reset(server);
+        if (!server->listen(listenAddress, quint16(portNumber)))
+            return fail(QStringLiteral("cannot listen: %1").arg(server->errorString()));
+        std::printf("port %u\n", unsigned(server->port()));
+        std::fflush(stdout);
+        if (idleExitMs > 0) {
+            auto *idleTimer = new QTimer(&app);
+            idleTimer->setSingleShot(true);
+            idleTimer->setInterval(std::chrono::milliseconds(idleExitMs));
+            QObject::connect(idleTimer, &QTimer::timeout, &app, &QCoreApplication::quit);
+            QObject::connect(server, &CaptureServer::clientConnected, idleTimer, &QTimer::stop);
+            QObject::connect(server, &CaptureServer::clientDisconnected, idleTimer, [server, idleTimer] {
+                if (server->connectionCount() <= 1)
+                    idleTimer->start();
+            });
+            idleTimer->start();
+        }
+        return app.exec();
+    }
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));

@@ -1,7 +1,10 @@
 #include "Engine.h"
 
+#include "capture/CaptureRecorder.h"
+#include "capture/CaptureWriter.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
+#include "model/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -9,6 +12,7 @@
 #include "core/EpollEventDispatcher.h"
 #endif
 
+#include <QtCore/QDateTime>
 #include <QtCore/QThread>
 
 #include <algorithm>
@@ -89,6 +93,33 @@ Engine::~Engine()
         handOffAcquire(w);
     for (EngineWorker *w : m_workers)
         delete w; // its thread has finished: nothing else can touch it
+    // Last: no session produces any more, so the writer writes out every capture and closes it.
+    m_captureWriter.reset();
+}
+
+std::shared_ptr<CaptureRecorder> Engine::startRecorder(const StreamConfig &config)
+{
+    if (!config.record.active())
+        return nullptr;
+    CaptureRecorder::Identity identity;
+    identity.stream = config.name;
+    identity.venue = venueName(config.venue);
+    identity.url = SecretStore::redacted(config.url).toString();
+    identity.mode = modeName(config.mode);
+    auto recorder = std::make_shared<CaptureRecorder>(config.record, identity, QDateTime::currentMSecsSinceEpoch());
+    if (!m_captureWriter)
+        m_captureWriter = std::make_unique<CaptureWriter>();
+    m_captureWriter->add(recorder);
+    return recorder;
+}
+
+void Engine::finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureRecorder> recorder)
+{
+    if (!recorder)
+        return;
+    // Queued behind the session's removal on its worker: the ring's producer is gone by then.
+    CaptureWriter *writer = m_captureWriter.get();
+    worker->post([writer, recorder] { writer->remove(recorder); });
 }
 
 EngineWorker *Engine::leastLoadedWorker() const
@@ -103,9 +134,10 @@ StreamId Engine::addStream(const StreamConfig &config)
     auto shared = std::make_shared<StreamShared>(id, config);
     EngineWorker *worker = leastLoadedWorker();
     worker->addLoad(1);
-    m_streams.insert(id, Entry{shared, worker, config});
+    std::shared_ptr<CaptureRecorder> recorder = startRecorder(config);
+    m_streams.insert(id, Entry{shared, worker, config, recorder});
     m_order.append(id);
-    worker->post([worker, shared, config] { worker->addSession(shared, config); });
+    worker->post([worker, shared, config, recorder] { worker->addSession(shared, config, recorder); });
     emit streamAdded(id);
     return id;
 }
@@ -117,9 +149,11 @@ void Engine::removeStream(StreamId id)
         return;
     EngineWorker *worker = it->worker;
     worker->addLoad(-1);
+    std::shared_ptr<CaptureRecorder> recorder = it->recorder;
     m_streams.erase(it);
     m_order.removeOne(id);
     worker->post([worker, id] { worker->removeSession(id); });
+    finishRecorder(worker, std::move(recorder));
     emit streamRemoved(id);
 }
 
@@ -130,13 +164,21 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
         return;
     // The same shared block: a new session counts on where the old one stopped.
     EngineWorker *worker = it->worker;
+    // A recording goes on into the same file unless its settings (or the stream's name) changed.
+    std::shared_ptr<CaptureRecorder> old = it->recorder;
+    const bool sameRecording = old && config.record == it->config.record && config.name == it->config.name;
+    if (!sameRecording)
+        it->recorder = startRecorder(config);
     it->config = config;
     const std::shared_ptr<StreamShared> shared = it->shared;
     shared->setConfig(config);
-    worker->post([worker, shared, config, id] {
+    std::shared_ptr<CaptureRecorder> recorder = it->recorder;
+    worker->post([worker, shared, config, id, recorder] {
         worker->removeSession(id);
-        worker->addSession(shared, config);
+        worker->addSession(shared, config, recorder);
     });
+    if (!sameRecording)
+        finishRecorder(worker, std::move(old));
 }
 
 void Engine::stopStream(StreamId id)
@@ -212,16 +254,23 @@ QVector<StreamSnapshot> Engine::snapshot(bool withLatency) const
 {
     QVector<StreamSnapshot> out;
     out.resize(m_order.size());
-    for (qsizetype i = 0; i < m_order.size(); ++i)
-        m_streams.value(m_order[i]).shared->fillSnapshot(out[i], withLatency);
+    for (qsizetype i = 0; i < m_order.size(); ++i) {
+        const Entry &e = m_streams.find(m_order[i]).value();
+        e.shared->fillSnapshot(out[i], withLatency);
+        if (e.recorder)
+            out[i].record = e.recorder->status();
+    }
     return out;
 }
 
 StreamSnapshot Engine::snapshot(StreamId id, bool withLatency) const
 {
     StreamSnapshot s;
-    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd())
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         it->shared->fillSnapshot(s, withLatency);
+        if (it->recorder)
+            s.record = it->recorder->status();
+    }
     return s;
 }
 

@@ -25,6 +25,8 @@ class QThread;
 
 namespace streamscope {
 
+class CaptureRecorder;
+class CaptureWriter;
 class EngineWorker;
 class StreamShared;
 
@@ -83,12 +85,17 @@ private:
     struct Entry {
         std::shared_ptr<StreamShared> shared;
         EngineWorker *worker = nullptr;
-        StreamConfig config; // as added or last edited; the session keeps its own copy
+        StreamConfig config;                       // as added or last edited; the session keeps its own copy
+        std::shared_ptr<CaptureRecorder> recorder; // null unless the stream records
     };
+    std::shared_ptr<CaptureRecorder> startRecorder(const StreamConfig &config);
+    // After the worker dropped the session: the recorder writes what is left and closes.
+    void finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureRecorder> recorder);
     void onWorkerEvent(const streamscope::StreamEvent &event);
     EngineWorker *leastLoadedWorker() const;
     qint64 sendControl(StreamId id, const QString &method, const QStringList &params);
 
+    std::unique_ptr<CaptureWriter> m_captureWriter; // created with the first recording stream
     std::vector<QThread *> m_threads;
     std::vector<EngineWorker *> m_workers;
     QHash<StreamId, Entry> m_streams;

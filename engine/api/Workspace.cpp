@@ -188,6 +188,57 @@ QString referenceExpected()
                           "secrets are never stored in a workspace");
 }
 
+// A "record" object (docs/capture.md) over `c`, which holds the defaults or the top level's.
+bool readRecord(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
+                RecordConfig &c)
+{
+    ObjectReader r(json, path, result, file);
+    if (auto v = r.string(QStringLiteral("dir"))) {
+        if (v->trimmed().isEmpty())
+            return r.error(QStringLiteral("dir"), QStringLiteral("expected a folder name"));
+        QString dir = *v;
+        if (QFileInfo(dir).isRelative() && !file.isEmpty())
+            dir = QFileInfo(file).absoluteDir().filePath(dir);
+        c.dir = dir;
+    }
+    if (auto v = r.boolean(QStringLiteral("enabled")))
+        c.enabled = *v;
+    if (auto v = r.integer(QStringLiteral("rotate_mb"), 0, 1024 * 1024))
+        c.rotateMb = *v;
+    if (auto v = r.integer(QStringLiteral("rotate_s"), 0, 366LL * 24 * 3600))
+        c.rotateS = *v;
+    if (auto v = r.boolean(QStringLiteral("compress")))
+        c.compress = *v;
+    if (auto v = r.integer(QStringLiteral("level"), 1, 19))
+        c.level = int(*v);
+    if (auto v = r.integer(QStringLiteral("buffer_mb"), 1, 4096))
+        c.bufferMb = int(*v);
+    if (!r.ok())
+        return false;
+    r.warnUnknownKeys();
+    return true;
+}
+
+QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base)
+{
+    QJsonObject o;
+    if (c.dir != base.dir)
+        o.insert(QStringLiteral("dir"), c.dir);
+    if (c.enabled != base.enabled)
+        o.insert(QStringLiteral("enabled"), c.enabled);
+    if (c.rotateMb != base.rotateMb)
+        o.insert(QStringLiteral("rotate_mb"), c.rotateMb);
+    if (c.rotateS != base.rotateS)
+        o.insert(QStringLiteral("rotate_s"), c.rotateS);
+    if (c.compress != base.compress)
+        o.insert(QStringLiteral("compress"), c.compress);
+    if (c.level != base.level)
+        o.insert(QStringLiteral("level"), c.level);
+    if (c.bufferMb != base.bufferMb)
+        o.insert(QStringLiteral("buffer_mb"), c.bufferMb);
+    return o;
+}
+
 bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
                 StreamConfig &c)
 {
@@ -343,6 +394,10 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             return false;
         tls.warnUnknownKeys();
     }
+    if (auto v = r.object(QStringLiteral("record"))) {
+        if (!readRecord(*v, r.keyPath(QStringLiteral("record")), result, file, c.record))
+            return false;
+    }
     if (!r.ok())
         return false;
     if (c.venue == Venue::Betfair && !c.isLineProtocol())
@@ -427,6 +482,11 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
     }
     if (auto v = top.integer(QStringLiteral("version"), kVersion, kVersion); !v)
         return result;
+    // Read before the streams: their own "record" keys override it.
+    if (auto v = top.object(QStringLiteral("record"))) {
+        if (!readRecord(*v, QStringLiteral("record"), result, fileName, ws.record))
+            return result;
+    }
     const auto streams = top.array(QStringLiteral("streams"), true);
     if (!streams)
         return result;
@@ -439,6 +499,7 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
             return result;
         }
         StreamConfig c;
+        c.record = ws.record;
         if (!readStream(streams->at(i).toObject(), path, result, fileName, c))
             return result;
         if (names.contains(c.name)) {
@@ -522,15 +583,25 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
         o.insert(QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), c.caFile}});
     if (!c.serverTimeUrl.isEmpty())
         o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
+    if (const QJsonObject record = recordToJson(c.record, RecordConfig{}); !record.isEmpty())
+        o.insert(QStringLiteral("record"), record);
     return o;
 }
 
 QJsonObject Workspace::toJson() const
 {
     QJsonArray streamArray;
-    for (const StreamConfig &c : streams)
-        streamArray.append(streamToJson(c));
+    for (const StreamConfig &c : streams) {
+        QJsonObject s = streamToJson(c);
+        // What the top level says is written there once; a stream keeps only its differences.
+        s.remove(QStringLiteral("record"));
+        if (const QJsonObject record = recordToJson(c.record, this->record); !record.isEmpty())
+            s.insert(QStringLiteral("record"), record);
+        streamArray.append(s);
+    }
     QJsonObject o{{QStringLiteral("version"), kVersion}, {QStringLiteral("streams"), streamArray}};
+    if (const QJsonObject top = recordToJson(record, RecordConfig{}); !top.isEmpty())
+        o.insert(QStringLiteral("record"), top);
     if (!alerts.isEmpty())
         o.insert(QStringLiteral("alerts"), alerts);
     if (!layout.isEmpty())

@@ -25,6 +25,9 @@ struct Workspace {
     QVector<StreamConfig> streams;
     QJsonArray alerts;  // alert rules; their meaning belongs to the UI, stored as written
     QJsonObject layout; // window layout; belongs to the UI, stored as written
+    // The top-level "record" object: recording for every stream (docs/capture.md). Each
+    // stream's own "record" keys override it; the streams' configs hold the merged result.
+    RecordConfig record;
 
     struct LoadResult {
         bool ok = false;

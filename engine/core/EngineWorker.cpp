@@ -55,13 +55,15 @@ void EngineWorker::shutdown()
     m_serverTime.shutdown();
 }
 
-void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)
+void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
+                              std::shared_ptr<CaptureRecorder> recorder)
 {
     const StreamId id = shared->id;
     auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
     session->setServerTimeService(&m_serverTime);
     session->setWorkerLoad(&m_busy);
+    session->setRecorder(std::move(recorder));
     m_sessions.insert(id, session);
     session->start();
 }

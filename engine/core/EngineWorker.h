@@ -29,6 +29,7 @@ class QTimer;
 
 namespace streamscope {
 
+class CaptureRecorder;
 class StreamSession;
 class StreamShared;
 
@@ -46,7 +47,9 @@ public:
     void init();     // on the worker thread, once, right after the thread starts
     void shutdown(); // on the worker thread: every session closed and deleted
 
-    void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config);
+    // `recorder`: the stream records (null: it does not).
+    void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
+                    std::shared_ptr<CaptureRecorder> recorder = nullptr);
     void removeSession(StreamId id);
     void stop(StreamId id);
     void restart(StreamId id);

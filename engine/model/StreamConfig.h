@@ -6,6 +6,7 @@
 // "env:NAME" / "keychain:NAME" references and are resolved by SecretStore when the session
 // connects, so that saving a config never writes a secret.
 
+#include "RecordConfig.h"
 #include "StreamTypes.h"
 
 #include <QtCore/QJsonObject>
@@ -69,6 +70,9 @@ struct StreamConfig {
 
     // TLS
     QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate
+
+    // Recording to disk (docs/capture.md).
+    RecordConfig record;
 
     bool isLineProtocol() const { return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls"); }
 };

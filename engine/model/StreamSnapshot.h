@@ -7,6 +7,7 @@
 #include "ClockEstimate.h"
 #include "Freshness.h"
 #include "LatencySnapshot.h"
+#include "RecordConfig.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
 
@@ -51,6 +52,8 @@ struct StreamSnapshot {
     LatencySnapshot latencyCorrected;
     ClockEstimate clock;         // the offset to the venue's clock, the latency floor
     FreshnessEstimate freshness; // learned silence, falling behind (docs/freshness.md)
+
+    RecordStatus record; // recording to disk (docs/capture.md)
 
     // ---- venues (see docs/venues.md) ----
     quint64 updates = 0;               // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once

@@ -4,6 +4,7 @@
 #include "SessionEvents.h"
 #include "ShardPlan.h"
 #include "WorkerLoad.h"
+#include "capture/CaptureRecorder.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
@@ -66,6 +67,11 @@ Link::~Link()
 void Link::onMessage(const char *data, qsizetype len, bool inScratch)
 {
     session.onLinkMessage(*this, data, len, inScratch);
+}
+
+void Link::onBinaryMessage(const char *data, qsizetype len)
+{
+    session.onLinkMessage(*this, data, len, false, true);
 }
 
 bool Link::wantsHeadOnly() const
@@ -136,6 +142,7 @@ void StreamSession::start()
 void StreamSession::stop()
 {
     m_clockTrack.setProbe(nullptr);
+    record(QStringLiteral("stopped"), {});
     dropConnection();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
@@ -246,12 +253,30 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
         return;
     if (!requestId.isEmpty())
         m_requests.track(requestId, method, m_clock.monotonicMs());
+    if (m_recorder) {
+        // Only requests known to carry no secret are quoted (Betfair's authentication does).
+        static const QStringList kQuoted{QStringLiteral("SUBSCRIBE"),          QStringLiteral("UNSUBSCRIBE"),
+                                         QStringLiteral("LIST_SUBSCRIPTIONS"), QStringLiteral("marketSubscription"),
+                                         QStringLiteral("orderSubscription"),  QStringLiteral("heartbeat")};
+        QJsonObject o{{QStringLiteral("shard"), l->shard}};
+        if (!method.isEmpty())
+            o.insert(QStringLiteral("method"), method);
+        if (!requestId.isEmpty())
+            o.insert(QStringLiteral("id"), requestId);
+        if (kQuoted.contains(method))
+            o.insert(QStringLiteral("message"), text);
+        const bool control = method == QLatin1String("SUBSCRIBE") || method == QLatin1String("UNSUBSCRIBE");
+        record(control ? method.toLower() : QStringLiteral("sent"), o);
+    }
     l->outbox.enqueue(text);
     flushOutbox(*l);
 }
 
 void StreamSession::event(EventKind kind, const QString &text)
 {
+    // Every gap is recorded; the event log gets at most ten a second.
+    if (kind == EventKind::Gap)
+        record(QStringLiteral("gap"), QJsonObject{{QStringLiteral("text"), peerText(text)}});
     if (m_throttle.allow(kind, m_clock.monotonicMs()))
         emitEvent(kind, text);
 }
@@ -290,6 +315,10 @@ void StreamSession::rollOver(int linkId, const QString &reason)
     const Link *to = openLink(shard, streams, true);
     m_rollover.begin(fromId, to->id);
     m_shared->venue.rolloverInProgress.store(true);
+    record(QStringLiteral("rollover"),
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("started")},
+                       {QStringLiteral("shard"), shard},
+                       {QStringLiteral("reason"), reason}});
     emitEvent(
         EventKind::Info,
         QStringLiteral("rollover of connection %1 started (%2): opening its replacement").arg(shard + 1).arg(reason));
@@ -405,6 +434,10 @@ void StreamSession::onLinkConnected(Link &link)
     link.watchdog.connected(now);
     publishConnections();
     const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
+    record(QStringLiteral("connected"),
+           QJsonObject{{QStringLiteral("url"), SecretStore::redacted(link.config.url).toString()},
+                       {QStringLiteral("shard"), link.shard},
+                       {QStringLiteral("rollover"), link.rollover}});
     emitEvent(EventKind::Connected,
               m_links.size() > 1
                   ? QStringLiteral("connected to %1 (connection %2%3)")
@@ -536,6 +569,10 @@ void StreamSession::onLinkDisconnected(Link &link, int closeCode, const QString 
     // The reason is the peer's text: the transports escaped it, and emitEvent()/setState()
     // escape whatever leaves the worker.
     const QString text = closeCode ? QStringLiteral("%1 (close code %2)").arg(reason).arg(closeCode) : reason;
+    record(QStringLiteral("closed"),
+           QJsonObject{{QStringLiteral("code"), closeCode},
+                       {QStringLiteral("reason"), peerText(reason)},
+                       {QStringLiteral("shard"), link.shard}});
     emitEvent(EventKind::Disconnected, text, closeCode);
     if (link.id == m_rollover.toId() && !m_rollover.switched()) {
         abandonRollover(QStringLiteral("replacement connection closed: ") + text);
@@ -561,6 +598,8 @@ void StreamSession::finishRollover(const QString &why)
     if (from)
         m_links.retire(from);
     m_shared->venue.rollovers.add();
+    record(QStringLiteral("rollover"),
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("done")}, {QStringLiteral("reason"), why}});
     m_venue->onSwitchedOver();
     emitEvent(EventKind::Info,
               QStringLiteral("rollover done (%1): switched to the new connection, %2 duplicates dropped so far")
@@ -579,6 +618,8 @@ void StreamSession::abandonRollover(const QString &why)
         m_links.retire(to);
     m_rollover.reset();
     m_shared->venue.rolloverInProgress.store(false);
+    record(QStringLiteral("rollover"),
+           QJsonObject{{QStringLiteral("step"), QStringLiteral("abandoned")}, {QStringLiteral("reason"), why}});
     emitEvent(EventKind::Info, QStringLiteral("rollover abandoned, the old connection stays: %1").arg(why));
     publishConnections();
 }
@@ -615,6 +656,10 @@ void StreamSession::scheduleReconnect(const QString &reason)
     setState(StreamState::Reconnecting,
              QStringLiteral("%1; reconnect attempt %2 in %3").arg(reason).arg(m_backoff.attempt()).arg(seconds(delay)),
              m_clock.wallMs() + delay);
+    record(QStringLiteral("reconnect"),
+           QJsonObject{{QStringLiteral("delay_ms"), delay},
+                       {QStringLiteral("attempt"), m_backoff.attempt()},
+                       {QStringLiteral("reason"), peerText(reason)}});
     emitEvent(
         EventKind::ReconnectScheduled,
         QStringLiteral("reconnecting in %1 (attempt %2): %3").arg(seconds(delay)).arg(m_backoff.attempt()).arg(reason));
@@ -652,6 +697,11 @@ void StreamSession::setState(StreamState state, const QString &reason, qint64 ne
 void StreamSession::tick()
 {
     m_links.freeRetired();
+    // A recording error (written on the writer thread) becomes one of the stream's events.
+    if (m_recorder && m_recorder->errorCount() != m_recordErrorsSeen) {
+        m_recordErrorsSeen = m_recorder->errorCount();
+        emitEvent(EventKind::Info, QStringLiteral("recording: ") + m_recorder->status().error);
+    }
     const qint64 now = m_clock.monotonicMs();
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())
@@ -755,7 +805,8 @@ void StreamSession::tick()
 bool StreamSession::headOnly() const
 {
     // A rollover's de-duplication and an inspector need the whole message.
-    return !m_parsed && !m_rollover.overlapping() && !m_shared->inspecting.load(std::memory_order_relaxed);
+    return !m_parsed && !m_recorder && !m_rollover.overlapping()
+        && !m_shared->inspecting.load(std::memory_order_relaxed);
 }
 
 bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
@@ -767,15 +818,15 @@ bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, 
     return true;
 }
 
-void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch)
+void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary)
 {
-    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len, m_heartbeats));
+    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len, m_heartbeats), binary);
 }
 
 // `available` bytes of the message's `len` are at `data`: all of them, or the head only
 // (headOnly(): raw mode, which reads no further).
 void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                                  const HeadInfo &head)
+                                  const HeadInfo &head, bool binary)
 {
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
@@ -789,6 +840,10 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     c.bytes.add(std::uint64_t(len));
     c.lastMessageMs.store(wallMs);
     link.watchdog.frameSeen();
+    // Recorded first, so that an event the message causes (a gap) follows it in the capture.
+    // A recording stream reads whole messages (headOnly()), so `available` is `len` here.
+    if (m_recorder && available == len)
+        m_recorder->message(nowUs, data, len, binary);
 
     double latencyMs = qQNaN();
     switch (head.kind) {
@@ -925,6 +980,17 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
 }
 
 // ---- events ------------------------------------------------------------------------
+
+void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
+{
+    m_recorder = std::move(recorder);
+}
+
+void StreamSession::record(const QString &name, const QJsonObject &fields)
+{
+    if (m_recorder)
+        m_recorder->event(m_clock.wallUs(), name, fields);
+}
 
 void StreamSession::emitEvent(EventKind kind, const QString &text, int closeCode)
 {

@@ -49,6 +49,7 @@
 #include "venues/VenueHandler.h"
 #include "venues/VenueHost.h"
 
+#include <QtCore/QJsonObject>
 #include <QtCore/QObject>
 #include <QtCore/QTimer>
 
@@ -59,6 +60,7 @@
 
 namespace streamscope {
 
+class CaptureRecorder;
 class MessageDecoder;
 class ServerTimeService;
 class SessionEvents;
@@ -84,6 +86,9 @@ public:
     void restart();
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
+    // Records the stream's messages and events from now on (null: stops). Its messages carry
+    // the receive time the hot path reads anyway; events are recorded where they happen.
+    void setRecorder(std::shared_ptr<CaptureRecorder> recorder);
 
     // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
     // before start(); without it the offset comes from the latency floor only.
@@ -118,11 +123,11 @@ private:
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
 
     // Hot path.
-    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
+    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
     bool headOnly() const;
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                       const HeadInfo &head);
+                       const HeadInfo &head, bool binary = false);
     void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
                     double &latencyMs);
     void becomeLive(StreamState state, const QString &reason);
@@ -149,6 +154,8 @@ private:
     void setState(StreamState state, const QString &reason, qint64 nextRetryAtWallMs = 0);
     void fail(const QString &reason);
     void emitEvent(EventKind kind, const QString &text, int closeCode = 0);
+    // A capture event line, when recording (docs/capture.md).
+    void record(const QString &name, const QJsonObject &fields);
 
     std::shared_ptr<StreamShared> m_shared;
     StreamConfig m_config;
@@ -157,6 +164,8 @@ private:
     const Clock &m_clock;
     TransportFactory m_transports;
     std::unique_ptr<VenueHandler> m_venue;
+    std::shared_ptr<CaptureRecorder> m_recorder; // null unless the stream records
+    quint64 m_recordErrorsSeen = 0;              // the recorder's errors already told as events
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;

@@ -20,6 +20,9 @@ public:
     // A complete message. `inScratch`: the bytes are in the worker decoder's padded buffer
     // (ready to parse in place); otherwise they must be copied there before decoding.
     virtual void onMessage(const char *data, qsizetype len, bool inScratch) = 0;
+    // A binary websocket message: counted and routed as any message; a recording keeps it
+    // apart (docs/capture.md).
+    virtual void onBinaryMessage(const char *data, qsizetype len) { onMessage(data, len, false); }
 
     // Whether only the head of a message (HeadScanner::kHeadBytes) is needed: a raw stream
     // that no inspector watches. A transport that must convert text before it can hand it

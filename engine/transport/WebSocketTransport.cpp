@@ -160,7 +160,7 @@ void WebSocketTransport::onBinaryMessage(const QByteArray &message)
 {
     if (Q_UNLIKELY(m_sizing))
         noteMessageSize(message.size());
-    m_sink.onMessage(message.constData(), message.size(), false);
+    m_sink.onBinaryMessage(message.constData(), message.size());
 }
 
 void WebSocketTransport::onDisconnected()

@@ -1,0 +1,142 @@
+// The capture server (`streamscope-replay --file`) seen by a plain websocket client: the
+// recorded spacing divided by the speed, a recorded close reproduced with its code and reason
+// and the next connection going on after it, binary frames, and --loop.
+#include "../common/TimeFactor.h"
+#include "CaptureFile.h"
+#include "CaptureServer.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtTest/QtTest>
+#include <QtWebSockets/QWebSocket>
+
+using namespace streamscope::replay;
+using streamscope::testing::scaledMs;
+
+namespace {
+
+// A capture with three messages 300 ms apart, a close (1001 "bye"), then two more messages
+// (one a binary frame, one text holding CR LF).
+QByteArray capture()
+{
+    return QByteArray(
+        "2026-11-30T10:00:00.000000Z#{\"event\":\"capture\",\"venue\":\"generic\",\"url\":\"ws://x/\"}\n"
+        "2026-11-30T10:00:00.000000Z {\"n\":1}\n"
+        "2026-11-30T10:00:00.300000Z {\"n\":2}\n"
+        "2026-11-30T10:00:00.600000Z {\"n\":3}\n"
+        "2026-11-30T10:00:00.700000Z#{\"event\":\"closed\",\"code\":1001,\"reason\":\"bye\",\"shard\":0}\n"
+        "2026-11-30T10:00:00.800000Z#{\"event\":\"reconnect\",\"delay_ms\":100}\n"
+        "2026-11-30T10:00:01.000000Z=AAH/\n"
+        "2026-11-30T10:00:01.000001Z=YQ0KYg==\n");
+}
+
+struct Client {
+    QWebSocket socket;
+    QList<QByteArray> received;
+    QList<bool> binary;
+    QElapsedTimer clock;
+    QList<qint64> atMs;
+
+    explicit Client(quint16 port)
+    {
+        QObject::connect(&socket, &QWebSocket::textMessageReceived, [this](const QString &m) {
+            received << m.toUtf8();
+            binary << false;
+            atMs << clock.elapsed();
+        });
+        QObject::connect(&socket, &QWebSocket::binaryMessageReceived, [this](const QByteArray &m) {
+            received << m;
+            binary << true;
+            atMs << clock.elapsed();
+        });
+        clock.start();
+        socket.open(QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(port)));
+    }
+};
+
+std::shared_ptr<CaptureFile> parsed()
+{
+    auto file = std::make_shared<CaptureFile>();
+    file->parse(capture());
+    return file;
+}
+
+} // namespace
+
+class TestCaptureServer : public QObject {
+    Q_OBJECT
+private slots:
+    void pacedCloseAndReconnect_data()
+    {
+        QTest::addColumn<double>("speed");
+        QTest::addColumn<int>("atLeastMs"); // the recorded 600 ms divided by the speed, less a margin
+        QTest::newRow("recorded pace") << 1.0 << 550;
+        QTest::newRow("ten times faster") << 10.0 << 55;
+    }
+    void pacedCloseAndReconnect()
+    {
+        QFETCH(double, speed);
+        QFETCH(int, atLeastMs);
+        CaptureServer::Options options;
+        options.speed = speed;
+        CaptureServer server(parsed(), options);
+        QVERIFY(server.listen());
+        Client first(server.port());
+        QSignalSpy closed(&first.socket, &QWebSocket::disconnected);
+        QVERIFY(closed.wait(scaledMs(10000)));
+        QCOMPARE(first.received, (QList<QByteArray>{"{\"n\":1}", "{\"n\":2}", "{\"n\":3}"}));
+        QVERIFY2(first.atMs.last() - first.atMs.first() >= atLeastMs,
+                 qPrintable(QString::number(first.atMs.last() - first.atMs.first())));
+        QCOMPARE(int(first.socket.closeCode()), 1001);
+        QCOMPARE(first.socket.closeReason(), QStringLiteral("bye"));
+
+        // The next connection goes on after the close.
+        Client second(server.port());
+        QTRY_COMPARE_WITH_TIMEOUT(second.received.size(), 2, scaledMs(10000));
+        QCOMPARE(second.received[0], QByteArray("\x00\x01\xff", 3));
+        QCOMPARE(second.binary[0], true);
+        QCOMPARE(second.received[1], QByteArray("a\r\nb"));
+        QCOMPARE(second.binary[1], false); // text that held CR LF goes back as text
+        QTest::qWait(100);
+        QCOMPARE(second.received.size(), 2); // the end: quiet, still open
+        QCOMPARE(second.socket.state(), QAbstractSocket::ConnectedState);
+        QCOMPARE(server.totalSent(), quint64(5));
+    }
+
+    void loopStartsOver()
+    {
+        auto file = std::make_shared<CaptureFile>();
+        QVERIFY(file->parse("2026-11-30T10:00:00.000000Z {\"n\":1}\n2026-11-30T10:00:00.000001Z {\"n\":2}\n"));
+        CaptureServer::Options options;
+        options.speed = 0;
+        options.loop = true;
+        CaptureServer server(file, options);
+        QVERIFY(server.listen());
+        Client client(server.port());
+        QTRY_VERIFY_WITH_TIMEOUT(client.received.size() >= 7, scaledMs(10000));
+        for (int i = 0; i < 7; ++i)
+            QCOMPARE(client.received[i], i % 2 ? QByteArray("{\"n\":2}") : QByteArray("{\"n\":1}"));
+    }
+
+    void badCaptures_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("no time") << QByteArray("hello\n")
+                                 << QStringLiteral("line 1: expected a capture line starting with a UTC time");
+        QTest::newRow("bad separator") << QByteArray("2026-11-30T10:00:00.000000Z!x\n")
+                                       << QStringLiteral("line 1: expected ' ', '=' or '#' after the time");
+        QTest::newRow("bad base64") << QByteArray("2026-11-30T10:00:00.000000Z {}\n2026-11-30T10:00:00.000000Z=*\n")
+                                    << QStringLiteral("line 2: not valid base64");
+    }
+    void badCaptures()
+    {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, error);
+        CaptureFile file;
+        QVERIFY(!file.parse(bytes));
+        QCOMPARE(file.errorString(), error);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCaptureServer)
+#include "tst_captureserver.moc"
