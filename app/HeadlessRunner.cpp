@@ -1,5 +1,6 @@
 #include "HeadlessRunner.h"
 
+#include "AlertService.h"
 #include "Engine.h"
 #include "MetricsServer.h"
 #include "PeerText.h"
@@ -7,6 +8,7 @@
 #include "StatsFormat.h"
 #include "TerminationSignals.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QTextStream>
 
 #include <cstdio>
@@ -38,8 +40,19 @@ HeadlessRunner::~HeadlessRunner() = default;
 bool HeadlessRunner::start()
 {
     m_engine = std::make_unique<Engine>();
+    m_alerts = std::make_unique<alerts::AlertService>();
+    if (QString error; !m_alerts->configure(m_workspace, false, &error)) {
+        err() << "streamscope: "
+              << (m_options.workspacePath.isEmpty() ? QStringLiteral("workspace") : m_options.workspacePath) << ": "
+              << error << Qt::endl;
+        m_exitCode = 2;
+        return false;
+    }
+    connect(m_alerts.get(), &alerts::AlertService::message, this,
+            [](const QString &line) { err() << line << Qt::endl; });
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
+        m_metrics->setExtraMetrics([this](bool classic) { return m_alerts->renderMetrics(classic); });
         QString error;
         const quint16 port =
             m_metrics->listen(QHostAddress(m_options.metricsAddress), quint16(m_options.metricsPort), &error);
@@ -87,6 +100,7 @@ void HeadlessRunner::printLiveLines()
     }
     out().flush();
     m_previous = now;
+    m_alerts->evaluate(now, QDateTime::currentMSecsSinceEpoch(), m_clock.elapsed());
 }
 
 void HeadlessRunner::finish(const QString &why)
@@ -102,12 +116,15 @@ void HeadlessRunner::finish(const QString &why)
     err() << "streamscope: stopping (" << why << ") after " << QString::number(durationS, 'f', 1) << " s" << Qt::endl;
     if (!m_options.reportPath.isEmpty()) {
         QString error;
-        if (!writeReport(m_options.reportPath, buildReport(final, durationS), &error)) {
+        QJsonObject report = buildReport(final, durationS);
+        m_alerts->addToReport(report);
+        if (!writeReport(m_options.reportPath, report, &error)) {
             err() << "streamscope: " << error << Qt::endl;
             m_exitCode = 1;
         }
     }
-    m_engine.reset(); // joins the workers
+    m_engine.reset();      // joins the workers
+    m_alerts->drain(3000); // a notification in flight (a recovery at the end) gets its chance
     emit finished(m_exitCode);
 }
 

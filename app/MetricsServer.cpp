@@ -75,7 +75,14 @@ void MetricsServer::onNewConnection()
                 if (request.method != "GET" && request.method != "HEAD")
                     return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
                 const Format format = negotiate(request.accept);
-                return HttpResponse{200, contentType(format), render(m_engine, format), {}};
+                QByteArray body = render(m_engine, format);
+                if (m_extra) {
+                    const bool classic = format == Format::PrometheusText;
+                    if (!classic)
+                        body.chop(qstrlen("# EOF\n"));
+                    body += m_extra(classic) + (classic ? "" : "# EOF\n");
+                }
+                return HttpResponse{200, contentType(format), body, {}};
             },
             this);
         connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });

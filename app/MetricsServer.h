@@ -14,6 +14,8 @@
 #include <QtCore/QObject>
 #include <QtNetwork/QHostAddress>
 
+#include <functional>
+
 class QTcpServer;
 
 namespace streamscope {
@@ -45,6 +47,9 @@ public:
     // The metrics text for the engine's current state.
     static QByteArray render(const Engine &engine, Format format = Format::OpenMetrics);
 
+    // More families appended to every answer (the alerts'); `classic` as for Format::PrometheusText.
+    void setExtraMetrics(std::function<QByteArray(bool classic)> render) { m_extra = std::move(render); }
+
     // Connections being served now (at most the limit's maxConnections).
     int openConnections() const { return m_openConnections; }
 
@@ -55,6 +60,7 @@ private:
     HttpServerLimits m_limits;
     QTcpServer *m_tcp = nullptr;
     int m_openConnections = 0;
+    std::function<QByteArray(bool)> m_extra;
 };
 
 } // namespace streamscope::app

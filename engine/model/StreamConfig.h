@@ -6,6 +6,7 @@
 // "env:NAME" / "keychain:NAME" references and are resolved by SecretStore when the session
 // connects, so that saving a config never writes a secret.
 
+#include "NotifyTarget.h"
 #include "StreamTypes.h"
 
 #include <QtCore/QJsonObject>
@@ -65,6 +66,10 @@ struct StreamConfig {
 
     // TLS
     QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate
+
+    // Where this stream's alerts are sent besides the workspace's own destinations. The engine
+    // does not use it; it travels with the stream so that editing or saving keeps it.
+    QList<NotifyTarget> notify;
 
     bool isLineProtocol() const { return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls"); }
 };

@@ -5,6 +5,7 @@
 
 using namespace streamscope;
 using namespace streamscope::ui;
+using namespace streamscope::alerts;
 
 class tst_AlertMonitor : public QObject {
     Q_OBJECT
