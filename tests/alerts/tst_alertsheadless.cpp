@@ -114,9 +114,8 @@ void tst_AlertsHeadless::silenceRaisesAndRecoversAtTheWebhook()
     QTRY_VERIFY_WITH_TIMEOUT(recorder.count() >= 2, scaledMs(15000));
     const QJsonObject recovery = QJsonDocument::fromJson(recorder.requests()[1].body).object();
     QCOMPARE(recovery.value(QStringLiteral("event")).toString(), QStringLiteral("cleared"));
-    qInfo("recovery delivery latency: %lld ms from the data resuming to the webhook receiving the recovery "
-          "(clear_after_s = 1)",
-          recorder.requests()[1].receivedMs - (sinceMs - 1000 + 4000));
+    qInfo("recovery received %lld ms after the alert (4 s of silence in all, clear_after_s = 1)",
+          recorder.requests()[1].receivedMs - first.receivedMs);
 
     QVERIFY(app.waitForFinished(scaledMs(30000)));
     QCOMPARE(app.exitCode(), 0);
