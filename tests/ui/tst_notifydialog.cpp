@@ -2,14 +2,19 @@
 // (sent, an HTTP error, a reference that is not set), and entries refused as the workspace
 // loader refuses them.
 
+#include "Engine.h"
+#include "EventLogModel.h"
 #include "HttpRecorder.h"
+#include "MainWindow.h"
 #include "Notifier.h"
 #include "NotifyDialog.h"
 
 #include "../common/TimeFactor.h"
 
+#include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QComboBox>
@@ -27,6 +32,7 @@ class tst_NotifyDialog : public QObject {
 private slots:
     void sendTestShowsTheResult();
     void addEditAndValidate();
+    void mainWindowSendsEpisodes();
 };
 
 void tst_NotifyDialog::sendTestShowsTheResult()
@@ -113,6 +119,70 @@ void tst_NotifyDialog::addEditAndValidate()
     QVERIFY(list->item(0)->text().startsWith(QStringLiteral("telegram-0  https://api.telegram.org, chat @ops")));
     QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("remove")), Qt::LeftButton);
     QCOMPARE(dialog.targets().size(), 0);
+}
+
+void tst_NotifyDialog::mainWindowSendsEpisodes()
+{
+    HttpRecorder recorder;
+    QVERIFY(recorder.listen());
+    Engine engine;
+    MainWindow w(&engine);
+    QTcpServer probe; // nothing listens on this port: the stream never gets data
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const quint16 deadPort = probe.serverPort();
+    probe.close();
+    Workspace ws;
+    StreamConfig dead;
+    dead.name = QStringLiteral("dead");
+    dead.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(deadPort));
+    dead.reconnectBaseMs = 100;
+    NotifyTarget own;
+    own.type = NotifyTarget::Type::Webhook;
+    own.url = recorder.url(QStringLiteral("/dead"));
+    dead.notify = {own};
+    ws.streams = {dead};
+    NotifyTarget all = own;
+    all.url = recorder.url(QStringLiteral("/all"));
+    qunsetenv("TST_NOTIFYDIALOG_SLACK");
+    NotifyTarget unset;
+    unset.type = NotifyTarget::Type::Slack;
+    unset.url = QStringLiteral("env:TST_NOTIFYDIALOG_SLACK");
+    ws.notify = {all, unset};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("dead")},
+                                       {QStringLiteral("silent_s"), 1},
+                                       {QStringLiteral("clear_after_s"), 0}}};
+    w.setWorkspace(ws, QString());
+    QCOMPARE(w.notifier()->destinationCount(), 3);
+    QCOMPARE(w.notifier()->label(2), QStringLiteral("webhook-2")); // the stream's own, after the workspace's
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 2, scaledMs(8000));
+    QSet<QByteArray> paths;
+    for (const HttpRecorder::Request &r : recorder.requests()) {
+        paths.insert(r.path);
+        QCOMPARE(QJsonDocument::fromJson(r.body).object().value(QStringLiteral("event")).toString(),
+                 QStringLiteral("raised"));
+    }
+    QCOMPARE(paths, (QSet<QByteArray>{"/all", "/dead"}));
+    // The destination whose reference is not set fails, and says so in the event log.
+    w.eventLog()->flush();
+    bool logged = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r) {
+        const EventLogModel::Entry *e = w.eventLog()->entryAt(r);
+        logged = logged
+            || (e->kind == QStringLiteral("notify")
+                && e->text
+                    == QStringLiteral("slack-1 (env:TST_NOTIFYDIALOG_SLACK): raised not delivered: "
+                                      "env:TST_NOTIFYDIALOG_SLACK is not set, nothing sent"));
+    }
+    QVERIFY(logged);
+    // Stopped, the episode ends: one recovery each.
+    engine.stopStream(engine.streamIds().first());
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 4, scaledMs(8000));
+    QCOMPARE(QJsonDocument::fromJson(recorder.requests()[3].body).object().value(QStringLiteral("event")).toString(),
+             QStringLiteral("cleared"));
+    // Saved, the destinations stay where they were.
+    const Workspace saved = w.currentWorkspace();
+    QCOMPARE(saved.notify, ws.notify);
+    QCOMPARE(saved.streams.first().notify, dead.notify);
 }
 
 QTEST_MAIN(tst_NotifyDialog)
