@@ -56,10 +56,12 @@ void HttpRecorder::onConnection()
                 m_script.pop_front();
             }
             m_requests.append(r);
+            emit received();
+            if (a.status == 0)
+                return;
             socket->write("HTTP/1.1 " + QByteArray::number(a.status) + " Scripted\r\nContent-Length: 2\r\n"
                           + a.extraHeaders + "Connection: close\r\n\r\nok");
             socket->disconnectFromHost();
-            emit received();
         });
     }
 }

@@ -24,7 +24,7 @@ public:
         qint64 receivedMs = 0; // epoch ms
     };
     struct Answer {
-        int status = 200;
+        int status = 200;        // 0: no answer at all (the connection is held open)
         QByteArray extraHeaders; // "Retry-After: 1\r\n"
     };
 

@@ -92,6 +92,9 @@ private slots:
     void flappingInsideHysteresisSendsNothing();
     void retriesAfter500ThenDelivers();
     void honours429RetryAfter();
+    void retriesAfterATimeout();
+    void forHoldsBeforeRaising();
+    void ruleHysteresisKeys();
     void givesUpAfterFiveTries();
     void status400IsPermanent();
     void rateCapSuppressesAndSummarises();
@@ -226,14 +229,90 @@ void tst_Notifier::honours429RetryAfter()
 {
     HttpRecorder recorder;
     QVERIFY(recorder.listen());
-    recorder.script({{429, QByteArrayLiteral("Retry-After: 0\r\n")}});
+    // An hour asked for: waited, but only up to the bound (200 ms here, 60 s by default),
+    // not the 50 ms backoff.
+    recorder.script({{429, QByteArrayLiteral("Retry-After: 3600\r\n")}});
     Notifier n(fastTiming());
     n.setDestinations({webhook(recorder)}, {});
     QSignalSpy delivered(&n, &Notifier::delivered);
     n.notify(raised());
     QVERIFY(delivered.wait(scaledMs(5000)));
     QCOMPARE(recorder.count(), 2);
+    QVERIFY(recorder.requests()[1].receivedMs - recorder.requests()[0].receivedMs >= 190);
     QCOMPARE(n.sent(0), quint64(1));
+}
+
+void tst_Notifier::retriesAfterATimeout()
+{
+    HttpRecorder recorder;
+    QVERIFY(recorder.listen());
+    recorder.script({{0, {}}}); // the first request is never answered
+    Notifier::Timing timing = fastTiming();
+    timing.timeoutMs = 300;
+    Notifier n(timing);
+    n.setDestinations({webhook(recorder)}, {});
+    QSignalSpy delivered(&n, &Notifier::delivered);
+    QSignalSpy failed(&n, &Notifier::deliveryFailed);
+    n.notify(raised());
+    QVERIFY(delivered.wait(scaledMs(5000)));
+    QCOMPARE(recorder.count(), 2);
+    QCOMPARE(failed.size(), 0);
+    QCOMPARE(n.sent(0), quint64(1));
+}
+
+void tst_Notifier::forHoldsBeforeRaising()
+{
+    HttpRecorder recorder;
+    QVERIFY(recorder.listen());
+    AlertService service(fastTiming());
+    QString error;
+    QVERIFY(service.configure(workspaceWith(webhook(recorder),
+                                            QJsonObject{{QStringLiteral("stream"), QStringLiteral("s")},
+                                                        {QStringLiteral("silent_s"), 1},
+                                                        {QStringLiteral("for_s"), 3}}),
+                              false, &error));
+    const qint64 t0 = QDateTime::currentMSecsSinceEpoch() - 60'000;
+    // Data until t0 + 2 s: the silence condition holds from t0 + 3 s, the alert from t0 + 6 s.
+    for (int s = 0; s <= 10; ++s) {
+        const qint64 now = t0 + s * 1000;
+        service.evaluate({snapshot(now, t0 + std::min(s, 2) * 1000, quint64(std::min(s, 2)))}, now, now);
+        QCOMPARE(service.monitor().activeCount(), s >= 6 ? 1 : 0);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 1, scaledMs(5000));
+    const QJsonObject alert = json(recorder.requests()[0].body);
+    QCOMPARE(
+        QDateTime::fromString(alert.value(QStringLiteral("since")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch(),
+        t0 + 3000);
+}
+
+void tst_Notifier::ruleHysteresisKeys()
+{
+    AlertRule r;
+    QString error;
+    QVERIFY(AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("s")},
+                                            {QStringLiteral("silent_s"), 5},
+                                            {QStringLiteral("for_s"), 10},
+                                            {QStringLiteral("clear_after_s"), 0}},
+                                QStringLiteral("alerts[0]"), r, &error));
+    QCOMPARE(r.forS, 10);
+    QCOMPARE(r.clearAfterS, 0);
+    AlertRule back;
+    QVERIFY(AlertRule::fromJson(r.toJson(), QStringLiteral("x"), back, &error));
+    QCOMPARE(back, r);
+    AlertRule defaults;
+    QVERIFY(AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}}, QStringLiteral("x"),
+                                defaults, &error));
+    QCOMPARE(defaults.forS, 0);
+    QCOMPARE(defaults.clearAfterS, 5);
+    QVERIFY(!defaults.toJson().contains(QStringLiteral("clear_after_s")));
+    QVERIFY(!AlertRule::fromJson(
+        QJsonObject{{QStringLiteral("stream"), QStringLiteral("s")}, {QStringLiteral("for_s"), 1.5}},
+        QStringLiteral("alerts[3]"), r, &error));
+    QCOMPARE(error, QStringLiteral("alerts[3].for_s: expected a whole number of seconds from 0 to 86400"));
+    QVERIFY(!AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("s")},
+                                             {QStringLiteral("clear_after_s"), QStringLiteral("5")}},
+                                 QStringLiteral("alerts[0]"), r, &error));
+    QCOMPARE(error, QStringLiteral("alerts[0].clear_after_s: expected a whole number of seconds from 0 to 86400"));
 }
 
 void tst_Notifier::givesUpAfterFiveTries()
