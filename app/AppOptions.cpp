@@ -1,6 +1,7 @@
 #include "AppOptions.h"
 
 #include <QtCore/QCommandLineParser>
+#include <QtNetwork/QHostAddress>
 
 namespace streamscope::app {
 
@@ -25,9 +26,27 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                                          QStringLiteral("Serve Prometheus metrics at http://ADDRESS:N/metrics."),
                                          QStringLiteral("N"));
     const QCommandLineOption metricsAddress(QStringLiteral("metrics-address"),
-                                            QStringLiteral("Address for the metrics endpoint (default 127.0.0.1)."),
+                                            QStringLiteral("Address for the metrics endpoint (default 127.0.0.1). Any "
+                                                           "other than a loopback address is warned about unless "
+                                                           "--metrics-auth-file and --metrics-tls-cert are given."),
                                             QStringLiteral("ADDRESS"), QStringLiteral("127.0.0.1"));
-    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress});
+    const QCommandLineOption quiet(QStringLiteral("quiet"),
+                                   QStringLiteral("Headless: no live line per stream every second; events, warnings "
+                                                  "and errors only (for a service's journal)."));
+    const QCommandLineOption metricsAuthFile(
+        QStringLiteral("metrics-auth-file"),
+        QStringLiteral("Ask every metrics request for HTTP basic authentication with the user and password in FILE "
+                       "(one line: user:password)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption metricsTlsCert(QStringLiteral("metrics-tls-cert"),
+                                            QStringLiteral("Serve the metrics endpoint over TLS only, with this PEM "
+                                                           "certificate (chain); needs --metrics-tls-key."),
+                                            QStringLiteral("FILE"));
+    const QCommandLineOption metricsTlsKey(QStringLiteral("metrics-tls-key"),
+                                           QStringLiteral("The PEM private key of --metrics-tls-cert."),
+                                           QStringLiteral("FILE"));
+    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress,
+                       metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet});
 
     AppOptions o;
     const auto bad = [&o](const QString &text) {
@@ -70,6 +89,18 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                            .arg(parser.value(metricsPort)));
     }
     o.metricsAddress = parser.value(metricsAddress);
+    if (QHostAddress(o.metricsAddress).isNull())
+        return bad(
+            QStringLiteral("--metrics-address expects an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got '%1'")
+                .arg(o.metricsAddress));
+    o.metricsAuthFile = parser.value(metricsAuthFile);
+    o.metricsTlsCert = parser.value(metricsTlsCert);
+    o.metricsTlsKey = parser.value(metricsTlsKey);
+    if (o.metricsTlsCert.isEmpty() != o.metricsTlsKey.isEmpty())
+        return bad(QStringLiteral("--metrics-tls-cert and --metrics-tls-key go together: give both or neither"));
+    if (o.metricsPort < 0 && (!o.metricsAuthFile.isEmpty() || !o.metricsTlsCert.isEmpty()))
+        return bad(QStringLiteral("--metrics-auth-file and --metrics-tls-cert need --metrics-port"));
+    o.quiet = parser.isSet(quiet);
     return o;
 }
 

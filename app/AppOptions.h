@@ -17,8 +17,12 @@ struct AppOptions {
     QString workspacePath; // empty: the built-in demo
     double durationS = 0;  // 0: until interrupted
     QString reportPath;
-    int metricsPort = -1; // -1: no metrics endpoint
-    QString metricsAddress = QStringLiteral("127.0.0.1");
+    int metricsPort = -1;                                 // -1: no metrics endpoint
+    QString metricsAddress = QStringLiteral("127.0.0.1"); // an IPv4 or IPv6 address, checked
+    QString metricsAuthFile;                              // "user:password": basic authentication
+    QString metricsTlsCert;                               // PEM certificate (chain) and key: TLS only
+    QString metricsTlsKey;
+    bool quiet = false; // headless: no live lines, only events, warnings and errors
 
     static AppOptions parse(const QStringList &arguments);
 };

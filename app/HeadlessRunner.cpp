@@ -7,9 +7,11 @@
 #include "Report.h"
 #include "StatsFormat.h"
 #include "TerminationSignals.h"
+#include "WorkspaceReload.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QTextStream>
+#include <QtCore/QUrl>
 
 #include <cstdio>
 
@@ -53,32 +55,66 @@ bool HeadlessRunner::start()
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
         m_metrics->setExtraMetrics([this](bool classic) { return m_alerts->renderMetrics(classic); });
+        MetricsServer::Access access;
         QString error;
-        const quint16 port =
-            m_metrics->listen(QHostAddress(m_options.metricsAddress), quint16(m_options.metricsPort), &error);
+        if ((!m_options.metricsAuthFile.isEmpty()
+             && !MetricsServer::readAuthFile(m_options.metricsAuthFile, &access.basicAuth, &error))
+            || (!m_options.metricsTlsCert.isEmpty()
+                && !MetricsServer::tlsFromFiles(m_options.metricsTlsCert, m_options.metricsTlsKey, &access.tls,
+                                                &error))) {
+            err() << "streamscope: metrics endpoint: " << error << Qt::endl;
+            m_exitCode = 2;
+            return false;
+        }
+        m_metrics->setAccess(access);
+        const QHostAddress address(m_options.metricsAddress);
+        if (!address.isLoopback() && (access.basicAuth.isEmpty() || !access.usesTls()))
+            err() << "streamscope: warning: the metrics endpoint listens on " << address.toString()
+                  << ", not only on this machine, "
+                  << (access.basicAuth.isEmpty() ? "without authentication: anyone who can reach it reads the "
+                                                   "stream names and counters"
+                                                 : "without TLS: its password crosses the network in clear")
+                  << Qt::endl;
+        const quint16 port = m_metrics->listen(address, quint16(m_options.metricsPort), &error);
         if (!port) {
             err() << "streamscope: metrics endpoint: " << error << Qt::endl;
             m_exitCode = 1;
             return false;
         }
-        out() << "metrics: http://" << m_options.metricsAddress << ':' << port << "/metrics" << Qt::endl;
+        QUrl url;
+        url.setScheme(access.usesTls() ? QStringLiteral("https") : QStringLiteral("http"));
+        url.setHost(address.toString()); // brackets an IPv6 address
+        url.setPort(port);
+        url.setPath(QStringLiteral("/metrics"));
+        out() << "metrics: " << url.toString() << Qt::endl;
     }
     m_signals = std::make_unique<TerminationSignals>();
     connect(m_signals.get(), &TerminationSignals::terminationRequested, this,
             [this](int sig) { finish(QStringLiteral("signal %1").arg(sig)); });
+    m_signals->enableReload();
+    connect(m_signals.get(), &TerminationSignals::reloadRequested, this, &HeadlessRunner::reloadWorkspace);
     connect(m_engine.get(), &Engine::eventOccurred, this, [](const StreamEvent &e) {
-        // Connection-level events are worth a line; data-level ones are in the counters.
+        // Connection-level events are worth a line; data-level ones are in the counters. The
+        // clock's explanation of negative latencies too (docs/clock.md: "clock behind ...").
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
-            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed))
+            || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
+            || (e.kind == EventKind::Info && e.text.startsWith(QLatin1String("clock "))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
-    for (const StreamConfig &c : std::as_const(m_workspace.streams))
-        m_engine->addStream(c);
+    applyWorkspaceStreams(*m_engine, m_ids, m_workspace.streams);
     m_clock.start();
     m_previous = m_engine->snapshot(true);
     m_liveTimer.setInterval(1000);
     connect(&m_liveTimer, &QTimer::timeout, this, &HeadlessRunner::printLiveLines);
-    m_liveTimer.start();
+    if (!m_options.quiet)
+        m_liveTimer.start();
+    // The alert rules, once a second, with or without the live lines (--quiet).
+    auto *alertTimer = new QTimer(this);
+    connect(alertTimer, &QTimer::timeout, this, [this] {
+        if (m_engine && !m_finished)
+            m_alerts->evaluate(m_engine->snapshot(true), QDateTime::currentMSecsSinceEpoch(), m_clock.elapsed());
+    });
+    alertTimer->start(1000);
     if (m_options.durationS > 0) {
         m_durationTimer.setSingleShot(true);
         m_durationTimer.setTimerType(Qt::PreciseTimer);
@@ -100,7 +136,34 @@ void HeadlessRunner::printLiveLines()
     }
     out().flush();
     m_previous = now;
-    m_alerts->evaluate(now, QDateTime::currentMSecsSinceEpoch(), m_clock.elapsed());
+}
+
+void HeadlessRunner::reloadWorkspace()
+{
+    if (m_finished)
+        return;
+    const QString &path = m_options.workspacePath;
+    if (path.isEmpty()) {
+        err() << "streamscope: SIGHUP: nothing to reload, the built-in demo runs without a workspace file" << Qt::endl;
+        return;
+    }
+    Workspace next;
+    const Workspace::LoadResult loaded = Workspace::load(path, next);
+    for (const QString &w : loaded.warnings)
+        err() << "streamscope: warning: " << peerText(w) << Qt::endl;
+    if (!loaded.ok) {
+        err() << "streamscope: reload failed, the streams run on unchanged: " << peerText(loaded.error) << Qt::endl;
+        return;
+    }
+    if (QString error; !m_alerts->configure(next, false, &error)) {
+        err() << "streamscope: reload failed, the streams and alerts run on unchanged: " << path << ": "
+              << peerText(error) << Qt::endl;
+        return;
+    }
+    const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, next.streams);
+    m_workspace = next;
+    err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
+          << " changed, " << c.unchanged << " unchanged" << Qt::endl;
 }
 
 void HeadlessRunner::finish(const QString &why)

@@ -2,7 +2,8 @@
 
 // `streamscope --headless`: runs the engine on a workspace without any GUI, prints one live
 // line per stream every second, serves metrics if asked, and with --report writes the report
-// on exit — after --duration, on Ctrl-C or on SIGTERM alike.
+// on exit — after --duration, on Ctrl-C or on SIGTERM alike. SIGHUP reloads the workspace
+// file (WorkspaceReload): streams added, removed or changed take effect, unchanged ones run on.
 //
 // Thread contract: lives on the main thread, which runs the event loop.
 
@@ -11,6 +12,7 @@
 #include "Workspace.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QTimer>
 
@@ -44,10 +46,12 @@ signals:
 
 private:
     void printLiveLines();
+    void reloadWorkspace();
     void finish(const QString &why);
 
     AppOptions m_options;
     Workspace m_workspace;
+    QHash<QString, StreamId> m_ids; // the running streams by name
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<MetricsServer> m_metrics;
     std::unique_ptr<TerminationSignals> m_signals;

@@ -20,6 +20,7 @@ QByteArray reasonPhrase(int status)
     case 200: return QByteArrayLiteral("OK");
     case 400: return QByteArrayLiteral("Bad Request");
     case 404: return QByteArrayLiteral("Not Found");
+    case 401: return QByteArrayLiteral("Unauthorized");
     case 405: return QByteArrayLiteral("Method Not Allowed");
     case 408: return QByteArrayLiteral("Request Timeout");
     case 414: return QByteArrayLiteral("URI Too Long");

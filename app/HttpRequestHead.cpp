@@ -97,6 +97,11 @@ HeadParseStatus parseHeaderLine(QByteArrayView line, HttpRequestHead *head)
         if (!list.isEmpty())
             list += ',';
         list += value.toLower();
+    } else if (name == "authorization") {
+        // Credentials are one value: two headers are ambiguous, and refused.
+        if (!head->authorization.isEmpty())
+            return HeadParseStatus::BadRequest;
+        head->authorization = value;
     } else if (name == "content-length") {
         if (value.isEmpty())
             return HeadParseStatus::BadRequest;

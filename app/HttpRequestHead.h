@@ -15,11 +15,12 @@ namespace streamscope::app {
 
 struct HttpRequestHead {
     QByteArray method;
-    QByteArray path;       // the target without its query string
-    int versionMinor = 0;  // HTTP/1.versionMinor
-    QByteArray connection; // the Connection headers' tokens, lower case, comma-separated
-    QByteArray accept;     // the Accept headers' values, lower case, comma-separated
-    bool hasBody = false;  // Content-Length above 0 or any Transfer-Encoding
+    QByteArray path;          // the target without its query string
+    int versionMinor = 0;     // HTTP/1.versionMinor
+    QByteArray connection;    // the Connection headers' tokens, lower case, comma-separated
+    QByteArray accept;        // the Accept headers' values, lower case, comma-separated
+    QByteArray authorization; // the Authorization header's value as sent (one; a second is a 400)
+    bool hasBody = false;     // Content-Length above 0 or any Transfer-Encoding
 };
 
 enum class HeadParseStatus {

@@ -1,8 +1,19 @@
 #include "MetricsServer.h"
 
+#include "ClockReport.h"
 #include "Engine.h"
+#include "FreshnessReport.h"
 #include "HttpConnection.h"
+#include "Report.h"
 
+#include <QtCore/QDateTime>
+#include <QtCore/QFile>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QSet>
+#include <QtNetwork/QSslCertificate>
+#include <QtNetwork/QSslKey>
+#include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
@@ -27,7 +38,128 @@ QByteArray escapeLabel(const QString &v)
     return out;
 }
 
+// Rate-limit labels come from the venue's responses: only Binance's documented values become
+// label values, each combination once, so that a peer cannot grow the number of series
+// (docs/operations.md, "Metrics and labels").
+bool exportedRateLimit(const RateLimitInfo &r, QSet<QString> &seen)
+{
+    static const QStringList kTypes{QStringLiteral("REQUEST_WEIGHT"), QStringLiteral("ORDERS"),
+                                    QStringLiteral("RAW_REQUESTS"), QStringLiteral("CONNECTIONS")};
+    static const QStringList kIntervals{QStringLiteral("SECOND"), QStringLiteral("MINUTE"), QStringLiteral("HOUR"),
+                                        QStringLiteral("DAY")};
+    constexpr int kMaxIntervalNum = 60;
+    if (!kTypes.contains(r.type) || !kIntervals.contains(r.interval) || r.intervalNum < 1
+        || r.intervalNum > kMaxIntervalNum)
+        return false;
+    const QString key = r.type + QLatin1Char(' ') + QString::number(r.intervalNum) + r.interval;
+    if (seen.contains(key))
+        return false;
+    seen.insert(key);
+    return true;
+}
+
+// Accepts TLS connections: each socket starts its server handshake at once and is handed to an
+// HttpConnection like a plain one (its request timeout bounds a handshake that never ends).
+class TlsServer : public QTcpServer {
+public:
+    TlsServer(const QSslConfiguration &tls, QObject *parent)
+        : QTcpServer(parent)
+        , m_tls(tls)
+    {
+    }
+
+protected:
+    void incomingConnection(qintptr descriptor) override
+    {
+        auto *socket = new QSslSocket(this);
+        if (!socket->setSocketDescriptor(descriptor)) {
+            delete socket;
+            return;
+        }
+        socket->setSslConfiguration(m_tls);
+        socket->startServerEncryption();
+        addPendingConnection(socket);
+    }
+
+private:
+    QSslConfiguration m_tls;
+};
+
+constexpr qint64 kMaxAuthFileBytes = 4096;
+
 } // namespace
+
+bool MetricsServer::authorized(const QByteArray &authorization, const QByteArray &userColonPassword)
+{
+    const QByteArray expected = "Basic " + userColonPassword.toBase64();
+    // Every byte is compared whatever the first difference: the time says nothing of it.
+    unsigned char diff = authorization.size() == expected.size() ? 0 : 1;
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        diff |= static_cast<unsigned char>(expected[i] ^ (i < authorization.size() ? authorization[i] : 0));
+    return diff == 0;
+}
+
+bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassword, QString *error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+        return false;
+    }
+    QByteArray text = f.read(kMaxAuthFileBytes + 1);
+    if (text.size() > kMaxAuthFileBytes) {
+        *error = QStringLiteral("%1: expected one line \"user:password\", the file is larger than %2 bytes")
+                     .arg(path)
+                     .arg(kMaxAuthFileBytes);
+        return false;
+    }
+    while (text.endsWith('\n') || text.endsWith('\r'))
+        text.chop(1);
+    const qsizetype colon = text.indexOf(':');
+    if (colon <= 0 || colon == text.size() - 1 || text.contains('\n') || text.contains('\r')) {
+        *error =
+            QStringLiteral("%1: expected one line \"user:password\" (a user and a password, neither empty)").arg(path);
+        return false;
+    }
+    *userColonPassword = text;
+    return true;
+}
+
+bool MetricsServer::tlsFromFiles(const QString &certPath, const QString &keyPath, QSslConfiguration *tls,
+                                 QString *error)
+{
+    QFile certFile(certPath);
+    QFile keyFile(keyPath);
+    if (!certFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the certificate: %2").arg(certPath, certFile.errorString());
+        return false;
+    }
+    if (!keyFile.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString());
+        return false;
+    }
+    const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
+    if (chain.isEmpty()) {
+        *error = QStringLiteral("%1: expected a PEM certificate").arg(certPath);
+        return false;
+    }
+    QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull()) {
+        keyFile.seek(0);
+        key = QSslKey(&keyFile, QSsl::Ec, QSsl::Pem);
+    }
+    if (key.isNull()) {
+        *error = QStringLiteral("%1: expected an unencrypted PEM RSA or EC private key").arg(keyPath);
+        return false;
+    }
+    QSslConfiguration c = QSslConfiguration::defaultConfiguration();
+    c.setLocalCertificate(chain.first());
+    c.setLocalCertificateChain(chain);
+    c.setPrivateKey(key);
+    c.setPeerVerifyMode(QSslSocket::VerifyNone); // clients are not asked for certificates
+    *tls = c;
+    return true;
+}
 
 MetricsServer::MetricsServer(const Engine &engine, QObject *parent)
     : MetricsServer(engine, HttpServerLimits{}, parent)
@@ -39,6 +171,7 @@ MetricsServer::MetricsServer(const Engine &engine, const HttpServerLimits &limit
     , m_engine(engine)
     , m_limits(limits)
 {
+    m_since.start();
 }
 
 MetricsServer::~MetricsServer() = default;
@@ -46,7 +179,7 @@ MetricsServer::~MetricsServer() = default;
 quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString *error)
 {
     delete m_tcp;
-    m_tcp = new QTcpServer(this);
+    m_tcp = m_access.usesTls() ? new TlsServer(m_access.tls, this) : new QTcpServer(this);
     connect(m_tcp, &QTcpServer::newConnection, this, &MetricsServer::onNewConnection);
     if (!m_tcp->listen(address, port)) {
         if (error)
@@ -68,25 +201,62 @@ void MetricsServer::onNewConnection()
         }
         ++m_openConnections;
         auto *connection = new HttpConnection(
-            socket, m_limits,
-            [this](const HttpRequestHead &request) {
-                if (request.path != "/metrics")
-                    return plainTextResponse(404);
-                if (request.method != "GET" && request.method != "HEAD")
-                    return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
-                const Format format = negotiate(request.accept);
-                QByteArray body = render(m_engine, format);
-                if (m_extra) {
-                    const bool classic = format == Format::PrometheusText;
-                    if (!classic)
-                        body.chop(qstrlen("# EOF\n"));
-                    body += m_extra(classic) + (classic ? "" : "# EOF\n");
-                }
-                return HttpResponse{200, contentType(format), body, {}};
-            },
-            this);
+            socket, m_limits, [this](const HttpRequestHead &request) { return answer(request); }, this);
         connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
     }
+}
+
+HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
+{
+    const bool metrics = request.path == "/metrics";
+    const bool streams = request.path == "/api/v1/streams";
+    if (!metrics && !streams)
+        return plainTextResponse(404);
+    if (request.method != "GET" && request.method != "HEAD")
+        return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
+    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth))
+        return plainTextResponse(
+            401, QByteArrayLiteral("WWW-Authenticate: Basic realm=\"streamscope\", charset=\"UTF-8\"\r\n"));
+    if (streams)
+        return HttpResponse{200, QByteArrayLiteral("application/json"), liveReport(), {}};
+    const Format format = negotiate(request.accept);
+    QByteArray body = render(m_engine, format);
+    if (m_extra) { // the alerts' families, before OpenMetrics' "# EOF"
+        const bool classic = format == Format::PrometheusText;
+        if (!classic)
+            body.chop(qstrlen("# EOF\n"));
+        body += m_extra(classic) + (classic ? "" : "# EOF\n");
+    }
+    return HttpResponse{200, contentType(format), body, {}};
+}
+
+QByteArray MetricsServer::liveReport() const
+{
+    const QVector<StreamSnapshot> snaps = m_engine.snapshot(true);
+    QJsonObject report = buildReport(snaps, double(m_since.elapsed()) / 1000.0);
+    // Beyond the report: what a remote viewer needs to show the stream as a local one (its
+    // own latency windows from the histogram, the age of the last message on this clock).
+    QJsonArray streams = report.value(QStringLiteral("streams")).toArray();
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
+    for (qsizetype i = 0; i < streams.size() && i < snaps.size(); ++i) {
+        const StreamSnapshot &s = snaps[i];
+        QJsonArray buckets;
+        for (qsizetype b = 0; b < s.latency.buckets.size(); ++b) {
+            if (s.latency.buckets[b])
+                buckets.append(QJsonArray{qint64(b), qint64(s.latency.buckets[b])});
+        }
+        QJsonObject o = streams[i].toObject();
+        o.insert(QStringLiteral("live"),
+                 QJsonObject{{QStringLiteral("last_message_age_ms"),
+                              s.lastMessageMs > 0 ? QJsonValue(std::max<qint64>(0, nowMs - s.lastMessageMs))
+                                                  : QJsonValue(QJsonValue::Null)},
+                             {QStringLiteral("latency_buckets"), buckets},
+                             {QStringLiteral("latency_sum_us"), qint64(s.latency.sumUs)},
+                             {QStringLiteral("latency_max_us"), qint64(s.latency.maxUs)}});
+        streams[i] = o;
+    }
+    report.insert(QStringLiteral("streams"), streams);
+    return QJsonDocument(report).toJson(QJsonDocument::Compact);
 }
 
 MetricsServer::Format MetricsServer::negotiate(const QByteArray &accept)
@@ -174,11 +344,16 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
             "streamscope_connections{stream=\"" + nameOf(s) + "\"} " + QByteArray::number(s.connections.size()) + '\n';
     const auto rateLimits = [&](const char *name, const char *help, qint64 RateLimitInfo::*field) {
         family(name, "gauge", help);
-        for (const StreamSnapshot &s : streams)
-            for (const RateLimitInfo &r : s.rateLimits)
+        for (const StreamSnapshot &s : streams) {
+            QSet<QString> seen;
+            for (const RateLimitInfo &r : s.rateLimits) {
+                if (!exportedRateLimit(r, seen))
+                    continue;
                 out += "streamscope_" + QByteArray(name) + "{stream=\"" + nameOf(s) + "\",type=\"" + escapeLabel(r.type)
                     + "\",interval=\"" + QByteArray::number(r.intervalNum) + escapeLabel(r.interval) + "\"} "
                     + QByteArray::number(r.*field) + '\n';
+            }
+        }
     };
     rateLimits("rate_limit_used", "Requests counted by the venue in its rate-limit window (last response).",
                &RateLimitInfo::count);
@@ -198,24 +373,29 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
         out += "streamscope_last_message_timestamp_seconds{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(double(s.lastMessageMs) / 1000.0, 'f', 3) + '\n';
 
-    family("latency_seconds", "histogram", "Receive time minus event time.");
-    for (const StreamSnapshot &s : streams) {
-        const QByteArray label = "stream=\"" + nameOf(s) + '"';
-        const LatencySnapshot &l = s.latency;
-        quint64 cumulative = 0;
-        int bucket = 0;
-        for (double bound : kBoundsS) {
-            const auto boundUs = std::uint64_t(bound * 1e6);
-            while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
-                cumulative += l.buckets[bucket++];
-            out += "streamscope_latency_seconds_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
-                + QByteArray::number(cumulative) + '\n';
+    const auto histogram = [&](const char *name, const char *help, LatencySnapshot StreamSnapshot::*field) {
+        const QByteArray base = QByteArrayLiteral("streamscope_") + name;
+        family(name, "histogram", help);
+        for (const StreamSnapshot &s : streams) {
+            const QByteArray label = "stream=\"" + nameOf(s) + '"';
+            const LatencySnapshot &l = s.*field;
+            quint64 cumulative = 0;
+            int bucket = 0;
+            for (double bound : kBoundsS) {
+                const auto boundUs = std::uint64_t(bound * 1e6);
+                while (bucket < l.buckets.size() && LatencyBuckets::upperUs(bucket) < boundUs)
+                    cumulative += l.buckets[bucket++];
+                out += base + "_bucket{" + label + ",le=\"" + QByteArray::number(bound) + "\"} "
+                    + QByteArray::number(cumulative) + '\n';
+            }
+            out += base + "_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
+            out += base + "_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6) + '\n';
+            out += base + "_count{" + label + "} " + QByteArray::number(l.count) + '\n';
         }
-        out += "streamscope_latency_seconds_bucket{" + label + ",le=\"+Inf\"} " + QByteArray::number(l.count) + '\n';
-        out += "streamscope_latency_seconds_sum{" + label + "} " + QByteArray::number(double(l.sumUs) / 1e6, 'f', 6)
-            + '\n';
-        out += "streamscope_latency_seconds_count{" + label + "} " + QByteArray::number(l.count) + '\n';
-    }
+    };
+    histogram("latency_seconds", "Receive time minus event time.", &StreamSnapshot::latency);
+    histogram("latency_corrected_seconds", "Receive time plus the clock offset minus event time (docs/clock.md).",
+              &StreamSnapshot::latencyCorrected);
     family("negative_latencies", "counter", "Latencies below zero (clock skew), kept out of the histogram.");
     for (const StreamSnapshot &s : streams)
         out += "streamscope_negative_latencies_total{stream=\"" + nameOf(s) + "\"} "
@@ -225,6 +405,8 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     for (const StreamSnapshot &s : streams)
         out += "streamscope_invalid_event_times_total{stream=\"" + nameOf(s) + "\"} "
             + QByteArray::number(s.latency.invalid) + '\n';
+    appendClockMetrics(out, streams, names, HostClockState::read(), classic);
+    appendFreshnessMetrics(out, streams, names, classic);
     if (!classic)
         out += "# EOF\n";
     return out;

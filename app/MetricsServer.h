@@ -1,8 +1,10 @@
 #pragma once
 
 // Prometheus/OpenMetrics endpoint: GET (or HEAD) /metrics renders every stream's counters,
-// state and latency histogram (_bucket/_sum/_count) from a fresh engine snapshot. Bound to
-// 127.0.0.1 unless the user asks for another address. Served by a small bounded HTTP/1.x
+// state and latency histogram (_bucket/_sum/_count) from a fresh engine snapshot, and
+// GET /api/v1/streams the headless report's JSON (docs/report.md), live. Bound to 127.0.0.1
+// unless the user asks for another address; for an agent exposed to a network, HTTP basic
+// authentication and TLS (setAccess) keep the names and counters to those who may read them. Served by a small bounded HTTP/1.x
 // server of our own (HttpConnection, within HttpServerLimits): Qt HttpServer 6.4 cannot
 // bound a request or time a connection out (docs/architecture.md, "The metrics endpoint").
 //
@@ -11,8 +13,10 @@
 
 #include "HttpServerLimits.h"
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QObject>
 #include <QtNetwork/QHostAddress>
+#include <QtNetwork/QSslConfiguration>
 
 #include <functional>
 
@@ -24,6 +28,9 @@ class Engine;
 
 namespace streamscope::app {
 
+struct HttpRequestHead;
+struct HttpResponse;
+
 class MetricsServer : public QObject {
     Q_OBJECT
 public:
@@ -31,6 +38,24 @@ public:
     // Tests shorten the timeouts and the connection cap through `limits`.
     MetricsServer(const Engine &engine, const HttpServerLimits &limits, QObject *parent = nullptr);
     ~MetricsServer() override;
+
+    // Who may read, set before listen(): with `basicAuth` ("user:password") every request
+    // must carry those credentials (401 and no data otherwise); with `tls` (a configuration
+    // holding a certificate and its key) connections are TLS only.
+    struct Access {
+        QByteArray basicAuth;
+        QSslConfiguration tls;
+        bool usesTls() const { return !tls.localCertificate().isNull(); }
+    };
+    void setAccess(const Access &access) { m_access = access; }
+    // Whether an Authorization header carries exactly `userColonPassword` (compared in a time
+    // that does not depend on where they differ).
+    static bool authorized(const QByteArray &authorization, const QByteArray &userColonPassword);
+    // Reads an access file: one line "user:password" (for --metrics-auth-file); false with
+    // `error` set when it cannot be read or does not hold that.
+    static bool readAuthFile(const QString &path, QByteArray *userColonPassword, QString *error);
+    // A TLS configuration from PEM files (for --metrics-tls-cert/-key).
+    static bool tlsFromFiles(const QString &certPath, const QString &keyPath, QSslConfiguration *tls, QString *error);
 
     // Returns the port listened on (useful with 0), or 0 on failure with `error` set.
     quint16 listen(const QHostAddress &address, quint16 port, QString *error);
@@ -55,9 +80,14 @@ public:
 
 private:
     void onNewConnection();
+    HttpResponse answer(const HttpRequestHead &request) const;
+    // GET /api/v1/streams: the report, and per stream a "live" object (docs/operations.md).
+    QByteArray liveReport() const;
 
     const Engine &m_engine;
     HttpServerLimits m_limits;
+    Access m_access;
+    QElapsedTimer m_since; // the report's duration
     QTcpServer *m_tcp = nullptr;
     int m_openConnections = 0;
     std::function<QByteArray(bool)> m_extra;

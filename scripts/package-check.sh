@@ -43,7 +43,7 @@ apt_update_once() {
         apt_updated=1
     fi
 }
-tools=(lintian desktop-file-utils appstream dpkg-dev file)
+tools=(lintian desktop-file-utils appstream dpkg-dev file systemd)
 [[ $clean_root -eq 1 ]] && tools+=(mmdebstrap)
 missing=()
 for p in "${tools[@]}"; do
@@ -101,6 +101,9 @@ expect=(
     usr/share/doc/streamscope/copyright
     usr/share/doc/streamscope/changelog.gz
     usr/share/man/man1/streamscope.1.gz
+    "usr/lib/systemd/system/streamscope-agent@.service"
+    usr/share/streamscope/prometheus/streamscope-rules.yml
+    usr/share/streamscope/grafana/streamscope-dashboard.json
 )
 for size in 16 24 32 48 64 128 256 512; do
     expect+=("usr/share/icons/hicolor/${size}x${size}/apps/$app_id.png")
@@ -165,6 +168,16 @@ tail -n 20 "$work/headless.log"
 echo "headless demo: exit 0"
 cd - >/dev/null
 
+step "the agent service: its user, its folder, its unit"
+getent passwd streamscope >/dev/null || fail "the postinst did not create the user streamscope"
+[[ $(stat -c '%U:%G %a' /etc/streamscope) == "root:streamscope 750" ]] \
+    || fail "/etc/streamscope is $(stat -c '%U:%G %a' /etc/streamscope), expected root:streamscope 750"
+verify=$(systemd-analyze verify --man=no /usr/lib/systemd/system/streamscope-agent@.service 2>&1) \
+    || fail "systemd-analyze verify: $verify"
+[[ -z $verify ]] || fail "systemd-analyze verify: $verify"
+systemd-analyze security --offline=true /usr/lib/systemd/system/streamscope-agent@.service | tail -n 1
+echo "user streamscope, /etc/streamscope root:streamscope 750, unit verified"
+
 # ---------------------------------------------------------------------------------------
 if [[ $clean_root -eq 1 ]]; then
     step "clean Debian 12 root (mmdebstrap): install the .deb with apt-get and run it"
@@ -188,6 +201,7 @@ step "remove the package"
 apt-get purge -y -qq streamscope >/dev/null
 installed=0
 [[ ! -e /usr/bin/streamscope ]] || fail "/usr/bin/streamscope left behind after purge"
+[[ ! -e /etc/streamscope ]] || fail "/etc/streamscope (empty) left behind after purge"
 echo "removed"
 
 printf '\npackage-check: all checks passed for streamscope %s\n' "$version"

@@ -76,6 +76,12 @@ MainActions::MainActions(QMainWindow *w)
                       QStyle::SP_DialogSaveButton, "saveWorkspace"))
     , saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs,
                         QStyle::SP_DialogSaveButton, "saveWorkspaceAs"))
+    , connectAgent(makeAction(w, tr("Connect to &agent…"),
+                              tr("Show the streams of a headless agent (streamscope --headless --metrics-port N) "
+                                 "beside yours, read-only"),
+                              QKeySequence(), QStyle::SP_DriveNetIcon, "connectAgent"))
+    , disconnectAgents(makeAction(w, tr("&Disconnect agents"), tr("Stop showing the agents' streams"), QKeySequence(),
+                                  QStyle::SP_DialogCloseButton, "disconnectAgents"))
     , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
     , resetLayout(new QAction(tr("Reset &layout"), w))
     , themes(makeThemes(w))
@@ -120,6 +126,9 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     file->addSeparator();
     file->addAction(save);
     file->addAction(saveAs);
+    file->addSeparator();
+    file->addAction(connectAgent);
+    file->addAction(disconnectAgents);
     file->addSeparator();
     file->addAction(quit);
 

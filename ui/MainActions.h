@@ -54,6 +54,8 @@ public:
     QAction *const open;
     QAction *const save;
     QAction *const saveAs;
+    QAction *const connectAgent;     // File → Connect to agent…
+    QAction *const disconnectAgents; // ... and let go of them all
     QAction *const quit;
     // View and help
     QAction *const resetLayout;

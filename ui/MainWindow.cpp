@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AlertMonitor.h"
+#include "ConnectAgentDialog.h"
 #include "CpuMeter.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -11,6 +12,7 @@
 #include "Notifier.h"
 #include "NotifyDialog.h"
 #include "RateChart.h"
+#include "RemoteAgent.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
@@ -186,6 +188,18 @@ void MainWindow::connectActions()
     connect(m_actions->open, &QAction::triggered, m_workspace, &WorkspaceController::chooseAndOpen);
     connect(m_actions->save, &QAction::triggered, m_workspace, &WorkspaceController::save);
     connect(m_actions->saveAs, &QAction::triggered, m_workspace, &WorkspaceController::saveAs);
+    connect(m_actions->connectAgent, &QAction::triggered, this, [this] {
+        QStringList taken;
+        for (const RemoteAgent *a : std::as_const(m_agents))
+            taken << a->settings().name;
+        ConnectAgentDialog dialog(taken, this);
+        if (dialog.exec() == QDialog::Accepted) {
+            const RemoteAgent::Settings s = dialog.settings();
+            connectAgent(s.name, s.url, s.basicAuth, s.caCertificates);
+        }
+    });
+    connect(m_actions->disconnectAgents, &QAction::triggered, this, &MainWindow::disconnectAgents);
+    m_actions->disconnectAgents->setEnabled(false);
     connect(m_actions->quit, &QAction::triggered, this, &QMainWindow::close);
     connect(m_actions->recentMenu(), &QMenu::aboutToShow, this,
             [this] { m_workspace->fillRecentMenu(m_actions->recentMenu()); });
@@ -506,7 +520,9 @@ void MainWindow::refreshNow(bool slow)
     if (!m_engine)
         return;
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    const QVector<StreamSnapshot> snaps = m_engine->snapshot(slow);
+    QVector<StreamSnapshot> snaps = m_engine->snapshot(slow);
+    for (const RemoteAgent *agent : std::as_const(m_agents))
+        snaps += agent->streams();
     m_model->update(snaps, nowMs);
     if (slow) {
         m_model->updateLatency(snaps, m_steady.elapsed());
@@ -538,6 +554,33 @@ void MainWindow::refreshNow(bool slow)
     }
     m_eventLog->flush();
     updateActionsForSelection(selectedStreams()); // states change without the selection changing
+}
+
+RemoteAgent *MainWindow::connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth,
+                                      const QList<QSslCertificate> &caCertificates)
+{
+    // Each agent its own block of ids, never reused while the window lives.
+    auto *agent = new RemoteAgent({name, url, basicAuth, caCertificates}, m_agentsEver++, this);
+    m_agents.append(agent);
+    connect(agent, &RemoteAgent::statusChanged, this, [this](const QString &agentName, const QString &status, bool ok) {
+        EventLogModel::Entry e;
+        e.timeMs = QDateTime::currentMSecsSinceEpoch();
+        e.stream = agentName;
+        e.kind = tr("agent");
+        e.text = ok ? tr("connected to the agent") : tr("agent not answering: %1").arg(status);
+        e.severity = ok ? EventLogModel::Severity::Info : EventLogModel::Severity::Warning;
+        m_eventLog->add(e);
+    });
+    m_actions->disconnectAgents->setEnabled(true);
+    return agent;
+}
+
+void MainWindow::disconnectAgents()
+{
+    qDeleteAll(m_agents); // their rows go at the next refresh
+    m_agents.clear();
+    m_actions->disconnectAgents->setEnabled(false);
+    refreshNow(false);
 }
 
 void MainWindow::refreshDetails(const QVector<StreamSnapshot> &snaps)

@@ -22,6 +22,8 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QHash>
 #include <QtCore/QPointer>
+#include <QtCore/QUrl>
+#include <QtNetwork/QSslCertificate>
 #include <QtWidgets/QMainWindow>
 
 #include <memory>
@@ -56,6 +58,7 @@ class EventLogModel;
 class LatencyChart;
 class MainActions;
 class MessageInspector;
+class RemoteAgent;
 class RateChart;
 class StreamHistory;
 class ResponseModel;
@@ -115,7 +118,15 @@ public:
     LatencyChart *latencyChart() const { return m_latencyChart; }
     StreamDetails *details() const { return m_details; }
     QDockWidget *detailsDock() const { return m_detailsDock; }
+    // The selected streams that can be acted on (local ones; a remote agent's are read-only).
     QList<StreamId> selectedStreams() const;
+    // Every selected row's stream, remote ones included (what the charts show).
+    QList<StreamId> selectedRows() const;
+    // Shows a headless agent's streams beside the local ones (File → Connect to agent…).
+    RemoteAgent *connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth = {},
+                              const QList<QSslCertificate> &caCertificates = {});
+    const QList<RemoteAgent *> &agents() const { return m_agents; }
+    void disconnectAgents();
     void selectStream(StreamId id);
     // One refresh as the timer does it; `slow` also does the once-a-second work.
     void refreshNow(bool slow = true);
@@ -190,6 +201,8 @@ private:
     QString streamName(StreamId id) const;
 
     QPointer<Engine> m_engine;
+    QList<RemoteAgent *> m_agents; // owned (children); their streams join each refresh
+    int m_agentsEver = 0;          // agents connected so far: the next one's id block
     StreamTableModel *m_model = nullptr;
     StreamSortProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;

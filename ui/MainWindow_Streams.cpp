@@ -9,6 +9,7 @@
 #include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
+#include "RemoteAgent.h"
 #include "ResponseModel.h"
 #include "SecretStore.h"
 #include "StreamActionDelegate.h"
@@ -36,6 +37,13 @@
 namespace streamscope::ui {
 
 QList<StreamId> MainWindow::selectedStreams() const
+{
+    QList<StreamId> ids = selectedRows();
+    ids.removeIf([](StreamId id) { return isRemoteStream(id); });
+    return ids;
+}
+
+QList<StreamId> MainWindow::selectedRows() const
 {
     QList<StreamId> ids;
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
@@ -73,7 +81,7 @@ QString MainWindow::streamName(StreamId id) const
 
 void MainWindow::onSelectionChanged()
 {
-    const QList<StreamId> ids = selectedStreams();
+    const QList<StreamId> ids = selectedRows();
     QList<QPair<StreamId, QString>> named;
     for (StreamId id : ids)
         named.append({id, streamName(id)});
@@ -86,7 +94,8 @@ void MainWindow::onSelectionChanged()
     if (current == kInvalidStreamId && !ids.isEmpty())
         current = ids.first();
     const QString name = current != kInvalidStreamId ? streamName(current) : QString();
-    m_inspector->setStream(current, name);
+    // A remote agent's messages stay on its machine: the inspector has nothing to show.
+    m_inspector->setStream(isRemoteStream(current) ? kInvalidStreamId : current, name);
     updateEventFilter();
     m_latencyChart->setStream(current, name);
     if (current != m_details->stream()) {
@@ -105,7 +114,7 @@ void MainWindow::onSelectionChanged()
         m_errors->setRecords(m_engine->errors(current));
     }
     m_rateChart->refresh(*m_history);
-    updateActionsForSelection(ids);
+    updateActionsForSelection(selectedStreams());
 }
 
 void MainWindow::updateActionsForSelection(const QList<StreamId> &ids)

@@ -1,6 +1,7 @@
 #include "StreamActionDelegate.h"
 
 #include "ControlIcons.h"
+#include "RemoteAgent.h"
 #include "StreamTableModel.h"
 
 #include <QtGui/QMouseEvent>
@@ -31,6 +32,12 @@ bool rowRuns(const QModelIndex &index)
 {
     return isRunning(StreamState(index.data(StreamTableModel::StateRole).toInt()));
 }
+
+// A remote agent's stream is shown, not controlled from here: no buttons.
+bool rowIsRemote(const QModelIndex &index)
+{
+    return isRemoteStream(index.data(StreamTableModel::StreamIdRole).toUInt());
+}
 } // namespace
 
 StreamActionDelegate::StreamActionDelegate(QObject *parent)
@@ -47,6 +54,8 @@ QRect StreamActionDelegate::buttonRect(const QRect &cell, int i)
 StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, const QPoint &pos,
                                                             const QModelIndex &index)
 {
+    if (rowIsRemote(index))
+        return Action::None;
     for (int i = 0; i < kButtonCount; ++i) {
         if (buttonRect(cell, i).contains(pos))
             return i == 0 && !rowRuns(index) ? Action::Start : Action(i + 1);
@@ -68,6 +77,8 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
     QStyle *style = widget ? widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, widget);
 
+    if (rowIsRemote(index))
+        return;
     const bool hovered = option.state & QStyle::State_MouseOver;
     if (m_iconStyle != style) {
         for (QIcon &icon : m_icons)

@@ -45,8 +45,11 @@ void StreamHistory::sample(const QVector<StreamSnapshot> &snaps)
         Stream &st = m_streams[s.id];
         if (st.primed) {
             const double dt = double(s.takenAtNs - st.lastNs) / 1e9;
-            const double rate =
-                dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt : 0.0;
+            // No newer snapshot (a remote agent's, polled once a second): the last rate holds.
+            const double rate = dt == 0.0 && st.rate.count > 0
+                ? st.rate.values[size_t((st.rate.head - 1 + kCapacity) % kCapacity)]
+                : dt > 0.0 && s.messages >= st.lastMessages ? double(s.messages - st.lastMessages) / dt
+                                                            : 0.0;
             st.rate.push(rate);
             ++st.rateSamples;
             total += rate;

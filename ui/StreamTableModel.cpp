@@ -314,11 +314,14 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         Row &row = m_rows[r];
         const StreamSnapshot &old = row.snap;
         // Rate over the last second from the sample ring.
-        if (row.sampleCount == int(row.samples.size())) {
+        // A snapshot seen before (a remote agent's, polled once a second) adds no sample.
+        const bool fresh = row.sampleCount == 0 || row.samples[size_t(row.sampleCount - 1)].ns != s.takenAtNs;
+        if (fresh && row.sampleCount == int(row.samples.size())) {
             std::rotate(row.samples.begin(), row.samples.begin() + 1, row.samples.end());
             --row.sampleCount;
         }
-        row.samples[size_t(row.sampleCount++)] = {s.takenAtNs, s.messages, s.bytes};
+        if (fresh)
+            row.samples[size_t(row.sampleCount++)] = {s.takenAtNs, s.messages, s.bytes};
         int base = 0;
         while (base + 1 < row.sampleCount - 1 && s.takenAtNs - row.samples[size_t(base + 1)].ns >= kRateWindowNs)
             ++base;
@@ -392,6 +395,10 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
     row.snap.state = state;
     row.snap.stateReason = reason;
     row.snap.stateSinceMs = m_nowMs;
+    if (!isRunning(state)) { // it receives nothing now: 0 at once, not at the next refresh
+        row.msgsPerSec = 0.0;
+        row.bytesPerSec = 0.0;
+    }
     emitChanged({r});
 }
 

@@ -3,6 +3,7 @@ target_sources(streamscope_ui PRIVATE
     BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
     ChartStyle.h
+    ConnectAgentDialog.h ConnectAgentDialog.cpp
     ControlIcons.h ControlIcons.cpp
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
@@ -18,6 +19,7 @@ target_sources(streamscope_ui PRIVATE
     MessageInspector.h MessageInspector.cpp
     NotifyDialog.h NotifyDialog.cpp
     RateChart.h RateChart.cpp
+    RemoteAgent.h RemoteAgent.cpp
     ResponseModel.h ResponseModel.cpp
     Sparkline.h Sparkline.cpp
     StreamActionDelegate.h StreamActionDelegate.cpp

@@ -77,17 +77,20 @@ bool AlertService::configure(const Workspace &workspace, bool keychainAvailable,
     for (qsizetype i = 0; i < workspace.notify.size(); ++i)
         if (!noKeychain(workspace.notify[i], QStringLiteral("notify[%1]").arg(i)))
             return false;
-    m_order.clear();
+    QStringList order;
     for (qsizetype s = 0; s < workspace.streams.size(); ++s) {
         const StreamConfig &c = workspace.streams[s];
-        m_order << c.name;
-        m_streams[c.name];
+        order << c.name;
         for (qsizetype i = 0; i < c.notify.size(); ++i) {
             if (!noKeychain(c.notify[i], QStringLiteral("streams[%1].notify[%2]").arg(s).arg(i)))
                 return false;
             perStream.append({c.name, c.notify[i]});
         }
     }
+    // Valid: applied. A stream gone from the workspace leaves /metrics, as its other series do.
+    for (const QString &name : std::as_const(order))
+        m_streams[name];
+    m_order = order;
     m_monitor.setRules(rules);
     m_notifier->setDestinations(workspace.notify, perStream);
     return true;

@@ -26,7 +26,8 @@ public:
 
     // Reads the workspace's alert rules and destinations. False with `error` naming the key
     // ("alerts[1].silent_s: expected ...", "notify[0].token: ...") when a rule is bad or,
-    // without a keychain (`keychainAvailable` false: headless), a destination refers to one.
+    // without a keychain (`keychainAvailable` false: headless), a destination refers to one;
+    // then nothing changes. Called again (a reload), the new rules and destinations apply.
     bool configure(const Workspace &workspace, bool keychainAvailable, QString *error);
 
     // `nowMs` epoch, `steadyMs` monotonic.

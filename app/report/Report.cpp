@@ -1,5 +1,8 @@
 #include "Report.h"
 
+#include "ClockReport.h"
+#include "FreshnessReport.h"
+
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSaveFile>
@@ -17,17 +20,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
 {
     QJsonArray list;
     for (const StreamSnapshot &s : streams) {
-        const LatencySnapshot &l = s.latency;
-        const auto ms = [&l](double q) { return round3(l.percentileUs(q) / 1000.0); };
-        QJsonObject latency{{QStringLiteral("count"), qint64(l.count)},
-                            {QStringLiteral("p50"), ms(0.5)},
-                            {QStringLiteral("p90"), ms(0.9)},
-                            {QStringLiteral("p99"), ms(0.99)},
-                            {QStringLiteral("p999"), ms(0.999)},
-                            {QStringLiteral("max"), round3(double(l.maxUs) / 1000.0)},
-                            {QStringLiteral("mean"), round3(l.meanUs() / 1000.0)},
-                            {QStringLiteral("negative"), qint64(l.negative)},
-                            {QStringLiteral("invalid"), qint64(l.invalid)}};
+        const QJsonObject latency = latencyObject(s.latency);
         QJsonObject o{{QStringLiteral("name"), s.name},
                       {QStringLiteral("url"), s.url.toString()},
                       {QStringLiteral("venue"), venueName(s.venue)},
@@ -49,6 +42,8 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                       {QStringLiteral("latency_ms"), latency}};
         if (!s.lastParseError.isEmpty())
             o.insert(QStringLiteral("last_parse_error"), s.lastParseError);
+        addClockFields(o, s);     // docs/clock.md
+        addFreshnessFields(o, s); // docs/freshness.md
         // Venue details (docs/venues.md); added fields only.
         o.insert(QStringLiteral("updates"), qint64(s.updates));
         o.insert(QStringLiteral("duplicates"), qint64(s.duplicates));
@@ -110,6 +105,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
     }
     return QJsonObject{{QStringLiteral("version"), 1},
                        {QStringLiteral("duration_s"), round3(durationS)},
+                       {QStringLiteral("host_clock"), hostClockObject(HostClockState::read())},
                        {QStringLiteral("streams"), list}};
 }
 

@@ -43,7 +43,11 @@ TerminationSignals::TerminationSignals(QObject *parent)
         m_notifier = new QSocketNotifier(g_pipe[0], QSocketNotifier::Read, this);
         connect(m_notifier, &QSocketNotifier::activated, this, [this] {
             char c = 0;
-            if (::read(g_pipe[0], &c, 1) == 1)
+            if (::read(g_pipe[0], &c, 1) != 1)
+                return;
+            if (int(c) == SIGHUP)
+                emit reloadRequested();
+            else
                 emit terminationRequested(int(c));
         });
         struct sigaction sa = {};
@@ -60,9 +64,25 @@ TerminationSignals::TerminationSignals(QObject *parent)
 #endif
 }
 
+void TerminationSignals::enableReload()
+{
+#ifdef Q_OS_UNIX
+    if (!m_notifier || m_reload)
+        return;
+    struct sigaction sa = {};
+    sa.sa_handler = onSignal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGHUP, &sa, nullptr);
+    m_reload = true;
+#endif
+}
+
 TerminationSignals::~TerminationSignals()
 {
 #ifdef Q_OS_UNIX
+    if (m_reload)
+        signal(SIGHUP, SIG_DFL);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     delete m_notifier; // before its descriptor is closed

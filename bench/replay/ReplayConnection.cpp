@@ -29,6 +29,8 @@ constexpr qint64 kLowWaterBytes = 1024 * 1024;
 constexpr qint64 kHighWaterBytes = 4 * 1024 * 1024;
 constexpr qsizetype kBatchBytes = 256 * 1024;
 constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
+// Plain HTTP GETs answered with the server time, as Binance's REST endpoints do.
+constexpr QByteArrayView kServerTimePaths[] = {"/api/v3/time", "/fapi/v1/time"};
 constexpr qsizetype kMaxLineBytes = 1024 * 1024;
 constexpr quint64 kMaxPaceBurst = 100000; // messages per tick after a long backlog
 
@@ -184,6 +186,11 @@ bool ReplayConnection::handleHttpRequest()
     const QByteArray requestLine = head.left(head.indexOf("\r\n"));
     const QList<QByteArray> parts = requestLine.split(' ');
     const QByteArray key = headerValue(head, "Sec-WebSocket-Key");
+    if (parts.size() >= 3 && parts[0] == "GET" && key.isEmpty() && isServerTimeTarget(parts[1])) {
+        answerServerTime(head, QUrl(QString::fromLatin1(parts[1])));
+        // The next request on a kept-alive connection may already be buffered.
+        return m_socket && m_socket->state() == QAbstractSocket::ConnectedState && !m_closing && handleHttpRequest();
+    }
     if (parts.size() < 3 || parts[0] != "GET" || key.isEmpty()) {
         rejectHttp("400 Bad Request", "websocket upgrade expected\n");
         return false;
@@ -218,6 +225,34 @@ bool ReplayConnection::handleHttpRequest()
     if (!m_options.waitSubscribe)
         beginData();
     return true;
+}
+
+quint64 ReplayConnection::venueNowMs() const
+{
+    return quint64(qint64(nowMs()) + m_options.clockOffsetMs);
+}
+
+bool ReplayConnection::isServerTimeTarget(const QByteArray &target)
+{
+    const qsizetype query = target.indexOf('?');
+    const QByteArrayView path = QByteArrayView(target).first(query < 0 ? target.size() : query);
+    return std::find(std::begin(kServerTimePaths), std::end(kServerTimePaths), path) != std::end(kServerTimePaths);
+}
+
+void ReplayConnection::answerServerTime(const QByteArray &head, const QUrl &target)
+{
+    // The clock of the request's own options: ?clock_offset_ms=N pairs with a stream's.
+    const ReplayOptions options = ReplayOptions::fromUrl(m_serverOptions, target);
+    const QByteArray body =
+        R"({"serverTime":)" + QByteArray::number(quint64(qint64(nowMs()) + options.clockOffsetMs)) + '}';
+    const bool close = headerValue(head, "Connection").compare("close", Qt::CaseInsensitive) == 0
+        || head.left(head.indexOf("\r\n")).endsWith("HTTP/1.0");
+    m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "
+                    + QByteArray::number(body.size()) + (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body);
+    if (close) {
+        m_closing = true;
+        m_socket->disconnectFromHost();
+    }
 }
 
 void ReplayConnection::rejectHttp(const QByteArray &status, const QByteArray &body)
@@ -315,7 +350,7 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
                 + R"(,"status":400,"error":{"code":-2010,"msg":"Account has insufficient balance for requested action."})"
                 + limits);
         else
-            sendControl(R"({"id":)" + id + R"(,"status":200,"result":{"serverTime":)" + QByteArray::number(nowMs())
+            sendControl(R"({"id":)" + id + R"(,"status":200,"result":{"serverTime":)" + QByteArray::number(venueNowMs())
                         + '}' + limits);
         return;
     } else {
@@ -449,6 +484,7 @@ void ReplayConnection::beginData()
     if (m_dataStarted || m_options.idle || m_closing)
         return;
     m_dataStarted = true;
+    m_dataClock.start();
     if (m_options.market && m_server) {
         // Join the market where it is now: the events before were someone else's.
         const quint64 start = std::min(m_server->marketPosition(m_options.scenario), m_target);
@@ -558,7 +594,9 @@ void ReplayConnection::writeBatch(quint64 limit)
     QByteArray batch(kBatchBytes + m_frames->maxFrameSize(), Qt::Uninitialized);
     char *out = batch.data();
     qsizetype used = 0;
-    FrameSet::writeNumber(m_nowMsText, nowMs(), ScenarioPool::kTimeMsWidth, '0');
+    // A venue falling behind stamps ever older event times (lag_ms_per_s).
+    const quint64 lagMs = m_options.lagMsPerS * quint64(m_dataClock.isValid() ? m_dataClock.elapsed() : 0) / 1000;
+    FrameSet::writeNumber(m_nowMsText, venueNowMs() - lagMs, ScenarioPool::kTimeMsWidth, '0');
     const quint64 first = m_sent;
     while (m_sent < limit && used < kBatchBytes) {
         const FrameSet::Frame &frame = pickFrame(m_sent);
@@ -641,8 +679,8 @@ void ReplayConnection::fireEvent()
     case Event::Gap: m_depthSeq += m_options.gapCount; break;
     case Event::Shutdown: {
         // Binance announces a maintenance close, keeps serving for a while, then closes.
-        const QByteArray notice =
-            R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":)" + QByteArray::number(nowMs()) + "}}";
+        const QByteArray notice = R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":)"
+            + QByteArray::number(venueNowMs()) + "}}";
         m_socket->write(FrameSet::wireMessage(notice, m_options.protocol));
         QTimer::singleShot(std::chrono::milliseconds(m_options.shutdownGraceMs), this, [this] {
             if (m_webSocket)
@@ -675,8 +713,8 @@ void ReplayConnection::sendPerStream(const QStringList &streams)
     for (const QString &name : streams) {
         const QByteArray symbol = name.section(QLatin1Char('@'), 0, 0).toUpper().toUtf8();
         const QByteArray json = R"({"stream":")" + name.toUtf8() + R"(","data":{"e":"aggTrade","E":)"
-            + QByteArray::number(nowMs()) + R"(,"s":")" + symbol + R"(","a":)" + QByteArray::number(++m_perStreamSerial)
-            + "}}";
+            + QByteArray::number(venueNowMs()) + R"(,"s":")" + symbol + R"(","a":)"
+            + QByteArray::number(++m_perStreamSerial) + "}}";
         sendControl(json);
     }
     if (m_server)

@@ -52,6 +52,11 @@ private:
     void onPingTick();
 
     bool handleHttpRequest();
+    // GET /api/v3/time or /fapi/v1/time (no upgrade): {"serverTime":<ms>}, shifted by the
+    // clock offset like the event times; the connection is kept for further requests.
+    static bool isServerTimeTarget(const QByteArray &target);
+    void answerServerTime(const QByteArray &head, const QUrl &target);
+    quint64 venueNowMs() const; // the server's clock: now plus the clock offset
     void rejectHttp(const QByteArray &status, const QByteArray &body);
     void handleClientMessage(const WebSocketFrameParser::Message &message);
     void handleBinanceControl(const QByteArray &text);
@@ -116,6 +121,7 @@ private:
 
     QTimer *m_paceTimer = nullptr;
     QElapsedTimer m_paceClock;
+    QElapsedTimer m_dataClock; // since the data began (lag_ms_per_s)
     quint64 m_paceBase = 0;
 };
 

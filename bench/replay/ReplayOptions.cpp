@@ -8,6 +8,11 @@
 namespace streamscope::replay {
 
 namespace {
+// A clock offset beyond a day is a mistake, not a test: event times must stay plausible.
+constexpr qint64 kMaxClockOffsetMs = 86400000;
+} // namespace
+
+namespace {
 
 bool isTrue(const QString &value)
 {
@@ -59,6 +64,8 @@ QString ReplayOptions::validate() const
     }
     if (rate < 0)
         return QStringLiteral("rate must not be negative");
+    if (clockOffsetMs < -kMaxClockOffsetMs || clockOffsetMs > kMaxClockOffsetMs)
+        return QStringLiteral("clock offset must be within one day (86400000 ms)");
     if (segmentEvery != 0 && segmentEvery < 4)
         return QStringLiteral("segment_every must be at least 4");
     if (misbehaviour() == Misbehaviour::BadJson && after == 0)
@@ -115,6 +122,10 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
             o.maxStreams = int(number);
         else if (key == QLatin1String("per_stream"))
             o.perStream = isTrue(value);
+        else if (key == QLatin1String("clock_offset_ms"))
+            o.clockOffsetMs = value.toLongLong();
+        else if (key == QLatin1String("lag_ms_per_s"))
+            o.lagMsPerS = number;
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;

@@ -47,6 +47,8 @@ struct ReplayOptions {
     bool idle = false;          // never send data; still answer control messages
     quint64 pingMs = 0;         // websocket: the server pings every pingMs (0 = never)
     QString authSession;        // line protocol: authentication must carry this session
+    qint64 clockOffsetMs = 0;   // event times and the server-time answer shifted by this (ms)
+    quint64 lagMsPerS = 0;      // data event times fall further behind by this much every second
 
     // Venue behaviour (Binance-like)
     bool market = false;            // connections of one scenario share one event sequence: a new
@@ -71,7 +73,8 @@ struct ReplayOptions {
     // A copy of base with the overrides of a websocket request target applied:
     //   /<scenario>?count=N&rate=R&loop=1&stamp=1&misbehave=KIND&after=K&silent_ms=D
     //   &drop_every=1&size=BYTES&gap=k&wait_subscribe=1&idle=1&ping_ms=T&scenario=NAME
-    //   &market=1&shutdown_grace_ms=T&max_age_ms=T&max_streams=N&per_stream=1
+    //   &market=1&shutdown_grace_ms=T&max_age_ms=T&max_streams=N&per_stream=1&clock_offset_ms=N
+    //   &lag_ms_per_s=N
     // A path that is not a scenario name ("/", "/stream", "/ws/btcusdt@aggTrade") keeps
     // the default scenario, so real Binance URLs work unchanged.
     static ReplayOptions fromUrl(const ReplayOptions &base, const QUrl &url);

@@ -109,35 +109,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption imageAfter(QStringLiteral("image-after"),
                                         QStringLiteral("line: message K is a SUB_IMAGE mid-stream."),
                                         QStringLiteral("K"));
-    parser.addOptions({port,
-                       address,
-                       scenario,
-                       count,
-                       rate,
-                       loop,
-                       stamp,
-                       protocol,
-                       tls,
-                       cert,
-                       key,
-                       misbehave,
-                       after,
-                       silentMs,
-                       dropEvery,
-                       size,
-                       gap,
-                       authSession,
-                       pingMs,
-                       idleExit,
-                       market,
-                       shutdownGraceMs,
-                       maxAgeMs,
-                       maxStreams,
-                       perStream,
-                       status503,
-                       conflatedEvery,
-                       segmentEvery,
-                       imageAfter});
+    const QCommandLineOption clockOffsetMs(
+        QStringLiteral("clock-offset-ms"),
+        QStringLiteral("Shift the server's clock by N ms (event times and the /api/v3/time answer; may be negative)."),
+        QStringLiteral("N"));
+    parser.addOptions({port,         clockOffsetMs,   address,  scenario,   count,       rate,      loop,
+                       stamp,        protocol,        tls,      cert,       key,         misbehave, after,
+                       silentMs,     dropEvery,       size,     gap,        authSession, pingMs,    idleExit,
+                       market,       shutdownGraceMs, maxAgeMs, maxStreams, perStream,   status503, conflatedEvery,
+                       segmentEvery, imageAfter});
     parser.addPositionalArgument(QStringLiteral("CERT KEY"), QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
     parser.process(app);
@@ -196,6 +176,12 @@ int main(int argc, char *argv[])
             options.status503Count = parts[1].toULongLong(&ok2);
         if (!ok2)
             return fail(QStringLiteral("--status503 takes AFTER,COUNT"));
+    }
+    if (parser.isSet(clockOffsetMs)) {
+        bool offsetOk = false;
+        options.clockOffsetMs = parser.value(clockOffsetMs).toLongLong(&offsetOk);
+        if (!offsetOk)
+            return fail(QStringLiteral("--clock-offset-ms takes an integer (ms, may be negative)"));
     }
     options.conflatedEvery = number(conflatedEvery, 0, &ok);
     options.segmentEvery = number(segmentEvery, 0, &ok);

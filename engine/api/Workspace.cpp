@@ -411,6 +411,14 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             return false;
         auth.warnUnknownKeys();
     }
+    if (auto v = r.string(QStringLiteral("server_time_url"))) {
+        const QUrl u(*v, QUrl::StrictMode);
+        if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
+            || u.host().isEmpty())
+            return r.error(QStringLiteral("server_time_url"),
+                           QStringLiteral("expected an http or https URL, found \"%1\"").arg(*v));
+        c.serverTimeUrl = u;
+    }
     if (auto v = r.object(QStringLiteral("market_subscription")))
         c.marketSubscription = *v;
     if (auto v = r.object(QStringLiteral("order_subscription")))
@@ -619,6 +627,8 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
             notify.append(t.toJson());
         o.insert(QStringLiteral("notify"), notify);
     }
+    if (!c.serverTimeUrl.isEmpty())
+        o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
     return o;
 }
 

@@ -40,6 +40,7 @@ void EngineWorker::runPosted()
 
 void EngineWorker::init()
 {
+    m_serverTime.init();
     m_tick = new QTimer(this);
     m_tick->setInterval(kTickMs);
     connect(m_tick, &QTimer::timeout, this, &EngineWorker::onTick);
@@ -52,6 +53,7 @@ void EngineWorker::shutdown()
         m_tick->stop();
     qDeleteAll(m_sessions);
     m_sessions.clear();
+    m_serverTime.shutdown();
 }
 
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config)
@@ -59,6 +61,8 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
     const StreamId id = shared->id;
     auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
+    session->setServerTimeService(&m_serverTime);
+    session->setWorkerLoad(&m_busy);
     m_sessions.insert(id, session);
     session->start();
 }
@@ -94,6 +98,7 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
 
 void EngineWorker::onTick()
 {
+    m_busy.sample(SystemClock::instance().monotonicMs());
     // Copy: a tick may make a session fail or reconnect, never remove it, but stay safe.
     const auto sessions = m_sessions.values();
     for (StreamSession *s : sessions)

@@ -12,7 +12,9 @@
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
+#include "session/ServerTimeService.h"
 #include "session/SessionEvents.h"
+#include "session/WorkerLoad.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
@@ -69,6 +71,8 @@ private:
     void onTick();
 
     MessageDecoder m_decoder;
+    ServerTimeService m_serverTime; // the server-time probes its sessions share
+    WorkerLoad m_busy;              // this thread's busy share, sampled on the tick
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};

@@ -64,6 +64,10 @@ struct StreamConfig {
     QJsonObject orderSubscription;
     int heartbeatMs = 5000;
 
+    // Where the venue's server time is asked (docs/clock.md); empty: the venue's default
+    // (Binance: its REST host's /api/v3/time), none for other venues.
+    QUrl serverTimeUrl;
+
     // TLS
     QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate
 

@@ -4,6 +4,8 @@
 // on the caller's thread without disturbing the stream's worker. Rates come from two
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
+#include "ClockEstimate.h"
+#include "Freshness.h"
 #include "LatencySnapshot.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
@@ -44,6 +46,11 @@ struct StreamSnapshot {
     qint64 lastDataMs = 0;
 
     LatencySnapshot latency; // filled only when asked for (it is 8 KiB)
+    // The same with the clock offset applied (docs/clock.md); empty until an offset is known.
+    // Filled with `latency`.
+    LatencySnapshot latencyCorrected;
+    ClockEstimate clock;         // the offset to the venue's clock, the latency floor
+    FreshnessEstimate freshness; // learned silence, falling behind (docs/freshness.md)
 
     // ---- venues (see docs/venues.md) ----
     quint64 updates = 0;               // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once

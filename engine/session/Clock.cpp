@@ -10,6 +10,12 @@ qint64 SystemClock::monotonicMs() const
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
+qint64 SystemClock::monotonicUs() const
+{
+    using namespace std::chrono;
+    return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
 qint64 SystemClock::wallUs() const
 {
     using namespace std::chrono;

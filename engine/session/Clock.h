@@ -19,6 +19,8 @@ public:
     virtual ~Clock() = default;
     virtual qint64 monotonicMs() const = 0; // arbitrary origin, never steps
     virtual qint64 wallUs() const = 0;      // µs since the Unix epoch, UTC
+    // The monotonic clock in µs (round trips of server-time requests); same origin.
+    virtual qint64 monotonicUs() const { return monotonicMs() * 1000; }
 
     qint64 wallMs() const { return wallUs() / 1000; }
 };
@@ -28,6 +30,7 @@ class SystemClock final : public Clock {
 public:
     qint64 monotonicMs() const override;
     qint64 wallUs() const override;
+    qint64 monotonicUs() const override;
 
     static SystemClock &instance();
 };

@@ -28,14 +28,16 @@ public:
         m_dataSeen = false;
     }
     void dataSeen() { m_dataSeen = true; }
-    // On the tick, before check(): data seen since the last tick counts as of now.
-    void observe(qint64 nowMs)
+    // On the tick, before check(): data seen since the last tick counts as of now. Returns
+    // whether there was any.
+    bool observe(qint64 nowMs)
     {
         if (!m_dataSeen)
-            return;
+            return false;
         m_lastDataMs = nowMs;
         m_anyData = true;
         m_dataSeen = false;
+        return true;
     }
 
     Verdict check(qint64 nowMs, qint64 stallTimeoutMs) const

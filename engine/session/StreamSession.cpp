@@ -1,9 +1,12 @@
 #include "StreamSession.h"
 
+#include "ServerTimeService.h"
 #include "SessionEvents.h"
 #include "ShardPlan.h"
+#include "WorkerLoad.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
+#include "model/TlsConfiguration.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -24,6 +27,9 @@ namespace {
 // The wall clock's plausible range for an event time, in µs since the epoch.
 constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
 constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
+// A change of wall − monotonic time between two ticks beyond this is a step of the wall clock
+// (NTP, a user, a resumed VM), not a slew: figures taken across it start over.
+constexpr qint64 kWallStepMs = 1000;
 // What of a peer's message an event quotes.
 constexpr qsizetype kQuotedChars = 200;
 
@@ -80,6 +86,7 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_events(events)
     , m_clock(clock)
     , m_transports(std::move(transports))
+    , m_clockTrack(m_shared->clock)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
 {
@@ -124,6 +131,7 @@ void StreamSession::start()
 
 void StreamSession::stop()
 {
+    m_clockTrack.setProbe(nullptr);
     dropConnection();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
@@ -405,7 +413,10 @@ void StreamSession::onLinkConnected(Link &link)
         return;
     }
     m_stall.connected(now);
+    m_silence.connected(now);
+    m_trend.reset();
     m_liveSinceMs.reset();
+    startServerTime();
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
     if (m_state == StreamState::Failed)
         return;
@@ -415,6 +426,79 @@ void StreamSession::onLinkConnected(Link &link)
         setState(StreamState::Live, QStringLiteral("connected"));
         m_liveSinceMs = now;
     }
+}
+
+// Freshness beyond "messages arrive" (docs/freshness.md): a silence well beyond the stream's
+// learned usual gap, and latency that keeps growing while messages flow.
+void StreamSession::checkFreshness(qint64 nowMs, bool dataSinceLastTick)
+{
+    FreshnessShared &out = m_shared->freshness;
+    if (dataSinceLastTick)
+        m_silence.onData(nowMs);
+    const bool delivering = m_state == StreamState::Live || m_state == StreamState::Degraded;
+    if (delivering) {
+        const SilenceLearner::Verdict v = m_silence.check(nowMs);
+        if (v.alarm) {
+            out.silenceAlarms.add();
+            emitEvent(EventKind::Stalled,
+                      QStringLiteral("silent for %1, well beyond its usual gap of %2 (alarm past %3)")
+                          .arg(seconds(v.silentMs), seconds(v.usualGapMs), seconds(v.thresholdMs)));
+        }
+    }
+    out.usualGapMs.store(m_silence.usualGapMs().value_or(-1));
+
+    const double busy = m_workerLoad ? m_workerLoad->busyShare() : -1.0;
+    out.busyShare.store(busy);
+    // The trend follows the corrected latency once there is one (raw latencies below zero are
+    // not in the raw histogram's sum), and starts over when that changes.
+    const bool corrected = m_clockTrack.correcting();
+    if (corrected != m_trendCorrected) {
+        m_trendCorrected = corrected;
+        m_trend.reset();
+    }
+    const LatencyHistogram &h = corrected ? m_shared->latencyCorrected : m_shared->latency;
+    const LatencyTrend::Change change = m_trend.tick(nowMs, h.count(), h.sumUs());
+    out.trendMsPerS.store(m_trend.slopeMsPerS());
+    out.fallingBehind.store(m_trend.behind());
+    if (change == LatencyTrend::Change::Started) {
+        const BehindCause cause = busy < 0 ? BehindCause::Unknown
+            : busy >= 0.9                  ? BehindCause::WeAreSlow
+                                           : BehindCause::VenueLate;
+        out.cause.store(int(cause));
+        out.fallingBehindAlarms.add();
+        const QString why = cause == BehindCause::WeAreSlow
+            ? QStringLiteral("we are slow: this worker was busy %1 % of the last second").arg(qRound(busy * 100))
+            : cause == BehindCause::VenueLate
+            ? QStringLiteral("the exchange or the network is late: this worker keeps up (busy %1 %)")
+                  .arg(qRound(busy * 100))
+            : QStringLiteral("cause unknown");
+        emitEvent(EventKind::Stalled,
+                  QStringLiteral("falling behind: latency up %1 ms in %2 s (%3 ms/s) while messages "
+                                 "arrive; %4")
+                      .arg(qRound(m_trend.growthMs()))
+                      .arg(m_trend.windows())
+                      .arg(m_trend.slopeMsPerS(), 0, 'f', 0)
+                      .arg(why));
+    } else if (change == LatencyTrend::Change::Ended) {
+        out.cause.store(int(BehindCause::None));
+        emitEvent(EventKind::Info, QStringLiteral("caught up: latency no longer growing"));
+    } else if (!m_trend.behind() && out.cause.load() == int(BehindCause::Unknown) && m_trend.windows() > 0) {
+        out.cause.store(int(BehindCause::None));
+    }
+}
+
+// The server-time probe, once the stream is up: the stream's own server_time_url, else its
+// venue's endpoint (Binance only). Kept across reconnects, dropped on stop.
+void StreamSession::startServerTime()
+{
+    if (!m_serverTime || m_clockTrack.hasProbe())
+        return;
+    const QUrl url = m_config.serverTimeUrl.isEmpty() ? m_venue->serverTimeUrl() : m_config.serverTimeUrl;
+    if (url.isEmpty())
+        return;
+    QString tlsError;
+    const QSslConfiguration tls = tlsConfiguration(m_config, &tlsError);
+    m_clockTrack.setProbe(m_serverTime->probe(url, tls, m_config.caFile));
 }
 
 void StreamSession::flushOutbox(Link &link)
@@ -530,6 +614,7 @@ void StreamSession::scheduleReconnect(const QString &reason)
 
 void StreamSession::fail(const QString &reason)
 {
+    m_clockTrack.setProbe(nullptr);
     dropConnection();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
@@ -562,7 +647,16 @@ void StreamSession::tick()
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())
         l->watchdog.observe(now);
-    m_stall.observe(now);
+    const bool dataSinceLastTick = m_stall.observe(now);
+    const qint64 wallMinusMono = m_clock.wallMs() - now;
+    if (m_wallMinusMonotonicMs && qAbs(wallMinusMono - *m_wallMinusMonotonicMs) > kWallStepMs) {
+        m_trend.reset();
+        m_clockTrack.wallStepped();
+    }
+    m_wallMinusMonotonicMs = wallMinusMono;
+    checkFreshness(now, dataSinceLastTick);
+    if (const QString note = m_clockTrack.tick(now); !note.isEmpty())
+        emitEvent(EventKind::Info, note);
     switch (m_state) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
@@ -757,6 +851,9 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
+            m_clockTrack.observe(latencyUs);
+            if (m_clockTrack.correcting())
+                m_shared->latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());
             latencyMs = double(latencyUs) / 1000.0;
         } else if (fields.eventTime != DecodedFields::kNone) {
             m_shared->latency.recordInvalid();

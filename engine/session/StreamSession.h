@@ -34,10 +34,13 @@
 
 #include "Backoff.h"
 #include "Clock.h"
+#include "ClockTracker.h"
 #include "ConnectionGroup.h"
 #include "EventThrottle.h"
+#include "LatencyTrend.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
+#include "SilenceLearner.h"
 #include "StallWatchdog.h"
 #include "TransportFactory.h"
 #include "model/StreamConfig.h"
@@ -57,8 +60,10 @@
 namespace streamscope {
 
 class MessageDecoder;
+class ServerTimeService;
 class SessionEvents;
 class StreamShared;
+class WorkerLoad;
 class VenueHandler;
 struct DecodedFields;
 
@@ -79,6 +84,13 @@ public:
     void restart();
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
+
+    // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
+    // before start(); without it the offset comes from the latency floor only.
+    void setServerTimeService(ServerTimeService *service) { m_serverTime = service; }
+    // The worker's busy share, which tells "we are slow" from "the venue is late" when the
+    // stream falls behind (docs/freshness.md). Without it the cause is unknown.
+    void setWorkerLoad(const WorkerLoad *load) { m_workerLoad = load; }
 
     // Housekeeping, a few times a second: watchdogs, due reconnects and paced messages,
     // rollover progress, backoff reset.
@@ -101,6 +113,8 @@ private:
     qint64 wallMs() const override { return m_clock.wallMs(); }
 
     void applyConfig(const StreamConfig &config);
+    void startServerTime();
+    void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch);
@@ -148,6 +162,13 @@ private:
     StallWatchdog m_stall;
     RequestTracker m_requests;
     EventThrottle m_throttle;
+    ClockTracker m_clockTrack;
+    ServerTimeService *m_serverTime = nullptr;
+    SilenceLearner m_silence;
+    LatencyTrend m_trend;
+    bool m_trendCorrected = false; // which histogram the trend follows
+    const WorkerLoad *m_workerLoad = nullptr;
+    std::optional<qint64> m_wallMinusMonotonicMs; // a change of more than kWallStepMs is a step
     Backoff m_backoff;
     QTimer m_reconnectTimer;
     std::optional<qint64> m_reconnectAtMs; // monotonic

@@ -40,6 +40,9 @@ public:
     }
 
     void recordInvalid() noexcept { m_invalid.add(); }
+    // The writer's totals so far (for the worker's own per-second figures).
+    std::uint64_t count() const noexcept { return m_count.load(); }
+    std::uint64_t sumUs() const noexcept { return m_sumUs.load(); }
 
     LatencySnapshot snapshot() const;
 

@@ -142,8 +142,12 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.inspectorDrops = c.inspectorDrops.load();
     out.lastMessageMs = c.lastMessageMs.load();
     out.lastDataMs = c.lastDataMs.load();
-    if (withLatency)
+    clock.fill(out.clock);
+    freshness.fill(out.freshness);
+    if (withLatency) {
         out.latency = latency.snapshot();
+        out.latencyCorrected = latencyCorrected.snapshot();
+    }
 }
 
 QVector<ResponseRecord> StreamShared::responses(bool errors) const

@@ -9,6 +9,8 @@
 // somebody inspects the stream (inspecting is a relaxed load otherwise).
 // Owned through a shared_ptr by the session (worker) and the facade, so either may go first.
 
+#include "ClockShared.h"
+#include "FreshnessShared.h"
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
 #include "model/StreamConfig.h"
@@ -77,6 +79,9 @@ public:
     StreamCounters counters;
     VenueCounters venue;
     LatencyHistogram latency;
+    LatencyHistogram latencyCorrected; // receive time + clock offset − event time, once an offset is known
+    ClockShared clock;
+    FreshnessShared freshness;
     std::atomic<StreamState> state{StreamState::Idle};
     std::atomic<bool> inspecting{false};
 

@@ -28,6 +28,9 @@ public:
     qint64 maxConnectionAgeMs() const override;
     int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
     int streamsNamedInUrl(const QUrl &url) const override;
+    // The known stream hosts' REST hosts; any other host (a testnet, a replay server) is asked
+    // itself, over http for ws and https for wss, on the stream's port.
+    QUrl serverTimeUrl() const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
     bool onNotice(int link, const DecodedFields &fields) override;
     // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.

@@ -47,6 +47,8 @@ public:
     {
         return m_config.maxConnectionAgeMs > 0 ? m_config.maxConnectionAgeMs : 0;
     }
+    // The venue's REST server-time endpoint for this stream (docs/clock.md); empty if none.
+    virtual QUrl serverTimeUrl() const { return {}; }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
     // Streams the stream's URL itself names (they count toward the first connection's share).

@@ -80,7 +80,7 @@ void tst_AlertsHeadless::silenceRaisesAndRecoversAtTheWebhook()
     app.start(QStringLiteral(STREAMSCOPE_BIN),
               {QStringLiteral("--headless"), QStringLiteral("--workspace"), wsPath, QStringLiteral("--duration"),
                QStringLiteral("10"), QStringLiteral("--report"), reportPath, QStringLiteral("--metrics-port"),
-               QStringLiteral("0")});
+               QStringLiteral("0"), QStringLiteral("--quiet")}); // alerts run without the live lines too
     QVERIFY(app.waitForStarted());
     QString metricsUrl;
     QTRY_VERIFY_WITH_TIMEOUT(

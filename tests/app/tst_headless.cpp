@@ -195,6 +195,21 @@ void TestHeadless::badArguments_data()
     QTest::newRow("a folder") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                              QStringLiteral("/tmp")}
                               << QStringLiteral("/tmp: expected a regular file, found a directory");
+    QTest::newRow("TLS certificate without its key")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("0"),
+                       QStringLiteral("--metrics-tls-cert"), QStringLiteral("/etc/hostname")}
+        << QStringLiteral("--metrics-tls-cert and --metrics-tls-key go together");
+    QTest::newRow("auth without metrics")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-auth-file"), QStringLiteral("/x")}
+        << QStringLiteral("need --metrics-port");
+    QTest::newRow("auth file missing") << QStringList{QStringLiteral("--headless"),
+                                                      QStringLiteral("--duration"),
+                                                      QStringLiteral("1"),
+                                                      QStringLiteral("--metrics-port"),
+                                                      QStringLiteral("0"),
+                                                      QStringLiteral("--metrics-auth-file"),
+                                                      QStringLiteral("/nonexistent/auth")}
+                                       << QStringLiteral("/nonexistent/auth: cannot read");
 }
 
 void TestHeadless::badArguments()

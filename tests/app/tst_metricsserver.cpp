@@ -4,6 +4,7 @@
 // timeouts, the connection cap). The engine has no streams: the body is still a full
 // OpenMetrics exposition ("# EOF"), and the server's behaviour does not depend on it.
 
+#include "BuiltinCertificate.h"
 #include "Engine.h"
 #include "MetricsServer.h"
 
@@ -11,6 +12,8 @@
 
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QSslKey>
+#include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 
@@ -132,9 +135,15 @@ private slots:
     void idleKeepAliveClosed();
     void clientNotTakingItsResponseDropped();
     void connectionCap();
+    void streamsEndpointIsTheReport();
+    void basicAuthentication_data();
+    void basicAuthentication();
+    void authFileRead_data();
+    void authFileRead();
+    void tlsOnly();
 
 private:
-    quint16 start(const HttpServerLimits &limits = {});
+    quint16 start(const HttpServerLimits &limits = {}, const MetricsServer::Access &access = {});
 
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<MetricsServer> m_server;
@@ -151,9 +160,10 @@ void TestMetricsServer::cleanup()
     m_engine.reset();
 }
 
-quint16 TestMetricsServer::start(const HttpServerLimits &limits)
+quint16 TestMetricsServer::start(const HttpServerLimits &limits, const MetricsServer::Access &access)
 {
     m_server = std::make_unique<MetricsServer>(*m_engine, limits);
+    m_server->setAccess(access);
     QString error;
     const quint16 port = m_server->listen(QHostAddress::LocalHost, 0, &error);
     if (!port)
@@ -490,6 +500,169 @@ void TestMetricsServer::connectionCap()
     Response r;
     QVERIFY(scraper.waitForResponse(&r));
     QCOMPARE(r.status, 200);
+}
+
+void TestMetricsServer::streamsEndpointIsTheReport()
+{
+    streamscope::StreamConfig c;
+    c.name = QStringLiteral("nobody-listens");
+    c.venue = streamscope::Venue::Generic;
+    c.url = QUrl(QStringLiteral("tcp://127.0.0.1:1"));
+    m_engine->addStream(c);
+    const quint16 port = start();
+    Client client(port);
+    client.send("GET /api/v1/streams HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 200);
+    QCOMPARE(r.headers.value("content-type"), QByteArray("application/json"));
+    const QJsonObject report = QJsonDocument::fromJson(r.body).object();
+    QCOMPARE(report.value(QStringLiteral("version")).toInt(), 1);
+    const QJsonArray streams = report.value(QStringLiteral("streams")).toArray();
+    QCOMPARE(streams.size(), 1);
+    QCOMPARE(streams.first().toObject().value(QStringLiteral("name")).toString(), QStringLiteral("nobody-listens"));
+    QVERIFY(streams.first().toObject().contains(QStringLiteral("latency_ms")));
+    client.send("POST /api/v1/streams HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, 405);
+}
+
+void TestMetricsServer::basicAuthentication_data()
+{
+    QTest::addColumn<QByteArray>("request");
+    QTest::addColumn<int>("status");
+    const QByteArray good = "Authorization: Basic " + QByteArray("scraper:s3cret:x").toBase64() + "\r\n";
+    const auto get = [](const QByteArray &path, const QByteArray &headers) {
+        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n";
+    };
+    QTest::newRow("no credentials") << get("/metrics", {}) << 401;
+    QTest::newRow("no credentials, streams") << get("/api/v1/streams", {}) << 401;
+    QTest::newRow("wrong password") << get("/metrics",
+                                           "Authorization: Basic " + QByteArray("scraper:s3cret:y").toBase64() + "\r\n")
+                                    << 401;
+    QTest::newRow("password's prefix") << get(
+        "/metrics", "Authorization: Basic " + QByteArray("scraper:s3cret").toBase64() + "\r\n")
+                                       << 401;
+    QTest::newRow("other user") << get("/metrics",
+                                       "Authorization: Basic " + QByteArray("root:s3cret:x").toBase64() + "\r\n")
+                                << 401;
+    QTest::newRow("bearer") << get("/metrics", "Authorization: Bearer s3cret\r\n") << 401;
+    QTest::newRow("empty") << get("/metrics", "Authorization:\r\n") << 401;
+    QTest::newRow("two headers") << get("/metrics", good + good) << 400;
+    QTest::newRow("right") << get("/metrics", good) << 200;
+    QTest::newRow("right, streams") << get("/api/v1/streams", good) << 200;
+}
+
+void TestMetricsServer::basicAuthentication()
+{
+    QFETCH(QByteArray, request);
+    QFETCH(int, status);
+    MetricsServer::Access access;
+    access.basicAuth = "scraper:s3cret:x"; // a password may hold a colon
+    const quint16 port = start({}, access);
+    Client client(port);
+    client.send(request);
+    Response r;
+    QVERIFY(client.waitForResponse(&r));
+    QCOMPARE(r.status, status);
+    if (status == 401) {
+        QCOMPARE(r.headers.value("www-authenticate"), QByteArray("Basic realm=\"streamscope\", charset=\"UTF-8\""));
+        QCOMPARE(r.body, QByteArray("Unauthorized\n")); // no data
+    } else if (status == 200) {
+        QVERIFY(r.body.contains("# EOF") || r.body.startsWith("{"));
+    }
+}
+
+void TestMetricsServer::authFileRead_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<bool>("ok");
+    QTest::newRow("user:password") << QByteArray("scraper:pw\n") << true;
+    QTest::newRow("CRLF") << QByteArray("scraper:pw\r\n") << true;
+    QTest::newRow("no newline") << QByteArray("scraper:pw") << true;
+    QTest::newRow("no colon") << QByteArray("scraper\n") << false;
+    QTest::newRow("no user") << QByteArray(":pw\n") << false;
+    QTest::newRow("no password") << QByteArray("scraper:\n") << false;
+    QTest::newRow("two lines") << QByteArray("a:b\nc:d\n") << false;
+    QTest::newRow("empty") << QByteArray() << false;
+    QTest::newRow("too large") << QByteArray("a:") + QByteArray(5000, 'x') << false;
+}
+
+void TestMetricsServer::authFileRead()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(bool, ok);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("auth"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(content);
+    f.close();
+    QByteArray credentials;
+    QString error;
+    QCOMPARE(MetricsServer::readAuthFile(path, &credentials, &error), ok);
+    if (ok) {
+        QCOMPARE(credentials, QByteArray("scraper:pw"));
+    } else {
+        QVERIFY2(error.startsWith(path), qPrintable(error)); // names the file
+        QVERIFY(!error.contains(QLatin1String("pw")));       // and never the secret
+    }
+    QVERIFY(!MetricsServer::readAuthFile(dir.filePath(QStringLiteral("missing")), &credentials, &error));
+    QVERIFY(error.contains(QLatin1String("missing")));
+}
+
+void TestMetricsServer::tlsOnly()
+{
+    QTemporaryDir dir;
+    const auto write = [&dir](const QString &name, const QByteArray &bytes) {
+        QFile f(dir.filePath(name));
+        return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+    };
+    QVERIFY(write(QStringLiteral("cert.pem"), streamscope::replay::builtinCertificatePem()));
+    QVERIFY(write(QStringLiteral("key.pem"), streamscope::replay::builtinPrivateKeyPem()));
+    QVERIFY(write(QStringLiteral("bad.pem"), "not a certificate"));
+    MetricsServer::Access access;
+    QString error;
+    QVERIFY(!MetricsServer::tlsFromFiles(dir.filePath(QStringLiteral("bad.pem")),
+                                         dir.filePath(QStringLiteral("key.pem")), &access.tls, &error));
+    QVERIFY2(error.contains(QLatin1String("expected a PEM certificate")), qPrintable(error));
+    QVERIFY(!MetricsServer::tlsFromFiles(dir.filePath(QStringLiteral("cert.pem")),
+                                         dir.filePath(QStringLiteral("bad.pem")), &access.tls, &error));
+    QVERIFY2(error.contains(QLatin1String("private key")), qPrintable(error));
+    QVERIFY2(MetricsServer::tlsFromFiles(dir.filePath(QStringLiteral("cert.pem")),
+                                         dir.filePath(QStringLiteral("key.pem")), &access.tls, &error),
+             qPrintable(error));
+    access.basicAuth = "scraper:pw";
+    const quint16 port = start({}, access);
+
+    // A TLS client that trusts the certificate and knows the password reads the metrics.
+    QSslSocket tls;
+    QSslConfiguration c = tls.sslConfiguration();
+    c.addCaCertificates(QSslCertificate::fromData(streamscope::replay::builtinCertificatePem()));
+    tls.setSslConfiguration(c);
+    tls.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port);
+    // The server runs in this thread: wait with the event loop, not with waitForEncrypted().
+    QVERIFY2(QTest::qWaitFor([&tls] { return tls.isEncrypted(); }, scaledMs(kWaitMs)), qPrintable(tls.errorString()));
+    tls.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic " + QByteArray("scraper:pw").toBase64()
+              + "\r\n\r\n");
+    QByteArray received;
+    Response r;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            received += tls.readAll();
+            return takeResponse(received, &r, false);
+        },
+        scaledMs(kWaitMs)));
+    QCOMPARE(r.status, 200);
+    QVERIFY(r.body.contains("# EOF"));
+
+    // Plain HTTP on the TLS port gets no metrics: the server waits for a handshake that does
+    // not come, and the request timeout closes the connection.
+    Client plain(port);
+    plain.send(kScrape);
+    QTest::qWait(200);
+    QVERIFY(!plain.unread().contains("streamscope"));
+    QVERIFY(!plain.unread().contains("200 OK"));
 }
 
 QTEST_GUILESS_MAIN(TestMetricsServer)

@@ -329,6 +329,8 @@ void TestHostilePeer::attackIsHandledAndNeighbourExact()
     if (c.mode == HostilePeer::Mode::WebSocket) {
         attacked.venue = Venue::Binance;
         attacked.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/ws").arg(peer.port()));
+        // The server time (docs/clock.md) from the neighbour: the peer counts every connection.
+        attacked.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time").arg(neighbourServer.port()));
     } else {
         attacked.url = QUrl(QStringLiteral("tcp://127.0.0.1:%1").arg(peer.port()));
     }

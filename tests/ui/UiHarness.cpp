@@ -1,5 +1,6 @@
 // Not a test: a harness for looking at the UI and measuring it.
 //   ui_harness main|dialog|inspector|details [--dark] [--size=WxH] [--log]
+//              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
 //   ui_harness load STREAMS RATE SECONDS [--no-window]
@@ -144,6 +145,13 @@ int main(int argc, char **argv)
     }
     window.resize(size);
     window.show();
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--agent="))) {
+            const QString spec = a.mid(8);
+            const qsizetype eq = spec.indexOf(QLatin1Char('='));
+            window.connectAgent(spec.left(eq), QUrl(spec.mid(eq + 1)));
+        }
+    }
     if (args.contains(QStringLiteral("--log")))
         window.latencyChart()->setLogScale(true);
 

@@ -1,0 +1,212 @@
+// Learned silence and the latency trend, on a clock the test steps: what is usual for one
+// stream is an alarm for another; a latency that grows while messages flow is "falling
+// behind", a steady one is not; the worker's busy share.
+
+#include "session/LatencyTrend.h"
+#include "session/SilenceLearner.h"
+#include "session/WorkerLoad.h"
+
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+
+class TestFreshness : public QObject {
+    Q_OBJECT
+private slots:
+    void bucketsAreRoughlyLogarithmic();
+    void streamEveryTenSecondsIsQuietAtTwelve();
+    void busyStreamAlarmsWellUnderTenSeconds();
+    void oneAlarmPerSilence();
+    void learningRaisesNothing();
+    void reconnectWaitIsNoUsualGap();
+    void growingLatencyIsFallingBehind();
+    void steadyLatencyIsNot();
+    void noisyButFlatLatencyIsNot();
+    void caughtUpEndsIt();
+    void threadCpuTimeMoves();
+
+private:
+    // Ticks every 100 ms from `from` to `to`, data at every `everyMs`.
+    static qint64 feed(SilenceLearner &l, qint64 from, qint64 to, qint64 everyMs);
+};
+
+qint64 TestFreshness::feed(SilenceLearner &l, qint64 from, qint64 to, qint64 everyMs)
+{
+    qint64 t = from;
+    for (; t <= to; t += 100) {
+        if ((t - from) % everyMs == 0)
+            l.onData(t);
+        else
+            l.check(t);
+    }
+    return t - 100;
+}
+
+void TestFreshness::bucketsAreRoughlyLogarithmic()
+{
+    QCOMPARE(SilenceLearner::bucketOf(0), 0);
+    QCOMPARE(SilenceLearner::bucketOf(100), 0);
+    QCOMPARE(SilenceLearner::upperBoundMs(0), qint64(100));
+    for (qint64 gap : {150, 1000, 10000, 60000, 3600000}) {
+        const int b = SilenceLearner::bucketOf(gap);
+        QVERIFY2(SilenceLearner::upperBoundMs(b) >= gap, qPrintable(QString::number(gap)));
+        QVERIFY2(SilenceLearner::upperBoundMs(b) < gap * 1.42, qPrintable(QString::number(gap)));
+    }
+}
+
+void TestFreshness::streamEveryTenSecondsIsQuietAtTwelve()
+{
+    SilenceLearner l;
+    l.connected(0);
+    const qint64 last = feed(l, 0, 30 * 10000, 10000); // 30 gaps of 10 s
+    QVERIFY(l.usualGapMs().has_value());
+    QVERIFY(*l.usualGapMs() >= 10000);
+    for (qint64 t = last + 100; t <= last + 12000; t += 100)
+        QVERIFY2(!l.check(t).alarm, qPrintable(QString::number(t - last)));
+    // Well beyond it, it does alarm.
+    bool alarmed = false;
+    for (qint64 t = last + 12100; t <= last + 120000 && !alarmed; t += 100)
+        alarmed = l.check(t).alarm;
+    QVERIFY(alarmed);
+}
+
+void TestFreshness::busyStreamAlarmsWellUnderTenSeconds()
+{
+    SilenceLearner l;
+    l.connected(0);
+    const qint64 last = feed(l, 0, 5000, 100); // data on every tick (100 msgs/s)
+    QCOMPARE(l.usualGapMs(), std::optional<qint64>(100));
+    qint64 alarmAt = -1;
+    for (qint64 t = last + 100; t <= last + 10000 && alarmAt < 0; t += 100) {
+        const SilenceLearner::Verdict v = l.check(t);
+        if (v.alarm) {
+            alarmAt = t - last;
+            QCOMPARE(v.usualGapMs, qint64(100));
+            QCOMPARE(v.thresholdMs, SilenceLearner::kMinAlarmMs);
+        }
+    }
+    QVERIFY2(alarmAt > 0 && alarmAt <= 2500, qPrintable(QString::number(alarmAt)));
+}
+
+void TestFreshness::oneAlarmPerSilence()
+{
+    SilenceLearner l;
+    l.connected(0);
+    qint64 last = feed(l, 0, 5000, 100);
+    int alarms = 0;
+    for (qint64 t = last + 100; t <= last + 20000; t += 100)
+        alarms += l.check(t).alarm ? 1 : 0;
+    QCOMPARE(alarms, 1);
+    // Data again, then a new silence: a new alarm.
+    last = feed(l, last + 20100, last + 22000, 100);
+    for (qint64 t = last + 100; t <= last + 5000; t += 100)
+        alarms += l.check(t).alarm ? 1 : 0;
+    QCOMPARE(alarms, 2);
+}
+
+void TestFreshness::learningRaisesNothing()
+{
+    SilenceLearner l;
+    l.connected(0);
+    const qint64 last = feed(l, 0, 500, 100); // five gaps: still learning
+    QVERIFY(!l.usualGapMs());
+    for (qint64 t = last + 100; t <= last + 60000; t += 100)
+        QVERIFY(!l.check(t).alarm);
+}
+
+void TestFreshness::reconnectWaitIsNoUsualGap()
+{
+    SilenceLearner l;
+    l.connected(0);
+    qint64 last = feed(l, 0, 5000, 100);
+    l.connected(last + 30000); // a reconnect after 30 s
+    last = feed(l, last + 30500, last + 33000, 100);
+    QCOMPARE(l.usualGapMs(), std::optional<qint64>(100));
+}
+
+void TestFreshness::growingLatencyIsFallingBehind()
+{
+    LatencyTrend trend;
+    std::uint64_t count = 0, sumUs = 0;
+    qint64 startedAt = -1;
+    trend.tick(0, count, sumUs);
+    for (qint64 t = 100; t <= 10000; t += 100) {
+        // 10 messages a tick; latency 5 ms + 50 ms for every second elapsed.
+        for (int i = 0; i < 10; ++i) {
+            ++count;
+            sumUs += std::uint64_t(5000 + 50 * t);
+        }
+        if (trend.tick(t, count, sumUs) == LatencyTrend::Change::Started)
+            startedAt = t;
+    }
+    QVERIFY2(startedAt > 0 && startedAt <= 10000, qPrintable(QString::number(startedAt)));
+    QVERIFY(trend.behind());
+    QVERIFY(qAbs(trend.slopeMsPerS() - 50.0) < 1.0);
+}
+
+void TestFreshness::steadyLatencyIsNot()
+{
+    LatencyTrend trend;
+    std::uint64_t count = 0, sumUs = 0;
+    for (qint64 t = 0; t <= 30000; t += 100) {
+        count += 10;
+        sumUs += 10 * 40000; // 40 ms, steady: a far venue is not a late one
+        QCOMPARE(trend.tick(t, count, sumUs), LatencyTrend::Change::None);
+    }
+    QVERIFY(!trend.behind());
+}
+
+void TestFreshness::noisyButFlatLatencyIsNot()
+{
+    LatencyTrend trend;
+    std::uint64_t count = 0, sumUs = 0;
+    for (qint64 t = 0; t <= 30000; t += 100) {
+        count += 10;
+        sumUs += 10 * std::uint64_t((t / 1000) % 2 ? 300000 : 5000); // alternating seconds of 5 and 300 ms
+        QVERIFY(trend.tick(t, count, sumUs) != LatencyTrend::Change::Started);
+    }
+}
+
+void TestFreshness::caughtUpEndsIt()
+{
+    LatencyTrend trend;
+    std::uint64_t count = 0, sumUs = 0;
+    qint64 t = 0;
+    for (; t <= 8000; t += 100) {
+        count += 10;
+        sumUs += 10 * std::uint64_t(5000 + 100 * t);
+        trend.tick(t, count, sumUs);
+    }
+    QVERIFY(trend.behind());
+    bool ended = false;
+    for (; t <= 30000 && !ended; t += 100) {
+        count += 10;
+        sumUs += 10 * 5000;
+        ended = trend.tick(t, count, sumUs) == LatencyTrend::Change::Ended;
+    }
+    QVERIFY(ended);
+    QVERIFY(!trend.behind());
+}
+
+void TestFreshness::threadCpuTimeMoves()
+{
+    const qint64 before = WorkerLoad::threadCpuUs();
+    QVERIFY(before >= 0);
+    volatile double x = 0;
+    QElapsedTimer spin;
+    spin.start();
+    while (spin.elapsed() < 50)
+        x = x + 1.0;
+    QVERIFY(WorkerLoad::threadCpuUs() > before);
+    WorkerLoad load;
+    QCOMPARE(load.busyShare(), -1.0);
+    load.sample(0);
+    spin.restart();
+    while (spin.elapsed() < 1100)
+        x = x + 1.0;
+    load.sample(1100);
+    QVERIFY2(load.busyShare() > 0.0 && load.busyShare() <= 1.0, qPrintable(QString::number(load.busyShare())));
+}
+
+QTEST_GUILESS_MAIN(TestFreshness)
+#include "tst_freshness.moc"

@@ -1,0 +1,215 @@
+// Falling behind inside a session, on a clock the test steps and a fake transport: the cause
+// follows the worker's busy share ("we are slow" from a saturated worker, "the exchange or
+// the network is late" otherwise), and a step of the wall clock is no falling behind.
+
+#include "model/StreamSnapshot.h"
+#include "protocol/MessageDecoder.h"
+#include "session/Clock.h"
+#include "session/SessionEvents.h"
+#include "session/StreamSession.h"
+#include "session/WorkerLoad.h"
+#include "stats/StreamShared.h"
+#include "transport/Transport.h"
+
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+
+namespace {
+
+class ManualClock final : public Clock {
+public:
+    qint64 monotonicMs() const override { return m_monoMs; }
+    qint64 wallUs() const override { return m_wallUs; }
+    void advanceMs(qint64 ms)
+    {
+        m_monoMs += ms;
+        m_wallUs += ms * 1000;
+    }
+    void stepWallMs(qint64 ms) { m_wallUs += ms * 1000; }
+
+private:
+    qint64 m_monoMs = 7'000'000;
+    qint64 m_wallUs = 1'780'000'000'000'000;
+};
+
+class FakeTransport final : public Transport {
+public:
+    using Transport::Transport;
+    void open() override { }
+    void abort() override { }
+    bool sendText(const QString &) override { return true; }
+    bool hasPing() const override { return false; }
+    bool ping() override { return false; }
+    void up() { emit connected(); }
+    void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
+};
+
+class EventLog final : public SessionEvents {
+public:
+    void publish(const StreamEvent &event) override { events << event; }
+    QVector<StreamEvent> events;
+};
+
+class FixedLoad final : public WorkerLoad {
+public:
+    explicit FixedLoad(double share)
+        : m_share(share)
+    {
+    }
+    double busyShare() const override { return m_share; }
+
+private:
+    double m_share;
+};
+
+StreamConfig config()
+{
+    StreamConfig c;
+    c.name = QStringLiteral("feed");
+    c.venue = Venue::Generic;
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/feed"));
+    c.stallTimeoutMs = 600000;
+    c.pingIntervalMs = 0;
+    c.pongTimeoutMs = 0;
+    return c;
+}
+
+struct Rig {
+    Rig()
+        : shared(std::make_shared<StreamShared>(1, config()))
+        , session(shared, config(), decoder, log, clock,
+                  [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
+                      transport = new FakeTransport(c, d, sink);
+                      return transport;
+                  })
+    {
+        session.start();
+        transport->up();
+    }
+
+    // `seconds` of 50 messages a second, each `lagMs(t)` old when it arrives (t: seconds since
+    // the start of this call), the venue's clock `venueMinusWallMs` from ours.
+    template<typename Lag>
+    void flow(int seconds, Lag lagMs, qint64 venueMinusWallMs = 0)
+    {
+        for (int tick = 0; tick < seconds * 10; ++tick) {
+            for (int i = 0; i < 5; ++i) {
+                const qint64 e = clock.wallMs() + venueMinusWallMs - lagMs(double(tick) / 10.0);
+                transport->deliver(QStringLiteral("{\"e\":\"trade\",\"E\":%1,\"t\":%2}").arg(e).arg(++serial).toUtf8());
+            }
+            clock.advanceMs(100);
+            session.tick();
+        }
+    }
+    QVector<StreamEvent> behindEvents() const
+    {
+        QVector<StreamEvent> out;
+        for (const StreamEvent &e : log.events)
+            if (e.kind == EventKind::Stalled && e.text.startsWith(QLatin1String("falling behind")))
+                out << e;
+        return out;
+    }
+    StreamSnapshot snapshot() const
+    {
+        StreamSnapshot s;
+        shared->fillSnapshot(s, false);
+        return s;
+    }
+
+    ManualClock clock;
+    MessageDecoder decoder;
+    EventLog log;
+    FakeTransport *transport = nullptr;
+    std::shared_ptr<StreamShared> shared;
+    StreamSession session;
+    qint64 serial = 0;
+};
+
+} // namespace
+
+class TestFreshnessSession : public QObject {
+    Q_OBJECT
+private slots:
+    void causeFollowsTheWorkersBusyShare_data();
+    void causeFollowsTheWorkersBusyShare();
+    void wallClockStepIsNoFallingBehind_data();
+    void wallClockStepIsNoFallingBehind();
+};
+
+void TestFreshnessSession::causeFollowsTheWorkersBusyShare_data()
+{
+    QTest::addColumn<double>("busy"); // -1: no worker load given
+    QTest::addColumn<int>("cause");
+    QTest::addColumn<QString>("why");
+    QTest::newRow("worker saturated: we are slow")
+        << 0.97 << int(BehindCause::WeAreSlow)
+        << QStringLiteral("we are slow: this worker was busy 97 % of the last second");
+    QTest::newRow("worker idle: the venue is late")
+        << 0.1 << int(BehindCause::VenueLate)
+        << QStringLiteral("the exchange or the network is late: this worker keeps up (busy 10 %)");
+    QTest::newRow("no measure") << -1.0 << int(BehindCause::Unknown) << QStringLiteral("cause unknown");
+}
+
+void TestFreshnessSession::causeFollowsTheWorkersBusyShare()
+{
+    QFETCH(double, busy);
+    QFETCH(int, cause);
+    QFETCH(QString, why);
+    FixedLoad load(busy);
+    Rig rig;
+    if (busy >= 0)
+        rig.session.setWorkerLoad(&load);
+    rig.flow(3, [](double) { return 5; });
+    QVERIFY(rig.behindEvents().isEmpty());
+    // 50 ms further behind every second: raised within ten seconds, while messages flow.
+    rig.flow(10, [](double t) { return qint64(5 + 50 * t); });
+    const QVector<StreamEvent> events = rig.behindEvents();
+    QCOMPARE(events.size(), 1);
+    QVERIFY2(events.at(0).text.endsWith(why), qPrintable(events.at(0).text));
+    const StreamSnapshot s = rig.snapshot();
+    QCOMPARE(s.state, StreamState::Live);
+    QVERIFY(s.freshness.fallingBehind);
+    QCOMPARE(int(s.freshness.cause), cause);
+    QVERIFY2(qAbs(s.freshness.latencyTrendMsPerS - 50.0) < 5.0,
+             qPrintable(QString::number(s.freshness.latencyTrendMsPerS)));
+    // Caught up: back to a steady latency.
+    rig.flow(15, [](double) { return 5; });
+    QVERIFY(!rig.snapshot().freshness.fallingBehind);
+    QCOMPARE(rig.snapshot().freshness.cause, BehindCause::None);
+    QCOMPARE(rig.snapshot().freshness.fallingBehindAlarms, quint64(1));
+}
+
+void TestFreshnessSession::wallClockStepIsNoFallingBehind_data()
+{
+    QTest::addColumn<qint64>("stepMs");
+    QTest::newRow("one hour forward") << qint64(3'600'000);
+    QTest::newRow("one hour back") << qint64(-3'600'000);
+}
+
+void TestFreshnessSession::wallClockStepIsNoFallingBehind()
+{
+    QFETCH(qint64, stepMs);
+    FixedLoad load(0.1);
+    Rig rig;
+    rig.session.setWorkerLoad(&load);
+    rig.flow(5, [](double) { return 20; });
+    // Our clock is stepped, the venue's is not: every latency from now on is off by the step.
+    rig.clock.stepWallMs(stepMs);
+    rig.flow(
+        15, [](double) { return 20; }, -stepMs);
+    QVERIFY(rig.behindEvents().isEmpty());
+    const StreamSnapshot s = rig.snapshot();
+    QVERIFY(!s.freshness.fallingBehind);
+    QCOMPARE(s.freshness.fallingBehindAlarms, quint64(0));
+    QCOMPARE(s.freshness.silenceAlarms, quint64(0));
+    QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(s.state, StreamState::Live);
+    // The floor forgot the latencies from before the step: it is the step's, and an hour off.
+    QVERIFY(s.clock.hasFloor);
+    QVERIFY2(qAbs(s.clock.latencyFloorMs - double(stepMs) - 20.0) < 2.0,
+             qPrintable(QString::number(s.clock.latencyFloorMs)));
+}
+
+QTEST_GUILESS_MAIN(TestFreshnessSession)
+#include "tst_freshnesssession.moc"

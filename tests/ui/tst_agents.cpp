@@ -1,0 +1,224 @@
+// The desktop application watching two headless agents on loopback (File → Connect to
+// agent…): their streams appear beside the local ones, named after the agent, read-only,
+// with rates, latency and states; a wrong password and an agent that goes away are told, and
+// the other agent's rows are not disturbed.
+
+#include "ConnectAgentDialog.h"
+#include "Engine.h"
+#include "EventLogModel.h"
+#include "MainWindow.h"
+#include "RemoteAgent.h"
+#include "ReplayServerThread.h"
+#include "StreamActionDelegate.h"
+#include "StreamTableModel.h"
+
+#include "../common/TimeFactor.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtCore/QProcess>
+#include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QTemporaryDir>
+#include <QtGui/QAction>
+#include <QtTest/QTest>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QTableView>
+
+#include <memory>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+using streamscope::testing::scaledMs;
+
+namespace {
+
+// `streamscope --headless` on a workspace, its metrics endpoint on a port of its choosing.
+class Agent {
+public:
+    Agent(const QString &workspace, const QStringList &extra = {})
+    {
+        m_process.setProcessChannelMode(QProcess::SeparateChannels);
+        m_process.start(QStringLiteral(STREAMSCOPE_BIN),
+                        QStringList{QStringLiteral("--headless"), QStringLiteral("--quiet"),
+                                    QStringLiteral("--workspace"), workspace, QStringLiteral("--metrics-port"),
+                                    QStringLiteral("0")}
+                            + extra);
+        QByteArray out;
+        (void)QTest::qWaitFor( // url() stays invalid when it did not start: the test checks
+            [&] {
+                out += m_process.readAllStandardOutput();
+                const qsizetype at = out.indexOf("metrics: ");
+                if (at < 0 || out.indexOf('\n', at) < 0)
+                    return false;
+                const QUrl url(QString::fromUtf8(out.mid(at + 9, out.indexOf('\n', at) - at - 9)).trimmed());
+                m_url = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(url.port()));
+                return true;
+            },
+            scaledMs(15000));
+    }
+    ~Agent() { stop(); }
+    void stop()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.terminate();
+            if (!m_process.waitForFinished(10000))
+                m_process.kill();
+            m_process.waitForFinished();
+        }
+    }
+    QUrl url() const { return m_url; }
+
+private:
+    QProcess m_process;
+    QUrl m_url;
+};
+
+QString writeWorkspace(const QTemporaryDir &dir, const QString &file, quint16 port, const QStringList &names)
+{
+    QJsonArray streams;
+    for (const QString &n : names)
+        streams.append(
+            QJsonObject{{QStringLiteral("name"), n},
+                        {QStringLiteral("venue"), QStringLiteral("binance")},
+                        {QStringLiteral("url"), QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=50").arg(port)}});
+    const QString path = dir.filePath(file);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    return path;
+}
+
+const StreamTableModel::Row *rowNamed(MainWindow &w, const QString &name)
+{
+    for (const StreamTableModel::Row &r : w.streamModel()->rows())
+        if (r.snap.name == name)
+            return &r;
+    return nullptr;
+}
+
+} // namespace
+
+class tst_Agents : public QObject {
+    Q_OBJECT
+private slots:
+    void twoAgentsBesideLocalStreams();
+    void dialogChecksWhatItCan();
+};
+
+void tst_Agents::twoAgentsBesideLocalStreams()
+{
+    replay::ReplayServerThread replay;
+    replay::ReplayOptions options;
+    options.loop = true;
+    const quint16 port = replay.start(options);
+    QVERIFY2(port, qPrintable(replay.errorString()));
+    QTemporaryDir dir;
+    const QString auth = dir.filePath(QStringLiteral("auth"));
+    {
+        QFile f(auth);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("viewer:s3cret\n");
+    }
+    Agent alpha(writeWorkspace(dir, QStringLiteral("a.json"), port, {QStringLiteral("btc"), QStringLiteral("eth")}));
+    Agent beta(writeWorkspace(dir, QStringLiteral("b.json"), port, {QStringLiteral("btc")}),
+               {QStringLiteral("--metrics-auth-file"), auth});
+    QVERIFY(alpha.url().isValid() && beta.url().isValid());
+
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig local;
+    local.name = QStringLiteral("local");
+    local.venue = Venue::Binance;
+    local.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=50").arg(port));
+    ws.streams = {local};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.connectAgent(QStringLiteral("alpha"), alpha.url());
+    w.connectAgent(QStringLiteral("beta"), beta.url(), "viewer:s3cret");
+    RemoteAgent *wrong = w.connectAgent(QStringLiteral("gamma"), beta.url(), "viewer:nope");
+
+    // Local and remote side by side, named after their agent, live, with rates and latency.
+    QTRY_COMPARE_WITH_TIMEOUT(w.streamModel()->rowCount(), 4, scaledMs(15000));
+    for (const QString &name :
+         {QStringLiteral("btc @ alpha"), QStringLiteral("eth @ alpha"), QStringLiteral("btc @ beta")}) {
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w, name) && rowNamed(w, name)->snap.state == StreamState::Live,
+                                 scaledMs(15000));
+        QVERIFY(isRemoteStream(rowNamed(w, name)->snap.id));
+        QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w, name)->msgsPerSec > 10.0, scaledMs(15000));
+        QTRY_VERIFY_WITH_TIMEOUT(!std::isnan(rowNamed(w, name)->p99Ms), scaledMs(15000));
+    }
+    QVERIFY(!isRemoteStream(rowNamed(w, QStringLiteral("local"))->snap.id));
+    // The wrong password is told, and shows nothing.
+    QTRY_VERIFY_WITH_TIMEOUT(wrong->status().contains(QLatin1String("401")), scaledMs(10000));
+    QVERIFY(!wrong->isConnected());
+
+    // Read-only: a remote row has no buttons, and Stop does not apply to it.
+    const StreamId remote = rowNamed(w, QStringLiteral("btc @ beta"))->snap.id;
+    const QModelIndex source = w.streamModel()->index(w.streamModel()->rowOf(remote), StreamTableModel::ColActions);
+    const QModelIndex index = w.streamProxy()->mapFromSource(source);
+    w.streamTable()->selectRow(index.row());
+    QVERIFY(w.selectedStreams().isEmpty());
+    QCOMPARE(w.selectedRows(), QList<StreamId>{remote});
+    QVERIFY(!w.findChild<QAction *>(QStringLiteral("stopStreams"))->isEnabled());
+    const QRect cell = w.streamTable()->visualRect(index);
+    QCOMPARE(StreamActionDelegate::actionAt(cell, StreamActionDelegate::buttonRect(cell, 0).center(), index),
+             StreamActionDelegate::Action::None);
+
+    // Alpha goes away: its rows turn failed and say why; beta's and the local one go on.
+    alpha.stop();
+    QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w, QStringLiteral("btc @ alpha"))->snap.state == StreamState::Failed,
+                             scaledMs(15000));
+    QVERIFY(
+        rowNamed(w, QStringLiteral("btc @ alpha"))->snap.stateReason.contains(QLatin1String("alpha not answering")));
+    QTRY_COMPARE(rowNamed(w, QStringLiteral("btc @ alpha"))->msgsPerSec, 0.0);
+    QCOMPARE(rowNamed(w, QStringLiteral("btc @ beta"))->snap.state, StreamState::Live);
+    QCOMPARE(rowNamed(w, QStringLiteral("local"))->snap.state, StreamState::Live);
+    bool logged = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r)
+        logged = logged
+            || (w.eventLog()->entryAt(r)->stream == QStringLiteral("alpha")
+                && w.eventLog()->entryAt(r)->text.startsWith(QStringLiteral("agent not answering")));
+    QVERIFY(logged);
+
+    // Disconnected: only the local stream stays.
+    w.disconnectAgents();
+    QTRY_COMPARE(w.streamModel()->rowCount(), 1);
+    QCOMPARE(w.streamModel()->rows().first().snap.name, QStringLiteral("local"));
+}
+
+void tst_Agents::dialogChecksWhatItCan()
+{
+    ConnectAgentDialog d({QStringLiteral("alpha")});
+    const auto check = [&d](const QString &url, const QString &name, const QString &user, const QString &password,
+                            const QString &expect) {
+        d.urlEdit()->setText(url);
+        d.nameEdit()->setText(name);
+        d.userEdit()->setText(user);
+        d.passwordEdit()->setText(password);
+        const bool ok = d.validate();
+        if (expect.isEmpty())
+            return ok;
+        return !ok && d.error().contains(expect);
+    };
+    QVERIFY(check(QStringLiteral("ftp://127.0.0.1:9464"), {}, {}, {}, QStringLiteral("expected http://HOST:PORT")));
+    QVERIFY(check(QStringLiteral("http://127.0.0.1"), {}, {}, {}, QStringLiteral("expected http://HOST:PORT")));
+    QVERIFY(check(QStringLiteral("http://u:p@127.0.0.1:9464"), {}, {}, {}, QStringLiteral("not in the URL")));
+    QVERIFY(check(QStringLiteral("http://127.0.0.1:9464"), QStringLiteral("alpha"), {}, {},
+                  QStringLiteral("another agent's")));
+    QVERIFY(check(QStringLiteral("http://127.0.0.1:9464"), {}, QStringLiteral("u"), {}, QStringLiteral("both")));
+    QVERIFY(check(QStringLiteral("https://127.0.0.1:9464"), QStringLiteral("beta"), QStringLiteral("u"),
+                  QStringLiteral("p:w"), {}));
+    QCOMPARE(d.settings().name, QStringLiteral("beta"));
+    QCOMPARE(d.settings().basicAuth, QByteArray("u:p:w"));
+    QVERIFY(check(QStringLiteral("http://127.0.0.1:9464"), {}, {}, {}, {}));
+    QCOMPARE(d.settings().name, QStringLiteral("127.0.0.1")); // no name: the host's
+    d.caEdit()->setText(QStringLiteral("/nonexistent/ca.pem"));
+    QVERIFY(check(QStringLiteral("https://127.0.0.1:9464"), {}, {}, {}, QStringLiteral("CA certificate")));
+}
+
+QTEST_MAIN(tst_Agents)
+#include "tst_agents.moc"
