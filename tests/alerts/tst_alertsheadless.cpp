@@ -104,6 +104,11 @@ void tst_AlertsHeadless::silenceRaisesAndRecoversAtTheWebhook()
     qInfo("alert delivery latency: %lld ms from the condition becoming true (last data message + silent_s) to the "
           "webhook receiving the alert",
           first.receivedMs - sinceMs);
+    const qint64 raisedMs =
+        QDateTime::fromString(alert.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+    qInfo("of which %lld ms waiting for the once-a-second evaluation and %lld ms from the alert being raised to the "
+          "webhook receiving it",
+          raisedMs - sinceMs, first.receivedMs - raisedMs);
 
     const QByteArray metrics = fetch(QUrl(metricsUrl));
     QVERIFY2(metrics.contains("streamscope_alerts_raised_total{stream=\"quiet\"} 1\n"), metrics.constData());
