@@ -1,5 +1,6 @@
 #include "HeadlessRunner.h"
 
+#include "AlertService.h"
 #include "Engine.h"
 #include "MetricsServer.h"
 #include "PeerText.h"
@@ -8,6 +9,7 @@
 #include "TerminationSignals.h"
 #include "WorkspaceReload.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QTextStream>
 #include <QtCore/QUrl>
 
@@ -50,8 +52,19 @@ QVector<StreamConfig> HeadlessRunner::withRecordOption(QVector<StreamConfig> str
 bool HeadlessRunner::start()
 {
     m_engine = std::make_unique<Engine>();
+    m_alerts = std::make_unique<alerts::AlertService>();
+    if (QString error; !m_alerts->configure(m_workspace, false, &error)) {
+        err() << "streamscope: "
+              << (m_options.workspacePath.isEmpty() ? QStringLiteral("workspace") : m_options.workspacePath) << ": "
+              << error << Qt::endl;
+        m_exitCode = 2;
+        return false;
+    }
+    connect(m_alerts.get(), &alerts::AlertService::message, this,
+            [](const QString &line) { err() << line << Qt::endl; });
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
+        m_metrics->setExtraMetrics([this](bool classic) { return m_alerts->renderMetrics(classic); });
         MetricsServer::Access access;
         QString error;
         if ((!m_options.metricsAuthFile.isEmpty()
@@ -106,6 +119,13 @@ bool HeadlessRunner::start()
     connect(&m_liveTimer, &QTimer::timeout, this, &HeadlessRunner::printLiveLines);
     if (!m_options.quiet)
         m_liveTimer.start();
+    // The alert rules, once a second, with or without the live lines (--quiet).
+    auto *alertTimer = new QTimer(this);
+    connect(alertTimer, &QTimer::timeout, this, [this] {
+        if (m_engine && !m_finished)
+            m_alerts->evaluate(m_engine->snapshot(true), QDateTime::currentMSecsSinceEpoch(), m_clock.elapsed());
+    });
+    alertTimer->start(1000);
     if (m_options.durationS > 0) {
         m_durationTimer.setSingleShot(true);
         m_durationTimer.setTimerType(Qt::PreciseTimer);
@@ -146,6 +166,11 @@ void HeadlessRunner::reloadWorkspace()
         err() << "streamscope: reload failed, the streams run on unchanged: " << peerText(loaded.error) << Qt::endl;
         return;
     }
+    if (QString error; !m_alerts->configure(next, false, &error)) {
+        err() << "streamscope: reload failed, the streams and alerts run on unchanged: " << path << ": "
+              << peerText(error) << Qt::endl;
+        return;
+    }
     const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
     err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
@@ -165,12 +190,15 @@ void HeadlessRunner::finish(const QString &why)
     err() << "streamscope: stopping (" << why << ") after " << QString::number(durationS, 'f', 1) << " s" << Qt::endl;
     if (!m_options.reportPath.isEmpty()) {
         QString error;
-        if (!writeReport(m_options.reportPath, buildReport(final, durationS), &error)) {
+        QJsonObject report = buildReport(final, durationS);
+        m_alerts->addToReport(report);
+        if (!writeReport(m_options.reportPath, report, &error)) {
             err() << "streamscope: " << error << Qt::endl;
             m_exitCode = 1;
         }
     }
-    m_engine.reset(); // joins the workers
+    m_engine.reset();      // joins the workers
+    m_alerts->drain(3000); // a notification in flight (a recovery at the end) gets its chance
     emit finished(m_exitCode);
 }
 

@@ -22,6 +22,10 @@ namespace streamscope {
 class Engine;
 }
 
+namespace streamscope::alerts {
+class AlertService;
+}
+
 namespace streamscope::app {
 
 class MetricsServer;
@@ -53,6 +57,7 @@ private:
     std::unique_ptr<Engine> m_engine;
     std::unique_ptr<MetricsServer> m_metrics;
     std::unique_ptr<TerminationSignals> m_signals;
+    std::unique_ptr<alerts::AlertService> m_alerts; // the workspace's alert rules and notifications
     QTimer m_liveTimer;
     QTimer m_durationTimer;
     QElapsedTimer m_clock;

@@ -220,7 +220,14 @@ HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
     if (streams)
         return HttpResponse{200, QByteArrayLiteral("application/json"), liveReport(), {}};
     const Format format = negotiate(request.accept);
-    return HttpResponse{200, contentType(format), render(m_engine, format), {}};
+    QByteArray body = render(m_engine, format);
+    if (m_extra) { // the alerts' families, before OpenMetrics' "# EOF"
+        const bool classic = format == Format::PrometheusText;
+        if (!classic)
+            body.chop(qstrlen("# EOF\n"));
+        body += m_extra(classic) + (classic ? "" : "# EOF\n");
+    }
+    return HttpResponse{200, contentType(format), body, {}};
 }
 
 QByteArray MetricsServer::liveReport() const

@@ -18,6 +18,8 @@
 #include <QtNetwork/QHostAddress>
 #include <QtNetwork/QSslConfiguration>
 
+#include <functional>
+
 class QTcpServer;
 
 namespace streamscope {
@@ -70,6 +72,9 @@ public:
     // The metrics text for the engine's current state.
     static QByteArray render(const Engine &engine, Format format = Format::OpenMetrics);
 
+    // More families appended to every answer (the alerts'); `classic` as for Format::PrometheusText.
+    void setExtraMetrics(std::function<QByteArray(bool classic)> render) { m_extra = std::move(render); }
+
     // Connections being served now (at most the limit's maxConnections).
     int openConnections() const { return m_openConnections; }
 
@@ -85,6 +90,7 @@ private:
     QElapsedTimer m_since; // the report's duration
     QTcpServer *m_tcp = nullptr;
     int m_openConnections = 0;
+    std::function<QByteArray(bool)> m_extra;
 };
 
 } // namespace streamscope::app

@@ -33,7 +33,7 @@ public:
     StreamId stream() const { return m_windows.stream(); }
     // Once a second: the stream's cumulative histogram and whether it runs. While it does not,
     // the windows hold the last seconds before the stop, and "Last 10 s" is the table's own
-    // p50/p99 window, from `heldFrom` (StreamTableModel::Row::latOld), so that both agree;
+    // p50/p99 window, from `heldFrom` (StreamTableModel::Row::latWindow.oldAnchor()), so that both agree;
     // the windows start afresh when it runs again.
     void push(const LatencySnapshot &cumulative, bool running = true, const LatencySnapshot &heldFrom = {});
     // The histogram drawn now.

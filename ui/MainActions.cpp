@@ -89,6 +89,7 @@ MainActions::MainActions(QMainWindow *w)
     , userGuide(makeAction(w, tr("&User guide"), tr("Open the user guide in the browser"), QKeySequence::HelpContents,
                            QStyle::SP_DialogHelpButton, "userGuide"))
     , alertSound(new QAction(tr("&Sound on alert"), w))
+    , alertDestinations(new QAction(tr("Alert &destinations…"), w))
     , copyRows(makeAction(w, tr("&Copy rows"), tr("Copy the selected rows as tab-separated text, with a header"),
                           QKeySequence::Copy, QStyle::SP_FileIcon, "copyRows"))
     , copyRowsCsv(makeAction(w, tr("Copy rows as CS&V"),
@@ -110,6 +111,8 @@ MainActions::MainActions(QMainWindow *w)
     correctedLatency->setToolTip(tr("Latency corrected for the offset between this machine's clock and the venue's, "
                                     "where it is known (docs/clock.md)"));
     alertSound->setObjectName(QStringLiteral("alertSound"));
+    alertDestinations->setObjectName(QStringLiteral("alertDestinations"));
+    alertDestinations->setStatusTip(tr("Webhook, Slack and Telegram destinations of every stream's alerts"));
     alertSound->setCheckable(true);
     alertSound->setChecked(QSettings().value(QStringLiteral("ui/alert_sound"), false).toBool());
     QObject::connect(alertSound, &QAction::toggled, alertSound,
@@ -145,6 +148,8 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     streams->addSeparator();
     streams->addAction(subscribe);
     streams->addAction(send);
+    streams->addSeparator();
+    streams->addAction(alertDestinations);
 
     QMenu *view = bar->addMenu(tr("&View"));
     for (QDockWidget *d : docks)

@@ -59,12 +59,13 @@ public:
     QAction *const quit;
     // View and help
     QAction *const resetLayout;
-    QAction *const correctedLatency; // checkable: latency corrected for the venue's clock (saved in the layout)
-    QActionGroup *const themes;      // data(): the Theme::Mode
-    QAction *const userGuide;        // F1; its data() is the guide's URL
-    QAction *const alertSound;       // checkable: beep when an alert is raised (saved in the settings)
-    QAction *const copyRows;         // the selected rows as tab-separated text
-    QAction *const copyRowsCsv;      // ... as CSV
+    QAction *const correctedLatency;  // checkable: latency corrected for the venue's clock (saved in the layout)
+    QActionGroup *const themes;       // data(): the Theme::Mode
+    QAction *const userGuide;         // F1; its data() is the guide's URL
+    QAction *const alertSound;        // checkable: beep when an alert is raised (saved in the settings)
+    QAction *const alertDestinations; // Streams > Alert destinations…: where alerts are sent
+    QAction *const copyRows;          // the selected rows as tab-separated text
+    QAction *const copyRowsCsv;       // ... as CSV
     QAction *const about;
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }

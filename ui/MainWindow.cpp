@@ -9,6 +9,8 @@
 #include "LatencyChart.h"
 #include "MainActions.h"
 #include "MessageInspector.h"
+#include "Notifier.h"
+#include "NotifyDialog.h"
 #include "RateChart.h"
 #include "RemoteAgent.h"
 #include "ResponseModel.h"
@@ -92,6 +94,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_results = new ResponseModel(this);
     m_errors = new ResponseModel(this);
     m_alerts = new AlertMonitor(this);
+    m_notifier = new Notifier(this);
     m_workspace = new WorkspaceController(engine, this, [this] { return currentWorkspace(); });
     m_actions = new MainActions(this);
 
@@ -117,6 +120,11 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     connect(m_alerts, &AlertMonitor::alertRaised, this, &MainWindow::onAlertRaised);
     connect(m_alerts, &AlertMonitor::alertCleared, this, &MainWindow::onAlertCleared);
     connect(m_alerts, &AlertMonitor::rulesChanged, this, [this] { m_workspace->setModified(true); });
+    connect(m_actions->alertDestinations, &QAction::triggered, this, &MainWindow::editNotifyTargets);
+    connect(m_notifier, &Notifier::deliveryFailed, this, [this](int, const QString &text) {
+        m_eventLog->add(
+            {QDateTime::currentMSecsSinceEpoch(), QString(), tr("notify"), text, EventLogModel::Severity::Error});
+    });
     connect(m_workspace, &WorkspaceController::openRequested, this, &MainWindow::onOpenRequested);
     connect(m_workspace, &WorkspaceController::keychainFailed, m_eventLog, &EventLogModel::addKeychainFailure);
 
@@ -130,6 +138,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
         connect(m_engine, &Engine::streamRemoved, this, [this](StreamId id) {
             m_alerts->forget(id);
             m_startedAtMs.remove(id);
+            syncNotifier();
         });
     }
 
@@ -534,7 +543,7 @@ void MainWindow::refreshNow(bool slow)
                 const bool corrected = row && row->latencyCorrected;
                 m_latencyChart->setSource(corrected, clockText(s.clock), s.clock.note);
                 m_latencyChart->push(row ? StreamTableModel::shownLatency(*row, s) : s.latency, isRunning(s.state),
-                                     row ? row->latOld : LatencySnapshot());
+                                     row ? row->latWindow.oldAnchor() : LatencySnapshot());
                 break;
             }
         }
@@ -610,15 +619,8 @@ void MainWindow::evaluateAlerts(qint64 nowMs)
 {
     for (const StreamTableModel::Row &row : m_model->rows()) {
         const StreamSnapshot &s = row.snap;
-        AlertMonitor::Sample sample;
-        sample.state = s.state;
-        sample.msgsPerSec = row.msgsPerSec;
-        sample.p99Ms = row.p99Ms;
         const qint64 started = m_startedAtMs.value(s.id, row.firstSeenMs);
-        sample.silentMs = nowMs - std::max(s.lastDataMs, started);
-        sample.gaps = s.gaps;
-        sample.runningForMs = nowMs - started;
-        m_alerts->evaluate(s.id, s.name, sample, nowMs);
+        m_alerts->evaluate(s.id, s.name, alerts::alertSample(s, row.msgsPerSec, row.p99Ms, started, nowMs), nowMs);
     }
 }
 
@@ -681,6 +683,50 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
         m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 8000);
     statusBar()->showMessage(tr("Alert on %1: %2").arg(stream, text), 8000);
     emit alertNotified(title, text);
+    notifyEpisode(int(alerts::AlertEvent::Kind::Raised), id, stream, text, condition);
+}
+
+void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition)
+{
+    alerts::AlertEvent e;
+    e.kind = alerts::AlertEvent::Kind(kind);
+    e.stream = stream;
+    e.condition = AlertMonitor::conditionName(condition);
+    e.text = text;
+    e.timeMs = QDateTime::currentMSecsSinceEpoch();
+    e.sinceMs = m_alerts->conditionSinceMs(id, condition);
+    m_notifier->notify(e);
+}
+
+void MainWindow::syncNotifier()
+{
+    QList<QPair<QString, NotifyTarget>> perStream;
+    if (m_engine) {
+        for (StreamId id : m_engine->streamIds()) {
+            const StreamConfig c = m_engine->config(id);
+            for (const NotifyTarget &t : c.notify)
+                perStream.append({c.name, t});
+        }
+    }
+    m_notifier->setDestinations(m_notifyTargets, perStream);
+}
+
+void MainWindow::setNotifyTargets(const QList<NotifyTarget> &targets)
+{
+    if (targets == m_notifyTargets)
+        return;
+    m_notifyTargets = targets;
+    m_workspace->loadNotifySecrets(targets);
+    m_workspace->setModified(true);
+    syncNotifier();
+}
+
+void MainWindow::editNotifyTargets()
+{
+    NotifyDialog dialog(m_notifier, this);
+    dialog.setTargets(m_notifyTargets);
+    if (dialog.exec() == QDialog::Accepted)
+        setNotifyTargets(dialog.targets());
 }
 
 void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition)
@@ -688,6 +734,7 @@ void MainWindow::onAlertCleared(StreamId id, const QString &stream, const QStrin
     m_model->setAlert(id, m_alerts->activeText(id));
     m_eventLog->addAlertCleared(stream, text);
     removeActiveAlerts(id, condition);
+    notifyEpisode(int(alerts::AlertEvent::Kind::Cleared), id, stream, text, condition);
 }
 
 void MainWindow::removeActiveAlerts(StreamId id, int condition)

@@ -44,10 +44,15 @@ class QTimer;
 namespace streamscope {
 class Engine;
 }
+namespace streamscope::alerts {
+class AlertMonitor;
+class Notifier;
+} // namespace streamscope::alerts
 
 namespace streamscope::ui {
 
-class AlertMonitor;
+using alerts::AlertMonitor;
+using alerts::Notifier;
 class CpuMeter;
 class EventLogFilter;
 class EventLogModel;
@@ -100,6 +105,13 @@ public:
     void fillColumnMenu(QMenu *menu);
     QTableView *streamTable() const { return m_table; }
     AlertMonitor *alertMonitor() const { return m_alerts; }
+    Notifier *notifier() const { return m_notifier; }
+    // The workspace's own notification destinations (every stream's alerts); a stream's own
+    // travel in its StreamConfig.
+    QList<NotifyTarget> notifyTargets() const { return m_notifyTargets; }
+    void setNotifyTargets(const QList<NotifyTarget> &targets);
+    // Opens the "Alert destinations" dialog (Stream menu).
+    void editNotifyTargets();
     MessageInspector *inspector() const { return m_inspector; }
     EventLogModel *eventLog() const { return m_eventLog; }
     QStandardItemModel *activeAlerts() const { return m_activeAlerts; }
@@ -156,6 +168,10 @@ private:
     void onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition);
     void onOpenRequested(const QString &path);
     void evaluateAlerts(qint64 nowMs);
+    // Hands the workspace's and the streams' destinations to the notifier.
+    void syncNotifier();
+    // Sends an episode (`kind`: alerts::AlertEvent::Kind) to the destinations.
+    void notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition);
     // The details pane, from this second's snapshots (none: it takes the stream's own).
     void refreshDetails(const QVector<StreamSnapshot> &snaps = {});
     void updateStatusBar(double cpuPercent);
@@ -209,6 +225,8 @@ private:
     QComboBox *m_eventStream = nullptr;
     QComboBox *m_eventSeverity = nullptr;
     AlertMonitor *m_alerts = nullptr;
+    Notifier *m_notifier = nullptr;
+    QList<NotifyTarget> m_notifyTargets;
     QSystemTrayIcon *m_tray = nullptr;
     MainActions *m_actions = nullptr;
     WorkspaceController *m_workspace = nullptr;

@@ -236,6 +236,7 @@ void MainWindow::addStream()
     const StreamConfig config = dialog.config();
     m_alerts->setRule(config.name, dialog.alertRule());
     const StreamId id = m_engine->addStream(config);
+    syncNotifier();
     m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch());
     m_workspace->setModified(true);
     refreshNow(false);
@@ -259,6 +260,7 @@ void MainWindow::editStream()
         m_alerts->renameStream(old.name, config.name);
     m_alerts->setRule(config.name, dialog.alertRule());
     m_engine->updateStream(id, config);
+    syncNotifier(); // a renamed stream keeps its destinations
     m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch());
     m_workspace->setModified(true);
     refreshNow(false);

@@ -114,6 +114,7 @@ Workspace MainWindow::currentWorkspace() const
             rules.append(r);
     }
     ws.alerts = AlertRule::toJson(rules);
+    ws.notify = m_notifyTargets;
     ws.layout = saveLayout();
     return ws;
 }
@@ -174,6 +175,12 @@ void MainWindow::applyWorkspace(const WorkspaceController::Loaded &loaded, const
         for (const StreamConfig &c : loaded.workspace.streams)
             m_startedAtMs.insert(m_engine->addStream(c), now);
     }
+    m_notifyTargets = loaded.workspace.notify;
+    QList<NotifyTarget> allTargets = m_notifyTargets;
+    for (const StreamConfig &c : loaded.workspace.streams)
+        allTargets += c.notify;
+    m_workspace->loadNotifySecrets(allTargets);
+    syncNotifier();
     restoreLayout(loaded.workspace.layout);
     m_workspace->setOpened(path);
     refreshNow(false);

@@ -233,7 +233,7 @@ bool StreamDialog::validate(QString *errorOut)
     c.stallTimeoutMs = m_stallS->value() * 1000;
     c.reconnectOnStall = m_reconnectOnStall->isChecked();
 
-    AlertRule rule;
+    AlertRule rule = m_rule; // keeps what the dialog does not show (for_s, clear_after_s)
     rule.stream = c.name;
     rule.rateBelow = m_alertRate->value();
     rule.p99AboveMs = m_alertP99->value();
@@ -289,6 +289,7 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
         m_mode->setCurrentIndex(mode);
     m_stallS->setValue(std::max(1, config.stallTimeoutMs / 1000));
     m_reconnectOnStall->setChecked(config.reconnectOnStall);
+    m_rule = rule;
     m_alertRate->setValue(rule.rateBelow);
     m_alertP99->setValue(rule.p99AboveMs);
     m_alertSilent->setValue(rule.silentS);

@@ -23,6 +23,8 @@ class QStackedWidget;
 
 namespace streamscope::ui {
 
+using alerts::AlertRule;
+
 class BetfairPage;
 class BinancePage;
 class GenericPage;

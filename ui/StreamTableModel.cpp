@@ -15,7 +15,6 @@ namespace streamscope::ui {
 
 namespace {
 constexpr qint64 kRateWindowNs = 1'000'000'000;
-constexpr qint64 kLatencyAnchorMs = 5000;
 const QList<int> kChangedRoles = {Qt::DisplayRole,
                                   Qt::ToolTipRole,
                                   Qt::ForegroundRole,
@@ -345,11 +344,10 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         while (base + 1 < row.sampleCount - 1 && s.takenAtNs - row.samples[size_t(base + 1)].ns >= kRateWindowNs)
             ++base;
         const Row::Sample &a = row.samples[size_t(base)];
-        const double dt = double(s.takenAtNs - a.ns) / 1e9;
         // A stream that no longer runs receives nothing: 0 at once, not a rate fading over a second.
         const bool runs = isRunning(s.state);
-        const double rate = runs && dt > 0.05 && s.messages >= a.messages ? double(s.messages - a.messages) / dt : 0.0;
-        const double brate = runs && dt > 0.05 && s.bytes >= a.bytes ? double(s.bytes - a.bytes) / dt : 0.0;
+        const double rate = alerts::ratePerSecond(a.messages, a.ns, s.messages, s.takenAtNs, runs);
+        const double brate = alerts::ratePerSecond(a.bytes, a.ns, s.bytes, s.takenAtNs, runs);
         const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
             || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
             || old.results != s.results || old.errors != s.errors || old.name != s.name || old.lastMessageMs > 0
@@ -391,32 +389,13 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
         if (r < 0 || (corrected ? s.latencyCorrected : s.latency).buckets.isEmpty())
             continue;
         Row &row = m_rows[r];
-        if (corrected != row.latencyCorrected) { // another histogram: its own windows
+        if (corrected != row.latencyCorrected) { // another histogram: its own window
             row.latencyCorrected = corrected;
-            row.latMid = LatencySnapshot();
-            row.latencyHeld = false;
+            row.latWindow = alerts::LatencyWindow();
         }
-        const LatencySnapshot &cumulative = corrected ? s.latencyCorrected : s.latency;
-        const bool runs = isRunning(row.snap.state);
-        if (runs && row.latencyHeld) {
-            row.latMid = LatencySnapshot(); // running again: a new window from now
-            row.latencyHeld = false;
-        }
-        if (!runs && !row.latMid.buckets.isEmpty()) {
-            row.latencyHeld = true; // nothing arrives any more: the anchors stay
-        } else if (row.latMid.buckets.isEmpty()) {
-            // First sample: the window starts now.
-            row.latOld = cumulative;
-            row.latMid = cumulative;
-            row.latMidAtMs = steadyMs;
-        } else if (steadyMs - row.latMidAtMs >= kLatencyAnchorMs) {
-            row.latOld = std::move(row.latMid);
-            row.latMid = cumulative;
-            row.latMidAtMs = steadyMs;
-        }
-        const LatencySnapshot window = cumulative.minus(row.latOld);
-        const double p50 = window.isEmpty() ? qQNaN() : window.percentileUs(0.50) / 1000.0;
-        const double p99 = window.isEmpty() ? qQNaN() : window.percentileUs(0.99) / 1000.0;
+        row.latWindow.update(corrected ? s.latencyCorrected : s.latency, isRunning(row.snap.state), steadyMs);
+        const double p50 = row.latWindow.p50Ms();
+        const double p99 = row.latWindow.p99Ms();
         const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
         if (!same(p50, row.p50Ms) || !same(p99, row.p99Ms)) {
             row.p50Ms = p50;

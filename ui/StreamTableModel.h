@@ -9,6 +9,7 @@
 // block of changed rows, beginInsertRows only for new streams, never a reset per tick.
 // data() only formats values already computed.
 
+#include "StreamFigures.h"
 #include "StreamSnapshot.h"
 
 #include <QtCore/QAbstractTableModel>
@@ -63,14 +64,9 @@ public:
         };
         std::array<Sample, 12> samples{};
         int sampleCount = 0;
-        // Latency anchors for the percentile window (5–10 s): snapshots taken every 5 s. While
-        // the stream does not run they stay put, so that p50/p99 (and the latency chart) keep
-        // the last seconds before the stop; the window starts afresh when it runs again.
-        LatencySnapshot latOld;
-        LatencySnapshot latMid;
-        qint64 latMidAtMs = 0;
-        bool latencyHeld = false;
-        bool latencyCorrected = false; // the anchors are of the corrected histogram
+        // The percentile window (5–10 s), computed as headless mode computes it for the alerts.
+        alerts::LatencyWindow latWindow;
+        bool latencyCorrected = false; // the window is of the corrected histogram
     };
 
     explicit StreamTableModel(QObject *parent = nullptr);

@@ -236,6 +236,21 @@ void WorkspaceController::loadSecretsFor(const QVector<StreamConfig> &streams)
         m_keychain->load(names);
 }
 
+void WorkspaceController::loadNotifySecrets(const QList<NotifyTarget> &targets)
+{
+    QStringList names;
+    for (const NotifyTarget &t : targets) {
+        QStringList refs = {t.url, t.token};
+        for (const auto &h : t.headers)
+            refs.append(h.second);
+        for (const QString &r : std::as_const(refs))
+            if (KeychainStore::isKeychainRef(r))
+                names.append(KeychainStore::nameOf(r));
+    }
+    if (!names.isEmpty())
+        m_keychain->load(names);
+}
+
 void WorkspaceController::onSecretLoaded(const QString &entryName)
 {
     // A stream that connected before its secret arrived retries with it now.

@@ -32,6 +32,8 @@ class Engine;
 
 namespace streamscope::ui {
 
+using alerts::AlertRule;
+
 class KeychainStore;
 
 class WorkspaceController : public QObject {
@@ -80,6 +82,8 @@ public:
     void storeSecrets(const QList<QPair<QString, QString>> &secrets);
     // Reads the keychain entries `streams` refer to.
     void loadSecretsFor(const QVector<StreamConfig> &streams);
+    // Reads the keychain entries alert destinations refer to (URL, token, headers).
+    void loadNotifySecrets(const QList<NotifyTarget> &targets);
 
 signals:
     void openRequested(const QString &path);

@@ -1,6 +1,4 @@
 target_sources(streamscope_ui PRIVATE
-    AlertMonitor.h AlertMonitor.cpp
-    AlertRule.h AlertRule.cpp
     BetfairPage.h BetfairPage.cpp
     BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
@@ -19,6 +17,7 @@ target_sources(streamscope_ui PRIVATE
     MainWindow.h MainWindow.cpp MainWindow_Streams.cpp MainWindow_Workspace.cpp
     MatchHighlightDelegate.h MatchHighlightDelegate.cpp
     MessageInspector.h MessageInspector.cpp
+    NotifyDialog.h NotifyDialog.cpp
     RateChart.h RateChart.cpp
     RemoteAgent.h RemoteAgent.cpp
     ResponseModel.h ResponseModel.cpp

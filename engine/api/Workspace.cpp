@@ -239,6 +239,101 @@ QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base)
     return o;
 }
 
+// One "notify" array (docs/alerts.md): destinations of alert notifications.
+bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadResult &result, const QString &file,
+                QList<NotifyTarget> &out)
+{
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString where = QStringLiteral("%1[%2]").arg(path).arg(i);
+        if (!array.at(i).isObject()) {
+            result.error = QStringLiteral("%1: %2: expected an object, found %3")
+                               .arg(file, where, ObjectReader::typeName(array.at(i)));
+            return false;
+        }
+        ObjectReader r(array.at(i).toObject(), where, result, file);
+        NotifyTarget t;
+        if (auto v = r.string(QStringLiteral("type"), true)) {
+            t.type = NotifyTarget::typeFromName(*v);
+            if (t.type == NotifyTarget::Type::Unknown)
+                return r.error(QStringLiteral("type"),
+                               QStringLiteral("expected \"webhook\", \"slack\" or \"telegram\", found \"%1\"").arg(*v));
+        }
+        if (!r.ok())
+            return false;
+        const bool telegram = t.type == NotifyTarget::Type::Telegram;
+        if (auto v = r.string(QStringLiteral("url"), !telegram)) {
+            if (t.type == NotifyTarget::Type::Slack && !SecretStore::isReference(*v))
+                return r.error(QStringLiteral("url"),
+                               QStringLiteral("expected a reference such as \"env:SLACK_WEBHOOK_URL\": a Slack "
+                                              "webhook URL is itself the secret, and secrets are never stored in a "
+                                              "workspace"));
+            if (!SecretStore::isReference(*v)) {
+                const QUrl url(*v, QUrl::StrictMode);
+                if (!url.password().isEmpty())
+                    return r.error(QStringLiteral("url"),
+                                   QStringLiteral("expected a URL without a password; put the whole URL in a "
+                                                  "reference such as \"env:NAME\""));
+                if (const QString parameter = SecretStore::literalQueryCredential(url); !parameter.isEmpty())
+                    return r.error(QStringLiteral("url"),
+                                   QStringLiteral("expected the query parameter '%1' as a reference such as "
+                                                  "\"env:NAME\"; secrets are never stored in a workspace")
+                                       .arg(parameter));
+                if (!url.isValid() || url.host().isEmpty()
+                    || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
+                    return r.error(
+                        QStringLiteral("url"),
+                        QStringLiteral("expected an http or https URL such as https://host/path, found '%1'").arg(*v));
+            }
+            t.url = *v;
+        }
+        if (auto v = r.string(QStringLiteral("token"), telegram)) {
+            if (!telegram)
+                return r.error(QStringLiteral("token"), QStringLiteral("expected only in a telegram destination"));
+            if (!SecretStore::isReference(*v))
+                return r.error(QStringLiteral("token"), referenceExpected());
+            t.token = *v;
+        }
+        if (r.has(QStringLiteral("chat_id"))) {
+            const QJsonValue v = array.at(i).toObject().value(QStringLiteral("chat_id"));
+            if (!telegram)
+                return r.error(QStringLiteral("chat_id"), QStringLiteral("expected only in a telegram destination"));
+            if (v.isString() && !v.toString().trimmed().isEmpty() && !hasLineBreak(v.toString()))
+                t.chatId = v.toString();
+            else if (v.isDouble() && v.toDouble() == std::trunc(v.toDouble()) && std::abs(v.toDouble()) < 1e15)
+                t.chatId = QString::number(qint64(v.toDouble()));
+            else
+                return r.error(QStringLiteral("chat_id"),
+                               QStringLiteral("expected a chat id: an integer or a string such as \"@channel\""));
+        } else if (telegram) {
+            return r.error(QStringLiteral("chat_id"), QStringLiteral("missing, expected a chat id"));
+        }
+        if (auto v = r.object(QStringLiteral("headers"))) {
+            if (t.type != NotifyTarget::Type::Webhook)
+                return r.error(QStringLiteral("headers"), QStringLiteral("expected only in a webhook destination"));
+            for (auto it = v->begin(); it != v->end(); ++it) {
+                if (!isHeaderName(it.key()))
+                    return r.error(QStringLiteral("headers"),
+                                   QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
+                                                  "found \"%1\"")
+                                       .arg(it.key()));
+                if (!it.value().isString() || hasLineBreak(it.value().toString()))
+                    return r.error(QStringLiteral("headers.") + it.key(),
+                                   QStringLiteral("expected a string on one line"));
+                if (Workspace::isLiteralCredential(it.key(), it.value().toString()))
+                    return r.error(QStringLiteral("headers.") + it.key(), referenceExpected());
+                t.headers.append({it.key(), it.value().toString()});
+            }
+        }
+        if (auto v = r.integer(QStringLiteral("max_per_minute"), 1, 600))
+            t.maxPerMinute = int(*v);
+        if (!r.ok())
+            return false;
+        r.warnUnknownKeys();
+        out.append(t);
+    }
+    return true;
+}
+
 bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
                 StreamConfig &c)
 {
@@ -398,6 +493,9 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         if (!readRecord(*v, r.keyPath(QStringLiteral("record")), result, file, c.record))
             return false;
     }
+    if (auto v = r.array(QStringLiteral("notify"));
+        v && !readNotify(*v, r.keyPath(QStringLiteral("notify")), result, file, c.notify))
+        return false;
     if (!r.ok())
         return false;
     if (c.venue == Venue::Betfair && !c.isLineProtocol())
@@ -514,6 +612,9 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         ws.alerts = *v;
     if (auto v = top.object(QStringLiteral("layout")))
         ws.layout = *v;
+    if (auto v = top.array(QStringLiteral("notify"));
+        v && !readNotify(*v, QStringLiteral("notify"), result, fileName, ws.notify))
+        return result;
     if (!top.ok())
         return result;
     top.warnUnknownKeys();
@@ -581,6 +682,12 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
         o.insert(QStringLiteral("order_subscription"), c.orderSubscription);
     if (!c.caFile.isEmpty())
         o.insert(QStringLiteral("tls"), QJsonObject{{QStringLiteral("ca_file"), c.caFile}});
+    if (!c.notify.isEmpty()) {
+        QJsonArray notify;
+        for (const NotifyTarget &t : c.notify)
+            notify.append(t.toJson());
+        o.insert(QStringLiteral("notify"), notify);
+    }
     if (!c.serverTimeUrl.isEmpty())
         o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
     if (const QJsonObject record = recordToJson(c.record, RecordConfig{}); !record.isEmpty())
@@ -606,6 +713,12 @@ QJsonObject Workspace::toJson() const
         o.insert(QStringLiteral("alerts"), alerts);
     if (!layout.isEmpty())
         o.insert(QStringLiteral("layout"), layout);
+    if (!notify.isEmpty()) {
+        QJsonArray a;
+        for (const NotifyTarget &t : notify)
+            a.append(t.toJson());
+        o.insert(QStringLiteral("notify"), a);
+    }
     return o;
 }
 

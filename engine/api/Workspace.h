@@ -8,6 +8,7 @@
 //
 // Thread contract: plain value type; load and save on any one thread.
 
+#include "NotifyTarget.h"
 #include "StreamConfig.h"
 
 #include <QtCore/QJsonArray>
@@ -23,8 +24,9 @@ struct Workspace {
     static constexpr qint64 kMaxFileBytes = 16LL * 1024 * 1024;
 
     QVector<StreamConfig> streams;
-    QJsonArray alerts;  // alert rules; their meaning belongs to the UI, stored as written
-    QJsonObject layout; // window layout; belongs to the UI, stored as written
+    QJsonArray alerts;          // alert rules; their meaning belongs to the alerts library, stored as written
+    QList<NotifyTarget> notify; // where every stream's alerts are sent (a stream's own: StreamConfig::notify)
+    QJsonObject layout;         // window layout; belongs to the UI, stored as written
     // The top-level "record" object: recording for every stream (docs/capture.md). Each
     // stream's own "record" keys override it; the streams' configs hold the merged result.
     RecordConfig record;

@@ -6,6 +6,7 @@
 // "env:NAME" / "keychain:NAME" references and are resolved by SecretStore when the session
 // connects, so that saving a config never writes a secret.
 
+#include "NotifyTarget.h"
 #include "RecordConfig.h"
 #include "StreamTypes.h"
 
@@ -73,6 +74,9 @@ struct StreamConfig {
 
     // Recording to disk (docs/capture.md).
     RecordConfig record;
+    // Where this stream's alerts are sent besides the workspace's own destinations. The engine
+    // does not use it; it travels with the stream so that editing or saving keeps it.
+    QList<NotifyTarget> notify;
 
     bool isLineProtocol() const { return url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls"); }
 };

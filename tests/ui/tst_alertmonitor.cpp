@@ -4,7 +4,7 @@
 #include <QtTest/QTest>
 
 using namespace streamscope;
-using namespace streamscope::ui;
+using namespace streamscope::alerts;
 
 class tst_AlertMonitor : public QObject {
     Q_OBJECT

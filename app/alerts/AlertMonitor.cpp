@@ -1,10 +1,11 @@
 #include "AlertMonitor.h"
 
-#include "Format.h"
+#include "ValueFormat.h"
 
+#include <algorithm>
 #include <cmath>
 
-namespace streamscope::ui {
+namespace streamscope::alerts {
 
 AlertMonitor::AlertMonitor(QObject *parent)
     : QObject(parent)
@@ -86,6 +87,37 @@ QString AlertMonitor::activeText(StreamId id) const
     return parts.join(QStringLiteral("; "));
 }
 
+QString AlertMonitor::conditionName(int condition)
+{
+    switch (Condition(condition)) {
+    case Condition::RateLow: return QStringLiteral("rate_below");
+    case Condition::LatencyHigh: return QStringLiteral("p99_above_ms");
+    case Condition::Silent: return QStringLiteral("silent_s");
+    case Condition::Gaps: return QStringLiteral("gaps");
+    case Condition::Count: break;
+    }
+    return QStringLiteral("unknown");
+}
+
+int AlertMonitor::activeCount(StreamId id) const
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.cend())
+        return 0;
+    int n = 0;
+    for (const ConditionState &c : it->conditions)
+        n += c.active ? 1 : 0;
+    return n;
+}
+
+qint64 AlertMonitor::conditionSinceMs(StreamId id, int condition) const
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.cend() || condition < 0 || condition >= int(Condition::Count))
+        return 0;
+    return it->conditions[size_t(condition)].episodeSinceMs;
+}
+
 int AlertMonitor::activeCount() const
 {
     int n = 0;
@@ -115,6 +147,10 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
 
     std::array<bool, size_t(Condition::Count)> holds{};
     std::array<QString, size_t(Condition::Count)> texts;
+    // When a condition began to hold, if it is seen to start now: a silence began silent_s
+    // after the last data message, not when this sample noticed it.
+    std::array<qint64, size_t(Condition::Count)> startedMs{};
+    startedMs.fill(nowMs);
     if (running) {
         if (rule.rateBelow > 0.0 && sample.runningForMs >= kWarmUpMs && sample.msgsPerSec < rule.rateBelow) {
             holds[size_t(Condition::RateLow)] = true;
@@ -129,6 +165,8 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
         if (rule.silentS > 0 && sample.silentMs >= qint64(rule.silentS) * 1000) {
             holds[size_t(Condition::Silent)] = true;
             texts[size_t(Condition::Silent)] = tr("silent for %1").arg(formatAgeMs(sample.silentMs));
+            startedMs[size_t(Condition::Silent)] =
+                std::min(nowMs, nowMs - sample.silentMs + qint64(rule.silentS) * 1000);
         }
         if (rule.gaps && st.lastGapMs > 0 && nowMs - st.lastGapMs < kGapHoldMs) {
             holds[size_t(Condition::Gaps)] = true;
@@ -137,22 +175,30 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
         }
     }
 
+    const qint64 forMs = qint64(rule.forS) * 1000;
+    const qint64 clearAfterMs = qint64(rule.clearAfterS) * 1000;
     for (size_t i = 0; i < holds.size(); ++i) {
         ConditionState &c = st.conditions[i];
         if (holds[i]) {
             c.lastTrueMs = nowMs;
-            if (!c.active) {
+            if (c.trueSinceMs == 0)
+                c.trueSinceMs = startedMs[i];
+            if (!c.active && nowMs - c.trueSinceMs >= forMs) {
                 c.active = true;
                 c.text = texts[i];
+                c.episodeSinceMs = c.trueSinceMs;
                 emit alertRaised(id, name, c.text, int(i));
-            } else if (Condition(i) != Condition::Gaps || newGaps > 0) {
+            } else if (c.active && (Condition(i) != Condition::Gaps || newGaps > 0)) {
                 c.text = texts[i]; // keep the figure current, no new notification
             }
-        } else if (c.active && (!running || nowMs - c.lastTrueMs >= kClearAfterMs)) {
-            c.active = false;
-            emit alertCleared(id, name, c.text, int(i));
+        } else {
+            c.trueSinceMs = 0; // for_s counts an unbroken run
+            if (c.active && (!running || nowMs - c.lastTrueMs >= clearAfterMs)) {
+                c.active = false;
+                emit alertCleared(id, name, c.text, int(i));
+            }
         }
     }
 }
 
-} // namespace streamscope::ui
+} // namespace streamscope::alerts

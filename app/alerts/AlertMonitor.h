@@ -1,9 +1,11 @@
 #pragma once
 
-// Evaluates the alert rules once a second against values the stream table already derived
-// and reports episodes: alertRaised() once when a condition starts to hold, alertCleared()
-// once when it has stopped holding for kClearAfterMs (so a rate hovering around its
-// threshold does not raise a notification per second). GUI thread only.
+// Evaluates the alert rules once a second against values derived from the engine's
+// snapshots (StreamFigures: the desktop app's stream table and headless mode alike) and
+// reports episodes: alertRaised() once when a condition has held for the rule's for_s,
+// alertCleared() once when it has stopped holding for the rule's clear_after_s (default
+// kClearAfterMs, so a rate hovering around its threshold does not raise a notification per
+// second). Thread contract: one thread, the one that owns it (the GUI or headless main thread).
 
 #include "AlertRule.h"
 #include "StreamTypes.h"
@@ -13,16 +15,18 @@
 
 #include <array>
 
-namespace streamscope::ui {
+namespace streamscope::alerts {
 
 class AlertMonitor : public QObject {
     Q_OBJECT
 public:
-    static constexpr qint64 kClearAfterMs = 5000;
+    static constexpr qint64 kClearAfterMs = AlertRule::kDefaultClearAfterS * 1000;
     static constexpr qint64 kWarmUpMs = 5000;   // rate rules wait this long after a (re)start
     static constexpr qint64 kGapHoldMs = 10000; // a gap episode lasts this long after the last gap
 
     enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, Count };
+    // "rate_below", "p99_above_ms", "silent_s", "gaps": the rule key behind a condition.
+    static QString conditionName(int condition);
 
     struct Sample {
         StreamState state = StreamState::Unknown;
@@ -48,6 +52,11 @@ public:
     // The active conditions of a stream as one line, empty when none.
     QString activeText(StreamId id) const;
     int activeCount() const;
+    int activeCount(StreamId id) const;
+    // When the condition of the episode raised or cleared last (epoch ms) began to hold: for
+    // a silence, the last data message plus silent_s. Valid in a slot of alertRaised or
+    // alertCleared and after; 0 when the stream has had no episode of that condition.
+    qint64 conditionSinceMs(StreamId id, int condition) const;
 
 signals:
     void rulesChanged();
@@ -60,6 +69,8 @@ private:
     struct ConditionState {
         bool active = false;
         qint64 lastTrueMs = 0;
+        qint64 trueSinceMs = 0; // start of the current run of samples where it holds; 0: none
+        qint64 episodeSinceMs = 0;
         QString text;
     };
     struct StreamAlerts {
@@ -72,4 +83,4 @@ private:
     QHash<StreamId, StreamAlerts> m_streams;
 };
 
-} // namespace streamscope::ui
+} // namespace streamscope::alerts

@@ -1,6 +1,8 @@
 #include "AlertRule.h"
 
-namespace streamscope::ui {
+#include <cmath>
+
+namespace streamscope::alerts {
 
 QJsonObject AlertRule::toJson() const
 {
@@ -14,6 +16,10 @@ QJsonObject AlertRule::toJson() const
         o.insert(QStringLiteral("silent_s"), silentS);
     if (gaps)
         o.insert(QStringLiteral("gaps"), true);
+    if (forS > 0)
+        o.insert(QStringLiteral("for_s"), forS);
+    if (clearAfterS != kDefaultClearAfterS)
+        o.insert(QStringLiteral("clear_after_s"), clearAfterS);
     return o;
 }
 
@@ -46,6 +52,19 @@ bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &
     if (!gaps.isUndefined() && !gaps.isBool())
         return fail(QStringLiteral("gaps"), QStringLiteral("true or false"));
     r.gaps = gaps.toBool(false);
+    const auto seconds = [&](const char *key, int &target) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined() || v.isNull())
+            return true;
+        const double d = v.toDouble(-1.0);
+        if (!v.isDouble() || d < 0.0 || d > kMaxHysteresisS || d != std::trunc(d))
+            return fail(QLatin1String(key),
+                        QStringLiteral("a whole number of seconds from 0 to %1").arg(kMaxHysteresisS));
+        target = int(d);
+        return true;
+    };
+    if (!seconds("for_s", r.forS) || !seconds("clear_after_s", r.clearAfterS))
+        return false;
     out = r;
     return true;
 }
@@ -77,4 +96,4 @@ bool AlertRule::fromJson(const QJsonArray &a, QVector<AlertRule> &out, QString *
     return true;
 }
 
-} // namespace streamscope::ui
+} // namespace streamscope::alerts
