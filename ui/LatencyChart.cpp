@@ -232,10 +232,11 @@ void LatencyChart::setSource(bool corrected, const QString &clock, const QString
     m_clock = clock;
     m_note = note;
     m_title->setText(m_windows.stream() == kInvalidStreamId ? tr("Latency")
-                         : m_corrected                      ? tr("Latency — %1 (corrected: %2)").arg(m_name, m_clock)
+                         : m_corrected                      ? tr("Latency — %1 (corrected)").arg(m_name)
                                                             : tr("Latency — %1").arg(m_name));
-    m_title->setToolTip(m_corrected ? tr("Receive time + the venue's clock offset − event time (docs/clock.md)")
-                                    : tr("Receive time − event time, as this machine's clock reads it"));
+    m_title->setToolTip(
+        m_corrected ? tr("Receive time + the venue's clock offset − event time (docs/clock.md): %1").arg(m_clock)
+                    : tr("Receive time − event time, as this machine's clock reads it"));
 }
 
 LatencySnapshot LatencyChart::shown() const
@@ -349,9 +350,13 @@ void LatencyChart::redraw()
         QString text = tr("%1 samples · mean %2 · max %3")
                            .arg(formatCount(h.count), formatLatencyMs(h.meanUs() / 1000.0),
                                 formatLatencyMs(double(h.maxUs) / 1000.0));
-        if (h.negative)
+        if (h.negative && m_corrected) // what is left below zero lies within the offset's uncertainty
+            text += tr(" · %1 below zero after the correction (%2)").arg(formatCount(h.negative), m_clock);
+        else if (h.negative)
             text += m_note.isEmpty() ? tr(" · %1 negative (clock skew)").arg(formatCount(h.negative))
                                      : tr(" · %1 negative: %2").arg(formatCount(h.negative), m_note);
+        if (m_corrected && !h.negative)
+            text += tr(" · corrected: %1").arg(m_clock);
         if (h.invalid)
             text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
         m_summary->setText(m_held ? tr("Stopped; before the stop: %1").arg(text) : text);

@@ -1,6 +1,7 @@
 // Not a test: a harness for looking at the UI and measuring it.
 //   ui_harness main|dialog|inspector|details [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
+//              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
 //   ui_harness load STREAMS RATE SECONDS [--no-window]
@@ -25,6 +26,7 @@
 
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTimer>
+#include <QtGui/QAction>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -150,6 +152,18 @@ int main(int argc, char **argv)
             const QString spec = a.mid(8);
             const qsizetype eq = spec.indexOf(QLatin1Char('='));
             window.connectAgent(spec.left(eq), QUrl(spec.mid(eq + 1)));
+        }
+    }
+    if (args.contains(QStringLiteral("--corrected")))
+        window.findChild<QAction *>(QStringLiteral("correctedLatency"))->setChecked(true);
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--select="))) {
+            const QString name = a.mid(9);
+            QTimer::singleShot(1500, &window, [&window, name] {
+                for (const ui::StreamTableModel::Row &r : window.streamModel()->rows())
+                    if (r.snap.name == name)
+                        window.selectStream(r.snap.id);
+            });
         }
     }
     if (args.contains(QStringLiteral("--log")))
