@@ -131,13 +131,7 @@ LatencyChart::LatencyChart(QWidget *parent)
         QList<QAbstractSeries *> all{m_area};
         for (QLineSeries *m : m_markers)
             all.append(m);
-        for (QAbstractSeries *s : all)
-            s->detachAxis(m_shownAxisY);
-        m_chart->removeAxis(m_shownAxisY);
-        m_shownAxisY->setParent(this); // removeAxis gives it back without deleting it
-        m_chart->addAxis(next, Qt::AlignLeft);
-        for (QAbstractSeries *s : all)
-            s->attachAxis(next);
+        swapVerticalAxis(m_chart, m_shownAxisY, next, all, this);
         m_shownAxisY = next;
         m_yMax = -1; // set the range anew
         redraw();

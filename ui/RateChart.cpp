@@ -115,15 +115,9 @@ RateChart::RateChart(QWidget *parent)
         QAbstractAxis *next = on ? static_cast<QAbstractAxis *>(m_logAxisY) : m_axisY;
         if (next == m_shownAxisY)
             return;
-        QList<QLineSeries *> all(m_series.begin(), m_series.end());
+        QList<QAbstractSeries *> all(m_series.begin(), m_series.end());
         all.prepend(m_total);
-        for (QLineSeries *s : all)
-            s->detachAxis(m_shownAxisY);
-        m_chart->removeAxis(m_shownAxisY);
-        m_shownAxisY->setParent(this); // removeAxis gives it back without deleting it
-        m_chart->addAxis(next, Qt::AlignLeft);
-        for (QLineSeries *s : all)
-            s->attachAxis(next);
+        swapVerticalAxis(m_chart, m_shownAxisY, next, all, this);
         m_shownAxisY = next;
         m_yMax = -1; // set the range anew
         emit settingsChanged();
