@@ -61,6 +61,11 @@ MainActions::MainActions(QMainWindow *w)
                         QStyle::SP_DialogDiscardButton, "removeStreams"))
     , stopAll(makeAction(w, tr("Stop &all"), tr("Stop every stream"),
                          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Period), QStyle::SP_MediaPause, "stopAll"))
+    , record(makeAction(w, tr("Re&cord"),
+                        tr("Record the selected streams to disk (.ndjson.zst captures, docs/capture.md)"),
+                        QKeySequence(Qt::CTRL | Qt::Key_E), QStyle::SP_DialogSaveButton, "recordStreams"))
+    , recordFolder(makeAction(w, tr("Recording &folder…"), tr("The folder new recordings go to"), QKeySequence(),
+                              QStyle::SP_DirIcon, "recordFolder"))
     , subscribe(makeAction(w, tr("S&ubscribe…"), tr("Send SUBSCRIBE for more Binance streams on the selected stream"),
                            QKeySequence(), QStyle::SP_ArrowRight, "subscribe"))
     , send(makeAction(w, tr("Send &message…"), tr("Send a text message on the selected stream"), QKeySequence(),
@@ -146,6 +151,9 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     streams->addAction(remove);
     streams->addAction(stopAll);
     streams->addSeparator();
+    streams->addAction(record);
+    streams->addAction(recordFolder);
+    streams->addSeparator();
     streams->addAction(subscribe);
     streams->addAction(send);
     streams->addSeparator();
@@ -179,6 +187,7 @@ void MainActions::addToolBar()
     toolbar->addAction(stop);
     toolbar->addAction(restart);
     toolbar->addAction(remove);
+    toolbar->addAction(record);
     toolbar->addSeparator();
     toolbar->addAction(stopAll);
     toolbar->addSeparator();
@@ -193,6 +202,7 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addAction(stop);
     menu->addAction(restart);
     menu->addAction(remove);
+    menu->addAction(record);
     menu->addSeparator();
     menu->addAction(inspect);
     menu->addAction(copyRows);
@@ -204,8 +214,11 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addAction(add);
 }
 
-void MainActions::updateForSelection(int n, int running)
+void MainActions::updateForSelection(int n, int running, int recording)
 {
+    record->setEnabled(n > 0);
+    // Every selected stream records: the action stops them; otherwise it starts the others.
+    record->setText(n > 0 && recording == n ? tr("Stop re&cording") : tr("Re&cord"));
     edit->setEnabled(n == 1);
     stop->setEnabled(running > 0);
     restart->setEnabled(n > 0);

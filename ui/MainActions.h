@@ -31,7 +31,7 @@ public:
     // Enables what acts on `selected` streams and says how many in the text ("Stop 3").
     // `selected` streams, of which `running` are at work (isRunning()): Stop needs a running
     // one; Restart reads Start when none of them runs.
-    void updateForSelection(int selected, int running);
+    void updateForSelection(int selected, int running, int recording = 0);
     // The stream controls' icons in the current palette (after a theme change).
     void updateIcons();
     // Checks the theme action of `mode` (a Theme::Mode).
@@ -44,6 +44,8 @@ public:
     QAction *const restart;
     QAction *const remove;
     QAction *const stopAll;
+    QAction *const record;       // starts (or, when every selected stream records, stops) recording
+    QAction *const recordFolder; // where new recordings go
     QAction *const subscribe;
     QAction *const send;
     QAction *const inspect;

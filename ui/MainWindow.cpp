@@ -38,6 +38,7 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
+#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QHBoxLayout>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
@@ -199,6 +200,12 @@ void MainWindow::connectActions()
         }
     });
     connect(m_actions->disconnectAgents, &QAction::triggered, this, &MainWindow::disconnectAgents);
+    connect(m_actions->record, &QAction::triggered, this, &MainWindow::toggleRecordingSelected);
+    connect(m_actions->recordFolder, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Recording folder"), recordingFolder());
+        if (!dir.isEmpty())
+            setRecordingFolder(dir);
+    });
     connect(m_actions->correctedLatency, &QAction::toggled, this, [this](bool on) {
         m_model->setLatencyCorrected(on);
         m_workspace->setModified(true);
@@ -418,6 +425,8 @@ void MainWindow::buildStatusBar()
     m_statusAlerts = make("statusAlerts", tr("Active alerts"));
     m_statusRate = make("statusRate", tr("Messages and bytes per second over all streams"));
     m_statusClock = make("statusClock", QString());
+    m_statusRecord = make("statusRecord", QString());
+    m_statusRecord->hide();
     m_statusCpu = make("statusCpu", tr("CPU used by StreamScope (engine and window), percent of one core"));
 }
 
@@ -648,6 +657,24 @@ void MainWindow::updateStatusBar(double cpuPercent)
         alerts ? QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name())
                : QString());
     m_statusAlerts->setVisible(alerts > 0);
+    int recording = 0;
+    quint64 recordedBytes = 0;
+    QStringList recordTip;
+    for (const StreamTableModel::Row &row : m_model->rows()) {
+        if (!row.snap.record.on)
+            continue;
+        ++recording;
+        recordedBytes += row.snap.record.bytesWritten;
+        recordTip << QStringLiteral("%1: %2").arg(row.snap.name, row.snap.record.file);
+    }
+    m_statusRecord->setVisible(recording > 0);
+    if (recording > 0) {
+        m_statusRecord->setText(tr("● recording %1 · %2 MB")
+                                    .arg(countNoun(quint64(recording), tr("stream"), tr("streams")))
+                                    .arg(double(recordedBytes) / (1024.0 * 1024.0), 0, 'f', 1));
+        m_statusRecord->setStyleSheet(QStringLiteral("color: %1;").arg(stateColor(StreamState::Failed, m_dark).name()));
+        m_statusRecord->setToolTip(recordTip.join(QLatin1Char('\n')));
+    }
     if (cpuPercent != -2.0) // once a second: the kernel's view of this machine's clock
         updateClockStatus(HostClockState::read());
     if (cpuPercent >= 0.0)

@@ -127,6 +127,10 @@ public:
     RemoteAgent *connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth = {},
                               const QList<QSslCertificate> &caCertificates = {});
     const QList<RemoteAgent *> &agents() const { return m_agents; }
+    // Starts or stops recording the streams (Streams → Record), into recordingFolder().
+    void setRecording(const QList<StreamId> &ids, bool on);
+    QString recordingFolder() const; // Streams → Recording folder…; saved in the settings
+    void setRecordingFolder(const QString &dir);
     void disconnectAgents();
     void selectStream(StreamId id);
     // One refresh as the timer does it; `slow` also does the once-a-second work.
@@ -189,6 +193,7 @@ private:
     void subscribeSelected();
     void sendToSelected();
     void copySelectedUrl();
+    void toggleRecordingSelected();
     void showContextMenu(const QPoint &pos);
 
     void newWorkspace();
@@ -244,6 +249,7 @@ private:
     QLabel *m_statusRate = nullptr;
     QLabel *m_statusCpu = nullptr;
     QLabel *m_statusClock = nullptr;
+    QLabel *m_statusRecord = nullptr;
     QLabel *m_statusAlerts = nullptr;
 
     QTimer *m_timer = nullptr;

@@ -20,12 +20,16 @@
 #include "StreamTableModel.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QDir>
 #include <QtCore/QRegularExpression>
+#include <QtCore/QSettings>
 #include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QStandardPaths>
 #include <QtCore/QTimer>
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
 #include <QtWidgets/QDockWidget>
+#include <QtWidgets/QFileDialog>
 #include <QtWidgets/QInputDialog>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMenu>
@@ -120,11 +124,13 @@ void MainWindow::onSelectionChanged()
 void MainWindow::updateActionsForSelection(const QList<StreamId> &ids)
 {
     int running = 0;
+    int recording = 0;
     for (StreamId id : ids) {
         const StreamTableModel::Row *r = m_model->row(id);
         running += r && isRunning(r->snap.state) ? 1 : 0;
+        recording += r && r->snap.record.on ? 1 : 0;
     }
-    m_actions->updateForSelection(int(ids.size()), running);
+    m_actions->updateForSelection(int(ids.size()), running, recording);
 }
 
 void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
@@ -312,6 +318,60 @@ void MainWindow::showContextMenu(const QPoint &pos)
     QMenu menu(this);
     m_actions->fillContextMenu(&menu);
     menu.exec(m_table->viewport()->mapToGlobal(pos));
+}
+
+} // namespace streamscope::ui
+
+namespace streamscope::ui {
+
+QString MainWindow::recordingFolder() const
+{
+    const QString fallback = QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                 .filePath(QStringLiteral("StreamScope captures"));
+    return QSettings().value(QStringLiteral("capture/dir"), fallback).toString();
+}
+
+void MainWindow::setRecordingFolder(const QString &dir)
+{
+    QSettings().setValue(QStringLiteral("capture/dir"), dir);
+}
+
+void MainWindow::setRecording(const QList<StreamId> &ids, bool on)
+{
+    if (!m_engine)
+        return;
+    const QString dir = recordingFolder();
+    if (on && !QDir().mkpath(dir)) {
+        QMessageBox::warning(
+            this, tr("Record"),
+            tr("%1: the folder cannot be created; choose another under Streams → Recording folder…").arg(dir));
+        return;
+    }
+    for (StreamId id : ids) {
+        if (!m_engine->contains(id))
+            continue;
+        RecordConfig record = m_engine->config(id).record;
+        if (on) {
+            record.dir = dir;
+            record.enabled = true;
+        } else {
+            record.enabled = false; // the folder and settings stay for the next time
+        }
+        m_engine->setRecording(id, record);
+    }
+    m_workspace->setModified(true);
+    refreshNow(false);
+}
+
+void MainWindow::toggleRecordingSelected()
+{
+    const QList<StreamId> ids = selectedStreams();
+    int recording = 0;
+    for (StreamId id : ids) {
+        const StreamTableModel::Row *r = m_model->row(id);
+        recording += r && r->snap.record.on ? 1 : 0;
+    }
+    setRecording(ids, ids.isEmpty() || recording < int(ids.size()));
 }
 
 } // namespace streamscope::ui

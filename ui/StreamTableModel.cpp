@@ -17,6 +17,7 @@ namespace {
 constexpr qint64 kRateWindowNs = 1'000'000'000;
 const QList<int> kChangedRoles = {Qt::DisplayRole,
                                   Qt::ToolTipRole,
+                                  Qt::DecorationRole,
                                   Qt::ForegroundRole,
                                   Qt::BackgroundRole,
                                   StreamTableModel::SortRole,
@@ -227,8 +228,19 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (column == ColState || column == ColName) {
             QString tip = stateToolTip(r);
-            if (column == ColName)
+            if (column == ColName) {
                 tip = r.snap.url.toString() + QLatin1Char('\n') + tip;
+                const RecordStatus &rec = r.snap.record;
+                if (rec.on)
+                    tip += tr("\nRecording to %1: %2 MB, %3 messages since %4")
+                               .arg(rec.file)
+                               .arg(double(rec.bytesWritten) / (1024.0 * 1024.0), 0, 'f', 1)
+                               .arg(formatCount(rec.messages), formatTimeMs(rec.sinceMs));
+                if (rec.on && rec.dropped)
+                    tip += tr("; %1 not recorded").arg(formatCount(rec.dropped));
+                if (rec.on && !rec.error.isEmpty())
+                    tip += tr("\nRecording error: %1").arg(rec.error);
+            }
             return tip;
         }
         if (column == ColP50 || column == ColP99) {
@@ -244,6 +256,11 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
             return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
         if (!r.alert.isEmpty())
             return tr("Alert: %1").arg(r.alert);
+        return {};
+    case Qt::DecorationRole:
+        // A red dot before the name: the stream records (amber when its recording has errors).
+        if (column == ColName && r.snap.record.on)
+            return r.snap.record.error.isEmpty() ? QColor(0xd7, 0x3a, 0x49) : QColor(0xe3, 0x8b, 0x06);
         return {};
     case Qt::ForegroundRole:
         if (column == ColState)
@@ -350,8 +367,9 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         const double brate = alerts::ratePerSecond(a.bytes, a.ns, s.bytes, s.takenAtNs, runs);
         const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
             || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
-            || old.results != s.results || old.errors != s.errors || old.name != s.name || old.lastMessageMs > 0
-            || rate != row.msgsPerSec || brate != row.bytesPerSec;
+            || old.results != s.results || old.errors != s.errors || old.name != s.name || old.record.on != s.record.on
+            || old.record.error != s.record.error || old.lastMessageMs > 0 || rate != row.msgsPerSec
+            || brate != row.bytesPerSec;
         const LatencySnapshot keep = std::move(row.snap.latency);
         row.snap = s;
         row.snap.latency = std::move(keep);

@@ -181,6 +181,20 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
         finishRecorder(worker, std::move(old));
 }
 
+void Engine::setRecording(StreamId id, const RecordConfig &record)
+{
+    const auto it = m_streams.find(id);
+    if (it == m_streams.end() || it->config.record == record)
+        return;
+    it->config.record = record;
+    it->shared->setConfig(it->config);
+    std::shared_ptr<CaptureRecorder> old = std::move(it->recorder);
+    it->recorder = startRecorder(it->config); // null when the new settings record nothing
+    EngineWorker *worker = it->worker;
+    worker->post([worker, id, recorder = it->recorder] { worker->setRecorder(id, recorder); });
+    finishRecorder(worker, std::move(old));
+}
+
 void Engine::stopStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {

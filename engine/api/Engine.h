@@ -46,6 +46,10 @@ public:
     // Replaces a stream's configuration: the stream reconnects with it under the same id and
     // keeps its counters and latency histogram (the user guide promises so).
     void updateStream(StreamId id, const StreamConfig &config);
+    // Starts, changes or stops a stream's recording (docs/capture.md) without touching its
+    // connection: the running session hands its messages to the new recorder from the next
+    // one on, and the old recorder writes what it holds and closes.
+    void setRecording(StreamId id, const RecordConfig &record);
     void stopStream(StreamId id);
     void restartStream(StreamId id);
     void stopAll();

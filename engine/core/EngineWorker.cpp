@@ -73,6 +73,12 @@ void EngineWorker::removeSession(StreamId id)
     delete m_sessions.take(id);
 }
 
+void EngineWorker::setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->setRecorder(std::move(recorder));
+}
+
 void EngineWorker::stop(StreamId id)
 {
     if (StreamSession *s = m_sessions.value(id))

@@ -51,6 +51,8 @@ public:
     void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
                     std::shared_ptr<CaptureRecorder> recorder = nullptr);
     void removeSession(StreamId id);
+    // The session's recorder from now on (null: it stops recording); its connection stays.
+    void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
     void stop(StreamId id);
     void restart(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);

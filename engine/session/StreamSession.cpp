@@ -984,6 +984,7 @@ void StreamSession::routeResponse(Link &link, const HeadInfo &head, const char *
 void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
 {
     m_recorder = std::move(recorder);
+    m_recordErrorsSeen = 0; // a new recorder counts its own
 }
 
 void StreamSession::record(const QString &name, const QJsonObject &fields)

@@ -17,6 +17,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QLogValueAxis>
 #include <QtCore/QDateTime>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSortFilterProxyModel>
@@ -105,6 +106,7 @@ private slots:
     void alertNotifiesOncePerEpisode();
     void detailsPaneAndStoppedLatency();
     void correctedLatencyAndClockStatus();
+    void recordToggleKeepsTheConnection();
 
 private:
     static StreamConfig feedConfig(const QString &name, const QUrl &url)
@@ -582,6 +584,59 @@ void tst_MainWindow::correctedLatencyAndClockStatus()
     auto *clock = w.findChild<QLabel *>(QStringLiteral("statusClock"));
     QVERIFY(clock);
     QVERIFY2(clock->text().startsWith(QStringLiteral("clock ")), qPrintable(clock->text()));
+}
+
+void tst_MainWindow::recordToggleKeepsTheConnection()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Engine engine;
+    MainWindow w(&engine);
+    w.setRecordingFolder(dir.filePath(QStringLiteral("captures")));
+    Workspace ws;
+    ws.streams = {feedConfig(QStringLiteral("taped"), m_server->url())};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StreamId id = engine.streamIds().first();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+    const qint64 connectedSince = engine.snapshot(id).connections.value(0).connectedSinceMs;
+    w.selectStream(id);
+    QAction *record = w.findChild<QAction *>(QStringLiteral("recordStreams"));
+    QVERIFY(record && record->isEnabled());
+    QCOMPARE(record->text(), QStringLiteral("Re&cord"));
+
+    record->trigger();
+    QTRY_VERIFY(engine.snapshot(id).record.on);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.messages > 20, 10000);
+    // Recording began on the live connection: no reconnect.
+    QCOMPARE(engine.snapshot(id).reconnects, quint64(0));
+    QCOMPARE(engine.snapshot(id).connections.value(0).connectedSinceMs, connectedSince);
+    // Shown on the row, in the status bar and by the action.
+    w.refreshNow(false);
+    const QModelIndex name = w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColName);
+    QVERIFY(name.data(Qt::DecorationRole).isValid());
+    QVERIFY2(name.data(Qt::ToolTipRole).toString().contains(QLatin1String("Recording to ")),
+             qPrintable(name.data(Qt::ToolTipRole).toString()));
+    auto *status = w.findChild<QLabel *>(QStringLiteral("statusRecord"));
+    QVERIFY(status && !status->isHidden());
+    QVERIFY2(status->text().contains(QLatin1String("recording 1 stream")), qPrintable(status->text()));
+    QTRY_COMPARE(record->text(), QStringLiteral("Stop re&cording"));
+    const QString file = engine.snapshot(id).record.file;
+    QVERIFY2(file.startsWith(dir.filePath(QStringLiteral("captures"))), qPrintable(file));
+
+    record->trigger();
+    QTRY_VERIFY(!engine.snapshot(id).record.on);
+    QTRY_VERIFY(QFileInfo(file).size() > 0);
+    QCOMPARE(engine.snapshot(id).reconnects, quint64(0));
+    QCOMPARE(stateOf(w, id), StreamState::Live);
+    w.refreshNow(false);
+    QVERIFY(!name.data(Qt::DecorationRole).isValid());
+    QTRY_VERIFY(status->isHidden());
+    // The workspace keeps the folder, with the recording off.
+    const StreamConfig saved = w.currentWorkspace().streams.first();
+    QCOMPARE(saved.record.dir, dir.filePath(QStringLiteral("captures")));
+    QVERIFY(!saved.record.enabled);
 }
 
 QTEST_MAIN(tst_MainWindow)
