@@ -8,7 +8,7 @@
 // RFC 4180 with CRLF line ends, its cells quoted as Copy rows as CSV does (a leading formula
 // character gets an apostrophe). GUI thread only (the table and the charts are widgets).
 
-#include "model/LatencySnapshot.h"
+#include "LatencySnapshot.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QList>
