@@ -221,7 +221,7 @@ void TestHeadless::versionAndHelp()
              qPrintable(v.out));
     const Run h = runStreamscope({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
-    for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--metrics-port"})
+    for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--report-csv", "--metrics-port"})
         QVERIFY2(h.out.contains(QLatin1String(option)), option);
     QVERIFY2(h.out.startsWith(QLatin1String("Usage: streamscope [options]")), qPrintable(h.out));
 }

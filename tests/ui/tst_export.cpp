@@ -1,18 +1,32 @@
 // The desktop's exports (ui/Export.h): each written to a temporary folder and read back.
 
+#include "Engine.h"
 #include "EventLogModel.h"
 #include "Export.h"
 #include "InspectorModel.h"
 #include "LatencyChart.h"
+#include "MainWindow.h"
+#include "RateChart.h"
 #include "StreamDetails.h"
 #include "StreamHistory.h"
+#include "StreamTableModel.h"
 
 #include <QtCharts/QChartView>
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
 #include <QtGui/QImage>
 #include <QtGui/QStandardItemModel>
 #include <QtTest/QTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QFileDialog>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QMenuBar>
+#include <QtWidgets/QMessageBox>
+#include <QtWidgets/QTableView>
+#include <QtWidgets/QTreeWidget>
 
 #include <algorithm>
 #include <iterator>
@@ -38,16 +52,24 @@ QString text(const char *utf8)
 class tst_Export : public QObject {
     Q_OBJECT
 private slots:
+    void initTestCase();
     void tableCsvQuotesNamesAndFormulas();
     void statisticsAreFieldValueRows();
     void histogramRowsSumToTheCount();
     void ndjsonHoldsTheFilteredMessagesAsReceived();
     void pngIsTheChartAtItsSize();
     void unwritablePathGivesAClearError();
+    void windowExportsThroughItsMenus();
 
 private:
     QTemporaryDir m_dir;
 };
+
+void tst_Export::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("StreamScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_export"));
+}
 
 void tst_Export::tableCsvQuotesNamesAndFormulas()
 {
@@ -223,6 +245,67 @@ void tst_Export::unwritablePathGivesAClearError()
     QVERIFY(error.startsWith(path));
     // An existing file is replaced whole, or left as it was.
     QCOMPARE(readAll(file), QByteArray("x"));
+}
+
+void tst_Export::windowExportsThroughItsMenus()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    // File → Export holds the six exports; the charts, the Details pane and the inspector
+    // offer theirs in their context menus, the table its statistics.
+    QMenu *exports = w.menuBar()->findChild<QMenu *>(QStringLiteral("exportMenu"));
+    QVERIFY(exports);
+    QStringList names;
+    for (const QAction *a : exports->actions())
+        names << a->objectName();
+    QCOMPARE(names,
+             (QStringList{text("exportTable"), text("exportStats"), text("exportHistogram"), text("exportRatePng"),
+                          text("exportLatencyPng"), text("exportMessages")}));
+    const auto action = [&w](const char *name) { return w.findChild<QAction *>(QLatin1String(name)); };
+    QVERIFY(w.latencyChart()->actions().contains(action("exportHistogram")));
+    QVERIFY(w.latencyChart()->actions().contains(action("exportLatencyPng")));
+    QVERIFY(w.rateChart()->actions().contains(action("exportRatePng")));
+    QVERIFY(w.details()->counters()->actions().contains(action("exportStats")));
+
+    // The save dialog answered with `answer`; message boxes recorded and closed.
+    QString answer;
+    QStringList boxes;
+    QTimer closer;
+    connect(&closer, &QTimer::timeout, &closer, [&] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (auto *dialog = qobject_cast<QFileDialog *>(modal)) {
+            dialog->selectFile(answer);
+            dialog->accept();
+        } else if (auto *box = qobject_cast<QMessageBox *>(modal)) {
+            boxes << box->text();
+            box->close();
+        }
+    });
+    closer.start(10);
+    answer = m_dir.filePath(text("window-table.csv"));
+    action("exportTable")->trigger();
+    QList<int> columns;
+    const QHeaderView *header = w.streamTable()->horizontalHeader();
+    for (int visual = 0; visual < header->count(); ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (column != StreamTableModel::ColActions && !header->isSectionHidden(column))
+            columns << column;
+    }
+    QCOMPARE(readAll(answer), tableCsv(w.streamProxy(), columns).toUtf8());
+    QVERIFY(readAll(answer).startsWith("Name,"));
+    QVERIFY(boxes.isEmpty());
+
+    // Unwritable: a message box names the file and the reason; no file.
+    const QString plain = m_dir.filePath(text("plain-for-window"));
+    QFile f(plain);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    answer = plain + text("/table.csv");
+    action("exportTable")->trigger();
+    closer.stop();
+    QCOMPARE(boxes.size(), 1);
+    QVERIFY2(boxes.first().contains(QDir::toNativeSeparators(answer)), qPrintable(boxes.first()));
+    QVERIFY(!QFile::exists(answer));
 }
 
 QTEST_MAIN(tst_Export)
