@@ -221,6 +221,16 @@ void tst_Export::pngIsTheChartAtItsSize()
     const QImage image(path);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), view->size() * view->devicePixelRatio());
+
+    RateChart rate;
+    rate.resize(500, 300);
+    rate.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&rate));
+    const QString ratePath = m_dir.filePath(text("rate.png"));
+    QVERIFY2(writeWidgetPng(ratePath, rate.view(), &error), qPrintable(error));
+    const QImage rateImage(ratePath);
+    QVERIFY(!rateImage.isNull());
+    QCOMPARE(rateImage.size(), rate.view()->size() * rate.view()->devicePixelRatio());
 }
 
 void tst_Export::unwritablePathGivesAClearError()
