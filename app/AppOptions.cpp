@@ -22,6 +22,9 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                                       QStringLiteral("SECONDS"));
     const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write a JSON report to FILE on exit."),
                                     QStringLiteral("FILE"));
+    const QCommandLineOption reportCsv(QStringLiteral("report-csv"),
+                                       QStringLiteral("Write the report's per-stream fields as CSV to FILE on exit."),
+                                       QStringLiteral("FILE"));
     const QCommandLineOption metricsPort(QStringLiteral("metrics-port"),
                                          QStringLiteral("Serve Prometheus metrics at http://ADDRESS:N/metrics."),
                                          QStringLiteral("N"));
@@ -48,7 +51,7 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     const QCommandLineOption record(
         QStringLiteral("record"), QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
         QStringLiteral("DIR"));
-    parser.addOptions({help, version, workspace, headless, duration, report, metricsPort, metricsAddress,
+    parser.addOptions({help, version, workspace, headless, duration, report, reportCsv, metricsPort, metricsAddress,
                        metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet, record});
 
     AppOptions o;
@@ -84,6 +87,9 @@ AppOptions AppOptions::parse(const QStringList &arguments)
                            .arg(parser.value(duration)));
     }
     o.reportPath = parser.value(report);
+    o.reportCsvPath = parser.value(reportCsv);
+    if (parser.isSet(reportCsv) && o.reportCsvPath.isEmpty())
+        return bad(QStringLiteral("--report-csv needs a file name"));
     if (parser.isSet(metricsPort)) {
         bool ok = false;
         o.metricsPort = parser.value(metricsPort).toInt(&ok);

@@ -17,6 +17,7 @@ struct AppOptions {
     QString workspacePath; // empty: the built-in demo
     double durationS = 0;  // 0: until interrupted
     QString reportPath;
+    QString reportCsvPath;                                // --report-csv FILE: one row per stream (docs/report.md)
     int metricsPort = -1;                                 // -1: no metrics endpoint
     QString metricsAddress = QStringLiteral("127.0.0.1"); // an IPv4 or IPv6 address, checked
     QString metricsAuthFile;                              // "user:password": basic authentication

@@ -5,6 +5,7 @@
 #include "MetricsServer.h"
 #include "PeerText.h"
 #include "Report.h"
+#include "ReportCsv.h"
 #include "StatsFormat.h"
 #include "TerminationSignals.h"
 #include "WorkspaceReload.h"
@@ -188,11 +189,15 @@ void HeadlessRunner::finish(const QString &why)
     // The final snapshot is taken before the streams stop, so that their states are reported as they were.
     const QVector<StreamSnapshot> final = m_engine->snapshot(true);
     err() << "streamscope: stopping (" << why << ") after " << QString::number(durationS, 'f', 1) << " s" << Qt::endl;
-    if (!m_options.reportPath.isEmpty()) {
+    if (!m_options.reportPath.isEmpty() || !m_options.reportCsvPath.isEmpty()) {
         QString error;
         QJsonObject report = buildReport(final, durationS);
         m_alerts->addToReport(report);
-        if (!writeReport(m_options.reportPath, report, &error)) {
+        if (!m_options.reportPath.isEmpty() && !writeReport(m_options.reportPath, report, &error)) {
+            err() << "streamscope: " << error << Qt::endl;
+            m_exitCode = 1;
+        }
+        if (!m_options.reportCsvPath.isEmpty() && !writeReportCsv(m_options.reportCsvPath, report, &error)) {
             err() << "streamscope: " << error << Qt::endl;
             m_exitCode = 1;
         }

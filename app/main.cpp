@@ -12,6 +12,7 @@
 #include "Engine.h"
 #include "MainWindow.h"
 #include "Report.h"
+#include "ReportCsv.h"
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QTimer>
 #include <QtWidgets/QApplication>
@@ -150,10 +151,12 @@ int main(int argc, char **argv)
         if (options.durationS > 0)
             QTimer::singleShot(int(options.durationS * 1000.0), application.get(), &QCoreApplication::quit);
         const int code = application->exec();
-        if (!options.reportPath.isEmpty()) {
+        if (!options.reportPath.isEmpty() || !options.reportCsvPath.isEmpty()) {
             QString error;
-            if (!app::writeReport(options.reportPath,
-                                  app::buildReport(engine.snapshot(true), double(clock.nsecsElapsed()) / 1e9), &error))
+            const QJsonObject report = app::buildReport(engine.snapshot(true), double(clock.nsecsElapsed()) / 1e9);
+            if (!options.reportPath.isEmpty() && !app::writeReport(options.reportPath, report, &error))
+                return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+            if (!options.reportCsvPath.isEmpty() && !app::writeReportCsv(options.reportCsvPath, report, &error))
                 return printAndExit(QStringLiteral("streamscope: ") + error, 1);
         }
         return code;

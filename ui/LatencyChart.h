@@ -53,6 +53,9 @@ public:
     void setLogScale(bool on);
     static constexpr double kLogFloor = 0.5; // the log axis's bottom: an empty bucket sits on it
 
+    // The chart itself, without its controls (what File → Export → … as PNG draws).
+    QChartView *view() const { return m_view; }
+
 signals:
     void settingsChanged();
 

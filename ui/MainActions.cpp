@@ -102,8 +102,24 @@ MainActions::MainActions(QMainWindow *w)
                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), QStyle::SP_FileIcon, "copyRowsCsv"))
     , about(makeAction(w, tr("&About StreamScope"), tr("Versions and licence"), QKeySequence(),
                        QStyle::SP_MessageBoxInformation, "about"))
+    , exportTable(new QAction(tr("Stream &table as CSV…"), w))
+    , exportStats(new QAction(tr("Stream &statistics as CSV…"), w))
+    , exportHistogram(new QAction(tr("Latency &histogram as CSV…"), w))
+    , exportRatePng(new QAction(tr("&Rate chart as PNG…"), w))
+    , exportLatencyPng(new QAction(tr("&Latency chart as PNG…"), w))
+    , exportMessages(new QAction(tr("Inspector &messages as NDJSON…"), w))
     , m_window(w)
 {
+    exportTable->setObjectName(QStringLiteral("exportTable"));
+    exportTable->setStatusTip(tr("Every row of the stream table, as sorted and filtered, in the columns shown"));
+    exportStats->setObjectName(QStringLiteral("exportStats"));
+    exportStats->setStatusTip(tr("Every field of the selected stream's Details pane, as field,value rows"));
+    exportHistogram->setObjectName(QStringLiteral("exportHistogram"));
+    exportHistogram->setStatusTip(tr("The buckets of the latency histogram shown: lower_ms, upper_ms, count, share"));
+    exportRatePng->setObjectName(QStringLiteral("exportRatePng"));
+    exportLatencyPng->setObjectName(QStringLiteral("exportLatencyPng"));
+    exportMessages->setObjectName(QStringLiteral("exportMessages"));
+    exportMessages->setStatusTip(tr("The messages the inspector shows (its filter applied), one a line as received"));
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     findStream->setShortcut(QKeySequence::Find);
@@ -139,6 +155,15 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     file->addSeparator();
     file->addAction(connectAgent);
     file->addAction(disconnectAgents);
+    file->addSeparator();
+    QMenu *exports = file->addMenu(tr("&Export"));
+    exports->setObjectName(QStringLiteral("exportMenu"));
+    exports->addAction(exportTable);
+    exports->addAction(exportStats);
+    exports->addAction(exportHistogram);
+    exports->addAction(exportRatePng);
+    exports->addAction(exportLatencyPng);
+    exports->addAction(exportMessages);
     file->addSeparator();
     file->addAction(quit);
 
@@ -207,6 +232,7 @@ void MainActions::fillContextMenu(QMenu *menu) const
     menu->addAction(inspect);
     menu->addAction(copyRows);
     menu->addAction(copyRowsCsv);
+    menu->addAction(exportStats);
     menu->addAction(copyUrl);
     menu->addAction(subscribe);
     menu->addAction(send);
@@ -229,6 +255,7 @@ void MainActions::updateForSelection(int n, int running, int recording)
     copyUrl->setEnabled(n == 1);
     copyRows->setEnabled(n > 0);
     copyRowsCsv->setEnabled(n > 0);
+    exportStats->setEnabled(n == 1);
     stop->setText(running > 1 ? tr("&Stop %1").arg(running) : tr("&Stop")); // what it would stop
     if (n > 0 && running == 0)
         restart->setText(n > 1 ? tr("St&art %1").arg(n) : tr("St&art"));

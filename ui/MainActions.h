@@ -69,6 +69,13 @@ public:
     QAction *const copyRows;          // the selected rows as tab-separated text
     QAction *const copyRowsCsv;       // ... as CSV
     QAction *const about;
+    // File → Export (docs/user-guide.md, "Export"); the window asks for the file and writes it.
+    QAction *const exportTable;     // the stream table as CSV
+    QAction *const exportStats;     // the selected stream's statistics (Details pane) as CSV
+    QAction *const exportHistogram; // the latency chart's histogram buckets as CSV
+    QAction *const exportRatePng;   // the rate chart as PNG
+    QAction *const exportLatencyPng;
+    QAction *const exportMessages; // the inspector's filtered messages as NDJSON
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }
 

@@ -13,6 +13,7 @@
 #include "NotifyDialog.h"
 #include "RateChart.h"
 #include "RemoteAgent.h"
+#include "ReportCsv.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
@@ -230,6 +231,7 @@ void MainWindow::connectActions()
             [this] { QGuiApplication::clipboard()->setText(selectedRowsText()); });
     connect(m_actions->copyRowsCsv, &QAction::triggered, this,
             [this] { QGuiApplication::clipboard()->setText(selectedRowsText(RowFormat::Csv)); });
+    connectExports();
 }
 
 void MainWindow::buildCentral()
@@ -469,14 +471,8 @@ QString MainWindow::selectedRowsText(RowFormat format) const
         if (!csv)
             return text.replace(breaks, QStringLiteral(" "));
         // A leading = + - @ would be run as a formula by a spreadsheet (a name is the user's,
-        // a reason the peer's): kept as text. A number's minus sign is left alone.
-        if (!text.isEmpty() && QStringLiteral("=+-@").contains(text.front())
-            && !(text.size() > 1 && text.front() == QLatin1Char('-') && text.at(1).isDigit()))
-            text.prepend(QLatin1Char('\''));
-        if (text.contains(QLatin1Char(',')) || text.contains(QLatin1Char('"')) || text.contains(QLatin1Char('\n'))
-            || text.contains(QLatin1Char('\r')))
-            text = QLatin1Char('"') + text.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
-        return text;
+        // a reason the peer's): kept as text (app::csvCell, shared with the CSV exports).
+        return app::csvCell(text);
     };
     const QChar separator = csv ? QLatin1Char(',') : QLatin1Char('\t');
     const QString newline = csv ? QStringLiteral("\r\n") : QStringLiteral("\n");

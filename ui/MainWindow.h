@@ -147,6 +147,13 @@ protected:
 
 private:
     void connectActions();
+    // File → Export and the context menus of the table, Details pane, charts and inspector
+    // (MainWindow_Export.cpp).
+    void connectExports();
+    // Asks where to write (a save dialog starting in the last export folder); empty: cancelled.
+    QString askExportPath(const QString &title, const QString &fileName, const QString &filter);
+    // A failed export's message box naming the file and the reason; a done one in the status bar.
+    void showExportResult(bool ok, const QString &path, const QString &error, const QString &note = QString());
     void buildCentral();
     void buildDocks();
     void buildStatusBar();

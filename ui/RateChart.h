@@ -58,6 +58,9 @@ public:
     static QString scopeName(Scope scope);
     static Scope scopeFromName(const QString &name);
 
+    // The chart itself, without its controls (what File → Export → … as PNG draws).
+    QChartView *view() const { return m_view; }
+
 signals:
     void settingsChanged();
 

@@ -23,6 +23,7 @@
 #include <QtWidgets/QVBoxLayout>
 
 #include <cmath>
+#include <functional>
 
 namespace streamscope::ui {
 
@@ -232,6 +233,23 @@ QString StreamDetails::valueAt(const QString &path) const
 {
     const QTreeWidgetItem *item = m_items.value(path);
     return item ? item->text(1) : QString();
+}
+
+QList<QPair<QString, QString>> StreamDetails::fields() const
+{
+    QHash<const QTreeWidgetItem *, QString> paths;
+    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it)
+        paths.insert(it.value(), it.key());
+    QList<QPair<QString, QString>> out;
+    const std::function<void(const QTreeWidgetItem *)> walk = [&](const QTreeWidgetItem *item) {
+        if (item->childCount() == 0) // a leaf, or an empty list ("none")
+            out.append({paths.value(item), item->text(1)});
+        for (int i = 0; i < item->childCount(); ++i)
+            walk(item->child(i));
+    };
+    for (int i = 0; i < m_counters->topLevelItemCount(); ++i)
+        walk(m_counters->topLevelItem(i));
+    return out;
 }
 
 void StreamDetails::setValue(const QString &path, const QString &key, const QJsonValue &value, QTreeWidgetItem *parent,

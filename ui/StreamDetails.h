@@ -11,6 +11,7 @@
 
 #include <QtCore/QHash>
 #include <QtCore/QJsonValue>
+#include <QtCore/QPair>
 #include <QtWidgets/QWidget>
 
 class QAbstractItemModel;
@@ -45,6 +46,9 @@ public:
     // "connections/1/url"); empty when there is no such row.
     QString valueAt(const QString &path) const;
     QTreeWidgetItem *itemAt(const QString &path) const { return m_items.value(path); }
+    // Every value shown, by its report path, in the pane's order (what "Export statistics
+    // as CSV…" writes); a list's or an object's own row is left out, its entries are not.
+    QList<QPair<QString, QString>> fields() const;
     QTreeWidget *counters() const { return m_counters; }
     Sparkline *rateLine() const { return m_rate; }
     Sparkline *latencyLine() const { return m_latency; }

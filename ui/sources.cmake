@@ -7,6 +7,7 @@ target_sources(streamscope_ui PRIVATE
     ControlIcons.h ControlIcons.cpp
     CpuMeter.h CpuMeter.cpp
     EventLogModel.h EventLogModel.cpp
+    Export.h Export.cpp
     Format.h Format.cpp
     GenericPage.h GenericPage.cpp
     InspectorModel.h InspectorModel.cpp
@@ -14,7 +15,7 @@ target_sources(streamscope_ui PRIVATE
     LatencyChart.h LatencyChart.cpp
     LatencyWindows.h LatencyWindows.cpp
     MainActions.h MainActions.cpp
-    MainWindow.h MainWindow.cpp MainWindow_Streams.cpp MainWindow_Workspace.cpp
+    MainWindow.h MainWindow.cpp MainWindow_Export.cpp MainWindow_Streams.cpp MainWindow_Workspace.cpp
     MatchHighlightDelegate.h MatchHighlightDelegate.cpp
     MessageInspector.h MessageInspector.cpp
     NotifyDialog.h NotifyDialog.cpp

@@ -83,6 +83,58 @@ QJsonObject readJson(const QString &path)
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
+// RFC 4180 records (quoted cells, doubled quotes, CRLF line ends).
+QList<QStringList> readCsv(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QString text = QString::fromUtf8(f.readAll());
+    QList<QStringList> records;
+    QStringList cells;
+    QString cell;
+    bool quoted = false;
+    for (int i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('"')) {
+                cell += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                cell += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            cells << cell;
+            cell.clear();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n')) {
+            cells << cell;
+            records << cells;
+            cells.clear();
+            cell.clear();
+            ++i;
+        } else {
+            cell += c;
+        }
+    }
+    return records;
+}
+
+// The report's scalar fields by dotted path ("latency_ms.p50"), arrays left out.
+void flatten(const QJsonObject &o, const QString &prefix, QMap<QString, QJsonValue> &out)
+{
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        const QString path = prefix.isEmpty() ? it.key() : prefix + QLatin1Char('.') + it.key();
+        if (it.value().isObject())
+            flatten(it.value().toObject(), path, out);
+        else if (!it.value().isArray())
+            out.insert(path, it.value());
+    }
+}
+
 QJsonObject streamNamed(const QJsonObject &report, const QString &name)
 {
     for (const QJsonValue &v : report.value(QStringLiteral("streams")).toArray())
@@ -169,7 +221,7 @@ void TestHeadless::versionAndHelp()
              qPrintable(v.out));
     const Run h = runStreamscope({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
-    for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--metrics-port"})
+    for (const char *option : {"--workspace", "--headless", "--duration", "--report", "--report-csv", "--metrics-port"})
         QVERIFY2(h.out.contains(QLatin1String(option)), option);
     QVERIFY2(h.out.startsWith(QLatin1String("Usage: streamscope [options]")), qPrintable(h.out));
 }
@@ -199,6 +251,9 @@ void TestHeadless::badArguments_data()
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-port"), QStringLiteral("0"),
                        QStringLiteral("--metrics-tls-cert"), QStringLiteral("/etc/hostname")}
         << QStringLiteral("--metrics-tls-cert and --metrics-tls-key go together");
+    QTest::newRow("report-csv without a file")
+        << QStringList{QStringLiteral("--headless"), QStringLiteral("--report-csv"), QString()}
+        << QStringLiteral("--report-csv needs a file name");
     QTest::newRow("auth without metrics")
         << QStringList{QStringLiteral("--headless"), QStringLiteral("--metrics-auth-file"), QStringLiteral("/x")}
         << QStringLiteral("need --metrics-port");
@@ -280,11 +335,12 @@ void TestHeadless::reportCountsEveryScenarioExactly()
         QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
     QVERIFY(!workspace.isEmpty());
     const QString reportPath = m_dir.filePath(QStringLiteral("report.json"));
+    const QString csvPath = m_dir.filePath(QStringLiteral("report.csv"));
     qputenv("TST_APP_KEY", "key");
     qputenv("TST_SESSION", "session");
-    const Run r =
-        runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
-                        QStringLiteral("--duration"), scaledSeconds(4), QStringLiteral("--report"), reportPath});
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
+                                  QStringLiteral("--duration"), scaledSeconds(4), QStringLiteral("--report"),
+                                  reportPath, QStringLiteral("--report-csv"), csvPath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.out.contains(QLatin1String("small_aggtrade-raw")), "one live line per stream");
 
@@ -320,6 +376,39 @@ void TestHeadless::reportCountsEveryScenarioExactly()
         QVERIFY2(bf.contains(QLatin1String(key)), key);
     for (const char *key : {"count", "p50", "p90", "p99", "p999", "max"})
         QVERIFY2(bf.value(QStringLiteral("latency_ms")).toObject().contains(QLatin1String(key)), key);
+
+    // --report-csv: a header of the report's scalar paths (name first), then a row per stream
+    // with the same values as the JSON report of the same run.
+    const QList<QStringList> csv = readCsv(csvPath);
+    const QJsonArray reported = report.value(QStringLiteral("streams")).toArray();
+    QCOMPARE(csv.size(), 1 + reported.size());
+    const QStringList header = csv.first();
+    QCOMPARE(header.first(), QStringLiteral("name"));
+    QSet<QString> paths;
+    for (const QJsonValue &v : reported) {
+        QMap<QString, QJsonValue> flat;
+        flatten(v.toObject(), QString(), flat);
+        for (auto it = flat.cbegin(); it != flat.cend(); ++it)
+            paths.insert(it.key());
+    }
+    QCOMPARE(QSet<QString>(header.cbegin(), header.cend()), paths);
+    QCOMPARE(header.size(), paths.size());
+    for (const char *column : {"messages", "latency_ms.p50", "latency_ms.p99", "betfair.clk", "state"})
+        QVERIFY2(header.contains(QLatin1String(column)), column);
+    for (int i = 0; i < reported.size(); ++i) {
+        const QStringList row = csv.at(i + 1);
+        QCOMPARE(row.size(), header.size());
+        QMap<QString, QJsonValue> flat;
+        flatten(reported.at(i).toObject(), QString(), flat);
+        QCOMPARE(row.first(), flat.value(QStringLiteral("name")).toString());
+        const auto cell = [&](const char *column) { return row.at(int(header.indexOf(QLatin1String(column)))); };
+        QCOMPARE(cell("messages"), QString::number(flat.value(QStringLiteral("messages")).toInteger()));
+        QCOMPARE(cell("latency_ms.count"), QString::number(flat.value(QStringLiteral("latency_ms.count")).toInteger()));
+        QCOMPARE(cell("latency_ms.p99").toDouble(), flat.value(QStringLiteral("latency_ms.p99")).toDouble());
+        QCOMPARE(cell("state"), flat.value(QStringLiteral("state")).toString());
+        if (!flat.contains(QStringLiteral("betfair.clk")))
+            QVERIFY(cell("betfair.clk").isEmpty()); // a field this stream does not have
+    }
 }
 
 void TestHeadless::sigtermStillWritesTheReport()
