@@ -702,8 +702,8 @@ QJsonObject Workspace::toJson() const
         QJsonObject s = streamToJson(c);
         // What the top level says is written there once; a stream keeps only its differences.
         s.remove(QStringLiteral("record"));
-        if (const QJsonObject record = recordToJson(c.record, this->record); !record.isEmpty())
-            s.insert(QStringLiteral("record"), record);
+        if (const QJsonObject own = recordToJson(c.record, record); !own.isEmpty())
+            s.insert(QStringLiteral("record"), own);
         streamArray.append(s);
     }
     QJsonObject o{{QStringLiteral("version"), kVersion}, {QStringLiteral("streams"), streamArray}};
