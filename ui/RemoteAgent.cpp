@@ -144,7 +144,8 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
         StreamSnapshot s;
         s.id = id;
         s.name = QStringLiteral("%1 @ %2").arg(name, m_settings.name);
-        s.url = QUrl(o.value(QStringLiteral("url")).toString());
+        // Shown in tooltips and the details pane: the agent's text, escaped like any peer's.
+        s.url = QUrl(peerText(o.value(QStringLiteral("url")).toString(), 500));
         s.venue = venueFromName(o.value(QStringLiteral("venue")).toString());
         s.mode = modeFromName(o.value(QStringLiteral("mode")).toString());
         s.state = stateFromName(o.value(QStringLiteral("state")).toString());
@@ -169,7 +170,7 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
             info.rollover = co.value(QStringLiteral("rollover")).toBool();
             info.connected = co.value(QStringLiteral("connected")).toBool();
             info.subscriptions = co.value(QStringLiteral("subscriptions")).toInt();
-            info.url = co.value(QStringLiteral("url")).toString();
+            info.url = peerText(co.value(QStringLiteral("url")).toString(), 500);
             s.connections.append(info);
         }
         const QJsonObject live = o.value(QStringLiteral("live")).toObject();

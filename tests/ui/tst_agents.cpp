@@ -25,6 +25,7 @@
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QTableView>
 
+#include <algorithm>
 #include <memory>
 
 using namespace streamscope;
@@ -105,6 +106,7 @@ class tst_Agents : public QObject {
 private slots:
     void twoAgentsBesideLocalStreams();
     void dialogChecksWhatItCan();
+    void hostileAnswerIsEscaped();
 };
 
 void tst_Agents::twoAgentsBesideLocalStreams()
@@ -218,6 +220,33 @@ void tst_Agents::dialogChecksWhatItCan()
     QCOMPARE(d.settings().name, QStringLiteral("127.0.0.1")); // no name: the host's
     d.caEdit()->setText(QStringLiteral("/nonexistent/ca.pem"));
     QVERIFY(check(QStringLiteral("https://127.0.0.1:9464"), {}, {}, {}, QStringLiteral("CA certificate")));
+}
+
+void tst_Agents::hostileAnswerIsEscaped()
+{
+    // Whatever an agent sends reaches tooltips and the details pane only with its control
+    // characters escaped; numbers out of range count as nothing.
+    RemoteAgent agent({QStringLiteral("evil"), QUrl(QStringLiteral("http://127.0.0.1:1")), {}, {}}, 0);
+    const QByteArray answer = "{\"version\":1,\"duration_s\":1,\"streams\":[{\"name\":\"a\\u001b[2Jb\","
+                              "\"url\":\"ws://h/\\u001b]0;x\\u0007\",\"state\":\"live\","
+                              "\"state_reason\":\"r\\u009b1m\",\"messages\":-5,"
+                              "\"connections\":[{\"url\":\"ws://h/\\r\\nX\"}],"
+                              "\"live\":{\"latency_buckets\":[[99999,5],[-1,2],[3,1e30]]}}]}";
+    QVector<StreamSnapshot> out;
+    QString error;
+    QVERIFY2(agent.parse(answer, &out, &error), qPrintable(error));
+    QCOMPARE(out.size(), 1);
+    const StreamSnapshot &s = out.first();
+    const auto clean = [](const QString &t) {
+        return std::none_of(t.begin(), t.end(),
+                            [](QChar c) { return c.unicode() < 0x20 || (c.unicode() >= 0x7f && c.unicode() < 0xa0); });
+    };
+    QVERIFY2(clean(s.name), qPrintable(s.name));
+    QVERIFY2(clean(s.url.toString()), qPrintable(s.url.toString()));
+    QVERIFY2(clean(s.stateReason), qPrintable(s.stateReason));
+    QVERIFY2(clean(s.connections.value(0).url), qPrintable(s.connections.value(0).url));
+    QCOMPARE(s.messages, quint64(0));
+    QCOMPARE(s.latency.count, quint64(0));
 }
 
 QTEST_MAIN(tst_Agents)
