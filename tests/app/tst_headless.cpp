@@ -2,6 +2,7 @@
 // exact counts in the report against the replay server, the report on SIGTERM, and the
 // Prometheus endpoint.
 
+#include "../common/ReplayProcess.h"
 #include <QtCore/QJsonArray>
 
 #include <QtCore/QJsonDocument>
@@ -43,30 +44,7 @@ Run runStreamscope(const QStringList &args, int timeoutMs = 60000,
     return r;
 }
 
-// A streamscope-replay process; the port comes from its first line.
-class ReplayProcess {
-public:
-    explicit ReplayProcess(const QStringList &args)
-    {
-        m_process.start(QStringLiteral(REPLAY_BIN), QStringList{QStringLiteral("--port"), QStringLiteral("0")} + args);
-        if (m_process.waitForReadyRead(10000)) {
-            const QString line = QString::fromUtf8(m_process.readLine()).trimmed();
-            if (line.startsWith(QLatin1String("port ")))
-                m_port = line.mid(5).toUShort();
-        }
-    }
-    ~ReplayProcess()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
-    }
-    quint16 port() const { return m_port; }
-
-private:
-    QProcess m_process;
-    quint16 m_port = 0;
-};
+using streamscope::testing::ReplayProcess;
 
 // Sanitizer builds run several times slower (see STREAMSCOPE_TEST_TIME_FACTOR in scripts/test.sh).
 QString scaledSeconds(int seconds)

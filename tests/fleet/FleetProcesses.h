@@ -5,6 +5,7 @@
 // scripts/deps.sh --with-tests installs. A missing tool skips the test on a developer's
 // machine and fails it in CI (CI=true), where its absence is a broken setup.
 
+#include "../common/ReplayProcess.h"
 #include "../common/TimeFactor.h"
 
 #include <QtCore/QDeadlineTimer>
@@ -43,30 +44,7 @@ bool waitFor(Condition condition, int ms)
     return true;
 }
 
-// A streamscope-replay process; the port comes from its first line.
-class ReplayProcess {
-public:
-    explicit ReplayProcess(const QStringList &args = {})
-    {
-        m_process.start(QStringLiteral(REPLAY_BIN), QStringList{QStringLiteral("--port"), QStringLiteral("0")} + args);
-        if (m_process.waitForReadyRead(streamscope::testing::scaledMs(10000))) {
-            const QString line = QString::fromUtf8(m_process.readLine()).trimmed();
-            if (line.startsWith(QLatin1String("port ")))
-                m_port = line.mid(5).toUShort();
-        }
-    }
-    ~ReplayProcess()
-    {
-        m_process.terminate();
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
-    }
-    quint16 port() const { return m_port; }
-
-private:
-    QProcess m_process;
-    quint16 m_port = 0;
-};
+using streamscope::testing::ReplayProcess;
 
 // `streamscope --headless ...` as a child process. Its standard output is kept; its standard
 // error is read on demand (everything so far, kept too).
