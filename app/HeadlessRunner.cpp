@@ -175,7 +175,8 @@ void HeadlessRunner::reloadWorkspace()
     const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
     err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
-          << " changed, " << c.unchanged << " unchanged" << Qt::endl;
+          << " changed, " << c.destinations << " with new alert destinations only, " << c.unchanged << " unchanged"
+          << Qt::endl;
 }
 
 void HeadlessRunner::finish(const QString &why)

@@ -11,13 +11,14 @@ packages=(
     xvfb xauth
 )
 if [[ "${1:-}" == "--with-tests" ]]; then
-    # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh. clang and libFuzzer:
-    # scripts/fuzz.sh (the fuzz preset); the sanitizer and fuzzer runtimes are only
-    # recommended by clang, and this script installs no recommends. prometheus (the server and
+    # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh. lld: the presets
+    # scripts/test.sh builds link with it. clang and libFuzzer: scripts/fuzz.sh (the fuzz
+    # preset); the sanitizer and fuzzer runtimes are only recommended by clang, and this script
+    # installs no recommends. prometheus (the server and
     # promtool) and systemd (systemd-analyze): tests/fleet checks /metrics, the alerting rules
     # and the dashboard against them, and verifies the agent's unit file.
     packages+=(openssl clang-format g++-mingw-w64-x86-64-posix yamllint shellcheck
-               clang libclang-rt-14-dev libfuzzer-14-dev prometheus systemd)
+               clang lld libclang-rt-14-dev libfuzzer-14-dev prometheus systemd)
 fi
 
 missing=()

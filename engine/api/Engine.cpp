@@ -1,4 +1,5 @@
 #include "Engine.h"
+#include "Workspace.h"
 
 #include "capture/CaptureRecorder.h"
 #include "capture/CaptureWriter.h"
@@ -157,11 +158,18 @@ void Engine::removeStream(StreamId id)
     emit streamRemoved(id);
 }
 
-void Engine::updateStream(StreamId id, const StreamConfig &config)
+bool Engine::updateStream(StreamId id, const StreamConfig &config)
 {
     const auto it = m_streams.find(id);
     if (it == m_streams.end())
-        return;
+        return false;
+    StreamConfig sameDestinations = config;
+    sameDestinations.notify = it->config.notify;
+    if (Workspace::sameStream(sameDestinations, it->config)) {
+        it->config = config;
+        it->shared->setConfig(config);
+        return false;
+    }
     // The same shared block: a new session counts on where the old one stopped.
     EngineWorker *worker = it->worker;
     // A recording goes on into the same file unless its settings (or the stream's name) changed.
@@ -179,6 +187,7 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
     });
     if (!sameRecording)
         finishRecorder(worker, std::move(old));
+    return true;
 }
 
 void Engine::setRecording(StreamId id, const RecordConfig &record)

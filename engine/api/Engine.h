@@ -44,8 +44,10 @@ public:
     StreamId addStream(const StreamConfig &config);
     void removeStream(StreamId id);
     // Replaces a stream's configuration: the stream reconnects with it under the same id and
-    // keeps its counters and latency histogram (the user guide promises so).
-    void updateStream(StreamId id, const StreamConfig &config);
+    // keeps its counters and latency histogram (the user guide promises so). A change only to
+    // where its alerts are sent (`notify`, which the session does not read) is stored without
+    // a reconnect. Returns whether the stream reconnects.
+    bool updateStream(StreamId id, const StreamConfig &config);
     // Starts, changes or stops a stream's recording (docs/capture.md) without touching its
     // connection: the running session hands its messages to the new recorder from the next
     // one on, and the old recorder writes what it holds and closes.

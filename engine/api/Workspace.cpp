@@ -623,6 +623,13 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
     return result;
 }
 
+bool Workspace::sameStream(const StreamConfig &a, const StreamConfig &b)
+{
+    // The saved form covers every key a workspace can set (and the keys added later, as they
+    // are added to it); the URL and headers are compared whole because it redacts them.
+    return a.url == b.url && a.headers == b.headers && streamToJson(a) == streamToJson(b);
+}
+
 QJsonObject Workspace::streamToJson(const StreamConfig &c)
 {
     const StreamConfig d; // defaults are not written, to keep files short

@@ -54,6 +54,9 @@ struct Workspace {
     // A URL's password and a literal credential header are never written.
     QJsonObject toJson() const;
     static QJsonObject streamToJson(const StreamConfig &config);
+    // Whether two stream configurations are alike: everything the workspace file holds,
+    // including a URL's password and literal headers, which the saved form leaves out.
+    static bool sameStream(const StreamConfig &a, const StreamConfig &b);
     // Writes atomically (QSaveFile). Returns false and sets `error` on failure.
     bool save(const QString &path, QString *error = nullptr) const;
 };
