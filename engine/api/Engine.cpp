@@ -172,12 +172,14 @@ void Engine::setFlightRecorder(const FlightConfig &config)
     }
 }
 
-QString Engine::saveFlightRecording(StreamId id)
+QString Engine::saveFlightRecording(StreamId id, const QString &fallbackDir)
 {
     const auto it = m_streams.constFind(id);
     if (it == m_streams.constEnd() || !it->flight)
         return {};
-    const QString dir = m_flight.dir.isEmpty() ? QDir::currentPath() : m_flight.dir;
+    const QString dir = !m_flight.dir.isEmpty() ? m_flight.dir
+        : !fallbackDir.isEmpty()                ? fallbackDir
+                                                : QDir::currentPath();
     return it->flight->requestSave(dir, QDateTime::currentMSecsSinceEpoch() * 1000);
 }
 

@@ -59,11 +59,11 @@ public:
     void setFlightRecorder(const FlightConfig &config);
     const FlightConfig &flightRecorder() const { return m_flight; }
     // Writes what the stream's flight recorder holds to a new capture file in the configured
-    // folder (the current folder if none), on the capture writer thread. Returns the file's
+    // folder (else `fallbackDir`, else the current folder), on the capture writer thread. Returns the file's
     // path at once (empty: the stream is unknown or the flight recorder is off); the stream's
     // snapshot (flight.savedFiles, flight.lastFile, flight.error) and an event tell when it is
     // written or why not.
-    QString saveFlightRecording(StreamId id);
+    QString saveFlightRecording(StreamId id, const QString &fallbackDir = QString());
     // The flight recorder's memory over all streams, and its cap.
     quint64 flightMemoryBytes() const;
     quint64 flightMemoryCapBytes() const;

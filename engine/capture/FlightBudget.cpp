@@ -24,11 +24,11 @@ void FlightBudget::detach(FlightChunkStore *store)
     m_stores.erase(std::remove(m_stores.begin(), m_stores.end(), store), m_stores.end());
 }
 
-quint64 FlightBudget::enforce()
+quint64 FlightBudget::enforce(quint64 extraBytes)
 {
     std::lock_guard lock(m_mutex);
     quint64 evicted = 0;
-    while (usedBytes() > capBytes()) {
+    while (usedBytes() + extraBytes > capBytes()) {
         // The oldest history goes first, whichever stream holds it.
         FlightChunkStore *oldest = nullptr;
         for (FlightChunkStore *s : m_stores)

@@ -32,9 +32,9 @@ public:
 
     void attach(FlightChunkStore *store);
     void detach(FlightChunkStore *store);
-    // Evicts the oldest chunks over all stores until the bytes used are within the cap (or no
-    // chunk is left); returns the chunks evicted.
-    quint64 enforce();
+    // Evicts the oldest chunks over all stores until the bytes used plus `extraBytes` (about to
+    // be charged) are within the cap, or no chunk is left; returns the chunks evicted.
+    quint64 enforce(quint64 extraBytes = 0);
 
 private:
     std::atomic<quint64> m_cap{0};

@@ -70,7 +70,7 @@ void FlightRecorder::event(qint64 timeUs, const QString &name, const QJsonObject
 {
     const QByteArray json = capture::eventJson(name, fields);
     if (!m_ring.push(CaptureRing::Kind::Event, timeUs, json.constData(), std::size_t(json.size())))
-        m_ringDrops.add();
+        m_eventDrops.add();
 }
 
 QString FlightRecorder::requestSave(const QString &dir, qint64 wallUs)
@@ -132,11 +132,25 @@ void FlightRecorder::seal()
     chunk.lastUs = m_textLastUs;
     chunk.messages = m_textMessages;
     chunk.bytes = compressFrame(m_text);
-    // zstd does not fail with an output of ZSTD_compressBound; a chunk is never kept broken.
-    if (!chunk.bytes.empty())
-        m_store.append(std::move(chunk));
     m_text.clear();
     m_textMessages = 0;
+    chargePending();
+    // zstd does not fail with an output of ZSTD_compressBound; a chunk is never kept broken.
+    if (chunk.bytes.empty())
+        return;
+    // Room first, so that the memory in use never passes the cap.
+    m_budget->enforce(chunk.bytes.size());
+    m_store.append(std::move(chunk));
+}
+
+void FlightRecorder::chargePending()
+{
+    const quint64 pending = m_text.size();
+    const quint64 charged = m_pendingBytes.load(std::memory_order_relaxed);
+    if (pending > charged)
+        m_budget->enforce(pending - charged);
+    m_budget->charge(qint64(pending) - qint64(charged));
+    m_pendingBytes.store(pending, std::memory_order_relaxed);
 }
 
 bool FlightRecorder::service(qint64 wallUs, qint64 steadyMs)
@@ -175,10 +189,8 @@ bool FlightRecorder::service(qint64 wallUs, qint64 steadyMs)
     }
 
     m_store.evictOlderThan(wallUs - m_keepMs.load(std::memory_order_relaxed) * 1000);
-    const quint64 pending = m_text.size();
-    m_budget->charge(qint64(pending) - qint64(m_pendingBytes.load(std::memory_order_relaxed)));
-    m_pendingBytes.store(pending, std::memory_order_relaxed);
-    m_budget->enforce();
+    chargePending();
+    m_budget->enforce(); // the cap may have been lowered
 
     if (finishing && !busy)
         close(wallUs, steadyMs);

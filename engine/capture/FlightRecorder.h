@@ -77,6 +77,8 @@ private:
     void take(const CaptureRing::Record &r, qint64 steadyMs);
     // Compresses the text gathered so far into one chunk.
     void seal();
+    // Charges the text not yet compressed to the budget (making room first).
+    void chargePending();
     void writeSave(const QString &path, qint64 wallUs);
     QByteArray headerJson(qint64 wallUs) const;
 
@@ -86,7 +88,8 @@ private:
     CaptureRing m_ring;
     FlightChunkStore m_store;
 
-    RelaxedCounter m_ringDrops;
+    RelaxedCounter m_ringDrops;  // messages
+    RelaxedCounter m_eventDrops; // events
     RelaxedCounter m_saved;
     RelaxedCounter m_saveErrors;
     std::atomic<quint64> m_pendingBytes{0}; // m_text's size, for status()
