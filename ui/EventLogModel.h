@@ -53,7 +53,7 @@ public:
         QString text;
         Severity severity = Severity::Info;
         EventKind source = EventKind::Unknown; // the engine's kind, for events from the engine
-        QString file;                          // a file the entry names (a flight recorder's save)
+        QString file = QString();              // a file the entry names (a flight recorder's save)
     };
 
     explicit EventLogModel(QObject *parent = nullptr);

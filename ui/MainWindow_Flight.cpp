@@ -71,9 +71,8 @@ void MainWindow::setupFlightRecorder()
         if (file.isEmpty())
             return;
         QMenu menu(this);
-        menu.addAction(tr("Show file"), this, [file] {
-            QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(file).absolutePath()));
-        });
+        menu.addAction(tr("Show file"), this,
+                       [file] { QDesktopServices::openUrl(QUrl::fromLocalFile(QFileInfo(file).absolutePath())); });
         menu.addAction(tr("Copy file path"), this,
                        [file] { QGuiApplication::clipboard()->setText(QDir::toNativeSeparators(file)); });
         menu.exec(m_eventView->viewport()->mapToGlobal(pos));
@@ -104,8 +103,9 @@ QStringList MainWindow::saveFlightRecordings(const QList<StreamId> &ids)
         e.timeMs = QDateTime::currentMSecsSinceEpoch();
         e.stream = streamName(id);
         e.kind = tr("flight recorder");
-        e.text = tr("saving the last %1 to %2").arg(formatAgeMs(qint64(m_engine->flightRecorder().minutes) * 60000),
-                                                    QDir::toNativeSeparators(file));
+        e.text =
+            tr("saving the last %1 to %2")
+                .arg(formatAgeMs(qint64(m_engine->flightRecorder().minutes) * 60000), QDir::toNativeSeparators(file));
         e.file = file;
         m_eventLog->add(e);
     }

@@ -7,9 +7,9 @@
 #include "CaptureFile.h"
 #include "Engine.h"
 #include "FlightAlertSaver.h"
-#include "Report.h"
 #include "ReplayServer.h"
 #include "ReplayServerThread.h"
+#include "Report.h"
 #include "Workspace.h"
 
 #include <QtCore/QDir>
@@ -232,8 +232,12 @@ private slots:
 
         // The report counts the save.
         const QJsonObject report = app::buildReport(engine.snapshot(), 1.0);
-        const QJsonObject perStream =
-            report.value(QStringLiteral("streams")).toArray().at(0).toObject().value(QStringLiteral("flight_recorder")).toObject();
+        const QJsonObject perStream = report.value(QStringLiteral("streams"))
+                                          .toArray()
+                                          .at(0)
+                                          .toObject()
+                                          .value(QStringLiteral("flight_recorder"))
+                                          .toObject();
         QCOMPARE(perStream.value(QStringLiteral("saved_files")).toInt(), 1);
         QCOMPARE(perStream.value(QStringLiteral("last_file")).toString(), path);
         QCOMPARE(perStream.value(QStringLiteral("messages_held")).toInt(), 500);
@@ -308,7 +312,8 @@ private slots:
         auto r = Workspace::parse("{\"version\":1,\"streams\":[],\"flight_recorder\":{\"minutes\":0}}",
                                   QStringLiteral("w.json"), ws);
         QVERIFY(!r.ok);
-        QCOMPARE(r.error, QStringLiteral("w.json: flight_recorder.minutes: expected an integer from 1 to 1440, found 0"));
+        QCOMPARE(r.error,
+                 QStringLiteral("w.json: flight_recorder.minutes: expected an integer from 1 to 1440, found 0"));
         r = Workspace::parse("{\"version\":1,\"streams\":[],\"flight_recorder\":{\"memory_mb\":\"lots\"}}",
                              QStringLiteral("w.json"), ws);
         QVERIFY(!r.ok);
