@@ -297,6 +297,12 @@ private slots:
         QVERIFY(s.flight.evictedCapMessages > 0);
         QVERIFY(s.flight.messagesHeld > 0);
         QCOMPARE(s.flight.evictedAgeMessages, quint64(0));
+        qInfo("firehose: %llu messages of ~9 KB, memory peak %llu of %llu bytes, %llu held over %lld ms, "
+              "%llu evicted for the cap, %llu not kept",
+              static_cast<unsigned long long>(s.messages), static_cast<unsigned long long>(peak),
+              static_cast<unsigned long long>(kCap), static_cast<unsigned long long>(s.flight.messagesHeld),
+              static_cast<long long>(s.flight.heldMs), static_cast<unsigned long long>(s.flight.evictedCapMessages),
+              static_cast<unsigned long long>(s.flight.dropped));
         // What is left is still a capture: the newest messages, in order, the last one last.
         const QString path = engine.saveFlightRecording(id);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));

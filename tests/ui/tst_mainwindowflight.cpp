@@ -11,8 +11,8 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
+#include <QtGui/QAction>
 #include <QtTest/QTest>
-#include <QtWidgets/QAction>
 #include <QtWidgets/QLabel>
 
 using namespace streamscope;
