@@ -188,11 +188,6 @@ quint64 Engine::flightMemoryBytes() const
     return m_flightBudget ? m_flightBudget->usedBytes() : 0;
 }
 
-quint64 Engine::flightMemoryCapBytes() const
-{
-    return m_flight.enabled && m_flightBudget ? m_flightBudget->capBytes() : 0;
-}
-
 void Engine::finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureSink> recorder)
 {
     if (!recorder)

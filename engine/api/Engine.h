@@ -64,9 +64,8 @@ public:
     // snapshot (flight.savedFiles, flight.lastFile, flight.error) and an event tell when it is
     // written or why not.
     QString saveFlightRecording(StreamId id, const QString &fallbackDir = QString());
-    // The flight recorder's memory over all streams, and its cap.
+    // The flight recorder's memory over all streams.
     quint64 flightMemoryBytes() const;
-    quint64 flightMemoryCapBytes() const;
 
     void stopStream(StreamId id);
     void restartStream(StreamId id);
