@@ -107,6 +107,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
     connectActions();
     buildStatusBar();
+    setupFlightRecorder();
     setDefaultLayout();
 
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
@@ -567,6 +568,7 @@ void MainWindow::refreshNow(bool slow)
     }
     m_eventLog->flush();
     updateActionsForSelection(selectedStreams()); // states change without the selection changing
+    updateFlightStatus();
 }
 
 RemoteAgent *MainWindow::connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth,
@@ -690,7 +692,8 @@ void MainWindow::onEngineEvent(const StreamEvent &event)
 void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
-    m_eventLog->addAlertRaised(stream, text);
+    const QString flightFile = saveFlightForAlert(id);
+    m_eventLog->addAlertRaised(stream, text, flightFile);
     auto *since = new QStandardItem(formatTimeMs(QDateTime::currentMSecsSinceEpoch()).left(8));
     since->setData(id, Qt::UserRole);
     since->setData(condition, Qt::UserRole + 1);
@@ -706,10 +709,11 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
         m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 8000);
     statusBar()->showMessage(tr("Alert on %1: %2").arg(stream, text), 8000);
     emit alertNotified(title, text);
-    notifyEpisode(int(alerts::AlertEvent::Kind::Raised), id, stream, text, condition);
+    notifyEpisode(int(alerts::AlertEvent::Kind::Raised), id, stream, text, condition, flightFile);
 }
 
-void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition)
+void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition,
+                               const QString &flightFile)
 {
     alerts::AlertEvent e;
     e.kind = alerts::AlertEvent::Kind(kind);
@@ -718,6 +722,7 @@ void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, con
     e.text = text;
     e.timeMs = QDateTime::currentMSecsSinceEpoch();
     e.sinceMs = m_alerts->conditionSinceMs(id, condition);
+    e.flightFile = flightFile;
     m_notifier->notify(e);
 }
 

@@ -116,6 +116,8 @@ Workspace MainWindow::currentWorkspace() const
     ws.alerts = AlertRule::toJson(rules);
     ws.notify = m_notifyTargets;
     ws.layout = saveLayout();
+    if (m_engine)
+        ws.flight = m_engine->flightRecorder();
     return ws;
 }
 
@@ -170,6 +172,8 @@ void MainWindow::applyWorkspace(const WorkspaceController::Loaded &loaded, const
     m_alerts->blockSignals(false);
 
     m_workspace->loadSecretsFor(loaded.workspace.streams);
+    if (m_engine)
+        m_engine->setFlightRecorder(loaded.workspace.flight);
     if (m_engine) {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (const StreamConfig &c : loaded.workspace.streams)

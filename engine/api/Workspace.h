@@ -8,6 +8,7 @@
 //
 // Thread contract: plain value type; load and save on any one thread.
 
+#include "FlightConfig.h"
 #include "NotifyTarget.h"
 #include "StreamConfig.h"
 
@@ -30,6 +31,8 @@ struct Workspace {
     // The top-level "record" object: recording for every stream (docs/capture.md). Each
     // stream's own "record" keys override it; the streams' configs hold the merged result.
     RecordConfig record;
+    // The top-level "flight_recorder" object: every stream's last minutes kept in memory.
+    FlightConfig flight;
 
     struct LoadResult {
         bool ok = false;

@@ -5,6 +5,7 @@
 #include "ShardPlan.h"
 #include "WorkerLoad.h"
 #include "capture/CaptureRecorder.h"
+#include "capture/FlightRecorder.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
@@ -253,7 +254,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
         return;
     if (!requestId.isEmpty())
         m_requests.track(requestId, method, m_clock.monotonicMs());
-    if (m_recorder) {
+    if (m_recorder || m_flight) {
         // Only requests known to carry no secret are quoted (Betfair's authentication does).
         static const QStringList kQuoted{QStringLiteral("SUBSCRIBE"),          QStringLiteral("UNSUBSCRIBE"),
                                          QStringLiteral("LIST_SUBSCRIPTIONS"), QStringLiteral("marketSubscription"),
@@ -702,6 +703,16 @@ void StreamSession::tick()
         m_recordErrorsSeen = m_recorder->errorCount();
         emitEvent(EventKind::Info, QStringLiteral("recording: ") + m_recorder->status().error);
     }
+    // The flight recorder's saves and their errors (written on the writer thread) likewise.
+    if (m_flight && (m_flight->savedFiles() != m_flightSavesSeen || m_flight->saveErrors() != m_flightErrorsSeen)) {
+        const FlightStatus f = m_flight->status();
+        if (f.savedFiles != m_flightSavesSeen)
+            emitEvent(EventKind::Info, QStringLiteral("flight recorder: saved ") + f.lastFile);
+        if (f.saveErrors != m_flightErrorsSeen)
+            emitEvent(EventKind::Info, QStringLiteral("flight recorder: ") + f.error);
+        m_flightSavesSeen = f.savedFiles;
+        m_flightErrorsSeen = f.saveErrors;
+    }
     const qint64 now = m_clock.monotonicMs();
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())
@@ -805,7 +816,7 @@ void StreamSession::tick()
 bool StreamSession::headOnly() const
 {
     // A rollover's de-duplication and an inspector need the whole message.
-    return !m_parsed && !m_recorder && !m_rollover.overlapping()
+    return !m_parsed && !m_recorder && !m_flight && !m_rollover.overlapping()
         && !m_shared->inspecting.load(std::memory_order_relaxed);
 }
 
@@ -844,6 +855,8 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     // A recording stream reads whole messages (headOnly()), so `available` is `len` here.
     if (m_recorder && available == len)
         m_recorder->message(nowUs, data, len, binary);
+    if (m_flight && available == len)
+        m_flight->message(nowUs, data, len, binary);
 
     double latencyMs = qQNaN();
     switch (head.kind) {
@@ -987,10 +1000,19 @@ void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
     m_recordErrorsSeen = 0; // a new recorder counts its own
 }
 
+void StreamSession::setFlightRecorder(std::shared_ptr<FlightRecorder> flight)
+{
+    m_flight = std::move(flight);
+    m_flightSavesSeen = m_flight ? m_flight->savedFiles() : 0;
+    m_flightErrorsSeen = m_flight ? m_flight->saveErrors() : 0;
+}
+
 void StreamSession::record(const QString &name, const QJsonObject &fields)
 {
     if (m_recorder)
         m_recorder->event(m_clock.wallUs(), name, fields);
+    if (m_flight)
+        m_flight->event(m_clock.wallUs(), name, fields);
 }
 
 void StreamSession::emitEvent(EventKind kind, const QString &text, int closeCode)

@@ -61,6 +61,7 @@
 namespace streamscope {
 
 class CaptureRecorder;
+class FlightRecorder;
 class MessageDecoder;
 class ServerTimeService;
 class SessionEvents;
@@ -89,6 +90,9 @@ public:
     // Records the stream's messages and events from now on (null: stops). Its messages carry
     // the receive time the hot path reads anyway; events are recorded where they happen.
     void setRecorder(std::shared_ptr<CaptureRecorder> recorder);
+    // Keeps the stream's last minutes in the flight recorder from now on (null: stops); it
+    // is fed like a recorder, through its own ring (docs/capture.md, "Flight recorder").
+    void setFlightRecorder(std::shared_ptr<FlightRecorder> flight);
 
     // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
     // before start(); without it the offset comes from the latency floor only.
@@ -166,6 +170,9 @@ private:
     std::unique_ptr<VenueHandler> m_venue;
     std::shared_ptr<CaptureRecorder> m_recorder; // null unless the stream records
     quint64 m_recordErrorsSeen = 0;              // the recorder's errors already told as events
+    std::shared_ptr<FlightRecorder> m_flight;    // null unless the flight recorder is on
+    quint64 m_flightSavesSeen = 0;               // its saves and save errors already told as events
+    quint64 m_flightErrorsSeen = 0;
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
