@@ -97,6 +97,8 @@ QString spreadCell(const QJsonObject &figures, const QString &field, bool isRate
     const double med = figures.value(field).toDouble();
     const double lo = figures.value(field + QStringLiteral("_min")).toDouble();
     const double hi = figures.value(field + QStringLiteral("_max")).toDouble();
+    if (figures.value(QStringLiteral("repeats")).toDouble() <= 1) // one run: no spread to show
+        return isRate ? rate(med) : num(med, 3);
     if (isRate)
         return QStringLiteral("%1 [%2–%3]").arg(rate(med), rate(lo), rate(hi));
     return QStringLiteral("%1 [%2–%3]").arg(num(med, 3), num(lo, 3), num(hi, 3));
@@ -114,6 +116,8 @@ QString ratioCell(const Spread &s)
 {
     if (s.n == 0)
         return QStringLiteral("—");
+    if (s.n == 1)
+        return num(s.median);
     return QStringLiteral("%1 [%2–%3]").arg(num(s.median), num(s.min), num(s.max));
 }
 
@@ -189,8 +193,7 @@ QJsonObject BenchDriver::runClient(const QStringList &args, double timeoutS)
                       timeoutS, true);
 }
 
-QJsonObject BenchDriver::runProgram(const QString &program, const QStringList &args, double timeoutS,
-                                    bool countFailure)
+QJsonObject BenchDriver::runProgram(const QString &program, const QStringList &args, double timeoutS, bool countFailure)
 {
     QProcess p;
     p.start(program, args);
@@ -310,8 +313,9 @@ int BenchDriver::run()
     if (std::any_of(m_options.scenarios.cbegin(), m_options.scenarios.cend(), isWss)) {
         // One TLS websocket server for every *_wss scenario, with the built-in certificate,
         // which every client trusts as its CA (the peers through this file).
-        m_wss = startProcess(m_replayPath, {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
-                                            QStringLiteral("small_aggtrade"), QStringLiteral("--tls")});
+        m_wss = startProcess(m_replayPath,
+                             {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
+                              QStringLiteral("small_aggtrade"), QStringLiteral("--tls")});
         if (!m_wss.port)
             return 1;
         m_caFile = m_temp.filePath(QStringLiteral("replay-ca.pem"));
@@ -414,14 +418,10 @@ QJsonObject BenchDriver::runThroughputClient(const QString &key, const QString &
         const PeerClients::Command c = m_peers.command(key, url, count, m_options.timeoutS, m_caFile);
         return runProgram(c.program, c.args, m_options.timeoutS, true);
     }
-    const QStringList args{QStringLiteral("--client"),
-                           key.startsWith(kOld) ? key.mid(kOld.size()) : key,
-                           QStringLiteral("--url"),
-                           url,
-                           QStringLiteral("--count"),
-                           QString::number(count),
-                           QStringLiteral("--timeout"),
-                           QString::number(m_options.timeoutS)};
+    const QStringList args{QStringLiteral("--client"),  key.startsWith(kOld) ? key.mid(kOld.size()) : key,
+                           QStringLiteral("--url"),     url,
+                           QStringLiteral("--count"),   QString::number(count),
+                           QStringLiteral("--timeout"), QString::number(m_options.timeoutS)};
     if (!key.startsWith(kOld))
         return runProgram(m_clientPath, args, m_options.timeoutS, true);
     // The old build may not read every scenario (before issue 15 its clients trusted no CA
@@ -439,11 +439,11 @@ QJsonObject BenchDriver::runThroughputClient(const QString &key, const QString &
 void BenchDriver::runThroughput()
 {
     if (m_options.scenarios.contains(kLineScenario)) {
-        m_line = startProcess(m_replayPath,
-                              {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
-                               kLineScenario, QStringLiteral("--protocol"), QStringLiteral("line"),
-                               QStringLiteral("--tls"), QStringLiteral("--count"),
-                               QString::number(countFor(kLineScenario))});
+        m_line =
+            startProcess(m_replayPath,
+                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), kLineScenario,
+                          QStringLiteral("--protocol"), QStringLiteral("line"), QStringLiteral("--tls"),
+                          QStringLiteral("--count"), QString::number(countFor(kLineScenario))});
     }
     const int maxRepeat = m_options.converge ? std::max(m_options.repeat, m_options.maxRepeat) : m_options.repeat;
     QStringList pending = m_options.scenarios;
@@ -486,8 +486,8 @@ void BenchDriver::runThroughput()
             for (const RatioDef &d : ratioDefs(scenario)) {
                 if (!d.steers)
                     continue;
-                const Spread s = spreadOf(pairedRatios(values(scenario, d.numerator, kRate),
-                                                       values(scenario, d.denominator, kRate)));
+                const Spread s = spreadOf(
+                    pairedRatios(values(scenario, d.numerator, kRate), values(scenario, d.denominator, kRate)));
                 if (s.n > 0 && (worstName.isEmpty() || s.halfWidth() > worst.halfWidth())) {
                     worst = s;
                     worstName = d.name;
@@ -533,8 +533,8 @@ void BenchDriver::runThroughput()
     QString peerTable;
     if (!peersRan.isEmpty()) {
         peerTable = QStringLiteral("## StreamScope and its peers (same replay server, same run)\n\n| scenario |");
-        const QStringList cols = QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"),
-                                             QStringLiteral("app")}
+        const QStringList cols =
+            QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"), QStringLiteral("app")}
             + peersRan;
         for (const QString &c : cols)
             peerTable += QStringLiteral(" %1 |").arg(c);
@@ -546,10 +546,11 @@ void BenchDriver::runThroughput()
     QString oldTable;
     QString oldRatioTable;
     if (!m_options.oldClientPath.isEmpty()) {
-        oldTable = QStringLiteral("## Old and new build, interleaved (old: %1)\n\n| scenario | client | old msgs/s | new "
-                                  "msgs/s | old CPU µs/msg | new CPU µs/msg | new/old msgs/s |\n|---|---|---|---|---|---|"
-                                  "---|\n")
-                       .arg(m_options.oldClientPath);
+        oldTable =
+            QStringLiteral("## Old and new build, interleaved (old: %1)\n\n| scenario | client | old msgs/s | new "
+                           "msgs/s | old CPU µs/msg | new CPU µs/msg | new/old msgs/s |\n|---|---|---|---|---|---|"
+                           "---|\n")
+                .arg(m_options.oldClientPath);
         oldRatioTable = QStringLiteral("\n| scenario | ratio (msgs/s) | old | new |\n|---|---|---|---|\n");
     }
     QStringList convergence;
@@ -630,8 +631,8 @@ void BenchDriver::runThroughput()
 
         if (!peersRan.isEmpty() && scenario != kLineScenario) {
             peerTable += QStringLiteral("| %1 |").arg(scenario);
-            for (const QString &c : QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"),
-                                                QStringLiteral("app")}
+            for (const QString &c :
+                 QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"), QStringLiteral("app")}
                      + peersRan)
                 peerTable += QStringLiteral(" %1 |").arg(clientCell(clients.value(c).toObject()));
             QStringList r;
@@ -653,10 +654,10 @@ void BenchDriver::runThroughput()
             }
             for (const auto &r : kBaseRatios) {
                 const QString name = std::get<0>(r);
-                if (spreads.contains(kOld + name))
-                    oldRatioTable += QStringLiteral("| %1 | %2 | %3 | %4 |\n")
-                                         .arg(scenario, name, ratioCell(spreads.value(kOld + name)),
-                                              ratioCell(spreads.value(name)));
+                if (spreads.value(kOld + name).n > 0 || (spreads.contains(kOld + name) && spreads.value(name).n > 0))
+                    oldRatioTable +=
+                        QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                            .arg(scenario, name, ratioCell(spreads.value(kOld + name)), ratioCell(spreads.value(name)));
             }
         }
     }
@@ -758,24 +759,23 @@ void BenchDriver::runLatency()
 
 void BenchDriver::runStop()
 {
-    const QJsonObject o = runClient({QStringLiteral("--client"), QStringLiteral("stop"), QStringLiteral("--url-idle"),
-                                     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("idle=1")),
-                                     QStringLiteral("--url-firehose"),
-                                     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1")),
-                                     QStringLiteral("--iterations"), QString::number(m_options.stopIterations)},
-                                    m_options.timeoutS);
+    const QStringList args{
+        QStringLiteral("--client"),       QStringLiteral("stop"),
+        QStringLiteral("--url-idle"),     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("idle=1")),
+        QStringLiteral("--url-firehose"), scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1")),
+        QStringLiteral("--iterations"),   QString::number(m_options.stopIterations)};
+    const QJsonObject o = runClient(args, m_options.timeoutS);
     QJsonObject stop{{QStringLiteral("idle"), o.value(QStringLiteral("idle"))},
                      {QStringLiteral("firehose"), o.value(QStringLiteral("firehose"))}};
     m_root[QStringLiteral("stop_ms")] = stop;
     m_root[QStringLiteral("restart_first_message_ms")] = o.value(QStringLiteral("restart_first_message_ms"));
-    const QJsonObject idle = stop.value(QStringLiteral("idle")).toObject();
-    const QJsonObject fire = stop.value(QStringLiteral("firehose")).toObject();
-    const QJsonObject restart = o.value(QStringLiteral("restart_first_message_ms")).toObject();
-    m_markdown +=
-        QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n"
-                       "| stop → Stopped, idle | %2 | %3 | %4 |\n| stop → Stopped, firehose | %5 | %6 | %7 |\n"
-                       "| restart → first message | %8 | %9 | |\n\n")
-            .arg(m_options.stopIterations)
+    auto rows = [](const QJsonObject &result, const QString &label) {
+        const QJsonObject idle = result.value(QStringLiteral("idle")).toObject();
+        const QJsonObject fire = result.value(QStringLiteral("firehose")).toObject();
+        const QJsonObject restart = result.value(QStringLiteral("restart_first_message_ms")).toObject();
+        return QStringLiteral("| stop → Stopped, idle%1 | %2 | %3 | %4 |\n| stop → Stopped, firehose%1 | %5 | %6 | %7 "
+                              "|\n| restart → first message%1 | %8 | %9 | |\n")
+            .arg(label)
             .arg(num(idle.value(QStringLiteral("p50")).toDouble(), 3),
                  num(idle.value(QStringLiteral("p99")).toDouble(), 3),
                  num(idle.value(QStringLiteral("max")).toDouble(), 3),
@@ -784,7 +784,26 @@ void BenchDriver::runStop()
                  num(fire.value(QStringLiteral("max")).toDouble(), 3),
                  num(restart.value(QStringLiteral("p50")).toDouble(), 3),
                  num(restart.value(QStringLiteral("p99")).toDouble(), 3));
+    };
+    m_markdown += QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n")
+                      .arg(m_options.stopIterations);
+    const bool compare = !m_options.oldClientPath.isEmpty();
+    m_markdown += rows(o, compare ? QStringLiteral(" (new)") : QString());
     log() << "stop: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+    if (compare) {
+        // The old build's stop, right after the new one's, against the same server.
+        const QJsonObject old =
+            runProgram(m_options.oldClientPath,
+                       args + QStringList{QStringLiteral("--timeout"), QString::number(m_options.timeoutS)},
+                       m_options.timeoutS, false);
+        m_root[QStringLiteral("stop_ms_old")] =
+            QJsonObject{{QStringLiteral("idle"), old.value(QStringLiteral("idle"))},
+                        {QStringLiteral("firehose"), old.value(QStringLiteral("firehose"))}};
+        m_root[QStringLiteral("restart_first_message_ms_old")] = old.value(QStringLiteral("restart_first_message_ms"));
+        m_markdown += rows(old, QStringLiteral(" (old)"));
+        log() << "stop (old build): " << QJsonDocument(old).toJson(QJsonDocument::Compact) << Qt::endl;
+    }
+    m_markdown += QLatin1Char('\n');
 }
 
 void BenchDriver::runScale()
@@ -859,8 +878,9 @@ void BenchDriver::write()
         const bool met = atLeast ? value >= limit : value <= limit;
         QString measured = num(value, 3);
         if (!spread.isEmpty())
-            measured += QStringLiteral(" [%1–%2]").arg(num(spread.value(QStringLiteral("min")).toDouble(), 3),
-                                                      num(spread.value(QStringLiteral("max")).toDouble(), 3));
+            measured += QStringLiteral(" [%1–%2]")
+                            .arg(num(spread.value(QStringLiteral("min")).toDouble(), 3),
+                                 num(spread.value(QStringLiteral("max")).toDouble(), 3));
         targets << QStringLiteral("| %1 | %2 | %3 %4 | %5 |")
                        .arg(what, measured, (atLeast ? QStringLiteral("≥") : QStringLiteral("≤")), num(limit, 3),
                             (met ? QStringLiteral("met") : QStringLiteral("**missed**")));
@@ -936,7 +956,9 @@ void BenchDriver::write()
     }
     m_root[QStringLiteral("targets")] = targetJson;
     if (!targets.isEmpty())
-        m_markdown += QStringLiteral("## Targets (issues 4 and 15)\n\n| target | measured [min–max] | limit | |\n|---|---|---|---|\n")
+        m_markdown +=
+            QStringLiteral(
+                "## Targets (issues 4 and 15)\n\n| target | measured [min–max] | limit | |\n|---|---|---|---|\n")
             + targets.join(QLatin1Char('\n')) + QStringLiteral("\n");
 
     QTextStream(stdout) << m_markdown << Qt::flush;

@@ -382,8 +382,9 @@ Window runWire(const QUrl &url, quint64 count, bool stamped, double timeoutS, QJ
 {
     if (isLineUrl(url))
         return runQt(url, count, true, timeoutS);
-    WireReader::Result r = WireReader::run(url.toString().toStdString(), count, stamped, timeoutS,
-                                           isWssUrl(url) ? replay::builtinCertificatePem().toStdString() : std::string());
+    WireReader::Result r =
+        WireReader::run(url.toString().toStdString(), count, stamped, timeoutS,
+                        isWssUrl(url) ? replay::builtinCertificatePem().toStdString() : std::string());
     Window w;
     w.count = count;
     w.received = r.received;

@@ -58,8 +58,9 @@ QString PeerClients::missing(const QString &client)
         else if (!QFile::exists(dir.filePath(QStringLiteral("node-ws.mjs"))))
             why = QStringLiteral("%1 has no node-ws.mjs (--peers-dir)").arg(m_dir);
         else if (!QFile::exists(dir.filePath(QStringLiteral("node_modules/ws/package.json"))))
-            why = QStringLiteral("the ws package is not installed in %1 (scripts/deps.sh --with-peers runs npm ci there)")
-                      .arg(m_dir);
+            why =
+                QStringLiteral("the ws package is not installed in %1 (scripts/deps.sh --with-peers runs npm ci there)")
+                    .arg(m_dir);
     } else {
         if (!QFile::exists(m_python)) {
             why = QStringLiteral("%1 is not installed").arg(m_python);

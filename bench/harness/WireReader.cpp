@@ -146,10 +146,7 @@ public:
         return true;
     }
 
-    bool sendAll(const char *data, std::size_t len) override
-    {
-        return SSL_write(m_ssl, data, int(len)) == int(len);
-    }
+    bool sendAll(const char *data, std::size_t len) override { return SSL_write(m_ssl, data, int(len)) == int(len); }
 
     bool pending() const override { return SSL_has_pending(m_ssl) == 1; }
 

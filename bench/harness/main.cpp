@@ -105,7 +105,8 @@ int main(int argc, char **argv)
                                        QStringLiteral("PATH"));
     const QCommandLineOption compareClients(
         QStringLiteral("compare-clients"),
-        QStringLiteral("Clients run from both builds (default: engine-raw,engine-parsed,app)."), QStringLiteral("LIST"));
+        QStringLiteral("Clients run from both builds (default: engine-raw,engine-parsed,app)."),
+        QStringLiteral("LIST"));
     const QCommandLineOption peersDir(QStringLiteral("peers-dir"),
                                       QStringLiteral("Where the peer scripts and node_modules are (bench/peers)."),
                                       QStringLiteral("DIR"));
@@ -114,18 +115,18 @@ int main(int argc, char **argv)
     const QCommandLineOption python(QStringLiteral("python"),
                                     QStringLiteral("python3 for the py-websockets peers (default /usr/bin/python3)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions({scenarios,      clients, repeat,         countScale, count,        markdown,
-                       json,           binDir,  extras,         latency,    latencySizes, latencyRate,
-                       latencySeconds, stop,    stopIterations, scale,      scaleStreams, scaleRate,
-                       scaleSeconds,   soak,    soakSeconds,    soakRate,   timeout, converge, convergeWithin,
-                       maxRepeat,      compareBuild, oldClient, compareClients, peersDir, node, python});
+    parser.addOptions(
+        {scenarios,      clients,   repeat,       countScale,  count,          markdown, json,           binDir,
+         extras,         latency,   latencySizes, latencyRate, latencySeconds, stop,     stopIterations, scale,
+         scaleStreams,   scaleRate, scaleSeconds, soak,        soakSeconds,    soakRate, timeout,        converge,
+         convergeWithin, maxRepeat, compareBuild, oldClient,   compareClients, peersDir, node,           python});
     parser.process(application);
 
     BenchOptions o;
-    const QStringList all{QStringLiteral("small_aggtrade"),  QStringLiteral("medium_kline"),
-                          QStringLiteral("large_depth20"),   QStringLiteral("xlarge_depth_diff"),
-                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
-                          QStringLiteral("betfair_mcm"),     QStringLiteral("small_aggtrade_wss"),
+    const QStringList all{QStringLiteral("small_aggtrade"),       QStringLiteral("medium_kline"),
+                          QStringLiteral("large_depth20"),        QStringLiteral("xlarge_depth_diff"),
+                          QStringLiteral("huge_ticker_arr"),      QStringLiteral("multiplex_mix"),
+                          QStringLiteral("betfair_mcm"),          QStringLiteral("small_aggtrade_wss"),
                           QStringLiteral("xlarge_depth_diff_wss")};
     const QString s = parser.value(scenarios);
     if (s == QLatin1String("all"))
