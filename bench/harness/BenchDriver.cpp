@@ -97,6 +97,8 @@ QString spreadCell(const QJsonObject &figures, const QString &field, bool isRate
     const double med = figures.value(field).toDouble();
     const double lo = figures.value(field + QStringLiteral("_min")).toDouble();
     const double hi = figures.value(field + QStringLiteral("_max")).toDouble();
+    if (med <= 0) // no complete run
+        return QStringLiteral("—");
     if (figures.value(QStringLiteral("repeats")).toDouble() <= 1) // one run: no spread to show
         return isRate ? rate(med) : num(med, 3);
     if (isRate)
@@ -554,6 +556,14 @@ void BenchDriver::runThroughput()
         oldRatioTable = QStringLiteral("\n| scenario | ratio (msgs/s) | old | new |\n|---|---|---|---|\n");
     }
     QStringList convergence;
+    QString cpuTable = QStringLiteral("CPU ratios (the second client's CPU µs/msg ÷ the first's, per repeat; median "
+                                      "[min–max]):\n\n| scenario |");
+    for (const auto &r : kBaseRatios)
+        cpuTable += QStringLiteral(" %1 |").arg(std::get<0>(r));
+    cpuTable += QStringLiteral("\n|---|");
+    for (std::size_t i = 0; i < std::size(kBaseRatios); ++i)
+        cpuTable += QStringLiteral("---|");
+    cpuTable += QLatin1Char('\n');
 
     for (const QString &scenario : std::as_const(m_options.scenarios)) {
         const auto &byKey = m_results[scenario];
@@ -590,13 +600,26 @@ void BenchDriver::runThroughput()
                                               {QStringLiteral("n"), s.n},
                                               {QStringLiteral("steers_convergence"), d.steers}};
         }
-        QJsonObject entry{{QStringLiteral("name"), scenario},
-                          {QStringLiteral("size_bytes"), sizeBytes},
-                          {QStringLiteral("count"), double(countFor(scenario))},
-                          {QStringLiteral("repeats"), repeats},
-                          {QStringLiteral("clients"), clients},
-                          {QStringLiteral("ratios"), ratios},
-                          {QStringLiteral("ratio_spread"), ratioSpread}};
+        // The same ratios by CPU: denominator's CPU µs/msg ÷ numerator's, per repeat (above 1:
+        // the numerator spends less). On a loaded machine CPU per message moves far less than
+        // msgs/s, which a client's threads being scheduled or not decides.
+        QJsonObject cpuRatios;
+        QString cpuRow = QStringLiteral("| %1 |").arg(scenario);
+        for (const auto &[name, a, b] : kBaseRatios) {
+            const Spread s = spreadOf(pairedRatios(values(scenario, b, kCpu), values(scenario, a, kCpu)));
+            if (s.n)
+                cpuRatios[name] = QJsonObject{{QStringLiteral("median"), s.median},
+                                              {QStringLiteral("min"), s.min},
+                                              {QStringLiteral("max"), s.max},
+                                              {QStringLiteral("n"), s.n}};
+            cpuRow += QStringLiteral(" %1 |").arg(ratioCell(s));
+        }
+        cpuTable += cpuRow + QLatin1Char('\n');
+        QJsonObject entry{
+            {QStringLiteral("name"), scenario},        {QStringLiteral("ratio_spread_cpu"), cpuRatios},
+            {QStringLiteral("size_bytes"), sizeBytes}, {QStringLiteral("count"), double(countFor(scenario))},
+            {QStringLiteral("repeats"), repeats},      {QStringLiteral("clients"), clients},
+            {QStringLiteral("ratios"), ratios},        {QStringLiteral("ratio_spread"), ratioSpread}};
         if (!m_options.oldClientPath.isEmpty()) {
             entry[QStringLiteral("old_clients")] = oldClients;
             entry[QStringLiteral("old_skipped")] = m_oldSkipped.contains(scenario);
@@ -646,7 +669,7 @@ void BenchDriver::runThroughput()
                 if (!clients.contains(c))
                     continue;
                 const QJsonObject n = clients.value(c).toObject();
-                const QJsonObject o = oldClients.value(c).toObject();
+                const QJsonObject o = m_oldSkipped.contains(scenario) ? QJsonObject() : oldClients.value(c).toObject();
                 oldTable += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |\n")
                                 .arg(scenario, c, spreadCell(o, kRate, true), spreadCell(n, kRate, true),
                                      spreadCell(o, kCpu, false), spreadCell(n, kCpu, false),
@@ -661,6 +684,7 @@ void BenchDriver::runThroughput()
             }
         }
     }
+    m_root[QStringLiteral("scenarios")] = m_scenarios;
     m_markdown += table;
     m_markdown += QStringLiteral("\nA cell: median [min–max] of msgs/s · CPU µs/msg over the repeats. A ratio: the "
                                  "median of each repeat's own ratio (clients run next to each other) [its min–max].");
@@ -670,7 +694,7 @@ void BenchDriver::runThroughput()
     if (std::any_of(m_options.scenarios.cbegin(), m_options.scenarios.cend(), isWss))
         m_markdown += QStringLiteral(" *_wss: the same scenario over TLS websocket (the replay server's built-in "
                                      "certificate, trusted as a CA by every client); `wire` reads it through OpenSSL.");
-    m_markdown += QStringLiteral("\n\n");
+    m_markdown += QStringLiteral("\n\n") + cpuTable + QLatin1Char('\n');
     if (!convergence.isEmpty())
         m_markdown += QStringLiteral("Convergence (every ratio's median known within ±%1, 95 %% interval of the "
                                      "median; peers' ratios do not steer it):\n\n")
