@@ -451,6 +451,7 @@ void BenchDriver::runThroughput()
     QStringList pending = m_options.scenarios;
     QMap<QString, Spread> widest; // scenario → the widest steering ratio's spread
     QMap<QString, QString> widestName;
+    QMap<QString, bool> convergedAt;
     for (int rep = 0; rep < maxRepeat && !pending.isEmpty(); ++rep) {
         for (const QString &scenario : std::as_const(pending)) {
             const quint64 count = countFor(scenario);
@@ -483,21 +484,30 @@ void BenchDriver::runThroughput()
             continue;
         QStringList still;
         for (const QString &scenario : std::as_const(pending)) {
+            // Converged: every steering ratio of two clients that ran has at least --repeat
+            // complete pairs and its median's interval within ±convergeWithin.
             Spread worst;
             QString worstName;
+            bool converged = true;
             for (const RatioDef &d : ratioDefs(scenario)) {
-                if (!d.steers)
+                if (!d.steers || !m_results.value(scenario).contains(d.numerator)
+                    || !m_results.value(scenario).contains(d.denominator))
                     continue;
                 const Spread s = spreadOf(
                     pairedRatios(values(scenario, d.numerator, kRate), values(scenario, d.denominator, kRate)));
-                if (s.n > 0 && (worstName.isEmpty() || s.halfWidth() > worst.halfWidth())) {
+                const bool ok = s.n >= m_options.repeat && s.within(m_options.convergeWithin);
+                if (converged && !ok)
+                    worstName.clear(); // the widest failing one is reported
+                if ((converged || !ok) && (worstName.isEmpty() || s.halfWidth() > worst.halfWidth())) {
                     worst = s;
                     worstName = d.name;
                 }
+                converged = converged && ok;
             }
             widest[scenario] = worst;
             widestName[scenario] = worstName;
-            if (!worst.within(m_options.convergeWithin))
+            convergedAt[scenario] = converged;
+            if (!converged)
                 still << scenario;
             else
                 log() << scenario << ": converged after " << rep + 1 << " repeats (widest: " << worstName << " ±"
@@ -626,18 +636,19 @@ void BenchDriver::runThroughput()
         }
         if (m_options.converge) {
             const Spread w = widest.value(scenario);
-            const bool converged = w.within(m_options.convergeWithin);
+            const bool converged = convergedAt.value(scenario);
             entry[QStringLiteral("converged")] = converged;
             entry[QStringLiteral("widest_ratio")] = widestName.value(scenario);
             entry[QStringLiteral("widest_half_width")] = w.halfWidth();
-            convergence << QStringLiteral("- %1: %2 after %3 repeats; widest ratio interval %4 ±%5")
+            convergence << QStringLiteral("- %1: %2 after %3 repeats; widest ratio interval %4 ±%5 (%6 complete pairs)")
                                .arg(scenario,
                                     converged ? QStringLiteral("converged")
                                               : QStringLiteral("**did not converge** (±%1 asked, at most %2 repeats)")
                                                     .arg(num(m_options.convergeWithin, 3))
                                                     .arg(maxRepeat))
                                .arg(repeats)
-                               .arg(widestName.value(scenario), num(w.halfWidth(), 3));
+                               .arg(widestName.value(scenario), num(w.halfWidth(), 3))
+                               .arg(w.n);
         }
         m_scenarios.append(entry);
 
