@@ -65,8 +65,8 @@ function finish(error) {
         result.event_times = eventTimes;
     if (error)
         result.error = String(error);
-    process.stdout.write(JSON.stringify(result) + '\n');
-    process.exit(ok ? 0 : 1);
+    // Exit once the line is written (a pipe is asynchronous in node outside Linux).
+    process.stdout.write(JSON.stringify(result) + '\n', () => process.exit(ok ? 0 : 1));
 }
 
 const options = { maxPayload: 64 * 1024 * 1024 };
