@@ -189,8 +189,10 @@ void HeadlessRunner::reloadWorkspace()
     const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
     err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
-          << " changed, " << c.destinations << " with new alert destinations only, " << c.unchanged << " unchanged"
-          << Qt::endl;
+          << " changed, " << c.unchanged << " unchanged";
+    if (c.destinations > 0)
+        err() << ", " << c.destinations << " with new alert destinations only (not reconnected)";
+    err() << Qt::endl;
 }
 
 void HeadlessRunner::finish(const QString &why)
