@@ -265,7 +265,7 @@ void MainWindow::buildCentral()
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 0};
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 16, 0};
     for (int c = 0; c < StreamTableModel::ColActions; ++c)
         m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
@@ -274,6 +274,8 @@ void MainWindow::buildCentral()
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
+    // The table is wide already: the backpressure column is one to choose (header menu).
+    header->setSectionHidden(StreamTableModel::ColBacklog, true);
     m_table->addAction(m_actions->remove);
     m_table->addAction(m_actions->copyRows);
     m_table->addAction(m_actions->copyRowsCsv);

@@ -33,10 +33,12 @@
 // statistics through StreamShared (lock-free) and events through SessionEvents.
 
 #include "Backoff.h"
+#include "Backpressure.h"
 #include "Clock.h"
 #include "ClockTracker.h"
 #include "ConnectionGroup.h"
 #include "EventThrottle.h"
+#include "EventTypeTracker.h"
 #include "LatencyTrend.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
@@ -121,6 +123,7 @@ private:
     void startServerTime();
     QUrl serverTimeUrl() const; // the stream's own, else its venue's; empty: none
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
+    qint64 unreadBytes() const;
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
@@ -177,6 +180,10 @@ private:
     SilenceLearner m_silence;
     LatencyTrend m_trend;
     bool m_trendCorrected = false; // which histogram the trend follows
+    int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
+    EventTypeTracker m_eventTypes; // periodic streams, latency per event type
+    bool m_namesPeriodic = false;                       // every stream name the configuration asks for is periodic
+    BackpressureMeter m_backpressure;
     const WorkerLoad *m_workerLoad = nullptr;
     std::optional<qint64> m_wallMinusMonotonicMs; // a change of more than kWallStepMs is a step
     Backoff m_backoff;
