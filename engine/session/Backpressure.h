@@ -4,7 +4,7 @@
 // in but were not read yet (the socket's buffer plus the kernel's receive queue, sampled on
 // the tick, never per message), and the time the worker takes to handle one message,
 // sampled on one message in kSampleEvery (two clock reads per sample, none otherwise).
-// Unread bytes that stay above kBackedUpBytes for a whole second say "we are slow" even when
+// Unread bytes above kBackedUpBytes at most of the last ten ticks say "we are slow" even when
 // the worker's busy share cannot (a worker starved of CPU by other processes).
 //
 // Thread contract: the stream's worker only; due()/processed() on the hot path.
@@ -23,12 +23,13 @@ public:
     static constexpr qint64 kMaxSampleUs = 1'000'000; // longer: the wall clock stepped
     static constexpr int kTicksPerSecond = 10;        // the housekeeping tick is 100 ms
     static constexpr int kPeakSeconds = 10;
+    static constexpr int kMinSamples = 5;
 
     struct Figures {
         qint64 unreadBytes = -1;
         qint64 unreadBytesPeak = -1; // the most over the last kPeakSeconds
         double processingUs = -1;    // mean of the last second's samples; -1 none
-        bool backedUp = false;       // unread ≥ kBackedUpBytes at every sample of the last second
+        bool backedUp = false;       // unread ≥ kBackedUpBytes at most of the last (up to) 10 samples, 5 at least
     };
 
     // Hot path: whether this message is one to time.
@@ -71,9 +72,11 @@ public:
         for (const qint64 p : m_peaks)
             f.unreadBytesPeak = std::max(f.unreadBytesPeak, p);
         f.processingUs = m_processingUs;
-        f.backedUp = m_recentSize == kTicksPerSecond;
+        // A sample may fall just after the socket was drained: most of them, not all.
+        int full = 0;
         for (int i = 0; i < m_recentSize; ++i)
-            f.backedUp = f.backedUp && m_recent[std::size_t(i)] >= kBackedUpBytes;
+            full += m_recent[std::size_t(i)] >= kBackedUpBytes ? 1 : 0;
+        f.backedUp = m_recentSize >= kMinSamples && 2 * full > m_recentSize;
         return f;
     }
 

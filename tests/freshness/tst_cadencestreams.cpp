@@ -166,9 +166,10 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
         return QString();
     };
     QTRY_VERIFY_WITH_TIMEOUT(!behind().isEmpty(), scaledMs(20000));
-    QVERIFY2(behind().contains(QLatin1String("we are slow")), qPrintable(behind()));
     StreamSnapshot s;
     shared->fillSnapshot(s, false);
+    QVERIFY2(behind().contains(QLatin1String("we are slow")),
+             qPrintable(behind() + QStringLiteral(" unread %1, peak %2").arg(s.freshness.unreadBytes).arg(s.freshness.unreadBytesPeak)));
     QCOMPARE(s.freshness.cause, BehindCause::WeAreSlow);
     QVERIFY2(s.freshness.unreadBytesPeak > 0, qPrintable(QString::number(s.freshness.unreadBytesPeak)));
     QVERIFY2(s.freshness.processingUs >= 900, qPrintable(QString::number(s.freshness.processingUs)));
