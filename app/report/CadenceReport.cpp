@@ -105,8 +105,7 @@ void appendCadenceMetrics(QByteArray &out, const QVector<StreamSnapshot> &stream
             const LatencySnapshot &l = e.latency;
             for (const double q : kQuantiles)
                 out += "streamscope_event_latency_seconds{" + labels + ",quantile=\"" + QByteArray::number(q) + "\"} "
-                    + (l.count ? QByteArray::number(l.percentileUs(q) / 1e6, 'g', 9) : QByteArrayLiteral("NaN"))
-                    + '\n';
+                    + (l.count ? QByteArray::number(l.percentileUs(q) / 1e6, 'g', 9) : QByteArrayLiteral("NaN")) + '\n';
             out += "streamscope_event_latency_seconds_sum{" + labels + "} "
                 + QByteArray::number(double(l.sumUs) / 1e6, 'g', 12) + '\n';
             out += "streamscope_event_latency_seconds_count{" + labels + "} " + QByteArray::number(l.count) + '\n';

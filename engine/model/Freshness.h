@@ -23,11 +23,11 @@ enum class BehindCause {
 // One event type of a stream (the decoder's `e`, Betfair's `op`): its latency, and for a
 // periodic type the measured spacing of its event times (docs/freshness.md, "Periodic streams").
 struct EventTypeFigures {
-    QString name;              // the peer's text, not yet escaped; "other" past the table's room
-    bool periodic = false;     // its event time ends an interval: latency mixes the interval in
-    double periodMs = -1;      // median spacing of its event times; -1 unknown
+    QString name;               // the peer's text, not yet escaped; "other" past the table's room
+    bool periodic = false;      // its event time ends an interval: latency mixes the interval in
+    double periodMs = -1;       // median spacing of its event times; -1 unknown
     double periodJitterMs = -1; // median distance of a spacing from that; -1 unknown
-    LatencySnapshot latency;   // raw latency
+    LatencySnapshot latency;    // raw latency
 };
 
 struct FreshnessEstimate {

@@ -48,8 +48,8 @@ EventTypeTracker::EventTypeTracker(FreshnessShared &out)
 bool EventTypeTracker::periodicEventType(std::string_view type)
 {
     static constexpr std::string_view kPeriodic[] = {
-        "24hrTicker",    "24hrMiniTicker",  "1hTicker", "4hTicker", "1dTicker", "kline", "continuous_kline",
-        "depthUpdate",   "markPriceUpdate", "avgPrice", "indexPriceUpdate",
+        "24hrTicker",       "24hrMiniTicker", "1hTicker",        "4hTicker", "1dTicker",         "kline",
+        "continuous_kline", "depthUpdate",    "markPriceUpdate", "avgPrice", "indexPriceUpdate",
     };
     return std::find(std::begin(kPeriodic), std::end(kPeriodic), type) != std::end(kPeriodic);
 }
@@ -61,8 +61,8 @@ bool EventTypeTracker::periodicStreamName(const QString &name)
     QString kind = parts.value(1);
     if (parts.value(0).startsWith(QLatin1Char('!')))
         kind = parts.value(0).mid(1);
-    static const char *const kPrefixes[] = {"ticker",   "miniticker", "kline_",   "continuouskline_",
-                                            "depth",    "markprice",  "avgprice", "indexprice"};
+    static const char *const kPrefixes[] = {"ticker", "miniticker", "kline_",   "continuouskline_",
+                                            "depth",  "markprice",  "avgprice", "indexprice"};
     for (const char *p : kPrefixes)
         if (kind.startsWith(QLatin1String(p)))
             return true;

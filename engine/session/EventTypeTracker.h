@@ -35,7 +35,7 @@ public:
     static constexpr int kNamed = EventTypesShared::kNamed;
     static constexpr int kOther = EventTypesShared::kOther;
     static constexpr int kSlots = EventTypesShared::kSlots;
-    static constexpr int kSpacings = 32; // the last spacings per type
+    static constexpr int kSpacings = 32; // the last spacings per type (a power of two)
     static constexpr int kMinSpacings = 8;
     static constexpr qint64 kPublishMs = 1000;
     static constexpr std::int64_t kNone = INT64_MIN;
@@ -82,7 +82,7 @@ public:
         l.seen = true;
         if (l.lastEventTime != kNone && eventTime > l.lastEventTime) {
             l.spacings[std::size_t(l.next)] = eventTime - l.lastEventTime;
-            l.next = (l.next + 1) % kSpacings;
+            l.next = (l.next + 1) & (kSpacings - 1);
             if (l.size < kSpacings)
                 ++l.size;
         }
@@ -126,7 +126,23 @@ private:
     {
         const Local &l = m_local[std::size_t(i)];
         const std::size_t n = std::min(type.size(), EventTypesShared::kNameBytes);
-        return l.nameLen == n && std::memcmp(l.name.data(), type.data(), n) == 0;
+        return l.nameLen == n && sameBytes(l.name.data(), type.data(), n);
+    }
+    // Inline: memcmp with a size known only at run time is a library call.
+    static bool sameBytes(const char *a, const char *b, std::size_t n) noexcept
+    {
+        std::size_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            std::uint64_t x, y;
+            std::memcpy(&x, a + i, 8);
+            std::memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        for (; i < n; ++i)
+            if (a[i] != b[i])
+                return false;
+        return true;
     }
     int claim(std::string_view type) noexcept;
     bool periodic(int s) const { return m_streamPeriodic || m_local[std::size_t(s)].periodicByType; }

@@ -182,7 +182,7 @@ private:
     bool m_trendCorrected = false; // which histogram the trend follows
     int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
     EventTypeTracker m_eventTypes; // periodic streams, latency per event type
-    bool m_namesPeriodic = false;                       // every stream name the configuration asks for is periodic
+    bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
     BackpressureMeter m_backpressure;
     const WorkerLoad *m_workerLoad = nullptr;
     std::optional<qint64> m_wallMinusMonotonicMs; // a change of more than kWallStepMs is a step

@@ -82,7 +82,8 @@ void TestCadenceStreams::pacedKlineIsPeriodic()
     const StreamSnapshot s = engine.snapshot(kline, true);
     QVERIFY(s.freshness.periodic);
     // Paced at 20 a second, stamped at the send time less the lag: 50 ms apart less 2.5.
-    QVERIFY2(s.freshness.periodMs >= 40 && s.freshness.periodMs <= 60, qPrintable(QString::number(s.freshness.periodMs)));
+    QVERIFY2(s.freshness.periodMs >= 40 && s.freshness.periodMs <= 60,
+             qPrintable(QString::number(s.freshness.periodMs)));
     QVERIFY(s.freshness.periodJitterMs >= 0 && s.freshness.periodJitterMs < s.freshness.periodMs);
     QVERIFY(!s.freshness.fallingBehind);
     QCOMPARE(s.freshness.fallingBehindAlarms, quint64(0));
@@ -132,7 +133,8 @@ void TestCadenceStreams::combinedStreamHasLatencyPerEventType()
     app::appendCadenceMetrics(metrics, {s}, {QByteArrayLiteral("mix\\\\")}, false);
     QVERIFY2(metrics.contains("streamscope_event_latency_seconds_count{stream=\"mix\\\\\",event=\"aggTrade\"} "),
              metrics.constData());
-    QVERIFY(metrics.contains("streamscope_event_latency_seconds{stream=\"mix\\\\\",event=\"kline\",quantile=\"0.99\"} "));
+    QVERIFY(
+        metrics.contains("streamscope_event_latency_seconds{stream=\"mix\\\\\",event=\"kline\",quantile=\"0.99\"} "));
     QVERIFY(metrics.contains("# TYPE streamscope_event_latency_seconds summary"));
     QVERIFY(metrics.contains("streamscope_unread_bytes{stream=\"mix\\\\\"} "));
 }
@@ -143,8 +145,7 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
     const quint16 port = replay.start(ReplayOptions{});
     QVERIFY(port != 0);
     // 3000 messages a second against a worker that needs a millisecond for each.
-    StreamConfig config =
-        wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=3000&loop=1"));
+    StreamConfig config = wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=3000&loop=1"));
     SlowClock clock(1000);
     MessageDecoder decoder;
     EventLog log;
@@ -168,8 +169,11 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
     QTRY_VERIFY_WITH_TIMEOUT(!behind().isEmpty(), scaledMs(20000));
     StreamSnapshot s;
     shared->fillSnapshot(s, false);
-    QVERIFY2(behind().contains(QLatin1String("we are slow")),
-             qPrintable(behind() + QStringLiteral(" unread %1, peak %2").arg(s.freshness.unreadBytes).arg(s.freshness.unreadBytesPeak)));
+    QVERIFY2(
+        behind().contains(QLatin1String("we are slow")),
+        qPrintable(
+            behind()
+            + QStringLiteral(" unread %1, peak %2").arg(s.freshness.unreadBytes).arg(s.freshness.unreadBytesPeak)));
     QCOMPARE(s.freshness.cause, BehindCause::WeAreSlow);
     QVERIFY2(s.freshness.unreadBytesPeak > 0, qPrintable(QString::number(s.freshness.unreadBytesPeak)));
     QVERIFY2(s.freshness.processingUs >= 900, qPrintable(QString::number(s.freshness.processingUs)));
