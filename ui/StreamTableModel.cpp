@@ -228,8 +228,9 @@ QString StreamTableModel::stateToolTip(const Row &r) const
         if (f.cause == BehindCause::VenueLate)
             text += tr(" (the venue or the network is late: this machine keeps up)");
         else if (f.cause == BehindCause::WeAreSlow)
-            text += tr(" (this machine is slow: its worker was busy %1 % of the last second)")
-                        .arg(qRound(f.workerBusyShare * 100));
+            text += tr(" (this machine is slow: its worker was busy %1 % of the last second, %2 bytes wait unread)")
+                        .arg(qRound(f.workerBusyShare * 100))
+                        .arg(std::max<qint64>(0, f.unreadBytes));
     }
     if (f.usualGapMs >= 0)
         text += tr("\nUsual gap between messages: %1 (learned)").arg(formatAgeMs(f.usualGapMs));
