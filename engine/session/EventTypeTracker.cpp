@@ -40,6 +40,7 @@ EventTypeTracker::EventTypeTracker(FreshnessShared &out)
             l.nameLen = m_table->entries[std::size_t(i)].nameLen;
             l.name = m_table->entries[std::size_t(i)].name;
             l.periodicByType = periodicEventType(std::string_view(l.name.data(), l.nameLen));
+            l.measure = l.periodicByType;
         }
         m_used = named;
     }
@@ -95,6 +96,10 @@ QStringList EventTypeTracker::streamNames(const QUrl &url, const QStringList &su
 void EventTypeTracker::setStreamPeriodic(bool periodic)
 {
     m_streamPeriodic = periodic;
+    for (int i = 0; i < kSlots; ++i) {
+        Local &l = m_local[std::size_t(i)];
+        l.measure = periodic || l.periodicByType;
+    }
 }
 
 int EventTypeTracker::claim(std::string_view type) noexcept
@@ -104,6 +109,7 @@ int EventTypeTracker::claim(std::string_view type) noexcept
     l.nameLen = std::min(type.size(), EventTypesShared::kNameBytes);
     std::memcpy(l.name.data(), type.data(), l.nameLen);
     l.periodicByType = periodicEventType(type);
+    l.measure = l.periodicByType || m_streamPeriodic;
     if (m_table)
         m_table->name(i, std::string_view(l.name.data(), l.nameLen));
     return i;
@@ -138,11 +144,13 @@ void EventTypeTracker::nonPeriodicTotals(std::uint64_t &count, std::uint64_t &su
 {
     count = 0;
     sumUs = 0;
+    if (!m_table)
+        return;
     for (int i = 0; i < kSlots; ++i) {
         if (i < m_used ? periodic(i) : (i != kOther || m_streamPeriodic))
             continue;
-        count += m_local[std::size_t(i)].count;
-        sumUs += m_local[std::size_t(i)].sumUs;
+        count += m_table->entries[std::size_t(i)].latency.count();
+        sumUs += m_table->entries[std::size_t(i)].latency.sumUs();
     }
 }
 
@@ -174,8 +182,9 @@ void EventTypeTracker::tick(qint64 nowMs)
             medianAndSpread(l.spacings.data(), l.size, period, jitter);
             period = period * m_usPerUnit / 1000.0;
             jitter = jitter * m_usPerUnit / 1000.0;
-            if (l.count + 1 > busiest) {
-                busiest = l.count + 1;
+            const std::uint64_t n = (m_table ? m_table->entries[std::size_t(i)].latency.count() : 0) + 1;
+            if (n > busiest) {
+                busiest = n;
                 streamPeriod = period;
                 streamJitter = jitter;
             }

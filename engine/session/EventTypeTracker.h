@@ -80,16 +80,14 @@ public:
     {
         Local &l = m_local[std::size_t(s)];
         l.seen = true;
-        if (l.lastEventTime != kNone && eventTime > l.lastEventTime) {
-            l.spacings[std::size_t(l.next)] = eventTime - l.lastEventTime;
-            l.next = (l.next + 1) & (kSpacings - 1);
-            if (l.size < kSpacings)
-                ++l.size;
-        }
-        l.lastEventTime = std::max(l.lastEventTime, eventTime);
-        if (latencyUs >= 0) {
-            ++l.count;
-            l.sumUs += std::uint64_t(latencyUs);
+        if (l.measure) { // periodic: the spacing of its event times
+            if (l.lastEventTime != kNone && eventTime > l.lastEventTime) {
+                l.spacings[std::size_t(l.next)] = eventTime - l.lastEventTime;
+                l.next = (l.next + 1) & (kSpacings - 1);
+                if (l.size < kSpacings)
+                    ++l.size;
+            }
+            l.lastEventTime = std::max(l.lastEventTime, eventTime);
         }
         if (m_table)
             m_table->entries[std::size_t(s)].latency.record(latencyUs);
@@ -104,7 +102,8 @@ public:
     bool streamPeriodic() const;
     // Some types periodic, some not: the latency trend follows the others (nonPeriodicTotals).
     bool mixed() const;
-    // Count and sum of the raw latencies (≥ 0) of the non-periodic types, as recorded so far.
+    // Count and sum of the raw latencies (≥ 0) of the non-periodic types, as recorded so far
+    // in the shared table (which a mixed stream has from its second type's tick on).
     void nonPeriodicTotals(std::uint64_t &count, std::uint64_t &sumUs) const;
     int typesSeen() const { return m_used + (m_local[std::size_t(kOther)].seen ? 1 : 0); }
 
@@ -113,13 +112,12 @@ private:
         std::array<char, EventTypesShared::kNameBytes> name{};
         std::size_t nameLen = 0;
         bool periodicByType = false;
+        bool measure = false; // periodic (by type or the stream's): its spacings are kept
         bool seen = false;
         std::int64_t lastEventTime = kNone;
         std::array<std::int64_t, kSpacings> spacings{};
         int next = 0;
         int size = 0;
-        std::uint64_t count = 0;
-        std::uint64_t sumUs = 0;
     };
 
     bool equals(int i, std::string_view type) const noexcept
