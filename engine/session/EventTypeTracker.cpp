@@ -29,8 +29,8 @@ void medianAndSpread(const std::int64_t *spacings, int n, double &median, double
 } // namespace
 
 EventTypeTracker::EventTypeTracker(FreshnessShared &out)
-    : m_out(out)
-    , m_table(out.events.load(std::memory_order_acquire))
+    : m_table(out.events.load(std::memory_order_acquire))
+    , m_out(out)
 {
     // A session made again for the same stream (an edit) finds the table's names.
     if (m_table) {

@@ -145,14 +145,15 @@ private:
     int claim(std::string_view type) noexcept;
     bool periodic(int s) const { return m_streamPeriodic || m_local[std::size_t(s)].periodicByType; }
 
-    FreshnessShared &m_out;
+    // The hot path's fields first, the per-type records (with their spacings) last.
     EventTypesShared *m_table = nullptr; // owned by m_out once created
-    std::array<Local, kSlots> m_local{};
     int m_used = 0;
     int m_last = 0;
     bool m_streamPeriodic = false;
     double m_usPerUnit = 1000.0;
     qint64 m_lastPublishMs = -1;
+    FreshnessShared &m_out;
+    std::array<Local, kSlots> m_local{};
 };
 
 } // namespace streamscope

@@ -93,9 +93,9 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_clock(clock)
     , m_transports(std::move(transports))
     , m_clockTrack(m_shared->clock)
-    , m_eventTypes(m_shared->freshness)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
+    , m_eventTypes(m_shared->freshness)
 {
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);

@@ -180,10 +180,6 @@ private:
     SilenceLearner m_silence;
     LatencyTrend m_trend;
     bool m_trendCorrected = false; // which histogram the trend follows
-    int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
-    EventTypeTracker m_eventTypes; // periodic streams, latency per event type
-    bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
-    BackpressureMeter m_backpressure;
     const WorkerLoad *m_workerLoad = nullptr;
     std::optional<qint64> m_wallMinusMonotonicMs; // a change of more than kWallStepMs is a step
     Backoff m_backoff;
@@ -205,6 +201,13 @@ private:
     std::optional<qint64> m_liveSinceMs; // monotonic
 
     QStringList m_subscriptions; // Binance streams subscribed now; re-sent after a reconnect
+
+    // Last: large (the event table's spacings), kept away from the members above that every
+    // message reads.
+    int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
+    EventTypeTracker m_eventTypes; // periodic streams, latency per event type
+    bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
+    BackpressureMeter m_backpressure;
 };
 
 } // namespace streamscope
