@@ -7,6 +7,7 @@
 #include "session/LatencyTrend.h"
 #include "session/SilenceLearner.h"
 #include "session/WorkerLoad.h"
+#include "stats/FreshnessShared.h"
 
 #include <QtTest/QtTest>
 
@@ -31,6 +32,7 @@ private slots:
     void periodicEventTypes();
     void streamNamesOfAConfiguration();
     void unreadBytesPilingUpIsBackedUp();
+    void conflatedStreamPeriodAndJitter();
     void processingTimeIsSampled();
 
 private:
@@ -267,6 +269,43 @@ void TestFreshness::streamNamesOfAConfiguration()
                           QStringLiteral("ethusdt@ticker")}));
     QCOMPARE(EventTypeTracker::streamNames(QUrl(QStringLiteral("wss://stream.binance.com:9443/ws/btcusdt@trade")), {}),
              QStringList({QStringLiteral("btcusdt@trade")}));
+}
+
+// A conflated Betfair stream (op "mcm", periodic only once the venue echoed conflateMs): every
+// 250 ms ±2, with a quiet interval now and then (a spacing of 500) that does not move the
+// median nor blow up the jitter.
+void TestFreshness::conflatedStreamPeriodAndJitter()
+{
+    FreshnessShared out;
+    EventTypeTracker t(out);
+    std::int64_t pt = 1'780'000'000'000;
+    const auto flow = [&] {
+        for (int i = 0; i < 40; ++i) {
+            pt += (i % 10 == 9) ? 500 : 250 + (i % 3) - 1;
+            t.record(t.slot("mcm"), pt, 5000);
+        }
+    };
+    flow();
+    t.tick(0);
+    QVERIFY(!out.periodic.load()); // not yet known to be conflated
+    QCOMPARE(out.periodMs.load(), -1.0);
+    t.setStreamPeriodic(true);
+    flow();
+    t.tick(1000);
+    QVERIFY(t.streamPeriodic());
+    QVERIFY(out.periodic.load());
+    QCOMPARE(out.periodMs.load(), 250.0);
+    QCOMPARE(out.periodJitterMs.load(), 1.0);
+    QVERIFY(out.events.load() == nullptr); // one type: no table
+    // Event times in µs (a generic stream's latency_unit): the period is still in ms.
+    FreshnessShared outUs;
+    EventTypeTracker us(outUs);
+    us.setUnit(1.0);
+    us.setStreamPeriodic(true);
+    for (int i = 0; i < 20; ++i)
+        us.record(us.slot({}), pt * 1000 + i * 100'000, 5000);
+    us.tick(0);
+    QCOMPARE(outUs.periodMs.load(), 100.0);
 }
 
 void TestFreshness::unreadBytesPilingUpIsBackedUp()
