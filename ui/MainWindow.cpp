@@ -265,7 +265,8 @@ void MainWindow::buildCentral()
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 16, 0};
+    // p50 has room for a periodic stream's "every 1000 ms ±3".
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 16, 0};
     for (int c = 0; c < StreamTableModel::ColActions; ++c)
         m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
