@@ -266,9 +266,10 @@ void MainWindow::buildCentral()
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     // p50 has room for a periodic stream's "every 1000 ms ±3".
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 16, 0};
-    for (int c = 0; c < StreamTableModel::ColActions; ++c)
-        m_table->setColumnWidth(c, widths[c] * digit);
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16};
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        if (c != StreamTableModel::ColActions)
+            m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     m_table->setColumnWidth(StreamTableModel::ColActions, 3 * 24 + 8);

@@ -128,7 +128,7 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        if (section >= ColRate && section < ColActions)
+        if (section >= ColRate && section != ColActions)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -327,7 +327,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (column >= ColRate && column < ColActions)
+        if (column >= ColRate && column != ColActions)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default: break;

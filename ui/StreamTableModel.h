@@ -37,8 +37,10 @@ public:
         ColParseErrors,
         ColResults,
         ColErrors,
-        ColBacklog, // hidden by default (docs/freshness.md, "Backpressure")
         ColActions,
+        // After the buttons, so that a layout saved before it keeps its columns; hidden by
+        // default (docs/freshness.md, "Backpressure").
+        ColBacklog,
         ColumnCount
     };
     enum Role {
