@@ -28,8 +28,8 @@ public:
     struct Figures {
         qint64 unreadBytes = -1;
         qint64 unreadBytesPeak = -1; // the most over the last kPeakSeconds
-        double processingUs = -1;    // mean of the last second's samples; -1 none
-        bool backedUp = false;       // unread ≥ kBackedUpBytes at most of the last (up to) 10 samples, 5 at least
+        double processingUs = -1; // mean of the last second's samples (of the last second that had some); -1 none yet
+        bool backedUp = false;    // unread ≥ kBackedUpBytes at most of the last (up to) 10 samples, 5 at least
     };
 
     // Hot path: whether this message is one to time.
@@ -57,7 +57,9 @@ public:
         if (m_secondStartMs < 0)
             m_secondStartMs = nowMs;
         if (nowMs - m_secondStartMs >= 1000) {
-            m_processingUs = m_samples > 0 ? double(m_sumUs) / double(m_samples) : -1.0;
+            // A slow stream has no sample in most seconds: the last known mean stays.
+            if (m_samples > 0)
+                m_processingUs = double(m_sumUs) / double(m_samples);
             m_sumUs = 0;
             m_samples = 0;
             m_secondStartMs = nowMs;
