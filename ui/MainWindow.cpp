@@ -266,15 +266,19 @@ void MainWindow::buildCentral()
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 0};
-    for (int c = 0; c < StreamTableModel::ColActions; ++c)
-        m_table->setColumnWidth(c, widths[c] * digit);
+    // p50 has room for a periodic stream's "every 1000 ms ±3".
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16};
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        if (c != StreamTableModel::ColActions)
+            m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     m_table->setColumnWidth(StreamTableModel::ColActions, 3 * 24 + 8);
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
+    // The table is wide already: the backpressure column is one to choose (header menu).
+    header->setSectionHidden(StreamTableModel::ColBacklog, true);
     m_table->addAction(m_actions->remove);
     m_table->addAction(m_actions->copyRows);
     m_table->addAction(m_actions->copyRowsCsv);

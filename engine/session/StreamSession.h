@@ -33,10 +33,12 @@
 // statistics through StreamShared (lock-free) and events through SessionEvents.
 
 #include "Backoff.h"
+#include "Backpressure.h"
 #include "Clock.h"
 #include "ClockTracker.h"
 #include "ConnectionGroup.h"
 #include "EventThrottle.h"
+#include "EventTypeTracker.h"
 #include "LatencyTrend.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
@@ -125,6 +127,7 @@ private:
     void startServerTime();
     QUrl serverTimeUrl() const; // the stream's own, else its venue's; empty: none
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
+    qint64 unreadBytes() const;
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
@@ -205,6 +208,13 @@ private:
     std::optional<qint64> m_liveSinceMs; // monotonic
 
     QStringList m_subscriptions; // Binance streams subscribed now; re-sent after a reconnect
+
+    // Last: large (the event table's spacings), kept away from the members above that every
+    // message reads.
+    int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
+    EventTypeTracker m_eventTypes; // periodic streams, latency per event type
+    bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
+    BackpressureMeter m_backpressure;
 };
 
 } // namespace streamscope
