@@ -79,10 +79,10 @@ void EngineWorker::setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> rec
         s->setRecorder(std::move(recorder));
 }
 
-void EngineWorker::stop(StreamId id)
+void EngineWorker::stop(StreamId id, std::uint64_t stop)
 {
     if (StreamSession *s = m_sessions.value(id))
-        s->stop();
+        s->stop(stop);
 }
 
 void EngineWorker::restart(StreamId id)

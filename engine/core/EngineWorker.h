@@ -20,6 +20,7 @@
 #include <QtCore/QObject>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -53,7 +54,8 @@ public:
     void removeSession(StreamId id);
     // The session's recorder from now on (null: it stops recording); its connection stays.
     void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
-    void stop(StreamId id);
+    // `stop`: the stream's StreamShared::stopsRequested count that this stop made.
+    void stop(StreamId id, std::uint64_t stop);
     void restart(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);

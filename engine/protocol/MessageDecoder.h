@@ -91,11 +91,15 @@ public:
     // such keys), and the message is then not checked either. Returns false on malformed JSON, or on a field we read whose value
     // has the wrong type or is out of range (see lastError()). An event time that is a number
     // beyond int64 (1e300) is read as INT64_MAX or INT64_MIN + 1: no plausible time.
+    // `identity`: also read what tells one event from another (the envelope's "stream", the
+    // symbol and trade id of an event that is not a depth diff), which only a rollover's
+    // de-duplication needs. Without it the walk of an event nested in an envelope stops once
+    // its type and time are known (a depth diff's sequence fields are always read).
     bool decode(std::size_t len, const std::string &pointer, DecodedFields &out,
-                DecodeProfile profile = DecodeProfile::Generic);
+                DecodeProfile profile = DecodeProfile::Generic, bool identity = true);
     // Copies into the scratch buffer first.
     bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
-                    DecodeProfile profile = DecodeProfile::Generic);
+                    DecodeProfile profile = DecodeProfile::Generic, bool identity = true);
 
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;

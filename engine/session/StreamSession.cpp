@@ -96,6 +96,8 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
 {
+    // Stops asked for before this session existed (an edit replaces the session) are not its own.
+    m_stopsHandled = m_shared->stopsRequested.load(std::memory_order_relaxed);
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
     applyConfig(config);
@@ -139,8 +141,9 @@ void StreamSession::start()
     connectNow();
 }
 
-void StreamSession::stop()
+void StreamSession::stop(std::uint64_t upTo)
 {
+    m_stopsHandled = std::max(m_stopsHandled, upTo);
     m_clockTrack.setProbe(nullptr);
     record(QStringLiteral("stopped"), {});
     dropConnection();
@@ -831,6 +834,14 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     Q_ASSERT(available == len || !m_parsed);
     if (!link.active)
         return;
+    // A stop was asked for and its command is on its way here: nothing counts from now on, and
+    // the connections go at once, so that the rest of the read in progress (a firehose's
+    // kernel buffer, thousands of messages) is dropped rather than waited for. The command
+    // itself then sets the state; a stop, restart, stop in a row drops until the last stop.
+    if (Q_UNLIKELY(m_shared->stopsRequested.load(std::memory_order_relaxed) != m_stopsHandled)) {
+        dropConnection();
+        return;
+    }
     // One clock read a message, the wall clock's, for latency and the times shown; the
     // watchdogs are told a frame came and timestamp it on the tick.
     const qint64 nowUs = m_clock.wallUs();
@@ -870,10 +881,13 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
     StreamCounters &c = m_shared->counters;
     DecodedFields fields;
     const DecodedFields *decoded = nullptr;
+    const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
         const DecodeProfile profile = m_venue->decodeProfile();
-        const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile)
-                                  : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile);
+        // What tells events apart (stream, symbol, trade id) is read only for the de-duplication.
+        const bool ok = inScratch
+            ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile, overlap)
+            : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile, overlap);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -902,7 +916,6 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             return;
         }
     }
-    const bool overlap = m_rollover.overlapping();
     if (overlap && !m_rollover.accept(link.id, decoded, m_clock.monotonicMs())) {
         m_shared->venue.duplicates.add();
         return;

@@ -82,7 +82,9 @@ public:
 
     // Commands (worker thread).
     void start();
-    void stop();
+    // `upTo`: the stops asked for through StreamShared::stopsRequested that this one carries
+    // out (0: none; a stop the worker decides itself).
+    void stop(std::uint64_t upTo = 0);
     void restart();
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
@@ -184,6 +186,7 @@ private:
     std::optional<qint64> m_reconnectAtMs; // monotonic
 
     StreamState m_state = StreamState::Idle;
+    std::uint64_t m_stopsHandled = 0; // of m_shared->stopsRequested
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     // Event times outside these (in the stream's unit: 2000-01-01 to 2100-01-01) are no
