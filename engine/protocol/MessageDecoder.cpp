@@ -434,6 +434,23 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
 
 } // namespace
 
+namespace {
+
+// The last '"' of [begin, begin + n), or null.
+const char *lastQuote(const char *begin, std::size_t n)
+{
+#if defined(__GLIBC__)
+    return static_cast<const char *>(memrchr(begin, '"', n));
+#else
+    for (const char *p = begin + n; p > begin; --p)
+        if (p[-1] == '"')
+            return p - 1;
+    return nullptr;
+#endif
+}
+
+} // namespace
+
 bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out,
                                   DecodeProfile profile)
 {
@@ -453,9 +470,8 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
     // next kPrefixBytes (a 64 KB text field), the last before. The bytes changed are put back.
     const char *quote = static_cast<const char *>(
         std::memchr(data + root + kPrefixBytes, '"', std::min(kPrefixBytes, len - root - kPrefixBytes)));
-    for (const char *p = data + root + kPrefixBytes; !quote && p > data + root; --p)
-        if (p[-1] == '"')
-            quote = p - 1;
+    if (!quote)
+        quote = lastQuote(data + root, kPrefixBytes);
     if (!quote)
         return false;
     const auto cut = std::size_t(quote - data) + 1;
