@@ -451,14 +451,14 @@ const char *lastQuote(const char *begin, std::size_t n)
 
 } // namespace
 
-bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out,
+bool MessageDecoder::decodePrefix(std::size_t available, const std::string &pointer, DecodedFields &out,
                                   DecodeProfile profile)
 {
     char *data = m_buffer.data();
     std::size_t root = 0;
-    while (root < len && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
+    while (root < available && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
         ++root;
-    if (root + kPrefixBytes >= len || (data[root] != '{' && data[root] != '['))
+    if (root + kPrefixBytes >= available || (data[root] != '{' && data[root] != '['))
         return false;
     // The prefix ends just after a quote, and the root is closed right after it. Stage 1
     // checks nothing of the grammar, only strings: if that quote opened a string (or was
@@ -469,13 +469,13 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
     // The quote is the first after kPrefixBytes or, when a long string leaves none in the
     // next kPrefixBytes (a 64 KB text field), the last before. The bytes changed are put back.
     const char *quote = static_cast<const char *>(
-        std::memchr(data + root + kPrefixBytes, '"', std::min(kPrefixBytes, len - root - kPrefixBytes)));
+        std::memchr(data + root + kPrefixBytes, '"', std::min(kPrefixBytes, available - root - kPrefixBytes)));
     if (!quote)
         quote = lastQuote(data + root, kPrefixBytes);
     if (!quote)
         return false;
     const auto cut = std::size_t(quote - data) + 1;
-    if (cut + 3 > len)
+    if (cut + 3 > available)
         return false;
     const char saved[3] = {data[cut], data[cut + 1], data[cut + 2]};
     bool done = false;
@@ -520,6 +520,25 @@ bool pointerIsComparable(const std::string &pointer)
 }
 
 } // namespace
+
+std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointer, DecodeProfile profile) const
+{
+    const bool prefix = (!pointer.empty() || profile != DecodeProfile::Betfair) && pointerIsComparable(pointer);
+    return prefix && len >= kPrefixMinBytes && len > kHeadBytes && m_prefixSkips == 0 ? kHeadBytes : 0;
+}
+
+bool MessageDecoder::decodeHead(std::size_t available, std::size_t len, const std::string &pointer, DecodedFields &out,
+                                DecodeProfile profile)
+{
+    out = DecodedFields{};
+    t_walk = WalkState{m_buffer.data() + len, false, nullptr, false};
+    if (decodePrefix(std::min(available, len), pointer, out, profile))
+        return true;
+    // As in decode(): the next long messages go straight to the whole message.
+    m_prefixSkips = kPrefixRetryAfter;
+    out = DecodedFields{};
+    return false;
+}
 
 bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile,
                             bool identity)

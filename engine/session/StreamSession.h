@@ -126,12 +126,12 @@ private:
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
-    bool headOnly() const;
+    qsizetype headBytes(qsizetype len) const;
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                       const HeadInfo &head, bool binary = false);
+                       const HeadInfo &head, bool binary = false, const DecodedFields *decodedHead = nullptr);
     void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
-                    double &latencyMs);
+                    double &latencyMs, const DecodedFields *decodedHead);
     void becomeLive(StreamState state, const QString &reason);
     void onHeartbeatMessage(const DecodedFields *fields);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);

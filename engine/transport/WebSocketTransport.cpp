@@ -110,11 +110,12 @@ void WebSocketTransport::onTextMessage(const QString &message)
     PaddedBuffer &buffer = m_decoder.buffer();
     const qsizetype n = message.size();
     char *start = buffer.reserve(std::size_t(n) * 3);
-    // A raw stream reads the head only: of a long ASCII message only the head is converted.
-    constexpr qsizetype head = HeadScanner::kHeadBytes;
+    // Of a long ASCII message only the head the sink may need is converted (a raw stream's,
+    // a parsed stream's prefix); the rest is only checked to be ASCII. An ASCII message has as
+    // many UTF-8 bytes as UTF-16 units: n is its size in bytes.
     const auto *units = reinterpret_cast<const char16_t *>(message.utf16());
-    // An ASCII message has as many UTF-8 bytes as UTF-16 units: n is its size in bytes.
-    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
+    const qsizetype head = n > HeadScanner::kHeadBytes ? m_sink.headBytes(n) : 0;
+    if (head > 0 && head < n && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
         && m_sink.onMessageHead(start, head, n))
         return;
     char *end = encodeUtf8(m_encoder, message, start);

@@ -66,6 +66,9 @@ private slots:
     void longMessages_data();
     void longMessages();
     void longMessageAfterAMiss();
+    void headOnlyAgreesWithWhole_data();
+    void headOnlyAgreesWithWhole();
+    void headOnlyWithPointer();
     void longMessageWithPointer_data();
     void longMessageWithPointer();
     void errorSaysWhatWentWrong_data();
@@ -569,6 +572,70 @@ void tst_MessageDecoder::longMessageAfterAMiss()
         if (QTest::currentTestFailed())
             return;
     }
+}
+
+// A parsed stream's long message may be converted only up to its decoder's head: the fields
+// from the head are those of the whole message, or the head says the whole is needed. What
+// lies beyond the head in the buffer (another message's bytes) is never read.
+void tst_MessageDecoder::headOnlyAgreesWithWhole_data()
+{
+    longMessages_data();
+}
+
+void tst_MessageDecoder::headOnlyAgreesWithWhole()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(int, profile);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QList<qint64>, updateIds);
+    const auto p = streamscope::DecodeProfile(profile);
+    const auto len = std::size_t(message.size());
+    MessageDecoder decoder;
+    const std::size_t head = decoder.headBytes(len, {}, p);
+    if (p == streamscope::DecodeProfile::Betfair) {
+        QCOMPARE(head, std::size_t(0)); // change lists are read to their end
+        return;
+    }
+    QCOMPARE(head, MessageDecoder::kHeadBytes);
+    char *buffer = decoder.buffer().reserve(len);
+    std::memcpy(buffer, message.constData(), head);
+    std::memset(buffer + head, '"', len - head);
+    DecodedFields fields;
+    const bool fromHead = decoder.decodeHead(head, len, {}, fields, p);
+    QCOMPARE(QByteArray(buffer, qsizetype(head)), message.left(qsizetype(head)));
+    const QString tag = QString::fromLatin1(QTest::currentDataTag());
+    if (tag.startsWith(QLatin1String("combined")) || tag.startsWith(QLatin1String("raw ticker")))
+        QVERIFY(fromHead);
+    if (!fromHead) {
+        QCOMPARE(decoder.headBytes(len, {}, p), std::size_t(0)); // the next ones go whole at once
+        return;
+    }
+    QVERIFY(ok);
+    QCOMPARE(qint64(fields.eventTime), eventTime);
+    QCOMPARE(bytes(fields.eventType), eventType);
+    QCOMPARE((QList<qint64>{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId}), updateIds);
+}
+
+void tst_MessageDecoder::headOnlyWithPointer()
+{
+    const QByteArray pad(70000, 'x');
+    const QByteArray first = "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}";
+    const QByteArray last = "{\"p\":\"" + pad + "\",\"ts\":17}";
+    MessageDecoder decoder;
+    DecodedFields fields;
+    const std::string pointer = "/ts";
+    const std::size_t head = decoder.headBytes(std::size_t(first.size()), pointer, streamscope::DecodeProfile::Generic);
+    QCOMPARE(head, MessageDecoder::kHeadBytes);
+    std::memcpy(decoder.buffer().reserve(std::size_t(first.size())), first.constData(), head);
+    QVERIFY(decoder.decodeHead(head, std::size_t(first.size()), pointer, fields, streamscope::DecodeProfile::Generic));
+    QCOMPARE(qint64(fields.eventTime), qint64(1700000000123456789));
+    std::memcpy(decoder.buffer().reserve(std::size_t(last.size())), last.constData(), head);
+    QVERIFY(!decoder.decodeHead(head, std::size_t(last.size()), pointer, fields, streamscope::DecodeProfile::Generic));
+    // The whole message then, as the transport converts it after a miss.
+    QVERIFY(decoder.decodeCopy(last.constData(), std::size_t(last.size()), pointer, fields));
+    QCOMPARE(qint64(fields.eventTime), qint64(17));
 }
 
 void tst_MessageDecoder::longMessageWithPointer_data()
