@@ -294,7 +294,9 @@ void Engine::stopStream(StreamId id)
 {
     if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
         EngineWorker *worker = it->worker;
-        worker->post([worker, id] { worker->stop(id); });
+        // Seen by the worker's hot path at its next message, before the command itself runs.
+        const std::uint64_t stop = it->shared->stopsRequested.fetch_add(1, std::memory_order_relaxed) + 1;
+        worker->post([worker, id, stop] { worker->stop(id, stop); });
     }
 }
 

@@ -86,10 +86,10 @@ void EngineWorker::setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder
         s->setFlightRecorder(std::move(flight));
 }
 
-void EngineWorker::stop(StreamId id)
+void EngineWorker::stop(StreamId id, std::uint64_t stop)
 {
     if (StreamSession *s = m_sessions.value(id))
-        s->stop();
+        s->stop(stop);
 }
 
 void EngineWorker::restart(StreamId id)

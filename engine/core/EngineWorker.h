@@ -20,6 +20,7 @@
 #include <QtCore/QObject>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -57,7 +58,8 @@ public:
     void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
     // The session's flight recorder from now on (null: none); its connection stays.
     void setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder> flight);
-    void stop(StreamId id);
+    // `stop`: the stream's StreamShared::stopsRequested count that this stop made.
+    void stop(StreamId id, std::uint64_t stop);
     void restart(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);

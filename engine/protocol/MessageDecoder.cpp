@@ -108,6 +108,7 @@ struct WalkState {
     const char *end = nullptr; // one past the message
     bool stopped = false;      // the walk ended early: the document was not read to its end
     const char *failedKey = nullptr;
+    bool identity = true; // read the fields that identify an event (decode()'s `identity`)
 };
 thread_local WalkState t_walk;
 
@@ -144,8 +145,15 @@ bool tradeComplete(const DecodedFields &out)
         && (out.eventType == "aggTrade" || out.eventType == "trade");
 }
 
-// Reads the fields of one event object; `envelope` is true for the outer object, where
-// "data" may hold the event (Binance combined streams).
+// A nested event of which nothing more is wanted when its identity is not: its type and time
+// are known, and it is no depth diff (whose sequence fields and symbol come later). The
+// parent skips the rest by counting brackets, as after a trade id.
+bool timeComplete(const DecodedFields &out)
+{
+    return !t_walk.identity && out.eventTime != DecodedFields::kNone && !out.eventType.empty()
+        && out.eventType != "depthUpdate";
+}
+
 // Betfair mc[] / oc[]: only con and img of each element are read.
 simdjson::error_code decodeChanges(ondemand::value value, DecodedFields &out)
 {
@@ -277,7 +285,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                 e = value.get_string().get(out.segmentType);
             else if (betfairEnvelope && KEY_IS(key, "status"))
                 e = readOptionalInt(value, out.status);
-            else if (envelope && !betfair && KEY_IS(key, "stream"))
+            else if (envelope && !betfair && t_walk.identity && KEY_IS(key, "stream"))
                 e = value.get_string().get(out.stream);
             break;
         case 'U':
@@ -296,7 +304,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
             break;
         case 'a':
         case 't':
-            if (single && !betfair)
+            if (single && !betfair && t_walk.identity)
                 e = readTradeId(value, out.tradeId);
             break;
         case 'd':
@@ -346,7 +354,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
                 t_walk.failedKey = k;
             return e;
         }
-        if (!envelope && tradeComplete(out))
+        if (!envelope && (tradeComplete(out) || timeComplete(out)))
             return simdjson::SUCCESS;
     }
     return simdjson::SUCCESS;
@@ -355,10 +363,10 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
 } // namespace
 
 bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
-                                DecodeProfile profile)
+                                DecodeProfile profile, bool identity)
 {
     std::memcpy(m_buffer.reserve(len), data, len);
-    return decode(len, pointer, out, profile);
+    return decode(len, pointer, out, profile, identity);
 }
 
 namespace {
@@ -426,31 +434,59 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
 
 } // namespace
 
-bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out,
+namespace {
+
+// The last '"' of [begin, begin + n), or null.
+const char *lastQuote(const char *begin, std::size_t n)
+{
+#if defined(__GLIBC__)
+    return static_cast<const char *>(memrchr(begin, '"', n));
+#else
+    for (const char *p = begin + n; p > begin; --p)
+        if (p[-1] == '"')
+            return p - 1;
+    return nullptr;
+#endif
+}
+
+} // namespace
+
+bool MessageDecoder::decodePrefix(std::size_t available, const std::string &pointer, DecodedFields &out,
                                   DecodeProfile profile)
 {
     char *data = m_buffer.data();
     std::size_t root = 0;
-    while (root < len && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
+    while (root < available && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
         ++root;
-    if (root + kPrefixBytes >= len || (data[root] != '{' && data[root] != '['))
+    if (root + kPrefixBytes >= available || (data[root] != '{' && data[root] != '['))
         return false;
     // The prefix ends just after a quote, and the root is closed right after it. Stage 1
     // checks nothing of the grammar, only strings: if that quote opened a string (or was
-    // escaped), stage 1 reports the string unclosed and the next quote is tried instead.
-    // The walk stops before the cut or fails; the bytes changed are put back.
-    const auto *quote =
-        static_cast<const char *>(std::memchr(data + root + kPrefixBytes, '"', len - root - kPrefixBytes));
-    for (int attempt = 0; attempt < 2 && quote; ++attempt) {
-        const auto cut = std::size_t(quote - data) + 1;
-        if (cut + 2 > len)
-            return false;
-        const char saved[2] = {data[cut], data[cut + 1]};
-        data[cut] = data[root] == '{' ? '}' : ']';
-        data[cut + 1] = '\0'; // see decode()
+    // escaped), stage 1 reports the string unclosed, and the string is then closed at the cut
+    // as well. A string so cut is never read: the walk stops before the cut or the prefix is
+    // not used, and a pointer's value cut so is an empty string (no time: the whole message is
+    // decoded) or was cut after a non-digit (the same time as read from the whole message).
+    // The quote is the first after kPrefixBytes or, when a long string leaves none in the
+    // next kPrefixBytes (a 64 KB text field), the last before. The bytes changed are put back.
+    const char *quote = static_cast<const char *>(
+        std::memchr(data + root + kPrefixBytes, '"', std::min(kPrefixBytes, available - root - kPrefixBytes)));
+    if (!quote)
+        quote = lastQuote(data + root, kPrefixBytes);
+    if (!quote)
+        return false;
+    const auto cut = std::size_t(quote - data) + 1;
+    if (cut + 3 > available)
+        return false;
+    const char saved[3] = {data[cut], data[cut + 1], data[cut + 2]};
+    bool done = false;
+    for (int attempt = 0; attempt < 2 && !done; ++attempt) {
+        std::size_t end = cut;
+        if (attempt == 1)
+            data[end++] = '"'; // the quote opened a string: it ends here
+        data[end++] = data[root] == '{' ? '}' : ']';
+        data[end] = '\0'; // see decode()
         ondemand::document doc;
-        const simdjson::error_code indexed = m_parser->parser.iterate(data, cut + 1, m_buffer.allocated()).get(doc);
-        bool done = false;
+        const simdjson::error_code indexed = m_parser->parser.iterate(data, end, m_buffer.allocated()).get(doc);
         if (!indexed && pointer.empty()) {
             done = walkDocument(doc, out, profile) == simdjson::SUCCESS && t_walk.stopped;
         } else if (!indexed) {
@@ -459,17 +495,16 @@ bool MessageDecoder::decodePrefix(std::size_t len, const std::string &pointer, D
             done = doc.at_pointer(pointer).get(value) == simdjson::SUCCESS
                 && readTime(value, out.eventTime) == simdjson::SUCCESS;
         }
-        data[cut] = saved[0];
-        data[cut + 1] = saved[1];
-        if (done)
-            return true;
+        if (!done) {
+            out = DecodedFields{};
+            t_walk.stopped = false;
+            t_walk.failedKey = nullptr;
+        }
         if (indexed != simdjson::UNCLOSED_STRING)
-            return false;
-        out = DecodedFields{};
-        t_walk.stopped = false;
-        quote = static_cast<const char *>(std::memchr(data + cut, '"', len - cut));
+            break;
     }
-    return false;
+    std::memcpy(data + cut, saved, sizeof saved);
+    return done;
 }
 
 namespace {
@@ -486,7 +521,27 @@ bool pointerIsComparable(const std::string &pointer)
 
 } // namespace
 
-bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile)
+std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointer, DecodeProfile profile) const
+{
+    const bool prefix = (!pointer.empty() || profile != DecodeProfile::Betfair) && pointerIsComparable(pointer);
+    return prefix && len >= kPrefixMinBytes && len > kHeadBytes && m_prefixSkips == 0 ? kHeadBytes : 0;
+}
+
+bool MessageDecoder::decodeHead(std::size_t available, std::size_t len, const std::string &pointer, DecodedFields &out,
+                                DecodeProfile profile)
+{
+    out = DecodedFields{};
+    t_walk = WalkState{m_buffer.data() + len, false, nullptr, false};
+    if (decodePrefix(std::min(available, len), pointer, out, profile))
+        return true;
+    // As in decode(): the next long messages go straight to the whole message.
+    m_prefixSkips = kPrefixRetryAfter;
+    out = DecodedFields{};
+    return false;
+}
+
+bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile,
+                            bool identity)
 {
     const auto fail = [this](simdjson::error_code e) {
         m_lastError = int(e);
@@ -499,7 +554,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     if (!pointer.empty() && !pointerIsComparable(pointer))
         return true; // the time is nowhere, as for a pointer to a missing field
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
-    t_walk = WalkState{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false, nullptr};
+    t_walk = WalkState{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false, nullptr, identity};
     // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
     // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
     // message's '}' just there. A message never includes this byte, so clear it.
@@ -519,7 +574,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
             out = DecodedFields{};
-            t_walk = WalkState{t_walk.end, false, nullptr};
+            t_walk = WalkState{t_walk.end, false, nullptr, identity};
         }
     }
 

@@ -91,11 +91,26 @@ public:
     // such keys), and the message is then not checked either. Returns false on malformed JSON, or on a field we read whose value
     // has the wrong type or is out of range (see lastError()). An event time that is a number
     // beyond int64 (1e300) is read as INT64_MAX or INT64_MIN + 1: no plausible time.
+    // `identity`: also read what tells one event from another (the envelope's "stream", the
+    // symbol and trade id of an event that is not a depth diff), which only a rollover's
+    // de-duplication needs. Without it the walk of an event nested in an envelope stops once
+    // its type and time are known (a depth diff's sequence fields are always read).
     bool decode(std::size_t len, const std::string &pointer, DecodedFields &out,
-                DecodeProfile profile = DecodeProfile::Generic);
+                DecodeProfile profile = DecodeProfile::Generic, bool identity = true);
     // Copies into the scratch buffer first.
     bool decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
-                    DecodeProfile profile = DecodeProfile::Generic);
+                    DecodeProfile profile = DecodeProfile::Generic, bool identity = true);
+
+    // A long message whose head only may be converted yet: how many of its first bytes
+    // decodeHead() needs (0: the whole message is needed, for it is short, Betfair's, or the
+    // prefix missed on a recent message).
+    std::size_t headBytes(std::size_t len, const std::string &pointer, DecodeProfile profile) const;
+    // Decodes a message of `len` bytes of which the first `available` (headBytes()) are at
+    // buffer().data() from its prefix, as decode() tries first, without what tells events apart
+    // (no rollover de-duplicates a stream that converts heads only). False: the prefix was not
+    // enough, and the whole message must be decode()d; nothing is then counted as an error.
+    bool decodeHead(std::size_t available, std::size_t len, const std::string &pointer, DecodedFields &out,
+                    DecodeProfile profile);
 
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
@@ -111,9 +126,12 @@ public:
     static constexpr std::size_t kPrefixMinBytes = 8 * 1024;
     static constexpr std::size_t kPrefixBytes = 2 * 1024;
     static constexpr int kPrefixRetryAfter = 255;
+    // What decodePrefix() reads of a message whose root starts within its first 64 bytes.
+    static constexpr std::size_t kHeadBytes = 2 * kPrefixBytes + 64;
 
 private:
-    bool decodePrefix(std::size_t len, const std::string &pointer, DecodedFields &out, DecodeProfile profile);
+    // From the first `available` bytes of the message in the buffer (all of them, or its head).
+    bool decodePrefix(std::size_t available, const std::string &pointer, DecodedFields &out, DecodeProfile profile);
 
     class Parser;
     std::unique_ptr<Parser> m_parser;

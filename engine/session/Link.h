@@ -29,7 +29,7 @@ struct Link final : public MessageSink {
     // MessageSink: defined in StreamSession.cpp, the hot path's home.
     void onMessage(const char *data, qsizetype len, bool inScratch) override;
     void onBinaryMessage(const char *data, qsizetype len) override;
-    bool wantsHeadOnly() const override;
+    qsizetype headBytes(qsizetype messageBytes) const override;
     bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override;
 
     StreamSession &session;

@@ -75,9 +75,9 @@ void Link::onBinaryMessage(const char *data, qsizetype len)
     session.onLinkMessage(*this, data, len, false, true);
 }
 
-bool Link::wantsHeadOnly() const
+qsizetype Link::headBytes(qsizetype messageBytes) const
 {
-    return session.headOnly();
+    return session.headBytes(messageBytes);
 }
 
 bool Link::onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes)
@@ -98,6 +98,8 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_reconnectTimer(this)
     , m_eventTypes(m_shared->freshness)
 {
+    // Stops asked for before this session existed (an edit replaces the session) are not its own.
+    m_stopsHandled = m_shared->stopsRequested.load(std::memory_order_relaxed);
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
     applyConfig(config);
@@ -143,8 +145,9 @@ void StreamSession::start()
     connectNow();
 }
 
-void StreamSession::stop()
+void StreamSession::stop(std::uint64_t upTo)
 {
+    m_stopsHandled = std::max(m_stopsHandled, upTo);
     m_clockTrack.setProbe(nullptr);
     record(QStringLiteral("stopped"), {});
     dropConnection();
@@ -856,11 +859,15 @@ void StreamSession::tick()
 
 // ---- hot path ------------------------------------------------------------------------
 
-bool StreamSession::headOnly() const
+qsizetype StreamSession::headBytes(qsizetype len) const
 {
-    // A rollover's de-duplication and an inspector need the whole message.
-    return !m_parsed && !m_recorder && !m_flight && !m_rollover.overlapping()
-        && !m_shared->inspecting.load(std::memory_order_relaxed);
+    // A recording, a flight recorder, a rollover's de-duplication and an inspector need the
+    // whole message.
+    if (m_recorder || m_flight || m_rollover.overlapping() || m_shared->inspecting.load(std::memory_order_relaxed))
+        return 0;
+    if (!m_parsed)
+        return HeadScanner::kHeadBytes;
+    return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue->decodeProfile()));
 }
 
 bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
@@ -868,7 +875,16 @@ bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, 
     const HeadInfo info = HeadScanner::scan(head, headLen, m_heartbeats);
     if (info.kind != MessageKind::Data && info.kind != MessageKind::Unknown)
         return false; // a response: its text is kept whole
-    handleMessage(link, head, len, headLen, true, info);
+    if (!m_parsed) {
+        handleMessage(link, head, len, headLen, true, info);
+        return true;
+    }
+    // A parsed stream's long message: its fields from the prefix, or the whole message after all.
+    DecodedFields fields;
+    if (!m_decoder.decodeHead(std::size_t(headLen), std::size_t(len), m_latencyPointer, fields,
+                              m_venue->decodeProfile()))
+        return false;
+    handleMessage(link, head, len, headLen, true, info, false, &fields);
     return true;
 }
 
@@ -878,13 +894,22 @@ void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, b
 }
 
 // `available` bytes of the message's `len` are at `data`: all of them, or the head only
-// (headOnly(): raw mode, which reads no further).
+// (headBytes(): raw mode, which reads no further, or a parsed message whose fields were
+// decoded from its head, `decodedHead`).
 void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                                  const HeadInfo &head, bool binary)
+                                  const HeadInfo &head, bool binary, const DecodedFields *decodedHead)
 {
-    Q_ASSERT(available == len || !m_parsed);
+    Q_ASSERT(available == len || !m_parsed || decodedHead);
     if (!link.active)
         return;
+    // A stop was asked for and its command is on its way here: nothing counts from now on, and
+    // the connections go at once, so that the rest of the read in progress (a firehose's
+    // kernel buffer, thousands of messages) is dropped rather than waited for. The command
+    // itself then sets the state; a stop, restart, stop in a row drops until the last stop.
+    if (Q_UNLIKELY(m_shared->stopsRequested.load(std::memory_order_relaxed) != m_stopsHandled)) {
+        dropConnection();
+        return;
+    }
     // One clock read a message, the wall clock's, for latency and the times shown; the
     // watchdogs are told a frame came and timestamp it on the tick.
     const qint64 nowUs = m_clock.wallUs();
@@ -895,7 +920,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     c.lastMessageMs.store(wallMs);
     link.watchdog.frameSeen();
     // Recorded first, so that an event the message causes (a gap) follows it in the capture.
-    // A recording stream reads whole messages (headOnly()), so `available` is `len` here.
+    // A recording stream reads whole messages (headBytes()), so `available` is `len` here.
     if (m_recorder && available == len)
         m_recorder->message(nowUs, data, len, binary);
     if (m_flight && available == len)
@@ -904,7 +929,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, latencyMs); break;
+    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, latencyMs, decodedHead); break;
     case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
     case MessageKind::Connection:
         c.controlMessages.add();
@@ -923,15 +948,22 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
 }
 
 void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
-                               qint64 nowUs, double &latencyMs)
+                               qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead)
 {
     StreamCounters &c = m_shared->counters;
     DecodedFields fields;
     const DecodedFields *decoded = nullptr;
+    const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
         const DecodeProfile profile = m_venue->decodeProfile();
-        const bool ok = inScratch ? m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile)
-                                  : m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile);
+        // What tells events apart (stream, symbol, trade id) is read only for the de-duplication.
+        bool ok = true;
+        if (decodedHead)
+            fields = *decodedHead;
+        else if (inScratch)
+            ok = m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile, overlap);
+        else
+            ok = m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile, overlap);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -960,7 +992,6 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             return;
         }
     }
-    const bool overlap = m_rollover.overlapping();
     if (overlap && !m_rollover.accept(link.id, decoded, m_clock.monotonicMs())) {
         m_shared->venue.duplicates.add();
         return;

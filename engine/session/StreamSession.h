@@ -85,7 +85,9 @@ public:
 
     // Commands (worker thread).
     void start();
-    void stop();
+    // `upTo`: the stops asked for through StreamShared::stopsRequested that this one carries
+    // out (0: none; a stop the worker decides itself).
+    void stop(std::uint64_t upTo = 0);
     void restart();
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
@@ -131,12 +133,12 @@ private:
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
-    bool headOnly() const;
+    qsizetype headBytes(qsizetype len) const;
     bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
     void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                       const HeadInfo &head, bool binary = false);
+                       const HeadInfo &head, bool binary = false, const DecodedFields *decodedHead = nullptr);
     void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
-                    double &latencyMs);
+                    double &latencyMs, const DecodedFields *decodedHead);
     void becomeLive(StreamState state, const QString &reason);
     void onHeartbeatMessage(const DecodedFields *fields);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);
@@ -194,6 +196,7 @@ private:
     std::optional<qint64> m_reconnectAtMs; // monotonic
 
     StreamState m_state = StreamState::Idle;
+    std::uint64_t m_stopsHandled = 0; // of m_shared->stopsRequested
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     // Event times outside these (in the stream's unit: 2000-01-01 to 2100-01-01) are no

@@ -21,6 +21,7 @@
 #include <QtCore/QVector>
 
 #include <atomic>
+#include <cstdint>
 #include <deque>
 
 namespace streamscope {
@@ -84,6 +85,10 @@ public:
     FreshnessShared freshness;
     std::atomic<StreamState> state{StreamState::Idle};
     std::atomic<bool> inspecting{false};
+    // Stops asked for so far: counted by the facade (any thread) when it asks; the session
+    // knows how many it has carried out. While the two differ a stop is on its way to the
+    // worker, and the hot path counts nothing more and drops the connection at once.
+    std::atomic<std::uint64_t> stopsRequested{0};
 
     // Called on the worker only.
     void setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs = 0);

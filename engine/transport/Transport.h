@@ -24,10 +24,16 @@ public:
     // apart (docs/capture.md).
     virtual void onBinaryMessage(const char *data, qsizetype len) { onMessage(data, len, false); }
 
-    // Whether only the head of a message (HeadScanner::kHeadBytes) is needed: a raw stream
-    // that no inspector watches. A transport that must convert text before it can hand it
-    // over may then convert the head of a long ASCII message only and call onMessageHead().
-    virtual bool wantsHeadOnly() const { return false; }
+    // How much of a message of `messageBytes` bytes (longer than HeadScanner::kHeadBytes) may
+    // be enough: 0 when all of it is needed; else the length of its head (a raw stream that no
+    // inspector watches: HeadScanner::kHeadBytes; a parsed stream's long message: the prefix
+    // its decoder reads first). A transport that must convert text before it can hand it over
+    // may then convert that head of a long ASCII message only and call onMessageHead().
+    virtual qsizetype headBytes(qsizetype messageBytes) const
+    {
+        Q_UNUSED(messageBytes);
+        return 0;
+    }
     // The head of a message of `messageBytes` bytes, in the worker decoder's padded buffer.
     // Returns false when the whole message is needed after all (a response, whose text is
     // kept): the transport then converts it all and calls onMessage().

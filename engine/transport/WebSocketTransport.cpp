@@ -9,28 +9,18 @@
 #include "protocol/MessageDecoder.h"
 
 #include <QtNetwork/QNetworkRequest>
-#include <QtNetwork/QTcpSocket>
 #include <QtWebSockets/QWebSocket>
-
-#include <algorithm>
 
 namespace streamscope {
 
 namespace {
-// QWebSocket processes every complete frame its socket holds before it returns to the event
-// loop, and its socket reads all that the kernel has buffered: several MiB on loopback under
-// a firehose, tens of thousands of small messages, tens of ms. A queued stop() waits for all
-// of it. For a stream of small messages the kernel's receive buffer is therefore capped, which
-// bounds that batch (~700 messages of 0.2 KB) but not the message size, as a QWebSocket read
-// buffer limit would (Qt's frame reader needs a whole frame buffered). Measured on a small-
-// message firehose: 64 KB gave a stop p99 of 1.3 ms and 0.48 µs CPU per message, 128 KB
-// 1.2 ms, 256 KB 2.4 ms and 0.44 µs, 1 MB 18 ms; no cap ~50 ms and 0.44 µs. Streams with
-// larger messages keep the kernel's autotuned buffer: a cap costs them ~50% more CPU per
-// message (more wake-ups per message), and a full buffer of theirs is only a few hundred
-// messages.
-constexpr qint64 kReceiveBufferBytes = 128 * 1024;
-constexpr qint64 kSmallMessageBytes = 4096;
-constexpr int kSizingMessages = 256; // messages looked at before deciding
+// No cap on the socket's receive buffer: QWebSocket processes every complete frame its socket
+// holds before it returns to the event loop, and under a firehose its socket reads all the
+// kernel has buffered (several MiB on loopback, tens of thousands of small messages). A stop
+// no longer waits behind that batch: the session sees the stop asked for at the next message
+// and drops the connection (StreamSession::handleMessage), which empties the socket's buffer
+// and ends QWebSocket's loop. (Capping the kernel buffer at 128 KB did bound the batch, at
+// ~10 % of a small-message stream's throughput.)
 // A close reason is at most 123 bytes on the wire; Qt's own texts are longer.
 constexpr qsizetype kMaxReasonChars = 300;
 } // namespace
@@ -68,11 +58,6 @@ void WebSocketTransport::open()
 
     connect(m_socket, &QWebSocket::connected, this, [this] {
         m_opened = true;
-        // The TCP socket is QWebSocket's child; Qt offers no accessor for it.
-        m_tcp = m_socket->findChild<QTcpSocket *>();
-        m_sizing = m_tcp != nullptr;
-        m_sizedMessages = 0;
-        m_largestBytes = 0;
         emit connected();
     });
     connect(m_socket, &QWebSocket::disconnected, this, &WebSocketTransport::onDisconnected);
@@ -120,46 +105,25 @@ bool WebSocketTransport::ping()
     return true;
 }
 
-void WebSocketTransport::noteMessageSize(qint64 bytes)
-{
-    m_largestBytes = std::max(m_largestBytes, bytes);
-    if (++m_sizedMessages < kSizingMessages)
-        return;
-    m_sizing = false;
-    if (m_largestBytes <= kSmallMessageBytes && m_tcp)
-        m_tcp->setSocketOption(QAbstractSocket::ReceiveBufferSizeSocketOption, int(kReceiveBufferBytes));
-}
-
 void WebSocketTransport::onTextMessage(const QString &message)
 {
     PaddedBuffer &buffer = m_decoder.buffer();
     const qsizetype n = message.size();
     char *start = buffer.reserve(std::size_t(n) * 3);
-    // A raw stream reads the head only: of a long ASCII message only the head is converted.
-    constexpr qsizetype head = HeadScanner::kHeadBytes;
+    // Of a long ASCII message only the head the sink may need is converted (a raw stream's,
+    // a parsed stream's prefix); the rest is only checked to be ASCII. An ASCII message has as
+    // many UTF-8 bytes as UTF-16 units: n is its size in bytes.
     const auto *units = reinterpret_cast<const char16_t *>(message.utf16());
-    // An ASCII message has as many UTF-8 bytes as UTF-16 units: n is its size in bytes.
-    // Sizes are noted before the sink runs: it may abort this transport.
-    bool sized = false;
-    if (n > head && m_sink.wantsHeadOnly() && narrowAscii(units, head, start) == head
-        && isAscii(units + head, n - head)) {
-        if (Q_UNLIKELY(m_sizing)) {
-            noteMessageSize(n);
-            sized = true;
-        }
-        if (m_sink.onMessageHead(start, head, n))
-            return;
-    }
+    const qsizetype head = n > HeadScanner::kHeadBytes ? m_sink.headBytes(n) : 0;
+    if (head > 0 && head < n && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
+        && m_sink.onMessageHead(start, head, n))
+        return;
     char *end = encodeUtf8(m_encoder, message, start);
-    if (Q_UNLIKELY(m_sizing) && !sized)
-        noteMessageSize(end - start);
     m_sink.onMessage(start, end - start, true);
 }
 
 void WebSocketTransport::onBinaryMessage(const QByteArray &message)
 {
-    if (Q_UNLIKELY(m_sizing))
-        noteMessageSize(message.size());
     m_sink.onBinaryMessage(message.constData(), message.size());
 }
 

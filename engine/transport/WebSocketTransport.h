@@ -13,8 +13,6 @@
 #include <QtCore/QPointer>
 #include <QtCore/QStringEncoder>
 
-class QTcpSocket;
-
 class QWebSocket;
 
 namespace streamscope {
@@ -37,8 +35,6 @@ private:
     void onBinaryMessage(const QByteArray &message);
     void onDisconnected();
     void release();
-    // The first messages of a connection decide whether its receive buffer is capped.
-    void noteMessageSize(qint64 bytes);
 
     QWebSocket *m_socket = nullptr;
     QStringEncoder m_encoder{QStringEncoder::Utf8};
@@ -46,10 +42,6 @@ private:
     bool m_closing = false;        // a closing handshake started: closeCode() is meaningful
     bool m_opened = false;         // the handshake completed (connected was emitted)
     bool m_reportDeferred = false; // the end of a connection that never opened waits for its error
-    QPointer<QTcpSocket> m_tcp;    // QWebSocket's own socket, for its receive buffer size
-    bool m_sizing = false;
-    int m_sizedMessages = 0;
-    qint64 m_largestBytes = 0;
 };
 
 } // namespace streamscope

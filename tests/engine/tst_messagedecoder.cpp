@@ -61,9 +61,14 @@ private slots:
     void decodesInPlace();
     void venueFields_data();
     void venueFields();
+    void withoutIdentity_data();
+    void withoutIdentity();
     void longMessages_data();
     void longMessages();
     void longMessageAfterAMiss();
+    void headOnlyAgreesWithWhole_data();
+    void headOnlyAgreesWithWhole();
+    void headOnlyWithPointer();
     void longMessageWithPointer_data();
     void longMessageWithPointer();
     void errorSaysWhatWentWrong_data();
@@ -391,6 +396,61 @@ void tst_MessageDecoder::venueFields()
     QCOMPARE(f.conflated, want.value("conflated") == "1");
 }
 
+// Without the identity (no rollover de-duplicates), an event nested in an envelope is read up
+// to its type and time; a depth diff still gives its symbol and sequence fields, and the
+// message is still checked to be one well-formed document.
+void tst_MessageDecoder::withoutIdentity_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::addColumn<QByteArray>("eventType");
+    QTest::addColumn<QByteArray>("symbol");
+    QTest::addColumn<QList<qint64>>("updateIds");
+
+    QTest::newRow("combined aggTrade: type and time only")
+        << QByteArray(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":17,"s":"BTCUSDT","a":5,"p":"1"}})")
+        << true << qint64(17) << QByteArray("aggTrade") << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("combined depth diff: symbol and sequence fields") << QByteArray(
+        R"({"stream":"btcusdt@depth","data":{"e":"depthUpdate","E":18,"s":"BTCUSDT","U":100,"u":120,"pu":99,"b":[],"a":[]}})")
+                                                                     << true << qint64(18) << QByteArray("depthUpdate")
+                                                                     << QByteArray("BTCUSDT")
+                                                                     << QList<qint64>{100, 120, 99};
+    QTest::newRow("combined event with its time before its type")
+        << QByteArray(R"({"stream":"x","data":{"E":19,"s":"BTCUSDT","e":"kline","k":{"t":1}}})") << true << qint64(19)
+        << QByteArray("kline") << QByteArray("BTCUSDT") << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("raw event: the root is read to its end")
+        << QByteArray(R"({"e":"aggTrade","E":20,"s":"BTCUSDT","a":5})") << true << qint64(20) << QByteArray("aggTrade")
+        << QByteArray("BTCUSDT") << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("unclosed envelope") << QByteArray(R"({"stream":"x","data":{"e":"aggTrade","E":21,"s":"BTCUSDT"})")
+                                       << false << kNone << QByteArray() << QByteArray()
+                                       << QList<qint64>{kNone, kNone, kNone};
+    QTest::newRow("trailing content") << QByteArray(R"({"stream":"x","data":{"e":"aggTrade","E":22}} 7)") << false
+                                      << kNone << QByteArray() << QByteArray() << QList<qint64>{kNone, kNone, kNone};
+}
+
+void tst_MessageDecoder::withoutIdentity()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QByteArray, symbol);
+    QFETCH(QList<qint64>, updateIds);
+    MessageDecoder decoder;
+    DecodedFields f;
+    QCOMPARE(decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f,
+                                streamscope::DecodeProfile::Binance, false),
+             ok);
+    if (!ok)
+        return;
+    checkFields(f, eventTime, eventType, symbol, updateIds);
+    if (QTest::currentTestFailed())
+        return;
+    QCOMPARE(bytes(f.stream), QByteArray());
+    QCOMPARE(qint64(f.tradeId), kNone);
+}
+
 namespace {
 
 QByteArray levels(int n)
@@ -443,6 +503,10 @@ void tst_MessageDecoder::longMessages_data()
         << "{\"e\":\"depthUpdate\",\"E\":9,\"note\":\"" + QByteArray(2030, 'x')
             + "]}\\\"]}\\\\\",\"U\":1,\"u\":2,\"b\":[" + levels(300) + "]}"
         << binance << true << qint64(9) << QByteArray("depthUpdate") << QList<qint64>{1, 2, kNone};
+    QTest::newRow("fields before a long string")
+        << "{\"e\":\"depthUpdate\",\"E\":10,\"U\":3,\"u\":4,\"note\":\"" + QByteArray(20000, 'x') + "\",\"b\":["
+            + levels(100) + "]}"
+        << binance << true << qint64(10) << QByteArray("depthUpdate") << QList<qint64>{3, 4, kNone};
     QTest::newRow("malformed in the head")
         << "{\"e\":\"depthUpdate\",\"E\":1,,\"U\":1,\"u\":2,\"b\":[" + levels(400) + "]}" << binance << false << kNone
         << QByteArray() << QList<qint64>{kNone, kNone, kNone};
@@ -510,6 +574,70 @@ void tst_MessageDecoder::longMessageAfterAMiss()
     }
 }
 
+// A parsed stream's long message may be converted only up to its decoder's head: the fields
+// from the head are those of the whole message, or the head says the whole is needed. What
+// lies beyond the head in the buffer (another message's bytes) is never read.
+void tst_MessageDecoder::headOnlyAgreesWithWhole_data()
+{
+    longMessages_data();
+}
+
+void tst_MessageDecoder::headOnlyAgreesWithWhole()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(int, profile);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QList<qint64>, updateIds);
+    const auto p = streamscope::DecodeProfile(profile);
+    const auto len = std::size_t(message.size());
+    MessageDecoder decoder;
+    const std::size_t head = decoder.headBytes(len, {}, p);
+    if (p == streamscope::DecodeProfile::Betfair) {
+        QCOMPARE(head, std::size_t(0)); // change lists are read to their end
+        return;
+    }
+    QCOMPARE(head, MessageDecoder::kHeadBytes);
+    char *buffer = decoder.buffer().reserve(len);
+    std::memcpy(buffer, message.constData(), head);
+    std::memset(buffer + head, '"', len - head);
+    DecodedFields fields;
+    const bool fromHead = decoder.decodeHead(head, len, {}, fields, p);
+    QCOMPARE(QByteArray(buffer, qsizetype(head)), message.left(qsizetype(head)));
+    const QString tag = QString::fromLatin1(QTest::currentDataTag());
+    if (tag.startsWith(QLatin1String("combined")) || tag.startsWith(QLatin1String("raw ticker")))
+        QVERIFY(fromHead);
+    if (!fromHead) {
+        QCOMPARE(decoder.headBytes(len, {}, p), std::size_t(0)); // the next ones go whole at once
+        return;
+    }
+    QVERIFY(ok);
+    QCOMPARE(qint64(fields.eventTime), eventTime);
+    QCOMPARE(bytes(fields.eventType), eventType);
+    QCOMPARE((QList<qint64>{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId}), updateIds);
+}
+
+void tst_MessageDecoder::headOnlyWithPointer()
+{
+    const QByteArray pad(70000, 'x');
+    const QByteArray first = "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}";
+    const QByteArray last = "{\"p\":\"" + pad + "\",\"ts\":17}";
+    MessageDecoder decoder;
+    DecodedFields fields;
+    const std::string pointer = "/ts";
+    const std::size_t head = decoder.headBytes(std::size_t(first.size()), pointer, streamscope::DecodeProfile::Generic);
+    QCOMPARE(head, MessageDecoder::kHeadBytes);
+    std::memcpy(decoder.buffer().reserve(std::size_t(first.size())), first.constData(), head);
+    QVERIFY(decoder.decodeHead(head, std::size_t(first.size()), pointer, fields, streamscope::DecodeProfile::Generic));
+    QCOMPARE(qint64(fields.eventTime), qint64(1700000000123456789));
+    std::memcpy(decoder.buffer().reserve(std::size_t(last.size())), last.constData(), head);
+    QVERIFY(!decoder.decodeHead(head, std::size_t(last.size()), pointer, fields, streamscope::DecodeProfile::Generic));
+    // The whole message then, as the transport converts it after a miss.
+    QVERIFY(decoder.decodeCopy(last.constData(), std::size_t(last.size()), pointer, fields));
+    QCOMPARE(qint64(fields.eventTime), qint64(17));
+}
+
 void tst_MessageDecoder::longMessageWithPointer_data()
 {
     QTest::addColumn<QByteArray>("message");
@@ -519,6 +647,10 @@ void tst_MessageDecoder::longMessageWithPointer_data()
     const QByteArray pad(20000, 'x');
     QTest::newRow("stamp first, long payload") << "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}"
                                                << QByteArray("/ts") << true << qint64(1700000000123456789);
+    QTest::newRow("stamp as digits first, long payload") << "{\"ts\":\"1700000000123456789\",\"p\":\"" + pad + "\"}"
+                                                         << QByteArray("/ts") << true << qint64(1700000000123456789);
+    QTest::newRow("stamp first, escaped quote early in the long payload")
+        << "{\"ts\":18,\"p\":\"ab\\\"" + pad + "\"}" << QByteArray("/ts") << true << qint64(18);
     QTest::newRow("stamp after the payload")
         << "{\"p\":\"" + pad + "\",\"ts\":17}" << QByteArray("/ts") << true << qint64(17);
     QTest::newRow("stamp inside an array past the cut")

@@ -28,6 +28,8 @@ class TestStreamLifecycle : public QObject {
 private slots:
     void stopIdleSubscribedStreamIsImmediate();
     void stopFirehoseStreamIsImmediate();
+    void stopCountsWhatCameBeforeItOnly();
+    void stopRestartStopEndsStopped();
     void restartBringsDataBack();
     void editKeepsCounters();
     void droppedConnectionReconnectsAndResubscribes();
@@ -76,6 +78,61 @@ void TestStreamLifecycle::stopFirehoseStreamIsImmediate()
     const quint64 atStop = messagesOf(engine, id);
     QTest::qWait(100);
     QCOMPARE(messagesOf(engine, id), atStop); // nothing counted after the stop
+}
+
+// The socket's receive buffer is not capped, so under a firehose the worker is usually in the
+// middle of a read of thousands of messages when the stop comes. What was counted before the
+// stop stays; from the stop on nothing is counted: at most the one message the worker was
+// handling when stopStream() was called (it had looked for a stop before the call).
+void TestStreamLifecycle::stopCountsWhatCameBeforeItOnly()
+{
+    ReplayOptions o;
+    o.loop = true;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine;
+    for (const DecodeMode mode : {DecodeMode::Raw, DecodeMode::Parsed}) {
+        StreamConfig c = wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade"));
+        c.mode = mode;
+        const StreamId id = engine.addStream(c);
+        QTRY_VERIFY(messagesOf(engine, id) > 50000);
+        const quint64 before = messagesOf(engine, id);
+        engine.stopStream(id);
+        const quint64 atStop = messagesOf(engine, id);
+        WAIT_STATE(engine, id, StreamState::Stopped, 10000);
+        const StreamSnapshot stopped = engine.snapshot(id);
+        QVERIFY(stopped.messages >= before);
+        QVERIFY2(stopped.messages <= atStop + 1,
+                 qPrintable(QStringLiteral("%1 counted after the stop").arg(stopped.messages - atStop)));
+        QCOMPARE(stopped.dataMessages, stopped.messages);
+        QTest::qWait(100); // the server goes on sending to whoever is connected
+        QCOMPARE(messagesOf(engine, id), stopped.messages);
+        QTRY_COMPARE(server.connectionCount(), 0);
+        engine.removeStream(id);
+    }
+}
+
+// A stop, a restart and a stop asked for in a row: the stream ends stopped, and what the
+// restart's connection receives before the second stop runs is not counted either.
+void TestStreamLifecycle::stopRestartStopEndsStopped()
+{
+    ReplayOptions o;
+    o.loop = true;
+    ReplayServer server{o};
+    QVERIFY(server.listen());
+    Engine engine;
+    const StreamId id =
+        engine.addStream(wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade")));
+    QTRY_VERIFY(messagesOf(engine, id) > 10000);
+    engine.stopStream(id);
+    const quint64 atStop = messagesOf(engine, id);
+    engine.restartStream(id);
+    engine.stopStream(id);
+    WAIT_STATE(engine, id, StreamState::Stopped, 10000);
+    QTRY_COMPARE(server.connectionCount(), 0);
+    QTest::qWait(100);
+    QCOMPARE(engine.snapshot(id).state, StreamState::Stopped);
+    QVERIFY(messagesOf(engine, id) <= atStop + 1);
 }
 
 void TestStreamLifecycle::restartBringsDataBack()
