@@ -5,6 +5,7 @@
 
 #include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
+#include <QtWebSockets/QWebSocket>
 
 #if defined(Q_OS_UNIX)
 #include <sys/ioctl.h>
@@ -37,7 +38,8 @@ qint64 socketUnreadBytes(const QAbstractSocket *socket)
 // The transports' backpressure figure lives here with the rest of it.
 qint64 WebSocketTransport::unreadBytes() const
 {
-    return socketUnreadBytes(m_tcp.data());
+    // QWebSocket's own socket (a QSslSocket for wss); looked up at each sample, once a second.
+    return socketUnreadBytes(m_socket ? m_socket->findChild<QTcpSocket *>() : nullptr);
 }
 
 qint64 LineTransport::unreadBytes() const
