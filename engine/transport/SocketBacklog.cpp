@@ -5,7 +5,6 @@
 
 #include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
-#include <QtWebSockets/QWebSocket>
 
 #if defined(Q_OS_UNIX)
 #include <sys/ioctl.h>
@@ -38,8 +37,7 @@ qint64 socketUnreadBytes(const QAbstractSocket *socket)
 // The transports' backpressure figure lives here with the rest of it.
 qint64 WebSocketTransport::unreadBytes() const
 {
-    // QWebSocket's own socket (a QSslSocket for wss); looked up at each sample, once a second.
-    return socketUnreadBytes(m_socket ? m_socket->findChild<QTcpSocket *>() : nullptr);
+    return socketUnreadBytes(m_tcp.data());
 }
 
 qint64 LineTransport::unreadBytes() const

@@ -13,6 +13,7 @@
 #include <QtCore/QPointer>
 #include <QtCore/QStringEncoder>
 
+class QTcpSocket;
 class QWebSocket;
 
 namespace streamscope {
@@ -37,6 +38,7 @@ private:
     void release();
 
     QWebSocket *m_socket = nullptr;
+    QPointer<QTcpSocket> m_tcp; // QWebSocket's own socket: its read buffer and its backlog
     QStringEncoder m_encoder{QStringEncoder::Utf8};
     QString m_errorText;
     bool m_closing = false;        // a closing handshake started: closeCode() is meaningful

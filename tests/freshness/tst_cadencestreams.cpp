@@ -144,9 +144,11 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
     replay::ReplayServerThread replay;
     const quint16 port = replay.start(ReplayOptions{});
     QVERIFY(port != 0);
-    // 3000 messages a second against a worker that needs a millisecond for each.
-    StreamConfig config = wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=3000&loop=1"));
-    SlowClock clock(1000);
+    // 8000 messages a second against a worker that needs 250 µs for each: it reads a batch
+    // (the socket's 1 MiB read buffer, about 5000 messages) in a second or so, and the backlog
+    // grows in the kernel.
+    StreamConfig config = wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=8000&loop=1"));
+    SlowClock clock(250);
     MessageDecoder decoder;
     EventLog log;
     WorkerLoad load;
@@ -176,7 +178,7 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
             + QStringLiteral(" unread %1, peak %2").arg(s.freshness.unreadBytes).arg(s.freshness.unreadBytesPeak)));
     QCOMPARE(s.freshness.cause, BehindCause::WeAreSlow);
     QVERIFY2(s.freshness.unreadBytesPeak > 0, qPrintable(QString::number(s.freshness.unreadBytesPeak)));
-    QVERIFY2(s.freshness.processingUs >= 900, qPrintable(QString::number(s.freshness.processingUs)));
+    QVERIFY2(s.freshness.processingUs >= 200, qPrintable(QString::number(s.freshness.processingUs)));
     session.stop();
 }
 

@@ -15,6 +15,7 @@ private slots:
     void protocolErrorsCloseAndReconnect_data();
     void protocolErrorsCloseAndReconnect();
     void sequenceGapIsCountedOnce();
+    void messageLargerThanTheReadBatchArrives();
 };
 
 void TestBadInput::badJsonIsCountedAndConnectionKept()
@@ -127,6 +128,25 @@ void TestBadInput::sequenceGapIsCountedOnce()
     };
     QTRY_VERIFY_WITH_TIMEOUT(!gapText().isEmpty(), scaledMs(20000)); // queued after the counter
     QVERIFY2(gapText().contains(QLatin1String("4 missing")), qPrintable(gapText()));
+}
+
+// Not bad input, but the same path's edge: a message within max_message_bytes and larger than
+// the socket's 1 MiB read batch (WebSocketTransport) arrives whole, at once, and the messages
+// after it follow.
+void TestBadInput::messageLargerThanTheReadBatchArrives()
+{
+    ReplayServer server{ReplayOptions{}};
+    QVERIFY(server.listen());
+    Engine engine;
+    StreamConfig c = wsStream(QStringLiteral("large"), server.port(),
+                              QStringLiteral("small_aggtrade?count=200&misbehave=oversized&size=3000000&after=100"));
+    c.maxMessageBytes = 4 * 1024 * 1024;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).messages, quint64(200), scaledMs(20000)); // the large one among them
+    const StreamSnapshot s = engine.snapshot(id);
+    QCOMPARE(s.reconnects, quint64(0));
+    QVERIFY(s.bytes >= quint64(3000000));
+    QCOMPARE(s.state, StreamState::Live);
 }
 
 QTEST_GUILESS_MAIN(TestBadInput)
