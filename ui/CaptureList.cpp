@@ -5,8 +5,8 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QFileInfo>
-#include <QtCore/QTimeZone>
 #include <QtCore/QThread>
+#include <QtCore/QTimeZone>
 
 namespace streamscope::ui {
 
@@ -135,13 +135,16 @@ QString CaptureList::summary(const CaptureAnalysis &a)
     parts << tr("%1 to %2 UTC (%3 s)")
                  .arg(QDateTime::fromMSecsSinceEpoch(a.firstUs / 1000, QTimeZone::UTC)
                           .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                      QDateTime::fromMSecsSinceEpoch(a.lastUs / 1000, QTimeZone::UTC).toString(QStringLiteral("HH:mm:ss")),
+                      QDateTime::fromMSecsSinceEpoch(a.lastUs / 1000, QTimeZone::UTC)
+                          .toString(QStringLiteral("HH:mm:ss")),
                       QString::number(a.spanSeconds(), 'f', 1));
-    parts << tr("%1 messages, %2 events").arg(formatCount(a.messages), formatCount(quint64(a.events.size()) + a.eventsLeftOut));
+    parts << tr("%1 messages, %2 events")
+                 .arg(formatCount(a.messages), formatCount(quint64(a.events.size()) + a.eventsLeftOut));
     if (a.truncated)
         parts << tr("cut short: read up to its last complete block");
     if (a.malformedLines > 0)
-        parts << tr("%1 malformed lines skipped (first: %2)").arg(formatCount(a.malformedLines), peerText(a.firstMalformed, 200));
+        parts << tr("%1 malformed lines skipped (first: %2)")
+                     .arg(formatCount(a.malformedLines), peerText(a.firstMalformed, 200));
     if (a.messagesLeftOut > 0)
         parts << tr("the inspector holds the last %1; the first %2 are left out")
                      .arg(formatCount(quint64(a.lastMessages.size())), formatCount(a.messagesLeftOut));

@@ -372,9 +372,9 @@ void LatencyChart::redraw()
             text += tr(" · corrected: %1").arg(m_clock);
         if (h.invalid)
             text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
-        m_summary->setText(m_fixed  ? tr("%1 · %2").arg(m_fixedSpan, text)
-                           : m_held ? tr("Stopped; before the stop: %1").arg(text)
-                                    : text);
+        m_summary->setText(m_fixed      ? tr("%1 · %2").arg(m_fixedSpan, text)
+                               : m_held ? tr("Stopped; before the stop: %1").arg(text)
+                                        : text);
     }
 }
 

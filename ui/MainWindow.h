@@ -233,8 +233,8 @@ private:
     QString streamName(StreamId id) const;
 
     QPointer<Engine> m_engine;
-    QList<RemoteAgent *> m_agents; // owned (children); their streams join each refresh
-    int m_agentsEver = 0;          // agents connected so far: the next one's id block
+    QList<RemoteAgent *> m_agents;     // owned (children); their streams join each refresh
+    int m_agentsEver = 0;              // agents connected so far: the next one's id block
     CaptureList *m_captures = nullptr; // open captures (child); their rows join each refresh
     QAction *m_openCapture = nullptr;
     QAction *m_closeCapture = nullptr;

@@ -45,7 +45,7 @@ QString eventText(const CaptureEvent &e)
         const QString value = v.isString() ? v.toString()
             : v.isDouble()                 ? QString::number(v.toDouble(), 'g', 15)
             : v.isBool()                   ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                           : QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
+                         : QString::fromUtf8(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact));
         parts << QStringLiteral("%1: %2").arg(it.key(), value);
     }
     return peerText(parts.join(QStringLiteral(", ")), 500);
@@ -110,7 +110,8 @@ void MainWindow::setupCaptures()
     });
     connect(m_captures, &CaptureList::opened, this, &MainWindow::onCaptureOpened);
     connect(m_captures, &CaptureList::failed, this, [this](const QString &path, const QString &error) {
-        const QString text = tr("%1 cannot be opened as a capture: %2").arg(QFileInfo(path).fileName(), peerText(error, 500));
+        const QString text =
+            tr("%1 cannot be opened as a capture: %2").arg(QFileInfo(path).fileName(), peerText(error, 500));
         EventLogModel::Entry e;
         e.timeMs = QDateTime::currentMSecsSinceEpoch();
         e.stream = QFileInfo(path).fileName();
@@ -180,7 +181,7 @@ void MainWindow::onCaptureOpened(StreamId id)
     e.kind = tr("capture");
     e.text = tr("opened: %1").arg(CaptureList::summary(a));
     e.severity = a.truncated || a.malformedLines > 0 || !a.error.isEmpty() ? EventLogModel::Severity::Warning
-                                                                            : EventLogModel::Severity::Info;
+                                                                           : EventLogModel::Severity::Info;
     m_eventLog->add(e);
     m_eventLog->flush();
     statusBar()->showMessage(tr("Opened %1: %2").arg(QFileInfo(a.path).fileName(), CaptureList::summary(a)), 10000);
@@ -205,8 +206,7 @@ void MainWindow::showCaptureSelection(StreamId current, const QString &name)
     const CaptureAnalysis &a = *c->data;
     m_rateChart->setOffline(name, a.rate, a.rateBinSeconds);
     m_latencyChart->setStream(current, name);
-    m_latencyChart->setFixed(a.latency,
-                             tr("%1 to %2 UTC").arg(utcText(a.firstUs), utcText(a.lastUs).mid(11)));
+    m_latencyChart->setFixed(a.latency, tr("%1 to %2 UTC").arg(utcText(a.firstUs), utcText(a.lastUs).mid(11)));
     m_inspector->showOffline(current, name, a.lastMessages, a.messagesLeftOut);
 }
 

@@ -4,12 +4,12 @@
 #include "MainWindow.h"
 
 #include "AlertMonitor.h"
+#include "CaptureList.h"
 #include "Engine.h"
 #include "LatencyChart.h"
 #include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
-#include "CaptureList.h"
 #include "RemoteAgent.h"
 #include "ResponseModel.h"
 #include "SecretStore.h"

@@ -1,7 +1,7 @@
 #include "StreamActionDelegate.h"
 
-#include "ControlIcons.h"
 #include "CaptureList.h"
+#include "ControlIcons.h"
 #include "StreamTableModel.h"
 
 #include <QtGui/QMouseEvent>
@@ -88,9 +88,7 @@ StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, c
         return Action::None;
     for (int i = 0; i < kButtonCount; ++i) {
         if (buttonRect(cell, i).contains(pos))
-            return i == kRecordButton   ? Action::Record
-                : i == 0 && !rowRuns(index) ? Action::Start
-                                            : Action(i + 1);
+            return i == kRecordButton ? Action::Record : i == 0 && !rowRuns(index) ? Action::Start : Action(i + 1);
     }
     return Action::None;
 }

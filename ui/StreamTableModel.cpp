@@ -455,8 +455,7 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
     emitChanged({r});
 }
 
-void StreamTableModel::setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms,
-                                         double p99Ms)
+void StreamTableModel::setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms, double p99Ms)
 {
     const int r = rowOf(id);
     if (r < 0)

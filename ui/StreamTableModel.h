@@ -43,8 +43,8 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // numeric value for sorting
         StreamIdRole,
-        StateRole, // int(StreamState)
-        AlertRole, // alert text, empty when none
+        StateRole,     // int(StreamState)
+        AlertRole,     // alert text, empty when none
         RecordingRole, // bool: the stream records (the row's record button)
         OfflineRole,   // bool: an open capture's row, not a running stream (fixed figures)
     };

@@ -14,9 +14,8 @@ namespace streamscope {
 namespace {
 
 // As a live stream's (session/StreamSession.cpp): event times outside 2000..2100 give no latency.
-constexpr qint64 kMinPlausibleUs = 946'684'800'000'000;   // 2000-01-01
-constexpr qint64 kMaxPlausibleUs = 4'102'444'800'000'000; // 2100-01-01
-constexpr qint64 kUsPerMs = 1000;                         // "E" and "pt" are in ms
+constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
+constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
 
 DecodeProfile profileOf(Venue venue)
 {
@@ -44,7 +43,10 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     a.compressed = reader.isCompressed();
 
     MessageDecoder decoder;
-    const std::string pointer; // the venue's own event time field
+    std::string pointer; // empty: the venue's own event time field ("E", "pt")
+    double usPerUnit = 1000.0;
+    std::int64_t minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
+    std::int64_t maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
     DecodeProfile profile = DecodeProfile::Generic;
     bool parsed = true;
     bool sawHeader = false;
@@ -87,6 +89,14 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                 a.version = o.value(QStringLiteral("version")).toString();
                 profile = profileOf(a.venue);
                 parsed = a.mode != QLatin1String("raw");
+                // A stream with its own event-time field (a generic one) names it in the header.
+                if (const QString field = o.value(QStringLiteral("latency_field")).toString(); !field.isEmpty()) {
+                    pointer = field.toStdString();
+                    const LatencyUnit unit = latencyUnitFromName(o.value(QStringLiteral("latency_unit")).toString());
+                    usPerUnit = unit == LatencyUnit::Unknown ? 1000.0 : microsecondsPerUnit(unit);
+                    minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
+                    maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
+                }
             }
             a.gaps += name == QLatin1String("gap") ? 1 : 0;
             a.reconnects += name == QLatin1String("reconnect") ? 1 : 0;
@@ -107,10 +117,9 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             DecodedFields fields;
             if (decoder.decodeCopy(line.payload.constData(), std::size_t(line.payload.size()), pointer, fields,
                                    profile)) {
-                const qint64 minEvent = kMinPlausibleUs / kUsPerMs;
-                const qint64 maxEvent = kMaxPlausibleUs / kUsPerMs;
                 if (fields.eventTime >= minEvent && fields.eventTime <= maxEvent) {
-                    const qint64 latencyUs = line.timeUs - fields.eventTime * kUsPerMs;
+                    // Both times lie within a few centuries of the epoch: the difference fits.
+                    const auto latencyUs = qint64(double(line.timeUs) - double(fields.eventTime) * usPerUnit);
                     a.latency.record(latencyUs);
                     latencyMs = double(latencyUs) / 1000.0;
                 } else if (fields.eventTime != DecodedFields::kNone) {
@@ -139,8 +148,9 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
 
         kept.push_back({line.timeUs / 1000, latencyMs, line.payload});
         keptBytes += line.payload.size();
-        while (!kept.empty()
-               && (int(kept.size()) > options.maxMessages || (keptBytes > options.maxMessageBytes && kept.size() > 1))) {
+        while (
+            !kept.empty()
+            && (int(kept.size()) > options.maxMessages || (keptBytes > options.maxMessageBytes && kept.size() > 1))) {
             keptBytes -= kept.front().text.size();
             kept.pop_front();
             ++a.messagesLeftOut;

@@ -36,9 +36,9 @@ struct CaptureAnalysis {
     static constexpr int kMaxRateBins = 3600;
 
     bool ok = false;
-    QString error;   // why it could not be read at all, or why reading stopped early
+    QString error; // why it could not be read at all, or why reading stopped early
     QString path;
-    QString stream;  // from the first line's "capture" event; the file's name when absent
+    QString stream; // from the first line's "capture" event; the file's name when absent
     QString url;
     QString venueName;
     Venue venue = Venue::Unknown;
@@ -55,11 +55,11 @@ struct CaptureAnalysis {
     quint64 messages = 0;
     quint64 bytes = 0;
     quint64 binaryMessages = 0;
-    quint64 parseErrors = 0;   // messages that are not valid JSON (parsed captures)
-    quint64 gaps = 0;          // gap events
-    quint64 reconnects = 0;    // reconnect events
-    LatencySnapshot latency;   // every message with a plausible event time
-    QVector<double> rate;      // messages per second in each bin, from firstUs
+    quint64 parseErrors = 0; // messages that are not valid JSON (parsed captures)
+    quint64 gaps = 0;        // gap events
+    quint64 reconnects = 0;  // reconnect events
+    LatencySnapshot latency; // every message with a plausible event time
+    QVector<double> rate;    // messages per second in each bin, from firstUs
     int rateBinSeconds = 1;
 
     QVector<CaptureEvent> events; // the first maxEvents (the "capture" line included)
@@ -71,11 +71,11 @@ struct CaptureAnalysis {
 };
 
 struct CaptureAnalysisOptions {
-    int maxMessages = 5000;                         // the inspector's usual capacity
-    qint64 maxMessageBytes = 64LL * 1024 * 1024;    // the kept messages' text, at most
+    int maxMessages = 5000;                      // the inspector's usual capacity
+    qint64 maxMessageBytes = 64LL * 1024 * 1024; // the kept messages' text, at most
     int maxEvents = 20000;
-    std::function<void(int percent)> progress;      // from the reading thread, at most every percent
-    const std::atomic<bool> *cancel = nullptr;      // set: stops early (error says so)
+    std::function<void(int percent)> progress; // from the reading thread, at most every percent
+    const std::atomic<bool> *cancel = nullptr; // set: stops early (error says so)
 };
 
 CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions &options = {});

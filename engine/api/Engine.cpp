@@ -106,6 +106,10 @@ std::shared_ptr<CaptureRecorder> Engine::startRecorder(const StreamConfig &confi
     identity.venue = venueName(config.venue);
     identity.url = SecretStore::redacted(config.url).toString();
     identity.mode = modeName(config.mode);
+    if (!config.latencyField.isEmpty()) {
+        identity.latencyField = config.latencyField;
+        identity.latencyUnit = latencyUnitName(config.latencyUnit);
+    }
     auto recorder = std::make_shared<CaptureRecorder>(config.record, identity, QDateTime::currentMSecsSinceEpoch());
     if (!m_captureWriter)
         m_captureWriter = std::make_unique<CaptureWriter>();

@@ -8,8 +8,8 @@ namespace {
 
 constexpr qint64 kUsPerSecond = 1'000'000;
 constexpr qint64 kSecondsPerDay = 86'400;
-constexpr qint64 kReadChunk = 1 << 20;      // file bytes read at a time
-constexpr qsizetype kTextChunk = 4 << 20;   // decompressed at a time, at most (plus one zstd block)
+constexpr qint64 kReadChunk = 1 << 20;    // file bytes read at a time
+constexpr qsizetype kTextChunk = 4 << 20; // decompressed at a time, at most (plus one zstd block)
 
 qint64 daysFromCivil(int y, int m, int d)
 {

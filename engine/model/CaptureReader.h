@@ -80,7 +80,7 @@ private:
     struct Zstd;
     QFile m_file;
     std::unique_ptr<Zstd> m_dctx;
-    QByteArray m_in;   // compressed input not yet consumed
+    QByteArray m_in; // compressed input not yet consumed
     qsizetype m_inPos = 0;
     QByteArray m_text; // decompressed text not yet split
     qsizetype m_textPos = 0;

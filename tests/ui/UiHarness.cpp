@@ -2,6 +2,7 @@
 //   ui_harness main|dialog|inspector|details [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
+//              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
 //   ui_harness load STREAMS RATE SECONDS [--no-window]
@@ -168,6 +169,15 @@ int main(int argc, char **argv)
     }
     if (args.contains(QStringLiteral("--log")))
         window.latencyChart()->setLogScale(true);
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--capture="))) {
+            const QString path = a.mid(10);
+            QTimer::singleShot(2000, &window, [&window, path] {
+                window.setCaptureFileChooser([path] { return path; });
+                window.openCaptureAction()->trigger();
+            });
+        }
+    }
 
     if (scene == QLatin1String("dialog")) {
         QTimer::singleShot(1500, &window, [&window] {
