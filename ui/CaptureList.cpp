@@ -6,7 +6,6 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QFileInfo>
 #include <QtCore/QThread>
-#include <QtCore/QTimeZone>
 
 namespace streamscope::ui {
 
@@ -133,10 +132,9 @@ QString CaptureList::summary(const CaptureAnalysis &a)
     QStringList parts;
     parts << tr("capture %1").arg(QFileInfo(a.path).fileName());
     parts << tr("%1 to %2 UTC (%3 s)")
-                 .arg(QDateTime::fromMSecsSinceEpoch(a.firstUs / 1000, QTimeZone::UTC)
+                 .arg(QDateTime::fromMSecsSinceEpoch(a.firstUs / 1000, Qt::UTC)
                           .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                      QDateTime::fromMSecsSinceEpoch(a.lastUs / 1000, QTimeZone::UTC)
-                          .toString(QStringLiteral("HH:mm:ss")),
+                      QDateTime::fromMSecsSinceEpoch(a.lastUs / 1000, Qt::UTC).toString(QStringLiteral("HH:mm:ss")),
                       QString::number(a.spanSeconds(), 'f', 1));
     parts << tr("%1 messages, %2 events")
                  .arg(formatCount(a.messages), formatCount(quint64(a.events.size()) + a.eventsLeftOut));

@@ -19,7 +19,6 @@
 #include <QtCore/QSettings>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QStandardPaths>
-#include <QtCore/QTimeZone>
 #include <QtGui/QAction>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QMenu>
@@ -60,7 +59,7 @@ EventLogModel::Severity severityOf(const QString &event)
 
 QString utcText(qint64 us)
 {
-    return QDateTime::fromMSecsSinceEpoch(us / 1000, QTimeZone::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    return QDateTime::fromMSecsSinceEpoch(us / 1000, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
 }
 
 } // namespace

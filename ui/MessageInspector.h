@@ -7,6 +7,7 @@
 // Turns the engine's inspector tap on only while it is visible and has a stream.
 // GUI thread only; does not own the engine.
 
+#include "StreamRecords.h"
 #include "StreamTypes.h"
 
 #include <QtCore/QPointer>
