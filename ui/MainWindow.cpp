@@ -638,16 +638,23 @@ void MainWindow::evaluateAlerts(qint64 nowMs)
 void MainWindow::updateStatusBar(double cpuPercent)
 {
     int counts[256] = {};
-    for (const StreamTableModel::Row &row : m_model->rows())
-        ++counts[quint8(row.snap.state)];
+    int captures = 0; // open captures: rows, not streams
+    for (const StreamTableModel::Row &row : m_model->rows()) {
+        if (row.offline)
+            ++captures;
+        else
+            ++counts[quint8(row.snap.state)];
+    }
     QStringList parts;
-    parts.append(countNoun(quint64(m_model->rows().size()), tr("stream"), tr("streams")));
+    parts.append(countNoun(quint64(m_model->rows().size() - captures), tr("stream"), tr("streams")));
     for (StreamState s : {StreamState::Live, StreamState::Connecting, StreamState::Subscribing, StreamState::Stalled,
                           StreamState::Degraded, StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped,
                           StreamState::Idle}) {
         if (counts[int(s)])
             parts.append(QStringLiteral("%1 %2").arg(counts[int(s)]).arg(stateName(s)));
     }
+    if (captures)
+        parts.append(countNoun(quint64(captures), tr("capture"), tr("captures")));
     m_statusStreams->setText(parts.join(QStringLiteral(" · ")));
     m_statusRate->setText(
         tr("%1 msgs/s · %2 KB/s")

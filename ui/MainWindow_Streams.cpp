@@ -324,6 +324,10 @@ void MainWindow::showContextMenu(const QPoint &pos)
                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QMenu menu(this);
     m_actions->fillContextMenu(&menu);
+    if (m_closeCapture && m_closeCapture->isEnabled()) { // an open capture selected
+        menu.addSeparator();
+        menu.addAction(m_closeCapture);
+    }
     menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 

@@ -144,7 +144,9 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
     case ColP50: return formatLatencyMs(r.p50Ms);
     case ColP99: return formatLatencyMs(r.p99Ms);
     case ColAge:
-        return formatAgeMs(s.lastMessageMs > 0 && !r.offline ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
+        if (r.offline)
+            return QStringLiteral("–"); // a capture receives nothing now
+        return formatAgeMs(s.lastMessageMs > 0 ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
     case ColReconnects: return formatCount(s.reconnects);
     case ColGaps: return formatCount(s.gaps);
     case ColParseErrors: return formatCount(s.parseErrors);

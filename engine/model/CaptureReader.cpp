@@ -173,7 +173,9 @@ bool CaptureReader::fill()
                           .arg(QString::fromLatin1(ZSTD_getErrorName(hint)));
             break;
         }
-        m_lastHint = hint;
+        // A call without input after a finished frame hints at the next frame's header: not a cut.
+        if (input.size > 0 || output.pos > 0)
+            m_lastHint = hint;
         m_text.append(out.constData(), qsizetype(output.pos));
         if (m_eof && output.pos == 0)
             break; // nothing more held inside
@@ -202,7 +204,7 @@ bool CaptureReader::next(CaptureLine *out)
             const char *line = m_text.constData() + m_textPos;
             const auto len = std::size_t(nl - m_textPos);
             m_textPos = nl + 1;
-            if (m_skipping) {
+            if (m_skipping || qint64(len) > m_maxLine) {
                 m_skipping = false;
                 malformed(QStringLiteral("a line longer than %1 bytes").arg(m_maxLine));
                 continue;

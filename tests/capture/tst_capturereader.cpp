@@ -16,7 +16,7 @@ using namespace streamscope::capture;
 namespace {
 
 const QByteArray kTime = QByteArrayLiteral("2026-11-30T22:49:13.123456Z");
-constexpr qint64 kTimeUs = 1'764'542'953'123'456;
+constexpr qint64 kTimeUs = 1'796'078'953'123'456;
 
 QByteArray zstd(const QByteArray &text)
 {
