@@ -16,6 +16,7 @@ namespace {
 // As a live stream's (session/StreamSession.cpp): event times outside 2000..2100 give no latency.
 constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
 constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
+constexpr qsizetype kMaxEventBytes = 64 * 1024;
 
 DecodeProfile profileOf(Venue venue)
 {
@@ -100,9 +101,13 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             }
             a.gaps += name == QLatin1String("gap") ? 1 : 0;
             a.reconnects += name == QLatin1String("reconnect") ? 1 : 0;
-            if (a.events.size() < options.maxEvents)
-                a.events.append({line.timeUs, name.isEmpty() ? QStringLiteral("?") : name, line.payload});
-            else
+            if (a.events.size() < options.maxEvents) {
+                // An event is small; one that is not (a hostile file) is kept by its name only.
+                const QByteArray json = line.payload.size() <= kMaxEventBytes
+                    ? line.payload
+                    : QJsonDocument(QJsonObject{{QStringLiteral("event"), name}}).toJson(QJsonDocument::Compact);
+                a.events.append({line.timeUs, name.isEmpty() ? QStringLiteral("?") : name.left(64), json});
+            } else
                 ++a.eventsLeftOut;
             continue;
         }
