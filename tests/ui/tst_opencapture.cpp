@@ -20,6 +20,7 @@
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtTest/QAbstractItemModelTester>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWebSockets/QWebSocket>
 #include <QtWebSockets/QWebSocketServer>
@@ -212,10 +213,14 @@ void tst_OpenCapture::opensACaptureAsAnOfflineRow()
     QAbstractItemModelTester tester(w.streamModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy progress(w.captures(), &CaptureList::progress);
     openThroughAction(w, path);
     QTRY_COMPARE_WITH_TIMEOUT(w.captures()->captures().size(), 1, scaledMs(10000));
     const StreamId id = w.captures()->captures().first().id;
     QVERIFY(isCaptureStream(id));
+    // Read on a worker thread, with progress up to 100 %.
+    QVERIFY(!progress.isEmpty());
+    QCOMPARE(progress.last().at(1).toInt(), 100);
     QVERIFY(!engine.contains(id));
 
     // The row: its name, the state "capture", its counts and the capture's own figures.
