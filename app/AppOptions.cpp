@@ -51,8 +51,13 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     const QCommandLineOption record(
         QStringLiteral("record"), QStringLiteral("Record every stream to DIR (.ndjson.zst captures; with --headless)."),
         QStringLiteral("DIR"));
+    const QCommandLineOption flight(
+        QStringLiteral("flight-recorder"),
+        QStringLiteral("Keep every stream's last minutes in memory (the workspace's flight_recorder settings, "
+                       "else 5 minutes within 256 MB) and save them to DIR when an alert fires (with --headless)."),
+        QStringLiteral("DIR"));
     parser.addOptions({help, version, workspace, headless, duration, report, reportCsv, metricsPort, metricsAddress,
-                       metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet, record});
+                       metricsAuthFile, metricsTlsCert, metricsTlsKey, quiet, record, flight});
 
     AppOptions o;
     const auto bad = [&o](const QString &text) {
@@ -117,6 +122,14 @@ AppOptions AppOptions::parse(const QStringList &arguments)
         // The desktop app's record toggle is not there yet: say so rather than ignore it.
         if (!o.headless)
             return bad(QStringLiteral("--record works with --headless only"));
+    }
+    if (parser.isSet(flight)) {
+        o.flightDir = parser.value(flight);
+        if (o.flightDir.isEmpty())
+            return bad(QStringLiteral("--flight-recorder needs a folder"));
+        if (!o.headless)
+            return bad(QStringLiteral("--flight-recorder works with --headless only; in the desktop app use "
+                                      "Streams > Flight recorder"));
     }
     return o;
 }

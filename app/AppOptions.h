@@ -25,6 +25,7 @@ struct AppOptions {
     QString metricsTlsKey;
     bool quiet = false; // headless: no live lines, only events, warnings and errors
     QString recordDir;  // --record DIR: every stream records there (docs/capture.md)
+    QString flightDir;  // --flight-recorder DIR: the flight recorder on, saving there (docs/capture.md)
 
     static AppOptions parse(const QStringList &arguments);
 };

@@ -50,6 +50,16 @@ QVector<StreamConfig> HeadlessRunner::withRecordOption(QVector<StreamConfig> str
     return streams;
 }
 
+FlightConfig HeadlessRunner::flightConfig(const Workspace &workspace) const
+{
+    FlightConfig c = workspace.flight;
+    if (!m_options.flightDir.isEmpty()) {
+        c.enabled = true;
+        c.dir = m_options.flightDir;
+    }
+    return c;
+}
+
 bool HeadlessRunner::start()
 {
     m_engine = std::make_unique<Engine>();
@@ -110,9 +120,12 @@ bool HeadlessRunner::start()
         if (e.kind == EventKind::Disconnected || e.kind == EventKind::Stalled || e.kind == EventKind::Gap
             || e.kind == EventKind::ParseError || (e.kind == EventKind::StateChanged && e.state == StreamState::Failed)
             || (e.kind == EventKind::Info
-                && (e.text.startsWith(QLatin1String("clock ")) || e.text.startsWith(QLatin1String("recording: ")))))
+                && (e.text.startsWith(QLatin1String("clock ")) || e.text.startsWith(QLatin1String("recording: "))
+                    || e.text.startsWith(QLatin1String("flight recorder: ")))))
             err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
     });
+    m_alerts->setEngine(m_engine.get());
+    m_engine->setFlightRecorder(flightConfig(m_workspace));
     applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(m_workspace.streams));
     m_clock.start();
     m_previous = m_engine->snapshot(true);
@@ -172,10 +185,14 @@ void HeadlessRunner::reloadWorkspace()
               << peerText(error) << Qt::endl;
         return;
     }
+    m_engine->setFlightRecorder(flightConfig(next));
     const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
     err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
-          << " changed, " << c.unchanged << " unchanged" << Qt::endl;
+          << " changed, " << c.unchanged << " unchanged";
+    if (c.destinations > 0)
+        err() << ", " << c.destinations << " with new alert destinations only (not reconnected)";
+    err() << Qt::endl;
 }
 
 void HeadlessRunner::finish(const QString &why)

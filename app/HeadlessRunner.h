@@ -45,6 +45,8 @@ signals:
     void finished(int exitCode);
 
 private:
+    // The workspace's flight recorder with --flight-recorder applied.
+    FlightConfig flightConfig(const Workspace &workspace) const;
     // The streams with --record applied: every one records to its folder.
     QVector<StreamConfig> withRecordOption(QVector<StreamConfig> streams) const;
     void printLiveLines();

@@ -2,6 +2,7 @@
 
 #include "ClockReport.h"
 #include "Engine.h"
+#include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
 #include "Report.h"
@@ -420,6 +421,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
             + QByteArray::number(s.latency.invalid) + '\n';
     appendClockMetrics(out, streams, names, HostClockState::read(), classic);
     appendFreshnessMetrics(out, streams, names, classic);
+    appendFlightMetrics(out, streams, names, classic);
     if (!classic)
         out += "# EOF\n";
     return out;

@@ -7,13 +7,6 @@
 
 namespace streamscope::app {
 
-bool sameStreamConfig(const StreamConfig &a, const StreamConfig &b)
-{
-    // The saved form covers every key a workspace can set (and the keys added later, as they
-    // are added to it); the URL and headers are compared whole because it redacts them.
-    return a.url == b.url && a.headers == b.headers && Workspace::streamToJson(a) == Workspace::streamToJson(b);
-}
-
 WorkspaceChanges applyWorkspaceStreams(Engine &engine, QHash<QString, StreamId> &ids,
                                        const QVector<StreamConfig> &streams)
 {
@@ -35,9 +28,11 @@ WorkspaceChanges applyWorkspaceStreams(Engine &engine, QHash<QString, StreamId> 
         if (it == ids.constEnd()) {
             ids.insert(c.name, engine.addStream(c));
             ++changes.added;
-        } else if (!sameStreamConfig(engine.config(it.value()), c)) {
-            engine.updateStream(it.value(), c);
-            ++changes.changed;
+        } else if (!Workspace::sameStream(engine.config(it.value()), c)) {
+            if (engine.updateStream(it.value(), c))
+                ++changes.changed;
+            else
+                ++changes.destinations;
         } else {
             ++changes.unchanged;
         }

@@ -3,7 +3,8 @@
 // Applies an edited workspace to a running engine, stream by stream, matched by name (names
 // are unique in a workspace): a stream only in the new file is added, one only in the old is
 // removed, one whose configuration differs is updated in place (Engine::updateStream: it
-// reconnects with the new settings and keeps its counters and histogram), and an unchanged
+// reconnects with the new settings and keeps its counters and histogram; a change only to its
+// `notify` destinations is stored without a reconnect), and an unchanged
 // one is left alone: its connection and counters go on as if nothing happened. A renamed
 // stream is one removed and one added. Used by `streamscope --headless` on SIGHUP.
 //
@@ -26,13 +27,10 @@ namespace streamscope::app {
 struct WorkspaceChanges {
     int added = 0;
     int removed = 0;
-    int changed = 0;
+    int changed = 0;      // reconnected with the new settings
+    int destinations = 0; // only where its alerts are sent changed: no reconnect
     int unchanged = 0;
 };
-
-// Whether two stream configurations would run alike: everything the workspace file holds,
-// including a URL's password and literal headers, which the saved form leaves out.
-bool sameStreamConfig(const StreamConfig &a, const StreamConfig &b);
 
 // Brings `engine` from the streams in `ids` (name → id, updated here) to `streams`.
 WorkspaceChanges applyWorkspaceStreams(Engine &engine, QHash<QString, StreamId> &ids,

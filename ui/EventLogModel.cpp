@@ -6,6 +6,7 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QRegularExpression>
 #include <QtGui/QBrush>
+#include <QtGui/QFont>
 
 namespace streamscope::ui {
 
@@ -56,8 +57,14 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
         case ColText: return QString(e.text).replace(QLatin1Char('\n'), QLatin1Char(' '));
         default: break;
         }
+    } else if (role == FileRole) {
+        return e.file;
     } else if (role == Qt::ToolTipRole && index.column() == ColText) {
-        return e.text;
+        return e.file.isEmpty() ? e.text : tr("%1\nDouble-click to show the file").arg(e.text);
+    } else if (role == Qt::FontRole && index.column() == ColText && !e.file.isEmpty()) {
+        QFont f;
+        f.setUnderline(true); // a link: double-click or the context menu shows the file
+        return f;
     } else if (role == Qt::ForegroundRole && index.column() == ColKind) {
         const bool dark = isDarkPalette();
         switch (e.severity) {
@@ -161,6 +168,10 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     if (event.kind == EventKind::Disconnected && event.closeCode != 0
         && !event.text.contains(QLatin1String("close code")))
         e.text += tr(" (close code %1)").arg(event.closeCode);
+    // The engine's word that a flight recorder's file is written: the entry links to it.
+    static const QString kSaved = QStringLiteral("flight recorder: saved ");
+    if (event.kind == EventKind::Info && event.text.startsWith(kSaved))
+        e.file = event.text.mid(kSaved.size());
     switch (event.kind) {
     case EventKind::ParseError:
     case EventKind::Gap: e.severity = Severity::Error; break;
@@ -177,9 +188,14 @@ void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName
     add(std::move(e));
 }
 
-void EventLogModel::addAlertRaised(const QString &stream, const QString &text)
+void EventLogModel::addAlertRaised(const QString &stream, const QString &text, const QString &flightFile)
 {
-    add({QDateTime::currentMSecsSinceEpoch(), stream, tr("alert"), text, Severity::Error});
+    Entry e{QDateTime::currentMSecsSinceEpoch(), stream, tr("alert"), text, Severity::Error};
+    if (!flightFile.isEmpty()) {
+        e.text += tr("; flight recorder saved to %1").arg(flightFile);
+        e.file = flightFile;
+    }
+    add(std::move(e));
 }
 
 void EventLogModel::addAlertCleared(const QString &stream, const QString &text)

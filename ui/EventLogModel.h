@@ -43,6 +43,8 @@ public:
     static constexpr int kCapacity = 10000;
     enum Column { ColTime = 0, ColStream, ColKind, ColText, ColumnCount };
     enum class Severity { Unknown = 0, Info, Warning, Error };
+    // The file an entry links to (a flight recorder's save), for every column; empty if none.
+    static constexpr int FileRole = Qt::UserRole + 1;
 
     struct Entry {
         qint64 timeMs = 0;
@@ -51,6 +53,7 @@ public:
         QString text;
         Severity severity = Severity::Info;
         EventKind source = EventKind::Unknown; // the engine's kind, for events from the engine
+        QString file = QString();              // a file the entry names (a flight recorder's save)
     };
 
     explicit EventLogModel(QObject *parent = nullptr);
@@ -61,7 +64,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     void addEvent(const StreamEvent &event, const QString &streamName);
-    void addAlertRaised(const QString &stream, const QString &text);
+    // `flightFile`: the stream's flight recorder was saved there for this alert.
+    void addAlertRaised(const QString &stream, const QString &text, const QString &flightFile = QString());
     void addAlertCleared(const QString &stream, const QString &text);
     void addKeychainFailure(const QString &entryName, const QString &error);
     void addWorkspaceWarning(const QString &text);

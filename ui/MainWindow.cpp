@@ -109,6 +109,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     connectActions();
     setupCaptures();
     buildStatusBar();
+    setupFlightRecorder();
     setDefaultLayout();
 
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
@@ -267,15 +268,19 @@ void MainWindow::buildCentral()
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 8, 8, 8, 7, 6, 8, 7, 6, 0};
-    for (int c = 0; c < StreamTableModel::ColActions; ++c)
-        m_table->setColumnWidth(c, widths[c] * digit);
+    // p50 has room for a periodic stream's "every 1000 ms ±3".
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16};
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        if (c != StreamTableModel::ColActions)
+            m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
+    // The table is wide already: the backpressure column is one to choose (header menu).
+    header->setSectionHidden(StreamTableModel::ColBacklog, true);
     m_table->addAction(m_actions->remove);
     m_table->addAction(m_actions->copyRows);
     m_table->addAction(m_actions->copyRowsCsv);
@@ -571,6 +576,7 @@ void MainWindow::refreshNow(bool slow)
     }
     m_eventLog->flush();
     updateActionsForSelection(selectedStreams()); // states change without the selection changing
+    updateFlightStatus();
 }
 
 RemoteAgent *MainWindow::connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth,
@@ -703,7 +709,8 @@ void MainWindow::onEngineEvent(const StreamEvent &event)
 void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition)
 {
     m_model->setAlert(id, m_alerts->activeText(id));
-    m_eventLog->addAlertRaised(stream, text);
+    const QString flightFile = saveFlightForAlert(id);
+    m_eventLog->addAlertRaised(stream, text, flightFile);
     auto *since = new QStandardItem(formatTimeMs(QDateTime::currentMSecsSinceEpoch()).left(8));
     since->setData(id, Qt::UserRole);
     since->setData(condition, Qt::UserRole + 1);
@@ -719,10 +726,11 @@ void MainWindow::onAlertRaised(StreamId id, const QString &stream, const QString
         m_tray->showMessage(title, text, QSystemTrayIcon::Warning, 8000);
     statusBar()->showMessage(tr("Alert on %1: %2").arg(stream, text), 8000);
     emit alertNotified(title, text);
-    notifyEpisode(int(alerts::AlertEvent::Kind::Raised), id, stream, text, condition);
+    notifyEpisode(int(alerts::AlertEvent::Kind::Raised), id, stream, text, condition, flightFile);
 }
 
-void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition)
+void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition,
+                               const QString &flightFile)
 {
     alerts::AlertEvent e;
     e.kind = alerts::AlertEvent::Kind(kind);
@@ -731,6 +739,7 @@ void MainWindow::notifyEpisode(int kind, StreamId id, const QString &stream, con
     e.text = text;
     e.timeMs = QDateTime::currentMSecsSinceEpoch();
     e.sinceMs = m_alerts->conditionSinceMs(id, condition);
+    e.flightFile = flightFile;
     m_notifier->notify(e);
 }
 

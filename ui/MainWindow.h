@@ -13,6 +13,7 @@
 // those samples. Owns its models, panels, actions and workspace controller; does not own
 // the engine, which must outlive it or be destroyed first (the window then shows nothing).
 
+#include "FlightAlertSaver.h"
 #include "HostClock.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
@@ -134,6 +135,11 @@ public:
     void setRecording(const QList<StreamId> &ids, bool on);
     QString recordingFolder() const; // Streams → Recording folder…; saved in the settings
     void setRecordingFolder(const QString &dir);
+    // The flight recorder (Streams → Flight recorder…), saved with the workspace.
+    void setFlightRecorder(const FlightConfig &config);
+    // Streams → Save the last N minutes: the files being written, one per stream whose
+    // flight recorder is on.
+    QStringList saveFlightRecordings(const QList<StreamId> &ids);
     void disconnectAgents();
     // File → Open capture… (MainWindow_Capture.cpp): reads the capture on a worker thread, then
     // shows it as an offline, read-only row ("NAME (capture)") with its messages in the
@@ -200,11 +206,17 @@ private:
     // Hands the workspace's and the streams' destinations to the notifier.
     void syncNotifier();
     // Sends an episode (`kind`: alerts::AlertEvent::Kind) to the destinations.
-    void notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition);
+    void notifyEpisode(int kind, StreamId id, const QString &stream, const QString &text, int condition,
+                       const QString &flightFile = QString());
     // The details pane, from this second's snapshots (none: it takes the stream's own).
     void refreshDetails(const QVector<StreamSnapshot> &snaps = {});
     void updateStatusBar(double cpuPercent);
     void updateClockStatus(const HostClockState &clock);
+    // MainWindow_Flight.cpp
+    void setupFlightRecorder();
+    void updateFlightStatus();
+    void editFlightRecorder();
+    QString saveFlightForAlert(StreamId id); // the file, or empty (off, or saved a moment ago)
 
     void addStream();
     void editStream();
@@ -281,6 +293,10 @@ private:
     QLabel *m_statusClock = nullptr;
     QLabel *m_statusRecord = nullptr;
     QLabel *m_statusAlerts = nullptr;
+    QLabel *m_statusFlight = nullptr;
+    QAction *m_flightSave = nullptr;     // Streams → Save the last N minutes
+    QAction *m_flightSettings = nullptr; // Streams → Flight recorder…
+    alerts::FlightAlertSaver m_flightSaver;
 
     QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;

@@ -46,6 +46,7 @@ QJsonObject MainWindow::saveLayout() const
     layout.insert(QStringLiteral("latency_corrected"), m_actions->correctedLatency->isChecked());
     layout.insert(QStringLiteral("table_header"),
                   QString::fromLatin1(m_table->horizontalHeader()->saveState().toBase64()));
+    layout.insert(QStringLiteral("table_columns"), int(StreamTableModel::ColumnCount));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
     for (QDockWidget *d :
@@ -92,8 +93,12 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     m_actions->correctedLatency->setChecked(layout.value(QStringLiteral("latency_corrected")).toBool(false));
     const QByteArray header =
         QByteArray::fromBase64(layout.value(QStringLiteral("table_header")).toString().toLatin1());
-    if (!header.isEmpty())
+    if (!header.isEmpty()) {
         m_table->horizontalHeader()->restoreState(header);
+        // A header saved before the Backlog column came shows it: hidden, as by default.
+        if (layout.value(QStringLiteral("table_columns")).toInt() <= StreamTableModel::ColBacklog)
+            m_table->horizontalHeader()->setSectionHidden(StreamTableModel::ColBacklog, true);
+    }
     m_filter->setText(layout.value(QStringLiteral("filter")).toString());
 }
 
@@ -116,6 +121,8 @@ Workspace MainWindow::currentWorkspace() const
     ws.alerts = AlertRule::toJson(rules);
     ws.notify = m_notifyTargets;
     ws.layout = saveLayout();
+    if (m_engine)
+        ws.flight = m_engine->flightRecorder();
     return ws;
 }
 
@@ -170,6 +177,8 @@ void MainWindow::applyWorkspace(const WorkspaceController::Loaded &loaded, const
     m_alerts->blockSignals(false);
 
     m_workspace->loadSecretsFor(loaded.workspace.streams);
+    if (m_engine)
+        m_engine->setFlightRecorder(loaded.workspace.flight);
     if (m_engine) {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         for (const StreamConfig &c : loaded.workspace.streams)

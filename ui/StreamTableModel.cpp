@@ -104,6 +104,7 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
         case ColParseErrors: return tr("Parse err.");
         case ColResults: return tr("Results");
         case ColErrors: return tr("Errors");
+        case ColBacklog: return tr("Backlog");
         case ColActions: return QString();
         default: break;
         }
@@ -122,11 +123,13 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
         case ColParseErrors: return tr("Messages that could not be decoded");
         case ColResults: return tr("Subscription results routed from the endpoint");
         case ColErrors: return tr("Errors returned by the endpoint");
+        case ColBacklog:
+            return tr("Bytes received but not read yet (socket and kernel queue) and the time to handle one message");
         case ColActions: return tr("Stop, restart, remove");
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        if (section >= ColRate && section < ColActions)
+        if (section >= ColRate && section != ColActions)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -141,8 +144,11 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
     case ColRate: return formatRate(r.msgsPerSec);
     case ColKBps: return formatBytesRate(r.bytesPerSec);
     case ColMessages: return formatCount(s.messages);
-    case ColP50: return formatLatencyMs(r.p50Ms);
-    case ColP99: return formatLatencyMs(r.p99Ms);
+    case ColP50:
+        if (const QString period = periodText(s.freshness); !period.isEmpty())
+            return period;
+        return formatLatencyMs(r.p50Ms);
+    case ColP99: return s.freshness.periodic ? QStringLiteral("–") : formatLatencyMs(r.p99Ms);
     case ColAge:
         if (r.offline)
             return QStringLiteral("–"); // a capture receives nothing now
@@ -152,9 +158,27 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
     case ColParseErrors: return formatCount(s.parseErrors);
     case ColResults: return formatCount(s.results);
     case ColErrors: return formatCount(s.errors);
+    case ColBacklog: return backlogText(s.freshness);
     default: break;
     }
     return {};
+}
+
+QString StreamTableModel::periodText(const FreshnessEstimate &f)
+{
+    if (!f.periodic || f.periodMs < 0)
+        return {};
+    return tr("every %1 ms ±%2").arg(qRound64(f.periodMs)).arg(qRound64(std::max(0.0, f.periodJitterMs)));
+}
+
+QString StreamTableModel::backlogText(const FreshnessEstimate &f)
+{
+    if (f.unreadBytes < 0)
+        return QStringLiteral("–");
+    QString text = f.unreadBytes < 1024 ? tr("%1 B").arg(f.unreadBytes) : tr("%1 KiB").arg(f.unreadBytes / 1024);
+    if (f.processingUs >= 0)
+        text += tr(", %1 µs/msg").arg(f.processingUs, 0, 'f', f.processingUs < 10 ? 1 : 0);
+    return text;
 }
 
 QVariant StreamTableModel::sortValue(const Row &r, int column) const
@@ -174,6 +198,7 @@ QVariant StreamTableModel::sortValue(const Row &r, int column) const
     case ColParseErrors: return s.parseErrors;
     case ColResults: return s.results;
     case ColErrors: return s.errors;
+    case ColBacklog: return qint64(s.freshness.unreadBytes);
     default: break;
     }
     return {};
@@ -207,8 +232,9 @@ QString StreamTableModel::stateToolTip(const Row &r) const
         if (f.cause == BehindCause::VenueLate)
             text += tr(" (the venue or the network is late: this machine keeps up)");
         else if (f.cause == BehindCause::WeAreSlow)
-            text += tr(" (this machine is slow: its worker was busy %1 % of the last second)")
-                        .arg(qRound(f.workerBusyShare * 100));
+            text += tr(" (this machine is slow: its worker was busy %1 % of the last second, %2 bytes wait unread)")
+                        .arg(qRound(f.workerBusyShare * 100))
+                        .arg(std::max<qint64>(0, f.unreadBytes));
     }
     if (f.usualGapMs >= 0)
         text += tr("\nUsual gap between messages: %1 (learned)").arg(formatAgeMs(f.usualGapMs));
@@ -249,6 +275,29 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
             }
             return tip;
         }
+        if ((column == ColP50 || column == ColP99) && r.snap.freshness.periodic) {
+            const FreshnessEstimate &f = r.snap.freshness;
+            QString tip = tr("Periodic stream: its event time ends an interval, so receive time − event time holds "
+                             "the interval; no latency alarm applies to it.");
+            if (f.periodMs >= 0)
+                tip += tr("\nPeriod %1 ms (median spacing of its event times), jitter ±%2 ms (median distance from "
+                          "it)")
+                           .arg(f.periodMs, 0, 'f', 1)
+                           .arg(f.periodJitterMs, 0, 'f', 1);
+            else
+                tip += tr("\nPeriod: measuring");
+            tip += tr("\nLatency p50 %1, p99 %2").arg(formatLatencyMs(r.p50Ms), formatLatencyMs(r.p99Ms));
+            return tip;
+        }
+        if (column == ColBacklog) {
+            const FreshnessEstimate &f = r.snap.freshness;
+            return tr("Unread now: %1 bytes; most in the last 10 s: %2 bytes\nHandling one message: %3\nInspector "
+                      "drops: %4")
+                .arg(f.unreadBytes)
+                .arg(f.unreadBytesPeak)
+                .arg(f.processingUs >= 0 ? tr("%1 µs (1 in 64 timed)").arg(f.processingUs, 0, 'f', 1) : tr("unknown"))
+                .arg(formatCount(r.snap.inspectorDrops));
+        }
         if (column == ColP50 || column == ColP99) {
             QString tip = r.latencyCorrected ? tr("Corrected for the venue's clock: %1").arg(clockText(r.snap.clock))
                                              : tr("Raw: receive time − event time");
@@ -284,7 +333,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (column >= ColRate && column < ColActions)
+        if (column >= ColRate && column != ColActions)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default: break;

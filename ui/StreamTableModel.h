@@ -38,6 +38,9 @@ public:
         ColResults,
         ColErrors,
         ColActions,
+        // After the buttons, so that a layout saved before it keeps its columns; hidden by
+        // default (docs/freshness.md, "Backpressure").
+        ColBacklog,
         ColumnCount
     };
     enum Role {
@@ -104,6 +107,10 @@ public:
     bool latencyCorrected() const { return m_corrected; }
     // The cumulative histogram the row's p50/p99 come from (raw or corrected).
     static const LatencySnapshot &shownLatency(const Row &row, const StreamSnapshot &s);
+    // "every 1000 ms ±3" for a periodic stream with a measured period, else empty.
+    static QString periodText(const FreshnessEstimate &f);
+    // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
+    static QString backlogText(const FreshnessEstimate &f);
 
 private:
     QVariant displayValue(const Row &r, int column) const;

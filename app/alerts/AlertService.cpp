@@ -52,6 +52,7 @@ AlertService::AlertService(const Notifier::Timing &timing, QObject *parent)
     : QObject(parent)
     , m_notifier(new Notifier(timing, this))
 {
+    m_steady.start();
     connect(&m_monitor, &AlertMonitor::alertRaised, this, &AlertService::onRaised);
     connect(&m_monitor, &AlertMonitor::alertCleared, this, &AlertService::onCleared);
     connect(m_notifier, &Notifier::deliveryFailed, this,
@@ -122,7 +123,11 @@ void AlertService::onRaised(StreamId id, const QString &stream, const QString &t
     e.timeMs = QDateTime::currentMSecsSinceEpoch();
     e.sinceMs = m_monitor.conditionSinceMs(id, condition);
     a.active.insert(condition, Active{e.condition, text, e.sinceMs});
-    emit message(QStringLiteral("alert: stream %1: raised: %2").arg(peerText(stream), peerText(text)));
+    e.flightFile = m_flight.saveForAlert(id, m_steady.elapsed());
+    emit message(QStringLiteral("alert: stream %1: raised: %2").arg(peerText(stream), peerText(text))
+                 + (e.flightFile.isEmpty()
+                        ? QString()
+                        : QStringLiteral("; flight recorder saved to %1").arg(peerText(e.flightFile))));
     m_notifier->notify(e);
 }
 

@@ -8,10 +8,12 @@
 // that carries latency. Owns the monitor, the notifier and the per-stream figures.
 
 #include "AlertMonitor.h"
+#include "FlightAlertSaver.h"
 #include "Notifier.h"
 #include "StreamFigures.h"
 #include "Workspace.h"
 
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMap>
 #include <QtCore/QObject>
@@ -43,6 +45,10 @@ public:
     // Runs the event loop until no notification is in flight, at most `timeoutMs`.
     void drain(int timeoutMs);
 
+    // An alert that fires saves the stream's flight recorder (when it is on) and names the
+    // file in its line and notification.
+    void setEngine(Engine *engine) { m_flight.setEngine(engine); }
+
     AlertMonitor &monitor() { return m_monitor; }
     Notifier &notifier() { return *m_notifier; }
 
@@ -64,6 +70,8 @@ private:
     void onCleared(StreamId id, const QString &stream, const QString &text, int condition);
 
     AlertMonitor m_monitor;
+    FlightAlertSaver m_flight;
+    QElapsedTimer m_steady;
     Notifier *m_notifier = nullptr;
     QHash<StreamId, StreamFigures> m_figures;
     QHash<StreamId, qint64> m_startedAtMs;

@@ -123,6 +123,8 @@ QByteArray Notifier::webhookBody(const AlertEvent &e, const QString &host)
                   {QStringLiteral("since"), e.sinceMs > 0 ? QJsonValue(isoUtc(e.sinceMs)) : QJsonValue()}};
     if (e.kind == AlertEvent::Kind::Suppressed)
         o.insert(QStringLiteral("suppressed"), qint64(e.suppressed));
+    if (!e.flightFile.isEmpty())
+        o.insert(QStringLiteral("flight_recorder_file"), e.flightFile);
     return QJsonDocument(o).toJson(QJsonDocument::Compact);
 }
 
@@ -131,7 +133,8 @@ QString Notifier::messageText(const AlertEvent &e, const QString &host)
     const QString who = QStringLiteral("[StreamScope %1]").arg(host);
     switch (e.kind) {
     case AlertEvent::Kind::Raised:
-        return QStringLiteral("%1 ALERT %2: %3 (since %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs));
+        return QStringLiteral("%1 ALERT %2: %3 (since %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs))
+            + (e.flightFile.isEmpty() ? QString() : QStringLiteral("; flight recorder saved to %1").arg(e.flightFile));
     case AlertEvent::Kind::Cleared:
         return QStringLiteral("%1 RECOVERED %2: %3 (began %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs));
     case AlertEvent::Kind::Test:

@@ -41,6 +41,7 @@ struct AlertEvent {
     qint64 timeMs = 0;      // epoch ms, when the event happened
     qint64 sinceMs = 0;     // epoch ms, when the condition began to hold (0: unknown)
     quint64 suppressed = 0; // Kind::Suppressed: how many messages the rate cap held back
+    QString flightFile;     // Kind::Raised: the flight recorder's file saved for it (empty: none)
 
     static QString kindName(Kind kind);
 };

@@ -39,7 +39,9 @@ AlertMonitor::Sample alertSample(const StreamSnapshot &s, double msgsPerSec, dou
     AlertMonitor::Sample sample;
     sample.state = s.state;
     sample.msgsPerSec = msgsPerSec;
-    sample.p99Ms = p99Ms;
+    // A periodic stream's "latency" holds its interval: no latency rule applies
+    // (docs/freshness.md, "Periodic streams").
+    sample.p99Ms = s.freshness.periodic ? qQNaN() : p99Ms;
     sample.silentMs = nowMs - std::max(s.lastDataMs, startedAtMs);
     sample.gaps = s.gaps;
     sample.runningForMs = nowMs - startedAtMs;

@@ -1,5 +1,7 @@
 #include "FreshnessReport.h"
 
+#include "CadenceReport.h"
+
 #include <QtCore/QJsonValue>
 
 #include <cmath>
@@ -30,6 +32,7 @@ void addFreshnessFields(QJsonObject &o, const StreamSnapshot &s)
     o.insert(QStringLiteral("falling_behind_alarms"), qint64(f.fallingBehindAlarms));
     o.insert(QStringLiteral("worker_busy_share"),
              f.workerBusyShare >= 0 ? QJsonValue(std::round(f.workerBusyShare * 1000.0) / 1000.0) : null);
+    addCadenceFields(o, s); // periodic streams, latency per event type, backpressure
 }
 
 void appendFreshnessMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams, const QList<QByteArray> &names,
@@ -67,6 +70,7 @@ void appendFreshnessMetrics(QByteArray &out, const QVector<StreamSnapshot> &stre
             &FreshnessEstimate::silenceAlarms);
     counter("falling_behind_alarms", "Times the stream started falling behind.",
             &FreshnessEstimate::fallingBehindAlarms);
+    appendCadenceMetrics(out, streams, names, classic);
 }
 
 } // namespace streamscope::app

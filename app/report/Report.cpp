@@ -1,6 +1,7 @@
 #include "Report.h"
 
 #include "ClockReport.h"
+#include "FlightReport.h"
 #include "FreshnessReport.h"
 
 #include <QtCore/QJsonArray>
@@ -106,16 +107,19 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("dropped"), qint64(s.record.dropped)},
                                  {QStringLiteral("errors"), qint64(s.record.errors)},
                                  {QStringLiteral("error"), s.record.error}});
+        addFlightFields(o, s); // docs/capture.md, "Flight recorder"
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
             o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);
         }
         list.append(o);
     }
-    return QJsonObject{{QStringLiteral("version"), 1},
+    QJsonObject report{{QStringLiteral("version"), 1},
                        {QStringLiteral("duration_s"), round3(durationS)},
                        {QStringLiteral("host_clock"), hostClockObject(HostClockState::read())},
                        {QStringLiteral("streams"), list}};
+    addFlightSummary(report, streams);
+    return report;
 }
 
 bool writeReport(const QString &path, const QJsonObject &report, QString *error)

@@ -1,5 +1,8 @@
 #include "BenchDriver.h"
 
+#include "BenchStats.h"
+#include "BuiltinCertificate.h"
+
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
@@ -11,12 +14,41 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <tuple>
 
 namespace streamscope::bench {
 
 namespace {
 
 const QString kLineScenario = QStringLiteral("betfair_mcm");
+const QString kWssSuffix = QStringLiteral("_wss");
+const QString kOld = QStringLiteral("old:"); // result key of a run of the old build's client
+const QString kRate = QStringLiteral("msgs_per_s");
+const QString kCpu = QStringLiteral("cpu_us_per_msg");
+
+// The ratios of the main table: name, numerator, denominator (msgs/s of runs made next to
+// each other). app/wire: how far the whole stack is from the physical limit (over wss, from
+// the TLS reader).
+const std::tuple<QString, QString, QString> kBaseRatios[] = {
+    {QStringLiteral("engine-raw/qws"), QStringLiteral("engine-raw"), QStringLiteral("qws")},
+    {QStringLiteral("engine-parsed/qws"), QStringLiteral("engine-parsed"), QStringLiteral("qws")},
+    {QStringLiteral("engine-raw/wire"), QStringLiteral("engine-raw"), QStringLiteral("wire")},
+    {QStringLiteral("engine-parsed/wire"), QStringLiteral("engine-parsed"), QStringLiteral("wire")},
+    {QStringLiteral("app/engine-parsed"), QStringLiteral("app"), QStringLiteral("engine-parsed")},
+    {QStringLiteral("app/wire"), QStringLiteral("app"), QStringLiteral("wire")},
+};
+
+bool isWss(const QString &scenario)
+{
+    return scenario.endsWith(kWssSuffix);
+}
+
+// The replay scenario a benchmark scenario serves (small_aggtrade_wss → small_aggtrade).
+QString baseScenario(const QString &scenario)
+{
+    return isWss(scenario) ? scenario.chopped(kWssSuffix.size()) : scenario;
+}
 
 QTextStream &log()
 {
@@ -31,7 +63,7 @@ quint64 defaultCount(const QString &scenario)
         {QStringLiteral("large_depth20"), 60000},   {QStringLiteral("xlarge_depth_diff"), 30000},
         {QStringLiteral("huge_ticker_arr"), 600},   {QStringLiteral("multiplex_mix"), 120000},
         {QStringLiteral("betfair_mcm"), 200000}};
-    return counts.value(scenario, 100000);
+    return counts.value(baseScenario(scenario), 100000);
 }
 
 double median(std::vector<double> v)
@@ -57,10 +89,46 @@ QString num(double v, int decimals = 2)
     return QString::number(v, 'f', decimals);
 }
 
+// "median [min–max]" of one figure of a client (figures as clientFigures writes them).
+QString spreadCell(const QJsonObject &figures, const QString &field, bool isRate)
+{
+    if (figures.isEmpty())
+        return QStringLiteral("—");
+    const double med = figures.value(field).toDouble();
+    const double lo = figures.value(field + QStringLiteral("_min")).toDouble();
+    const double hi = figures.value(field + QStringLiteral("_max")).toDouble();
+    if (med <= 0) // no complete run
+        return QStringLiteral("—");
+    if (figures.value(QStringLiteral("repeats")).toDouble() <= 1) // one run: no spread to show
+        return isRate ? rate(med) : num(med, 3);
+    if (isRate)
+        return QStringLiteral("%1 [%2–%3]").arg(rate(med), rate(lo), rate(hi));
+    return QStringLiteral("%1 [%2–%3]").arg(num(med, 3), num(lo, 3), num(hi, 3));
+}
+
+QString clientCell(const QJsonObject &figures)
+{
+    if (figures.isEmpty())
+        return QStringLiteral("—");
+    return spreadCell(figures, kRate, true) + QStringLiteral(" · ") + spreadCell(figures, kCpu, false)
+        + QStringLiteral(" µs");
+}
+
+QString ratioCell(const Spread &s)
+{
+    if (s.n == 0)
+        return QStringLiteral("—");
+    if (s.n == 1)
+        return num(s.median);
+    return QStringLiteral("%1 [%2–%3]").arg(num(s.median), num(s.min), num(s.max));
+}
+
 } // namespace
 
 BenchDriver::BenchDriver(BenchOptions options)
     : m_options(std::move(options))
+    , m_peers(m_options.peersDir.isEmpty() ? QStringLiteral(STREAMSCOPE_BENCH_PEERS_DIR) : m_options.peersDir,
+              m_options.nodePath, m_options.pythonPath)
 {
     const QDir dir(m_options.binDir.isEmpty() ? QCoreApplication::applicationDirPath() : m_options.binDir);
 #ifdef Q_OS_WIN
@@ -84,6 +152,8 @@ BenchDriver::BenchDriver(BenchOptions options)
 BenchDriver::~BenchDriver()
 {
     stopServer(m_ws);
+    stopServer(m_wss);
+    stopServer(m_line);
 }
 
 BenchDriver::Server BenchDriver::startProcess(const QString &program, const QStringList &args)
@@ -121,13 +191,19 @@ void BenchDriver::stopServer(Server &server)
 
 QJsonObject BenchDriver::runClient(const QStringList &args, double timeoutS)
 {
+    return runProgram(m_clientPath, args + QStringList{QStringLiteral("--timeout"), QString::number(timeoutS)},
+                      timeoutS, true);
+}
+
+QJsonObject BenchDriver::runProgram(const QString &program, const QStringList &args, double timeoutS, bool countFailure)
+{
     QProcess p;
-    p.start(m_clientPath, args + QStringList{QStringLiteral("--timeout"), QString::number(timeoutS)});
+    p.start(program, args);
     if (!p.waitForStarted(10000) || !p.waitForFinished(int((timeoutS + 30) * 1000))) {
         p.kill();
         p.waitForFinished(2000);
-        ++m_failures;
-        log() << "  client did not finish: " << args.join(QLatin1Char(' ')) << Qt::endl;
+        m_failures += countFailure;
+        log() << "  client did not finish: " << program << " " << args.join(QLatin1Char(' ')) << Qt::endl;
         return {};
     }
     const QList<QByteArray> lines = p.readAllStandardOutput().split('\n');
@@ -135,16 +211,75 @@ QJsonObject BenchDriver::runClient(const QStringList &args, double timeoutS)
         if (it->startsWith('{')) {
             const QJsonObject o = QJsonDocument::fromJson(*it).object();
             if (o.contains(QStringLiteral("ok")) && !o.value(QStringLiteral("ok")).toBool()) {
-                ++m_failures;
+                m_failures += countFailure;
                 log() << "  incomplete: " << *it << Qt::endl;
             }
             return o;
         }
     }
-    ++m_failures;
-    log() << "  no result from: " << args.join(QLatin1Char(' ')) << "\n"
+    m_failures += countFailure;
+    log() << "  no result from: " << program << " " << args.join(QLatin1Char(' ')) << "\n"
           << p.readAllStandardError().right(2000) << Qt::endl;
     return {};
+}
+
+std::vector<double> BenchDriver::values(const QString &scenario, const QString &key, const QString &field) const
+{
+    std::vector<double> v;
+    for (const QJsonObject &o : m_results.value(scenario).value(key))
+        v.push_back(o.value(field).toDouble());
+    return v;
+}
+
+QJsonObject BenchDriver::clientFigures(const QString &scenario, const QString &key) const
+{
+    QJsonObject out;
+    QJsonArray runs;
+    for (const QJsonObject &o : m_results.value(scenario).value(key))
+        runs.append(QJsonArray{o.value(kRate), o.value(kCpu)});
+    for (const QString &field : {kRate, kCpu}) {
+        // Failed runs (0) are left out of the figures; they are counted as failures already.
+        std::vector<double> v;
+        for (const double x : values(scenario, key, field))
+            if (x > 0)
+                v.push_back(x);
+        const Spread s = spreadOf(v);
+        out[field] = s.median;
+        out[field + QStringLiteral("_min")] = s.min;
+        out[field + QStringLiteral("_max")] = s.max;
+    }
+    out[QStringLiteral("repeats")] = double(runs.size());
+    out[QStringLiteral("runs_msgs_per_s_cpu_us")] = runs;
+    const QList<QJsonObject> &results = m_results.value(scenario).value(key);
+    if (!results.isEmpty() && results.first().contains(QStringLiteral("peer")))
+        out[QStringLiteral("peer")] = results.first().value(QStringLiteral("peer"));
+    return out;
+}
+
+QString BenchDriver::urlFor(const QString &scenario, quint64 count) const
+{
+    if (scenario == kLineScenario)
+        return QStringLiteral("tls://127.0.0.1:%1").arg(m_line.port);
+    if (isWss(scenario))
+        return QStringLiteral("wss://127.0.0.1:%1/%2?count=%3").arg(m_wss.port).arg(baseScenario(scenario)).arg(count);
+    return scenarioUrl(scenario, count);
+}
+
+QString BenchDriver::peerNote() const
+{
+    QStringList versions;
+    for (const QJsonValue &v : m_scenarios) {
+        const QJsonObject clients = v.toObject().value(QStringLiteral("clients")).toObject();
+        for (const QString &p : PeerClients::names()) {
+            const QString peer = clients.value(p).toObject().value(QStringLiteral("peer")).toString();
+            if (!peer.isEmpty() && !versions.contains(peer))
+                versions << peer;
+        }
+    }
+    return QStringLiteral("Peers (%1): node-ws is node's `ws`, py-websockets Python's `websockets` (asyncio); "
+                          "\"-parse\": every message through JSON.parse / json.loads and its event time `E` read, "
+                          "as engine-parsed does. Each in its own process, interleaved with the others.")
+        .arg(versions.join(QStringLiteral("; ")));
 }
 
 QString BenchDriver::scenarioUrl(const QString &scenario, quint64 count, const QString &query) const
@@ -168,11 +303,51 @@ int BenchDriver::run()
         log() << "streamscope-bench: needs streamscope-bench-client and streamscope-replay beside it" << Qt::endl;
         return 1;
     }
+    if (!m_options.oldClientPath.isEmpty() && !QFile::exists(m_options.oldClientPath)) {
+        log() << "streamscope-bench: no old client at " << m_options.oldClientPath << Qt::endl;
+        return 1;
+    }
     m_ws = startProcess(m_replayPath,
                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
                          QStringLiteral("small_aggtrade")});
     if (!m_ws.port)
         return 1;
+    if (std::any_of(m_options.scenarios.cbegin(), m_options.scenarios.cend(), isWss)) {
+        // One TLS websocket server for every *_wss scenario, with the built-in certificate,
+        // which every client trusts as its CA (the peers through this file).
+        m_wss = startProcess(m_replayPath,
+                             {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"),
+                              QStringLiteral("small_aggtrade"), QStringLiteral("--tls")});
+        if (!m_wss.port)
+            return 1;
+        m_caFile = m_temp.filePath(QStringLiteral("replay-ca.pem"));
+        QFile ca(m_caFile);
+        if (!ca.open(QIODevice::WriteOnly) || ca.write(replay::builtinCertificatePem()) <= 0) {
+            log() << "streamscope-bench: cannot write " << m_caFile << Qt::endl;
+            return 1;
+        }
+    }
+    // Peers that cannot run here are left out, each family (node-ws, py-websockets) with one line.
+    QJsonObject peers;
+    for (const QString &family : {QStringLiteral("node-ws"), QStringLiteral("py-websockets")}) {
+        QStringList asked;
+        for (const QString &p : PeerClients::names())
+            if (p.startsWith(family) && m_options.clients.contains(p))
+                asked << p;
+        if (asked.isEmpty())
+            continue;
+        const QString why = m_peers.missing(asked.first());
+        for (const QString &p : std::as_const(asked))
+            peers[p] = why.isEmpty() ? QStringLiteral("ran") : QStringLiteral("skipped: ") + why;
+        if (!why.isEmpty()) {
+            m_skippedPeers << asked;
+            log() << "skipped: " << asked.join(QStringLiteral(", ")) << ": " << why << Qt::endl;
+        }
+    }
+    if (!peers.isEmpty())
+        m_root[QStringLiteral("peers")] = peers;
+    if (!m_options.oldClientPath.isEmpty())
+        m_root[QStringLiteral("compare_build")] = m_options.oldClientPath;
     m_root[QStringLiteral("generated")] = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
     m_root[QStringLiteral("command")] = QCoreApplication::arguments().join(QLatin1Char(' '));
     if (!m_options.scenarios.isEmpty())
@@ -186,112 +361,370 @@ int BenchDriver::run()
     if (m_options.soak)
         runSoak();
     stopServer(m_ws);
+    stopServer(m_wss);
     write();
     return m_failures ? 1 : 0;
 }
 
+QStringList BenchDriver::clientsFor(const QString &scenario) const
+{
+    QStringList out;
+    for (const QString &c : std::as_const(m_options.clients)) {
+        if (PeerClients::isPeer(c) && (scenario == kLineScenario || m_skippedPeers.contains(c)))
+            continue; // the peers speak websocket only
+        out << c;
+    }
+    return out;
+}
+
+QList<BenchDriver::RatioDef> BenchDriver::ratioDefs(const QString &scenario) const
+{
+    const QStringList clients = clientsFor(scenario);
+    QList<RatioDef> defs;
+    auto add = [&](const QString &name, const QString &a, const QString &b, bool steers = true) {
+        defs.append(RatioDef{name, a, b, steers});
+    };
+    for (const auto &[name, a, b] : kBaseRatios)
+        add(name, a, b);
+    // Peers: StreamScope against each, the counting peers against engine-raw, the parsing ones
+    // against engine-parsed and app. Reported with their spread; they do not steer --converge
+    // (a ratio of 20 cannot be held to ±0.05, and the peers are not what is being judged).
+    for (const QString &p : clients) {
+        if (!PeerClients::isPeer(p))
+            continue;
+        if (p.endsWith(QLatin1String("-parse"))) {
+            add(QStringLiteral("engine-parsed/") + p, QStringLiteral("engine-parsed"), p, false);
+            add(QStringLiteral("app/") + p, QStringLiteral("app"), p, false);
+        } else {
+            add(QStringLiteral("engine-raw/") + p, QStringLiteral("engine-raw"), p, false);
+        }
+    }
+    // Old against new: each compared client new/old, and the old build's own ratios.
+    if (!m_options.oldClientPath.isEmpty() && !m_oldSkipped.contains(scenario)) {
+        for (const QString &c : std::as_const(m_options.compareClients)) {
+            if (clients.contains(c))
+                add(c + QStringLiteral(" new/old"), c, kOld + c);
+        }
+        for (const auto &[name, a, b] : kBaseRatios) {
+            if (m_options.compareClients.contains(a))
+                add(kOld + name, kOld + a, m_options.compareClients.contains(b) ? kOld + b : b);
+        }
+    }
+    return defs;
+}
+
+QJsonObject BenchDriver::runThroughputClient(const QString &key, const QString &scenario, const QString &url,
+                                             quint64 count)
+{
+    if (PeerClients::isPeer(key)) {
+        const PeerClients::Command c = m_peers.command(key, url, count, m_options.timeoutS, m_caFile);
+        return runProgram(c.program, c.args, m_options.timeoutS, true);
+    }
+    const QList<QJsonObject> &before = m_results.value(scenario).value(key);
+    const bool readItBefore = std::any_of(before.cbegin(), before.cend(),
+                                          [](const QJsonObject &r) { return r.value(QStringLiteral("ok")).toBool(); });
+    // The old build may not read every scenario (before issue 15 its clients trusted no CA
+    // over wss, and waited for their timeout): its first run on a scenario gets at most 60 s,
+    // and a failure before any success drops it there, and says so, without failing the run;
+    // a later failure is logged and leaves that repeat without a pair.
+    const bool old = key.startsWith(kOld);
+    const double timeoutS = old && !readItBefore ? std::min(m_options.timeoutS, 60.0) : m_options.timeoutS;
+    const QStringList args{QStringLiteral("--client"),  old ? key.mid(kOld.size()) : key,
+                           QStringLiteral("--url"),     url,
+                           QStringLiteral("--count"),   QString::number(count),
+                           QStringLiteral("--timeout"), QString::number(timeoutS)};
+    if (!old)
+        return runProgram(m_clientPath, args, timeoutS, true);
+    QJsonObject o = runProgram(m_options.oldClientPath, args, timeoutS, false);
+    if (!o.value(QStringLiteral("ok")).toBool() && !readItBefore) {
+        log() << "skipped: the old build on " << scenario << " (" << key << ": "
+              << (o.isEmpty() ? QStringLiteral("no result") : o.value(QStringLiteral("error")).toString())
+              << "); no old figures for this scenario" << Qt::endl;
+        m_oldSkipped << scenario;
+    }
+    return o;
+}
+
 void BenchDriver::runThroughput()
 {
-    // results[scenario][client] = one JSON object per repeat
-    QMap<QString, QMap<QString, QList<QJsonObject>>> results;
-    Server line;
     if (m_options.scenarios.contains(kLineScenario)) {
-        line = startProcess(m_replayPath,
-                            {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), kLineScenario,
-                             QStringLiteral("--protocol"), QStringLiteral("line"), QStringLiteral("--tls"),
-                             QStringLiteral("--count"), QString::number(countFor(kLineScenario))});
+        m_line =
+            startProcess(m_replayPath,
+                         {QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--scenario"), kLineScenario,
+                          QStringLiteral("--protocol"), QStringLiteral("line"), QStringLiteral("--tls"),
+                          QStringLiteral("--count"), QString::number(countFor(kLineScenario))});
     }
-    for (int rep = 0; rep < m_options.repeat; ++rep) {
-        for (const QString &scenario : std::as_const(m_options.scenarios)) {
+    const int maxRepeat = m_options.converge ? std::max(m_options.repeat, m_options.maxRepeat) : m_options.repeat;
+    QStringList pending = m_options.scenarios;
+    QMap<QString, Spread> widest; // scenario → the widest steering ratio's spread
+    QMap<QString, QString> widestName;
+    QMap<QString, bool> convergedAt;
+    for (int rep = 0; rep < maxRepeat && !pending.isEmpty(); ++rep) {
+        for (const QString &scenario : std::as_const(pending)) {
             const quint64 count = countFor(scenario);
-            const QString url = scenario == kLineScenario ? QStringLiteral("tls://127.0.0.1:%1").arg(line.port)
-                                                          : scenarioUrl(scenario, count);
-            // Rotate the order every repeat so that no client always runs first.
-            QStringList order = m_options.clients;
+            const QString url = urlFor(scenario, count);
+            // Rotate the order every repeat so that no client always runs first; an old build's
+            // run sits next to the new one's, the two swapping places every other repeat.
+            QStringList order = clientsFor(scenario);
+            if (rep >= m_options.repeat) // --converge's extra repeats: the peers do not steer it
+                order.erase(std::remove_if(order.begin(), order.end(), PeerClients::isPeer), order.end());
             for (int r = 0; r < rep % std::max<qsizetype>(1, order.size()); ++r)
                 order.append(order.takeFirst());
-            for (const QString &client : order) {
-                const QJsonObject o = runClient({QStringLiteral("--client"), client, QStringLiteral("--url"), url,
-                                                 QStringLiteral("--count"), QString::number(count)},
-                                                m_options.timeoutS);
-                log() << "repeat " << rep + 1 << " " << scenario << " " << client << ": "
+            QStringList keys;
+            for (const QString &c : std::as_const(order)) {
+                const bool old = !m_options.oldClientPath.isEmpty() && m_options.compareClients.contains(c);
+                if (old && rep % 2)
+                    keys << kOld + c;
+                keys << c;
+                if (old && rep % 2 == 0)
+                    keys << kOld + c;
+            }
+            for (const QString &key : std::as_const(keys)) {
+                if (key.startsWith(kOld) && m_oldSkipped.contains(scenario))
+                    continue;
+                const QJsonObject o = runThroughputClient(key, scenario, url, count);
+                log() << "repeat " << rep + 1 << " " << scenario << " " << key << ": "
                       << rate(o.value(QStringLiteral("msgs_per_s")).toDouble()) << " msgs/s, "
                       << num(o.value(QStringLiteral("cpu_us_per_msg")).toDouble(), 3) << " us/msg" << Qt::endl;
-                results[scenario][client].append(o);
+                m_results[scenario][key].append(o);
             }
         }
+        if (!m_options.converge || rep + 1 < m_options.repeat)
+            continue;
+        QStringList still;
+        for (const QString &scenario : std::as_const(pending)) {
+            // Converged: every steering ratio of two clients that ran has at least --repeat
+            // complete pairs and its median's interval within ±convergeWithin.
+            Spread worst;
+            QString worstName;
+            bool converged = true;
+            for (const RatioDef &d : ratioDefs(scenario)) {
+                if (!d.steers || !m_results.value(scenario).contains(d.numerator)
+                    || !m_results.value(scenario).contains(d.denominator))
+                    continue;
+                const Spread s = spreadOf(
+                    pairedRatios(values(scenario, d.numerator, kRate), values(scenario, d.denominator, kRate)));
+                const bool ok = s.n >= m_options.repeat && s.within(m_options.convergeWithin);
+                if (converged && !ok)
+                    worstName.clear(); // the widest failing one is reported
+                if ((converged || !ok) && (worstName.isEmpty() || s.halfWidth() > worst.halfWidth())) {
+                    worst = s;
+                    worstName = d.name;
+                }
+                converged = converged && ok;
+            }
+            widest[scenario] = worst;
+            widestName[scenario] = worstName;
+            convergedAt[scenario] = converged;
+            if (!converged)
+                still << scenario;
+            else
+                log() << scenario << ": converged after " << rep + 1 << " repeats (widest: " << worstName << " ±"
+                      << num(worst.halfWidth(), 3) << ")" << Qt::endl;
+        }
+        pending = still;
     }
-    stopServer(line);
+    stopServer(m_line);
 
-    m_markdown +=
-        QStringLiteral("## Throughput (firehose; medians of %1 repeats; msgs/s, CPU µs/msg)\n\n").arg(m_options.repeat);
-    m_markdown += QStringLiteral("| scenario | size B | count |");
-    for (const QString &c : std::as_const(m_options.clients))
-        m_markdown += QStringLiteral(" %1 |").arg(c);
-    m_markdown += QStringLiteral(" raw/qws | parsed/qws | raw/wire | parsed/wire | app/parsed |\n|---|---|---|");
-    for (qsizetype i = 0; i < m_options.clients.size() + 5; ++i)
-        m_markdown += QStringLiteral("---|");
-    m_markdown += QLatin1Char('\n');
+    // The tables. A cell is "median [min–max]" over the repeats; a ratio is the median of
+    // each repeat's own ratio [its min–max].
+    const QStringList mainClients = [&] {
+        QStringList l;
+        for (const QString &c : std::as_const(m_options.clients))
+            if (!PeerClients::isPeer(c))
+                l << c;
+        return l;
+    }();
+    QString table =
+        QStringLiteral("## Throughput (firehose; msgs/s · CPU µs/msg; median [min–max] over the repeats)\n\n");
+    table += QStringLiteral("| scenario | size B | count | repeats |");
+    for (const QString &c : mainClients)
+        table += QStringLiteral(" %1 |").arg(c);
+    for (const auto &r : kBaseRatios)
+        table += QStringLiteral(" %1 |").arg(std::get<0>(r));
+    table += QStringLiteral("\n|---|---|---|---|");
+    for (qsizetype i = 0; i < mainClients.size() + qsizetype(std::size(kBaseRatios)); ++i)
+        table += QStringLiteral("---|");
+    table += QLatin1Char('\n');
+
+    QStringList peersRan;
+    for (const QString &p : PeerClients::names())
+        if (m_options.clients.contains(p) && !m_skippedPeers.contains(p))
+            peersRan << p;
+    QString peerTable;
+    if (!peersRan.isEmpty()) {
+        peerTable = QStringLiteral("## StreamScope and its peers (same replay server, same run)\n\n| scenario |");
+        const QStringList cols =
+            QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"), QStringLiteral("app")}
+            + peersRan;
+        for (const QString &c : cols)
+            peerTable += QStringLiteral(" %1 |").arg(c);
+        peerTable += QStringLiteral(" ratios |\n|---|");
+        for (qsizetype i = 0; i <= cols.size(); ++i)
+            peerTable += QStringLiteral("---|");
+        peerTable += QLatin1Char('\n');
+    }
+    QString oldTable;
+    QString oldRatioTable;
+    if (!m_options.oldClientPath.isEmpty()) {
+        oldTable =
+            QStringLiteral("## Old and new build, interleaved (old: %1)\n\n| scenario | client | old msgs/s | new "
+                           "msgs/s | old CPU µs/msg | new CPU µs/msg | new/old msgs/s |\n|---|---|---|---|---|---|"
+                           "---|\n")
+                .arg(m_options.oldClientPath);
+        oldRatioTable = QStringLiteral("\n| scenario | ratio (msgs/s) | old | new |\n|---|---|---|---|\n");
+    }
+    QStringList convergence;
+    QString cpuTable = QStringLiteral("CPU ratios (the second client's CPU µs/msg ÷ the first's, per repeat; median "
+                                      "[min–max]):\n\n| scenario |");
+    for (const auto &r : kBaseRatios)
+        cpuTable += QStringLiteral(" %1 |").arg(std::get<0>(r));
+    cpuTable += QStringLiteral("\n|---|");
+    for (std::size_t i = 0; i < std::size(kBaseRatios); ++i)
+        cpuTable += QStringLiteral("---|");
+    cpuTable += QLatin1Char('\n');
 
     for (const QString &scenario : std::as_const(m_options.scenarios)) {
-        const auto &byClient = results[scenario];
+        const auto &byKey = m_results[scenario];
         QJsonObject clients;
+        QJsonObject oldClients;
         double sizeBytes = 0;
-        for (const QString &c : std::as_const(m_options.clients)) {
-            std::vector<double> rates, cpus;
-            QJsonArray runs;
-            for (const QJsonObject &o : byClient.value(c)) {
-                rates.push_back(o.value(QStringLiteral("msgs_per_s")).toDouble());
-                cpus.push_back(o.value(QStringLiteral("cpu_us_per_msg")).toDouble());
-                runs.append(
-                    QJsonArray{o.value(QStringLiteral("msgs_per_s")), o.value(QStringLiteral("cpu_us_per_msg"))});
-                if (c == QLatin1String("wire") || c == QLatin1String("qws"))
+        int repeats = 0;
+        for (auto it = byKey.cbegin(); it != byKey.cend(); ++it) {
+            const QString &key = it.key();
+            const QJsonObject figures = clientFigures(scenario, key);
+            if (key.startsWith(kOld))
+                oldClients[key.mid(kOld.size())] = figures;
+            else
+                clients[key] = figures;
+            repeats = std::max(repeats, int(it.value().size()));
+            if (key == QLatin1String("wire") || key == QLatin1String("qws")) {
+                for (const QJsonObject &o : it.value())
                     sizeBytes = std::max(sizeBytes, o.value(QStringLiteral("size_bytes")).toDouble());
             }
-            clients[c] = QJsonObject{{QStringLiteral("msgs_per_s"), median(rates)},
-                                     {QStringLiteral("cpu_us_per_msg"), median(cpus)},
-                                     {QStringLiteral("runs_msgs_per_s_cpu_us"), runs}};
         }
-        // Ratios: the median over repeats of each repeat's own ratio (runs next to each other).
-        auto ratio = [&](const QString &a, const QString &b) {
-            std::vector<double> r;
-            const auto &as = byClient.value(a);
-            const auto &bs = byClient.value(b);
-            for (qsizetype i = 0; i < std::min(as.size(), bs.size()); ++i) {
-                const double den = bs[i].value(QStringLiteral("msgs_per_s")).toDouble();
-                if (den > 0)
-                    r.push_back(as[i].value(QStringLiteral("msgs_per_s")).toDouble() / den);
+        QJsonObject ratios;
+        QJsonObject ratioSpread;
+        QMap<QString, Spread> spreads;
+        for (const RatioDef &d : ratioDefs(scenario)) {
+            const Spread s =
+                spreadOf(pairedRatios(values(scenario, d.numerator, kRate), values(scenario, d.denominator, kRate)));
+            spreads.insert(d.name, s);
+            ratios[d.name] = s.median;
+            ratioSpread[d.name] = QJsonObject{{QStringLiteral("median"), s.median},
+                                              {QStringLiteral("min"), s.min},
+                                              {QStringLiteral("max"), s.max},
+                                              {QStringLiteral("ci_low"), s.low},
+                                              {QStringLiteral("ci_high"), s.high},
+                                              {QStringLiteral("n"), s.n},
+                                              {QStringLiteral("steers_convergence"), d.steers}};
+        }
+        // The same ratios by CPU: denominator's CPU µs/msg ÷ numerator's, per repeat (above 1:
+        // the numerator spends less). On a loaded machine CPU per message moves far less than
+        // msgs/s, which a client's threads being scheduled or not decides.
+        QJsonObject cpuRatios;
+        QString cpuRow = QStringLiteral("| %1 |").arg(scenario);
+        for (const auto &[name, a, b] : kBaseRatios) {
+            const Spread s = spreadOf(pairedRatios(values(scenario, b, kCpu), values(scenario, a, kCpu)));
+            if (s.n)
+                cpuRatios[name] = QJsonObject{{QStringLiteral("median"), s.median},
+                                              {QStringLiteral("min"), s.min},
+                                              {QStringLiteral("max"), s.max},
+                                              {QStringLiteral("n"), s.n}};
+            cpuRow += QStringLiteral(" %1 |").arg(ratioCell(s));
+        }
+        cpuTable += cpuRow + QLatin1Char('\n');
+        QJsonObject entry{
+            {QStringLiteral("name"), scenario},        {QStringLiteral("ratio_spread_cpu"), cpuRatios},
+            {QStringLiteral("size_bytes"), sizeBytes}, {QStringLiteral("count"), double(countFor(scenario))},
+            {QStringLiteral("repeats"), repeats},      {QStringLiteral("clients"), clients},
+            {QStringLiteral("ratios"), ratios},        {QStringLiteral("ratio_spread"), ratioSpread}};
+        if (!m_options.oldClientPath.isEmpty()) {
+            entry[QStringLiteral("old_clients")] = oldClients;
+            entry[QStringLiteral("old_skipped")] = m_oldSkipped.contains(scenario);
+        }
+        if (m_options.converge) {
+            const Spread w = widest.value(scenario);
+            const bool converged = convergedAt.value(scenario);
+            entry[QStringLiteral("converged")] = converged;
+            entry[QStringLiteral("widest_ratio")] = widestName.value(scenario);
+            entry[QStringLiteral("widest_half_width")] = w.halfWidth();
+            convergence << QStringLiteral("- %1: %2 after %3 repeats; widest ratio interval %4 ±%5 (%6 complete pairs)")
+                               .arg(scenario,
+                                    converged ? QStringLiteral("converged")
+                                              : QStringLiteral("**did not converge** (±%1 asked, at most %2 repeats)")
+                                                    .arg(num(m_options.convergeWithin, 3))
+                                                    .arg(maxRepeat))
+                               .arg(repeats)
+                               .arg(widestName.value(scenario), num(w.halfWidth(), 3))
+                               .arg(w.n);
+        }
+        m_scenarios.append(entry);
+
+        table += QStringLiteral("| %1 | %2 | %3 | %4 |")
+                     .arg(scenario)
+                     .arg(sizeBytes, 0, 'f', 0)
+                     .arg(countFor(scenario))
+                     .arg(repeats);
+        for (const QString &c : mainClients)
+            table += QStringLiteral(" %1 |").arg(clientCell(clients.value(c).toObject()));
+        for (const auto &r : kBaseRatios)
+            table += QStringLiteral(" %1 |").arg(ratioCell(spreads.value(std::get<0>(r))));
+        table += QLatin1Char('\n');
+
+        if (!peersRan.isEmpty() && scenario != kLineScenario) {
+            peerTable += QStringLiteral("| %1 |").arg(scenario);
+            for (const QString &c :
+                 QStringList{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"), QStringLiteral("app")}
+                     + peersRan)
+                peerTable += QStringLiteral(" %1 |").arg(clientCell(clients.value(c).toObject()));
+            QStringList r;
+            for (const RatioDef &d : ratioDefs(scenario))
+                if (PeerClients::isPeer(d.denominator) && spreads.value(d.name).n)
+                    r << QStringLiteral("%1 %2").arg(d.name, ratioCell(spreads.value(d.name)));
+            peerTable += QStringLiteral(" %1 |\n").arg(r.join(QStringLiteral("; ")));
+        }
+        if (!m_options.oldClientPath.isEmpty()) {
+            for (const QString &c : std::as_const(m_options.compareClients)) {
+                if (!clients.contains(c))
+                    continue;
+                const QJsonObject n = clients.value(c).toObject();
+                const QJsonObject o = m_oldSkipped.contains(scenario) ? QJsonObject() : oldClients.value(c).toObject();
+                oldTable += QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 |\n")
+                                .arg(scenario, c, spreadCell(o, kRate, true), spreadCell(n, kRate, true),
+                                     spreadCell(o, kCpu, false), spreadCell(n, kCpu, false),
+                                     ratioCell(spreads.value(c + QStringLiteral(" new/old"))));
             }
-            return median(r);
-        };
-        const QJsonObject ratios{
-            {QStringLiteral("engine-raw/qws"), ratio(QStringLiteral("engine-raw"), QStringLiteral("qws"))},
-            {QStringLiteral("engine-parsed/qws"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("qws"))},
-            {QStringLiteral("engine-raw/wire"), ratio(QStringLiteral("engine-raw"), QStringLiteral("wire"))},
-            {QStringLiteral("engine-parsed/wire"), ratio(QStringLiteral("engine-parsed"), QStringLiteral("wire"))},
-            {QStringLiteral("app/engine-parsed"), ratio(QStringLiteral("app"), QStringLiteral("engine-parsed"))}};
-        m_scenarios.append(QJsonObject{{QStringLiteral("name"), scenario},
-                                       {QStringLiteral("size_bytes"), sizeBytes},
-                                       {QStringLiteral("count"), double(countFor(scenario))},
-                                       {QStringLiteral("clients"), clients},
-                                       {QStringLiteral("ratios"), ratios}});
-        m_markdown +=
-            QStringLiteral("| %1 | %2 | %3 |").arg(scenario).arg(sizeBytes, 0, 'f', 0).arg(countFor(scenario));
-        for (const QString &c : std::as_const(m_options.clients)) {
-            const QJsonObject o = clients.value(c).toObject();
-            m_markdown += QStringLiteral(" %1 · %2 µs |")
-                              .arg(rate(o.value(QStringLiteral("msgs_per_s")).toDouble()),
-                                   num(o.value(QStringLiteral("cpu_us_per_msg")).toDouble(), 3));
+            for (const auto &r : kBaseRatios) {
+                const QString name = std::get<0>(r);
+                if (spreads.value(kOld + name).n > 0 || (spreads.contains(kOld + name) && spreads.value(name).n > 0))
+                    oldRatioTable +=
+                        QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                            .arg(scenario, name, ratioCell(spreads.value(kOld + name)), ratioCell(spreads.value(name)));
+            }
         }
-        for (const char *k :
-             {"engine-raw/qws", "engine-parsed/qws", "engine-raw/wire", "engine-parsed/wire", "app/engine-parsed"})
-            m_markdown += QStringLiteral(" %1 |").arg(num(ratios.value(QLatin1String(k)).toDouble()));
-        m_markdown += QLatin1Char('\n');
     }
-    m_markdown +=
-        QStringLiteral("\nFor betfair_mcm (TLS lines) `qws` is QSslSocket::readLine() and `wire` a QSslSocket "
-                       "reader that only splits lines: the transport library's limit and the physical one.\n\n");
     m_root[QStringLiteral("scenarios")] = m_scenarios;
+    m_markdown += table;
+    m_markdown += QStringLiteral("\nA cell: median [min–max] of msgs/s · CPU µs/msg over the repeats. A ratio: the "
+                                 "median of each repeat's own ratio (clients run next to each other) [its min–max].");
+    if (m_options.scenarios.contains(kLineScenario))
+        m_markdown += QStringLiteral(" betfair_mcm (TLS lines): `qws` is QSslSocket::readLine(), `wire` a QSslSocket "
+                                     "reader that only splits lines.");
+    if (std::any_of(m_options.scenarios.cbegin(), m_options.scenarios.cend(), isWss))
+        m_markdown += QStringLiteral(" *_wss: the same scenario over TLS websocket (the replay server's built-in "
+                                     "certificate, trusted as a CA by every client); `wire` reads it through OpenSSL.");
+    m_markdown += QStringLiteral("\n\n") + cpuTable + QLatin1Char('\n');
+    if (!convergence.isEmpty())
+        m_markdown += QStringLiteral("Convergence (every ratio's median known within ±%1, 95 %% interval of the "
+                                     "median; peers' ratios do not steer it):\n\n")
+                          .arg(num(m_options.convergeWithin, 3))
+            + convergence.join(QLatin1Char('\n')) + QStringLiteral("\n\n");
+    if (!peerTable.isEmpty())
+        m_markdown += peerTable + QStringLiteral("\n") + peerNote() + QStringLiteral("\n\n");
+    if (!oldTable.isEmpty())
+        m_markdown += oldTable + oldRatioTable + QStringLiteral("\n");
+    m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
 }
 
 void BenchDriver::runLatency()
@@ -370,24 +803,23 @@ void BenchDriver::runLatency()
 
 void BenchDriver::runStop()
 {
-    const QJsonObject o = runClient({QStringLiteral("--client"), QStringLiteral("stop"), QStringLiteral("--url-idle"),
-                                     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("idle=1")),
-                                     QStringLiteral("--url-firehose"),
-                                     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1")),
-                                     QStringLiteral("--iterations"), QString::number(m_options.stopIterations)},
-                                    m_options.timeoutS);
+    const QStringList args{
+        QStringLiteral("--client"),       QStringLiteral("stop"),
+        QStringLiteral("--url-idle"),     scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("idle=1")),
+        QStringLiteral("--url-firehose"), scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1")),
+        QStringLiteral("--iterations"),   QString::number(m_options.stopIterations)};
+    const QJsonObject o = runClient(args, m_options.timeoutS);
     QJsonObject stop{{QStringLiteral("idle"), o.value(QStringLiteral("idle"))},
                      {QStringLiteral("firehose"), o.value(QStringLiteral("firehose"))}};
     m_root[QStringLiteral("stop_ms")] = stop;
     m_root[QStringLiteral("restart_first_message_ms")] = o.value(QStringLiteral("restart_first_message_ms"));
-    const QJsonObject idle = stop.value(QStringLiteral("idle")).toObject();
-    const QJsonObject fire = stop.value(QStringLiteral("firehose")).toObject();
-    const QJsonObject restart = o.value(QStringLiteral("restart_first_message_ms")).toObject();
-    m_markdown +=
-        QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n"
-                       "| stop → Stopped, idle | %2 | %3 | %4 |\n| stop → Stopped, firehose | %5 | %6 | %7 |\n"
-                       "| restart → first message | %8 | %9 | |\n\n")
-            .arg(m_options.stopIterations)
+    auto rows = [](const QJsonObject &result, const QString &label) {
+        const QJsonObject idle = result.value(QStringLiteral("idle")).toObject();
+        const QJsonObject fire = result.value(QStringLiteral("firehose")).toObject();
+        const QJsonObject restart = result.value(QStringLiteral("restart_first_message_ms")).toObject();
+        return QStringLiteral("| stop → Stopped, idle%1 | %2 | %3 | %4 |\n| stop → Stopped, firehose%1 | %5 | %6 | %7 "
+                              "|\n| restart → first message%1 | %8 | %9 | |\n")
+            .arg(label)
             .arg(num(idle.value(QStringLiteral("p50")).toDouble(), 3),
                  num(idle.value(QStringLiteral("p99")).toDouble(), 3),
                  num(idle.value(QStringLiteral("max")).toDouble(), 3),
@@ -396,7 +828,26 @@ void BenchDriver::runStop()
                  num(fire.value(QStringLiteral("max")).toDouble(), 3),
                  num(restart.value(QStringLiteral("p50")).toDouble(), 3),
                  num(restart.value(QStringLiteral("p99")).toDouble(), 3));
+    };
+    m_markdown += QStringLiteral("## Stop and restart (%1 each, ms)\n\n| | p50 | p99 | max |\n|---|---|---|---|\n")
+                      .arg(m_options.stopIterations);
+    const bool compare = !m_options.oldClientPath.isEmpty();
+    m_markdown += rows(o, compare ? QStringLiteral(" (new)") : QString());
     log() << "stop: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+    if (compare) {
+        // The old build's stop, right after the new one's, against the same server.
+        const QJsonObject old =
+            runProgram(m_options.oldClientPath,
+                       args + QStringList{QStringLiteral("--timeout"), QString::number(m_options.timeoutS)},
+                       m_options.timeoutS, false);
+        m_root[QStringLiteral("stop_ms_old")] =
+            QJsonObject{{QStringLiteral("idle"), old.value(QStringLiteral("idle"))},
+                        {QStringLiteral("firehose"), old.value(QStringLiteral("firehose"))}};
+        m_root[QStringLiteral("restart_first_message_ms_old")] = old.value(QStringLiteral("restart_first_message_ms"));
+        m_markdown += rows(old, QStringLiteral(" (old)"));
+        log() << "stop (old build): " << QJsonDocument(old).toJson(QJsonDocument::Compact) << Qt::endl;
+    }
+    m_markdown += QLatin1Char('\n');
 }
 
 void BenchDriver::runScale()
@@ -464,35 +915,53 @@ void BenchDriver::runSoak()
 
 void BenchDriver::write()
 {
-    // Targets of issue 4, as far as this run measured them.
+    // Targets of issues 4 and 15, as far as this run measured them; a ratio with its spread.
     QStringList targets;
     QJsonArray targetJson;
-    auto check = [&](const QString &what, double value, double limit, bool atLeast) {
+    auto check = [&](const QString &what, double value, double limit, bool atLeast, const QJsonObject &spread = {}) {
         const bool met = atLeast ? value >= limit : value <= limit;
+        QString measured = num(value, 3);
+        if (!spread.isEmpty())
+            measured += QStringLiteral(" [%1–%2]")
+                            .arg(num(spread.value(QStringLiteral("min")).toDouble(), 3),
+                                 num(spread.value(QStringLiteral("max")).toDouble(), 3));
         targets << QStringLiteral("| %1 | %2 | %3 %4 | %5 |")
-                       .arg(what, num(value, 3), (atLeast ? QStringLiteral("≥") : QStringLiteral("≤")), num(limit, 3),
+                       .arg(what, measured, (atLeast ? QStringLiteral("≥") : QStringLiteral("≤")), num(limit, 3),
                             (met ? QStringLiteral("met") : QStringLiteral("**missed**")));
-        targetJson.append(QJsonObject{{QStringLiteral("target"), what},
-                                      {QStringLiteral("value"), value},
-                                      {QStringLiteral("limit"), limit},
-                                      {QStringLiteral("met"), met}});
+        QJsonObject t{{QStringLiteral("target"), what},
+                      {QStringLiteral("value"), value},
+                      {QStringLiteral("limit"), limit},
+                      {QStringLiteral("met"), met}};
+        if (!spread.isEmpty()) {
+            t[QStringLiteral("min")] = spread.value(QStringLiteral("min"));
+            t[QStringLiteral("max")] = spread.value(QStringLiteral("max"));
+        }
+        targetJson.append(t);
     };
     for (const QJsonValue &v : std::as_const(m_scenarios)) {
         const QJsonObject s = v.toObject();
         const QString name = s.value(QStringLiteral("name")).toString();
         const QJsonObject r = s.value(QStringLiteral("ratios")).toObject();
-        auto ratio = [&](const char *k) { return r.value(QLatin1String(k)).toDouble(); };
+        const QJsonObject spreads = s.value(QStringLiteral("ratio_spread")).toObject();
+        auto ratioCheck = [&](const QString &ratio, double limit) {
+            if (spreads.value(ratio).toObject().value(QStringLiteral("n")).toInt() > 0)
+                check(name + QLatin1Char(' ') + ratio, r.value(ratio).toDouble(), limit, true,
+                      spreads.value(ratio).toObject());
+        };
         if (name == QLatin1String("small_aggtrade") || name == QLatin1String("multiplex_mix")) {
-            check(name + QStringLiteral(" engine-raw/qws"), ratio("engine-raw/qws"), 0.85, true);
-            check(name + QStringLiteral(" engine-parsed/qws"), ratio("engine-parsed/qws"), 0.6, true);
+            ratioCheck(QStringLiteral("engine-raw/qws"), 0.85);
+            ratioCheck(QStringLiteral("engine-parsed/qws"), 0.6);
         } else if (name == QLatin1String("xlarge_depth_diff") || name == QLatin1String("huge_ticker_arr")) {
-            check(name + QStringLiteral(" engine-raw/wire"), ratio("engine-raw/wire"), 0.9, true);
-            check(name + QStringLiteral(" engine-parsed/wire"), ratio("engine-parsed/wire"), 0.7, true);
+            ratioCheck(QStringLiteral("engine-raw/wire"), 0.9);
+            ratioCheck(QStringLiteral("engine-parsed/wire"), 0.7);
         } else if (name == kLineScenario) {
-            check(name + QStringLiteral(" engine-parsed/wire"), ratio("engine-parsed/wire"), 0.5, true);
+            ratioCheck(QStringLiteral("engine-parsed/wire"), 0.5);
+        } else if (name == QLatin1String("small_aggtrade_wss")) {
+            ratioCheck(QStringLiteral("engine-parsed/qws"), 0.75);
+        } else if (name == QLatin1String("xlarge_depth_diff_wss")) {
+            ratioCheck(QStringLiteral("engine-parsed/qws"), 0.9);
         }
-        if (m_options.clients.contains(QStringLiteral("app")))
-            check(name + QStringLiteral(" app/engine-parsed"), ratio("app/engine-parsed"), 0.95, true);
+        ratioCheck(QStringLiteral("app/engine-parsed"), 0.95);
     }
     if (m_root.contains(QStringLiteral("stop_ms"))) {
         const QJsonObject stop = m_root.value(QStringLiteral("stop_ms")).toObject();
@@ -531,7 +1000,9 @@ void BenchDriver::write()
     }
     m_root[QStringLiteral("targets")] = targetJson;
     if (!targets.isEmpty())
-        m_markdown += QStringLiteral("## Targets (issue 4)\n\n| target | measured | limit | |\n|---|---|---|---|\n")
+        m_markdown +=
+            QStringLiteral(
+                "## Targets (issues 4 and 15)\n\n| target | measured [min–max] | limit | |\n|---|---|---|---|\n")
             + targets.join(QLatin1Char('\n')) + QStringLiteral("\n");
 
     QTextStream(stdout) << m_markdown << Qt::flush;

@@ -9,10 +9,15 @@
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
+#include <QtCore/QMap>
 #include <QtCore/QProcess>
 #include <QtCore/QStringList>
+#include <QtCore/QTemporaryDir>
 
 #include <memory>
+#include <vector>
+
+#include "PeerClients.h"
 
 namespace streamscope::bench {
 
@@ -40,6 +45,20 @@ struct BenchOptions {
     double soakSeconds = 600;
     double soakRate = 50000;
     double timeoutS = 300;
+
+    // --converge: after `repeat` repeats, each scenario repeats until every ratio's median is
+    // known within ±convergeWithin (BenchStats.h), at most maxRepeat times.
+    bool converge = false;
+    double convergeWithin = 0.05;
+    int maxRepeat = 15;
+    // --compare-build / --client-binary-old: an older streamscope-bench-client; every client of
+    // compareClients then also runs from it, interleaved with the new one in each repeat.
+    QString oldClientPath;
+    QStringList compareClients{QStringLiteral("engine-raw"), QStringLiteral("engine-parsed"), QStringLiteral("app")};
+    // Peer clients (PeerClients.h): where their scripts are, and the interpreters.
+    QString peersDir;
+    QString nodePath;
+    QString pythonPath;
 };
 
 class BenchDriver {
@@ -58,8 +77,27 @@ private:
     Server startProcess(const QString &program, const QStringList &args);
     void stopServer(Server &server);
     QJsonObject runClient(const QStringList &args, double timeoutS);
+    QJsonObject runProgram(const QString &program, const QStringList &args, double timeoutS, bool countFailure);
     QString scenarioUrl(const QString &scenario, quint64 count, const QString &query = QString()) const;
     quint64 countFor(const QString &scenario) const;
+
+    // Throughput: one run of `key` (a client, or "old:" + client) on a scenario.
+    QJsonObject runThroughputClient(const QString &key, const QString &scenario, const QString &url, quint64 count);
+    // Which of the clients asked for run on this scenario (peers: websocket only).
+    QStringList clientsFor(const QString &scenario) const;
+    struct RatioDef {
+        QString name;
+        QString numerator; // result keys
+        QString denominator;
+        bool steers = true; // counts for --converge
+    };
+    QList<RatioDef> ratioDefs(const QString &scenario) const;
+    // One field of every repeat of `key` on a scenario, in repeat order (0 for a failed run).
+    std::vector<double> values(const QString &scenario, const QString &key, const QString &field) const;
+    // Median, min and max of msgs/s and CPU µs/msg, and the runs themselves (JSON).
+    QJsonObject clientFigures(const QString &scenario, const QString &key) const;
+    QString urlFor(const QString &scenario, quint64 count) const;
+    QString peerNote() const;
 
     void runThroughput();
     void runLatency();
@@ -72,6 +110,15 @@ private:
     QString m_clientPath;
     QString m_replayPath;
     Server m_ws;
+    Server m_wss;  // the same scenarios over TLS (wss://), the built-in certificate
+    Server m_line; // betfair_mcm: TLS lines
+    QTemporaryDir m_temp;
+    QString m_caFile; // the built-in certificate, for the peers over wss
+    PeerClients m_peers;
+    QStringList m_skippedPeers;
+    QStringList m_oldSkipped; // scenarios the old client could not read
+    // results[scenario][key] = one result per repeat, in repeat order
+    QMap<QString, QMap<QString, QList<QJsonObject>>> m_results;
     QJsonArray m_scenarios;
     QJsonObject m_root;
     QString m_markdown;

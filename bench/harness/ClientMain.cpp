@@ -8,7 +8,9 @@
 //   --client scale|scale-qws --url URL --streams N --seconds S
 //   --client soak --url URL --count N --seconds S
 //
-// URLs are ws://... (websocket) or tls://host:port (Betfair-style lines, built-in test CA).
+// URLs are ws://... or wss://... (websocket) or tls://host:port (Betfair-style lines); over
+// TLS every client trusts the replay server's built-in certificate as its CA and verifies
+// the peer (the engine through the stream's tls.ca_file, as a user would configure it).
 // msgs/s and CPU µs/msg cover the window from the first message to the count-th one:
 // (count - counted at first) ÷ (last − first), CPU (user+sys, all threads) over the same window.
 
@@ -73,6 +75,11 @@ QString caFile()
 bool isLineUrl(const QUrl &url)
 {
     return url.scheme() == QLatin1String("tls") || url.scheme() == QLatin1String("tcp");
+}
+
+bool isWssUrl(const QUrl &url)
+{
+    return url.scheme() == QLatin1String("wss");
 }
 
 void print(const QJsonObject &o)
@@ -140,6 +147,8 @@ StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
     } else {
         c.venue = Venue::Binance;
     }
+    if (isWssUrl(url))
+        c.caFile = caFile();
     return c;
 }
 
@@ -346,6 +355,15 @@ Window runQt(const QUrl &url, quint64 count, bool wireLines, double timeoutS)
     } else {
         QObject::connect(&ws, &QWebSocket::textMessageReceived, [&](const QString &m) { onMessage(m.size()); });
         QObject::connect(&ws, &QWebSocket::binaryMessageReceived, [&](const QByteArray &m) { onMessage(m.size()); });
+        if (isWssUrl(url)) {
+            // The CA trusted and the peer verified, as the engine's transport does.
+            QString error;
+            ws.setSslConfiguration(tlsConfiguration(streamConfigFor(url, false, false), &error));
+            QObject::connect(&ws, &QWebSocket::sslErrors, [&](const QList<QSslError> &errors) {
+                w.error = QStringLiteral("TLS: ") + errors.value(0).errorString();
+                loop.quit();
+            });
+        }
         ws.setMaxAllowedIncomingMessageSize(64 * 1024 * 1024);
         ws.setMaxAllowedIncomingFrameSize(64 * 1024 * 1024);
         ws.open(url);
@@ -364,7 +382,9 @@ Window runWire(const QUrl &url, quint64 count, bool stamped, double timeoutS, QJ
 {
     if (isLineUrl(url))
         return runQt(url, count, true, timeoutS);
-    WireReader::Result r = WireReader::run(url.toString().toStdString(), count, stamped, timeoutS);
+    WireReader::Result r =
+        WireReader::run(url.toString().toStdString(), count, stamped, timeoutS,
+                        isWssUrl(url) ? replay::builtinCertificatePem().toStdString() : std::string());
     Window w;
     w.count = count;
     w.received = r.received;

@@ -6,6 +6,14 @@
 #include "WebSocketWire.h"
 
 #include <cstring>
+#include <memory>
+
+#ifdef STREAMSCOPE_BENCH_OPENSSL
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#endif
 
 namespace streamscope::bench {
 
@@ -26,13 +34,15 @@ struct Url {
     std::string host;
     int port = 0;
     std::string target; // path and query
+    bool tls = false;
 };
 
 bool parseUrl(const std::string &url, Url &out)
 {
-    const std::string scheme = "ws://";
+    const std::string scheme = url.compare(0, 6, "wss://") == 0 ? "wss://" : "ws://";
     if (url.compare(0, scheme.size(), scheme) != 0)
         return false;
+    out.tls = scheme == "wss://";
     const std::size_t hostStart = scheme.size();
     const std::size_t slash = url.find('/', hostStart);
     const std::string hostPort =
@@ -57,9 +67,140 @@ std::int64_t parseStamp(const char *p, std::uint64_t len)
     return v;
 }
 
+// The byte stream under the frames: the socket itself, or TLS over it.
+class Link {
+public:
+    explicit Link(SocketHandle fd)
+        : m_fd(fd)
+    {
+    }
+    virtual ~Link() = default;
+    Link(const Link &) = delete;
+    Link &operator=(const Link &) = delete;
+
+    virtual bool start(const Url &, const std::string &, std::string &) { return true; }
+    virtual bool sendAll(const char *data, std::size_t len)
+    {
+        return sendSome(m_fd, data, len) == static_cast<long long>(len);
+    }
+    // Whether bytes can be read without waiting on the socket.
+    virtual bool pending() const { return false; }
+    // Bytes read, 0 when the peer closed, negative on an error (text in `error`).
+    virtual long long receive(char *data, std::size_t len, std::string &error)
+    {
+        const long long n = receiveSome(m_fd, data, len);
+        if (n < 0)
+            error = "recv: " + socketErrorText();
+        return n;
+    }
+
+protected:
+    SocketHandle m_fd;
+};
+
+#ifdef STREAMSCOPE_BENCH_OPENSSL
+// TLS as lean as OpenSSL allows: read-ahead into a 256 KB buffer (one recv() fetches many
+// records), the peer verified against the given CA and its name or address.
+class TlsLink final : public Link {
+public:
+    using Link::Link;
+    ~TlsLink() override
+    {
+        if (m_ssl)
+            SSL_free(m_ssl);
+        if (m_ctx)
+            SSL_CTX_free(m_ctx);
+    }
+
+    bool start(const Url &url, const std::string &caPem, std::string &error) override
+    {
+        m_ctx = SSL_CTX_new(TLS_client_method());
+        if (!m_ctx)
+            return fail("SSL_CTX_new", error);
+        SSL_CTX_set_verify(m_ctx, SSL_VERIFY_PEER, nullptr);
+        SSL_CTX_set_read_ahead(m_ctx, 1);
+        SSL_CTX_set_default_read_buffer_len(m_ctx, 256 * 1024);
+        if (caPem.empty()) {
+            SSL_CTX_set_default_verify_paths(m_ctx);
+        } else {
+            BIO *bio = BIO_new_mem_buf(caPem.data(), int(caPem.size()));
+            X509 *ca = bio ? PEM_read_bio_X509(bio, nullptr, nullptr, nullptr) : nullptr;
+            const bool added = ca && X509_STORE_add_cert(SSL_CTX_get_cert_store(m_ctx), ca) == 1;
+            X509_free(ca);
+            BIO_free(bio);
+            if (!added)
+                return fail("the CA certificate cannot be read", error);
+        }
+        m_ssl = SSL_new(m_ctx);
+        if (!m_ssl)
+            return fail("SSL_new", error);
+        X509_VERIFY_PARAM *param = SSL_get0_param(m_ssl);
+        if (X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str()) != 1) {
+            // A name, not an address: check it and send it as SNI.
+            SSL_set1_host(m_ssl, url.host.c_str());
+            SSL_set_tlsext_host_name(m_ssl, url.host.c_str());
+        }
+        SSL_set_fd(m_ssl, int(m_fd));
+        if (SSL_connect(m_ssl) != 1)
+            return fail("TLS handshake", error);
+        return true;
+    }
+
+    bool sendAll(const char *data, std::size_t len) override { return SSL_write(m_ssl, data, int(len)) == int(len); }
+
+    bool pending() const override { return SSL_has_pending(m_ssl) == 1; }
+
+    long long receive(char *data, std::size_t len, std::string &error) override
+    {
+        const int n = SSL_read(m_ssl, data, int(std::min<std::size_t>(len, 1 << 30)));
+        if (n > 0)
+            return n;
+        const int e = SSL_get_error(m_ssl, n);
+        if (e == SSL_ERROR_ZERO_RETURN)
+            return 0;
+        fail("SSL_read", error);
+        return -1;
+    }
+
+private:
+    static bool fail(const char *what, std::string &error)
+    {
+        char text[256] = {};
+        ERR_error_string_n(ERR_get_error(), text, sizeof text);
+        error = std::string(what) + ": " + text;
+        return false;
+    }
+
+    SSL_CTX *m_ctx = nullptr;
+    SSL *m_ssl = nullptr;
+};
+#endif
+
+std::unique_ptr<Link> makeLink(SocketHandle fd, bool tls)
+{
+#ifdef STREAMSCOPE_BENCH_OPENSSL
+    if (tls)
+        return std::make_unique<TlsLink>(fd);
+#else
+    if (tls)
+        return nullptr;
+#endif
+    return std::make_unique<Link>(fd);
+}
+
 } // namespace
 
-WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, bool stamped, double timeoutS)
+bool WireReader::supportsTls()
+{
+#ifdef STREAMSCOPE_BENCH_OPENSSL
+    return true;
+#else
+    return false;
+#endif
+}
+
+WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, bool stamped, double timeoutS,
+                                   const std::string &caPem)
 {
     Result r;
     Url u;
@@ -82,10 +223,20 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
         return r;
     }
     setNoDelay(fd);
+    const std::unique_ptr<Link> link = makeLink(fd, u.tls);
+    if (!link) {
+        r.error = "wss: this build of the wire reader has no OpenSSL";
+        closeSocket(fd);
+        return r;
+    }
+    if (!link->start(u, caPem, r.error)) {
+        closeSocket(fd);
+        return r;
+    }
     const std::string request = "GET " + u.target + " HTTP/1.1\r\nHost: " + u.host + ":" + std::to_string(u.port)
         + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
           "Sec-WebSocket-Version: 13\r\n\r\n";
-    if (sendSome(fd, request.data(), request.size()) != static_cast<long long>(request.size())) {
+    if (!link->sendAll(request.data(), request.size())) {
         r.error = "send handshake failed";
         closeSocket(fd);
         return r;
@@ -103,12 +254,16 @@ WireReader::Result WireReader::run(const std::string &url, std::uint64_t count, 
             }
             // Latency runs wake every millisecond, as the engine clients' 1 ms observer tick does,
             // so that both see the same idle-CPU wake-up cost (large on this VM).
-            const int pr = pollSocket(fd, POLLIN, int(std::min<std::int64_t>(left / 1000000 + 1, stamped ? 1 : 1000)));
-            if (pr <= 0)
-                continue;
-            const long long n = receiveSome(fd, buf.data() + have, buf.size() - have);
+            if (!link->pending()) {
+                const int pr =
+                    pollSocket(fd, POLLIN, int(std::min<std::int64_t>(left / 1000000 + 1, stamped ? 1 : 1000)));
+                if (pr <= 0)
+                    continue;
+            }
+            const long long n = link->receive(buf.data() + have, buf.size() - have, r.error);
             if (n <= 0) {
-                r.error = n == 0 ? "peer closed" : "recv: " + socketErrorText();
+                if (n == 0)
+                    r.error = "peer closed";
                 return false;
             }
             have += std::size_t(n);

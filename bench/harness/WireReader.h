@@ -2,7 +2,8 @@
 
 // The `wire` client: the physical limit of a websocket stream on this machine. A blocking
 // POSIX socket, a hand-written HTTP upgrade, and a loop that only splits frames and counts
-// them; no decoding, no copy of the payload. Optionally reads the replay stamp
+// them; no decoding, no copy of the payload. Over wss:// the same loop reads through OpenSSL
+// (blocking, read-ahead): the limit with TLS decryption in it. Optionally reads the replay stamp
 // ({"ts":<19 digits>,...) at the start of each message for latency runs.
 //
 // Thread contract: used on one thread; run() blocks until `count` messages arrived, the
@@ -28,8 +29,12 @@ public:
         std::string error;
     };
 
-    // url: ws://host:port/path?query
-    static Result run(const std::string &url, std::uint64_t count, bool stamped, double timeoutS);
+    // url: ws://host:port/path?query, or wss://... (TLS with OpenSSL: the peer verified
+    // against caPem, a PEM certificate, or the system's CAs when it is empty).
+    static Result run(const std::string &url, std::uint64_t count, bool stamped, double timeoutS,
+                      const std::string &caPem = std::string());
+    // Whether this build reads wss:// (built with OpenSSL).
+    static bool supportsTls();
 };
 
 } // namespace streamscope::bench

@@ -2,11 +2,16 @@
 //
 //   streamscope-bench [--scenarios a,b|all] [--repeat N] [--markdown FILE] [--json FILE]
 //                     [--latency] [--stop] [--scale] [--soak] [--extras] ...
+//                     [--converge [--converge-within D] [--max-repeat N]]
+//                     [--compare-build DIR | --client-binary-old PATH] [--compare-clients LIST]
+//                     [--clients ...,node-ws,node-ws-parse,py-websockets,py-websockets-parse]
 
 #include "BenchDriver.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
+#include <QtCore/QDir>
+#include <QtCore/QFileInfo>
 
 #ifdef Q_OS_UNIX
 #include <sys/resource.h>
@@ -36,9 +41,12 @@ int main(int argc, char **argv)
     const QCommandLineOption scenarios(QStringLiteral("scenarios"),
                                        QStringLiteral("Comma-separated scenarios, all, or none."),
                                        QStringLiteral("LIST"), QStringLiteral("all"));
-    const QCommandLineOption clients(QStringLiteral("clients"),
-                                     QStringLiteral("Comma-separated clients (default: all five)."),
-                                     QStringLiteral("LIST"));
+    const QCommandLineOption clients(
+        QStringLiteral("clients"),
+        QStringLiteral("Comma-separated clients (default: wire,qws,engine-raw,engine-parsed,app); also record, and "
+                       "the peers node-ws, node-ws-parse, py-websockets, py-websockets-parse (skipped, with a line, "
+                       "where not installed)."),
+        QStringLiteral("LIST"));
     const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repeats (medians)."), QStringLiteral("N"),
                                     QStringLiteral("3"));
     const QCommandLineOption countScale(QStringLiteral("count-scale"),
@@ -78,17 +86,48 @@ int main(int argc, char **argv)
                                       QStringLiteral("50000"));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Per client run, seconds."),
                                      QStringLiteral("S"), QStringLiteral("300"));
-    parser.addOptions({scenarios,      clients, repeat,         countScale, count,        markdown,
-                       json,           binDir,  extras,         latency,    latencySizes, latencyRate,
-                       latencySeconds, stop,    stopIterations, scale,      scaleStreams, scaleRate,
-                       scaleSeconds,   soak,    soakSeconds,    soakRate,   timeout});
+    const QCommandLineOption converge(
+        QStringLiteral("converge"),
+        QStringLiteral("After --repeat repeats, repeat each scenario until every ratio's median is known within "
+                       "±--converge-within (95 % interval of the median), at most --max-repeat times."));
+    const QCommandLineOption convergeWithin(QStringLiteral("converge-within"),
+                                            QStringLiteral("Half-width asked of each ratio's interval."),
+                                            QStringLiteral("D"), QStringLiteral("0.05"));
+    const QCommandLineOption maxRepeat(QStringLiteral("max-repeat"), QStringLiteral("Most repeats with --converge."),
+                                       QStringLiteral("N"), QStringLiteral("15"));
+    const QCommandLineOption compareBuild(
+        QStringLiteral("compare-build"),
+        QStringLiteral("An older build (its build directory, or the folder of its streamscope-bench-client): its "
+                       "clients run interleaved with these, and the tables show both."),
+        QStringLiteral("DIR"));
+    const QCommandLineOption oldClient(QStringLiteral("client-binary-old"),
+                                       QStringLiteral("The older streamscope-bench-client itself."),
+                                       QStringLiteral("PATH"));
+    const QCommandLineOption compareClients(
+        QStringLiteral("compare-clients"),
+        QStringLiteral("Clients run from both builds (default: engine-raw,engine-parsed,app)."),
+        QStringLiteral("LIST"));
+    const QCommandLineOption peersDir(QStringLiteral("peers-dir"),
+                                      QStringLiteral("Where the peer scripts and node_modules are (bench/peers)."),
+                                      QStringLiteral("DIR"));
+    const QCommandLineOption node(QStringLiteral("node"), QStringLiteral("node for the node-ws peers."),
+                                  QStringLiteral("PATH"));
+    const QCommandLineOption python(QStringLiteral("python"),
+                                    QStringLiteral("python3 for the py-websockets peers (default /usr/bin/python3)."),
+                                    QStringLiteral("PATH"));
+    parser.addOptions(
+        {scenarios,      clients,   repeat,       countScale,  count,          markdown, json,           binDir,
+         extras,         latency,   latencySizes, latencyRate, latencySeconds, stop,     stopIterations, scale,
+         scaleStreams,   scaleRate, scaleSeconds, soak,        soakSeconds,    soakRate, timeout,        converge,
+         convergeWithin, maxRepeat, compareBuild, oldClient,   compareClients, peersDir, node,           python});
     parser.process(application);
 
     BenchOptions o;
-    const QStringList all{QStringLiteral("small_aggtrade"),  QStringLiteral("medium_kline"),
-                          QStringLiteral("large_depth20"),   QStringLiteral("xlarge_depth_diff"),
-                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
-                          QStringLiteral("betfair_mcm")};
+    const QStringList all{QStringLiteral("small_aggtrade"),       QStringLiteral("medium_kline"),
+                          QStringLiteral("large_depth20"),        QStringLiteral("xlarge_depth_diff"),
+                          QStringLiteral("huge_ticker_arr"),      QStringLiteral("multiplex_mix"),
+                          QStringLiteral("betfair_mcm"),          QStringLiteral("small_aggtrade_wss"),
+                          QStringLiteral("xlarge_depth_diff_wss")};
     const QString s = parser.value(scenarios);
     if (s == QLatin1String("all"))
         o.scenarios = all;
@@ -127,6 +166,27 @@ int main(int argc, char **argv)
     o.soakSeconds = parser.value(soakSeconds).toDouble();
     o.soakRate = parser.value(soakRate).toDouble();
     o.timeoutS = parser.value(timeout).toDouble();
+    o.converge = parser.isSet(converge);
+    o.convergeWithin = parser.value(convergeWithin).toDouble();
+    o.maxRepeat = std::max(1, parser.value(maxRepeat).toInt());
+    if (parser.isSet(oldClient)) {
+        o.oldClientPath = parser.value(oldClient);
+    } else if (parser.isSet(compareBuild)) {
+        // A build directory (its bench/harness/ holds the client) or the client's own folder.
+        const QDir dir(parser.value(compareBuild));
+        const QString name = QStringLiteral("streamscope-bench-client");
+        o.oldClientPath = dir.filePath(name);
+        for (const QString &candidate : {dir.filePath(QStringLiteral("bench/harness/") + name), dir.filePath(name)})
+            if (QFileInfo(candidate).isExecutable())
+                o.oldClientPath = candidate;
+    }
+    if (!o.oldClientPath.isEmpty())
+        o.oldClientPath = QFileInfo(o.oldClientPath).absoluteFilePath();
+    if (parser.isSet(compareClients))
+        o.compareClients = parser.value(compareClients).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    o.peersDir = parser.value(peersDir);
+    o.nodePath = parser.value(node);
+    o.pythonPath = parser.value(python);
 
     BenchDriver driver(o);
     return driver.run();

@@ -1,7 +1,10 @@
 #include "Engine.h"
+#include "Workspace.h"
 
 #include "capture/CaptureRecorder.h"
 #include "capture/CaptureWriter.h"
+#include "capture/FlightBudget.h"
+#include "capture/FlightRecorder.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
 #include "model/SecretStore.h"
@@ -13,6 +16,7 @@
 #endif
 
 #include <QtCore/QDateTime>
+#include <QtCore/QDir>
 #include <QtCore/QThread>
 
 #include <algorithm>
@@ -97,10 +101,9 @@ Engine::~Engine()
     m_captureWriter.reset();
 }
 
-std::shared_ptr<CaptureRecorder> Engine::startRecorder(const StreamConfig &config)
+namespace {
+CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
 {
-    if (!config.record.active())
-        return nullptr;
     CaptureRecorder::Identity identity;
     identity.stream = config.name;
     identity.venue = venueName(config.venue);
@@ -110,14 +113,87 @@ std::shared_ptr<CaptureRecorder> Engine::startRecorder(const StreamConfig &confi
         identity.latencyField = config.latencyField;
         identity.latencyUnit = latencyUnitName(config.latencyUnit);
     }
-    auto recorder = std::make_shared<CaptureRecorder>(config.record, identity, QDateTime::currentMSecsSinceEpoch());
+    return identity;
+}
+
+bool sameIdentity(const CaptureRecorder::Identity &a, const CaptureRecorder::Identity &b)
+{
+    return a.stream == b.stream && a.venue == b.venue && a.url == b.url && a.mode == b.mode;
+}
+
+constexpr qint64 kMiB = 1024 * 1024;
+} // namespace
+
+CaptureWriter &Engine::captureWriter()
+{
     if (!m_captureWriter)
         m_captureWriter = std::make_unique<CaptureWriter>();
-    m_captureWriter->add(recorder);
+    return *m_captureWriter;
+}
+
+std::shared_ptr<CaptureRecorder> Engine::startRecorder(const StreamConfig &config)
+{
+    if (!config.record.active())
+        return nullptr;
+    auto recorder =
+        std::make_shared<CaptureRecorder>(config.record, captureIdentity(config), QDateTime::currentMSecsSinceEpoch());
+    captureWriter().add(recorder);
     return recorder;
 }
 
-void Engine::finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureRecorder> recorder)
+std::shared_ptr<FlightRecorder> Engine::startFlight(const StreamConfig &config)
+{
+    if (!m_flight.enabled)
+        return nullptr;
+    auto flight =
+        std::make_shared<FlightRecorder>(captureIdentity(config), m_flightBudget, qint64(m_flight.minutes) * 60 * 1000);
+    captureWriter().add(flight);
+    return flight;
+}
+
+void Engine::setFlightRecorder(const FlightConfig &config)
+{
+    FlightConfig c = config;
+    c.minutes = std::clamp(c.minutes, 1, 24 * 60);
+    c.memoryMb = std::clamp(c.memoryMb, 1, 1024 * 1024);
+    if (c == m_flight)
+        return;
+    const bool wasOn = m_flight.enabled;
+    m_flight = c;
+    if (!m_flightBudget)
+        m_flightBudget = std::make_shared<FlightBudget>();
+    m_flightBudget->setCapBytes(quint64(c.memoryMb) * quint64(kMiB));
+    for (auto it = m_streams.begin(); it != m_streams.end(); ++it) {
+        EngineWorker *worker = it->worker;
+        const StreamId id = it.key();
+        if (c.enabled && wasOn && it->flight) {
+            it->flight->setKeepMs(qint64(c.minutes) * 60 * 1000);
+            continue;
+        }
+        std::shared_ptr<FlightRecorder> old = std::move(it->flight);
+        it->flight = startFlight(it->config);
+        worker->post([worker, id, flight = it->flight] { worker->setFlightRecorder(id, flight); });
+        finishRecorder(worker, std::move(old));
+    }
+}
+
+QString Engine::saveFlightRecording(StreamId id, const QString &fallbackDir)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd() || !it->flight)
+        return {};
+    const QString dir = !m_flight.dir.isEmpty() ? m_flight.dir
+        : !fallbackDir.isEmpty()                ? fallbackDir
+                                                : QDir::currentPath();
+    return it->flight->requestSave(dir, QDateTime::currentMSecsSinceEpoch() * 1000);
+}
+
+quint64 Engine::flightMemoryBytes() const
+{
+    return m_flightBudget ? m_flightBudget->usedBytes() : 0;
+}
+
+void Engine::finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureSink> recorder)
 {
     if (!recorder)
         return;
@@ -139,9 +215,10 @@ StreamId Engine::addStream(const StreamConfig &config)
     EngineWorker *worker = leastLoadedWorker();
     worker->addLoad(1);
     std::shared_ptr<CaptureRecorder> recorder = startRecorder(config);
-    m_streams.insert(id, Entry{shared, worker, config, recorder});
+    std::shared_ptr<FlightRecorder> flight = startFlight(config);
+    m_streams.insert(id, Entry{shared, worker, config, recorder, flight});
     m_order.append(id);
-    worker->post([worker, shared, config, recorder] { worker->addSession(shared, config, recorder); });
+    worker->post([worker, shared, config, recorder, flight] { worker->addSession(shared, config, recorder, flight); });
     emit streamAdded(id);
     return id;
 }
@@ -154,18 +231,27 @@ void Engine::removeStream(StreamId id)
     EngineWorker *worker = it->worker;
     worker->addLoad(-1);
     std::shared_ptr<CaptureRecorder> recorder = it->recorder;
+    std::shared_ptr<FlightRecorder> flight = it->flight;
     m_streams.erase(it);
     m_order.removeOne(id);
     worker->post([worker, id] { worker->removeSession(id); });
     finishRecorder(worker, std::move(recorder));
+    finishRecorder(worker, std::move(flight));
     emit streamRemoved(id);
 }
 
-void Engine::updateStream(StreamId id, const StreamConfig &config)
+bool Engine::updateStream(StreamId id, const StreamConfig &config)
 {
     const auto it = m_streams.find(id);
     if (it == m_streams.end())
-        return;
+        return false;
+    StreamConfig sameDestinations = config;
+    sameDestinations.notify = it->config.notify;
+    if (Workspace::sameStream(sameDestinations, it->config)) {
+        it->config = config;
+        it->shared->setConfig(config);
+        return false;
+    }
     // The same shared block: a new session counts on where the old one stopped.
     EngineWorker *worker = it->worker;
     // A recording goes on into the same file unless its settings (or the stream's name) changed.
@@ -173,16 +259,25 @@ void Engine::updateStream(StreamId id, const StreamConfig &config)
     const bool sameRecording = old && config.record == it->config.record && config.name == it->config.name;
     if (!sameRecording)
         it->recorder = startRecorder(config);
+    // The flight recorder keeps its history unless what its files' first line says changed.
+    std::shared_ptr<FlightRecorder> oldFlight = it->flight;
+    const bool sameFlight = oldFlight && sameIdentity(oldFlight->identity(), captureIdentity(config));
+    if (!sameFlight)
+        it->flight = startFlight(config);
     it->config = config;
     const std::shared_ptr<StreamShared> shared = it->shared;
     shared->setConfig(config);
     std::shared_ptr<CaptureRecorder> recorder = it->recorder;
-    worker->post([worker, shared, config, id, recorder] {
+    std::shared_ptr<FlightRecorder> flight = it->flight;
+    worker->post([worker, shared, config, id, recorder, flight] {
         worker->removeSession(id);
-        worker->addSession(shared, config, recorder);
+        worker->addSession(shared, config, recorder, flight);
     });
     if (!sameRecording)
         finishRecorder(worker, std::move(old));
+    if (!sameFlight)
+        finishRecorder(worker, std::move(oldFlight));
+    return true;
 }
 
 void Engine::setRecording(StreamId id, const RecordConfig &record)
@@ -277,6 +372,8 @@ QVector<StreamSnapshot> Engine::snapshot(bool withLatency) const
         e.shared->fillSnapshot(out[i], withLatency);
         if (e.recorder)
             out[i].record = e.recorder->status();
+        if (e.flight)
+            out[i].flight = e.flight->status();
     }
     return out;
 }
@@ -288,6 +385,8 @@ StreamSnapshot Engine::snapshot(StreamId id, bool withLatency) const
         it->shared->fillSnapshot(s, withLatency);
         if (it->recorder)
             s.record = it->recorder->status();
+        if (it->flight)
+            s.flight = it->flight->status();
     }
     return s;
 }

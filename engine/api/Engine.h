@@ -26,7 +26,10 @@ class QThread;
 namespace streamscope {
 
 class CaptureRecorder;
+class CaptureSink;
 class CaptureWriter;
+class FlightBudget;
+class FlightRecorder;
 class EngineWorker;
 class StreamShared;
 
@@ -44,12 +47,28 @@ public:
     StreamId addStream(const StreamConfig &config);
     void removeStream(StreamId id);
     // Replaces a stream's configuration: the stream reconnects with it under the same id and
-    // keeps its counters and latency histogram (the user guide promises so).
-    void updateStream(StreamId id, const StreamConfig &config);
+    // keeps its counters and latency histogram (the user guide promises so). A change only to
+    // where its alerts are sent (`notify`, which the session does not read) is stored without
+    // a reconnect. Returns whether the stream reconnects.
+    bool updateStream(StreamId id, const StreamConfig &config);
     // Starts, changes or stops a stream's recording (docs/capture.md) without touching its
     // connection: the running session hands its messages to the new recorder from the next
     // one on, and the old recorder writes what it holds and closes.
     void setRecording(StreamId id, const RecordConfig &record);
+    // The flight recorder (docs/capture.md, "Flight recorder"): on, every stream keeps its last
+    // `minutes` compressed in memory within `memoryMb` over all streams; off, the history goes.
+    // Turning it on or changing its settings keeps what is held.
+    void setFlightRecorder(const FlightConfig &config);
+    const FlightConfig &flightRecorder() const { return m_flight; }
+    // Writes what the stream's flight recorder holds to a new capture file in the configured
+    // folder (else `fallbackDir`, else the current folder), on the capture writer thread. Returns the file's
+    // path at once (empty: the stream is unknown or the flight recorder is off); the stream's
+    // snapshot (flight.savedFiles, flight.lastFile, flight.error) and an event tell when it is
+    // written or why not.
+    QString saveFlightRecording(StreamId id, const QString &fallbackDir = QString());
+    // The flight recorder's memory over all streams.
+    quint64 flightMemoryBytes() const;
+
     void stopStream(StreamId id);
     void restartStream(StreamId id);
     void stopAll();
@@ -91,15 +110,20 @@ private:
         EngineWorker *worker = nullptr;
         StreamConfig config;                       // as added or last edited; the session keeps its own copy
         std::shared_ptr<CaptureRecorder> recorder; // null unless the stream records
+        std::shared_ptr<FlightRecorder> flight;    // null unless the flight recorder is on
     };
     std::shared_ptr<CaptureRecorder> startRecorder(const StreamConfig &config);
     // After the worker dropped the session: the recorder writes what is left and closes.
-    void finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureRecorder> recorder);
+    void finishRecorder(EngineWorker *worker, std::shared_ptr<CaptureSink> recorder);
+    std::shared_ptr<FlightRecorder> startFlight(const StreamConfig &config);
+    CaptureWriter &captureWriter();
     void onWorkerEvent(const streamscope::StreamEvent &event);
     EngineWorker *leastLoadedWorker() const;
     qint64 sendControl(StreamId id, const QString &method, const QStringList &params);
 
     std::unique_ptr<CaptureWriter> m_captureWriter; // created with the first recording stream
+    FlightConfig m_flight;
+    std::shared_ptr<FlightBudget> m_flightBudget;
     std::vector<QThread *> m_threads;
     std::vector<EngineWorker *> m_workers;
     QHash<StreamId, Entry> m_streams;

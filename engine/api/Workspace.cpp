@@ -219,6 +219,47 @@ bool readRecord(const QJsonObject &json, const QString &path, Workspace::LoadRes
     return true;
 }
 
+// The top-level "flight_recorder" object (docs/capture.md, "Flight recorder"): present, the
+// flight recorder is on unless "enabled" says otherwise.
+bool readFlight(const QJsonObject &json, Workspace::LoadResult &result, const QString &file, FlightConfig &c)
+{
+    ObjectReader r(json, QStringLiteral("flight_recorder"), result, file);
+    c.enabled = true;
+    if (auto v = r.boolean(QStringLiteral("enabled")))
+        c.enabled = *v;
+    if (auto v = r.integer(QStringLiteral("minutes"), 1, 24 * 60))
+        c.minutes = int(*v);
+    if (auto v = r.integer(QStringLiteral("memory_mb"), 1, 1024 * 1024))
+        c.memoryMb = int(*v);
+    if (auto v = r.string(QStringLiteral("dir"))) {
+        if (v->trimmed().isEmpty())
+            return r.error(QStringLiteral("dir"), QStringLiteral("expected a folder name"));
+        QString dir = *v;
+        if (QFileInfo(dir).isRelative() && !file.isEmpty())
+            dir = QFileInfo(file).absoluteDir().filePath(dir);
+        c.dir = dir;
+    }
+    if (auto v = r.integer(QStringLiteral("alert_save_every_s"), 0, 24 * 3600))
+        c.alertSaveEveryS = int(*v);
+    if (!r.ok())
+        return false;
+    r.warnUnknownKeys();
+    return true;
+}
+
+QJsonObject flightToJson(const FlightConfig &c)
+{
+    const FlightConfig d;
+    QJsonObject o{{QStringLiteral("enabled"), c.enabled},
+                  {QStringLiteral("minutes"), c.minutes},
+                  {QStringLiteral("memory_mb"), c.memoryMb}};
+    if (!c.dir.isEmpty())
+        o.insert(QStringLiteral("dir"), c.dir);
+    if (c.alertSaveEveryS != d.alertSaveEveryS)
+        o.insert(QStringLiteral("alert_save_every_s"), c.alertSaveEveryS);
+    return o;
+}
+
 QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base)
 {
     QJsonObject o;
@@ -585,6 +626,10 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         if (!readRecord(*v, QStringLiteral("record"), result, fileName, ws.record))
             return result;
     }
+    if (auto v = top.object(QStringLiteral("flight_recorder"))) {
+        if (!readFlight(*v, result, fileName, ws.flight))
+            return result;
+    }
     const auto streams = top.array(QStringLiteral("streams"), true);
     if (!streams)
         return result;
@@ -621,6 +666,13 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
     out = ws;
     result.ok = true;
     return result;
+}
+
+bool Workspace::sameStream(const StreamConfig &a, const StreamConfig &b)
+{
+    // The saved form covers every key a workspace can set (and the keys added later, as they
+    // are added to it); the URL and headers are compared whole because it redacts them.
+    return a.url == b.url && a.headers == b.headers && streamToJson(a) == streamToJson(b);
 }
 
 QJsonObject Workspace::streamToJson(const StreamConfig &c)
@@ -709,6 +761,8 @@ QJsonObject Workspace::toJson() const
     QJsonObject o{{QStringLiteral("version"), kVersion}, {QStringLiteral("streams"), streamArray}};
     if (const QJsonObject top = recordToJson(record, RecordConfig{}); !top.isEmpty())
         o.insert(QStringLiteral("record"), top);
+    if (flight != FlightConfig{})
+        o.insert(QStringLiteral("flight_recorder"), flightToJson(flight));
     if (!alerts.isEmpty())
         o.insert(QStringLiteral("alerts"), alerts);
     if (!layout.isEmpty())

@@ -8,6 +8,7 @@
 //
 // Thread contract: plain value type; load and save on any one thread.
 
+#include "FlightConfig.h"
 #include "NotifyTarget.h"
 #include "StreamConfig.h"
 
@@ -30,6 +31,8 @@ struct Workspace {
     // The top-level "record" object: recording for every stream (docs/capture.md). Each
     // stream's own "record" keys override it; the streams' configs hold the merged result.
     RecordConfig record;
+    // The top-level "flight_recorder" object: every stream's last minutes kept in memory.
+    FlightConfig flight;
 
     struct LoadResult {
         bool ok = false;
@@ -54,6 +57,9 @@ struct Workspace {
     // A URL's password and a literal credential header are never written.
     QJsonObject toJson() const;
     static QJsonObject streamToJson(const StreamConfig &config);
+    // Whether two stream configurations are alike: everything the workspace file holds,
+    // including a URL's password and literal headers, which the saved form leaves out.
+    static bool sameStream(const StreamConfig &a, const StreamConfig &b);
     // Writes atomically (QSaveFile). Returns false and sets `error` on failure.
     bool save(const QString &path, QString *error = nullptr) const;
 };

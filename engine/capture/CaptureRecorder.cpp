@@ -4,7 +4,6 @@
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
-#include <QtCore/QJsonDocument>
 
 #include <zstd.h>
 
@@ -20,20 +19,6 @@ constexpr qint64 kRetryMs = 5000;                       // after an error, a new
 constexpr std::size_t kTextChunk = 256 * 1024;          // formatted text handed to zstd at once
 constexpr std::size_t kServiceBudget = 8 * 1024 * 1024; // ring bytes per service() call, for fairness
 constexpr qint64 kMiB = 1024 * 1024;
-
-QByteArray eventJson(const QString &name, const QJsonObject &fields)
-{
-    // "event" first, so that a reader sees what the line is at once (QJsonObject sorts keys).
-    QByteArray out =
-        "{\"event\":" + QJsonDocument(QJsonObject{{QStringLiteral("e"), name}}).toJson(QJsonDocument::Compact).mid(5);
-    out.chop(1); // the closing brace of {"e":"name"}
-    const QByteArray rest = QJsonDocument(fields).toJson(QJsonDocument::Compact);
-    if (rest.size() > 2)
-        out += ',' + rest.mid(1);
-    else
-        out += '}';
-    return out;
-}
 
 } // namespace
 
@@ -53,7 +38,7 @@ CaptureRecorder::~CaptureRecorder()
 
 void CaptureRecorder::event(qint64 timeUs, const QString &name, QJsonObject fields)
 {
-    const QByteArray json = eventJson(name, fields);
+    const QByteArray json = capture::eventJson(name, fields);
     if (!m_ring.push(CaptureRing::Kind::Event, timeUs, json.constData(), std::size_t(json.size())))
         m_ringDrops.add();
 }
@@ -103,7 +88,7 @@ QByteArray CaptureRecorder::headerJson(const QString &previous) const
         o.insert(QStringLiteral("latency_field"), m_identity.latencyField);
         o.insert(QStringLiteral("latency_unit"), m_identity.latencyUnit);
     }
-    return eventJson(QStringLiteral("capture"), o);
+    return capture::eventJson(QStringLiteral("capture"), o);
 }
 
 bool CaptureRecorder::service(qint64 wallUs, qint64 steadyMs)
@@ -231,8 +216,8 @@ bool CaptureRecorder::openFile(qint64 wallUs, qint64 steadyMs, const QString &pr
 void CaptureRecorder::closeFile(qint64 wallUs, const QString &next)
 {
     if (!next.isEmpty())
-        capture::appendEventLine(m_text, wallUs,
-                                 eventJson(QStringLiteral("rotated"), QJsonObject{{QStringLiteral("next"), next}}));
+        capture::appendEventLine(
+            m_text, wallUs, capture::eventJson(QStringLiteral("rotated"), QJsonObject{{QStringLiteral("next"), next}}));
     if (writeOut(true, true))
         m_file.close();
 }

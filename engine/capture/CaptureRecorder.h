@@ -13,6 +13,7 @@
 // service() and close() on the writer thread only; status() and finish() on any thread.
 
 #include "CaptureRing.h"
+#include "CaptureSink.h"
 #include "model/RecordConfig.h"
 #include "stats/RelaxedCounter.h"
 
@@ -30,7 +31,7 @@ struct ZSTD_CCtx_s;
 
 namespace streamscope {
 
-class CaptureRecorder {
+class CaptureRecorder final : public CaptureSink {
 public:
     // What the first line of every file names.
     struct Identity {
@@ -44,7 +45,7 @@ public:
     };
 
     CaptureRecorder(const RecordConfig &config, Identity identity, qint64 startedMs);
-    ~CaptureRecorder();
+    ~CaptureRecorder() override;
     CaptureRecorder(const CaptureRecorder &) = delete;
     CaptureRecorder &operator=(const CaptureRecorder &) = delete;
 
@@ -65,15 +66,15 @@ public:
     quint64 errorCount() const { return m_errors.load(); }
     // No more input will come (the session is gone): the writer writes what is left and
     // closes the file.
-    void finish() { m_finishing.store(true, std::memory_order_release); }
+    void finish() override { m_finishing.store(true, std::memory_order_release); }
 
     // Writer thread: writes what the ring holds; flushes, rotates and retries when due.
     // Returns true if there was anything to do. `wallUs` and `steadyMs` are the writer's clocks.
-    bool service(qint64 wallUs, qint64 steadyMs);
+    bool service(qint64 wallUs, qint64 steadyMs) override;
     // Writer thread: whether finish() was called and everything has been written and closed.
-    bool done() const { return m_done; }
+    bool done() const override { return m_done; }
     // Writer thread: writes what is left and closes the file (the process is ending).
-    void close(qint64 wallUs, qint64 steadyMs);
+    void close(qint64 wallUs, qint64 steadyMs) override;
 
 private:
     bool openFile(qint64 wallUs, qint64 steadyMs, const QString &previous);

@@ -1,6 +1,6 @@
 #include "CaptureWriter.h"
 
-#include "CaptureRecorder.h"
+#include "CaptureSink.h"
 
 #include <chrono>
 
@@ -39,7 +39,7 @@ CaptureWriter::~CaptureWriter()
     m_thread.join();
 }
 
-void CaptureWriter::add(std::shared_ptr<CaptureRecorder> recorder)
+void CaptureWriter::add(std::shared_ptr<CaptureSink> recorder)
 {
     {
         std::lock_guard lock(m_mutex);
@@ -48,7 +48,7 @@ void CaptureWriter::add(std::shared_ptr<CaptureRecorder> recorder)
     m_wake.notify_one();
 }
 
-void CaptureWriter::remove(const std::shared_ptr<CaptureRecorder> &recorder)
+void CaptureWriter::remove(const std::shared_ptr<CaptureSink> &recorder)
 {
     recorder->finish();
     m_wake.notify_one();

@@ -56,7 +56,7 @@ void EngineWorker::shutdown()
 }
 
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
-                              std::shared_ptr<CaptureRecorder> recorder)
+                              std::shared_ptr<CaptureRecorder> recorder, std::shared_ptr<FlightRecorder> flight)
 {
     const StreamId id = shared->id;
     auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
@@ -64,6 +64,7 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
     session->setServerTimeService(&m_serverTime);
     session->setWorkerLoad(&m_busy);
     session->setRecorder(std::move(recorder));
+    session->setFlightRecorder(std::move(flight));
     m_sessions.insert(id, session);
     session->start();
 }
@@ -77,6 +78,12 @@ void EngineWorker::setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> rec
 {
     if (StreamSession *s = m_sessions.value(id))
         s->setRecorder(std::move(recorder));
+}
+
+void EngineWorker::setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder> flight)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->setFlightRecorder(std::move(flight));
 }
 
 void EngineWorker::stop(StreamId id)

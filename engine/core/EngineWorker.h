@@ -30,6 +30,7 @@ class QTimer;
 namespace streamscope {
 
 class CaptureRecorder;
+class FlightRecorder;
 class StreamSession;
 class StreamShared;
 
@@ -47,12 +48,15 @@ public:
     void init();     // on the worker thread, once, right after the thread starts
     void shutdown(); // on the worker thread: every session closed and deleted
 
-    // `recorder`: the stream records (null: it does not).
+    // `recorder`: the stream records (null: it does not); `flight`: its flight recorder.
     void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
-                    std::shared_ptr<CaptureRecorder> recorder = nullptr);
+                    std::shared_ptr<CaptureRecorder> recorder = nullptr,
+                    std::shared_ptr<FlightRecorder> flight = nullptr);
     void removeSession(StreamId id);
     // The session's recorder from now on (null: it stops recording); its connection stays.
     void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
+    // The session's flight recorder from now on (null: none); its connection stays.
+    void setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder> flight);
     void stop(StreamId id);
     void restart(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);

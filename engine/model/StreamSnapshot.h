@@ -5,6 +5,7 @@
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
 #include "ClockEstimate.h"
+#include "FlightConfig.h"
 #include "Freshness.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
@@ -54,6 +55,7 @@ struct StreamSnapshot {
     FreshnessEstimate freshness; // learned silence, falling behind (docs/freshness.md)
 
     RecordStatus record; // recording to disk (docs/capture.md)
+    FlightStatus flight; // the flight recorder (docs/capture.md, "Flight recorder")
 
     // ---- venues (see docs/venues.md) ----
     quint64 updates = 0;               // logical updates: a segmented Betfair change (SEG_START..SEG_END) counts once

@@ -5,6 +5,7 @@
 #include "ShardPlan.h"
 #include "WorkerLoad.h"
 #include "capture/CaptureRecorder.h"
+#include "capture/FlightRecorder.h"
 #include "model/PeerText.h"
 #include "model/SecretStore.h"
 #include "model/TlsConfiguration.h"
@@ -95,6 +96,7 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_clockTrack(m_shared->clock)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
+    , m_eventTypes(m_shared->freshness)
 {
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
@@ -120,6 +122,8 @@ void StreamSession::applyConfig(const StreamConfig &config)
     m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
     m_minEventTime = inUnits(kMinPlausibleUs, m_usPerUnit);
     m_maxEventTime = inUnits(kMaxPlausibleUs, m_usPerUnit);
+    m_eventTypes.setUnit(m_usPerUnit);
+    m_namesPeriodic = EventTypeTracker::allPeriodic(EventTypeTracker::streamNames(config.url, config.subscribe));
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
     m_venue = VenueHandler::create(m_config, *this);
     m_heartbeats = m_venue->headScanHeartbeats(m_parsed);
@@ -253,7 +257,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
         return;
     if (!requestId.isEmpty())
         m_requests.track(requestId, method, m_clock.monotonicMs());
-    if (m_recorder) {
+    if (m_recorder || m_flight) {
         // Only requests known to carry no secret are quoted (Betfair's authentication does).
         static const QStringList kQuoted{QStringLiteral("SUBSCRIBE"),          QStringLiteral("UNSUBSCRIBE"),
                                          QStringLiteral("LIST_SUBSCRIPTIONS"), QStringLiteral("marketSubscription"),
@@ -452,6 +456,8 @@ void StreamSession::onLinkConnected(Link &link)
     m_stall.connected(now);
     m_silence.connected(now);
     m_trend.reset();
+    m_eventTypes.reconnected();
+    m_backpressure.reset();
     m_liveSinceMs.reset();
     startServerTime();
     const bool sent = m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
@@ -486,24 +492,51 @@ void StreamSession::checkFreshness(qint64 nowMs, bool dataSinceLastTick)
 
     const double busy = m_workerLoad ? m_workerLoad->busyShare() : -1.0;
     out.busyShare.store(busy);
+    const BackpressureMeter::Figures backlog = m_backpressure.tick(nowMs, unreadBytes());
+    out.unreadBytes.store(backlog.unreadBytes);
+    out.unreadBytesPeak.store(backlog.unreadBytesPeak);
+    out.processingUs.store(backlog.processingUs);
+
+    // Periodic streams stay out of the trend; a stream that mixes periodic and other event
+    // types follows the others' raw latency (docs/freshness.md, "Periodic streams").
+    m_eventTypes.setStreamPeriodic(m_namesPeriodic || m_shared->venue.conflateMs.load() > 0);
+    m_eventTypes.tick(nowMs);
+    const int source = m_eventTypes.streamPeriodic() ? 2 : m_eventTypes.mixed() ? 1 : 0;
     // The trend follows the corrected latency once there is one (raw latencies below zero are
     // not in the raw histogram's sum), and starts over when that changes.
-    const bool corrected = m_clockTrack.correcting();
-    if (corrected != m_trendCorrected) {
+    const bool corrected = m_clockTrack.correcting() && source == 0;
+    if (corrected != m_trendCorrected || source != m_trendSource) {
         m_trendCorrected = corrected;
+        m_trendSource = source;
         m_trend.reset();
     }
     const LatencyHistogram &h = corrected ? m_shared->latencyCorrected : m_shared->latency;
-    const LatencyTrend::Change change = m_trend.tick(nowMs, h.count(), h.sumUs());
-    out.trendMsPerS.store(m_trend.slopeMsPerS());
-    out.fallingBehind.store(m_trend.behind());
+    std::uint64_t count = h.count();
+    std::uint64_t sumUs = h.sumUs();
+    if (source == 1)
+        m_eventTypes.nonPeriodicTotals(count, sumUs);
+    const LatencyTrend::Change change = source == 2 ? LatencyTrend::Change::None : m_trend.tick(nowMs, count, sumUs);
+    out.trendMsPerS.store(source == 2 ? 0.0 : m_trend.slopeMsPerS());
+    out.fallingBehind.store(source != 2 && m_trend.behind());
+    if (source == 2 && m_trend.behind()) {
+        // It became periodic (a conflation echoed) while behind: no longer a latency alarm.
+        m_trend.reset();
+        out.cause.store(int(BehindCause::None));
+    }
     if (change == LatencyTrend::Change::Started) {
-        const BehindCause cause = busy < 0 ? BehindCause::Unknown
-            : busy >= 0.9                  ? BehindCause::WeAreSlow
-                                           : BehindCause::VenueLate;
+        // Bytes piling up unread in the socket say "we are slow" even when the busy share
+        // (a lower bound under CPU contention) does not.
+        const BehindCause cause = backlog.backedUp ? BehindCause::WeAreSlow
+            : busy < 0                             ? BehindCause::Unknown
+            : busy >= 0.9                          ? BehindCause::WeAreSlow
+                                                   : BehindCause::VenueLate;
         out.cause.store(int(cause));
         out.fallingBehindAlarms.add();
-        const QString why = cause == BehindCause::WeAreSlow
+        const QString why = cause == BehindCause::WeAreSlow && backlog.backedUp
+            ? QStringLiteral("we are slow: %1 KiB wait unread in the socket (worker busy %2 %)")
+                  .arg(backlog.unreadBytes / 1024)
+                  .arg(busy < 0 ? QStringLiteral("?") : QString::number(qRound(busy * 100)))
+            : cause == BehindCause::WeAreSlow
             ? QStringLiteral("we are slow: this worker was busy %1 % of the last second").arg(qRound(busy * 100))
             : cause == BehindCause::VenueLate
             ? QStringLiteral("the exchange or the network is late: this worker keeps up (busy %1 %)")
@@ -522,6 +555,17 @@ void StreamSession::checkFreshness(qint64 nowMs, bool dataSinceLastTick)
     } else if (!m_trend.behind() && out.cause.load() == int(BehindCause::Unknown) && m_trend.windows() > 0) {
         out.cause.store(int(BehindCause::None));
     }
+}
+
+// The stream's unread bytes now: every connection's socket buffer and kernel queue.
+qint64 StreamSession::unreadBytes() const
+{
+    qint64 total = -1;
+    for (const auto &l : m_links.links())
+        if (l->transport && l->active)
+            if (const qint64 n = l->transport->unreadBytes(); n >= 0)
+                total = std::max<qint64>(total, 0) + n;
+    return total;
 }
 
 QUrl StreamSession::serverTimeUrl() const
@@ -702,6 +746,16 @@ void StreamSession::tick()
         m_recordErrorsSeen = m_recorder->errorCount();
         emitEvent(EventKind::Info, QStringLiteral("recording: ") + m_recorder->status().error);
     }
+    // The flight recorder's saves and their errors (written on the writer thread) likewise.
+    if (m_flight && (m_flight->savedFiles() != m_flightSavesSeen || m_flight->saveErrors() != m_flightErrorsSeen)) {
+        const FlightStatus f = m_flight->status();
+        if (f.savedFiles != m_flightSavesSeen)
+            emitEvent(EventKind::Info, QStringLiteral("flight recorder: saved ") + f.lastFile);
+        if (f.saveErrors != m_flightErrorsSeen)
+            emitEvent(EventKind::Info, QStringLiteral("flight recorder: ") + f.error);
+        m_flightSavesSeen = f.savedFiles;
+        m_flightErrorsSeen = f.saveErrors;
+    }
     const qint64 now = m_clock.monotonicMs();
     // What the hot path saw since the last tick counts as of now.
     for (const auto &l : m_links.links())
@@ -805,7 +859,7 @@ void StreamSession::tick()
 bool StreamSession::headOnly() const
 {
     // A rollover's de-duplication and an inspector need the whole message.
-    return !m_parsed && !m_recorder && !m_rollover.overlapping()
+    return !m_parsed && !m_recorder && !m_flight && !m_rollover.overlapping()
         && !m_shared->inspecting.load(std::memory_order_relaxed);
 }
 
@@ -844,6 +898,8 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     // A recording stream reads whole messages (headOnly()), so `available` is `len` here.
     if (m_recorder && available == len)
         m_recorder->message(nowUs, data, len, binary);
+    if (m_flight && available == len)
+        m_flight->message(nowUs, data, len, binary);
 
     double latencyMs = qQNaN();
     switch (head.kind) {
@@ -862,6 +918,8 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
         m_shared->inspect(wallMs, latencyMs, data, len);
     if (m_rollover.overlapping())
         advanceRollover(m_rollover.afterMessage(), QStringLiteral("the old connection caught up with the new one"));
+    if (m_backpressure.due()) // one message in 64 (docs/freshness.md, "Backpressure")
+        m_backpressure.processed(m_clock.wallUs() - nowUs);
 }
 
 void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
@@ -915,6 +973,8 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
+            m_eventTypes.record(m_eventTypes.slot(fields.eventType.empty() ? fields.op : fields.eventType),
+                                fields.eventTime, latencyUs);
             m_clockTrack.observe(latencyUs);
             if (m_clockTrack.correcting())
                 m_shared->latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());
@@ -987,10 +1047,19 @@ void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
     m_recordErrorsSeen = 0; // a new recorder counts its own
 }
 
+void StreamSession::setFlightRecorder(std::shared_ptr<FlightRecorder> flight)
+{
+    m_flight = std::move(flight);
+    m_flightSavesSeen = m_flight ? m_flight->savedFiles() : 0;
+    m_flightErrorsSeen = m_flight ? m_flight->saveErrors() : 0;
+}
+
 void StreamSession::record(const QString &name, const QJsonObject &fields)
 {
     if (m_recorder)
         m_recorder->event(m_clock.wallUs(), name, fields);
+    if (m_flight)
+        m_flight->event(m_clock.wallUs(), name, fields);
 }
 
 void StreamSession::emitEvent(EventKind kind, const QString &text, int closeCode)

@@ -33,10 +33,12 @@
 // statistics through StreamShared (lock-free) and events through SessionEvents.
 
 #include "Backoff.h"
+#include "Backpressure.h"
 #include "Clock.h"
 #include "ClockTracker.h"
 #include "ConnectionGroup.h"
 #include "EventThrottle.h"
+#include "EventTypeTracker.h"
 #include "LatencyTrend.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
@@ -61,6 +63,7 @@
 namespace streamscope {
 
 class CaptureRecorder;
+class FlightRecorder;
 class MessageDecoder;
 class ServerTimeService;
 class SessionEvents;
@@ -89,6 +92,9 @@ public:
     // Records the stream's messages and events from now on (null: stops). Its messages carry
     // the receive time the hot path reads anyway; events are recorded where they happen.
     void setRecorder(std::shared_ptr<CaptureRecorder> recorder);
+    // Keeps the stream's last minutes in the flight recorder from now on (null: stops); it
+    // is fed like a recorder, through its own ring (docs/capture.md, "Flight recorder").
+    void setFlightRecorder(std::shared_ptr<FlightRecorder> flight);
 
     // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
     // before start(); without it the offset comes from the latency floor only.
@@ -121,6 +127,7 @@ private:
     void startServerTime();
     QUrl serverTimeUrl() const; // the stream's own, else its venue's; empty: none
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick);
+    qint64 unreadBytes() const;
 
     // Hot path.
     void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
@@ -166,6 +173,9 @@ private:
     std::unique_ptr<VenueHandler> m_venue;
     std::shared_ptr<CaptureRecorder> m_recorder; // null unless the stream records
     quint64 m_recordErrorsSeen = 0;              // the recorder's errors already told as events
+    std::shared_ptr<FlightRecorder> m_flight;    // null unless the flight recorder is on
+    quint64 m_flightSavesSeen = 0;               // its saves and save errors already told as events
+    quint64 m_flightErrorsSeen = 0;
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
@@ -198,6 +208,13 @@ private:
     std::optional<qint64> m_liveSinceMs; // monotonic
 
     QStringList m_subscriptions; // Binance streams subscribed now; re-sent after a reconnect
+
+    // Last: large (the event table's spacings), kept away from the members above that every
+    // message reads.
+    int m_trendSource = 0;         // the stream's latency, its non-periodic types' (0, 1); periodic: none (2)
+    EventTypeTracker m_eventTypes; // periodic streams, latency per event type
+    bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
+    BackpressureMeter m_backpressure;
 };
 
 } // namespace streamscope

@@ -143,7 +143,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.lastMessageMs = c.lastMessageMs.load();
     out.lastDataMs = c.lastDataMs.load();
     clock.fill(out.clock);
-    freshness.fill(out.freshness);
+    freshness.fill(out.freshness, withLatency);
     if (withLatency) {
         out.latency = latency.snapshot();
         out.latencyCorrected = latencyCorrected.snapshot();

@@ -23,6 +23,7 @@ public:
     void open() override;
     void abort() override;
     bool sendText(const QString &text) override;
+    qint64 unreadBytes() const override; // SocketBacklog.cpp
 
 private:
     void onReadyRead();

@@ -64,6 +64,9 @@ public:
     virtual bool hasPing() const { return false; }
     // Liveness probe; returns false when the transport has none (lines).
     virtual bool ping() { return false; }
+    // Bytes received but not read yet (socket buffer + kernel queue; SocketBacklog.h), for
+    // the backpressure view, on the tick only; -1 unknown.
+    virtual qint64 unreadBytes() const { return -1; }
 
 signals:
     void connected();

@@ -30,6 +30,7 @@ public:
     bool sendText(const QString &text) override;
     bool hasPing() const override { return true; }
     bool ping() override;
+    qint64 unreadBytes() const override; // SocketBacklog.cpp
 
 private:
     void onTextMessage(const QString &message);

@@ -5,6 +5,7 @@
 // counters that go on) is in tst_agent.
 
 #include "Engine.h"
+#include "Workspace.h"
 #include "WorkspaceReload.h"
 
 #include <QtTest/QtTest>
@@ -68,8 +69,8 @@ void TestWorkspaceReload::sameConfig()
 {
     QFETCH(StreamConfig, edited);
     QFETCH(bool, same);
-    QCOMPARE(sameStreamConfig(stream(QStringLiteral("s")), edited), same);
-    QCOMPARE(sameStreamConfig(edited, stream(QStringLiteral("s"))), same);
+    QCOMPARE(Workspace::sameStream(stream(QStringLiteral("s")), edited), same);
+    QCOMPARE(Workspace::sameStream(edited, stream(QStringLiteral("s"))), same);
 }
 
 void TestWorkspaceReload::applyAddsRemovesAndUpdates()
@@ -100,6 +101,25 @@ void TestWorkspaceReload::applyAddsRemovesAndUpdates()
     const StreamId fresh = ids.value(QStringLiteral("new"));
     QVERIFY(fresh != keep && fresh != drop && fresh != change);
     QCOMPARE(engine.streamIds(), (QList<StreamId>{keep, change, fresh}));
+
+    // Where a stream's alerts go is not the session's business: a new destination is stored
+    // without a reconnect.
+    StreamConfig renotified = changed;
+    NotifyTarget target;
+    target.type = NotifyTarget::Type::Webhook;
+    target.url = QStringLiteral("http://127.0.0.1:9/hook");
+    renotified.notify = {target};
+    c = applyWorkspaceStreams(engine, ids, {stream(QStringLiteral("keep")), renotified, stream(QStringLiteral("new"))});
+    QCOMPARE(c.destinations, 1);
+    QCOMPARE(c.changed, 0);
+    QCOMPARE(c.unchanged, 2);
+    QCOMPARE(engine.config(change).notify, renotified.notify);
+    QVERIFY(!engine.updateStream(change, changed)); // and back, again without a reconnect
+    QVERIFY(engine.config(change).notify.isEmpty());
+    StreamConfig moved = changed;
+    moved.url = QUrl(QStringLiteral("ws://127.0.0.1:9/elsewhere"));
+    QVERIFY(engine.updateStream(change, moved)); // a real change still reconnects
+    QVERIFY(engine.updateStream(change, changed));
 
     // The same file again changes nothing; an empty one stops everything.
     c = applyWorkspaceStreams(engine, ids, {stream(QStringLiteral("keep")), changed, stream(QStringLiteral("new"))});

@@ -2,9 +2,12 @@
 // stream is an alarm for another; a latency that grows while messages flow is "falling
 // behind", a steady one is not; the worker's busy share.
 
+#include "session/Backpressure.h"
+#include "session/EventTypeTracker.h"
 #include "session/LatencyTrend.h"
 #include "session/SilenceLearner.h"
 #include "session/WorkerLoad.h"
+#include "stats/FreshnessShared.h"
 
 #include <QtTest/QtTest>
 
@@ -24,6 +27,13 @@ private slots:
     void noisyButFlatLatencyIsNot();
     void caughtUpEndsIt();
     void threadCpuTimeMoves();
+    void periodicStreamNames_data();
+    void periodicStreamNames();
+    void periodicEventTypes();
+    void streamNamesOfAConfiguration();
+    void unreadBytesPilingUpIsBackedUp();
+    void conflatedStreamPeriodAndJitter();
+    void processingTimeIsSampled();
 
 private:
     // Ticks every 100 ms from `from` to `to`, data at every `everyMs`.
@@ -206,6 +216,141 @@ void TestFreshness::threadCpuTimeMoves()
         x = x + 1.0;
     load.sample(1100);
     QVERIFY2(load.busyShare() > 0.0 && load.busyShare() <= 1.0, qPrintable(QString::number(load.busyShare())));
+}
+
+void TestFreshness::periodicStreamNames_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("periodic");
+    QTest::newRow("ticker") << QStringLiteral("btcusdt@ticker") << true;
+    QTest::newRow("rolling ticker") << QStringLiteral("btcusdt@ticker_1h") << true;
+    QTest::newRow("mini ticker") << QStringLiteral("btcusdt@miniTicker") << true;
+    QTest::newRow("kline") << QStringLiteral("btcusdt@kline_1m") << true;
+    QTest::newRow("depth diff") << QStringLiteral("btcusdt@depth") << true;
+    QTest::newRow("depth 100ms") << QStringLiteral("btcusdt@depth@100ms") << true;
+    QTest::newRow("partial depth") << QStringLiteral("btcusdt@depth20@1000ms") << true;
+    QTest::newRow("all tickers") << QStringLiteral("!ticker@arr") << true;
+    QTest::newRow("all mini tickers") << QStringLiteral("!miniTicker@arr") << true;
+    QTest::newRow("mark price") << QStringLiteral("btcusdt@markPrice@1s") << true;
+    QTest::newRow("continuous kline") << QStringLiteral("btcusdt_perpetual@continuousKline_1m") << true;
+    QTest::newRow("trade") << QStringLiteral("btcusdt@trade") << false;
+    QTest::newRow("aggTrade") << QStringLiteral("btcusdt@aggTrade") << false;
+    QTest::newRow("book ticker") << QStringLiteral("btcusdt@bookTicker") << false;
+    QTest::newRow("all book tickers") << QStringLiteral("!bookTicker") << false;
+    QTest::newRow("force orders") << QStringLiteral("!forceOrder@arr") << false;
+    QTest::newRow("no kind") << QStringLiteral("ticker") << false;
+}
+
+void TestFreshness::periodicStreamNames()
+{
+    QFETCH(QString, name);
+    QFETCH(bool, periodic);
+    QCOMPARE(EventTypeTracker::periodicStreamName(name), periodic);
+}
+
+void TestFreshness::periodicEventTypes()
+{
+    for (const char *t : {"24hrTicker", "24hrMiniTicker", "kline", "depthUpdate", "markPriceUpdate", "1hTicker"})
+        QVERIFY2(EventTypeTracker::periodicEventType(t), t);
+    for (const char *t : {"trade", "aggTrade", "bookTicker", "forceOrder", "", "Kline", "klineX"})
+        QVERIFY2(!EventTypeTracker::periodicEventType(t), t);
+    QVERIFY(EventTypeTracker::allPeriodic({QStringLiteral("a@ticker"), QStringLiteral("b@kline_1s")}));
+    QVERIFY(!EventTypeTracker::allPeriodic({QStringLiteral("a@ticker"), QStringLiteral("b@trade")}));
+    QVERIFY(!EventTypeTracker::allPeriodic({}));
+}
+
+void TestFreshness::streamNamesOfAConfiguration()
+{
+    const QStringList names = EventTypeTracker::streamNames(
+        QUrl(QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@depth@100ms/ethusdt@ticker")),
+        {QStringLiteral("bnbusdt@kline_1m")});
+    QCOMPARE(names,
+             QStringList({QStringLiteral("bnbusdt@kline_1m"), QStringLiteral("btcusdt@depth@100ms"),
+                          QStringLiteral("ethusdt@ticker")}));
+    QCOMPARE(EventTypeTracker::streamNames(QUrl(QStringLiteral("wss://stream.binance.com:9443/ws/btcusdt@trade")), {}),
+             QStringList({QStringLiteral("btcusdt@trade")}));
+}
+
+// A conflated Betfair stream (op "mcm", periodic only once the venue echoed conflateMs): every
+// 250 ms ±2, with a quiet interval now and then (a spacing of 500) that does not move the
+// median nor blow up the jitter.
+void TestFreshness::conflatedStreamPeriodAndJitter()
+{
+    FreshnessShared out;
+    EventTypeTracker t(out);
+    std::int64_t pt = 1'780'000'000'000;
+    const auto flow = [&] {
+        for (int i = 0; i < 40; ++i) {
+            pt += (i % 10 == 9) ? 500 : 250 + (i % 3) - 1;
+            t.record(t.slot("mcm"), pt, 5000);
+        }
+    };
+    flow();
+    t.tick(0);
+    QVERIFY(!out.periodic.load()); // not yet known to be conflated
+    QCOMPARE(out.periodMs.load(), -1.0);
+    t.setStreamPeriodic(true);
+    flow();
+    t.tick(1000);
+    QVERIFY(t.streamPeriodic());
+    QVERIFY(out.periodic.load());
+    QCOMPARE(out.periodMs.load(), 250.0);
+    QCOMPARE(out.periodJitterMs.load(), 1.0);
+    QVERIFY(out.events.load() == nullptr); // one type: no table
+    // Event times in µs (a generic stream's latency_unit): the period is still in ms.
+    FreshnessShared outUs;
+    EventTypeTracker us(outUs);
+    us.setUnit(1.0);
+    us.setStreamPeriodic(true);
+    for (int i = 0; i < 20; ++i)
+        us.record(us.slot({}), pt * 1000 + i * 100'000, 5000);
+    us.tick(0);
+    QCOMPARE(outUs.periodMs.load(), 100.0);
+}
+
+void TestFreshness::unreadBytesPilingUpIsBackedUp()
+{
+    BackpressureMeter m;
+    qint64 now = 0;
+    BackpressureMeter::Figures f;
+    for (int i = 0; i < 4; ++i)
+        f = m.tick(now += 100, 100000);
+    QVERIFY(!f.backedUp); // too few samples yet
+    f = m.tick(now += 100, 100000);
+    QVERIFY(f.backedUp);
+    QCOMPARE(f.unreadBytes, qint64(100000));
+    // One sample right after a drain does not clear it; mostly empty does.
+    f = m.tick(now += 100, 0);
+    QVERIFY(f.backedUp);
+    for (int i = 0; i < 6; ++i)
+        f = m.tick(now += 100, 10);
+    QVERIFY(!f.backedUp);
+    QCOMPARE(f.unreadBytes, qint64(10));
+    QCOMPARE(f.unreadBytesPeak, qint64(100000)); // the most of the last 10 s
+    for (int i = 0; i < 110; ++i)
+        f = m.tick(now += 100, 10);
+    QCOMPARE(f.unreadBytesPeak, qint64(10));
+    // Unknown (no socket) stays unknown.
+    BackpressureMeter none;
+    QCOMPARE(none.tick(100, -1).unreadBytes, qint64(-1));
+    QVERIFY(!none.tick(200, -1).backedUp);
+}
+
+void TestFreshness::processingTimeIsSampled()
+{
+    BackpressureMeter m;
+    int due = 0;
+    for (int i = 0; i < 64 * 10; ++i) {
+        if (m.due()) {
+            ++due;
+            m.processed(due % 2 ? 10 : 30);
+        }
+    }
+    QCOMPARE(due, 10);
+    m.processed(5'000'000); // a wall clock step, not a message's time
+    QCOMPARE(m.tick(0, 0).processingUs, -1.0);
+    QCOMPARE(m.tick(1000, 0).processingUs, 20.0);
+    QCOMPARE(m.tick(2000, 0).processingUs, 20.0); // no sample in that second: the last mean stays
 }
 
 QTEST_GUILESS_MAIN(TestFreshness)

@@ -63,12 +63,12 @@ private:
     double m_share;
 };
 
-StreamConfig config()
+StreamConfig config(const QString &path = QStringLiteral("/feed"))
 {
     StreamConfig c;
     c.name = QStringLiteral("feed");
     c.venue = Venue::Generic;
-    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/feed"));
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9") + path);
     c.stallTimeoutMs = 600000;
     c.pingIntervalMs = 0;
     c.pongTimeoutMs = 0;
@@ -76,9 +76,9 @@ StreamConfig config()
 }
 
 struct Rig {
-    Rig()
-        : shared(std::make_shared<StreamShared>(1, config()))
-        , session(shared, config(), decoder, log, clock,
+    explicit Rig(const QString &path = QStringLiteral("/feed"))
+        : shared(std::make_shared<StreamShared>(1, config(path)))
+        , session(shared, config(path), decoder, log, clock,
                   [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
                       transport = new FakeTransport(c, d, sink);
                       return transport;
@@ -101,6 +101,27 @@ struct Rig {
             clock.advanceMs(100);
             session.tick();
         }
+    }
+    // The same with each message's event type: `types` in turn, `lagMs(type, t)` old.
+    template<typename Lag>
+    void flowTypes(int seconds, const QStringList &types, Lag lagMs)
+    {
+        for (int tick = 0; tick < seconds * 10; ++tick) {
+            for (int i = 0; i < 5; ++i) {
+                const QString type = types.at(int(serial % types.size()));
+                const qint64 e = clock.wallMs() - lagMs(type, double(tick) / 10.0);
+                transport->deliver(
+                    QStringLiteral("{\"e\":\"%1\",\"E\":%2,\"t\":%3}").arg(type).arg(e).arg(++serial).toUtf8());
+            }
+            clock.advanceMs(100);
+            session.tick();
+        }
+    }
+    StreamSnapshot fullSnapshot() const
+    {
+        StreamSnapshot s;
+        shared->fillSnapshot(s, true);
+        return s;
     }
     QVector<StreamEvent> behindEvents() const
     {
@@ -135,6 +156,11 @@ private slots:
     void causeFollowsTheWorkersBusyShare();
     void wallClockStepIsNoFallingBehind_data();
     void wallClockStepIsNoFallingBehind();
+    void periodicStreamIsNoLatencyAlarm_data();
+    void periodicStreamIsNoLatencyAlarm();
+    void mixedStreamFollowsItsOtherTypes();
+    void latencyPerEventType();
+    void eventTypesBeyondTheTableAreOther();
 };
 
 void TestFreshnessSession::causeFollowsTheWorkersBusyShare_data()
@@ -209,6 +235,115 @@ void TestFreshnessSession::wallClockStepIsNoFallingBehind()
     QVERIFY(s.clock.hasFloor);
     QVERIFY2(qAbs(s.clock.latencyFloorMs - double(stepMs) - 20.0) < 2.0,
              qPrintable(QString::number(s.clock.latencyFloorMs)));
+}
+
+void TestFreshnessSession::periodicStreamIsNoLatencyAlarm_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("type");
+    QTest::newRow("kline by its event type") << QStringLiteral("/feed") << QStringLiteral("kline");
+    QTest::newRow("depth diff by its event type") << QStringLiteral("/feed") << QStringLiteral("depthUpdate");
+    QTest::newRow("ticker by its stream name") << QStringLiteral("/ws/btcusdt@ticker") << QStringLiteral("custom");
+    QTest::newRow("depth@100ms by its stream name")
+        << QStringLiteral("/stream?streams=btcusdt@depth@100ms/ethusdt@depth5@1000ms") << QString();
+}
+
+// A periodic stream's event time ends an interval: growing "latency" is no falling behind.
+// Its period is the spacing of its event times (here 100 ms: one new event time a tick).
+void TestFreshnessSession::periodicStreamIsNoLatencyAlarm()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, type);
+    FixedLoad load(0.1);
+    Rig rig(path);
+    rig.session.setWorkerLoad(&load);
+    rig.flowTypes(15, {type}, [](const QString &, double t) { return qint64(5 + 50 * t); });
+    QVERIFY(rig.behindEvents().isEmpty());
+    const StreamSnapshot s = rig.fullSnapshot();
+    QVERIFY(s.freshness.periodic);
+    QVERIFY(!s.freshness.fallingBehind);
+    QCOMPARE(s.freshness.fallingBehindAlarms, quint64(0));
+    QCOMPARE(s.freshness.latencyTrendMsPerS, 0.0);
+    // 5 messages a tick, stamped 100 ms apart less the lag's growth of 5 ms a tick.
+    QVERIFY2(qAbs(s.freshness.periodMs - 95.0) < 0.5, qPrintable(QString::number(s.freshness.periodMs)));
+    QVERIFY2(s.freshness.periodJitterMs >= 0 && s.freshness.periodJitterMs < 1.0,
+             qPrintable(QString::number(s.freshness.periodJitterMs)));
+    QVERIFY(s.freshness.byEvent.isEmpty()); // one type: no table
+}
+
+// Trades and depth updates on one connection: the trades' growing latency is falling behind,
+// the depth updates' is not; the period is the depth updates'.
+void TestFreshnessSession::mixedStreamFollowsItsOtherTypes()
+{
+    FixedLoad load(0.1);
+    {
+        Rig rig;
+        rig.session.setWorkerLoad(&load);
+        rig.flowTypes(15, {QStringLiteral("trade"), QStringLiteral("depthUpdate")}, [](const QString &type, double t) {
+            return type == QLatin1String("depthUpdate") ? qint64(5 + 80 * t) : qint64(5);
+        });
+        QVERIFY(rig.behindEvents().isEmpty());
+        const StreamSnapshot s = rig.fullSnapshot();
+        QVERIFY(!s.freshness.periodic);
+        QCOMPARE(s.freshness.periodMs, -1.0);
+        QVERIFY(!s.freshness.fallingBehind);
+    }
+    {
+        Rig rig;
+        rig.session.setWorkerLoad(&load);
+        rig.flowTypes(15, {QStringLiteral("trade"), QStringLiteral("depthUpdate")}, [](const QString &type, double t) {
+            return type == QLatin1String("trade") ? qint64(5 + 50 * t) : qint64(5);
+        });
+        QCOMPARE(rig.behindEvents().size(), 1);
+        const StreamSnapshot s = rig.fullSnapshot();
+        QVERIFY(s.freshness.fallingBehind);
+        QVERIFY2(qAbs(s.freshness.latencyTrendMsPerS - 50.0) < 5.0,
+                 qPrintable(QString::number(s.freshness.latencyTrendMsPerS)));
+    }
+}
+
+void TestFreshnessSession::latencyPerEventType()
+{
+    Rig rig;
+    rig.flowTypes(3, {QStringLiteral("trade"), QStringLiteral("depthUpdate")}, [](const QString &type, double) {
+        return type == QLatin1String("trade") ? qint64(10) : qint64(300);
+    });
+    const StreamSnapshot s = rig.fullSnapshot();
+    QCOMPARE(s.freshness.byEvent.size(), 2);
+    const EventTypeFigures &trade = s.freshness.byEvent.at(0);
+    const EventTypeFigures &depth = s.freshness.byEvent.at(1);
+    QCOMPARE(trade.name, QStringLiteral("trade"));
+    QCOMPARE(depth.name, QStringLiteral("depthUpdate"));
+    QVERIFY(!trade.periodic);
+    QVERIFY(depth.periodic);
+    // The table starts on the tick after the second type came: all but the first tick's.
+    QVERIFY(trade.latency.count >= 60 && trade.latency.count <= 75);
+    QVERIFY(depth.latency.count >= 60 && depth.latency.count <= 75);
+    QVERIFY2(qAbs(trade.latency.percentileUs(0.5) / 1000.0 - 10.0) < 1.0,
+             qPrintable(QString::number(trade.latency.percentileUs(0.5))));
+    QVERIFY2(qAbs(depth.latency.percentileUs(0.5) / 1000.0 - 300.0) < 10.0,
+             qPrintable(QString::number(depth.latency.percentileUs(0.5))));
+    QCOMPARE(trade.latency.count + depth.latency.count + 5, s.latency.count); // the first tick's 5
+}
+
+// Eight types by name, the rest (and a peer's own "other") together; a long name is cut.
+void TestFreshnessSession::eventTypesBeyondTheTableAreOther()
+{
+    Rig rig;
+    QStringList types;
+    for (int i = 0; i < 12; ++i)
+        types << QStringLiteral("type%1").arg(i);
+    types << QStringLiteral("other") << QString(60, QLatin1Char('x'));
+    rig.flowTypes(3, types, [](const QString &, double) { return qint64(10); });
+    const StreamSnapshot s = rig.fullSnapshot();
+    QCOMPARE(s.freshness.byEvent.size(), 9);
+    for (int i = 0; i < 8; ++i)
+        QCOMPARE(s.freshness.byEvent.at(i).name, QStringLiteral("type%1").arg(i));
+    QCOMPARE(s.freshness.byEvent.at(8).name, QStringLiteral("other"));
+    quint64 total = 0;
+    for (const EventTypeFigures &e : s.freshness.byEvent)
+        total += e.latency.count;
+    QVERIFY(total > 0 && total <= s.latency.count);
 }
 
 QTEST_GUILESS_MAIN(TestFreshnessSession)

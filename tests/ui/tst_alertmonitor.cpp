@@ -1,4 +1,7 @@
 #include "AlertMonitor.h"
+#include "StreamFigures.h"
+
+#include <cmath>
 
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -15,6 +18,7 @@ private slots:
     void stoppedStreamsRaiseNothing();
     void ruleLookupAndJson();
     void badJsonNamesTheField();
+    void periodicStreamHasNoLatencyRule();
 };
 
 namespace {
@@ -175,6 +179,16 @@ void tst_AlertMonitor::badJsonNamesTheField()
                                      {QStringLiteral("silent_s"), QStringLiteral("ten")}}};
     QVERIFY(!AlertRule::fromJson(bad, rules, &error));
     QCOMPARE(error, QStringLiteral("alerts[1].silent_s: expected a number ≥ 0"));
+}
+
+// A periodic stream's latency holds its interval: the p99 rule never sees it.
+void tst_AlertMonitor::periodicStreamHasNoLatencyRule()
+{
+    StreamSnapshot s;
+    s.state = StreamState::Live;
+    QCOMPARE(alertSample(s, 10.0, 800.0, 1000, 2000).p99Ms, 800.0);
+    s.freshness.periodic = true;
+    QVERIFY(std::isnan(alertSample(s, 10.0, 800.0, 1000, 2000).p99Ms));
 }
 
 QTEST_MAIN(tst_AlertMonitor)

@@ -102,6 +102,7 @@ private slots:
     void toolbarActsOnMultiSelection();
     void inspectorTailsAndFilters();
     void columnsChosenRowsCopiedFilterCleared();
+    void backlogColumnHiddenByDefaultAndInOldLayouts();
     void workspaceSaveLoadKeepsStreamsThresholdsLayout();
     void alertNotifiesOncePerEpisode();
     void detailsPaneAndStoppedLatency();
@@ -637,6 +638,45 @@ void tst_MainWindow::recordToggleKeepsTheConnection()
     const StreamConfig saved = w.currentWorkspace().streams.first();
     QCOMPARE(saved.record.dir, dir.filePath(QStringLiteral("captures")));
     QVERIFY(!saved.record.enabled);
+}
+
+// The Backlog column is one to choose: hidden by default, and in a layout saved before it
+// existed (whose header has one section fewer), whose other columns keep their place.
+void tst_MainWindow::backlogColumnHiddenByDefaultAndInOldLayouts()
+{
+    Engine engine;
+    {
+        MainWindow w(&engine);
+        QHeaderView *header = w.streamTable()->horizontalHeader();
+        QVERIFY(header->isSectionHidden(StreamTableModel::ColBacklog));
+        QMenu menu;
+        w.fillColumnMenu(&menu);
+        QAction *backlog = menu.findChild<QAction *>(QStringLiteral("column%1").arg(StreamTableModel::ColBacklog));
+        QVERIFY(backlog && !backlog->isChecked());
+        QCOMPARE(backlog->text(), QStringLiteral("Backlog"));
+        backlog->toggle();
+        QVERIFY(!header->isSectionHidden(StreamTableModel::ColBacklog));
+        // Shown, it stays shown through the saved layout.
+        Workspace ws = w.currentWorkspace();
+        MainWindow again(&engine);
+        again.setWorkspace(ws, QString());
+        QVERIFY(!again.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColBacklog));
+    }
+    // A header of the columns before Backlog: the buttons second, Gaps hidden.
+    QStandardItemModel before(1, StreamTableModel::ColBacklog);
+    QTableView oldTable;
+    oldTable.setModel(&before);
+    oldTable.horizontalHeader()->moveSection(StreamTableModel::ColActions, 1);
+    oldTable.horizontalHeader()->setSectionHidden(StreamTableModel::ColGaps, true);
+    Workspace ws;
+    ws.layout.insert(QStringLiteral("table_header"),
+                     QString::fromLatin1(oldTable.horizontalHeader()->saveState().toBase64()));
+    MainWindow w(&engine);
+    w.setWorkspace(ws, QString());
+    QHeaderView *header = w.streamTable()->horizontalHeader();
+    QVERIFY(header->isSectionHidden(StreamTableModel::ColBacklog));
+    QVERIFY(header->isSectionHidden(StreamTableModel::ColGaps));
+    QCOMPARE(header->visualIndex(StreamTableModel::ColActions), 1);
 }
 
 QTEST_MAIN(tst_MainWindow)

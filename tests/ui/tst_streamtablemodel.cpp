@@ -35,6 +35,8 @@ private slots:
     void proxySortsNumericallyAndFiltersByName();
     void latencyPercentilesFromWindow();
     void thousandRowsUpdateInOneBlock();
+    void periodicStreamShowsItsPeriod();
+    void backlogColumn();
 };
 
 void tst_StreamTableModel::passesModelTester()
@@ -215,6 +217,51 @@ void tst_StreamTableModel::thousandRowsUpdateInOneBlock()
     QCOMPARE(reset.count(), 0);
     QCOMPARE(inserted.count(), 0);
     QCOMPARE(model.rowCount(), 1000);
+}
+
+// A periodic stream's latency cells give its period and jitter, and the tooltip says why.
+void tst_StreamTableModel::periodicStreamShowsItsPeriod()
+{
+    StreamTableModel model;
+    StreamSnapshot periodic = snap(1, QStringLiteral("ticker"), 10, 0);
+    periodic.freshness.periodic = true;
+    periodic.freshness.periodMs = 1000.4;
+    periodic.freshness.periodJitterMs = 3.2;
+    StreamSnapshot measuring = snap(2, QStringLiteral("kline"), 10, 0);
+    measuring.freshness.periodic = true;
+    model.update({periodic, measuring, snap(3, QStringLiteral("trades"), 10, 0)}, 1000);
+    QCOMPARE(model.index(0, StreamTableModel::ColP50).data().toString(), QStringLiteral("every 1000 ms ±3"));
+    QCOMPARE(model.index(0, StreamTableModel::ColP99).data().toString(), QStringLiteral("–"));
+    const QString tip = model.index(0, StreamTableModel::ColP50).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(QLatin1String("Periodic stream")) && tip.contains(QLatin1String("Period 1000.4 ms")),
+             qPrintable(tip));
+    QVERIFY(model.index(1, StreamTableModel::ColP50)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("Period: measuring")));
+    QVERIFY(!model.index(2, StreamTableModel::ColP50)
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .startsWith(QLatin1String("Periodic")));
+}
+
+void tst_StreamTableModel::backlogColumn()
+{
+    StreamTableModel model;
+    StreamSnapshot a = snap(1, QStringLiteral("a"), 10, 0);
+    a.freshness.unreadBytes = 300 * 1024;
+    a.freshness.unreadBytesPeak = 400 * 1024;
+    a.freshness.processingUs = 2.54;
+    a.inspectorDrops = 7;
+    model.update({a, snap(2, QStringLiteral("b"), 10, 0)}, 1000);
+    QCOMPARE(model.headerData(StreamTableModel::ColBacklog, Qt::Horizontal).toString(), QStringLiteral("Backlog"));
+    QCOMPARE(model.index(0, StreamTableModel::ColBacklog).data().toString(), QStringLiteral("300 KiB, 2.5 µs/msg"));
+    QCOMPARE(model.index(1, StreamTableModel::ColBacklog).data().toString(), QStringLiteral("–"));
+    const QString tip = model.index(0, StreamTableModel::ColBacklog).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QLatin1String("409600")) && tip.contains(QLatin1String("Inspector drops: 7")),
+             qPrintable(tip));
+    QCOMPARE(model.index(0, StreamTableModel::ColBacklog).data(StreamTableModel::SortRole).toLongLong(),
+             qint64(300 * 1024));
 }
 
 QTEST_MAIN(tst_StreamTableModel)

@@ -1,0 +1,184 @@
+// Periodic streams, latency per event type and backpressure end to end on loopback, against
+// the replay server: a paced kline stream is periodic (its period measured, kept out of the
+// falling-behind alarm even while its event times fall behind); a combined stream of trades,
+// klines and depth updates has its latency per event type in the snapshot, the report and
+// /metrics; a worker made slow (its clock spins on every read, so every message costs a
+// millisecond) under a stream faster than it raises "we are slow", with bytes piling up
+// unread in the socket, not "the exchange is late".
+
+#include "../integration/IntegrationSupport.h"
+
+#include "CadenceReport.h"
+#include "ReplayServerThread.h"
+#include "Report.h"
+#include "protocol/MessageDecoder.h"
+#include "session/Clock.h"
+#include "session/SessionEvents.h"
+#include "session/StreamSession.h"
+#include "session/TransportFactory.h"
+#include "session/WorkerLoad.h"
+#include "stats/StreamShared.h"
+
+#include <QtCore/QElapsedTimer>
+
+using namespace streamscope;
+using namespace streamscope::testing;
+using replay::ReplayOptions;
+
+namespace {
+
+// The system's clocks, but every read of the wall clock (one per message) first spins for
+// `spinUs`: a worker whose per-message processing is that much slower.
+class SlowClock final : public Clock {
+public:
+    explicit SlowClock(qint64 spinUs)
+        : m_spinUs(spinUs)
+    {
+    }
+    qint64 monotonicMs() const override { return SystemClock::instance().monotonicMs(); }
+    qint64 monotonicUs() const override { return SystemClock::instance().monotonicUs(); }
+    qint64 wallUs() const override
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.nsecsElapsed() < m_spinUs * 1000) {
+        }
+        return SystemClock::instance().wallUs();
+    }
+
+private:
+    qint64 m_spinUs;
+};
+
+class EventLog final : public SessionEvents {
+public:
+    void publish(const StreamEvent &event) override { events << event; }
+    QVector<StreamEvent> events;
+};
+
+} // namespace
+
+class TestCadenceStreams : public QObject {
+    Q_OBJECT
+private slots:
+    void pacedKlineIsPeriodic();
+    void combinedStreamHasLatencyPerEventType();
+    void slowWorkerIsWeAreSlow();
+};
+
+void TestCadenceStreams::pacedKlineIsPeriodic()
+{
+    replay::ReplayServerThread replay;
+    const quint16 port = replay.start(ReplayOptions{});
+    QVERIFY(port != 0);
+    QList<StreamEvent> events;
+    Engine engine(Engine::Options{1});
+    connect(&engine, &Engine::eventOccurred, this, [&events](const StreamEvent &e) { events << e; });
+    // 20 klines a second whose event times fall 50 ms further behind every second.
+    const StreamId kline = engine.addStream(
+        wsStream(QStringLiteral("kline"), port, QStringLiteral("medium_kline?rate=20&loop=1&lag_ms_per_s=50")));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(kline).freshness.periodMs > 0, scaledMs(10000));
+    QTest::qWait(scaledMs(9000)); // long enough for a latency trend to have been raised
+    const StreamSnapshot s = engine.snapshot(kline, true);
+    QVERIFY(s.freshness.periodic);
+    // Paced at 20 a second, stamped at the send time less the lag: 50 ms apart less 2.5.
+    QVERIFY2(s.freshness.periodMs >= 40 && s.freshness.periodMs <= 60,
+             qPrintable(QString::number(s.freshness.periodMs)));
+    QVERIFY(s.freshness.periodJitterMs >= 0 && s.freshness.periodJitterMs < s.freshness.periodMs);
+    QVERIFY(!s.freshness.fallingBehind);
+    QCOMPARE(s.freshness.fallingBehindAlarms, quint64(0));
+    for (const StreamEvent &e : std::as_const(events))
+        QVERIFY2(!e.text.startsWith(QLatin1String("falling behind")), qPrintable(e.text));
+
+    const QJsonObject o = app::buildReport({s}, 1.0).value(QLatin1String("streams")).toArray().at(0).toObject();
+    QCOMPARE(o.value(QLatin1String("periodic")).toBool(), true);
+    QVERIFY(o.value(QLatin1String("period_ms")).toDouble() >= 40);
+    QVERIFY(o.value(QLatin1String("period_jitter_ms")).isDouble());
+    QVERIFY(o.value(QLatin1String("latency_by_event")).toObject().isEmpty()); // one type
+}
+
+void TestCadenceStreams::combinedStreamHasLatencyPerEventType()
+{
+    replay::ReplayServerThread replay;
+    const quint16 port = replay.start(ReplayOptions{});
+    QVERIFY(port != 0);
+    Engine engine(Engine::Options{1});
+    const StreamId mix =
+        engine.addStream(wsStream(QStringLiteral("mix\\"), port, QStringLiteral("multiplex_mix?rate=200&loop=1")));
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(mix, true).freshness.byEvent.size() >= 3, scaledMs(10000));
+    QTest::qWait(scaledMs(1500));
+    const StreamSnapshot s = engine.snapshot(mix, true);
+    QStringList names;
+    quint64 total = 0;
+    for (const EventTypeFigures &e : s.freshness.byEvent) {
+        names << e.name;
+        total += e.latency.count;
+        QCOMPARE(e.periodic, e.name != QLatin1String("aggTrade"));
+    }
+    names.sort();
+    QCOMPARE(names, QStringList({QStringLiteral("aggTrade"), QStringLiteral("depthUpdate"), QStringLiteral("kline")}));
+    QVERIFY(total > 0 && total <= s.latency.count);
+    QVERIFY(!s.freshness.periodic); // trades are not
+
+    const QJsonObject o = app::buildReport({s}, 1.0).value(QLatin1String("streams")).toArray().at(0).toObject();
+    const QJsonObject byEvent = o.value(QLatin1String("latency_by_event")).toObject();
+    QCOMPARE(byEvent.keys().size(), 3);
+    const QJsonObject trade = byEvent.value(QLatin1String("aggTrade")).toObject();
+    for (const char *key : {"count", "p50", "p90", "p99", "p999", "max", "mean", "negative", "invalid"})
+        QVERIFY2(trade.contains(QLatin1String(key)), key);
+    QVERIFY(trade.value(QLatin1String("count")).toInteger() > 0);
+    QCOMPARE(trade.value(QLatin1String("periodic")).toBool(), false);
+
+    QByteArray metrics;
+    app::appendCadenceMetrics(metrics, {s}, {QByteArrayLiteral("mix\\\\")}, false);
+    QVERIFY2(metrics.contains("streamscope_event_latency_seconds_count{stream=\"mix\\\\\",event=\"aggTrade\"} "),
+             metrics.constData());
+    QVERIFY(
+        metrics.contains("streamscope_event_latency_seconds{stream=\"mix\\\\\",event=\"kline\",quantile=\"0.99\"} "));
+    QVERIFY(metrics.contains("# TYPE streamscope_event_latency_seconds summary"));
+    QVERIFY(metrics.contains("streamscope_unread_bytes{stream=\"mix\\\\\"} "));
+}
+
+void TestCadenceStreams::slowWorkerIsWeAreSlow()
+{
+    replay::ReplayServerThread replay;
+    const quint16 port = replay.start(ReplayOptions{});
+    QVERIFY(port != 0);
+    // 3000 messages a second against a worker that needs a millisecond for each.
+    StreamConfig config = wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=3000&loop=1"));
+    SlowClock clock(1000);
+    MessageDecoder decoder;
+    EventLog log;
+    WorkerLoad load;
+    auto shared = std::make_shared<StreamShared>(1, config);
+    StreamSession session(shared, config, decoder, log, clock, networkTransports());
+    session.setWorkerLoad(&load);
+    QTimer tick;
+    connect(&tick, &QTimer::timeout, this, [&] {
+        load.sample(clock.monotonicMs());
+        session.tick();
+    });
+    tick.start(100);
+    session.start();
+    const auto behind = [&log] {
+        for (const StreamEvent &e : std::as_const(log.events))
+            if (e.text.startsWith(QLatin1String("falling behind")))
+                return e.text;
+        return QString();
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(!behind().isEmpty(), scaledMs(20000));
+    StreamSnapshot s;
+    shared->fillSnapshot(s, false);
+    QVERIFY2(
+        behind().contains(QLatin1String("we are slow")),
+        qPrintable(
+            behind()
+            + QStringLiteral(" unread %1, peak %2").arg(s.freshness.unreadBytes).arg(s.freshness.unreadBytesPeak)));
+    QCOMPARE(s.freshness.cause, BehindCause::WeAreSlow);
+    QVERIFY2(s.freshness.unreadBytesPeak > 0, qPrintable(QString::number(s.freshness.unreadBytesPeak)));
+    QVERIFY2(s.freshness.processingUs >= 900, qPrintable(QString::number(s.freshness.processingUs)));
+    session.stop();
+}
+
+QTEST_GUILESS_MAIN(TestCadenceStreams)
+#include "tst_cadencestreams.moc"
