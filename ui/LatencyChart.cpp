@@ -184,6 +184,9 @@ void LatencyChart::setStream(StreamId id, const QString &name)
     if (id == m_windows.stream() && name == m_name)
         return;
     if (id != m_windows.stream()) {
+        m_fixed = false;
+        m_fixedHistogram = LatencySnapshot();
+        m_windowBox->setEnabled(true);
         m_windows.reset(id);
         m_held = false;
         m_heldFrom = LatencySnapshot();
@@ -195,7 +198,7 @@ void LatencyChart::setStream(StreamId id, const QString &name)
 
 void LatencyChart::push(const LatencySnapshot &cumulative, bool running, const LatencySnapshot &heldFrom)
 {
-    if (m_windows.stream() == kInvalidStreamId)
+    if (m_windows.stream() == kInvalidStreamId || m_fixed)
         return;
     if (!running) {
         if (!m_held) {
@@ -217,6 +220,8 @@ void LatencyChart::push(const LatencySnapshot &cumulative, bool running, const L
 
 void LatencyChart::setSource(bool corrected, const QString &clock, const QString &note)
 {
+    if (m_fixed)
+        return; // a capture's: its title stays
     if (corrected != m_corrected) {
         m_corrected = corrected;
         m_windows.reset(m_windows.stream());
@@ -233,8 +238,22 @@ void LatencyChart::setSource(bool corrected, const QString &clock, const QString
                     : tr("Receive time − event time, as this machine's clock reads it"));
 }
 
+void LatencyChart::setFixed(const LatencySnapshot &whole, const QString &span)
+{
+    m_fixed = true;
+    m_fixedHistogram = whole;
+    m_fixedSpan = span;
+    m_held = false;
+    m_windowBox->setEnabled(false); // one histogram: the whole capture's
+    m_title->setText(tr("Latency — %1 (whole capture)").arg(m_name));
+    m_title->setToolTip(tr("Receive time recorded in the capture − the message's event time"));
+    redraw();
+}
+
 LatencySnapshot LatencyChart::shown() const
 {
+    if (m_fixed)
+        return m_fixedHistogram;
     if (m_held && window() == LatencyWindows::Window::Last10s && !m_heldFrom.buckets.isEmpty()
         && m_windows.samples() > 0)
         return m_windows.window(LatencyWindows::Window::SinceStart).minus(m_heldFrom);
@@ -353,7 +372,9 @@ void LatencyChart::redraw()
             text += tr(" · corrected: %1").arg(m_clock);
         if (h.invalid)
             text += tr(" · %1 event times not plausible").arg(formatCount(h.invalid));
-        m_summary->setText(m_held ? tr("Stopped; before the stop: %1").arg(text) : text);
+        m_summary->setText(m_fixed      ? tr("%1 · %2").arg(m_fixedSpan, text)
+                               : m_held ? tr("Stopped; before the stop: %1").arg(text)
+                                        : text);
     }
 }
 

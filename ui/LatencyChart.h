@@ -36,6 +36,10 @@ public:
     // p50/p99 window, from `heldFrom` (StreamTableModel::Row::latWindow.oldAnchor()), so that both agree;
     // the windows start afresh when it runs again.
     void push(const LatencySnapshot &cumulative, bool running = true, const LatencySnapshot &heldFrom = {});
+    // An open capture (File → Open capture): its whole histogram, fixed, whatever the window
+    // chosen; `span` says over what ("12:00:01 to 12:05:00 UTC"). Until setStream() changes the stream.
+    void setFixed(const LatencySnapshot &whole, const QString &span);
+    bool isFixed() const { return m_fixed; }
     // The histogram drawn now.
     LatencySnapshot shown() const;
     // Which latency the pushed histograms are: raw, or corrected for the venue's clock
@@ -82,6 +86,9 @@ private:
     bool m_held = false; // the stream does not run: the windows end at its stop
     LatencySnapshot m_heldFrom;
     bool m_corrected = false;
+    bool m_fixed = false; // setFixed()
+    LatencySnapshot m_fixedHistogram;
+    QString m_fixedSpan;
     QString m_clock;
     QString m_note;
 };

@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AlertMonitor.h"
+#include "CaptureList.h"
 #include "ConnectAgentDialog.h"
 #include "CpuMeter.h"
 #include "Engine.h"
@@ -106,6 +107,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_actions->fillMenuBar(
         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
     connectActions();
+    setupCaptures();
     buildStatusBar();
     setupFlightRecorder();
     setDefaultLayout();
@@ -273,7 +275,7 @@ void MainWindow::buildCentral()
             m_table->setColumnWidth(c, widths[c] * digit);
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
-    m_table->setColumnWidth(StreamTableModel::ColActions, 3 * 24 + 8);
+    m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
@@ -539,6 +541,8 @@ void MainWindow::refreshNow(bool slow)
     QVector<StreamSnapshot> snaps = m_engine->snapshot(slow);
     for (const RemoteAgent *agent : std::as_const(m_agents))
         snaps += agent->streams();
+    if (m_captures)
+        snaps += m_captures->snapshots();
     m_model->update(snaps, nowMs);
     if (slow) {
         m_model->updateLatency(snaps, m_steady.elapsed());
@@ -629,6 +633,8 @@ void MainWindow::onTick()
 void MainWindow::evaluateAlerts(qint64 nowMs)
 {
     for (const StreamTableModel::Row &row : m_model->rows()) {
+        if (row.offline)
+            continue; // an open capture: nothing happens to it now
         const StreamSnapshot &s = row.snap;
         const qint64 started = m_startedAtMs.value(s.id, row.firstSeenMs);
         m_alerts->evaluate(s.id, s.name, alerts::alertSample(s, row.msgsPerSec, row.p99Ms, started, nowMs), nowMs);
@@ -638,16 +644,23 @@ void MainWindow::evaluateAlerts(qint64 nowMs)
 void MainWindow::updateStatusBar(double cpuPercent)
 {
     int counts[256] = {};
-    for (const StreamTableModel::Row &row : m_model->rows())
-        ++counts[quint8(row.snap.state)];
+    int captures = 0; // open captures: rows, not streams
+    for (const StreamTableModel::Row &row : m_model->rows()) {
+        if (row.offline)
+            ++captures;
+        else
+            ++counts[quint8(row.snap.state)];
+    }
     QStringList parts;
-    parts.append(countNoun(quint64(m_model->rows().size()), tr("stream"), tr("streams")));
+    parts.append(countNoun(quint64(m_model->rows().size() - captures), tr("stream"), tr("streams")));
     for (StreamState s : {StreamState::Live, StreamState::Connecting, StreamState::Subscribing, StreamState::Stalled,
                           StreamState::Degraded, StreamState::Reconnecting, StreamState::Failed, StreamState::Stopped,
                           StreamState::Idle}) {
         if (counts[int(s)])
             parts.append(QStringLiteral("%1 %2").arg(counts[int(s)]).arg(stateName(s)));
     }
+    if (captures)
+        parts.append(countNoun(quint64(captures), tr("capture"), tr("captures")));
     m_statusStreams->setText(parts.join(QStringLiteral(" · ")));
     m_statusRate->setText(
         tr("%1 msgs/s · %2 KB/s")

@@ -28,8 +28,10 @@
 #include <QtNetwork/QSslCertificate>
 #include <QtWidgets/QMainWindow>
 
+#include <functional>
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -54,6 +56,7 @@ namespace streamscope::ui {
 
 using alerts::AlertMonitor;
 using alerts::Notifier;
+class CaptureList;
 class CpuMeter;
 class EventLogFilter;
 class EventLogModel;
@@ -138,6 +141,17 @@ public:
     // flight recorder is on.
     QStringList saveFlightRecordings(const QList<StreamId> &ids);
     void disconnectAgents();
+    // File → Open capture… (MainWindow_Capture.cpp): reads the capture on a worker thread, then
+    // shows it as an offline, read-only row ("NAME (capture)") with its messages in the
+    // inspector, its histogram, its rate over its own time span and its events in the event log.
+    void openCapture(const QString &path);
+    bool closeCapture(StreamId id); // File → Close capture; false if it is not an open capture
+    CaptureList *captures() const { return m_captures; }
+    QAction *openCaptureAction() const { return m_openCapture; }
+    QAction *closeCaptureAction() const { return m_closeCapture; }
+    // Where File → Open capture… takes its file from instead of a file dialog (tests).
+    void setCaptureFileChooser(std::function<QString()> chooser);
+    QString lastCaptureError() const { return m_lastCaptureError; }
     void selectStream(StreamId id);
     // One refresh as the timer does it; `slow` also does the once-a-second work.
     void refreshNow(bool slow = true);
@@ -184,6 +198,10 @@ private:
     void onAlertRaised(StreamId id, const QString &stream, const QString &text, int condition);
     void onAlertCleared(StreamId id, const QString &stream, const QString &text, int condition);
     void onOpenRequested(const QString &path);
+    void setupCaptures(); // MainWindow_Capture.cpp
+    void onCaptureOpened(StreamId id);
+    // A capture selected: the charts and the inspector show it; otherwise they are left alone.
+    void showCaptureSelection(StreamId current, const QString &name);
     void evaluateAlerts(qint64 nowMs);
     // Hands the workspace's and the streams' destinations to the notifier.
     void syncNotifier();
@@ -227,8 +245,13 @@ private:
     QString streamName(StreamId id) const;
 
     QPointer<Engine> m_engine;
-    QList<RemoteAgent *> m_agents; // owned (children); their streams join each refresh
-    int m_agentsEver = 0;          // agents connected so far: the next one's id block
+    QList<RemoteAgent *> m_agents;     // owned (children); their streams join each refresh
+    int m_agentsEver = 0;              // agents connected so far: the next one's id block
+    CaptureList *m_captures = nullptr; // open captures (child); their rows join each refresh
+    QAction *m_openCapture = nullptr;
+    QAction *m_closeCapture = nullptr;
+    std::function<QString()> m_captureChooser;
+    QString m_lastCaptureError;
     StreamTableModel *m_model = nullptr;
     StreamSortProxy *m_proxy = nullptr;
     QTableView *m_table = nullptr;

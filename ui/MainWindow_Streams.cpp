@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 
 #include "AlertMonitor.h"
+#include "CaptureList.h"
 #include "Engine.h"
 #include "LatencyChart.h"
 #include "MainActions.h"
@@ -43,7 +44,7 @@ namespace streamscope::ui {
 QList<StreamId> MainWindow::selectedStreams() const
 {
     QList<StreamId> ids = selectedRows();
-    ids.removeIf([](StreamId id) { return isRemoteStream(id); });
+    ids.removeIf([](StreamId id) { return isOfflineOrRemote(id); }); // agents' and captures' rows
     return ids;
 }
 
@@ -98,6 +99,7 @@ void MainWindow::onSelectionChanged()
     if (current == kInvalidStreamId && !ids.isEmpty())
         current = ids.first();
     const QString name = current != kInvalidStreamId ? streamName(current) : QString();
+    showCaptureSelection(current, name); // an open capture's messages, histogram and rate
     // A remote agent's messages stay on its machine: the inspector has nothing to show.
     m_inspector->setStream(isRemoteStream(current) ? kInvalidStreamId : current, name);
     updateEventFilter();
@@ -146,6 +148,11 @@ void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
         if (confirmRemove({id}))
             removeStreams({id});
         break;
+    case StreamActionDelegate::Action::Record: {
+        const StreamTableModel::Row *r = m_model->row(id);
+        setRecording({id}, !(r && r->snap.record.on)); // as Streams → Record does
+        break;
+    }
     case StreamActionDelegate::Action::None: break;
     }
 }
@@ -317,6 +324,10 @@ void MainWindow::showContextMenu(const QPoint &pos)
                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     QMenu menu(this);
     m_actions->fillContextMenu(&menu);
+    if (m_closeCapture && m_closeCapture->isEnabled()) { // an open capture selected
+        menu.addSeparator();
+        menu.addAction(m_closeCapture);
+    }
     menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 

@@ -178,12 +178,27 @@ void MessageInspector::setStream(StreamId id, const QString &name)
     if (id == m_stream)
         return;
     m_stream = id;
+    m_offlineNote.clear();
     m_model->clear();
     m_shownSeq = 0;
     m_detail->clear();
     m_detailHeader->setText(id == kInvalidStreamId ? tr("Select a stream in the table to inspect its messages.")
                                                    : tr("Select a message to see it in full."));
     updateTap();
+}
+
+void MessageInspector::showOffline(StreamId id, const QString &name, const QVector<InspectedMessage> &messages,
+                                   quint64 leftOut)
+{
+    if (id == m_stream)
+        return; // shown already
+    setStream(id, name);
+    const quint64 over = quint64(std::max(0, int(messages.size()) - m_model->capacity()));
+    m_model->append(over > 0 ? messages.mid(qsizetype(over)) : messages);
+    if (leftOut + over > 0)
+        m_offlineNote = tr("the first %1 messages of the capture are left out").arg(formatCount(leftOut + over));
+    updateCounts();
+    m_view->scrollToBottom();
 }
 
 void MessageInspector::showEvent(QShowEvent *event)
@@ -321,6 +336,8 @@ void MessageInspector::updateCounts()
         text += tr(" · %1 waiting (frozen)").arg(formatCount(quint64(m_model->pendingCount())));
     if (m_model->droppedCount() > 0)
         text += tr(" · %1 older dropped").arg(formatCount(m_model->droppedCount()));
+    if (!m_offlineNote.isEmpty())
+        text += QStringLiteral(" · ") + m_offlineNote;
     m_counts->setText(text);
 }
 

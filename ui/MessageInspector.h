@@ -7,6 +7,7 @@
 // Turns the engine's inspector tap on only while it is visible and has a stream.
 // GUI thread only; does not own the engine.
 
+#include "StreamRecords.h"
 #include "StreamTypes.h"
 
 #include <QtCore/QPointer>
@@ -40,6 +41,9 @@ public:
     ~MessageInspector() override;
 
     void setStream(StreamId id, const QString &name);
+    // An open capture's messages (File → Open capture), kept within the model's capacity;
+    // `leftOut` older ones of the capture are not shown, and the counts line says so.
+    void showOffline(StreamId id, const QString &name, const QVector<InspectedMessage> &messages, quint64 leftOut);
     StreamId stream() const { return m_stream; }
     InspectorModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
@@ -85,6 +89,7 @@ private:
     QAction *m_freezeAction = nullptr; // holds the shortcut: a button's setText() would reset it
     QTimer *m_timer = nullptr;
     quint64 m_shownSeq = 0;  // the message in the detail pane; 0 none
+    QString m_offlineNote;   // showOffline(): what of the capture is not shown
     int m_modelChanging = 0; // inside a change of the model's rows: current changes are not the user's
 };
 

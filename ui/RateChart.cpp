@@ -93,8 +93,9 @@ RateChart::RateChart(QWidget *parent)
     m_pause->setToolTip(tr("Freeze this chart; recording goes on"));
 
     auto *bar = new QHBoxLayout;
-    auto *title = new QLabel(tr("<b>Message rate</b> — last 10 minutes"));
-    bar->addWidget(title);
+    m_title = new QLabel(tr("<b>Message rate</b> — last 10 minutes"));
+    m_title->setObjectName(QStringLiteral("rateChartTitle"));
+    bar->addWidget(m_title);
     bar->addStretch();
     bar->addWidget(m_scopeBox);
     bar->addWidget(m_log);
@@ -234,8 +235,57 @@ void RateChart::setSeriesPens()
     }
 }
 
+void RateChart::setOffline(const QString &name, const QVector<double> &rates, int binSeconds)
+{
+    m_offline.clear();
+    m_offlineName = name;
+    for (qsizetype i = 0; i < rates.size(); ++i) {
+        // Each bin drawn flat over its seconds.
+        m_offline.append(QPointF(double(i * binSeconds), rates[i]));
+        m_offline.append(QPointF(double((i + 1) * binSeconds), rates[i]));
+    }
+    m_title->setText(m_offline.isEmpty() ? tr("<b>Message rate</b> — last 10 minutes")
+                                         : tr("<b>Message rate</b> — the capture's own time span"));
+    m_scopeBox->setEnabled(m_offline.isEmpty());
+    m_xSpan = -1; // the axes anew
+    m_yMax = -1;
+}
+
 void RateChart::refresh(const StreamHistory &history)
 {
+    if (!m_offline.isEmpty()) {
+        // One series: the capture's, over its own span; nothing of the live streams.
+        m_total->setVisible(false);
+        for (const auto &marker : m_chart->legend()->markers(m_total))
+            marker->setVisible(false);
+        double yMax = 0.0;
+        for (int i = 0; i < kMaxStreams; ++i) {
+            QLineSeries *s = m_series[size_t(i)];
+            s->setVisible(i == 0);
+            for (QLegendMarker *marker : m_chart->legend()->markers(s))
+                marker->setVisible(i == 0);
+        }
+        m_buffer = m_offline;
+        for (const QPointF &p : std::as_const(m_buffer))
+            yMax = std::max(yMax, p.y());
+        fitToAxis();
+        m_series[0]->setName(legendName(m_offlineName));
+        m_series[0]->replace(m_buffer);
+        const int span = std::max(1, int(std::ceil(m_offline.last().x())));
+        if (span != m_xSpan) {
+            m_xSpan = span;
+            m_axisX->setRange(0, span);
+        }
+        const double top = niceCeiling(yMax * 1.1);
+        if (top != m_yMax) {
+            m_yMax = top;
+            if (isLogScale())
+                m_logAxisY->setRange(kLogFloor, top);
+            else
+                m_axisY->setRange(0, top);
+        }
+        return;
+    }
     if (isPaused())
         return;
     const Scope sc = scope();

@@ -45,6 +45,11 @@ public:
     // The legend's name for a stream.
     static QString legendName(const QString &streamName);
     void refresh(const StreamHistory &history);
+    // An open capture selected (File → Open capture): its rate over its own time span instead
+    // of the last ten minutes (x: seconds from the capture's start; `binSeconds` per point).
+    // Empty `rates`: back to the live streams.
+    void setOffline(const QString &name, const QVector<double> &rates, int binSeconds);
+    bool isOffline() const { return !m_offline.isEmpty(); }
     void setDark(bool dark);
 
     bool isPaused() const;
@@ -80,6 +85,9 @@ private:
     QToolButton *m_pause = nullptr;
     QToolButton *m_log = nullptr;
     QLabel *m_note = nullptr;
+    QLabel *m_title = nullptr;
+    QList<QPointF> m_offline; // setOffline()'s points
+    QString m_offlineName;
     QList<QPair<StreamId, QString>> m_selected;
     QList<QPointF> m_buffer;
     double m_yMax = 0.0;

@@ -1,7 +1,7 @@
 #include "StreamActionDelegate.h"
 
+#include "CaptureList.h"
 #include "ControlIcons.h"
-#include "RemoteAgent.h"
 #include "StreamTableModel.h"
 
 #include <QtGui/QMouseEvent>
@@ -33,16 +33,46 @@ bool rowRuns(const QModelIndex &index)
     return isRunning(StreamState(index.data(StreamTableModel::StateRole).toInt()));
 }
 
-// A remote agent's stream is shown, not controlled from here: no buttons.
+// A remote agent's stream or an open capture is shown, not controlled from here: no buttons.
 bool rowIsRemote(const QModelIndex &index)
 {
-    return isRemoteStream(index.data(StreamTableModel::StreamIdRole).toUInt());
+    return isOfflineOrRemote(index.data(StreamTableModel::StreamIdRole).toUInt());
+}
+
+bool rowRecords(const QModelIndex &index)
+{
+    return index.data(StreamTableModel::RecordingRole).toBool();
+}
+
+// The record button: a dot, red and filled while recording, an outline otherwise.
+void paintRecordDot(QPainter *painter, const QRect &r, bool recording, const QPalette &palette)
+{
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QRectF dot = QRectF(r).adjusted(5, 5, -5, -5);
+    const QColor red(0xd7, 0x3a, 0x49);
+    if (recording) {
+        painter->setPen(QPen(red.darker(120), 1.0));
+        painter->setBrush(red);
+    } else {
+        QColor c = palette.color(QPalette::Text);
+        c.setAlpha(150);
+        painter->setPen(QPen(c, 1.5));
+        painter->setBrush(Qt::NoBrush);
+    }
+    painter->drawEllipse(dot);
+    painter->restore();
 }
 } // namespace
 
 StreamActionDelegate::StreamActionDelegate(QObject *parent)
     : QStyledItemDelegate(parent)
 {
+}
+
+int StreamActionDelegate::columnWidth()
+{
+    return kSpacing + kButtonCount * (kButtonSize + kSpacing) + 4;
 }
 
 QRect StreamActionDelegate::buttonRect(const QRect &cell, int i)
@@ -58,7 +88,7 @@ StreamActionDelegate::Action StreamActionDelegate::actionAt(const QRect &cell, c
         return Action::None;
     for (int i = 0; i < kButtonCount; ++i) {
         if (buttonRect(cell, i).contains(pos))
-            return i == 0 && !rowRuns(index) ? Action::Start : Action(i + 1);
+            return i == kRecordButton ? Action::Record : i == 0 && !rowRuns(index) ? Action::Start : Action(i + 1);
     }
     return Action::None;
 }
@@ -96,6 +126,10 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
             painter->setPen(Qt::NoPen);
             painter->drawRoundedRect(r, 4, 4);
             painter->restore();
+        }
+        if (i == kRecordButton) {
+            paintRecordDot(painter, r, rowRecords(index), option.palette);
+            continue;
         }
         const int slot = i == 0 && !runs ? int(Action::Start) - 1 : i;
         if (m_icons[slot].isNull())
@@ -152,6 +186,12 @@ bool StreamActionDelegate::helpEvent(QHelpEvent *event, QAbstractItemView *view,
             return true;
         case Action::Remove:
             QToolTip::showText(event->globalPos(), tr("Remove this stream, after asking (Del)"), view);
+            return true;
+        case Action::Record:
+            QToolTip::showText(event->globalPos(),
+                               rowRecords(index) ? tr("Recording: stop recording this stream (Ctrl+E)")
+                                                 : tr("Record this stream to a capture file (Ctrl+E)"),
+                               view);
             return true;
         case Action::None: break;
         }

@@ -1,9 +1,11 @@
 #pragma once
 
-// Paints the per-row stop (or start) / restart / remove buttons of the stream table's actions
-// column and turns clicks on them into actionTriggered(). The first button follows the row's
-// state (StreamTableModel::StateRole): Stop while the stream runs, Start when it is stopped,
-// failed or idle. Icons follow the theme (controlIcon()). Painting is cheap (three icons), so a table of
+// Paints the per-row stop (or start) / restart / remove / record buttons of the stream table's
+// actions column and turns clicks on them into actionTriggered(). The first button follows the
+// row's state (StreamTableModel::StateRole): Stop while the stream runs, Start when it is
+// stopped, failed or idle; the record button (a dot, red while the stream records:
+// StreamTableModel::RecordingRole) toggles recording. A remote agent's rows and open captures'
+// have no buttons. Icons follow the theme (controlIcon()). Painting is cheap (three icons), so a table of
 // thousands of rows scrolls as fast as without the column. GUI thread only.
 
 #include <QtGui/QIcon>
@@ -14,8 +16,11 @@ namespace streamscope::ui {
 class StreamActionDelegate : public QStyledItemDelegate {
     Q_OBJECT
 public:
-    enum class Action { None = 0, Stop, Restart, Remove, Start };
-    static constexpr int kButtonCount = 3;
+    enum class Action { None = 0, Stop, Restart, Remove, Start, Record };
+    static constexpr int kButtonCount = 4; // stop/start, restart, remove, record
+    static constexpr int kRecordButton = 3;
+    // The actions column's width for the buttons.
+    static int columnWidth();
 
     explicit StreamActionDelegate(QObject *parent = nullptr);
 

@@ -22,6 +22,7 @@ const QList<int> kChangedRoles = {Qt::DisplayRole,
                                   Qt::BackgroundRole,
                                   StreamTableModel::SortRole,
                                   StreamTableModel::StateRole,
+                                  StreamTableModel::RecordingRole,
                                   StreamTableModel::AlertRole};
 } // namespace
 
@@ -62,7 +63,7 @@ double StreamTableModel::totalMsgsPerSec() const
 {
     double sum = 0.0;
     for (const Row &r : m_rows)
-        sum += r.msgsPerSec;
+        sum += r.offline ? 0.0 : r.msgsPerSec; // a capture's rate is not received now
     return sum;
 }
 
@@ -70,7 +71,7 @@ double StreamTableModel::totalBytesPerSec() const
 {
     double sum = 0.0;
     for (const Row &r : m_rows)
-        sum += r.bytesPerSec;
+        sum += r.offline ? 0.0 : r.bytesPerSec;
     return sum;
 }
 
@@ -139,7 +140,7 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
     const StreamSnapshot &s = r.snap;
     switch (column) {
     case ColName: return s.name;
-    case ColState: return stateName(s.state);
+    case ColState: return r.offline ? tr("capture") : stateName(s.state);
     case ColRate: return formatRate(r.msgsPerSec);
     case ColKBps: return formatBytesRate(r.bytesPerSec);
     case ColMessages: return formatCount(s.messages);
@@ -148,7 +149,10 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
             return period;
         return formatLatencyMs(r.p50Ms);
     case ColP99: return s.freshness.periodic ? QStringLiteral("–") : formatLatencyMs(r.p99Ms);
-    case ColAge: return formatAgeMs(s.lastMessageMs > 0 ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
+    case ColAge:
+        if (r.offline)
+            return QStringLiteral("–"); // a capture receives nothing now
+        return formatAgeMs(s.lastMessageMs > 0 ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
     case ColReconnects: return formatCount(s.reconnects);
     case ColGaps: return formatCount(s.gaps);
     case ColParseErrors: return formatCount(s.parseErrors);
@@ -251,6 +255,8 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
     case StreamIdRole: return r.snap.id;
     case StateRole: return int(r.snap.state);
     case AlertRole: return r.alert;
+    case RecordingRole: return r.snap.record.on;
+    case OfflineRole: return r.offline;
     case Qt::ToolTipRole:
         if (column == ColState || column == ColName) {
             QString tip = stateToolTip(r);
@@ -379,6 +385,8 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         while (first > 0 && !present.contains(m_rows[first - 1].snap.id))
             --first;
         beginRemoveRows(QModelIndex(), first, i);
+        for (int k = first; k <= i; ++k)
+            m_fixed.remove(m_rows[k].snap.id);
         m_rows.remove(first, i - first + 1);
         endRemoveRows();
         i = first - 1;
@@ -422,8 +430,8 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         const LatencySnapshot keep = std::move(row.snap.latency);
         row.snap = s;
         row.snap.latency = std::move(keep);
-        row.msgsPerSec = rate;
-        row.bytesPerSec = brate;
+        row.msgsPerSec = row.offline ? m_fixed.value(s.id).msgsPerSec : rate;
+        row.bytesPerSec = row.offline ? m_fixed.value(s.id).bytesPerSec : brate;
         if (differs)
             changed.append(r);
     }
@@ -453,7 +461,7 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
         const int r = rowOf(s.id);
         const bool corrected = m_corrected && !s.latencyCorrected.buckets.isEmpty();
         // Nothing to window yet (no histogram taken, or every raw latency negative).
-        if (r < 0 || (corrected ? s.latencyCorrected : s.latency).buckets.isEmpty())
+        if (r < 0 || (corrected ? s.latencyCorrected : s.latency).buckets.isEmpty() || m_rows[r].offline)
             continue;
         Row &row = m_rows[r];
         if (corrected != row.latencyCorrected) { // another histogram: its own window
@@ -495,6 +503,22 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
         row.msgsPerSec = 0.0;
         row.bytesPerSec = 0.0;
     }
+    emitChanged({r});
+}
+
+void StreamTableModel::setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms, double p99Ms)
+{
+    const int r = rowOf(id);
+    if (r < 0)
+        return;
+    m_fixed.insert(id, {msgsPerSec, bytesPerSec, p50Ms, p99Ms});
+    Row &row = m_rows[r];
+    row.offline = true;
+    row.msgsPerSec = msgsPerSec;
+    row.bytesPerSec = bytesPerSec;
+    row.p50Ms = p50Ms;
+    row.p99Ms = p99Ms;
+    row.snap.latency = LatencySnapshot();
     emitChanged({r});
 }
 

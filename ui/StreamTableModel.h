@@ -46,8 +46,10 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // numeric value for sorting
         StreamIdRole,
-        StateRole, // int(StreamState)
-        AlertRole, // alert text, empty when none
+        StateRole,     // int(StreamState)
+        AlertRole,     // alert text, empty when none
+        RecordingRole, // bool: the stream records (the row's record button)
+        OfflineRole,   // bool: an open capture's row, not a running stream (fixed figures)
     };
 
     // Derived per-stream values, also read by the alerts and the status bar.
@@ -70,6 +72,7 @@ public:
         // The percentile window (5–10 s), computed as headless mode computes it for the alerts.
         alerts::LatencyWindow latWindow;
         bool latencyCorrected = false; // the window is of the corrected histogram
+        bool offline = false;          // setOfflineFigures(): an open capture's fixed figures
     };
 
     explicit StreamTableModel(QObject *parent = nullptr);
@@ -87,6 +90,9 @@ public:
     // A state change reported by the engine between two ticks: shown at once.
     void applyState(StreamId id, StreamState state, const QString &reason);
     void setAlert(StreamId id, const QString &text);
+    // An open capture's row (File → Open capture): its rate, p50 and p99 are the capture's own,
+    // fixed, its state reads "capture" and its age nothing. Kept while the row lives.
+    void setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms, double p99Ms);
 
     int rowOf(StreamId id) const { return m_rowOf.value(id, -1); }
     StreamId idAt(int row) const;
@@ -115,6 +121,13 @@ private:
 
     QVector<Row> m_rows;
     QHash<StreamId, int> m_rowOf;
+    struct Fixed {
+        double msgsPerSec = 0.0;
+        double bytesPerSec = 0.0;
+        double p50Ms = qQNaN();
+        double p99Ms = qQNaN();
+    };
+    QHash<StreamId, Fixed> m_fixed; // setOfflineFigures()
     qint64 m_nowMs = 0;
     bool m_dark = false;
     bool m_corrected = false;

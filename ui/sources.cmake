@@ -2,6 +2,7 @@ target_sources(streamscope_ui PRIVATE
     BetfairPage.h BetfairPage.cpp
     BinancePage.h BinancePage.cpp
     BinanceStreamBuilder.h BinanceStreamBuilder.cpp
+    CaptureList.h CaptureList.cpp
     ChartStyle.h
     ConnectAgentDialog.h ConnectAgentDialog.cpp
     ControlIcons.h ControlIcons.cpp
@@ -15,8 +16,8 @@ target_sources(streamscope_ui PRIVATE
     LatencyChart.h LatencyChart.cpp
     LatencyWindows.h LatencyWindows.cpp
     MainActions.h MainActions.cpp
-    MainWindow.h MainWindow.cpp MainWindow_Export.cpp MainWindow_Flight.cpp MainWindow_Streams.cpp
-    MainWindow_Workspace.cpp
+    MainWindow.h MainWindow.cpp MainWindow_Capture.cpp MainWindow_Export.cpp MainWindow_Flight.cpp
+    MainWindow_Streams.cpp MainWindow_Workspace.cpp
     MatchHighlightDelegate.h MatchHighlightDelegate.cpp
     MessageInspector.h MessageInspector.cpp
     NotifyDialog.h NotifyDialog.cpp

@@ -1,5 +1,7 @@
 #include "CaptureFile.h"
 
+#include "CaptureReader.h"
+
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -10,48 +12,6 @@
 #include <cstring>
 
 namespace streamscope::replay {
-
-namespace {
-
-constexpr int kTimeChars = 27; // "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"
-
-qint64 daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2 ? 1 : 0;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const qint64 yoe = y - era * 400;
-    const qint64 doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-bool number(const char *text, int width, int *value)
-{
-    int v = 0;
-    for (int i = 0; i < width; ++i) {
-        if (text[i] < '0' || text[i] > '9')
-            return false;
-        v = v * 10 + (text[i] - '0');
-    }
-    *value = v;
-    return true;
-}
-
-bool parseTime(const char *t, qint64 *us)
-{
-    int y, mo, d, h, mi, s, u;
-    if (t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[13] != ':' || t[16] != ':' || t[19] != '.' || t[26] != 'Z')
-        return false;
-    if (!number(t, 4, &y) || !number(t + 5, 2, &mo) || !number(t + 8, 2, &d) || !number(t + 11, 2, &h)
-        || !number(t + 14, 2, &mi) || !number(t + 17, 2, &s) || !number(t + 20, 6, &u))
-        return false;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
-        return false;
-    *us = (daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000000LL + u;
-    return true;
-}
-
-} // namespace
 
 bool CaptureFile::isZstd(const QByteArray &bytes)
 {
@@ -137,38 +97,33 @@ bool CaptureFile::parse(const QByteArray &input)
         const char *line = bytes.constData() + pos;
         const qsizetype len = end - pos;
         pos = end + 1;
-        Entry e;
-        if (len < kTimeChars + 1 || !parseTime(line, &e.timeUs)) {
-            m_error = QStringLiteral("line %1: expected a capture line starting with a UTC time").arg(lineNumber);
+        capture::CaptureLine line0;
+        const capture::LineError error = capture::parseLine(line, std::size_t(len), &line0);
+        if (error != capture::LineError::None) {
+            m_error = QStringLiteral("line %1: %2").arg(lineNumber).arg(capture::lineErrorText(error));
             return false;
         }
-        const char separator = line[kTimeChars];
-        const QByteArray rest(line + kTimeChars + 1, len - kTimeChars - 1);
-        if (separator == ' ') {
-            e.kind = Kind::Text;
-            e.payload = rest;
-        } else if (separator == '=') {
-            const auto decoded = QByteArray::fromBase64Encoding(rest, QByteArray::AbortOnBase64DecodingErrors);
-            if (!decoded) {
-                m_error = QStringLiteral("line %1: not valid base64").arg(lineNumber);
-                return false;
-            }
+        Entry e;
+        e.timeUs = line0.timeUs;
+        e.payload = std::move(line0.payload);
+        switch (line0.kind) {
+        case capture::CaptureLine::Kind::Text: e.kind = Kind::Text; break;
+        case capture::CaptureLine::Kind::Binary:
             e.kind = Kind::Binary;
             e.base64 = true;
-            e.payload = decoded.decoded;
-        } else if (separator == '#') {
-            const QJsonObject o = QJsonDocument::fromJson(rest).object();
+            break;
+        case capture::CaptureLine::Kind::Event:
+        case capture::CaptureLine::Kind::Unknown: {
+            const QJsonObject o = QJsonDocument::fromJson(e.payload).object();
             e.kind = Kind::Event;
-            e.payload = rest;
             e.event = o.value(QStringLiteral("event")).toString();
             if (e.event == QLatin1String("capture") && m_venue.isEmpty() && m_url.isEmpty()) {
                 m_venue = o.value(QStringLiteral("venue")).toString();
                 m_url = o.value(QStringLiteral("url")).toString();
                 m_stream = o.value(QStringLiteral("stream")).toString();
             }
-        } else {
-            m_error = QStringLiteral("line %1: expected ' ', '=' or '#' after the time").arg(lineNumber);
-            return false;
+            break;
+        }
         }
         m_entries.append(e);
     }

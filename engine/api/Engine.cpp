@@ -109,6 +109,10 @@ CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
     identity.venue = venueName(config.venue);
     identity.url = SecretStore::redacted(config.url).toString();
     identity.mode = modeName(config.mode);
+    if (!config.latencyField.isEmpty()) {
+        identity.latencyField = config.latencyField;
+        identity.latencyUnit = latencyUnitName(config.latencyUnit);
+    }
     return identity;
 }
 

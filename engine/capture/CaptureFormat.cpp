@@ -30,34 +30,12 @@ void civilFromDays(qint64 days, int &year, int &month, int &day)
     year = int(yoe + era * 400 + (month <= 2 ? 1 : 0));
 }
 
-qint64 daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2 ? 1 : 0;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const qint64 yoe = y - era * 400;
-    const qint64 doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
 void digits(char *out, qint64 value, int width)
 {
     for (int i = width - 1; i >= 0; --i) {
         out[i] = char('0' + value % 10);
         value /= 10;
     }
-}
-
-bool readDigits(const char *text, int width, int *value)
-{
-    int v = 0;
-    for (int i = 0; i < width; ++i) {
-        if (text[i] < '0' || text[i] > '9')
-            return false;
-        v = v * 10 + (text[i] - '0');
-    }
-    *value = v;
-    return true;
 }
 
 } // namespace
@@ -94,23 +72,6 @@ QByteArray formatTime(qint64 epochUs)
     QByteArray out(kTimeChars, Qt::Uninitialized);
     writeTime(out.data(), epochUs);
     return out;
-}
-
-bool parseTime(const char *text, std::size_t len, qint64 *epochUs)
-{
-    if (len < std::size_t(kTimeChars) || text[4] != '-' || text[7] != '-' || text[10] != 'T' || text[13] != ':'
-        || text[16] != ':' || text[19] != '.' || text[26] != 'Z')
-        return false;
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, micros = 0;
-    if (!readDigits(text, 4, &year) || !readDigits(text + 5, 2, &month) || !readDigits(text + 8, 2, &day)
-        || !readDigits(text + 11, 2, &hour) || !readDigits(text + 14, 2, &minute) || !readDigits(text + 17, 2, &second)
-        || !readDigits(text + 20, 6, &micros))
-        return false;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-        return false;
-    const qint64 seconds = daysFromCivil(year, month, day) * kSecondsPerDay + hour * 3600 + minute * 60 + second;
-    *epochUs = seconds * kUsPerSecond + micros;
-    return true;
 }
 
 bool needsBase64(const char *data, std::size_t len, bool binary)

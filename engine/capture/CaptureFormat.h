@@ -11,6 +11,8 @@
 // Thread contract: pure functions, any thread. The append functions only grow `out`, so a
 // reused string allocates nothing once it is large enough.
 
+#include "CaptureReader.h" // kTimeChars, the separators, parseTime(): shared with the readers
+
 #include <QtCore/QByteArray>
 #include <QtCore/QJsonObject>
 #include <QtCore/QString>
@@ -20,18 +22,12 @@
 
 namespace streamscope::capture {
 
-constexpr int kTimeChars = 27; // "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"
-constexpr char kMessageSeparator = ' ';
-constexpr char kBase64Separator = '=';
-constexpr char kEventSeparator = '#';
 constexpr int kFormatVersion = 1;
 
 // Writes the time (kTimeChars characters) at `out`. Times before the epoch are written as
 // the epoch; years past 9999 as 9999-12-31T23:59:59.999999Z.
 void writeTime(char *out, qint64 epochUs);
 QByteArray formatTime(qint64 epochUs);
-// The time of a line (its first kTimeChars characters); false if it is not one.
-bool parseTime(const char *text, std::size_t len, qint64 *epochUs);
 
 // Whether a message must be written in base64: a binary frame, or text holding CR or LF.
 bool needsBase64(const char *data, std::size_t len, bool binary);

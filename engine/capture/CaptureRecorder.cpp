@@ -84,6 +84,10 @@ QByteArray CaptureRecorder::headerJson(const QString &previous) const
                   {QStringLiteral("file_index"), qint64(m_files.load()) - 1}};
     if (!previous.isEmpty())
         o.insert(QStringLiteral("previous"), previous);
+    if (!m_identity.latencyField.isEmpty()) { // so that a reader finds the event time as the stream did
+        o.insert(QStringLiteral("latency_field"), m_identity.latencyField);
+        o.insert(QStringLiteral("latency_unit"), m_identity.latencyUnit);
+    }
     return capture::eventJson(QStringLiteral("capture"), o);
 }
 

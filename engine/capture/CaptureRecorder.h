@@ -40,6 +40,8 @@ public:
         QString url; // without secrets (SecretStore::redacted)
         QString mode;
         QString hostClock = QStringLiteral("unknown");
+        QString latencyField; // the stream's own event-time JSON pointer; empty: the venue's
+        QString latencyUnit;  // its unit ("ms"), with latencyField
     };
 
     CaptureRecorder(const RecordConfig &config, Identity identity, qint64 startedMs);

@@ -1,7 +1,8 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|inspector|details|capture [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
+//              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
 //   ui_harness load STREAMS RATE SECONDS [--no-window]
@@ -168,6 +169,15 @@ int main(int argc, char **argv)
     }
     if (args.contains(QStringLiteral("--log")))
         window.latencyChart()->setLogScale(true);
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--capture="))) {
+            const QString path = a.mid(10);
+            QTimer::singleShot(2000, &window, [&window, path] {
+                window.setCaptureFileChooser([path] { return path; });
+                window.openCaptureAction()->trigger();
+            });
+        }
+    }
 
     if (scene == QLatin1String("dialog")) {
         QTimer::singleShot(1500, &window, [&window] {
@@ -199,6 +209,16 @@ int main(int argc, char **argv)
             auto *dock = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"));
             dock->raise();
             window.resizeDocks({dock}, {420}, Qt::Vertical);
+        });
+    } else if (scene == QLatin1String("capture")) {
+        // With --capture=FILE: its messages in the inspector, filtered.
+        QTimer::singleShot(5000, &window, [&window] {
+            auto *dock = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"));
+            dock->raise();
+            window.resizeDocks({dock}, {420}, Qt::Vertical);
+            window.inspector()->filterEdit()->setText(QStringLiteral("ETHUSDT"));
+            QTableView *view = window.inspector()->view();
+            view->selectRow(std::max(0, window.inspector()->model()->rowCount() - 3));
         });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {

@@ -1,0 +1,187 @@
+#include "CaptureAnalysis.h"
+
+#include "CaptureReader.h"
+#include "protocol/MessageDecoder.h"
+
+#include <QtCore/QFileInfo>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+#include <deque>
+
+namespace streamscope {
+
+namespace {
+
+// As a live stream's (session/StreamSession.cpp): event times outside 2000..2100 give no latency.
+constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
+constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
+constexpr qsizetype kMaxEventBytes = 64 * 1024;
+
+DecodeProfile profileOf(Venue venue)
+{
+    switch (venue) {
+    case Venue::Binance: return DecodeProfile::Binance;
+    case Venue::Betfair: return DecodeProfile::Betfair;
+    case Venue::Generic:
+    case Venue::Unknown: break;
+    }
+    return DecodeProfile::Generic;
+}
+
+} // namespace
+
+CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions &options)
+{
+    CaptureAnalysis a;
+    a.path = path;
+    a.stream = QFileInfo(path).fileName();
+    capture::CaptureReader reader;
+    if (!reader.open(path)) {
+        a.error = reader.errorString();
+        return a;
+    }
+    a.compressed = reader.isCompressed();
+
+    MessageDecoder decoder;
+    std::string pointer; // empty: the venue's own event time field ("E", "pt")
+    double usPerUnit = 1000.0;
+    std::int64_t minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
+    std::int64_t maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
+    DecodeProfile profile = DecodeProfile::Generic;
+    bool parsed = true;
+    bool sawHeader = false;
+    bool first = true;
+    std::deque<InspectedMessage> kept;
+    qint64 keptBytes = 0;
+    std::vector<double> bins; // message counts per bin
+    int lastPercent = -1;
+    capture::CaptureLine line;
+
+    while (reader.next(&line)) {
+        if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
+            a.error = QStringLiteral("cancelled");
+            return a;
+        }
+        if (options.progress && reader.fileSize() > 0) {
+            const int percent = int(qMin<qint64>(100, reader.fileBytesRead() * 100 / reader.fileSize()));
+            if (percent != lastPercent) {
+                lastPercent = percent;
+                options.progress(percent);
+            }
+        }
+        if (first) {
+            a.firstUs = line.timeUs;
+            first = false;
+        }
+        a.lastUs = std::max(a.lastUs, line.timeUs);
+
+        if (line.kind == capture::CaptureLine::Kind::Event) {
+            const QJsonObject o = QJsonDocument::fromJson(line.payload).object();
+            const QString name = o.value(QStringLiteral("event")).toString();
+            if (name == QLatin1String("capture") && !sawHeader) {
+                sawHeader = true;
+                if (const QString s = o.value(QStringLiteral("stream")).toString(); !s.isEmpty())
+                    a.stream = s;
+                a.url = o.value(QStringLiteral("url")).toString();
+                a.venueName = o.value(QStringLiteral("venue")).toString();
+                a.venue = venueFromName(a.venueName);
+                a.mode = o.value(QStringLiteral("mode")).toString();
+                a.version = o.value(QStringLiteral("version")).toString();
+                profile = profileOf(a.venue);
+                parsed = a.mode != QLatin1String("raw");
+                // A stream with its own event-time field (a generic one) names it in the header.
+                if (const QString field = o.value(QStringLiteral("latency_field")).toString(); !field.isEmpty()) {
+                    pointer = field.toStdString();
+                    const LatencyUnit unit = latencyUnitFromName(o.value(QStringLiteral("latency_unit")).toString());
+                    usPerUnit = unit == LatencyUnit::Unknown ? 1000.0 : microsecondsPerUnit(unit);
+                    minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
+                    maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
+                }
+            }
+            a.gaps += name == QLatin1String("gap") ? 1 : 0;
+            a.reconnects += name == QLatin1String("reconnect") ? 1 : 0;
+            if (a.events.size() < options.maxEvents) {
+                // An event is small; one that is not (a hostile file) is kept by its name only.
+                const QByteArray json = line.payload.size() <= kMaxEventBytes
+                    ? line.payload
+                    : QJsonDocument(QJsonObject{{QStringLiteral("event"), name}}).toJson(QJsonDocument::Compact);
+                a.events.append({line.timeUs, name.isEmpty() ? QStringLiteral("?") : name.left(64), json});
+            } else
+                ++a.eventsLeftOut;
+            continue;
+        }
+
+        ++a.messages;
+        a.bytes += quint64(line.payload.size());
+        const bool binary = line.kind == capture::CaptureLine::Kind::Binary;
+        a.binaryMessages += binary ? 1 : 0;
+
+        double latencyMs = qQNaN();
+        if (parsed && !binary) {
+            DecodedFields fields;
+            if (decoder.decodeCopy(line.payload.constData(), std::size_t(line.payload.size()), pointer, fields,
+                                   profile)) {
+                if (fields.eventTime >= minEvent && fields.eventTime <= maxEvent) {
+                    // Both times lie within a few centuries of the epoch: the difference fits.
+                    const auto latencyUs = qint64(double(line.timeUs) - double(fields.eventTime) * usPerUnit);
+                    a.latency.record(latencyUs);
+                    latencyMs = double(latencyUs) / 1000.0;
+                } else if (fields.eventTime != DecodedFields::kNone) {
+                    ++a.latency.invalid;
+                }
+            } else {
+                ++a.parseErrors;
+            }
+        }
+
+        // The rate, bin by bin from the capture's first line; bins widen to stay within the cap.
+        if (line.timeUs >= a.firstUs) {
+            auto bin = std::size_t((line.timeUs - a.firstUs) / 1'000'000 / a.rateBinSeconds);
+            while (bin >= std::size_t(CaptureAnalysis::kMaxRateBins)) {
+                std::vector<double> wider((bins.size() + 1) / 2, 0.0);
+                for (std::size_t i = 0; i < bins.size(); ++i)
+                    wider[i / 2] += bins[i];
+                bins = std::move(wider);
+                a.rateBinSeconds *= 2;
+                bin = std::size_t((line.timeUs - a.firstUs) / 1'000'000 / a.rateBinSeconds);
+            }
+            if (bin >= bins.size())
+                bins.resize(bin + 1, 0.0);
+            bins[bin] += 1.0;
+        }
+
+        kept.push_back({line.timeUs / 1000, latencyMs, line.payload});
+        keptBytes += line.payload.size();
+        while (
+            !kept.empty()
+            && (int(kept.size()) > options.maxMessages || (keptBytes > options.maxMessageBytes && kept.size() > 1))) {
+            keptBytes -= kept.front().text.size();
+            kept.pop_front();
+            ++a.messagesLeftOut;
+        }
+    }
+    if (!reader.errorString().isEmpty())
+        a.error = reader.errorString(); // what was read before stays
+    a.truncated = reader.truncated();
+    a.malformedLines = reader.malformedLines();
+    a.firstMalformed = reader.firstMalformed();
+    a.rate.reserve(qsizetype(bins.size()));
+    for (double n : bins)
+        a.rate.append(n / a.rateBinSeconds);
+    a.lastMessages.reserve(qsizetype(kept.size()));
+    for (InspectedMessage &m : kept)
+        a.lastMessages.append(std::move(m));
+    a.ok = !first || a.error.isEmpty();
+    if (first && a.error.isEmpty()) {
+        a.ok = false;
+        a.error = reader.malformedLines() > 0
+            ? QStringLiteral("not a capture: no line could be read (%1)").arg(reader.firstMalformed())
+            : QStringLiteral("the capture holds no complete line");
+    }
+    if (options.progress)
+        options.progress(100);
+    return a;
+}
+
+} // namespace streamscope
