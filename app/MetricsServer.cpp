@@ -5,6 +5,7 @@
 #include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
+#include "MetricsText.h"
 #include "Report.h"
 
 #include <QtCore/QDateTime>
@@ -311,7 +312,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
             familyName += "_total";
         if (classic && qstrcmp(type, "stateset") == 0)
             type = "gauge";
-        out += "# TYPE " + familyName + ' ' + type + "\n# HELP " + familyName + ' ' + help + '\n';
+        appendFamily(out, familyName, type, help);
     };
     const auto counter = [&](const char *name, const char *help, quint64 StreamSnapshot::*field) {
         family(name, "counter", help);

@@ -1,5 +1,7 @@
 #include "CadenceReport.h"
 
+#include "MetricsText.h"
+
 #include "ClockReport.h"
 #include "PeerText.h"
 
@@ -63,14 +65,10 @@ void appendCadenceMetrics(QByteArray &out, const QVector<StreamSnapshot> &stream
 {
     Q_UNUSED(classic);
     const auto family = [&out](const QByteArray &name, const char *type, const char *help) {
-        out += "# TYPE " + name + ' ' + type + "\n# HELP " + name + ' ' + help + '\n';
+        appendFamily(out, name, type, help);
     };
     const auto gauge = [&](const char *name, const char *help, auto value) {
-        family(QByteArrayLiteral("streamscope_") + name, "gauge", help);
-        for (qsizetype i = 0; i < streams.size(); ++i)
-            if (const std::optional<double> v = value(streams[i].freshness))
-                out += "streamscope_" + QByteArray(name) + "{stream=\"" + names[i] + "\"} "
-                    + QByteArray::number(*v, 'g', 9) + '\n';
+        appendStreamGauge(out, streams, names, name, help, [&](const StreamSnapshot &s) { return value(s.freshness); });
     };
     gauge("periodic", "1 when every event type of the stream is periodic (kept out of latency alarms).",
           [](const FreshnessEstimate &f) { return std::optional<double>(f.periodic ? 1.0 : 0.0); });

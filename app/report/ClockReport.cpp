@@ -1,5 +1,7 @@
 #include "ClockReport.h"
 
+#include "MetricsText.h"
+
 #include <QtCore/QJsonValue>
 
 #include <cmath>
@@ -16,11 +18,6 @@ double round3(double v)
 QJsonValue optionalMs(const std::optional<double> &v)
 {
     return v ? QJsonValue(round3(*v)) : QJsonValue(QJsonValue::Null);
-}
-
-QByteArray number(double v)
-{
-    return std::isnan(v) ? QByteArrayLiteral("NaN") : QByteArray::number(v, 'g', 9);
 }
 
 } // namespace
@@ -75,7 +72,7 @@ void appendClockMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams,
                         const HostClockState &host, bool classic)
 {
     const auto family = [&out](const QByteArray &name, const char *type, const char *help) {
-        out += "# TYPE " + name + ' ' + type + "\n# HELP " + name + ' ' + help + '\n';
+        appendFamily(out, name, type, help);
     };
     family("streamscope_host_clock_synchronised", "gauge",
            "1 if the kernel considers this machine's clock synchronised, 0 if not, NaN if unknown.");
@@ -84,17 +81,14 @@ void appendClockMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams,
     family("streamscope_host_clock_estimated_error_seconds", "gauge",
            "The kernel's estimated error of this machine's clock (NaN if unknown).");
     out += "streamscope_host_clock_estimated_error_seconds "
-        + number(host.estimatedErrorMs ? *host.estimatedErrorMs / 1000.0 : qQNaN()) + '\n';
+        + metricNumber(host.estimatedErrorMs ? *host.estimatedErrorMs / 1000.0 : qQNaN()) + '\n';
     family("streamscope_host_clock_maximum_error_seconds", "gauge",
            "The kernel's maximum error of this machine's clock (NaN if unknown).");
     out += "streamscope_host_clock_maximum_error_seconds "
-        + number(host.maximumErrorMs ? *host.maximumErrorMs / 1000.0 : qQNaN()) + '\n';
+        + metricNumber(host.maximumErrorMs ? *host.maximumErrorMs / 1000.0 : qQNaN()) + '\n';
 
     const auto perStream = [&](const char *name, const char *help, auto value) {
-        family(QByteArrayLiteral("streamscope_") + name, "gauge", help);
-        for (qsizetype i = 0; i < streams.size(); ++i)
-            if (const std::optional<double> v = value(streams[i].clock))
-                out += "streamscope_" + QByteArray(name) + "{stream=\"" + names[i] + "\"} " + number(*v) + '\n';
+        appendStreamGauge(out, streams, names, name, help, [&](const StreamSnapshot &st) { return value(st.clock); });
     };
     perStream("clock_offset_seconds", "Venue clock minus local clock, as estimated (docs/clock.md).",
               [](const ClockEstimate &c) {

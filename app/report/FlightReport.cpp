@@ -1,5 +1,7 @@
 #include "FlightReport.h"
 
+#include "MetricsText.h"
+
 #include <algorithm>
 
 namespace streamscope::app {
@@ -52,7 +54,7 @@ void appendFlightMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams
         QByteArray familyName = QByteArrayLiteral("streamscope_") + name;
         if (classic && qstrcmp(type, "counter") == 0)
             familyName += "_total";
-        out += "# TYPE " + familyName + ' ' + type + "\n# HELP " + familyName + ' ' + help + '\n';
+        appendFamily(out, familyName, type, help);
     };
     const auto perStream = [&](const char *name, const char *type, const char *help, auto value) {
         family(name, type, help);

@@ -1,5 +1,7 @@
 #include "FreshnessReport.h"
 
+#include "MetricsText.h"
+
 #include "CadenceReport.h"
 
 #include <QtCore/QJsonValue>
@@ -39,14 +41,10 @@ void appendFreshnessMetrics(QByteArray &out, const QVector<StreamSnapshot> &stre
                             bool classic)
 {
     const auto family = [&out](const QByteArray &name, const char *type, const char *help) {
-        out += "# TYPE " + name + ' ' + type + "\n# HELP " + name + ' ' + help + '\n';
+        appendFamily(out, name, type, help);
     };
     const auto gauge = [&](const char *name, const char *help, auto value) {
-        family(QByteArrayLiteral("streamscope_") + name, "gauge", help);
-        for (qsizetype i = 0; i < streams.size(); ++i)
-            if (const std::optional<double> v = value(streams[i].freshness))
-                out += "streamscope_" + QByteArray(name) + "{stream=\"" + names[i] + "\"} "
-                    + QByteArray::number(*v, 'g', 9) + '\n';
+        appendStreamGauge(out, streams, names, name, help, [&](const StreamSnapshot &s) { return value(s.freshness); });
     };
     gauge("usual_gap_seconds", "Learned usual gap between data messages (a high quantile).",
           [](const FreshnessEstimate &f) {

@@ -2,6 +2,7 @@
 // the /metrics counters), `streamscope-replay --file` serving what it wrote, a recording
 // killed with -9 (readable up to its last flushed block, at most the last second lost), and a
 // full disk (a file-size limit in the child): a clear error, and the stream counts exactly.
+#include "../common/MetricsScrape.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "ReplayServerThread.h"
@@ -23,6 +24,7 @@
 
 using namespace streamscope::replay;
 using streamscope::testing::scaledMs;
+using streamscope::testing::scrapeMetrics;
 using streamscope::testing::timeFactor;
 
 namespace {
@@ -53,20 +55,6 @@ QList<QByteArray> messagesOf(const CaptureFile &f)
 QString seconds(int s)
 {
     return QString::number(s * std::min(timeFactor(), 5));
-}
-
-// One plain HTTP GET of /metrics (the endpoint answers HTTP/1.0 and closes).
-QByteArray scrape(quint16 port)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    socket.write("GET /metrics HTTP/1.0\r\nAccept: text/plain;version=0.0.4\r\n\r\n");
-    QByteArray answer;
-    while (socket.waitForReadyRead(5000))
-        answer += socket.readAll();
-    return answer;
 }
 
 } // namespace
@@ -100,8 +88,9 @@ private slots:
         const quint16 metricsPort = first.section(QLatin1Char(':'), 3).section(QLatin1Char('/'), 0, 0).toUShort();
         QVERIFY(metricsPort);
         QTRY_VERIFY_WITH_TIMEOUT(
-            scrape(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"), scaledMs(10000));
-        QVERIFY(scrape(metricsPort).contains("streamscope_record_dropped_total{stream=\"s\"} 0\n"));
+            scrapeMetrics(metricsPort).contains("streamscope_recorded_messages_total{stream=\"s\"} 500\n"),
+            scaledMs(10000));
+        QVERIFY(scrapeMetrics(metricsPort).contains("streamscope_record_dropped_total{stream=\"s\"} 0\n"));
         p.terminate(); // SIGTERM: the report is written, the capture closed
         QVERIFY(p.waitForFinished(scaledMs(30000)));
         QCOMPARE(p.exitCode(), 0);

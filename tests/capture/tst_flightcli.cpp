@@ -2,6 +2,7 @@
 // with an alert rule: the alert's line names the file it saved, /metrics and the report count
 // it, the file decompresses with zstd and holds the stream's messages, and streamscope-replay
 // serves it. Without --headless the flag is refused.
+#include "../common/MetricsScrape.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "ReplayServerThread.h"
@@ -18,23 +19,7 @@
 
 using namespace streamscope::replay;
 using streamscope::testing::scaledMs;
-
-namespace {
-
-QByteArray scrape(quint16 port)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    socket.write("GET /metrics HTTP/1.0\r\nAccept: text/plain;version=0.0.4\r\n\r\n");
-    QByteArray answer;
-    while (socket.waitForReadyRead(5000))
-        answer += socket.readAll();
-    return answer;
-}
-
-} // namespace
+using streamscope::testing::scrapeMetrics;
 
 class TestFlightCli : public QObject {
     Q_OBJECT
@@ -87,9 +72,10 @@ private slots:
         QVERIFY2(line.startsWith(QLatin1String("alert: stream s: raised: silent for")), qPrintable(line));
         const QString file = line.mid(line.indexOf(QString::fromLatin1(marker)) + marker.size());
         QVERIFY2(file.startsWith(flightDir + QStringLiteral("/s-flight-")), qPrintable(file));
-        QTRY_VERIFY_WITH_TIMEOUT(scrape(metricsPort).contains("streamscope_flight_saved_files_total{stream=\"s\"} 1\n"),
-                                 scaledMs(10000));
-        const QByteArray metrics = scrape(metricsPort);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            scrapeMetrics(metricsPort).contains("streamscope_flight_saved_files_total{stream=\"s\"} 1\n"),
+            scaledMs(10000));
+        const QByteArray metrics = scrapeMetrics(metricsPort);
         QVERIFY(metrics.contains("streamscope_flight_memory_cap_bytes 268435456\n"));
         QVERIFY(metrics.contains("streamscope_flight_evicted_cap_messages_total{stream=\"s\"} 0\n"));
         p.terminate();
