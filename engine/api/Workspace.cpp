@@ -188,18 +188,23 @@ QString referenceExpected()
                           "secrets are never stored in a workspace");
 }
 
+// A folder key: not blank; relative to the workspace file's folder.
+bool readFolder(ObjectReader &r, const QString &value, const QString &file, QString &dir)
+{
+    if (value.trimmed().isEmpty())
+        return r.error(QStringLiteral("dir"), QStringLiteral("expected a folder name"));
+    dir = QFileInfo(value).isRelative() && !file.isEmpty() ? QFileInfo(file).absoluteDir().filePath(value) : value;
+    return true;
+}
+
 // A "record" object (docs/capture.md) over `c`, which holds the defaults or the top level's.
 bool readRecord(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
                 RecordConfig &c)
 {
     ObjectReader r(json, path, result, file);
     if (auto v = r.string(QStringLiteral("dir"))) {
-        if (v->trimmed().isEmpty())
-            return r.error(QStringLiteral("dir"), QStringLiteral("expected a folder name"));
-        QString dir = *v;
-        if (QFileInfo(dir).isRelative() && !file.isEmpty())
-            dir = QFileInfo(file).absoluteDir().filePath(dir);
-        c.dir = dir;
+        if (!readFolder(r, *v, file, c.dir))
+            return false;
     }
     if (auto v = r.boolean(QStringLiteral("enabled")))
         c.enabled = *v;
@@ -232,12 +237,8 @@ bool readFlight(const QJsonObject &json, Workspace::LoadResult &result, const QS
     if (auto v = r.integer(QStringLiteral("memory_mb"), 1, 1024 * 1024))
         c.memoryMb = int(*v);
     if (auto v = r.string(QStringLiteral("dir"))) {
-        if (v->trimmed().isEmpty())
-            return r.error(QStringLiteral("dir"), QStringLiteral("expected a folder name"));
-        QString dir = *v;
-        if (QFileInfo(dir).isRelative() && !file.isEmpty())
-            dir = QFileInfo(file).absoluteDir().filePath(dir);
-        c.dir = dir;
+        if (!readFolder(r, *v, file, c.dir))
+            return false;
     }
     if (auto v = r.integer(QStringLiteral("alert_save_every_s"), 0, 24 * 3600))
         c.alertSaveEveryS = int(*v);

@@ -71,23 +71,29 @@ void CaptureRecorder::setFile(const QString &path)
     m_fileShown = path;
 }
 
-QByteArray CaptureRecorder::headerJson(const QString &previous) const
+QJsonObject CaptureRecorder::headerObject(const Identity &identity, bool compressed, qint64 fileIndex)
 {
     QJsonObject o{{QStringLiteral("format"), capture::kFormatVersion},
-                  {QStringLiteral("stream"), m_identity.stream},
-                  {QStringLiteral("venue"), m_identity.venue},
-                  {QStringLiteral("url"), m_identity.url},
-                  {QStringLiteral("mode"), m_identity.mode},
+                  {QStringLiteral("stream"), identity.stream},
+                  {QStringLiteral("venue"), identity.venue},
+                  {QStringLiteral("url"), identity.url},
+                  {QStringLiteral("mode"), identity.mode},
                   {QStringLiteral("version"), QStringLiteral(STREAMSCOPE_VERSION)},
-                  {QStringLiteral("host_clock"), m_identity.hostClock},
-                  {QStringLiteral("compressed"), m_config.compress},
-                  {QStringLiteral("file_index"), qint64(m_files.load()) - 1}};
+                  {QStringLiteral("host_clock"), identity.hostClock},
+                  {QStringLiteral("compressed"), compressed},
+                  {QStringLiteral("file_index"), fileIndex}};
+    if (!identity.latencyField.isEmpty()) { // so that a reader finds the event time as the stream did
+        o.insert(QStringLiteral("latency_field"), identity.latencyField);
+        o.insert(QStringLiteral("latency_unit"), identity.latencyUnit);
+    }
+    return o;
+}
+
+QByteArray CaptureRecorder::headerJson(const QString &previous) const
+{
+    QJsonObject o = headerObject(m_identity, m_config.compress, qint64(m_files.load()) - 1);
     if (!previous.isEmpty())
         o.insert(QStringLiteral("previous"), previous);
-    if (!m_identity.latencyField.isEmpty()) { // so that a reader finds the event time as the stream did
-        o.insert(QStringLiteral("latency_field"), m_identity.latencyField);
-        o.insert(QStringLiteral("latency_unit"), m_identity.latencyUnit);
-    }
     return capture::eventJson(QStringLiteral("capture"), o);
 }
 

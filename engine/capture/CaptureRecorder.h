@@ -50,6 +50,9 @@ public:
     CaptureRecorder &operator=(const CaptureRecorder &) = delete;
 
     const RecordConfig &config() const { return m_config; }
+    // The first line's object of a capture file from this stream (docs/capture.md), which the
+    // flight recorder's files share.
+    static QJsonObject headerObject(const Identity &identity, bool compressed, qint64 fileIndex);
 
     // Worker thread (hot path): one copy into the ring, or a counted drop.
     void message(qint64 receivedUs, const char *data, qsizetype len, bool binary) noexcept

@@ -225,19 +225,10 @@ void FlightRecorder::close(qint64 wallUs, qint64 steadyMs)
 
 QByteArray FlightRecorder::headerJson(qint64 wallUs) const
 {
-    const QJsonObject o{
-        {QStringLiteral("format"), capture::kFormatVersion},
-        {QStringLiteral("stream"), m_identity.stream},
-        {QStringLiteral("venue"), m_identity.venue},
-        {QStringLiteral("url"), m_identity.url},
-        {QStringLiteral("mode"), m_identity.mode},
-        {QStringLiteral("version"), QStringLiteral(STREAMSCOPE_VERSION)},
-        {QStringLiteral("host_clock"), m_identity.hostClock},
-        {QStringLiteral("compressed"), true},
-        {QStringLiteral("file_index"), 0},
-        {QStringLiteral("flight_recorder"), true},
-        {QStringLiteral("saved"), QString::fromLatin1(capture::formatTime(wallUs))},
-        {QStringLiteral("evicted"), qint64(m_store.evictedAgeMessages() + m_store.evictedCapMessages())}};
+    QJsonObject o = CaptureRecorder::headerObject(m_identity, true, 0);
+    o.insert(QStringLiteral("flight_recorder"), true);
+    o.insert(QStringLiteral("saved"), QString::fromLatin1(capture::formatTime(wallUs)));
+    o.insert(QStringLiteral("evicted"), qint64(m_store.evictedAgeMessages() + m_store.evictedCapMessages()));
     return capture::eventJson(QStringLiteral("capture"), o);
 }
 
