@@ -7,7 +7,9 @@
 #include <QtCore/QBuffer>
 #include <QtCore/QSaveFile>
 #include <QtCore/QStringList>
+#include <QtGui/QPainter>
 #include <QtGui/QPixmap>
+#include <QtSvg/QSvgGenerator>
 #include <QtWidgets/QWidget>
 
 namespace streamscope::ui {
@@ -103,6 +105,29 @@ bool writeWidgetPng(const QString &path, QWidget *widget, QString *error)
         return false;
     }
     return writeFileAtomically(path, png, error);
+}
+
+bool writeWidgetSvg(const QString &path, QWidget *widget, QString *error)
+{
+    QByteArray svg;
+    QBuffer buffer(&svg);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(widget->size());
+    generator.setViewBox(QRect(QPoint(0, 0), widget->size()));
+    generator.setTitle(widget->window()->windowTitle());
+    generator.setDescription(QStringLiteral("StreamScope " STREAMSCOPE_VERSION));
+    {
+        QPainter painter;
+        if (!painter.begin(&generator)) {
+            if (error)
+                *error = QStringLiteral("%1: the chart could not be drawn as SVG").arg(path);
+            return false;
+        }
+        widget->render(&painter);
+    }
+    return writeFileAtomically(path, svg, error);
 }
 
 QByteArray messagesNdjson(const InspectorModel *model, int *skipped)

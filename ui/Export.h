@@ -42,6 +42,8 @@ bool writeHistogramCsv(const QString &path, const LatencySnapshot &histogram, QS
 
 // The widget (a chart view) as drawn now, a PNG of its size times the screen's pixel ratio.
 bool writeWidgetPng(const QString &path, QWidget *widget, QString *error);
+// The widget drawn as an SVG drawing of its size (vector shapes and text).
+bool writeWidgetSvg(const QString &path, QWidget *widget, QString *error);
 
 // The messages the inspector shows (its filter applied), oldest first, one a line, each
 // exactly as received. A message holding a raw CR or LF cannot be one NDJSON line as it is:

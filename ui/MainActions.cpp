@@ -107,6 +107,8 @@ MainActions::MainActions(QMainWindow *w)
     , exportHistogram(new QAction(tr("Latency &histogram as CSV…"), w))
     , exportRatePng(new QAction(tr("&Rate chart as PNG…"), w))
     , exportLatencyPng(new QAction(tr("&Latency chart as PNG…"), w))
+    , exportRateSvg(new QAction(tr("Rate chart as S&VG…"), w))
+    , exportLatencySvg(new QAction(tr("Latency chart as SV&G…"), w))
     , exportMessages(new QAction(tr("Inspector &messages as NDJSON…"), w))
     , m_window(w)
 {
@@ -118,6 +120,8 @@ MainActions::MainActions(QMainWindow *w)
     exportHistogram->setStatusTip(tr("The buckets of the latency histogram shown: lower_ms, upper_ms, count, share"));
     exportRatePng->setObjectName(QStringLiteral("exportRatePng"));
     exportLatencyPng->setObjectName(QStringLiteral("exportLatencyPng"));
+    exportRateSvg->setObjectName(QStringLiteral("exportRateSvg"));
+    exportLatencySvg->setObjectName(QStringLiteral("exportLatencySvg"));
     exportMessages->setObjectName(QStringLiteral("exportMessages"));
     exportMessages->setStatusTip(tr("The messages the inspector shows (its filter applied), one a line as received"));
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
@@ -163,6 +167,8 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     exports->addAction(exportHistogram);
     exports->addAction(exportRatePng);
     exports->addAction(exportLatencyPng);
+    exports->addAction(exportRateSvg);
+    exports->addAction(exportLatencySvg);
     exports->addAction(exportMessages);
     file->addSeparator();
     file->addAction(quit);

@@ -75,6 +75,8 @@ public:
     QAction *const exportHistogram; // the latency chart's histogram buckets as CSV
     QAction *const exportRatePng;   // the rate chart as PNG
     QAction *const exportLatencyPng;
+    QAction *const exportRateSvg; // the rate chart as SVG (vector: for reports and slides)
+    QAction *const exportLatencySvg;
     QAction *const exportMessages; // the inspector's filtered messages as NDJSON
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }

@@ -145,6 +145,22 @@ void MainWindow::connectExports()
         m_chartsDock->show();
         exportPng(m_latencyChart->view(), tr("Export the latency chart"), QStringLiteral("latency"));
     });
+    const auto exportSvg = [this](QWidget *view, const QString &title, const QString &what) {
+        const QString path =
+            askExportPath(title, QStringLiteral("%1-%2.svg").arg(what, stamp()), tr("SVG drawings (*.svg)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        showExportResult(writeWidgetSvg(path, view, &error), path, error);
+    };
+    connect(m_actions->exportRateSvg, &QAction::triggered, this, [this, exportSvg] {
+        m_chartsDock->show();
+        exportSvg(m_rateChart->view(), tr("Export the rate chart"), QStringLiteral("rate"));
+    });
+    connect(m_actions->exportLatencySvg, &QAction::triggered, this, [this, exportSvg] {
+        m_chartsDock->show();
+        exportSvg(m_latencyChart->view(), tr("Export the latency chart"), QStringLiteral("latency"));
+    });
 
     connect(m_actions->exportMessages, &QAction::triggered, this, [this] {
         const InspectorModel *model = m_inspector->model();
@@ -171,9 +187,11 @@ void MainWindow::connectExports()
 
     // The context menus: the charts', the Details pane's and the inspector's own entries.
     m_rateChart->addAction(m_actions->exportRatePng);
+    m_rateChart->addAction(m_actions->exportRateSvg);
     m_rateChart->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_latencyChart->addAction(m_actions->exportHistogram);
     m_latencyChart->addAction(m_actions->exportLatencyPng);
+    m_latencyChart->addAction(m_actions->exportLatencySvg);
     m_latencyChart->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_details->counters()->addAction(m_actions->exportStats);
     m_details->counters()->setContextMenuPolicy(Qt::ActionsContextMenu);

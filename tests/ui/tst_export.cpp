@@ -231,6 +231,15 @@ void tst_Export::pngIsTheChartAtItsSize()
     const QImage rateImage(ratePath);
     QVERIFY(!rateImage.isNull());
     QCOMPARE(rateImage.size(), rate.view()->size() * rate.view()->devicePixelRatio());
+
+    // SVG: a drawing of the view's size that holds the chart's own text (axis titles).
+    const QString svgPath = m_dir.filePath(text("latency.svg"));
+    QVERIFY2(writeWidgetSvg(svgPath, view, &error), qPrintable(error));
+    const QByteArray svg = readAll(svgPath);
+    QVERIFY2(svg.contains("<svg"), svg.left(200).constData());
+    QVERIFY(svg.contains(QStringLiteral("width=\"%1").arg(view->width()).toLatin1()));
+    QVERIFY2(svg.contains("latency"), "the axis title is drawn as text");
+    QVERIFY(svg.contains("</svg>"));
 }
 
 void tst_Export::unwritablePathGivesAClearError()
@@ -270,11 +279,14 @@ void tst_Export::windowExportsThroughItsMenus()
         names << a->objectName();
     QCOMPARE(names,
              (QStringList{text("exportTable"), text("exportStats"), text("exportHistogram"), text("exportRatePng"),
-                          text("exportLatencyPng"), text("exportMessages")}));
+                          text("exportLatencyPng"), text("exportRateSvg"), text("exportLatencySvg"),
+                          text("exportMessages")}));
     const auto action = [&w](const char *name) { return w.findChild<QAction *>(QLatin1String(name)); };
     QVERIFY(w.latencyChart()->actions().contains(action("exportHistogram")));
     QVERIFY(w.latencyChart()->actions().contains(action("exportLatencyPng")));
     QVERIFY(w.rateChart()->actions().contains(action("exportRatePng")));
+    QVERIFY(w.rateChart()->actions().contains(action("exportRateSvg")));
+    QVERIFY(w.latencyChart()->actions().contains(action("exportLatencySvg")));
     QVERIFY(w.details()->counters()->actions().contains(action("exportStats")));
 
     // The save dialog answered with `answer`; message boxes recorded and closed.
