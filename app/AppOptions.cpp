@@ -119,9 +119,9 @@ AppOptions AppOptions::parse(const QStringList &arguments)
         o.recordDir = parser.value(record);
         if (o.recordDir.isEmpty())
             return bad(QStringLiteral("--record needs a folder"));
-        // The desktop app's record toggle is not there yet: say so rather than ignore it.
+        // The desktop app records per stream (Streams → Record): say so rather than ignore it.
         if (!o.headless)
-            return bad(QStringLiteral("--record works with --headless only"));
+            return bad(QStringLiteral("--record works with --headless only; in the desktop app use Streams → Record"));
     }
     if (parser.isSet(flight)) {
         o.flightDir = parser.value(flight);
