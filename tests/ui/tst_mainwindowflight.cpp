@@ -11,9 +11,15 @@
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtTest/QTest>
+#include <QtWidgets/QApplication>
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QDialog>
 #include <QtWidgets/QLabel>
+#include <QtWidgets/QLineEdit>
+#include <QtWidgets/QSpinBox>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -108,6 +114,50 @@ private slots:
         w.setFlightRecorder(FlightConfig{});
         QVERIFY(!save->isEnabled());
         QVERIFY(!status->isVisible());
+    }
+
+    // Streams → Flight recorder…: the dialog shows the settings in force, and OK applies what
+    // was changed in it (the save action's label follows the minutes); Cancel changes nothing.
+    void settingsDialogAppliesWhatWasChanged()
+    {
+        QTemporaryDir dir;
+        Engine engine(Engine::Options{1});
+        MainWindow w(&engine);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *settings = w.findChild<QAction *>(QStringLiteral("flightSettings"));
+        auto *save = w.findChild<QAction *>(QStringLiteral("flightSave"));
+        QVERIFY(settings && save);
+        QVERIFY(!engine.flightRecorder().enabled);
+
+        const auto answer = [&](bool accept) {
+            QTimer::singleShot(0, this, [&, accept] {
+                auto *d = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+                QVERIFY(d);
+                auto *on = d->findChild<QCheckBox *>(QStringLiteral("flightEnabled"));
+                auto *minutes = d->findChild<QSpinBox *>(QStringLiteral("flightMinutes"));
+                auto *memory = d->findChild<QSpinBox *>(QStringLiteral("flightMemoryMb"));
+                auto *folder = d->findChild<QLineEdit *>(QStringLiteral("flightDir"));
+                QVERIFY(on && minutes && memory && folder);
+                QVERIFY(!on->isChecked()); // what is in force: off
+                on->setChecked(true);
+                minutes->setValue(7);
+                memory->setValue(64);
+                folder->setText(dir.path());
+                accept ? d->accept() : d->reject();
+            });
+            settings->trigger();
+        };
+        answer(false);
+        QVERIFY(!engine.flightRecorder().enabled);
+        answer(true);
+        const FlightConfig c = engine.flightRecorder();
+        QVERIFY(c.enabled);
+        QCOMPARE(c.minutes, 7);
+        QCOMPARE(c.memoryMb, 64);
+        QCOMPARE(c.dir, dir.path());
+        QVERIFY(!save->isEnabled()); // it saves the selected streams: none here
+        QCOMPARE(save->text(), QStringLiteral("Save the &last 7 minutes"));
     }
 };
 
