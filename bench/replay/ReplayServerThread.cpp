@@ -4,6 +4,7 @@
 
 #include <QThread>
 
+#include <future>
 #include <utility>
 
 namespace streamscope::replay {
@@ -21,10 +22,14 @@ quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddre
     m_thread->start();
     m_server = new ReplayServer(options);
     m_server->moveToThread(m_thread);
-    // listen() creates the listening socket, so it runs on the server's own thread.
-    bool listening = false;
+    // listen() creates the listening socket, so it runs on the server's own thread. Its answer
+    // comes back through a promise rather than a blocking queued call writing to this stack:
+    // ThreadSanitizer sees the promise's synchronisation, not the one inside uninstrumented Qt.
+    std::promise<bool> listened;
+    std::future<bool> answer = listened.get_future();
     QMetaObject::invokeMethod(
-        m_server, [&] { listening = m_server->listen(address, port); }, Qt::BlockingQueuedConnection);
+        m_server, [server = m_server, address, port, &listened] { listened.set_value(server->listen(address, port)); });
+    const bool listening = answer.get();
     if (!listening) {
         m_errorString = m_server->errorString();
         stop();
@@ -39,8 +44,13 @@ void ReplayServerThread::stop()
 {
     if (m_server) {
         ReplayServer *server = std::exchange(m_server, nullptr);
-        QMetaObject::invokeMethod(
-            server, [server] { delete server; }, Qt::BlockingQueuedConnection);
+        std::promise<void> deleted;
+        std::future<void> done = deleted.get_future();
+        QMetaObject::invokeMethod(server, [server, &deleted] {
+            delete server;
+            deleted.set_value();
+        });
+        done.wait();
     }
     if (m_thread) {
         m_thread->quit();

@@ -95,7 +95,7 @@ void TestStreamLifecycle::stopCountsWhatCameBeforeItOnly()
         StreamConfig c = wsStream(QStringLiteral("firehose"), server.port(), QStringLiteral("small_aggtrade"));
         c.mode = mode;
         const StreamId id = engine.addStream(c);
-        QTRY_VERIFY(messagesOf(engine, id) > 50000);
+        QTRY_VERIFY_WITH_TIMEOUT(messagesOf(engine, id) > 50000, scaledMs(5000));
         const quint64 before = messagesOf(engine, id);
         engine.stopStream(id);
         const quint64 atStop = messagesOf(engine, id);
