@@ -100,7 +100,6 @@ private:
     QString m_lastRequested;
     QString m_lastFile;
     QString m_error;
-    int m_serial = 0;
 
     // Writer thread only.
     std::string m_text; // formatted lines not yet compressed
