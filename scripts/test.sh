@@ -23,9 +23,21 @@ ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/nu
 # suites under TSan.
 if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
     scripts/build.sh asan
-    STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1" \
+    # Every process's sanitizer report also goes to a file of its own (a test that runs the
+    # application as a child may show only its exit code), and all of them are printed here.
+    reports="$PWD/build/asan-reports"
+    rm -rf "$reports" && mkdir -p "$reports"
+    status=0
+    STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:log_exe_name=1" \
+        UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports/ubsan:log_exe_name=1" \
         LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
-        ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$(nproc 2>/dev/null || echo 2)"
+        ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$(nproc 2>/dev/null || echo 2)" || status=$?
+    for report in "$reports"/*; do
+        [[ -f "$report" ]] || continue
+        echo "=== sanitizer report $(basename "$report")"
+        head -c 30000 "$report"
+    done
+    [[ $status -eq 0 ]] || exit "$status"
 fi
 if [[ "${1:-}" == "--sanitize" ]]; then
     scripts/build.sh tsan

@@ -24,7 +24,9 @@ std::shared_ptr<const FrameSet> FrameSet::get(const std::shared_ptr<const Scenar
     if (!pool)
         return nullptr;
     static QMutex mutex;
-    static QHash<QString, std::shared_ptr<const FrameSet>> cache;
+    // Never destroyed: a server thread may still hold the mutex while the process exits, and
+    // the frames live until then anyway.
+    static auto &cache = *new QHash<QString, std::shared_ptr<const FrameSet>>;
     const QString key = pool->name() + QLatin1Char('/') + QString::number(int(protocol)) + QLatin1Char('/')
         + QString::number(int(stamp));
     QMutexLocker lock(&mutex);

@@ -5,9 +5,58 @@
 #include <QThread>
 
 #include <future>
+#include <memory>
 #include <utility>
 
 namespace streamscope::replay {
+
+namespace {
+
+struct Listening {
+    ReplayServer *server = nullptr; // null when listen() failed
+    quint16 port = 0;
+    QString errorString;
+};
+
+} // namespace
+
+// The server is created, listens, serves and is deleted on this thread alone. The owning
+// thread learns the outcome of listen() and hands the server back through promises, whose
+// synchronisation ThreadSanitizer sees (it cannot see the one inside uninstrumented Qt).
+class ReplayServerThread::Worker final : public QThread {
+public:
+    Worker(ReplayOptions options, QHostAddress address, quint16 port)
+        : m_options(std::move(options))
+        , m_address(std::move(address))
+        , m_port(port)
+    {
+        setObjectName(QStringLiteral("replay-server"));
+    }
+    std::future<Listening> listening() { return m_listening.get_future(); }
+    // Called by the owning thread when it will not touch the server any more: only then may
+    // this thread delete it.
+    void release() { m_released.set_value(); }
+
+protected:
+    void run() override
+    {
+        auto server = std::make_unique<ReplayServer>(m_options);
+        if (!server->listen(m_address, m_port)) {
+            m_listening.set_value({nullptr, 0, server->errorString()});
+            return;
+        }
+        m_listening.set_value({server.get(), server->port(), {}});
+        exec();
+        m_released.get_future().wait();
+    }
+
+private:
+    const ReplayOptions m_options;
+    const QHostAddress m_address;
+    const quint16 m_port;
+    std::promise<Listening> m_listening;
+    std::promise<void> m_released;
+};
 
 ReplayServerThread::~ReplayServerThread()
 {
@@ -17,42 +66,26 @@ ReplayServerThread::~ReplayServerThread()
 quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddress &address, quint16 port)
 {
     stop();
-    m_thread = new QThread;
-    m_thread->setObjectName(QStringLiteral("replay-server"));
+    m_thread = new Worker(options, address, port);
+    std::future<Listening> answer = m_thread->listening();
     m_thread->start();
-    m_server = new ReplayServer(options);
-    m_server->moveToThread(m_thread);
-    // listen() creates the listening socket, so it runs on the server's own thread. Its answer
-    // comes back through a promise rather than a blocking queued call writing to this stack:
-    // ThreadSanitizer sees the promise's synchronisation, not the one inside uninstrumented Qt.
-    std::promise<bool> listened;
-    std::future<bool> answer = listened.get_future();
-    QMetaObject::invokeMethod(
-        m_server, [server = m_server, address, port, &listened] { listened.set_value(server->listen(address, port)); });
-    const bool listening = answer.get();
-    if (!listening) {
-        m_errorString = m_server->errorString();
+    Listening result = answer.get();
+    if (!result.server) {
+        m_errorString = result.errorString;
         stop();
         return 0;
     }
+    m_server = result.server;
     m_errorString.clear();
-    m_port = m_server->port();
+    m_port = result.port;
     return m_port;
 }
 
 void ReplayServerThread::stop()
 {
-    if (m_server) {
-        ReplayServer *server = std::exchange(m_server, nullptr);
-        std::promise<void> deleted;
-        std::future<void> done = deleted.get_future();
-        QMetaObject::invokeMethod(server, [server, &deleted] {
-            delete server;
-            deleted.set_value();
-        });
-        done.wait();
-    }
+    m_server = nullptr; // deleted by its thread when its event loop ends
     if (m_thread) {
+        m_thread->release();
         m_thread->quit();
         m_thread->wait();
         delete m_thread;

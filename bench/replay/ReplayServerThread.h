@@ -5,8 +5,6 @@
 #include <QHostAddress>
 #include <QString>
 
-class QThread;
-
 namespace streamscope::replay {
 
 class ReplayServer;
@@ -35,7 +33,8 @@ public:
     ReplayServer *server() const { return m_server; }
 
 private:
-    QThread *m_thread = nullptr;
+    class Worker;
+    Worker *m_thread = nullptr;
     ReplayServer *m_server = nullptr;
     quint16 m_port = 0;
     QString m_errorString;

@@ -400,8 +400,13 @@ void TestHeadless::sigtermStillWritesTheReport()
     QTRY_VERIFY_WITH_TIMEOUT((output += p.readAllStandardOutput()).contains("live"), 10000);
     p.terminate();
     QVERIFY(p.waitForFinished(10000));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 0);
+    // A sanitizer's report goes to stderr: show it with the failure.
+    const QByteArray err = p.readAllStandardError();
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+             qPrintable(QStringLiteral("exit status %1, code %2, stderr:\n%3")
+                            .arg(int(p.exitStatus()))
+                            .arg(p.exitCode())
+                            .arg(QString::fromUtf8(err.right(8000)))));
     const QJsonObject report = readJson(reportPath);
     QVERIFY(report.value(QStringLiteral("streams")).toArray().size() >= 5); // the built-in demo
 #else
