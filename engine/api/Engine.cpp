@@ -118,7 +118,8 @@ CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
 
 bool sameIdentity(const CaptureRecorder::Identity &a, const CaptureRecorder::Identity &b)
 {
-    return a.stream == b.stream && a.venue == b.venue && a.url == b.url && a.mode == b.mode;
+    return a.stream == b.stream && a.venue == b.venue && a.url == b.url && a.mode == b.mode
+        && a.latencyField == b.latencyField && a.latencyUnit == b.latencyUnit;
 }
 
 constexpr qint64 kMiB = 1024 * 1024;
@@ -247,16 +248,18 @@ bool Engine::updateStream(StreamId id, const StreamConfig &config)
         return false;
     StreamConfig sameDestinations = config;
     sameDestinations.notify = it->config.notify;
-    if (Workspace::sameStream(sameDestinations, it->config)) {
+    if (config.notify != it->config.notify && Workspace::sameStream(sameDestinations, it->config)) {
         it->config = config;
         it->shared->setConfig(config);
         return false;
     }
     // The same shared block: a new session counts on where the old one stopped.
     EngineWorker *worker = it->worker;
-    // A recording goes on into the same file unless its settings (or the stream's name) changed.
+    // A recording goes on into the same file unless its settings or what the file's first line
+    // says of the stream (name, venue, URL, mode, latency field) changed.
     std::shared_ptr<CaptureRecorder> old = it->recorder;
-    const bool sameRecording = old && config.record == it->config.record && config.name == it->config.name;
+    const bool sameRecording =
+        old && config.record == it->config.record && sameIdentity(old->identity(), captureIdentity(config));
     if (!sameRecording)
         it->recorder = startRecorder(config);
     // The flight recorder keeps its history unless what its files' first line says changed.

@@ -49,7 +49,9 @@ public:
     // Replaces a stream's configuration: the stream reconnects with it under the same id and
     // keeps its counters and latency histogram (the user guide promises so). A change only to
     // where its alerts are sent (`notify`, which the session does not read) is stored without
-    // a reconnect. Returns whether the stream reconnects.
+    // a reconnect; the same configuration again reconnects (Edit → OK restarts a stopped
+    // stream, a secret changed behind the same reference is read again). Returns whether the
+    // stream reconnects.
     bool updateStream(StreamId id, const StreamConfig &config);
     // Starts, changes or stops a stream's recording (docs/capture.md) without touching its
     // connection: the running session hands its messages to the new recorder from the next

@@ -50,6 +50,7 @@ public:
     CaptureRecorder &operator=(const CaptureRecorder &) = delete;
 
     const RecordConfig &config() const { return m_config; }
+    const Identity &identity() const { return m_identity; }
     // The first line's object of a capture file from this stream (docs/capture.md), which the
     // flight recorder's files share.
     static QJsonObject headerObject(const Identity &identity, bool compressed, qint64 fileIndex);

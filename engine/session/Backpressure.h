@@ -85,6 +85,7 @@ public:
     void reset()
     {
         m_recentSize = 0;
+        m_next = 0; // the samples counted from index 0 on are the new connection's
         m_peaks.fill(-1);
         m_secondPeak = -1;
     }

@@ -96,15 +96,20 @@ void WebSocketTransport::open()
     m_socket->open(request);
     // QWebSocket reads a frame only once all of it is in its socket's buffer: a frame larger
     // than the read batch would wait forever in a full buffer. After QWebSocket has taken what
-    // it could (its own readyRead slot runs first), a buffer still full holds such a frame:
-    // the buffer grows to the largest message allowed, and the socket reads on at once.
+    // it could, a buffer still full holds such a frame: the buffer grows to the largest message
+    // allowed, and the socket reads on at once. Queued, so that this runs after QWebSocket's
+    // own readyRead slot whether Qt connects that one directly (6.4) or queued (other versions).
     if (auto *tcp = m_socket->findChild<QTcpSocket *>()) {
         m_tcp = tcp;
-        connect(tcp, &QIODevice::readyRead, this, [this] {
-            if (m_socket && m_tcp && m_tcp->readBufferSize() > 0 && m_tcp->bytesAvailable() >= m_tcp->readBufferSize())
-                m_socket->setReadBufferSize(
-                    m_config.maxMessageBytes > 0 ? m_config.maxMessageBytes + kMaxFrameHeaderBytes : 0);
-        });
+        connect(
+            tcp, &QIODevice::readyRead, this,
+            [this] {
+                if (m_socket && m_tcp && m_tcp->readBufferSize() > 0
+                    && m_tcp->bytesAvailable() >= m_tcp->readBufferSize())
+                    m_socket->setReadBufferSize(
+                        m_config.maxMessageBytes > 0 ? m_config.maxMessageBytes + kMaxFrameHeaderBytes : 0);
+            },
+            Qt::QueuedConnection);
     } else {
         m_socket->setReadBufferSize(0); // no socket to watch: no bound rather than a stall
     }

@@ -176,6 +176,34 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(engine.flightMemoryBytes(), quint64(0), scaledMs(10000));
     }
 
+    // An edit keeps the flight recorder's history unless it changes what a saved file's first
+    // line says of the stream: a new latency field starts a new history under the new header.
+    void editChangingTheHeaderStartsANewHistory()
+    {
+        QTemporaryDir dir;
+        Engine engine(Engine::Options{1});
+        engine.setFlightRecorder(flight(dir.path()));
+        StreamConfig c = stream(QStringLiteral("edited"), m_port, QStringLiteral("small_aggtrade?count=1000"));
+        const StreamId id = engine.addStream(c);
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, quint64(1000), scaledMs(20000));
+        c.stallTimeoutMs = 30000; // not in the header: the reconnection's messages join the history
+        QVERIFY(engine.updateStream(id, c));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, quint64(2000), scaledMs(20000));
+        c.latencyField = QStringLiteral("/E");
+        c.latencyUnit = LatencyUnit::Milliseconds;
+        QVERIFY(engine.updateStream(id, c));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, quint64(1000), scaledMs(20000));
+        const QString path = engine.saveFlightRecording(id);
+        QVERIFY(!path.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
+        CaptureFile saved;
+        QVERIFY2(saved.load(path), qPrintable(saved.errorString()));
+        QCOMPARE(messagesOf(saved).size(), qsizetype(1000));
+        const QJsonObject header = QJsonDocument::fromJson(saved.entries().first().payload).object();
+        QCOMPARE(header.value(QStringLiteral("latency_field")).toString(), QStringLiteral("/E"));
+        QCOMPARE(header.value(QStringLiteral("latency_unit")).toString(), QStringLiteral("ms"));
+    }
+
     // Headless alerts: the rule fires, the stream's flight recorder is saved and the alert's
     // line names the file, which holds the stream's messages.
     void alertFiringSavesTheFile()

@@ -120,6 +120,9 @@ void TestWorkspaceReload::applyAddsRemovesAndUpdates()
     moved.url = QUrl(QStringLiteral("ws://127.0.0.1:9/elsewhere"));
     QVERIFY(engine.updateStream(change, moved)); // a real change still reconnects
     QVERIFY(engine.updateStream(change, changed));
+    // The same configuration again reconnects: Edit → OK restarts a stopped stream, and a
+    // secret changed behind the same reference is read again.
+    QVERIFY(engine.updateStream(change, engine.config(change)));
 
     // The same file again changes nothing; an empty one stops everything.
     c = applyWorkspaceStreams(engine, ids, {stream(QStringLiteral("keep")), changed, stream(QStringLiteral("new"))});

@@ -330,6 +330,14 @@ void TestFreshness::unreadBytesPilingUpIsBackedUp()
     for (int i = 0; i < 110; ++i)
         f = m.tick(now += 100, 10);
     QCOMPARE(f.unreadBytesPeak, qint64(10));
+    // A reconnect starts afresh: what the old connection left unread says nothing of the new.
+    BackpressureMeter reconnected;
+    for (int i = 0; i < 7; ++i)
+        reconnected.tick(now += 100, 100000);
+    reconnected.reset();
+    for (int i = 0; i < 5; ++i)
+        f = reconnected.tick(now += 100, 0);
+    QVERIFY(!f.backedUp);
     // Unknown (no socket) stays unknown.
     BackpressureMeter none;
     QCOMPARE(none.tick(100, -1).unreadBytes, qint64(-1));
