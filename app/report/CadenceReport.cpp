@@ -38,6 +38,22 @@ QString eventTypeLabel(const QString &name)
     return peerText(name, 32);
 }
 
+QStringList eventTypeLabels(const QVector<EventTypeFigures> &types)
+{
+    QStringList labels;
+    labels.reserve(types.size());
+    for (qsizetype i = 0; i < types.size(); ++i) {
+        QString label = eventTypeLabel(types[i].name);
+        // Names that differ only past the cut or in escaped characters, or a peer's type
+        // named "other", would give two series the same labels: Prometheus would refuse the
+        // whole scrape, and the report would keep one of the two.
+        for (int n = int(i) + 1; labels.contains(label); n += int(types.size()))
+            label = eventTypeLabel(types[i].name) + QLatin1Char('~') + QString::number(n);
+        labels << label;
+    }
+    return labels;
+}
+
 void addCadenceFields(QJsonObject &o, const StreamSnapshot &s)
 {
     const FreshnessEstimate &f = s.freshness;
@@ -46,12 +62,14 @@ void addCadenceFields(QJsonObject &o, const StreamSnapshot &s)
     o.insert(QStringLiteral("period_ms"), optionalMs(f.periodMs));
     o.insert(QStringLiteral("period_jitter_ms"), optionalMs(f.periodJitterMs));
     QJsonObject byEvent;
-    for (const EventTypeFigures &e : f.byEvent) {
+    const QStringList labels = eventTypeLabels(f.byEvent);
+    for (qsizetype k = 0; k < f.byEvent.size(); ++k) {
+        const EventTypeFigures &e = f.byEvent[k];
         QJsonObject one = latencyObject(e.latency);
         one.insert(QStringLiteral("periodic"), e.periodic);
         one.insert(QStringLiteral("period_ms"), optionalMs(e.periodMs));
         one.insert(QStringLiteral("period_jitter_ms"), optionalMs(e.periodJitterMs));
-        byEvent.insert(eventTypeLabel(e.name), one);
+        byEvent.insert(labels[k], one);
     }
     o.insert(QStringLiteral("latency_by_event"), byEvent);
     o.insert(QStringLiteral("unread_bytes"), f.unreadBytes >= 0 ? QJsonValue(f.unreadBytes) : null);
@@ -98,8 +116,11 @@ void appendCadenceMetrics(QByteArray &out, const QVector<StreamSnapshot> &stream
            "Receive time minus event time per event type, on streams that carry several.");
     static constexpr double kQuantiles[] = {0.5, 0.9, 0.99, 0.999};
     for (qsizetype i = 0; i < streams.size(); ++i) {
-        for (const EventTypeFigures &e : streams[i].freshness.byEvent) {
-            const QByteArray labels = "stream=\"" + names[i] + "\",event=\"" + labelValue(eventTypeLabel(e.name)) + '"';
+        const QVector<EventTypeFigures> &types = streams[i].freshness.byEvent;
+        const QStringList events = eventTypeLabels(types);
+        for (qsizetype k = 0; k < types.size(); ++k) {
+            const EventTypeFigures &e = types[k];
+            const QByteArray labels = "stream=\"" + names[i] + "\",event=\"" + labelValue(events[k]) + '"';
             const LatencySnapshot &l = e.latency;
             for (const double q : kQuantiles)
                 out += "streamscope_event_latency_seconds{" + labels + ",quantile=\"" + QByteArray::number(q) + "\"} "
@@ -110,12 +131,14 @@ void appendCadenceMetrics(QByteArray &out, const QVector<StreamSnapshot> &stream
         }
     }
     family("streamscope_event_period_seconds", "gauge", "A periodic event type's measured period.");
-    for (qsizetype i = 0; i < streams.size(); ++i)
-        for (const EventTypeFigures &e : streams[i].freshness.byEvent)
-            if (e.periodMs >= 0)
-                out += "streamscope_event_period_seconds{stream=\"" + names[i] + "\",event=\""
-                    + labelValue(eventTypeLabel(e.name)) + "\"} " + QByteArray::number(e.periodMs / 1000.0, 'g', 9)
-                    + '\n';
+    for (qsizetype i = 0; i < streams.size(); ++i) {
+        const QVector<EventTypeFigures> &types = streams[i].freshness.byEvent;
+        const QStringList events = eventTypeLabels(types);
+        for (qsizetype k = 0; k < types.size(); ++k)
+            if (types[k].periodMs >= 0)
+                out += "streamscope_event_period_seconds{stream=\"" + names[i] + "\",event=\"" + labelValue(events[k])
+                    + "\"} " + QByteArray::number(types[k].periodMs / 1000.0, 'g', 9) + '\n';
+    }
 }
 
 } // namespace streamscope::app

@@ -64,6 +64,7 @@ private slots:
     void pacedKlineIsPeriodic();
     void combinedStreamHasLatencyPerEventType();
     void slowWorkerIsWeAreSlow();
+    void eventTypeLabelsAreUnique();
 };
 
 void TestCadenceStreams::pacedKlineIsPeriodic()
@@ -180,6 +181,34 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
     QVERIFY2(s.freshness.unreadBytesPeak > 0, qPrintable(QString::number(s.freshness.unreadBytesPeak)));
     QVERIFY2(s.freshness.processingUs >= 200, qPrintable(QString::number(s.freshness.processingUs)));
     session.stop();
+}
+
+// A hostile peer's type names that escape or cut to the same label, or a type named "other":
+// each series keeps labels of its own (Prometheus refuses a scrape with two alike).
+void TestCadenceStreams::eventTypeLabelsAreUnique()
+{
+    const auto type = [](const QString &name) {
+        EventTypeFigures e;
+        e.name = name;
+        return e;
+    };
+    const QString prefix(40, QLatin1Char('x'));
+    const QStringList labels = app::eventTypeLabels({type(prefix + QLatin1Char('a')), type(prefix + QLatin1Char('b')),
+                                                     type(QStringLiteral("other")), type(QStringLiteral("trade")),
+                                                     type(QStringLiteral("other"))});
+    QCOMPARE(labels.size(), 5);
+    QCOMPARE(QSet<QString>(labels.begin(), labels.end()).size(), 5);
+    QCOMPARE(labels.at(0), app::eventTypeLabel(prefix));
+    QCOMPARE(labels.at(1), app::eventTypeLabel(prefix) + QStringLiteral("~2"));
+    QCOMPARE(labels.at(2), QStringLiteral("other"));
+    QCOMPARE(labels.at(3), QStringLiteral("trade"));
+    QCOMPARE(labels.at(4), QStringLiteral("other~5"));
+
+    StreamSnapshot s;
+    s.freshness.byEvent = {type(QStringLiteral("other")), type(QStringLiteral("other"))};
+    const QJsonObject o = app::buildReport({s}, 1.0).value(QLatin1String("streams")).toArray().at(0).toObject();
+    QCOMPARE(o.value(QLatin1String("latency_by_event")).toObject().keys(),
+             (QStringList{QStringLiteral("other"), QStringLiteral("other~2")}));
 }
 
 QTEST_GUILESS_MAIN(TestCadenceStreams)
