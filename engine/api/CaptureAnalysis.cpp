@@ -17,6 +17,12 @@ namespace {
 constexpr double kMinPlausibleUs = 946'684'800'000'000.0;   // 2000-01-01
 constexpr double kMaxPlausibleUs = 4'102'444'800'000'000.0; // 2100-01-01
 constexpr qsizetype kMaxEventBytes = 64 * 1024;
+// All the events kept, at most: past it an event is kept by its name only.
+constexpr qint64 kMaxEventsBytes = 8LL * 1024 * 1024;
+// A line longer than this is skipped and counted as malformed: base64 of a 48 MiB message.
+constexpr qint64 kMaxLineBytes = 64LL * 1024 * 1024;
+// A message larger than this is counted but not decoded (a copy of it would be needed).
+constexpr qsizetype kMaxDecodedBytes = 16 * 1024 * 1024;
 
 DecodeProfile profileOf(Venue venue)
 {
@@ -37,7 +43,8 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     a.path = path;
     a.stream = QFileInfo(path).fileName();
     capture::CaptureReader reader;
-    if (!reader.open(path)) {
+    reader.setCancel(options.cancel);
+    if (!reader.open(path, kMaxLineBytes)) {
         a.error = reader.errorString();
         return a;
     }
@@ -54,6 +61,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     bool first = true;
     std::deque<InspectedMessage> kept;
     qint64 keptBytes = 0;
+    qint64 eventBytes = 0;
     std::vector<double> bins; // message counts per bin
     int lastPercent = -1;
     capture::CaptureLine line;
@@ -102,10 +110,14 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             a.gaps += name == QLatin1String("gap") ? 1 : 0;
             a.reconnects += name == QLatin1String("reconnect") ? 1 : 0;
             if (a.events.size() < options.maxEvents) {
-                // An event is small; one that is not (a hostile file) is kept by its name only.
-                const QByteArray json = line.payload.size() <= kMaxEventBytes
+                // An event is small; one that is not, or all of them together past a bound (a
+                // hostile file), are kept by name only.
+                const bool whole =
+                    line.payload.size() <= kMaxEventBytes && eventBytes + line.payload.size() <= kMaxEventsBytes;
+                const QByteArray json = whole
                     ? line.payload
                     : QJsonDocument(QJsonObject{{QStringLiteral("event"), name}}).toJson(QJsonDocument::Compact);
+                eventBytes += json.size();
                 a.events.append({line.timeUs, name.isEmpty() ? QStringLiteral("?") : name.left(64), json});
             } else
                 ++a.eventsLeftOut;
@@ -118,7 +130,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
         a.binaryMessages += binary ? 1 : 0;
 
         double latencyMs = qQNaN();
-        if (parsed && !binary) {
+        if (parsed && !binary && line.payload.size() <= kMaxDecodedBytes) {
             DecodedFields fields;
             if (decoder.decodeCopy(line.payload.constData(), std::size_t(line.payload.size()), pointer, fields,
                                    profile)) {
@@ -151,11 +163,13 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             bins[bin] += 1.0;
         }
 
+        if (line.payload.size() > options.maxMessageBytes) {
+            ++a.messagesLeftOut; // larger than all the room there is
+            continue;
+        }
         kept.push_back({line.timeUs / 1000, latencyMs, line.payload});
         keptBytes += line.payload.size();
-        while (
-            !kept.empty()
-            && (int(kept.size()) > options.maxMessages || (keptBytes > options.maxMessageBytes && kept.size() > 1))) {
+        while (!kept.empty() && (int(kept.size()) > options.maxMessages || keptBytes > options.maxMessageBytes)) {
             keptBytes -= kept.front().text.size();
             kept.pop_front();
             ++a.messagesLeftOut;

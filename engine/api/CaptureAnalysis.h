@@ -6,10 +6,12 @@
 // capture's own time span, its events, and its last messages for the inspector. What the
 // desktop app's File → Open capture shows.
 //
-// Memory is bounded whatever the capture's size: the file is read line by line
-// (CaptureReader), the messages kept are the last maxMessages within maxMessageBytes (the
-// others are counted in messagesLeftOut), the events kept the first maxEvents, and the rate
-// series at most kMaxRateBins bins (a longer capture gets wider bins).
+// Memory is bounded whatever the capture's size or content: the file is read line by line
+// (CaptureReader; a line over 64 MiB is skipped as malformed), the messages kept are the last
+// maxMessages within maxMessageBytes (the others are counted in messagesLeftOut), a message
+// over 16 MiB is counted but not decoded, the events kept are the first maxEvents (by name
+// only past 8 MiB of them), and the rate series has at most kMaxRateBins bins (a longer
+// capture gets wider bins).
 //
 // Thread contract: analyzeCapture() runs on any thread (a worker thread in the app: it reads
 // the whole file); it touches nothing shared. The result is a plain value.

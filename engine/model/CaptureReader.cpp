@@ -1,5 +1,7 @@
 #include "CaptureReader.h"
 
+#include <QtCore/QFileInfo>
+
 #include <zstd.h>
 
 namespace streamscope::capture {
@@ -106,6 +108,10 @@ CaptureReader::~CaptureReader() = default;
 bool CaptureReader::open(const QString &path, qint64 maxLineBytes)
 {
     m_file.setFileName(path);
+    if (const QFileInfo info(path); info.exists() && !info.isFile()) {
+        m_error = QStringLiteral("%1: not a regular file").arg(path);
+        return false;
+    }
     if (!m_file.open(QIODevice::ReadOnly)) {
         m_error = QStringLiteral("%1: %2").arg(path, m_file.errorString());
         return false;
@@ -218,6 +224,10 @@ bool CaptureReader::next(CaptureLine *out)
         if (m_text.size() - m_textPos > m_maxLine) {
             m_skipping = true; // drop it as it comes, up to its end
             m_textPos = m_text.size();
+        }
+        if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
+            m_error = QStringLiteral("%1: cancelled").arg(m_file.fileName());
+            return false;
         }
         if (!fill()) {
             // A last line without its end: cut short by a crash, not kept.

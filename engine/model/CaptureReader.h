@@ -17,6 +17,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QString>
 
+#include <atomic>
 #include <cstddef>
 #include <memory>
 
@@ -55,8 +56,12 @@ public:
     CaptureReader(const CaptureReader &) = delete;
     CaptureReader &operator=(const CaptureReader &) = delete;
 
-    // False, with errorString() set, when the file cannot be opened.
+    // False, with errorString() set, when the file cannot be opened or is not a regular file
+    // (a device or a pipe would never end).
     bool open(const QString &path, qint64 maxLineBytes = kDefaultMaxLineBytes);
+    // Set (from any thread) while next() reads: next() stops between two chunks of the file,
+    // with errorString() "<file>: cancelled", however long the lines it is skipping.
+    void setCancel(const std::atomic<bool> *cancel) { m_cancel = cancel; }
     // The next line that parses; false at the end or on an error that stops the reading
     // (errorString() then not empty: corrupt zstd data, a read error). Lines that do not parse
     // are skipped and counted (malformedLines(), firstMalformed()).
@@ -84,6 +89,7 @@ private:
     qsizetype m_inPos = 0;
     QByteArray m_text; // decompressed text not yet split
     qsizetype m_textPos = 0;
+    const std::atomic<bool> *m_cancel = nullptr;
     QString m_error;
     QString m_firstMalformed;
     qint64 m_maxLine = kDefaultMaxLineBytes;

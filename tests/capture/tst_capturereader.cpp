@@ -39,6 +39,8 @@ private slots:
     void skipsMalformedAndOverlongLines();
     void plainFileCutShort();
     void analysisCountsLatencyAndEvents();
+    void cancelStopsALineThatNeverEnds();
+    void analysisBoundsAHostileFile();
 
 private:
     QString write(const QString &name, const QByteArray &bytes)
@@ -181,6 +183,57 @@ void tst_CaptureReader::analysisCountsLatencyAndEvents()
     const CaptureAnalysis notCapture = analyzeCapture(write(QStringLiteral("t.txt"), "hello\n"));
     QVERIFY(!notCapture.ok);
     QVERIFY2(notCapture.error.contains(QLatin1String("not a capture")), qPrintable(notCapture.error));
+}
+
+// A file with no line end (a log picked with "All files", a zstd bomb): a cancel stops the
+// reading between two chunks, and a device that never ends is refused at once.
+void tst_CaptureReader::cancelStopsALineThatNeverEnds()
+{
+    const QString path = write(QStringLiteral("endless"), QByteArray(6 * 1024 * 1024, 'x'));
+    std::atomic<bool> cancel{false};
+    CaptureReader reader;
+    reader.setCancel(&cancel);
+    QVERIFY(reader.open(path, 1024));
+    cancel.store(true);
+    CaptureLine line;
+    QVERIFY(!reader.next(&line));
+    QCOMPARE(reader.errorString(), path + QStringLiteral(": cancelled"));
+    QVERIFY(reader.fileBytesRead() < 6 * 1024 * 1024); // not read to its end
+
+#ifdef Q_OS_UNIX
+    CaptureReader device;
+    QVERIFY(!device.open(QStringLiteral("/dev/zero")));
+    QCOMPARE(device.errorString(), QStringLiteral("/dev/zero: not a regular file"));
+#endif
+}
+
+// Events of 60 KB each and a message larger than all the room for kept messages: the events
+// past 8 MiB are kept by name only, the large message is counted but not kept.
+void tst_CaptureReader::analysisBoundsAHostileFile()
+{
+    QByteArray text;
+    const QByteArray pad(60 * 1024, 'A');
+    for (int i = 0; i < 200; ++i)
+        text += kTime + "#{\"event\":\"x\",\"pad\":\"" + pad + "\"}\n";
+    text += kTime + ' ' + QByteArray(3000, 'm') + '\n';
+    text += kTime + " small\n";
+    const QString path = write(QStringLiteral("hostile.ndjson.zst"), zstd(text));
+    CaptureAnalysisOptions options;
+    options.maxMessageBytes = 1000;
+    const CaptureAnalysis a = analyzeCapture(path, options);
+    QVERIFY2(a.ok, qPrintable(a.error));
+    QCOMPARE(a.events.size(), 200);
+    qint64 eventBytes = 0;
+    for (const CaptureEvent &e : a.events) {
+        QCOMPARE(e.name, QStringLiteral("x"));
+        eventBytes += e.json.size();
+    }
+    QVERIFY2(eventBytes <= 8 * 1024 * 1024, qPrintable(QString::number(eventBytes)));
+    QVERIFY(a.events.last().json.size() < 100); // by name only
+    QCOMPARE(a.messages, quint64(2));
+    QCOMPARE(a.lastMessages.size(), 1);
+    QCOMPARE(a.lastMessages.first().text, QByteArray("small"));
+    QCOMPARE(a.messagesLeftOut, quint64(1));
 }
 
 QTEST_GUILESS_MAIN(tst_CaptureReader)
