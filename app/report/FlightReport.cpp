@@ -17,6 +17,7 @@ void addFlightFields(QJsonObject &stream, const StreamSnapshot &s)
                   {QStringLiteral("evicted_age_messages"), qint64(f.evictedAgeMessages)},
                   {QStringLiteral("evicted_cap_messages"), qint64(f.evictedCapMessages)},
                   {QStringLiteral("dropped"), qint64(f.dropped)},
+                  {QStringLiteral("dropped_events"), qint64(f.droppedEvents)},
                   {QStringLiteral("saved_files"), qint64(f.savedFiles)},
                   {QStringLiteral("last_file"), f.lastFile},
                   {QStringLiteral("save_errors"), qint64(f.saveErrors)},

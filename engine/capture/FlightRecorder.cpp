@@ -6,6 +6,8 @@
 #include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
+#include <QtCore/QScopeGuard>
+#include <QtCore/QSet>
 
 #include <zstd.h>
 
@@ -73,16 +75,36 @@ void FlightRecorder::event(qint64 timeUs, const QString &name, const QJsonObject
         m_eventDrops.add();
 }
 
+namespace {
+
+// Paths asked for and not written yet, over every stream's recorder: two stream names can give
+// the same file name ("BTC/USDT" and "BTC USDT"), and both may be saved in the same second.
+struct PendingSaves {
+    QMutex mutex;
+    QSet<QString> paths;
+};
+
+PendingSaves &pendingSaves()
+{
+    static PendingSaves pending;
+    return pending;
+}
+
+} // namespace
+
 QString FlightRecorder::requestSave(const QString &dir, qint64 wallUs)
 {
     const QString stream = m_identity.stream + QStringLiteral("-flight");
     QMutexLocker lock(&m_mutex);
+    PendingSaves &pending = pendingSaves();
+    QMutexLocker pendingLock(&pending.mutex);
     QString path;
     for (int serial = 0;; ++serial) {
         path = QDir(dir).filePath(capture::fileName(stream, wallUs, serial, true));
-        if (path != m_lastRequested && !m_saveRequests.contains(path) && !QFileInfo::exists(path))
+        if (path != m_lastRequested && !pending.paths.contains(path) && !QFileInfo::exists(path))
             break;
     }
+    pending.paths.insert(path);
     m_lastRequested = path;
     m_saveRequests.append(path);
     return path;
@@ -98,6 +120,7 @@ FlightStatus FlightRecorder::status() const
     s.evictedAgeMessages = m_store.evictedAgeMessages();
     s.evictedCapMessages = m_store.evictedCapMessages();
     s.dropped = m_ringDrops.load();
+    s.droppedEvents = m_eventDrops.load();
     s.savedFiles = m_saved.load();
     s.saveErrors = m_saveErrors.load();
     s.keepMs = m_keepMs.load(std::memory_order_relaxed);
@@ -234,6 +257,12 @@ QByteArray FlightRecorder::headerJson(qint64 wallUs) const
 
 void FlightRecorder::writeSave(const QString &path, qint64 wallUs)
 {
+    // However it ends, the path is no longer pending.
+    const auto release = qScopeGuard([&path] {
+        PendingSaves &pending = pendingSaves();
+        QMutexLocker lock(&pending.mutex);
+        pending.paths.remove(path);
+    });
     const auto fail = [&](const QString &why) {
         m_saveErrors.add();
         QMutexLocker lock(&m_mutex);
@@ -244,9 +273,11 @@ void FlightRecorder::writeSave(const QString &path, qint64 wallUs)
                  .arg(QDir::toNativeSeparators(QFileInfo(path).absolutePath())));
         return;
     }
-    QFile file(path);
+    // Written under a temporary name and renamed when whole: the name a notification gives is
+    // never a file half written (an alert's webhook may fetch it at once).
+    QFile file(path + QStringLiteral(".part"));
     if (!file.open(QIODevice::WriteOnly | QIODevice::NewOnly)) {
-        fail(QStringLiteral("cannot create %1: %2").arg(QDir::toNativeSeparators(path), file.errorString()));
+        fail(QStringLiteral("cannot create %1: %2").arg(QDir::toNativeSeparators(file.fileName()), file.errorString()));
         return;
     }
     // The first line names the stream as a recording's does; it is dated with the oldest line held.
@@ -273,6 +304,13 @@ void FlightRecorder::writeSave(const QString &path, qint64 wallUs)
         return;
     }
     file.close();
+    if (!file.rename(path)) { // never over an existing file
+        const QString why = file.errorString();
+        file.remove();
+        fail(QStringLiteral("cannot rename %1 to %2: %3")
+                 .arg(QDir::toNativeSeparators(file.fileName()), QDir::toNativeSeparators(path), why));
+        return;
+    }
     {
         QMutexLocker lock(&m_mutex);
         m_lastFile = path;

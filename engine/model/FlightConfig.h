@@ -38,6 +38,7 @@ struct FlightStatus {
     quint64 evictedAgeMessages = 0; // older than the configured minutes
     quint64 evictedCapMessages = 0; // evicted early to keep the memory cap
     quint64 dropped = 0;            // not kept: the hand-off buffer was full
+    quint64 droppedEvents = 0;      // events (connected, closed, gap, ...) not kept, likewise
     quint64 savedFiles = 0;
     QString lastFile; // the last file saved
     quint64 saveErrors = 0;

@@ -204,6 +204,35 @@ private slots:
         QCOMPARE(header.value(QStringLiteral("latency_unit")).toString(), QStringLiteral("ms"));
     }
 
+    // Two stream names that give the same file name, saved in the same second: two files, each
+    // whole under its final name, no temporary file left.
+    void streamsWithTheSameFileNameSaveApart()
+    {
+        QTemporaryDir dir;
+        Engine engine(Engine::Options{1});
+        engine.setFlightRecorder(flight(dir.path()));
+        const StreamId slash =
+            engine.addStream(stream(QStringLiteral("BTC/USDT"), m_port, QStringLiteral("small_aggtrade?count=100")));
+        const StreamId space =
+            engine.addStream(stream(QStringLiteral("BTC USDT"), m_port, QStringLiteral("small_aggtrade?count=200")));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(slash).flight.messagesHeld, quint64(100), scaledMs(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(space).flight.messagesHeld, quint64(200), scaledMs(20000));
+        const QString first = engine.saveFlightRecording(slash);
+        const QString second = engine.saveFlightRecording(space);
+        QVERIFY(!first.isEmpty() && !second.isEmpty());
+        QVERIFY2(first != second, qPrintable(first));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(slash).flight.savedFiles, quint64(1), scaledMs(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(space).flight.savedFiles, quint64(1), scaledMs(10000));
+        QCOMPARE(engine.snapshot(slash).flight.saveErrors + engine.snapshot(space).flight.saveErrors, quint64(0));
+        CaptureFile a;
+        QVERIFY2(a.load(first), qPrintable(a.errorString()));
+        QCOMPARE(messagesOf(a).size(), qsizetype(100));
+        CaptureFile b;
+        QVERIFY2(b.load(second), qPrintable(b.errorString()));
+        QCOMPARE(messagesOf(b).size(), qsizetype(200));
+        QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*.part")}, QDir::Files), QStringList());
+    }
+
     // Headless alerts: the rule fires, the stream's flight recorder is saved and the alert's
     // line names the file, which holds the stream's messages.
     void alertFiringSavesTheFile()
