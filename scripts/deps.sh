@@ -20,7 +20,7 @@ done
 packages=(
     build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-websockets-dev qt6-charts-dev qt6-svg-dev
-    qtkeychain-qt6-dev libsimdjson-dev libzstd-dev libgl-dev
+    qtkeychain-qt6-dev libsimdjson-dev libzstd-dev libgl-dev libssl-dev
     libqt6svg6 qt6-qpa-plugins
     xvfb xauth
 )

@@ -192,7 +192,7 @@ void EventLogModel::addAlertRaised(const QString &stream, const QString &text, c
 {
     Entry e{QDateTime::currentMSecsSinceEpoch(), stream, tr("alert"), text, Severity::Error};
     if (!flightFile.isEmpty()) {
-        e.text += tr("; flight recorder saved to %1").arg(flightFile);
+        e.text += tr("; flight recorder saving to %1").arg(flightFile);
         e.file = flightFile;
     }
     add(std::move(e));

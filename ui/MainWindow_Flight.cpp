@@ -111,8 +111,8 @@ QStringList MainWindow::saveFlightRecordings(const QList<StreamId> &ids)
     }
     m_eventLog->flush();
     if (!files.isEmpty())
-        statusBar()->showMessage(files.size() == 1 ? tr("Flight recorder saved to %1").arg(files.first())
-                                                   : tr("Flight recorder: %1 files saved to %2")
+        statusBar()->showMessage(files.size() == 1 ? tr("Flight recorder saving to %1").arg(files.first())
+                                                   : tr("Flight recorder: saving %1 files to %2")
                                                          .arg(files.size())
                                                          .arg(QFileInfo(files.first()).absolutePath()),
                                  8000);

@@ -10,6 +10,7 @@
 #include "LatencyWindows.h"
 #include "MainActions.h"
 #include "RateChart.h"
+#include "StreamActionDelegate.h"
 #include "StreamHistory.h"
 #include "StreamTableModel.h"
 
@@ -98,6 +99,9 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
         // A header saved before the Backlog column came shows it: hidden, as by default.
         if (layout.value(QStringLiteral("table_columns")).toInt() <= StreamTableModel::ColBacklog)
             m_table->horizontalHeader()->setSectionHidden(StreamTableModel::ColBacklog, true);
+        // The buttons' column is as wide as its buttons, whatever width a header saved with
+        // fewer buttons holds.
+        m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());
     }
     m_filter->setText(layout.value(QStringLiteral("filter")).toString());
 }

@@ -190,8 +190,12 @@ QVariant StreamTableModel::sortValue(const Row &r, int column) const
     case ColRate: return r.msgsPerSec;
     case ColKBps: return r.bytesPerSec;
     case ColMessages: return s.messages;
-    case ColP50: return std::isfinite(r.p50Ms) ? r.p50Ms : -1.0;
-    case ColP99: return std::isfinite(r.p99Ms) ? r.p99Ms : -1.0;
+    // A periodic stream shows its period under p50 and nothing under p99: it sorts by those.
+    case ColP50:
+        if (s.freshness.periodic)
+            return s.freshness.periodMs;
+        return std::isfinite(r.p50Ms) ? r.p50Ms : -1.0;
+    case ColP99: return !s.freshness.periodic && std::isfinite(r.p99Ms) ? r.p99Ms : -1.0;
     case ColAge: return s.lastMessageMs > 0 ? m_nowMs - s.lastMessageMs : std::numeric_limits<qint64>::max();
     case ColReconnects: return s.reconnects;
     case ColGaps: return s.gaps;
@@ -232,9 +236,12 @@ QString StreamTableModel::stateToolTip(const Row &r) const
         if (f.cause == BehindCause::VenueLate)
             text += tr(" (the venue or the network is late: this machine keeps up)");
         else if (f.cause == BehindCause::WeAreSlow)
-            text += tr(" (this machine is slow: its worker was busy %1 % of the last second, %2 bytes wait unread)")
-                        .arg(qRound(f.workerBusyShare * 100))
-                        .arg(std::max<qint64>(0, f.unreadBytes));
+            text += f.unreadBytes >= 0
+                ? tr(" (this machine is slow: its worker was busy %1 % of the last second, %2 bytes wait unread)")
+                      .arg(qRound(f.workerBusyShare * 100))
+                      .arg(f.unreadBytes)
+                : tr(" (this machine is slow: its worker was busy %1 % of the last second)")
+                      .arg(qRound(f.workerBusyShare * 100));
     }
     if (f.usualGapMs >= 0)
         text += tr("\nUsual gap between messages: %1 (learned)").arg(formatAgeMs(f.usualGapMs));
@@ -291,10 +298,9 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         }
         if (column == ColBacklog) {
             const FreshnessEstimate &f = r.snap.freshness;
-            return tr("Unread now: %1 bytes; most in the last 10 s: %2 bytes\nHandling one message: %3\nInspector "
-                      "drops: %4")
-                .arg(f.unreadBytes)
-                .arg(f.unreadBytesPeak)
+            const auto bytes = [this](qint64 n) { return n >= 0 ? tr("%1 bytes").arg(n) : tr("unknown"); };
+            return tr("Unread now: %1; most in the last 10 s: %2\nHandling one message: %3\nInspector drops: %4")
+                .arg(bytes(f.unreadBytes), bytes(f.unreadBytesPeak))
                 .arg(f.processingUs >= 0 ? tr("%1 µs (1 in 64 timed)").arg(f.processingUs, 0, 'f', 1) : tr("unknown"))
                 .arg(formatCount(r.snap.inspectorDrops));
         }

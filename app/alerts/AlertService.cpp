@@ -127,7 +127,7 @@ void AlertService::onRaised(StreamId id, const QString &stream, const QString &t
     emit message(QStringLiteral("alert: stream %1: raised: %2").arg(peerText(stream), peerText(text))
                  + (e.flightFile.isEmpty()
                         ? QString()
-                        : QStringLiteral("; flight recorder saved to %1").arg(peerText(e.flightFile))));
+                        : QStringLiteral("; flight recorder saving to %1").arg(peerText(e.flightFile))));
     m_notifier->notify(e);
 }
 

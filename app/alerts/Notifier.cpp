@@ -134,7 +134,7 @@ QString Notifier::messageText(const AlertEvent &e, const QString &host)
     switch (e.kind) {
     case AlertEvent::Kind::Raised:
         return QStringLiteral("%1 ALERT %2: %3 (since %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs))
-            + (e.flightFile.isEmpty() ? QString() : QStringLiteral("; flight recorder saved to %1").arg(e.flightFile));
+            + (e.flightFile.isEmpty() ? QString() : QStringLiteral("; flight recorder saving to %1").arg(e.flightFile));
     case AlertEvent::Kind::Cleared:
         return QStringLiteral("%1 RECOVERED %2: %3 (began %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs));
     case AlertEvent::Kind::Test:

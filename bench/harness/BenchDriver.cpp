@@ -504,7 +504,8 @@ void BenchDriver::runThroughput()
                     continue;
                 const Spread s = spreadOf(
                     pairedRatios(values(scenario, d.numerator, kRate), values(scenario, d.denominator, kRate)));
-                const bool ok = s.n >= m_options.repeat && s.within(m_options.convergeWithin);
+                // Below 6 pairs min–max covers the median with less than 95 % (BenchStats.h).
+                const bool ok = s.n >= std::max(m_options.repeat, kMinPairsFor95) && s.within(m_options.convergeWithin);
                 if (converged && !ok)
                     worstName.clear(); // the widest failing one is reported
                 if ((converged || !ok) && (worstName.isEmpty() || s.halfWidth() > worst.halfWidth())) {

@@ -29,6 +29,10 @@ struct Spread {
     bool within(double tolerance) const;
 };
 
+// The fewest values whose min–max covers the median with at least 95 % (1 − 2·2⁻ⁿ ≥ 0.95):
+// --converge never stops on fewer.
+constexpr int kMinPairsFor95 = 6;
+
 // Over the values given (an empty vector gives all zeros and n = 0).
 Spread spreadOf(std::vector<double> values);
 

@@ -2,6 +2,8 @@
 // the median's interval that --converge stops on, and the per-repeat ratios.
 #include "BenchStats.h"
 
+#include <cmath>
+
 #include <QtTest/QtTest>
 
 using namespace streamscope::bench;
@@ -66,6 +68,9 @@ void TstBenchStats::intervalRank()
     QFETCH(int, n);
     QFETCH(int, k);
     QCOMPARE(medianIntervalRank(n), k);
+    // --converge's least number of pairs: the first whose min–max covers the median with 95 %.
+    QVERIFY(1.0 - 2.0 * std::pow(0.5, kMinPairsFor95) >= 0.95);
+    QVERIFY(1.0 - 2.0 * std::pow(0.5, kMinPairsFor95 - 1) < 0.95);
 }
 
 void TstBenchStats::intervalLeavesOutExtremesFromNineRepeats()

@@ -61,9 +61,9 @@ private slots:
         QVERIFY2(first.startsWith(QLatin1String("metrics: http://127.0.0.1:")), qPrintable(first));
         const quint16 metricsPort = first.section(QLatin1Char(':'), 3).section(QLatin1Char('/'), 0, 0).toUShort();
 
-        // stderr: "alert: stream s: raised: silent for 1.0 s; flight recorder saved to PATH"
+        // stderr: "alert: stream s: raised: silent for 1.0 s; flight recorder saving to PATH"
         QByteArray errors;
-        const QByteArray marker = "; flight recorder saved to ";
+        const QByteArray marker = "; flight recorder saving to ";
         QTRY_VERIFY_WITH_TIMEOUT((errors += p.readAllStandardError()).contains(marker), scaledMs(20000));
         QString line;
         for (const QByteArray &l : errors.split('\n'))

@@ -269,7 +269,7 @@ private slots:
         tick.start(200);
         QTRY_VERIFY_WITH_TIMEOUT(!lines.isEmpty(), scaledMs(20000));
         const QString line = lines.first();
-        const QString marker = QStringLiteral("; flight recorder saved to ");
+        const QString marker = QStringLiteral("; flight recorder saving to ");
         QVERIFY2(line.startsWith(QLatin1String("alert: stream quiet: raised: silent for")), qPrintable(line));
         QVERIFY2(line.contains(marker), qPrintable(line));
         const QString path = line.mid(line.indexOf(marker) + marker.size());

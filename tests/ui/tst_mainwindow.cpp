@@ -668,6 +668,7 @@ void tst_MainWindow::backlogColumnHiddenByDefaultAndInOldLayouts()
     oldTable.setModel(&before);
     oldTable.horizontalHeader()->moveSection(StreamTableModel::ColActions, 1);
     oldTable.horizontalHeader()->setSectionHidden(StreamTableModel::ColGaps, true);
+    oldTable.setColumnWidth(StreamTableModel::ColActions, 80); // three buttons, before Record came
     Workspace ws;
     ws.layout.insert(QStringLiteral("table_header"),
                      QString::fromLatin1(oldTable.horizontalHeader()->saveState().toBase64()));
@@ -677,6 +678,7 @@ void tst_MainWindow::backlogColumnHiddenByDefaultAndInOldLayouts()
     QVERIFY(header->isSectionHidden(StreamTableModel::ColBacklog));
     QVERIFY(header->isSectionHidden(StreamTableModel::ColGaps));
     QCOMPARE(header->visualIndex(StreamTableModel::ColActions), 1);
+    QCOMPARE(header->sectionSize(StreamTableModel::ColActions), StreamActionDelegate::columnWidth());
 }
 
 QTEST_MAIN(tst_MainWindow)

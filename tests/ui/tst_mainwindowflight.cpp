@@ -70,7 +70,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(alertEntry() != nullptr, 30000);
         const EventLogModel::Entry *alert = alertEntry();
         QVERIFY2(alert->file.startsWith(dir.filePath(QStringLiteral("flight/calm-flight-"))), qPrintable(alert->file));
-        QVERIFY(alert->text.endsWith(QStringLiteral("; flight recorder saved to ") + alert->file));
+        QVERIFY(alert->text.endsWith(QStringLiteral("; flight recorder saving to ") + alert->file));
         const QString file = alert->file;
         QTRY_VERIFY_WITH_TIMEOUT(
             QFileInfo::exists(file) && engine.snapshot(engine.streamIds().first()).flight.savedFiles == 1, 10000);

@@ -243,6 +243,9 @@ void tst_StreamTableModel::periodicStreamShowsItsPeriod()
                  .data(Qt::ToolTipRole)
                  .toString()
                  .startsWith(QLatin1String("Periodic")));
+    // Sorted by what the cells show: the period under p50, nothing under p99.
+    QCOMPARE(model.index(0, StreamTableModel::ColP50).data(StreamTableModel::SortRole).toDouble(), 1000.4);
+    QCOMPARE(model.index(0, StreamTableModel::ColP99).data(StreamTableModel::SortRole).toDouble(), -1.0);
 }
 
 void tst_StreamTableModel::backlogColumn()
@@ -262,6 +265,10 @@ void tst_StreamTableModel::backlogColumn()
              qPrintable(tip));
     QCOMPARE(model.index(0, StreamTableModel::ColBacklog).data(StreamTableModel::SortRole).toLongLong(),
              qint64(300 * 1024));
+    // Not known (no socket to ask): said so, not "-1 bytes".
+    const QString unknown = model.index(1, StreamTableModel::ColBacklog).data(Qt::ToolTipRole).toString();
+    QVERIFY2(unknown.startsWith(QLatin1String("Unread now: unknown; most in the last 10 s: unknown")),
+             qPrintable(unknown));
 }
 
 QTEST_MAIN(tst_StreamTableModel)
