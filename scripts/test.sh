@@ -34,6 +34,8 @@ if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
         ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$(nproc 2>/dev/null || echo 2)" || status=$?
     for report in "$reports"/*; do
         [[ -f "$report" ]] || continue
+        # Only the statistics of suppressed leaks (lsan.supp) is not a report.
+        grep -q -e "ERROR:" -e "WARNING:" -e "runtime error" "$report" || continue
         echo "=== sanitizer report $(basename "$report")"
         head -c 30000 "$report"
     done
