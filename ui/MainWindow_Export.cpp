@@ -129,38 +129,31 @@ void MainWindow::connectExports()
         showExportResult(writeHistogramCsv(path, shown, &error), path, error);
     });
 
-    const auto exportPng = [this](QWidget *view, const QString &title, const QString &what) {
-        const QString path =
-            askExportPath(title, QStringLiteral("%1-%2.png").arg(what, stamp()), tr("PNG images (*.png)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        showExportResult(writeWidgetPng(path, view, &error), path, error);
+    // The two charts, each as PNG and as SVG.
+    using WidgetWriter = bool (*)(const QString &, QWidget *, QString *);
+    const auto exportChart = [this](QAction *action, auto view, const QString &title, const QString &what,
+                                    const QString &suffix, const QString &filter, WidgetWriter write) {
+        connect(action, &QAction::triggered, this, [=, this] {
+            m_chartsDock->show();
+            const QString path = askExportPath(title, QStringLiteral("%1-%2.%3").arg(what, stamp(), suffix), filter);
+            if (path.isEmpty())
+                return;
+            QString error;
+            showExportResult(write(path, view(), &error), path, error);
+        });
     };
-    connect(m_actions->exportRatePng, &QAction::triggered, this, [this, exportPng] {
-        m_chartsDock->show();
-        exportPng(m_rateChart->view(), tr("Export the rate chart"), QStringLiteral("rate"));
-    });
-    connect(m_actions->exportLatencyPng, &QAction::triggered, this, [this, exportPng] {
-        m_chartsDock->show();
-        exportPng(m_latencyChart->view(), tr("Export the latency chart"), QStringLiteral("latency"));
-    });
-    const auto exportSvg = [this](QWidget *view, const QString &title, const QString &what) {
-        const QString path =
-            askExportPath(title, QStringLiteral("%1-%2.svg").arg(what, stamp()), tr("SVG drawings (*.svg)"));
-        if (path.isEmpty())
-            return;
-        QString error;
-        showExportResult(writeWidgetSvg(path, view, &error), path, error);
-    };
-    connect(m_actions->exportRateSvg, &QAction::triggered, this, [this, exportSvg] {
-        m_chartsDock->show();
-        exportSvg(m_rateChart->view(), tr("Export the rate chart"), QStringLiteral("rate"));
-    });
-    connect(m_actions->exportLatencySvg, &QAction::triggered, this, [this, exportSvg] {
-        m_chartsDock->show();
-        exportSvg(m_latencyChart->view(), tr("Export the latency chart"), QStringLiteral("latency"));
-    });
+    const QString png = tr("PNG images (*.png)");
+    const QString svg = tr("SVG drawings (*.svg)");
+    const auto rate = [this] { return m_rateChart->view(); };
+    const auto latency = [this] { return m_latencyChart->view(); };
+    exportChart(m_actions->exportRatePng, rate, tr("Export the rate chart"), QStringLiteral("rate"),
+                QStringLiteral("png"), png, writeWidgetPng);
+    exportChart(m_actions->exportLatencyPng, latency, tr("Export the latency chart"), QStringLiteral("latency"),
+                QStringLiteral("png"), png, writeWidgetPng);
+    exportChart(m_actions->exportRateSvg, rate, tr("Export the rate chart"), QStringLiteral("rate"),
+                QStringLiteral("svg"), svg, writeWidgetSvg);
+    exportChart(m_actions->exportLatencySvg, latency, tr("Export the latency chart"), QStringLiteral("latency"),
+                QStringLiteral("svg"), svg, writeWidgetSvg);
 
     connect(m_actions->exportMessages, &QAction::triggered, this, [this] {
         const InspectorModel *model = m_inspector->model();

@@ -101,11 +101,10 @@ QString FlightRecorder::requestSave(const QString &dir, qint64 wallUs)
     QString path;
     for (int serial = 0;; ++serial) {
         path = QDir(dir).filePath(capture::fileName(stream, wallUs, serial, true));
-        if (path != m_lastRequested && !pending.paths.contains(path) && !QFileInfo::exists(path))
+        if (!pending.paths.contains(path) && !QFileInfo::exists(path))
             break;
     }
     pending.paths.insert(path);
-    m_lastRequested = path;
     m_saveRequests.append(path);
     return path;
 }

@@ -97,7 +97,6 @@ private:
 
     mutable QMutex m_mutex; // guards the fields below
     QStringList m_saveRequests;
-    QString m_lastRequested;
     QString m_lastFile;
     QString m_error;
 
