@@ -318,6 +318,15 @@ void tst_Export::windowExportsThroughItsMenus()
     QVERIFY(readAll(answer).startsWith(nameHeader.toUtf8() + ',')); // the header line, the name first
     QVERIFY(boxes.isEmpty());
 
+    // The charts from their actions: each format to its own file.
+    answer = m_dir.filePath(text("window-rate.svg"));
+    action("exportRateSvg")->trigger();
+    QVERIFY2(readAll(answer).contains("<svg"), qPrintable(answer));
+    answer = m_dir.filePath(text("window-latency.png"));
+    action("exportLatencyPng")->trigger();
+    QVERIFY(readAll(answer).startsWith("\x89PNG"));
+    QVERIFY(boxes.isEmpty());
+
     // Unwritable: a message box names the file and the reason; no file.
     const QString plain = m_dir.filePath(text("plain-for-window"));
     QFile f(plain);
