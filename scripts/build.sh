@@ -6,7 +6,10 @@ preset="${1:-release}"
 log="build/${preset}.log"
 mkdir -p build
 if [[ ! -f "build/${preset}/build.ninja" ]]; then
-    cmake --preset "$preset" >"$log" 2>&1 || { cat "$log"; exit 1; }
+    # ccache, when installed, keeps a rebuild (another preset, another checkout) cheap.
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake --preset "$preset" "${launcher[@]}" >"$log" 2>&1 || { cat "$log"; exit 1; }
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake --build --preset "$preset" -- -j"$jobs" >"$log" 2>&1 || { grep -E "error|FAILED|warning" "$log" | head -50; echo "build failed, see $log" >&2; exit 1; }
