@@ -1,5 +1,5 @@
 // Writes the fuzzers' seed corpora (fuzz/corpus/<target>/) from the replay server's scenarios
-// (bench/replay/ScenarioPool) and from the unit tests' examples, in each fuzzer's input format
+// (replay/ScenarioPool) and from the unit tests' examples, in each fuzzer's input format
 // (its option bytes first; the fuzz_<target>.cpp headers describe them). Run by hand when a
 // scenario or a seed changes:
 //   build/fuzz/fuzz/fuzz_make_corpus fuzz/corpus

@@ -7,7 +7,7 @@
 #include "capture/FlightRecorder.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
-#include "model/SecretStore.h"
+#include "platform/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"

@@ -1,6 +1,6 @@
 #include "Workspace.h"
 
-#include "model/SecretStore.h"
+#include "platform/SecretStore.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFile>

@@ -1,7 +1,7 @@
 #include "ConnectionGroup.h"
 
 #include "ShardPlan.h"
-#include "model/SecretStore.h"
+#include "platform/SecretStore.h"
 
 #include <QtCore/QTimer>
 

@@ -1,6 +1,6 @@
 #include "StreamShared.h"
 
-#include "model/SecretStore.h"
+#include "platform/SecretStore.h"
 #include "model/StreamSnapshot.h"
 
 #include <QtCore/QMutexLocker>

@@ -2,7 +2,7 @@
 
 #include "SocketErrorText.h"
 #include "model/PeerText.h"
-#include "model/TlsConfiguration.h"
+#include "platform/TlsConfiguration.h"
 
 #include <QtNetwork/QSslSocket>
 

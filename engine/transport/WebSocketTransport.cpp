@@ -3,8 +3,8 @@
 #include "SocketErrorText.h"
 #include "Utf8Encode.h"
 #include "model/PeerText.h"
-#include "model/SecretStore.h"
-#include "model/TlsConfiguration.h"
+#include "platform/SecretStore.h"
+#include "platform/TlsConfiguration.h"
 #include "protocol/HeadScanner.h"
 #include "protocol/MessageDecoder.h"
 

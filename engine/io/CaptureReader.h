@@ -1,7 +1,7 @@
 #pragma once
 
 // Reading a capture file (docs/capture.md), shared by everything that reads one: the replay
-// server (bench/replay/CaptureFile), the engine's capture analysis (api/CaptureAnalysis, which
+// server (replay/CaptureFile), the engine's capture analysis (api/CaptureAnalysis, which
 // the desktop app's File → Open capture uses) and the tests. Built as its own small library
 // (StreamScope::CaptureRead: Qt Core and zstd, no engine), so that the replay server, which
 // does not link the engine, reads captures with the same code.
