@@ -1,6 +1,6 @@
 #pragma once
 
-// The command line of `streamscope` (DESIGN.md, "Command line"), parsed before any
+// The command line of `streamscope` (README, "Using it"; `streamscope --help`), parsed before any
 // QCoreApplication exists so that --headless never needs a display server.
 
 #include <QtCore/QString>

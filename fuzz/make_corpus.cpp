@@ -74,7 +74,7 @@ QList<QByteArray> scenarioMessages(const char *name, int count)
 }
 
 // Responses and control messages that the head scanner and the decoder see besides data
-// (tst_headscanner, tst_betfairvenue, PROTOCOLS.md).
+// (tst_headscanner, tst_betfairvenue, docs/venues.md).
 const QList<QByteArray> kResponses = {
     R"({"result":null,"id":1})",
     R"({"result":["btcusdt@aggTrade"],"id":"list-7"})",
@@ -134,7 +134,7 @@ QByteArray closePayload(quint16 code, const QByteArray &reason)
 }
 
 const QList<QByteArray> kWorkspaces = {
-    // DESIGN.md's example, without its notes.
+    // docs/workspace.md's example, without its notes.
     R"({ "version": 1,
   "streams": [
     { "name": "btc-trades", "venue": "binance",

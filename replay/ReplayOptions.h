@@ -27,7 +27,7 @@ struct ReplayOptions {
     };
 
     QString scenario = QStringLiteral("small_aggtrade");
-    quint64 count = 0;  // 0 = the scenario's default count (WORKLOADS.md)
+    quint64 count = 0;  // 0 = the scenario's default count (docs/benchmarks.md)
     double rate = 0;    // messages per second; 0 = firehose
     bool loop = false;  // send forever, round-robin over the pool; count is ignored
     bool stamp = false; // prefix each message with "ts":<send time, ns since epoch>
@@ -84,9 +84,9 @@ struct ReplayOptions {
     QString validate() const;
 };
 
-// Scenario names in WORKLOADS.md order.
+// Scenario names in the order of docs/benchmarks.md.
 QStringList scenarioNames();
-// The message count of a scenario in WORKLOADS.md (0 if unknown).
+// The message count of a scenario in docs/benchmarks.md (0 if unknown).
 quint64 scenarioDefaultCount(const QString &scenario);
 
 } // namespace streamscope::replay

@@ -21,7 +21,7 @@ class ReplayConnection;
 
 // A market-data replay server on 127.0.0.1 for benchmarks, tests and the demo: websocket
 // (Binance-like) or CRLF lines (Betfair-like), plain or TLS, serving the scenarios of
-// WORKLOADS.md and misbehaving on request (see ReplayOptions).
+// docs/benchmarks.md and misbehaving on request (see ReplayOptions).
 //
 // The websocket side is our own small RFC 6455 server on QTcpServer/QSslServer, not
 // QWebSocketServer, because it must send what QWebSocketServer never would: frames with

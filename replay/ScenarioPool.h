@@ -22,7 +22,7 @@ struct PoolMessage {
     int heartbeatMsOffset = -1; // Betfair "heartbeatMs" echo: kHeartbeatWidth characters
 };
 
-// The pool of a scenario of WORKLOADS.md: 500 messages built from a fixed seed (fewer for
+// The pool of a scenario of docs/benchmarks.md: 500 messages built from a fixed seed (fewer for
 // huge_ticker_arr, whose messages are 455 KB each), plus the special messages a stream needs
 // (Betfair heartbeat, SUB_IMAGE, RESUB_DELTA, and one malformed JSON message).
 // Immutable once built; get() builds each pool once per process and is thread-safe.

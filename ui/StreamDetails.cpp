@@ -28,7 +28,7 @@
 namespace streamscope::ui {
 
 namespace {
-// The report's contract fields first, in DESIGN.md's order; the others follow by name.
+// The report's contract fields first, in the order of docs/report.md; the others follow by name.
 const QStringList kFirstKeys = {QStringLiteral("state"),         QStringLiteral("state_reason"),
                                 QStringLiteral("url"),           QStringLiteral("venue"),
                                 QStringLiteral("mode"),          QStringLiteral("messages"),

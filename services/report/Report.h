@@ -1,6 +1,6 @@
 #pragma once
 
-// The headless report (DESIGN.md, "Headless report"): one JSON object with the run's
+// The headless report (docs/report.md): one JSON object with the run's
 // duration and, per stream, its final state, counters, average rate and latency percentiles.
 // Fields may be added, never renamed.
 

@@ -70,7 +70,7 @@ void tst_StreamDetails::showsEveryReportFieldAndUpdatesInPlace()
     QVERIFY(!details.valueAt(QStringLiteral("latency_ms/p99")).isEmpty());
     QVERIFY(details.valueAt(QStringLiteral("rate_msgs_per_s")).startsWith(QStringLiteral("123456.7")));
     QVERIFY(details.valueAt(QStringLiteral("name")).isEmpty()); // it is the title
-    // The contract's fields come first, in DESIGN.md's order.
+    // The contract's fields come first, in the order of docs/report.md.
     QCOMPARE(details.counters()->topLevelItem(0)->text(0), QStringLiteral("state"));
 
     // A second refresh changes the values of the same rows: what the user expanded, selected
