@@ -10,6 +10,7 @@
 #include "protocol/MessageDecoder.h"
 #include "session/MakeBeforeBreak.h"
 
+#include <QtCore/QJsonDocument>
 #include <QtCore/QRandomGenerator>
 #include <QtTest/QtTest>
 
@@ -173,8 +174,8 @@ struct RollingSession {
         rig.session.start();
         old = rig.last();
         old->up();
-        // The ethusdt subscription is answered, so that the stream is live.
-        rig.last()->deliver(QByteArrayLiteral("{\"result\":null,\"id\":") + requestId(old->sent.value(0)) + '}');
+        // The ethusdt subscription is answered, as Binance does.
+        old->deliver(QByteArrayLiteral("{\"result\":null,\"id\":") + requestId(old->sent.value(0)) + '}');
         for (int a = 1; a <= 3; ++a)
             old->deliver(rig.trade(a));
         for (int s = 0; s < 60; ++s) { // the old connection answers its pings, if it gets any
