@@ -310,8 +310,8 @@ void StreamSession::venueStalled(const QString &reason)
 
 void StreamSession::rollOver(int linkId, const QString &reason)
 {
-    if (m_rollover.inProgress())
-        return; // one at a time; the age check starts the next one
+    if (m_rollover.inProgress() || !m_rollover.mayStart(m_clock.monotonicMs()))
+        return; // one at a time, none right after a failed one; the age check starts the next one
     Link *from = m_links.byId(linkId);
     if (!from || !from->active || from->rollover)
         return;
@@ -663,7 +663,7 @@ void StreamSession::abandonRollover(const QString &why)
 {
     if (Link *to = m_links.byId(m_rollover.toId()))
         m_links.retire(to);
-    m_rollover.reset();
+    m_rollover.abandon(m_clock.monotonicMs(), m_config.reconnectBaseMs, m_config.reconnectMaxMs);
     m_shared->venue.rolloverInProgress.store(false);
     record(QStringLiteral("rollover"),
            QJsonObject{{QStringLiteral("step"), QStringLiteral("abandoned")}, {QStringLiteral("reason"), why}});
