@@ -1,0 +1,7 @@
+# ui/panes: the dock panes' widgets (message inspector, stream details) and the table's delegates.
+target_sources(streamscope_ui PRIVATE
+    panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
+    panes/MessageInspector.h panes/MessageInspector.cpp
+    panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp
+    panes/StreamDetails.h panes/StreamDetails.cpp
+)
