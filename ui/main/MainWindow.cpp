@@ -87,6 +87,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     setWindowIcon(QIcon::fromTheme(QStringLiteral("streamscope"), windowIcon()));
     m_steady.start();
 
+    m_hub = new SnapshotHub(engine, this);
     m_model = new StreamTableModel(this);
     m_proxy = new StreamSortProxy(StreamTableModel::ColName, this);
     m_proxy->setSourceModel(m_model);
@@ -133,10 +134,20 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     connect(m_workspace, &WorkspaceController::openRequested, this, &MainWindow::onOpenRequested);
     connect(m_workspace, &WorkspaceController::keychainFailed, m_eventLog, &EventLogModel::addKeychainFailure);
 
+    connect(m_hub, &SnapshotHub::stateChanged, m_model, &StreamTableModel::applyState);
+    connect(m_hub, &SnapshotHub::snapshotsChanged, this, &MainWindow::onSnapshotsChanged);
+    connect(m_hub, &SnapshotHub::ticked, this, &MainWindow::onTicked);
+    connect(m_hub, &SnapshotHub::agentStatusChanged, this,
+            [this](const QString &agentName, const QString &status, bool ok) {
+                EventLogModel::Entry e;
+                e.timeMs = QDateTime::currentMSecsSinceEpoch();
+                e.stream = agentName;
+                e.kind = tr("agent");
+                e.text = ok ? tr("connected to the agent") : tr("agent not answering: %1").arg(status);
+                e.severity = ok ? EventLogModel::Severity::Info : EventLogModel::Severity::Warning;
+                m_eventLog->add(e);
+            });
     if (m_engine) {
-        connect(m_engine, &Engine::stateChanged, this, [this](StreamId id, StreamState state, const QString &reason) {
-            m_model->applyState(id, state, reason);
-        });
         connect(m_engine, &Engine::eventOccurred, this, &MainWindow::onEngineEvent);
         connect(m_engine, &Engine::streamAdded, this,
                 [this](StreamId id) { m_startedAtMs.insert(id, QDateTime::currentMSecsSinceEpoch()); });
@@ -152,11 +163,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_actions->checkTheme(int(mode));
     applyTheme(int(mode));
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(kTickMs);
-    m_timer->setTimerType(Qt::CoarseTimer);
-    connect(m_timer, &QTimer::timeout, this, &MainWindow::onTick);
-    m_timer->start();
+    m_hub->start();
 
     m_actions->updateForSelection(0, 0);
     refreshNow(true);
@@ -195,7 +202,7 @@ void MainWindow::connectActions()
     connect(m_actions->saveAs, &QAction::triggered, m_workspace, &WorkspaceController::saveAs);
     connect(m_actions->connectAgent, &QAction::triggered, this, [this] {
         QStringList taken;
-        for (const RemoteAgent *a : std::as_const(m_agents))
+        for (const RemoteAgent *a : m_hub->agents())
             taken << a->settings().name;
         ConnectAgentDialog dialog(taken, this);
         if (dialog.exec() == QDialog::Accepted) {
@@ -535,33 +542,33 @@ void MainWindow::fitToScreen()
 
 void MainWindow::refreshNow(bool slow)
 {
-    if (!m_engine)
-        return;
-    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
-    QVector<StreamSnapshot> snaps = m_engine->snapshot(slow);
-    for (const RemoteAgent *agent : std::as_const(m_agents))
-        snaps += agent->streams();
-    if (m_captures)
-        snaps += m_captures->snapshots();
-    m_model->update(snaps, nowMs);
-    if (slow) {
-        m_model->updateLatency(snaps, m_steady.elapsed());
+    m_hub->poll(slow ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+}
+
+void MainWindow::onSnapshotsChanged(const QVector<StreamSnapshot> &changed, const QList<StreamId> &removed,
+                                    const SnapshotHub::Tick &tick)
+{
+    m_model->apply(changed, removed, tick.nowMs);
+    if (tick.kind == SnapshotHub::TickKind::Slow)
+        m_model->updateLatency(m_hub->snapshots(), tick.steadyMs);
+}
+
+void MainWindow::onTicked(const SnapshotHub::Tick &tick)
+{
+    if (tick.kind == SnapshotHub::TickKind::Slow) {
+        const QVector<StreamSnapshot> &snaps = m_hub->snapshots();
         m_history->sample(snaps);
         for (const StreamTableModel::Row &row : m_model->rows())
             m_history->sampleLatency(row.snap.id, isRunning(row.snap.state) ? row.p99Ms : qQNaN());
         m_rateChart->refresh(*m_history);
-        const StreamId shown = m_latencyChart->stream();
-        for (const StreamSnapshot &s : snaps) {
-            if (s.id == shown) {
-                const StreamTableModel::Row *row = m_model->row(s.id);
-                const bool corrected = row && row->latencyCorrected;
-                m_latencyChart->setSource(corrected, clockText(s.clock), s.clock.note);
-                m_latencyChart->push(row ? StreamTableModel::shownLatency(*row, s) : s.latency, isRunning(s.state),
-                                     row ? row->latWindow.oldAnchor() : LatencySnapshot());
-                break;
-            }
+        if (const StreamSnapshot *s = m_hub->find(m_latencyChart->stream())) {
+            const StreamTableModel::Row *row = m_model->row(s->id);
+            const bool corrected = row && row->latencyCorrected;
+            m_latencyChart->setSource(corrected, clockText(s->clock), s->clock.note);
+            m_latencyChart->push(row ? StreamTableModel::shownLatency(*row, *s) : s->latency, isRunning(s->state),
+                                 row ? row->latWindow.oldAnchor() : LatencySnapshot());
         }
-        evaluateAlerts(nowMs);
+        evaluateAlerts(tick.nowMs);
         refreshDetails(snaps);
         const StreamId current = m_inspector->stream();
         if (current != kInvalidStreamId && m_engine->contains(current)) {
@@ -570,10 +577,8 @@ void MainWindow::refreshNow(bool slow)
             if (m_errorsDock->isVisible())
                 m_errors->setRecords(m_engine->errors(current));
         }
-        updateStatusBar(m_cpu->sample());
-    } else {
-        updateStatusBar(-2.0);
     }
+    updateStatusBar(tick);
     m_eventLog->flush();
     updateActionsForSelection(selectedStreams()); // states change without the selection changing
     updateFlightStatus();
@@ -582,26 +587,14 @@ void MainWindow::refreshNow(bool slow)
 RemoteAgent *MainWindow::connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth,
                                       const QList<QSslCertificate> &caCertificates)
 {
-    // Each agent its own block of ids, never reused while the window lives.
-    auto *agent = new RemoteAgent({name, url, basicAuth, caCertificates}, m_agentsEver++, this);
-    m_agents.append(agent);
-    connect(agent, &RemoteAgent::statusChanged, this, [this](const QString &agentName, const QString &status, bool ok) {
-        EventLogModel::Entry e;
-        e.timeMs = QDateTime::currentMSecsSinceEpoch();
-        e.stream = agentName;
-        e.kind = tr("agent");
-        e.text = ok ? tr("connected to the agent") : tr("agent not answering: %1").arg(status);
-        e.severity = ok ? EventLogModel::Severity::Info : EventLogModel::Severity::Warning;
-        m_eventLog->add(e);
-    });
+    RemoteAgent *agent = m_hub->addAgent({name, url, basicAuth, caCertificates});
     m_actions->disconnectAgents->setEnabled(true);
     return agent;
 }
 
 void MainWindow::disconnectAgents()
 {
-    qDeleteAll(m_agents); // their rows go at the next refresh
-    m_agents.clear();
+    m_hub->removeAgents(); // their rows go at the next refresh
     m_actions->disconnectAgents->setEnabled(false);
     refreshNow(false);
 }
@@ -624,12 +617,6 @@ void MainWindow::refreshDetails(const QVector<StreamSnapshot> &snaps)
     m_details->refresh(m_engine->snapshot(id, true), durationS, *m_history);
 }
 
-void MainWindow::onTick()
-{
-    ++m_ticks;
-    refreshNow(m_ticks % kSlowEvery == 0);
-}
-
 void MainWindow::evaluateAlerts(qint64 nowMs)
 {
     for (const StreamTableModel::Row &row : m_model->rows()) {
@@ -641,7 +628,7 @@ void MainWindow::evaluateAlerts(qint64 nowMs)
     }
 }
 
-void MainWindow::updateStatusBar(double cpuPercent)
+void MainWindow::updateStatusBar(const SnapshotHub::Tick &tick)
 {
     int counts[256] = {};
     int captures = 0; // open captures: rows, not streams
@@ -690,11 +677,14 @@ void MainWindow::updateStatusBar(double cpuPercent)
         m_statusRecord->setStyleSheet(QStringLiteral("color: %1;").arg(stateColor(StreamState::Failed, m_dark).name()));
         m_statusRecord->setToolTip(recordTip.join(QLatin1Char('\n')));
     }
-    if (cpuPercent != -2.0) // once a second: the kernel's view of this machine's clock
-        updateClockStatus(HostClockState::read());
+    if (tick.kind != SnapshotHub::TickKind::Slow)
+        return;
+    // Once a second: the kernel's view of this machine's clock, and the CPU since the last second.
+    updateClockStatus(HostClockState::read());
+    const double cpuPercent = m_cpu->sample();
     if (cpuPercent >= 0.0)
         m_statusCpu->setText(tr("CPU %1 %").arg(QString::number(cpuPercent, 'f', cpuPercent < 10 ? 1 : 0)));
-    else if (cpuPercent == -1.0)
+    else
         m_statusCpu->setText(tr("CPU –"));
 }
 

@@ -8,13 +8,14 @@
 // look), MainWindow_Streams.cpp (selection and stream commands), MainWindow_Workspace.cpp
 // (applying and capturing a workspace and the layout).
 //
-// Thread contract: GUI thread only. It never handles messages: a 10 Hz timer samples
-// Engine::snapshot() (with latency once a second) and everything shown is derived from
-// those samples. Owns its models, panels, actions and workspace controller; does not own
+// Thread contract: GUI thread only. It never handles messages: its SnapshotHub reads the
+// engine's, the agents' and the captures' snapshots ten times a second (with latency once a
+// second) and everything shown is derived from those readings. Owns its models, panels, actions and workspace controller; does not own
 // the engine, which must outlive it or be destroyed first (the window then shows nothing).
 
 #include "FlightAlertSaver.h"
 #include "HostClock.h"
+#include "SnapshotHub.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
 #include "StreamTypes.h"
@@ -75,8 +76,6 @@ class StreamTableModel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    static constexpr int kTickMs = 100;   // table refresh
-    static constexpr int kSlowEvery = 10; // latency, charts, alerts, responses, CPU: every 10th tick
     // The first window's size on a screen large enough; smaller screens get 90 % of theirs.
     static constexpr QSize kLargestFirstSize{1800, 1000};
 
@@ -130,7 +129,7 @@ public:
     // Shows a headless agent's streams beside the local ones (File → Connect to agent…).
     RemoteAgent *connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth = {},
                               const QList<QSslCertificate> &caCertificates = {});
-    const QList<RemoteAgent *> &agents() const { return m_agents; }
+    const QList<RemoteAgent *> &agents() const { return m_hub->agents(); }
     // Starts or stops recording the streams (Streams → Record), into recordingFolder().
     void setRecording(const QList<StreamId> &ids, bool on);
     QString recordingFolder() const; // Streams → Recording folder…; saved in the settings
@@ -146,15 +145,16 @@ public:
     // inspector, its histogram, its rate over its own time span and its events in the event log.
     void openCapture(const QString &path);
     bool closeCapture(StreamId id); // File → Close capture; false if it is not an open capture
-    CaptureList *captures() const { return m_captures; }
+    CaptureList *captures() const { return m_hub->captures(); }
     QAction *openCaptureAction() const { return m_openCapture; }
     QAction *closeCaptureAction() const { return m_closeCapture; }
     // Where File → Open capture… takes its file from instead of a file dialog (tests).
     void setCaptureFileChooser(std::function<QString()> chooser);
     QString lastCaptureError() const { return m_lastCaptureError; }
     void selectStream(StreamId id);
-    // One refresh as the timer does it; `slow` also does the once-a-second work.
+    // One tick of the snapshot hub now; `slow` also does the once-a-second work.
     void refreshNow(bool slow = true);
+    SnapshotHub *hub() const { return m_hub; }
 
 signals:
     // One per alert episode (also shown as a tray notification when a tray exists).
@@ -191,7 +191,9 @@ private:
     // Shrinks and moves the window so that all of it is on its screen.
     void fitToScreen();
 
-    void onTick();
+    void onSnapshotsChanged(const QVector<StreamSnapshot> &changed, const QList<StreamId> &removed,
+                            const SnapshotHub::Tick &tick);
+    void onTicked(const SnapshotHub::Tick &tick);
     void onSelectionChanged();
     void onRowAction(const QModelIndex &proxyIndex, int action);
     void onEngineEvent(const StreamEvent &event);
@@ -210,7 +212,8 @@ private:
                        const QString &flightFile = QString());
     // The details pane, from this second's snapshots (none: it takes the stream's own).
     void refreshDetails(const QVector<StreamSnapshot> &snaps = {});
-    void updateStatusBar(double cpuPercent);
+    // The host clock and the CPU are read on slow ticks only.
+    void updateStatusBar(const SnapshotHub::Tick &tick);
     void updateClockStatus(const HostClockState &clock);
     // MainWindow_Flight.cpp
     void setupFlightRecorder();
@@ -245,9 +248,7 @@ private:
     QString streamName(StreamId id) const;
 
     QPointer<Engine> m_engine;
-    QList<RemoteAgent *> m_agents;     // owned (children); their streams join each refresh
-    int m_agentsEver = 0;              // agents connected so far: the next one's id block
-    CaptureList *m_captures = nullptr; // open captures (child); their rows join each refresh
+    SnapshotHub *m_hub = nullptr; // the engine's, the agents' and the captures' rows (child)
     QAction *m_openCapture = nullptr;
     QAction *m_closeCapture = nullptr;
     std::function<QString()> m_captureChooser;
@@ -298,9 +299,7 @@ private:
     QAction *m_flightSettings = nullptr; // Streams → Flight recorder…
     alerts::FlightAlertSaver m_flightSaver;
 
-    QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;
-    quint64 m_ticks = 0;
     QHash<StreamId, qint64> m_startedAtMs; // added or restarted from here, for alert warm-up
     bool m_dark = false;
     QByteArray m_defaultState;

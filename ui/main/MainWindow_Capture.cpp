@@ -66,7 +66,7 @@ QString utcText(qint64 us)
 
 void MainWindow::setupCaptures()
 {
-    m_captures = new CaptureList(this);
+    CaptureList *captures = m_hub->captures();
     m_openCapture = new QAction(tr("Open &capture…"), this);
     m_openCapture->setObjectName(QStringLiteral("openCapture"));
     m_openCapture->setStatusTip(
@@ -104,11 +104,11 @@ void MainWindow::setupCaptures()
         for (StreamId id : selectedRows())
             closeCapture(id);
     });
-    connect(m_captures, &CaptureList::progress, this, [this](const QString &path, int percent) {
+    connect(captures, &CaptureList::progress, this, [this](const QString &path, int percent) {
         statusBar()->showMessage(tr("Reading %1: %2 %").arg(QFileInfo(path).fileName()).arg(percent), 2000);
     });
-    connect(m_captures, &CaptureList::opened, this, &MainWindow::onCaptureOpened);
-    connect(m_captures, &CaptureList::failed, this, [this](const QString &path, const QString &error) {
+    connect(captures, &CaptureList::opened, this, &MainWindow::onCaptureOpened);
+    connect(captures, &CaptureList::failed, this, [this](const QString &path, const QString &error) {
         const QString text =
             tr("%1 cannot be opened as a capture: %2").arg(QFileInfo(path).fileName(), peerText(error, 500));
         EventLogModel::Entry e;
@@ -137,12 +137,12 @@ void MainWindow::setCaptureFileChooser(std::function<QString()> chooser)
 void MainWindow::openCapture(const QString &path)
 {
     statusBar()->showMessage(tr("Reading %1…").arg(QFileInfo(path).fileName()));
-    m_captures->open(path);
+    m_hub->captures()->open(path);
 }
 
 bool MainWindow::closeCapture(StreamId id)
 {
-    if (!m_captures->close(id))
+    if (!m_hub->captures()->close(id))
         return false;
     m_history->forget(id);
     refreshNow(false); // the row goes
@@ -152,7 +152,7 @@ bool MainWindow::closeCapture(StreamId id)
 
 void MainWindow::onCaptureOpened(StreamId id)
 {
-    const CaptureList::Capture *c = m_captures->find(id);
+    const CaptureList::Capture *c = m_hub->captures()->find(id);
     if (!c)
         return;
     const CaptureAnalysis &a = *c->data;
@@ -190,9 +190,7 @@ void MainWindow::onCaptureOpened(StreamId id)
 
 void MainWindow::showCaptureSelection(StreamId current, const QString &name)
 {
-    if (!m_captures)
-        return;
-    const CaptureList::Capture *c = isCaptureStream(current) ? m_captures->find(current) : nullptr;
+    const CaptureList::Capture *c = isCaptureStream(current) ? m_hub->captures()->find(current) : nullptr;
     bool anyCapture = false;
     for (StreamId id : selectedRows())
         anyCapture = anyCapture || isCaptureStream(id);

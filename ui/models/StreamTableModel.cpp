@@ -373,22 +373,56 @@ void StreamTableModel::emitChanged(const QVector<int> &changedRows)
         emit dataChanged(index(first, 0), index(last, ColumnCount - 1), kChangedRoles);
 }
 
+void StreamTableModel::emitAgeChanged(const QVector<StreamSnapshot> &read)
+{
+    // A row without a new reading (an agent's between its answers) still ages: its "Last msg"
+    // column moves on with the clock, in one signal per contiguous block.
+    if (read.size() == m_rows.size())
+        return; // every row was read
+    QSet<StreamId> fresh;
+    fresh.reserve(read.size());
+    for (const StreamSnapshot &s : read)
+        fresh.insert(s.id);
+    const auto ages = [&](int r) {
+        return !fresh.contains(m_rows[r].snap.id) && !m_rows[r].offline && m_rows[r].snap.lastMessageMs > 0;
+    };
+    for (int r = 0; r < m_rows.size(); ++r) {
+        if (!ages(r))
+            continue;
+        int last = r;
+        while (last + 1 < m_rows.size() && ages(last + 1))
+            ++last;
+        emit dataChanged(index(r, ColAge), index(last, ColAge), {Qt::DisplayRole, SortRole});
+        r = last;
+    }
+}
+
 void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs)
 {
-    m_nowMs = nowMs;
-
-    // Removed streams, in contiguous blocks from the end.
     QSet<StreamId> present;
     present.reserve(snaps.size());
     for (const StreamSnapshot &s : snaps)
         present.insert(s.id);
-    for (int i = int(m_rows.size()) - 1; i >= 0;) {
-        if (present.contains(m_rows[i].snap.id)) {
+    QList<StreamId> removed;
+    for (const Row &row : std::as_const(m_rows))
+        if (!present.contains(row.snap.id))
+            removed.append(row.snap.id);
+    apply(snaps, removed, nowMs);
+}
+
+void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removedIds, qint64 nowMs)
+{
+    m_nowMs = nowMs;
+
+    // Removed streams, in contiguous blocks from the end.
+    QSet<StreamId> removed(removedIds.cbegin(), removedIds.cend());
+    for (int i = int(m_rows.size()) - 1; i >= 0 && !removed.isEmpty();) {
+        if (!removed.contains(m_rows[i].snap.id)) {
             --i;
             continue;
         }
         int first = i;
-        while (first > 0 && !present.contains(m_rows[first - 1].snap.id))
+        while (first > 0 && removed.contains(m_rows[first - 1].snap.id))
             --first;
         beginRemoveRows(QModelIndex(), first, i);
         for (int k = first; k <= i; ++k)
@@ -458,6 +492,7 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
         }
         endInsertRows();
     }
+    emitAgeChanged(snaps);
 }
 
 void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs)

@@ -2,8 +2,8 @@
 
 // One row per engine stream: state, rates, latency percentiles, counters and alert state.
 //
-// Fed by the main window's tick on the GUI thread: update() ten times a second,
-// updateLatency() once a second with a snapshot that carries latency. Rates and
+// Fed by the SnapshotHub's ticks on the GUI thread: apply() ten times a second with the new
+// readings, updateLatency() once a second with every row's snapshot, which then carries latency. Rates and
 // percentiles are derived here from the difference of snapshots (the engine keeps only
 // monotonic totals). Changes are announced in batches: one dataChanged per contiguous
 // block of changed rows, beginInsertRows only for new streams, never a reset per tick.
@@ -83,7 +83,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
-    // Ten times a second. Streams absent from `snaps` are removed, new ones appended.
+    // Ten times a second: the new readings (new streams among them, appended in their order)
+    // and the streams that went. A row without a new reading keeps its figures; its "Last msg"
+    // age moves on with `nowMs`.
+    void apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs);
+    // The same from every stream's snapshot: streams absent from `snaps` are removed.
     void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
     // Once a second, with latency; `steadyMs` is a monotonic clock for the windows.
     void updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs);
@@ -117,6 +121,8 @@ private:
     QVariant sortValue(const Row &r, int column) const;
     QString stateToolTip(const Row &r) const;
     void emitChanged(const QVector<int> &changedRows);
+    // The age column of the rows not in `read` (see apply()).
+    void emitAgeChanged(const QVector<StreamSnapshot> &read);
     void reindex();
 
     QVector<Row> m_rows;

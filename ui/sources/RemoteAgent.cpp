@@ -109,10 +109,12 @@ void RemoteAgent::onFinished(QNetworkReply *reply)
             s.stateReason = tr("agent %1 not answering: %2").arg(m_settings.name, error);
         }
         setStatus(error, false);
+        emit streamsChanged();
         return;
     }
     m_streams = std::move(streams);
     setStatus(tr("connected"), true);
+    emit streamsChanged();
 }
 
 bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QString *error)

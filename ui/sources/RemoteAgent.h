@@ -66,6 +66,8 @@ public:
 signals:
     // Connected, or not any more (its rows turned failed), or the reason changed.
     void statusChanged(const QString &agent, const QString &status, bool connected);
+    // streams() changed: the agent answered, or its rows turned failed.
+    void streamsChanged();
 
 private:
     void onFinished(QNetworkReply *reply);
