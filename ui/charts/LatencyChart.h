@@ -2,7 +2,7 @@
 
 // Latency histogram of one stream on log-scale buckets (two per octave), with p50, p99 and
 // p99.9 marked, for the last 10 s, the last 60 s or since start. Wraps Qt Charts (see
-// RateChart). Refreshed once a second by the main window. GUI thread only.
+// RateChart). Refreshed once a second by SelectionController. GUI thread only.
 
 #include "LatencyWindows.h"
 

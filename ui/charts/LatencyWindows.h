@@ -1,7 +1,7 @@
 #pragma once
 
 // The latency histogram of one stream over the last 10 s, the last 60 s or since start,
-// from the cumulative snapshots the main window takes once a second (a window is the
+// from the cumulative snapshots SelectionController pushes once a second (a window is the
 // newest snapshot minus the one taken N seconds earlier). Holds at most 61 snapshots of
 // 8 KiB, for the one stream the latency chart shows. GUI thread only.
 

@@ -4,7 +4,7 @@
 // statistics to CSV, a latency histogram's buckets to CSV, a chart to PNG, the inspector's
 // filtered messages to NDJSON. Each writes its file atomically (QSaveFile: the old file stays
 // until the new one is complete) and on failure returns false with `error` naming the file
-// and the reason. The menus ask for the file name (MainWindow) and call these. CSV is
+// and the reason. The menus ask for the file name (ExportController) and call these. CSV is
 // RFC 4180 with CRLF line ends, its cells quoted as Copy rows as CSV does (a leading formula
 // character gets an apostrophe). GUI thread only (the table and the charts are widgets).
 

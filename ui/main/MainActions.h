@@ -3,7 +3,8 @@
 // The main window's commands as QActions — text, icon, shortcut, tooltip — and where they
 // appear: the menu bar, the toolbar and the stream table's context menu. This unit creates
 // and places them and sets their enabled state and text from the selection; the window
-// connects their triggered() signals to its slots.
+// and its controllers connect their triggered() signals. (CaptureController and
+// FlightRecorderController add their own entries to the File and Streams menus.)
 //
 // Thread contract: GUI thread only. The actions and menus are children of the window.
 

@@ -1,11 +1,13 @@
 #include "WorkspaceController.h"
 
+#include "AlertService.h"
 #include "Engine.h"
 #include "KeychainStore.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QSettings>
+#include <QtCore/QSignalBlocker>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QMenu>
@@ -33,16 +35,105 @@ QStringList secretNames(const StreamConfig &c)
 }
 } // namespace
 
-WorkspaceController::WorkspaceController(Engine *engine, QMainWindow *window, std::function<Workspace()> current)
+WorkspaceController::WorkspaceController(Engine *engine, alerts::AlertService *alerts, QMainWindow *window,
+                                         Layout layout)
     : QObject(window)
     , m_engine(engine)
+    , m_alerts(alerts)
     , m_window(window)
-    , m_current(std::move(current))
+    , m_layout(std::move(layout))
     , m_keychain(new KeychainStore(this))
 {
     connect(m_keychain, &KeychainStore::loaded, this, &WorkspaceController::onSecretLoaded);
     connect(m_keychain, &KeychainStore::failed, this, &WorkspaceController::keychainFailed);
+    if (m_alerts)
+        connect(&m_alerts->monitor(), &alerts::AlertMonitor::rulesChanged, this, [this] { setModified(true); });
     updateTitle();
+}
+
+Workspace WorkspaceController::current() const
+{
+    Workspace ws;
+    if (m_engine) {
+        for (StreamId id : m_engine->streamIds())
+            ws.streams.append(m_engine->config(id));
+        ws.flight = m_engine->flightRecorder();
+    }
+    if (m_alerts) {
+        QVector<AlertRule> rules;
+        for (const AlertRule &r : m_alerts->monitor().rules()) {
+            bool keep = r.stream == AlertRule::kAnyStream;
+            for (const StreamConfig &c : std::as_const(ws.streams))
+                keep = keep || c.name == r.stream;
+            if (keep)
+                rules.append(r);
+        }
+        ws.alerts = AlertRule::toJson(rules);
+        ws.notify = m_alerts->destinations();
+    }
+    if (m_layout.save)
+        ws.layout = m_layout.save();
+    return ws;
+}
+
+bool WorkspaceController::open(const QString &path, QString *error)
+{
+    Loaded loaded;
+    if (!read(path, loaded, error))
+        return false;
+    apply(loaded, QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+void WorkspaceController::show(const Workspace &ws, const QString &path)
+{
+    apply(fromMemory(ws), path);
+}
+
+void WorkspaceController::apply(const Loaded &loaded, const QString &path)
+{
+    if (m_engine) {
+        const QList<StreamId> old = m_engine->streamIds();
+        for (StreamId id : old)
+            m_engine->removeStream(id); // Engine::streamRemoved: its alerts are forgotten
+    }
+    emit streamsCleared();
+    for (const QString &text : loaded.warnings)
+        emit warning(text);
+    if (m_alerts) {
+        const QSignalBlocker quiet(&m_alerts->monitor()); // the rules are the file's: no change to save
+        m_alerts->monitor().setRules(loaded.rules);
+    }
+    const Workspace &ws = loaded.workspace;
+    loadSecretsFor(ws.streams);
+    if (m_engine) {
+        m_engine->setFlightRecorder(ws.flight);
+        for (const StreamConfig &c : ws.streams)
+            m_engine->addStream(c); // Engine::streamAdded: their alert warm-up starts now
+    }
+    QList<NotifyTarget> allTargets = ws.notify;
+    for (const StreamConfig &c : ws.streams)
+        allTargets += c.notify;
+    loadNotifySecrets(allTargets);
+    if (m_alerts)
+        m_alerts->setDestinations(ws.notify, ws.streams);
+    if (m_layout.restore)
+        m_layout.restore(ws.layout);
+    setOpened(path);
+    emit applied();
+}
+
+void WorkspaceController::startNew()
+{
+    if (maybeSave())
+        show(Workspace(), QString());
+}
+
+void WorkspaceController::openOrWarn(const QString &path)
+{
+    QString error;
+    if (!open(path, &error))
+        QMessageBox::warning(m_window, tr("Cannot open workspace"), error);
 }
 
 bool WorkspaceController::read(const QString &path, Loaded &out, QString *error)
@@ -97,7 +188,7 @@ void WorkspaceController::setOpened(const QString &path)
 
 bool WorkspaceController::write(const QString &path, QString *error)
 {
-    const Workspace ws = m_current();
+    const Workspace ws = current();
     QString err;
     if (!ws.save(path, &err)) {
         if (error)
@@ -178,7 +269,7 @@ void WorkspaceController::chooseAndOpen()
     if (path.isEmpty())
         return;
     settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
-    emit openRequested(path);
+    openOrWarn(path);
 }
 
 void WorkspaceController::fillRecentMenu(QMenu *menu)
@@ -191,7 +282,7 @@ void WorkspaceController::fillRecentMenu(QMenu *menu)
         a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] {
             if (maybeSave())
-                emit openRequested(path);
+                openOrWarn(path);
         });
     }
     if (recent.isEmpty()) {

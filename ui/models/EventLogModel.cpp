@@ -209,6 +209,13 @@ void EventLogModel::addKeychainFailure(const QString &entryName, const QString &
          tr("Could not read or write keychain entry \"%1\": %2").arg(entryName, error), Severity::Warning});
 }
 
+void EventLogModel::addAgentStatus(const QString &agent, const QString &status, bool connected)
+{
+    add({QDateTime::currentMSecsSinceEpoch(), agent, tr("agent"),
+         connected ? tr("connected to the agent") : tr("agent not answering: %1").arg(status),
+         connected ? Severity::Info : Severity::Warning});
+}
+
 void EventLogModel::addWorkspaceWarning(const QString &text)
 {
     add({QDateTime::currentMSecsSinceEpoch(), QString(), tr("workspace"), text, Severity::Warning});

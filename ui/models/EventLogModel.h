@@ -1,11 +1,11 @@
 #pragma once
 
 // The event log: connects, disconnects with reason and close code, reconnect attempts,
-// stalls, gaps, parse errors with the offending message, alerts, keychain failures and
-// workspace warnings. Every entry is built here (time, kind, severity, text) from the facts
+// stalls, gaps, parse errors with the offending message, alerts, keychain failures, agents
+// connecting or not answering, and workspace warnings. Every entry is built here (time, kind, severity, text) from the facts
 // its caller passes, so the log reads alike whoever reports. Events arrive at a low rate
 // from Engine::eventOccurred, the alert monitor and the workspace; they are queued and
-// inserted in one batch per flush() (the main window's tick), at most kCapacity kept.
+// inserted in one batch per flush() (on every SnapshotHub tick), at most kCapacity kept.
 // GUI thread only.
 
 #include "StreamRecords.h"
@@ -68,6 +68,8 @@ public:
     void addAlertRaised(const QString &stream, const QString &text, const QString &flightFile = QString());
     void addAlertCleared(const QString &stream, const QString &text);
     void addKeychainFailure(const QString &entryName, const QString &error);
+    // A watched agent connected, or stopped answering (`status` says why).
+    void addAgentStatus(const QString &agent, const QString &status, bool connected);
     void addWorkspaceWarning(const QString &text);
     void add(Entry entry);
     // Inserts everything queued since the last flush.

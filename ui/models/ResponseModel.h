@@ -1,7 +1,7 @@
 #pragma once
 
 // Routed subscription results or endpoint errors of one stream, newest last, from
-// Engine::results()/errors() (bounded rings). Refreshed once a second by the main window;
+// Engine::results()/errors() (bounded rings). Refreshed once a second by SelectionController;
 // resets only when the ring actually changed. GUI thread only.
 
 #include "StreamRecords.h"

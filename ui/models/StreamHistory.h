@@ -3,8 +3,9 @@
 // Per stream, at one-second resolution for the last ten minutes: the message rate (and the
 // total over all streams, for the rate chart) and the p99 latency the table shows (for the
 // details pane's sparkline). Fixed-capacity rings allocated once per stream, fed once a
-// second by the main window from engine snapshots (rate = difference of totals / difference
-// of snapshot times), so they keep recording while a chart is paused or hidden. GUI thread only.
+// second by SelectionController from the SnapshotHub's snapshots (rate = difference of totals
+// / difference of snapshot times), so they keep recording while a chart is paused or hidden.
+// GUI thread only.
 
 #include "StreamSnapshot.h"
 

@@ -3,7 +3,7 @@
 // The details pane of the selected stream: every counter of the headless report under the
 // report's own names (connections, gap records and venue details included), sparklines of its
 // message rate and p99 latency over the last five minutes, its active alerts and its recent
-// events. Refreshed once a second by the main window while the pane is shown; values change in
+// events. Refreshed once a second by SelectionController while the pane is shown; values change in
 // place, so that what the user expanded, selected or scrolled to stays where it is.
 // GUI thread only.
 

@@ -1,5 +1,7 @@
-# ui/panes: the dock panes' widgets (message inspector, stream details) and the table's delegates.
+# ui/panes: the dock panes' widgets (message inspector, stream details, event log) and the
+# table's delegates.
 target_sources(streamscope_ui PRIVATE
+    panes/EventLogPane.h panes/EventLogPane.cpp
     panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
     panes/MessageInspector.h panes/MessageInspector.cpp
     panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp

@@ -81,11 +81,6 @@ bool CaptureList::close(StreamId id)
     return false;
 }
 
-void CaptureList::closeAll()
-{
-    m_captures.clear();
-}
-
 const CaptureList::Capture *CaptureList::find(StreamId id) const
 {
     for (const Capture &c : m_captures)

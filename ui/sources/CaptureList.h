@@ -49,9 +49,8 @@ public:
     // Starts reading `path` on a worker thread; opened() or failed() follows.
     void open(const QString &path);
     int loading() const { return int(m_loads.size()); }
-    // Closes the capture (its row goes at the next refresh); false if there is no such one.
+    // Closes the capture (its row goes at the SnapshotHub's next tick); false if there is no such one.
     bool close(StreamId id);
-    void closeAll();
     const Capture *find(StreamId id) const;
     const QList<Capture> &captures() const { return m_captures; }
     QVector<StreamSnapshot> snapshots() const;
