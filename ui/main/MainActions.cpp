@@ -278,10 +278,10 @@ void MainActions::updateIcons()
     stopAll->setIcon(controlIcon(QStyle::SP_MediaPause, m_window));
 }
 
-void MainActions::checkTheme(int mode)
+void MainActions::checkTheme(Theme::Mode mode)
 {
     for (QAction *a : themes->actions()) {
-        if (a->data().toInt() == mode)
+        if (a->data().toInt() == int(mode))
             a->setChecked(true);
     }
 }

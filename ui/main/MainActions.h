@@ -8,6 +8,8 @@
 //
 // Thread contract: GUI thread only. The actions and menus are children of the window.
 
+#include "Theme.h"
+
 #include <QtCore/QList>
 #include <QtCore/QObject>
 
@@ -35,8 +37,8 @@ public:
     void updateForSelection(int selected, int running, int recording = 0);
     // The stream controls' icons in the current palette (after a theme change).
     void updateIcons();
-    // Checks the theme action of `mode` (a Theme::Mode).
-    void checkTheme(int mode);
+    // Checks the theme action of `mode`.
+    void checkTheme(Theme::Mode mode);
 
     // Streams
     QAction *const add;

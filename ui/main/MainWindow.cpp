@@ -87,8 +87,8 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
 
     QSettings settings;
     const auto mode = Theme::modeFromName(settings.value(kThemeKey, QStringLiteral("system")).toString());
-    m_actions->checkTheme(int(mode));
-    applyTheme(int(mode));
+    m_actions->checkTheme(mode);
+    applyTheme(mode);
 
     m_hub->start();
     m_actions->updateForSelection(0, 0);
@@ -214,7 +214,7 @@ void MainWindow::connectActions()
     });
     connect(m_actions->themes, &QActionGroup::triggered, this, [this](QAction *a) {
         QSettings().setValue(kThemeKey, Theme::modeName(Theme::Mode(a->data().toInt())));
-        applyTheme(a->data().toInt());
+        applyTheme(Theme::Mode(a->data().toInt()));
     });
     connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
     connect(m_actions->userGuide, &QAction::triggered, this,
@@ -288,9 +288,9 @@ void MainWindow::showAbout()
     box.exec();
 }
 
-void MainWindow::applyTheme(int mode)
+void MainWindow::applyTheme(Theme::Mode mode)
 {
-    m_dark = Theme::apply(Theme::Mode(mode));
+    m_dark = Theme::apply(mode);
     followPalette();
 }
 

@@ -25,9 +25,11 @@
 
 #include "ExportController.h"
 #include "SnapshotHub.h"
+#include "StreamActionDelegate.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
 #include "StreamTypes.h"
+#include "Theme.h"
 #include "Workspace.h"
 #include "WorkspaceController.h"
 
@@ -70,7 +72,6 @@ class RemoteAgent;
 class ResponseModel;
 class SelectionController;
 class StatusBarController;
-class StreamActionDelegate;
 class StreamDetails;
 class StreamSortProxy;
 class StreamTableModel;
@@ -157,7 +158,7 @@ private:
     // MainWindow_Streams.cpp
     // Enables the stream actions for the selection and the states of its streams.
     void updateActionsForSelection();
-    void onRowAction(const QModelIndex &proxyIndex, int action);
+    void onRowAction(const QModelIndex &proxyIndex, StreamActionDelegate::Action action);
     // Asks before removing; true when the user chose Remove.
     bool confirmRemove(const QList<StreamId> &ids);
     void addStream();
@@ -172,7 +173,7 @@ private:
     void showContextMenu(const QPoint &pos);
 
     void showAbout();
-    void applyTheme(int mode);
+    void applyTheme(Theme::Mode mode);
     void followPalette(); // m_dark to the table, charts, status bar and icons
 
     QPointer<Engine> m_engine;

@@ -90,7 +90,7 @@ void MainWindow::buildCentral()
     });
 
     connect(m_actionDelegate, &StreamActionDelegate::actionTriggered, this,
-            [this](const QModelIndex &index, StreamActionDelegate::Action a) { onRowAction(index, int(a)); });
+            [this](const QModelIndex &index, StreamActionDelegate::Action a) { onRowAction(index, a); });
     connect(m_table, &QTableView::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) {
         if (index.column() != StreamTableModel::ColActions)

@@ -42,12 +42,12 @@ void MainWindow::updateActionsForSelection()
     m_actions->updateForSelection(int(ids.size()), running, recording);
 }
 
-void MainWindow::onRowAction(const QModelIndex &proxyIndex, int action)
+void MainWindow::onRowAction(const QModelIndex &proxyIndex, StreamActionDelegate::Action action)
 {
     const StreamId id = m_model->idAt(m_proxy->mapToSource(proxyIndex).row());
     if (id == kInvalidStreamId)
         return;
-    switch (StreamActionDelegate::Action(action)) {
+    switch (action) {
     case StreamActionDelegate::Action::Stop: stopStreams({id}); break;
     case StreamActionDelegate::Action::Start:
     case StreamActionDelegate::Action::Restart: restartStreams({id}); break;
