@@ -59,7 +59,7 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
                               std::shared_ptr<CaptureRecorder> recorder, std::shared_ptr<FlightRecorder> flight)
 {
     const StreamId id = shared->id;
-    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
+    auto *session = new StreamSession(std::move(shared), config, m_buffer, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
     session->setServerTimeService(&m_serverTime);
     session->setWorkerLoad(&m_busy);

@@ -1,7 +1,8 @@
 #pragma once
 
-// One engine worker thread's object: owns the sessions of the streams assigned to it, one
-// simdjson parser with its padded buffer shared by them, and one housekeeping timer that
+// One engine worker thread's object: owns the sessions of the streams assigned to it, the
+// receive buffer their transports fill and the simdjson parser that reads it (one message at
+// a time on this thread, so all its sessions share them), and one housekeeping timer that
 // drives every session's watchdogs (stall, dead connection, ping, backoff reset).
 //
 // Thread contract: constructed on the Engine's thread, then moved to its QThread; every
@@ -81,6 +82,7 @@ private:
     Q_INVOKABLE void runPosted();
     void onTick();
 
+    ReceiveBuffer m_buffer;
     MessageDecoder m_decoder;
     ServerTimeService m_serverTime; // the server-time probes its sessions share
     WorkerLoad m_busy;              // this thread's busy share, sampled on the tick

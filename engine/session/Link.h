@@ -27,10 +27,7 @@ struct Link final : public MessageSink {
     ~Link();
 
     // MessageSink: defined in StreamSession.cpp, the hot path's home.
-    void onMessage(const char *data, qsizetype len, bool inScratch) override;
-    void onBinaryMessage(const char *data, qsizetype len) override;
-    qsizetype headBytes(qsizetype messageBytes) const override;
-    bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override;
+    void onMessage(ReceivedMessage &message) override;
 
     StreamSession &session;
     const int id;

@@ -65,30 +65,17 @@ Link::~Link()
     delete outboxTimer;
 }
 
-void Link::onMessage(const char *data, qsizetype len, bool inScratch)
+void Link::onMessage(ReceivedMessage &message)
 {
-    session.onLinkMessage(*this, data, len, inScratch);
+    session.onLinkMessage(*this, message);
 }
 
-void Link::onBinaryMessage(const char *data, qsizetype len)
-{
-    session.onLinkMessage(*this, data, len, false, true);
-}
-
-qsizetype Link::headBytes(qsizetype messageBytes) const
-{
-    return session.headBytes(messageBytes);
-}
-
-bool Link::onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes)
-{
-    return session.onLinkHead(*this, head, headLen, messageBytes);
-}
-
-StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
-                             SessionEvents &events, const Clock &clock, TransportFactory transports, QObject *parent)
+StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, ReceiveBuffer &buffer,
+                             MessageDecoder &decoder, SessionEvents &events, const Clock &clock,
+                             TransportFactory transports, QObject *parent)
     : QObject(parent)
     , m_shared(std::move(shared))
+    , m_buffer(buffer)
     , m_decoder(decoder)
     , m_events(events)
     , m_clock(clock)
@@ -395,7 +382,7 @@ Link *StreamSession::openLink(int shard, const QStringList &streams, bool rollov
     l->config = m_config;
     l->config.url = m_venue->shardUrl(m_config.url, shard);
     l->outbox.setLimit(m_venue->controlMessagesPerSecond());
-    l->transport = m_transports(l->config, m_decoder, *l);
+    l->transport = m_transports(l->config, m_buffer, *l);
     l->outboxTimer = new QTimer;
     l->outboxTimer->setSingleShot(true);
     connect(l->outboxTimer, &QTimer::timeout, this, [this, l] { flushOutbox(*l); });
@@ -870,36 +857,8 @@ qsizetype StreamSession::headBytes(qsizetype len) const
     return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue->decodeProfile()));
 }
 
-bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
+void StreamSession::onLinkMessage(Link &link, ReceivedMessage &message)
 {
-    const HeadInfo info = HeadScanner::scan(head, headLen, m_heartbeats);
-    if (info.kind != MessageKind::Data && info.kind != MessageKind::Unknown)
-        return false; // a response: its text is kept whole
-    if (!m_parsed) {
-        handleMessage(link, head, len, headLen, true, info);
-        return true;
-    }
-    // A parsed stream's long message: its fields from the prefix, or the whole message after all.
-    DecodedFields fields;
-    if (!m_decoder.decodeHead(std::size_t(headLen), std::size_t(len), m_latencyPointer, fields,
-                              m_venue->decodeProfile()))
-        return false;
-    handleMessage(link, head, len, headLen, true, info, false, &fields);
-    return true;
-}
-
-void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary)
-{
-    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len, m_heartbeats), binary);
-}
-
-// `available` bytes of the message's `len` are at `data`: all of them, or the head only
-// (headBytes(): raw mode, which reads no further, or a parsed message whose fields were
-// decoded from its head, `decodedHead`).
-void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                                  const HeadInfo &head, bool binary, const DecodedFields *decodedHead)
-{
-    Q_ASSERT(available == len || !m_parsed || decodedHead);
     if (!link.active)
         return;
     // A stop was asked for and its command is on its way here: nothing counts from now on, and
@@ -910,6 +869,35 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
         dropConnection();
         return;
     }
+    // Of a long message the head may be enough (headBytes(): a raw stream reads no further, a
+    // parsed stream's decoder may find its fields in a prefix); text is then converted only
+    // that far.
+    const qsizetype length = message.length();
+    const qsizetype want = length > HeadScanner::kHeadBytes ? headBytes(length) : 0;
+    MessageView view = want > 0 ? message.head(want) : message.whole();
+    const HeadInfo head = HeadScanner::scan(view.data, view.size, m_heartbeats);
+    DecodedFields headFields;
+    const DecodedFields *decodedHead = nullptr;
+    if (!view.isWhole()) {
+        if (head.kind != MessageKind::Data && head.kind != MessageKind::Unknown)
+            view = message.whole(); // a response: its text is kept whole
+        else if (m_parsed && m_decoder.decodeHead(view, m_latencyPointer, headFields, m_venue->decodeProfile()))
+            decodedHead = &headFields;
+        else if (m_parsed)
+            view = message.whole(); // the prefix was not enough
+    }
+    handleMessage(link, message, view, head, decodedHead);
+}
+
+// `view` holds the message, or only its head (headBytes(): raw mode, which reads no further,
+// or a parsed message whose fields were decoded from its head, `decodedHead`).
+void StreamSession::handleMessage(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
+                                  const DecodedFields *decodedHead)
+{
+    Q_ASSERT(view.isWhole() || !m_parsed || decodedHead);
+    const char *data = view.data;
+    const qsizetype len = view.messageBytes;
+    const bool whole = view.isWhole();
     // One clock read a message, the wall clock's, for latency and the times shown; the
     // watchdogs are told a frame came and timestamp it on the tick.
     const qint64 nowUs = m_clock.wallUs();
@@ -920,16 +908,16 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     c.lastMessageMs.store(wallMs);
     link.watchdog.frameSeen();
     // Recorded first, so that an event the message causes (a gap) follows it in the capture.
-    // A recording stream reads whole messages (headBytes()), so `available` is `len` here.
-    if (m_recorder && available == len)
-        m_recorder->message(nowUs, data, len, binary);
-    if (m_flight && available == len)
-        m_flight->message(nowUs, data, len, binary);
+    // A recording stream reads whole messages (headBytes()).
+    if (m_recorder && whole)
+        m_recorder->message(nowUs, data, len, message.binary());
+    if (m_flight && whole)
+        m_flight->message(nowUs, data, len, message.binary());
 
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown: handleData(link, data, len, inScratch, head, nowUs, latencyMs, decodedHead); break;
+    case MessageKind::Unknown: handleData(link, message, view, head, nowUs, latencyMs, decodedHead); break;
     case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
     case MessageKind::Connection:
         c.controlMessages.add();
@@ -939,7 +927,7 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
     case MessageKind::Error: routeResponse(link, head, data, len); break;
     }
     // An inspector opened while the head of this message was read sees the next one.
-    if (m_shared->inspecting.load(std::memory_order_relaxed) && available == len)
+    if (m_shared->inspecting.load(std::memory_order_relaxed) && whole)
         m_shared->inspect(wallMs, latencyMs, data, len);
     if (m_rollover.overlapping())
         advanceRollover(m_rollover.afterMessage(), QStringLiteral("the old connection caught up with the new one"));
@@ -947,9 +935,11 @@ void StreamSession::handleMessage(Link &link, const char *data, qsizetype len, q
         m_backpressure.processed(m_clock.wallUs() - nowUs);
 }
 
-void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head,
+void StreamSession::handleData(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
                                qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead)
 {
+    const char *data = view.data;
+    const qsizetype len = view.messageBytes;
     StreamCounters &c = m_shared->counters;
     DecodedFields fields;
     const DecodedFields *decoded = nullptr;
@@ -960,10 +950,8 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
         bool ok = true;
         if (decodedHead)
             fields = *decodedHead;
-        else if (inScratch)
-            ok = m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile, overlap);
         else
-            ok = m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile, overlap);
+            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, profile, overlap);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);

@@ -65,18 +65,22 @@ namespace streamscope {
 class CaptureRecorder;
 class FlightRecorder;
 class MessageDecoder;
+class ReceiveBuffer;
+class ReceivedMessage;
 class ServerTimeService;
 class SessionEvents;
 class StreamShared;
 class WorkerLoad;
 class VenueHandler;
 struct DecodedFields;
+struct MessageView;
 
 class StreamSession final : public QObject, private VenueHost {
     Q_OBJECT
 public:
-    StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, MessageDecoder &decoder,
-                  SessionEvents &events, const Clock &clock = SystemClock::instance(),
+    // `buffer` and `decoder`: the worker's, shared by its sessions (one message at a time).
+    StreamSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config, ReceiveBuffer &buffer,
+                  MessageDecoder &decoder, SessionEvents &events, const Clock &clock = SystemClock::instance(),
                   TransportFactory transports = networkTransports(), QObject *parent = nullptr);
     ~StreamSession() override;
 
@@ -132,12 +136,11 @@ private:
     qint64 unreadBytes() const;
 
     // Hot path.
-    void onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary = false);
+    void onLinkMessage(Link &link, ReceivedMessage &message);
     qsizetype headBytes(qsizetype len) const;
-    bool onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len);
-    void handleMessage(Link &link, const char *data, qsizetype len, qsizetype available, bool inScratch,
-                       const HeadInfo &head, bool binary = false, const DecodedFields *decodedHead = nullptr);
-    void handleData(Link &link, const char *data, qsizetype len, bool inScratch, const HeadInfo &head, qint64 nowUs,
+    void handleMessage(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
+                       const DecodedFields *decodedHead);
+    void handleData(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head, qint64 nowUs,
                     double &latencyMs, const DecodedFields *decodedHead);
     void becomeLive(StreamState state, const QString &reason);
     void onHeartbeatMessage(const DecodedFields *fields);
@@ -168,6 +171,7 @@ private:
 
     std::shared_ptr<StreamShared> m_shared;
     StreamConfig m_config;
+    ReceiveBuffer &m_buffer;
     MessageDecoder &m_decoder;
     SessionEvents &m_events;
     const Clock &m_clock;
