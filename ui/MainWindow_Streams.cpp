@@ -197,9 +197,6 @@ void MainWindow::stopStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids)
         m_engine->stopStream(id);
-    // The worker changes the state as soon as it runs the queued stop; show it shortly after
-    // rather than at the next tick.
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
 }
 
 void MainWindow::restartStreams(const QList<StreamId> &ids)
@@ -211,7 +208,6 @@ void MainWindow::restartStreams(const QList<StreamId> &ids)
         m_engine->restartStream(id);
         m_startedAtMs.insert(id, now);
     }
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
 }
 
 void MainWindow::removeStreams(const QList<StreamId> &ids)

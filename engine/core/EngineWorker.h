@@ -51,17 +51,20 @@ public:
     void shutdown(); // on the worker thread: every session closed and deleted
 
     // `recorder`: the stream records (null: it does not); `flight`: its flight recorder.
+    // `commandsBefore`: the stream's StreamCommands word when the facade asked for this session
+    // (a session that replaces another carries out only the commands asked for after that);
+    // the session starts unless a later command says otherwise.
     void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
                     std::shared_ptr<CaptureRecorder> recorder = nullptr,
-                    std::shared_ptr<FlightRecorder> flight = nullptr);
+                    std::shared_ptr<FlightRecorder> flight = nullptr, std::uint64_t commandsBefore = 0);
     void removeSession(StreamId id);
     // The session's recorder from now on (null: it stops recording); its connection stays.
     void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
     // The session's flight recorder from now on (null: none); its connection stays.
     void setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder> flight);
-    // `stop`: the stream's StreamShared::stopsRequested count that this stop made.
-    void stop(StreamId id, std::uint64_t stop);
-    void restart(StreamId id);
+    // The facade's wake-up after it left a stop or restart in the stream's shared block
+    // (StreamCommands.h): the session carries it out, unless its hot path already did.
+    void runCommands(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);
 

@@ -85,8 +85,8 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_reconnectTimer(this)
     , m_eventTypes(m_shared->freshness)
 {
-    // Stops asked for before this session existed (an edit replaces the session) are not its own.
-    m_stopsHandled = m_shared->stopsRequested.load(std::memory_order_relaxed);
+    // Commands asked for before this session existed (an edit replaces the session) are not its own.
+    m_commandsSeen = m_shared->commands.word();
     m_reconnectTimer.setSingleShot(true);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &StreamSession::onReconnectDue);
     applyConfig(config);
@@ -132,9 +132,22 @@ void StreamSession::start()
     connectNow();
 }
 
-void StreamSession::stop(std::uint64_t upTo)
+bool StreamSession::runCommands()
 {
-    m_stopsHandled = std::max(m_stopsHandled, upTo);
+    const std::uint64_t word = m_shared->commands.word();
+    if (word == m_commandsSeen)
+        return false;
+    m_commandsSeen = word;
+    switch (StreamCommands::command(word)) {
+    case StreamCommands::Command::Stop: stop(); break;
+    case StreamCommands::Command::Restart: restart(); break;
+    case StreamCommands::Command::None: break;
+    }
+    return true;
+}
+
+void StreamSession::stop()
+{
     m_clockTrack.setProbe(nullptr);
     record(QStringLiteral("stopped"), {});
     dropConnection();
@@ -145,8 +158,7 @@ void StreamSession::stop(std::uint64_t upTo)
 
 void StreamSession::restart()
 {
-    m_backoff.reset();
-    connectNow();
+    start(); // a new connection, as a start makes one
 }
 
 void StreamSession::sendControl(const QString &method, const QStringList &params, qint64 requestId)
@@ -861,12 +873,11 @@ void StreamSession::onLinkMessage(Link &link, ReceivedMessage &message)
 {
     if (!link.active)
         return;
-    // A stop was asked for and its command is on its way here: nothing counts from now on, and
-    // the connections go at once, so that the rest of the read in progress (a firehose's
-    // kernel buffer, thousands of messages) is dropped rather than waited for. The command
-    // itself then sets the state; a stop, restart, stop in a row drops until the last stop.
-    if (Q_UNLIKELY(m_shared->stopsRequested.load(std::memory_order_relaxed) != m_stopsHandled)) {
-        dropConnection();
+    // A stop or restart was asked for: it is carried out here and now, and this message (the
+    // connection's, which goes) is not counted, so that the rest of the read in progress (a
+    // firehose's kernel buffer, thousands of messages) is dropped rather than waited for.
+    if (Q_UNLIKELY(m_shared->commands.word() != m_commandsSeen)) {
+        runCommands();
         return;
     }
     // Of a long message the head may be enough (headBytes(): a raw stream reads no further, a

@@ -89,10 +89,13 @@ public:
 
     // Commands (worker thread).
     void start();
-    // `upTo`: the stops asked for through StreamShared::stopsRequested that this one carries
-    // out (0: none; a stop the worker decides itself).
-    void stop(std::uint64_t upTo = 0);
+    void stop();
     void restart();
+    // Carries out the stop or restart the facade left in StreamShared::commands, if it is new
+    // (StreamCommands.h); the hot path does so at the next message. Returns whether there was one.
+    bool runCommands();
+    // The commands word already carried out (by default the word when the session was made).
+    void setCommandsSeen(std::uint64_t word) { m_commandsSeen = word; }
     void sendControl(const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(const QString &text);
     // Records the stream's messages and events from now on (null: stops). Its messages carry
@@ -200,7 +203,7 @@ private:
     std::optional<qint64> m_reconnectAtMs; // monotonic
 
     StreamState m_state = StreamState::Idle;
-    std::uint64_t m_stopsHandled = 0; // of m_shared->stopsRequested
+    std::uint64_t m_commandsSeen = 0; // the StreamShared::commands word last carried out
     std::string m_latencyPointer;
     double m_usPerUnit = 1000.0;
     // Event times outside these (in the stream's unit: 2000-01-01 to 2100-01-01) are no
