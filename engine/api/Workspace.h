@@ -1,7 +1,7 @@
 #pragma once
 
 // A workspace file: versioned, human-editable JSON holding streams, alert rules and the
-// window layout (see DESIGN.md, "Workspace file"). Loading validates every key: an unknown
+// window layout (docs/workspace.md). Loading validates every key: an unknown
 // key is a warning, a wrong type or a missing required key an error naming the file, the
 // key's path (e.g. "streams[2].url") and what was expected. Secrets stay references
 // ("env:NAME", "keychain:NAME") and are written back as such.
