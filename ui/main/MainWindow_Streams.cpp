@@ -16,7 +16,6 @@
 #include "StreamTableModel.h"
 
 #include <QtCore/QRegularExpression>
-#include <QtCore/QTimer>
 #include <QtGui/QClipboard>
 #include <QtGui/QGuiApplication>
 #include <QtWidgets/QInputDialog>
@@ -87,9 +86,6 @@ void MainWindow::stopStreams(const QList<StreamId> &ids)
         return;
     for (StreamId id : ids)
         m_engine->stopStream(id);
-    // The worker changes the state as soon as it runs the queued stop; show it shortly after
-    // rather than at the next tick.
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
 }
 
 void MainWindow::restartStreams(const QList<StreamId> &ids)
@@ -100,7 +96,6 @@ void MainWindow::restartStreams(const QList<StreamId> &ids)
         m_engine->restartStream(id);
         m_alerts->streamStarted(id);
     }
-    QTimer::singleShot(20, this, [this] { refreshNow(false); });
 }
 
 void MainWindow::removeStreams(const QList<StreamId> &ids)
