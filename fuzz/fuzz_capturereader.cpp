@@ -59,13 +59,18 @@ QString writeFile(const QByteArray &bytes)
 
 QByteArray zstdFrames(const QByteArray &text, SplitRng &rng)
 {
-    ZSTD_CCtx *c = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, 1);
+    // One context for the process: a new one per input would cost more than the reading.
+    static ZSTD_CCtx *const c = [] {
+        ZSTD_CCtx *made = ZSTD_createCCtx();
+        ZSTD_CCtx_setParameter(made, ZSTD_c_compressionLevel, 1);
+        return made;
+    }();
     QByteArray out;
     const int frames = 1 + int(rng.below(8));
     qsizetype pos = 0;
     for (int i = 0; i < frames; ++i) {
-        const qsizetype len = i == frames - 1 ? text.size() - pos : qsizetype(rng.below(std::size_t(text.size() - pos) + 1));
+        const qsizetype len =
+            i == frames - 1 ? text.size() - pos : qsizetype(rng.below(std::size_t(text.size() - pos) + 1));
         QByteArray frame(qsizetype(ZSTD_compressBound(std::size_t(len))), Qt::Uninitialized);
         const std::size_t n =
             ZSTD_compress2(c, frame.data(), std::size_t(frame.size()), text.constData() + pos, std::size_t(len));
@@ -73,7 +78,6 @@ QByteArray zstdFrames(const QByteArray &text, SplitRng &rng)
         out.append(frame.constData(), qsizetype(n));
         pos += len;
     }
-    ZSTD_freeCCtx(c);
     return out;
 }
 
@@ -89,7 +93,8 @@ Read reference(const QByteArray &text, qint64 maxLine)
         CaptureLine line;
         if (len > maxLine) {
             why = QStringLiteral("a line longer than %1 bytes").arg(maxLine);
-        } else if (const LineError e = streamscope::capture::parseLine(text.constData() + start, std::size_t(len), &line);
+        } else if (const LineError e =
+                       streamscope::capture::parseLine(text.constData() + start, std::size_t(len), &line);
                    e != LineError::None) {
             why = streamscope::capture::lineErrorText(e);
         } else {
@@ -171,7 +176,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     CaptureReader reader;
     FUZZ_CHECK(reader.open(path, maxLine), "a regular file opens");
     const Read a = readAll(reader);
-    FUZZ_CHECK(reader.fileBytesRead() == file.size() || !a.error.isEmpty(), "the whole file is read, or an error says why");
+    FUZZ_CHECK(reader.fileBytesRead() == file.size() || !a.error.isEmpty(),
+               "the whole file is read, or an error says why");
     CaptureReader sliced;
     FUZZ_CHECK(sliced.open(path, maxLine), "a regular file opens");
     const Read b = readInSlices(sliced, rng);

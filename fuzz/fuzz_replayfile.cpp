@@ -68,8 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     QByteArray file(in.rest(), qsizetype(in.restSize()));
     if (options & 1) {
         QByteArray frame(qsizetype(ZSTD_compressBound(std::size_t(file.size()))), Qt::Uninitialized);
-        const std::size_t n = ZSTD_compress(frame.data(), std::size_t(frame.size()), file.constData(),
-                                            std::size_t(file.size()), 1);
+        const std::size_t n =
+            ZSTD_compress(frame.data(), std::size_t(frame.size()), file.constData(), std::size_t(file.size()), 1);
         FUZZ_CHECK(!ZSTD_isError(n), "zstd compresses any text");
         file = frame.left(qsizetype(n));
     }

@@ -189,7 +189,8 @@ QByteArray captureText(const char *scenario, const char *venue, const char *url,
 QByteArray zstd(const QByteArray &text)
 {
     QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(text.size()))), Qt::Uninitialized);
-    const std::size_t n = ZSTD_compress(out.data(), std::size_t(out.size()), text.constData(), std::size_t(text.size()), 3);
+    const std::size_t n =
+        ZSTD_compress(out.data(), std::size_t(out.size()), text.constData(), std::size_t(text.size()), 3);
     return ZSTD_isError(n) ? QByteArray() : out.left(qsizetype(n));
 }
 
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
     for (const QByteArray &c : captures) {
         for (char mode = 0; mode < 4; ++mode)
             reader.add(QByteArray(1, mode) + QByteArray("\xff\x01", 2) + c);
-        reader.add(QByteArray("\x00\x08\x02", 3) + c); // a limit that skips the long lines
+        reader.add(QByteArray("\x00\x08\x02", 3) + c);       // a limit that skips the long lines
         reader.add(QByteArray("\x00\xff\x03", 3) + zstd(c)); // zstd data for the fuzzer to change
     }
     // Option bytes: bit 0 compress, bit 1 --loop; the clients' seed (fuzz_replayfile.cpp).

@@ -197,7 +197,8 @@ bool CaptureReader::fill()
     }
     const qsizetype before = m_text.size();
     const qint64 fileBefore = m_fileRead;
-    QByteArray out(qsizetype(ZSTD_DStreamOutSize()), Qt::Uninitialized);
+    if (m_out.isEmpty())
+        m_out.resize(qsizetype(ZSTD_DStreamOutSize()));
     // Bounded both ways: the text a call adds (a zstd bomb) and the file it reads (frames
     // that hold nothing, such as skippable ones).
     while (m_error.isEmpty() && m_text.size() - before < kTextChunk && m_fileRead - fileBefore <= kReadChunk) {
@@ -208,7 +209,7 @@ bool CaptureReader::fill()
                 break;
         }
         ZSTD_inBuffer input{m_in.constData() + m_inPos, std::size_t(m_in.size() - m_inPos), 0};
-        ZSTD_outBuffer output{out.data(), std::size_t(out.size()), 0};
+        ZSTD_outBuffer output{m_out.data(), std::size_t(m_out.size()), 0};
         const std::size_t hint = ZSTD_decompressStream(m_dctx->ctx, &output, &input);
         m_inPos += qsizetype(input.pos);
         if (ZSTD_isError(hint)) {
@@ -225,7 +226,7 @@ bool CaptureReader::fill()
         // A call without input after a finished frame hints at the next frame's header: not a cut.
         if (input.size > 0 || output.pos > 0)
             m_lastHint = hint;
-        m_text.append(out.constData(), qsizetype(output.pos));
+        m_text.append(m_out.constData(), qsizetype(output.pos));
         if (m_eof && output.pos == 0)
             break; // nothing more held inside
     }

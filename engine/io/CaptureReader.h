@@ -116,6 +116,7 @@ private:
     std::unique_ptr<Zstd> m_dctx;
     QByteArray m_in; // compressed input not yet consumed
     qsizetype m_inPos = 0;
+    QByteArray m_out;  // zstd's output, reused
     QByteArray m_text; // decompressed text not yet split
     qsizetype m_textPos = 0;
     const std::atomic<bool> *m_cancel = nullptr;

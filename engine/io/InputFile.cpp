@@ -192,7 +192,11 @@ qint64 InputFile::read(char *data, qint64 maxBytes)
 
 QByteArray InputFile::read(qint64 maxBytes)
 {
-    QByteArray out(qsizetype(std::clamp<qint64>(maxBytes, 0, m_limits.maxBytes + 1)), Qt::Uninitialized);
+    // No larger than what is left of the file as it was at the open (plus room to see that it
+    // grew): a small file costs a small buffer however large a chunk is asked for.
+    const qint64 left = std::max<qint64>(m_size - m_position, 0) + kReadAllChunk;
+    QByteArray out(qsizetype(std::clamp<qint64>(std::min(maxBytes, left), 0, m_limits.maxBytes + 1)),
+                   Qt::Uninitialized);
     const qint64 n = read(out.data(), out.size());
     out.resize(n > 0 ? qsizetype(n) : 0);
     return out;

@@ -40,6 +40,10 @@ const QByteArray kLineHeader = kTime + "#{\"event\":\"capture\",\"venue\":\"betf
 // The peak resident size of a process, in bytes; 0 when unknown.
 qint64 peakRss(qint64 pid)
 {
+#ifndef Q_OS_LINUX
+    Q_UNUSED(pid);
+    return 0; // the test is skipped there
+#else
     QFile status(QStringLiteral("/proc/%1/status").arg(pid));
     if (!status.open(QIODevice::ReadOnly))
         return 0;
@@ -48,6 +52,7 @@ qint64 peakRss(qint64 pid)
             return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
     }
     return 0;
+#endif
 }
 
 void appendLe(QByteArray *out, quint32 value, int bytes)
