@@ -1,28 +1,36 @@
 // streamscope-replay: the replay server as a process of its own, so that a benchmark client's
 // CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
 #include "CaptureServer.h"
+#include "InputFile.h"
+#include "PeerText.h"
 #include "ReplayServer.h"
 #include "TerminationSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFile>
 #include <QTimer>
 
 #include <cstdio>
 #include <memory>
 
+using streamscope::InputFile;
+using streamscope::peerText;
 using streamscope::app::TerminationSignals;
-using streamscope::replay::CaptureFile;
 using streamscope::replay::CaptureServer;
 using streamscope::replay::ReplayOptions;
 using streamscope::replay::ReplayServer;
 
 namespace {
 
+// A message may hold a file's name or what a file holds: escaped, one line.
+void say(const QString &message)
+{
+    std::fprintf(stderr, "streamscope-replay: %s\n", qPrintable(peerText(message)));
+}
+
 int fail(const QString &message)
 {
-    std::fprintf(stderr, "streamscope-replay: %s\n", qPrintable(message));
+    say(message);
     return 2;
 }
 
@@ -227,18 +235,26 @@ int main(int argc, char *argv[])
         captureOptions.loop = options.loop;
         captureOptions.tls = options.tls;
         if (!options.certFile.isEmpty() || !options.keyFile.isEmpty()) {
-            QFile certFile(options.certFile);
-            QFile keyFile(options.keyFile);
-            if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
-                return fail(QStringLiteral("cannot read the TLS certificate or key"));
-            captureOptions.certPem = certFile.readAll();
-            captureOptions.keyPem = keyFile.readAll();
+            if (options.certFile.isEmpty() || options.keyFile.isEmpty())
+                return fail(QStringLiteral("--cert and --key go together"));
+            InputFile::Limits limits;
+            limits.maxBytes = InputFile::kMaxPemBytes;
+            limits.timeout = InputFile::kSmallFileTimeout;
+            QString error;
+            const auto certPem = InputFile::readAll(options.certFile, limits, &error);
+            const auto keyPem = certPem ? InputFile::readAll(options.keyFile, limits, &error) : std::nullopt;
+            if (!certPem || !keyPem)
+                return fail(error);
+            captureOptions.certPem = *certPem;
+            captureOptions.keyPem = *keyPem;
         }
-        auto capture = std::make_shared<CaptureFile>();
-        if (!capture->load(parser.value(file)))
-            return fail(capture->errorString());
-        auto *server = new CaptureServer(capture, captureOptions);
+        auto *server = new CaptureServer(captureOptions);
         running.reset(server);
+        // Refused when it holds no capture line at all; later problems (a file cut short, lines
+        // skipped) are said once, after what could be served was.
+        if (!server->open(parser.value(file)))
+            return fail(server->errorString());
+        QObject::connect(server, &CaptureServer::problem, server, &say);
         if (!server->listen(listenAddress, quint16(portNumber)))
             return fail(QStringLiteral("cannot listen: %1").arg(server->errorString()));
         std::printf("port %u\n", unsigned(server->port()));

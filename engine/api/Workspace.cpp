@@ -1,9 +1,9 @@
 #include "Workspace.h"
 
+#include "InputFile.h"
 #include "platform/SecretStore.h"
 
 #include <QtCore/QDir>
-#include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSaveFile>
@@ -522,9 +522,14 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             QString ca = *s;
             if (QFileInfo(ca).isRelative() && !file.isEmpty())
                 ca = QFileInfo(file).absoluteDir().filePath(ca);
-            if (!QFileInfo::exists(ca))
+            // Opened as every connection will open it: a regular file within the PEM bound.
+            InputFile::Limits limits;
+            limits.maxBytes = InputFile::kMaxPemBytes;
+            limits.timeout = InputFile::kSmallFileTimeout;
+            QString why;
+            if (!InputFile::readAll(ca, limits, &why))
                 return tls.error(QStringLiteral("ca_file"),
-                                 QStringLiteral("expected a readable PEM file, \"%1\" does not exist").arg(*s));
+                                 QStringLiteral("expected a readable PEM file, %1").arg(why));
             c.caFile = ca;
         }
         if (!tls.ok())
@@ -564,34 +569,15 @@ bool Workspace::isLiteralCredential(const QString &name, const QString &value)
 Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
 {
     LoadResult r;
-    // The type is checked before the file is opened: opening a FIFO without a writer blocks,
-    // and a device such as /dev/zero never ends.
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile()) {
-        r.error =
-            QStringLiteral("%1: expected a regular file, found %2")
-                .arg(path, info.isDir() ? QStringLiteral("a directory") : QStringLiteral("a device, FIFO or socket"));
+    // Only a regular file (a FIFO without a writer would block, /dev/zero never ends), of at
+    // most kMaxFileBytes, read within a time bound.
+    InputFile::Limits limits;
+    limits.maxBytes = kMaxFileBytes;
+    limits.timeout = InputFile::kSmallFileTimeout;
+    const std::optional<QByteArray> bytes = InputFile::readAll(path, limits, &r.error);
+    if (!bytes)
         return r;
-    }
-    const QString tooLarge = QStringLiteral("%1: expected a workspace of at most %2 MB, the file is larger")
-                                 .arg(path)
-                                 .arg(kMaxFileBytes / (1024 * 1024));
-    if (info.size() > kMaxFileBytes) {
-        r.error = tooLarge;
-        return r;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        r.error = QStringLiteral("%1: cannot read the file: %2").arg(path, f.errorString());
-        return r;
-    }
-    // At most one byte past the cap, so a file that grows after the check cannot exceed it.
-    const QByteArray bytes = f.read(kMaxFileBytes + 1);
-    if (bytes.size() > kMaxFileBytes) {
-        r.error = tooLarge;
-        return r;
-    }
-    return parse(bytes, path, out);
+    return parse(*bytes, path, out);
 }
 
 Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fileName, Workspace &out)

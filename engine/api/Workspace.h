@@ -40,8 +40,9 @@ struct Workspace {
         QStringList warnings; // "FILE: streams[0].colour: unknown key, ignored"
     };
 
-    // Reads and validates `path` into `out`. Only a regular file of at most kMaxFileBytes is
-    // read: a directory, device, FIFO or socket is refused before it is opened.
+    // Reads and validates `path` into `out`, opened by InputFile: only a regular file of at most
+    // kMaxFileBytes (a directory, device, FIFO or socket is refused, and the open never blocks),
+    // read within InputFile::kSmallFileTimeout. tls.ca_file is opened the same way.
     static LoadResult load(const QString &path, Workspace &out);
     // Same from bytes; `fileName` is used in messages only.
     static LoadResult parse(const QByteArray &json, const QString &fileName, Workspace &out);

@@ -221,7 +221,7 @@ void TestHeadless::badArguments_data()
     // Refused before it is read: /dev/zero never ends, a folder is no workspace.
     QTest::newRow("a device") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                              QStringLiteral("/dev/zero")}
-                              << QStringLiteral("/dev/zero: expected a regular file, found a device, FIFO or socket");
+                              << QStringLiteral("/dev/zero: expected a regular file, found a character device");
     QTest::newRow("a folder") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                              QStringLiteral("/tmp")}
                               << QStringLiteral("/tmp: expected a regular file, found a directory");

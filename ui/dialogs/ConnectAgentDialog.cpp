@@ -1,6 +1,7 @@
 #include "ConnectAgentDialog.h"
 
-#include <QtCore/QFile>
+#include "InputFile.h"
+
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QFormLayout>
@@ -11,10 +12,6 @@
 #include <QtWidgets/QVBoxLayout>
 
 namespace streamscope::ui {
-
-namespace {
-constexpr qint64 kMaxCaFileBytes = 1024 * 1024;
-}
 
 ConnectAgentDialog::ConnectAgentDialog(const QStringList &taken, QWidget *parent)
     : QDialog(parent)
@@ -112,10 +109,14 @@ bool ConnectAgentDialog::validate()
     if (!user.isEmpty())
         s.basicAuth = (user + QLatin1Char(':') + password).toUtf8();
     if (!m_ca->text().isEmpty()) {
-        QFile f(m_ca->text());
-        if (!f.open(QIODevice::ReadOnly))
-            return fail(tr("CA certificate: %1: %2").arg(m_ca->text(), f.errorString()));
-        s.caCertificates = QSslCertificate::fromData(f.read(kMaxCaFileBytes), QSsl::Pem);
+        InputFile::Limits limits;
+        limits.maxBytes = InputFile::kMaxPemBytes;
+        limits.timeout = InputFile::kSmallFileTimeout;
+        QString why;
+        const std::optional<QByteArray> pem = InputFile::readAll(m_ca->text(), limits, &why);
+        if (!pem)
+            return fail(tr("CA certificate: %1").arg(why));
+        s.caCertificates = QSslCertificate::fromData(*pem, QSsl::Pem);
         if (s.caCertificates.isEmpty())
             return fail(tr("CA certificate: %1: expected a PEM certificate").arg(m_ca->text()));
     }
