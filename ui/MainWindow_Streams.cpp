@@ -10,9 +10,9 @@
 #include "MainActions.h"
 #include "MessageInspector.h"
 #include "RateChart.h"
+#include "RedactedUrl.h"
 #include "RemoteAgent.h"
 #include "ResponseModel.h"
-#include "SecretStore.h"
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
 #include "StreamDialog.h"
@@ -313,7 +313,7 @@ void MainWindow::copySelectedUrl()
 {
     const QList<StreamId> ids = selectedStreams();
     if (m_engine && ids.size() == 1)
-        QGuiApplication::clipboard()->setText(SecretStore::redacted(m_engine->config(ids.first()).url).toString());
+        QGuiApplication::clipboard()->setText(RedactedUrl::of(m_engine->config(ids.first()).url).toString());
 }
 
 void MainWindow::showContextMenu(const QPoint &pos)

@@ -7,6 +7,7 @@
 #include "capture/CaptureRecorder.h"
 #include "capture/FlightRecorder.h"
 #include "model/PeerText.h"
+#include "model/RedactedUrl.h"
 #include "platform/SecretStore.h"
 #include "platform/TlsConfiguration.h"
 #include "protocol/MessageDecoder.h"
@@ -340,7 +341,7 @@ void StreamSession::connectNow()
     m_reconnectAtMs.reset();
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
-        fail(QStringLiteral("invalid URL '%1'").arg(SecretStore::redacted(m_config.url).toDisplayString()));
+        fail(QStringLiteral("invalid URL '%1'").arg(RedactedUrl::of(m_config.url).toDisplayString()));
         return;
     }
     if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
@@ -364,7 +365,7 @@ void StreamSession::connectNow()
     }
     m_connectStartedMs = m_clock.monotonicMs();
     setState(StreamState::Connecting,
-             QStringLiteral("connecting to %1").arg(SecretStore::redacted(m_config.url).toDisplayString()));
+             QStringLiteral("connecting to %1").arg(RedactedUrl::of(m_config.url).toDisplayString()));
     const QList<QStringList> shards =
         ShardPlan::split(m_subscriptions, m_venue->maxStreamsPerConnection(), m_venue->streamsNamedInUrl(m_config.url));
     for (int i = 0; i < int(shards.size()); ++i)
@@ -442,16 +443,16 @@ void StreamSession::onLinkConnected(Link &link)
     publishConnections();
     const bool firstUp = m_state == StreamState::Connecting || m_state == StreamState::Reconnecting;
     record(QStringLiteral("connected"),
-           QJsonObject{{QStringLiteral("url"), SecretStore::redacted(link.config.url).toString()},
+           QJsonObject{{QStringLiteral("url"), RedactedUrl::of(link.config.url).toString()},
                        {QStringLiteral("shard"), link.shard},
                        {QStringLiteral("rollover"), link.rollover}});
     emitEvent(EventKind::Connected,
               m_links.size() > 1
                   ? QStringLiteral("connected to %1 (connection %2%3)")
-                        .arg(SecretStore::redacted(link.config.url).toDisplayString())
+                        .arg(RedactedUrl::of(link.config.url).toDisplayString())
                         .arg(link.shard + 1)
                         .arg(link.rollover ? QStringLiteral(", rollover") : QString())
-                  : QStringLiteral("connected to %1").arg(SecretStore::redacted(link.config.url).toDisplayString()));
+                  : QStringLiteral("connected to %1").arg(RedactedUrl::of(link.config.url).toDisplayString()));
     if (!firstUp) {
         m_venue->onConnected(link.id, link.shard, link.rollover, link.streams);
         return;

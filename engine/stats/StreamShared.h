@@ -13,6 +13,7 @@
 #include "FreshnessShared.h"
 #include "LatencyHistogram.h"
 #include "StreamCounters.h"
+#include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 
@@ -118,7 +119,7 @@ public:
 private:
     mutable QMutex m_mutex;
     QString m_name;
-    QUrl m_shownUrl; // the URL without secrets: what snapshots show, report and export
+    RedactedUrl m_shownUrl; // what snapshots show, report and export
     Venue m_venueKind = Venue::Generic;
     DecodeMode m_mode = DecodeMode::Parsed;
     int m_inspectorCapacity = 1;
