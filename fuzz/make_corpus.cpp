@@ -266,8 +266,27 @@ int main(int argc, char **argv)
         http.add(QByteArray(3, '\0') + r);
     http.add(QByteArray("\x08\x04\x01", 3) + kRequests[0]);
 
+    // Option byte: strict parsing (bit 0), the secret to plant (bits 1-3), its name (bits 4-7)
+    // (fuzz_urlsecrets.cpp); then the URL.
+    Corpus urls(root, "urlsecrets");
+    const std::pair<int, const char *> kUrls[] = {
+        {0x00, "wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/ethusdt@depth"},
+        {0x01, "ws://user%3ASECRET@127.0.0.1:1/feed"},
+        {0x02, "wss://host/feed?a=1;token=SECRET&b=2"},
+        {0x17, "https://host/#/cb?state=1&access_token=SECRET"},
+        {0x2c, "https://host/app;jsessionid=SECRET/feed?x=1#section"},
+        {0x08, "ws://u:p@host/a b?pwd=x&passwd=y"},
+        {0x39, "wss://host/feed?token=env:FEED_TOKEN;key=keychain:k#pwd=env:P"},
+        {0x4a, "tls://stream-api.betfair.com:443"},
+        {0x05, "http://127.0.0.1:9464/api/v1/streams"},
+        {0x06, "wss://host/feed?%2574oken=SECRET&x=%26token%3Dy"},
+    };
+    for (const auto &[options, url] : kUrls)
+        urls.add(char(options) + QByteArray(url));
+
     std::printf("seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
-                "websocketframes %d, httprequesthead %d\n",
-                head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count());
+                "websocketframes %d, httprequesthead %d, urlsecrets %d\n",
+                head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count(),
+                urls.count());
     return 0;
 }
