@@ -172,6 +172,7 @@ MetricsServer::MetricsServer(const Engine &engine, const HttpServerLimits &limit
     : QObject(parent)
     , m_engine(engine)
     , m_limits(limits)
+    , m_slots(limits)
 {
     m_since.start();
 }
@@ -183,6 +184,7 @@ quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString
     delete m_tcp;
     m_tcp = m_access.usesTls() ? new TlsServer(m_access.tls, this) : new QTcpServer(this);
     connect(m_tcp, &QTcpServer::newConnection, this, &MetricsServer::onNewConnection);
+    m_tcp->setListenBacklogSize(kListenBacklog);
     if (!m_tcp->listen(address, port)) {
         if (error)
             *error = m_tcp->errorString();
@@ -194,17 +196,41 @@ quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString
 void MetricsServer::onNewConnection()
 {
     while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-        if (m_openConnections >= m_limits.maxConnections) {
-            // Over the cap: closed at once, so that held connections cannot pile up and use
-            // the descriptors the streams need.
-            socket->abort();
-            socket->deleteLater();
-            continue;
-        }
-        ++m_openConnections;
+        const ConnectionSlots::Id id = ++m_lastId;
         auto *connection = new HttpConnection(
             socket, m_limits, [this](const HttpRequestHead &request) { return answer(request); }, this);
-        connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
+        m_connections.insert(id, connection);
+        m_slots.add(id, socket->peerAddress().toString().toLatin1());
+        connect(connection, &HttpConnection::busyChanged, this, [this, id](bool busy) { m_slots.setBusy(id, busy); });
+        connect(connection, &HttpConnection::finished, this, [this, id] {
+            m_slots.remove(id);
+            m_connections.remove(id);
+        });
+        // A request that came with the connection (a scraper writes it at once, and under
+        // pressure it waited in the kernel's queue) makes it busy before any slot is chosen.
+        connection->pollRequest();
+        // Over a limit: a waiting connection is closed at once, so that held connections
+        // neither pile up (they would use the descriptors the streams need) nor stop a scrape.
+        makeRoom();
+    }
+}
+
+void MetricsServer::makeRoom()
+{
+    QList<ConnectionSlots::Id> polled;
+    while (const ConnectionSlots::Id id = m_slots.toClose()) {
+        HttpConnection *connection = m_connections.value(id);
+        if (!connection) {
+            m_slots.remove(id);
+            continue;
+        }
+        // Its request may have arrived since it was last read: then it is answered, not closed.
+        if (!polled.contains(id)) {
+            polled.append(id);
+            if (connection->pollRequest())
+                continue;
+        }
+        connection->close();
     }
 }
 
@@ -216,9 +242,13 @@ HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
         return plainTextResponse(404);
     if (request.method != "GET" && request.method != "HEAD")
         return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
-    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth))
-        return plainTextResponse(
+    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth)) {
+        // Told why, and closed at once: a client without the password holds no slot.
+        HttpResponse refused = plainTextResponse(
             401, QByteArrayLiteral("WWW-Authenticate: Basic realm=\"streamscope\", charset=\"UTF-8\"\r\n"));
+        refused.closeAtOnce = true;
+        return refused;
+    }
     if (streams)
         return HttpResponse{200, QByteArrayLiteral("application/json"), liveReport(), {}};
     const Format format = negotiate(request.accept);

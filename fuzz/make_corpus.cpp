@@ -317,9 +317,27 @@ int main(int argc, char **argv)
         replayFile.add(QByteArray("\x02\x11", 2) + zstd(c));
     }
 
+    // Option byte: strict parsing (bit 0), the secret to plant (bits 1-3), its name (bits 4-7)
+    // (fuzz_urlsecrets.cpp); then the URL.
+    Corpus urls(root, "urlsecrets");
+    const std::pair<int, const char *> kUrls[] = {
+        {0x00, "wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/ethusdt@depth"},
+        {0x01, "ws://user%3ASECRET@127.0.0.1:1/feed"},
+        {0x02, "wss://host/feed?a=1;token=SECRET&b=2"},
+        {0x17, "https://host/#/cb?state=1&access_token=SECRET"},
+        {0x2c, "https://host/app;jsessionid=SECRET/feed?x=1#section"},
+        {0x08, "ws://u:p@host/a b?pwd=x&passwd=y"},
+        {0x39, "wss://host/feed?token=env:FEED_TOKEN;key=keychain:k#pwd=env:P"},
+        {0x4a, "tls://stream-api.betfair.com:443"},
+        {0x05, "http://127.0.0.1:9464/api/v1/streams"},
+        {0x06, "wss://host/feed?%2574oken=SECRET&x=%26token%3Dy"},
+    };
+    for (const auto &[options, url] : kUrls)
+        urls.add(char(options) + QByteArray(url));
+
     std::printf("seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
-                "websocketframes %d, httprequesthead %d, capturereader %d, replayfile %d\n",
+                "websocketframes %d, httprequesthead %d, capturereader %d, replayfile %d, urlsecrets %d\n",
                 head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count(),
-                reader.count(), replayFile.count());
+                reader.count(), replayFile.count(), urls.count());
     return 0;
 }

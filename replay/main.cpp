@@ -1,8 +1,8 @@
 // streamscope-replay: the replay server as a process of its own, so that a benchmark client's
 // CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
 #include "CaptureServer.h"
+#include "Console.h"
 #include "InputFile.h"
-#include "PeerText.h"
 #include "ReplayServer.h"
 #include "TerminationSignals.h"
 
@@ -10,11 +10,10 @@
 #include <QCoreApplication>
 #include <QTimer>
 
-#include <cstdio>
 #include <memory>
 
+using streamscope::ConsoleText;
 using streamscope::InputFile;
-using streamscope::peerText;
 using streamscope::app::TerminationSignals;
 using streamscope::replay::CaptureServer;
 using streamscope::replay::ReplayOptions;
@@ -25,7 +24,7 @@ namespace {
 // A message may hold a file's name or what a file holds: escaped, one line.
 void say(const QString &message)
 {
-    std::fprintf(stderr, "streamscope-replay: %s\n", qPrintable(peerText(message)));
+    streamscope::console::err(ConsoleText::escape(QStringLiteral("streamscope-replay: ") + message));
 }
 
 int fail(const QString &message)
@@ -34,10 +33,16 @@ int fail(const QString &message)
     return 2;
 }
 
+void printPort(quint16 port)
+{
+    streamscope::console::out(ConsoleText::escape(QStringLiteral("port %1").arg(port)));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    streamscope::console::installMessageHandler();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("streamscope-replay"));
     QCoreApplication::setApplicationVersion(QStringLiteral(STREAMSCOPE_VERSION));
@@ -47,8 +52,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Replays market-data scenarios on 127.0.0.1 over websocket or CRLF lines.\n"
                        "Scenarios: ")
         + streamscope::replay::scenarioNames().join(QStringLiteral(", ")));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption port(QStringLiteral("port"),
                                   QStringLiteral("Port to listen on; 0 picks a free one and prints \"port N\" first."),
                                   QStringLiteral("N"), QStringLiteral("0"));
@@ -141,7 +146,18 @@ int main(int argc, char *argv[])
                        segmentEvery, imageAfter,      file,     speed});
     parser.addPositionalArgument(QStringLiteral("CERT KEY"), QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
-    parser.process(app);
+    // parse(), not process(): Qt would print an unknown option's name as it was typed.
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fail(parser.errorText());
+    if (parser.isSet(help)) {
+        streamscope::console::out(ConsoleText::escapeLines(parser.helpText()));
+        return 0;
+    }
+    if (parser.isSet(version)) {
+        streamscope::console::out(
+            ConsoleText::escape(QStringLiteral("streamscope-replay ") + QStringLiteral(STREAMSCOPE_VERSION)));
+        return 0;
+    }
 
     auto number = [&](const QCommandLineOption &option, quint64 fallback, bool *ok) {
         if (!parser.isSet(option))
@@ -257,8 +273,7 @@ int main(int argc, char *argv[])
         QObject::connect(server, &CaptureServer::problem, server, &say);
         if (!server->listen(listenAddress, quint16(portNumber)))
             return fail(QStringLiteral("cannot listen: %1").arg(server->errorString()));
-        std::printf("port %u\n", unsigned(server->port()));
-        std::fflush(stdout);
+        printPort(server->port());
         if (idleExitMs > 0) {
             auto *idleTimer = new QTimer(&app);
             idleTimer->setSingleShot(true);
@@ -276,8 +291,7 @@ int main(int argc, char *argv[])
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));
-    std::printf("port %u\n", unsigned(server.port()));
-    std::fflush(stdout);
+    printPort(server.port());
 
     if (idleExitMs > 0) {
         auto *idleTimer = new QTimer(&app);

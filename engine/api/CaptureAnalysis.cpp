@@ -92,7 +92,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                 sawHeader = true;
                 if (const QString s = o.value(QStringLiteral("stream")).toString(); !s.isEmpty())
                     a.stream = s;
-                a.url = o.value(QStringLiteral("url")).toString();
+                a.url = RedactedUrl::fromText(o.value(QStringLiteral("url")).toString());
                 a.venueName = o.value(QStringLiteral("venue")).toString();
                 a.venue = venueFromName(a.venueName);
                 a.mode = o.value(QStringLiteral("mode")).toString();

@@ -7,7 +7,6 @@
 #include "capture/FlightRecorder.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
-#include "platform/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -107,7 +106,7 @@ CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
     CaptureRecorder::Identity identity;
     identity.stream = config.name;
     identity.venue = venueName(config.venue);
-    identity.url = SecretStore::redacted(config.url).toString();
+    identity.url = RedactedUrl::of(config.url);
     identity.mode = modeName(config.mode);
     if (!config.latencyField.isEmpty()) {
         identity.latencyField = config.latencyField;

@@ -1,6 +1,8 @@
 #include "Workspace.h"
 
 #include "InputFile.h"
+#include "model/RedactedUrl.h"
+#include "model/UrlSecrets.h"
 #include "platform/SecretStore.h"
 
 #include <QtCore/QDir>
@@ -281,6 +283,33 @@ QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base)
     return o;
 }
 
+// Where the URL written as `text` carries a literal secret: read strictly, as the stream will
+// use it, and tolerantly, as a user's invalid URL is quoted, so that neither kind of error
+// message repeats a secret.
+UrlSecret urlSecretIn(const QString &text)
+{
+    const UrlSecret strict = findUrlSecret(QUrl(text, QUrl::StrictMode));
+    return strict.found() ? strict : findUrlSecret(QUrl(text, QUrl::TolerantMode));
+}
+
+// A stream's URL with a literal secret is refused, naming the part and not the secret: a
+// workspace holds references (env:NAME, keychain:NAME), never secrets.
+bool refuseUrlSecret(ObjectReader &r, const QString &key, const QString &text)
+{
+    const UrlSecret secret = urlSecretIn(text);
+    if (secret.part == UrlSecret::Part::Password)
+        return r.error(key,
+                       QStringLiteral("expected a URL without a password; secrets are never stored in a "
+                                      "workspace, send it in a header whose value is a reference such as "
+                                      "\"env:NAME\" or \"keychain:NAME\""));
+    if (secret.found())
+        return r.error(key,
+                       QStringLiteral("expected %1 as a reference such as \"env:NAME\" or \"keychain:NAME\"; "
+                                      "secrets are never stored in a workspace")
+                           .arg(secret.describe()));
+    return true;
+}
+
 // One "notify" array (docs/alerts.md): destinations of alert notifications.
 bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadResult &result, const QString &file,
                 QList<NotifyTarget> &out)
@@ -311,15 +340,16 @@ bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadRes
                                               "workspace"));
             if (!SecretStore::isReference(*v)) {
                 const QUrl url(*v, QUrl::StrictMode);
-                if (!url.password().isEmpty())
+                const UrlSecret secret = urlSecretIn(*v);
+                if (secret.part == UrlSecret::Part::Password)
                     return r.error(QStringLiteral("url"),
                                    QStringLiteral("expected a URL without a password; put the whole URL in a "
                                                   "reference such as \"env:NAME\""));
-                if (const QString parameter = SecretStore::literalQueryCredential(url); !parameter.isEmpty())
+                if (secret.found())
                     return r.error(QStringLiteral("url"),
-                                   QStringLiteral("expected the query parameter '%1' as a reference such as "
-                                                  "\"env:NAME\"; secrets are never stored in a workspace")
-                                       .arg(parameter));
+                                   QStringLiteral("expected %1 as a reference such as \"env:NAME\"; secrets are "
+                                                  "never stored in a workspace")
+                                       .arg(secret.describe()));
                 if (!url.isValid() || url.host().isEmpty()
                     || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
                     return r.error(
@@ -387,17 +417,9 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     }
     if (auto v = r.string(QStringLiteral("url"), true)) {
         c.url = QUrl(*v, QUrl::StrictMode);
-        // Checked first, so that no later message repeats the URL with its password.
-        if (!c.url.password().isEmpty())
-            return r.error(QStringLiteral("url"),
-                           QStringLiteral("expected a URL without a password; secrets are never stored in a "
-                                          "workspace, send it in a header whose value is a reference such as "
-                                          "\"env:NAME\" or \"keychain:NAME\""));
-        if (const QString parameter = SecretStore::literalQueryCredential(c.url); !parameter.isEmpty())
-            return r.error(QStringLiteral("url"),
-                           QStringLiteral("expected the query parameter '%1' as a reference such as \"env:NAME\" or "
-                                          "\"keychain:NAME\"; secrets are never stored in a workspace")
-                               .arg(parameter));
+        // Checked first, so that no later message repeats the URL with its secret.
+        if (!refuseUrlSecret(r, QStringLiteral("url"), *v))
+            return false;
         const QString scheme = c.url.scheme();
         if (!c.url.isValid() || c.url.host().isEmpty())
             return r.error(QStringLiteral("url"),
@@ -505,6 +527,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         auth.warnUnknownKeys();
     }
     if (auto v = r.string(QStringLiteral("server_time_url"))) {
+        if (!refuseUrlSecret(r, QStringLiteral("server_time_url"), *v))
+            return false;
         const QUrl u(*v, QUrl::StrictMode);
         if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
             || u.host().isEmpty())
@@ -667,7 +691,7 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     const StreamConfig d; // defaults are not written, to keep files short
     QJsonObject o{{QStringLiteral("name"), c.name},
                   {QStringLiteral("venue"), venueName(c.venue)},
-                  {QStringLiteral("url"), SecretStore::redacted(c.url).toString()}};
+                  {QStringLiteral("url"), RedactedUrl::of(c.url).toString()}};
     if (!c.subscribe.isEmpty())
         o.insert(QStringLiteral("subscribe"), QJsonArray::fromStringList(c.subscribe));
     if (!c.sendOnConnect.isEmpty())

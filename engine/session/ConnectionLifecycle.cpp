@@ -5,6 +5,7 @@
 #include "ShardPlan.h"
 #include "TickObservers.h"
 #include "model/PeerText.h"
+#include "model/RedactedUrl.h"
 #include "platform/SecretStore.h"
 #include "transport/Transport.h"
 #include "venues/VenueHandler.h"
@@ -111,7 +112,7 @@ void ConnectionLifecycle::connectNow()
     m_reconnectAtMs.reset();
     const QString scheme = m_config.url.scheme();
     if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
-        fail(QStringLiteral("invalid URL '%1'").arg(SecretStore::redacted(m_config.url).toDisplayString()));
+        fail(QStringLiteral("invalid URL '%1'").arg(RedactedUrl::of(m_config.url).toDisplayString()));
         return;
     }
     if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
@@ -135,7 +136,7 @@ void ConnectionLifecycle::connectNow()
     }
     m_connectStartedMs = m_clock.monotonicMs();
     m_status.setState(StreamState::Connecting,
-                      QStringLiteral("connecting to %1").arg(SecretStore::redacted(m_config.url).toDisplayString()));
+                      QStringLiteral("connecting to %1").arg(RedactedUrl::of(m_config.url).toDisplayString()));
     const QList<QStringList> shards =
         ShardPlan::split(m_subscriptions, m_venue.maxStreamsPerConnection(), m_venue.streamsNamedInUrl(m_config.url));
     for (int i = 0; i < int(shards.size()); ++i)
@@ -212,9 +213,9 @@ void ConnectionLifecycle::onLinkConnected(Link &link)
     publishConnections();
     const StreamState state = m_status.state();
     const bool firstUp = state == StreamState::Connecting || state == StreamState::Reconnecting;
-    const QString url = SecretStore::redacted(link.config.url).toDisplayString();
+    const QString url = RedactedUrl::of(link.config.url).toDisplayString();
     m_status.record(QStringLiteral("connected"),
-                    QJsonObject{{QStringLiteral("url"), SecretStore::redacted(link.config.url).toString()},
+                    QJsonObject{{QStringLiteral("url"), RedactedUrl::of(link.config.url).toString()},
                                 {QStringLiteral("shard"), link.shard},
                                 {QStringLiteral("rollover"), link.rollover}});
     m_status.emitEvent(EventKind::Connected,

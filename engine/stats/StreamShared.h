@@ -14,6 +14,7 @@
 #include "LatencyHistogram.h"
 #include "StreamCommands.h"
 #include "StreamCounters.h"
+#include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 
@@ -117,7 +118,7 @@ public:
 private:
     mutable QMutex m_mutex;
     QString m_name;
-    QUrl m_shownUrl; // the URL without secrets: what snapshots show, report and export
+    RedactedUrl m_shownUrl; // what snapshots show, report and export
     Venue m_venueKind = Venue::Generic;
     DecodeMode m_mode = DecodeMode::Parsed;
     int m_inspectorCapacity = 1;

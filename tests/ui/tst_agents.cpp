@@ -250,7 +250,7 @@ void tst_Agents::hostileAnswerIsEscaped()
     QVERIFY2(clean(s.name), qPrintable(s.name));
     QVERIFY2(clean(s.url.toString()), qPrintable(s.url.toString()));
     QVERIFY2(clean(s.stateReason), qPrintable(s.stateReason));
-    QVERIFY2(clean(s.connections.value(0).url), qPrintable(s.connections.value(0).url));
+    QVERIFY2(clean(s.connections.value(0).url.toString()), qPrintable(s.connections.value(0).url.toString()));
     QCOMPARE(s.messages, quint64(0));
     QCOMPARE(s.latency.count, quint64(0));
 }

@@ -111,7 +111,7 @@ void tst_StreamDetails::connectionRowsFollowTheStream()
     second.shard = 1;
     second.connected = true;
     second.subscriptions = 1024;
-    second.url = QStringLiteral("wss://127.0.0.1:9443/stream");
+    second.url = streamscope::RedactedUrl::of(QUrl(QStringLiteral("wss://127.0.0.1:9443/stream")));
     s.connections.append(second);
     details.refresh(s, 1.0, history);
     QCOMPARE(details.valueAt(QStringLiteral("connections")), QStringLiteral("2 entries"));

@@ -1,6 +1,7 @@
 #include "ConnectAgentDialog.h"
 
 #include "InputFile.h"
+#include "UrlSecrets.h"
 
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFileDialog>
@@ -94,6 +95,11 @@ bool ConnectAgentDialog::validate()
         return fail(tr("Agent URL: expected http://HOST:PORT or https://HOST:PORT"));
     if (!url.userInfo().isEmpty())
         return fail(tr("Agent URL: give the user and password in their own fields, not in the URL"));
+    // The same check as every URL's: the agent's URL is shown and saved, and a token in it
+    // would be sent with every poll.
+    if (const UrlSecret secret = findUrlSecret(url); secret.found())
+        return fail(tr("Agent URL: %1 carries a credential; give the user and password in their own fields")
+                        .arg(secret.describe()));
     const QString name = m_name->text().trimmed().isEmpty() ? url.host() : m_name->text().trimmed();
     if (m_taken.contains(name))
         return fail(tr("Name: \"%1\" is another agent's already").arg(name));

@@ -1,6 +1,6 @@
 #include "GenericPage.h"
 
-#include "SecretStore.h"
+#include "UrlSecrets.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
@@ -97,15 +97,21 @@ bool GenericPage::toConfig(StreamConfig &c, QString *error) const
                      .arg(text);
         return false;
     }
-    if (!url.password().isEmpty()) {
+    switch (const UrlSecret secret = findUrlSecret(url); secret.part) {
+    case UrlSecret::Part::None: break;
+    case UrlSecret::Part::Password:
         *error = tr("The URL holds a password: secrets are never stored in a workspace. Send it in a header whose "
                     "value is env:NAME or keychain:NAME.");
         return false;
-    }
-    if (const QString parameter = SecretStore::literalQueryCredential(url); !parameter.isEmpty()) {
-        *error = tr("The URL's query parameter %1 carries a credential: write its value as env:NAME or "
+    case UrlSecret::Part::PathParameter:
+    case UrlSecret::Part::QueryParameter:
+    case UrlSecret::Part::FragmentParameter:
+        *error = tr("The URL's %1 parameter %2 carries a credential: write its value as env:NAME or "
                     "keychain:NAME; secrets are never stored in a workspace.")
-                     .arg(parameter);
+                     .arg(secret.part == UrlSecret::Part::PathParameter        ? tr("path")
+                              : secret.part == UrlSecret::Part::QueryParameter ? tr("query")
+                                                                               : tr("fragment"),
+                          secret.name);
         return false;
     }
     if ((url.scheme() == QLatin1String("tcp") || url.scheme() == QLatin1String("tls")) && url.port() < 0) {

@@ -8,7 +8,7 @@
 #include "CaptureController.h"
 #include "Engine.h"
 #include "MainActions.h"
-#include "SecretStore.h"
+#include "RedactedUrl.h"
 #include "SelectionController.h"
 #include "StreamActionDelegate.h"
 #include "StreamDialog.h"
@@ -193,7 +193,7 @@ void MainWindow::copySelectedUrl()
 {
     const QList<StreamId> ids = selectedStreams();
     if (m_engine && ids.size() == 1)
-        QGuiApplication::clipboard()->setText(SecretStore::redacted(m_engine->config(ids.first()).url).toString());
+        QGuiApplication::clipboard()->setText(RedactedUrl::of(m_engine->config(ids.first()).url).toString());
 }
 
 void MainWindow::showContextMenu(const QPoint &pos)

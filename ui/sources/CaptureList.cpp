@@ -103,7 +103,7 @@ StreamSnapshot CaptureList::snapshotOf(const CaptureAnalysis &a, StreamId id)
     StreamSnapshot s;
     s.id = id;
     s.name = peerText(a.stream, 200) + tr(" (capture)");
-    s.url = QUrl(a.url);
+    s.url = a.url;
     s.venue = a.venue;
     s.mode = a.mode == QLatin1String("raw") ? DecodeMode::Raw : DecodeMode::Parsed;
     s.state = StreamState::Stopped; // never runs: Start, Stop and Record do not apply

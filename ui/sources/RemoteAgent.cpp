@@ -1,6 +1,7 @@
 #include "RemoteAgent.h"
 
 #include "PeerText.h"
+#include "RedactedUrl.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
@@ -147,7 +148,7 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
         s.id = id;
         s.name = QStringLiteral("%1 @ %2").arg(name, m_settings.name);
         // Shown in tooltips and the details pane: the agent's text, escaped like any peer's.
-        s.url = QUrl(peerText(o.value(QStringLiteral("url")).toString(), 500));
+        s.url = RedactedUrl::fromText(peerText(o.value(QStringLiteral("url")).toString(), 500));
         s.venue = venueFromName(o.value(QStringLiteral("venue")).toString());
         s.mode = modeFromName(o.value(QStringLiteral("mode")).toString());
         s.state = stateFromName(o.value(QStringLiteral("state")).toString());
@@ -172,7 +173,7 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
             info.rollover = co.value(QStringLiteral("rollover")).toBool();
             info.connected = co.value(QStringLiteral("connected")).toBool();
             info.subscriptions = co.value(QStringLiteral("subscriptions")).toInt();
-            info.url = peerText(co.value(QStringLiteral("url")).toString(), 500);
+            info.url = RedactedUrl::fromText(peerText(co.value(QStringLiteral("url")).toString(), 500));
             s.connections.append(info);
         }
         const QJsonObject live = o.value(QStringLiteral("live")).toObject();
