@@ -580,11 +580,6 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 
 } // namespace
 
-bool Workspace::isCredentialHeader(const QString &name)
-{
-    return SecretStore::isCredentialName(name);
-}
-
 bool Workspace::isLiteralCredential(const QString &name, const QString &value)
 {
     return SecretStore::isLiteralCredential(name, value);

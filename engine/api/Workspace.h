@@ -47,12 +47,8 @@ struct Workspace {
     // Same from bytes; `fileName` is used in messages only.
     static LoadResult parse(const QByteArray &json, const QString &fileName, Workspace &out);
 
-    // Whether a header carries a credential, so that its value must be an "env:"/"keychain:"
-    // reference: Authorization, Proxy-Authorization, Cookie, X-MBX-APIKEY, X-Authentication,
-    // X-Api-Key and any name containing "token", "secret", "key", "auth", "cookie" or
-    // "password" (case-insensitive).
-    static bool isCredentialHeader(const QString &name);
-    // A credential header whose value is a literal secret (not empty, not env:/keychain:).
+    // A credential header (SecretStore::isCredentialName) whose value is a literal secret
+    // (not empty, not env:/keychain:).
     static bool isLiteralCredential(const QString &name, const QString &value);
 
     // A URL's password and a literal credential header are never written.

@@ -104,7 +104,6 @@ public:
     QString path() const { return m_input.path(); }
     qint64 fileSize() const { return m_fileSize; }
     qint64 fileBytesRead() const { return m_fileRead; } // for progress
-    qint64 textBytesRead() const { return m_textRead; } // decompressed
 
 private:
     bool start(); // reads the first chunk: zstd or plain
@@ -125,7 +124,7 @@ private:
     qint64 m_maxLine = kDefaultMaxLineBytes;
     qint64 m_fileSize = 0;
     qint64 m_fileRead = 0;
-    qint64 m_textRead = 0;
+    qint64 m_textRead = 0; // decompressed, for the error message of a bad zstd frame
     quint64 m_malformed = 0;
     quint64 m_lineNumber = 0;
     std::size_t m_lastHint = 0; // zstd's hint after the last call: non-zero inside a frame
