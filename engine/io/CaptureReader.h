@@ -104,6 +104,7 @@ public:
     QString path() const { return m_input.path(); }
     qint64 fileSize() const { return m_fileSize; }
     qint64 fileBytesRead() const { return m_fileRead; } // for progress
+    qint64 textBytesRead() const { return m_textRead; } // decompressed: the bound of a capture read whole
 
 private:
     bool start(); // reads the first chunk: zstd or plain
