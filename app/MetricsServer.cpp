@@ -5,11 +5,11 @@
 #include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
+#include "InputFile.h"
 #include "MetricsText.h"
 #include "Report.h"
 
 #include <QtCore/QDateTime>
-#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSet>
@@ -103,18 +103,15 @@ bool MetricsServer::authorized(const QByteArray &authorization, const QByteArray
 
 bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassword, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+    // Through the one opener: a FIFO or a device given here must not block the start.
+    QString why;
+    std::optional<QByteArray> read =
+        InputFile::readAll(path, {kMaxAuthFileBytes, InputFile::kSmallFileTimeout, nullptr}, &why);
+    if (!read) {
+        *error = why + QStringLiteral(" (expected one line \"user:password\")");
         return false;
     }
-    QByteArray text = f.read(kMaxAuthFileBytes + 1);
-    if (text.size() > kMaxAuthFileBytes) {
-        *error = QStringLiteral("%1: expected one line \"user:password\", the file is larger than %2 bytes")
-                     .arg(path)
-                     .arg(kMaxAuthFileBytes);
-        return false;
-    }
+    QByteArray text = std::move(*read);
     while (text.endsWith('\n') || text.endsWith('\r'))
         text.chop(1);
     const qsizetype colon = text.indexOf(':');
@@ -130,26 +127,21 @@ bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassw
 bool MetricsServer::tlsFromFiles(const QString &certPath, const QString &keyPath, QSslConfiguration *tls,
                                  QString *error)
 {
-    QFile certFile(certPath);
-    QFile keyFile(keyPath);
-    if (!certFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read the certificate: %2").arg(certPath, certFile.errorString());
+    const InputFile::Limits limits{InputFile::kMaxPemBytes, InputFile::kSmallFileTimeout, nullptr};
+    const std::optional<QByteArray> certPem = InputFile::readAll(certPath, limits, error);
+    if (!certPem)
         return false;
-    }
-    if (!keyFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString());
+    const std::optional<QByteArray> keyPem = InputFile::readAll(keyPath, limits, error);
+    if (!keyPem)
         return false;
-    }
-    const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
+    const QList<QSslCertificate> chain = QSslCertificate::fromData(*certPem, QSsl::Pem);
     if (chain.isEmpty()) {
         *error = QStringLiteral("%1: expected a PEM certificate").arg(certPath);
         return false;
     }
-    QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
-    if (key.isNull()) {
-        keyFile.seek(0);
-        key = QSslKey(&keyFile, QSsl::Ec, QSsl::Pem);
-    }
+    QSslKey key(*keyPem, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull())
+        key = QSslKey(*keyPem, QSsl::Ec, QSsl::Pem);
     if (key.isNull()) {
         *error = QStringLiteral("%1: expected an unencrypted PEM RSA or EC private key").arg(keyPath);
         return false;
