@@ -48,12 +48,12 @@ struct Fixture {
     // Built as the session builds a connection: its own config, a transport that refers to it.
     Link &add(int shard, bool rollover = false, const QStringList &streams = {}, bool active = false)
     {
-        auto link = std::make_unique<Link>(rig.session, group.nextId(), shard, rollover);
+        auto link = std::make_unique<Link>(rig.session.router(), group.nextId(), shard, rollover);
         link->config = binanceConfig();
         link->streams = streams;
         link->active = active;
         link->connectedWallMs = active ? 1'780'000'000'000 + shard : 0;
-        auto *t = new FakeTransport(link->config, rig.decoder, *link);
+        auto *t = new FakeTransport(link->config, rig.buffer, *link);
         link->transport = t;
         transports << t;
         link->outboxTimer = new QTimer;
@@ -375,7 +375,7 @@ void TestConnectionGroup::countsOverSeveralShards()
         QCOMPARE(all[i].subscriptions, subscriptions[i]);
         QCOMPARE(all[i].connectedSinceMs, connected[i] ? 1'780'000'000'000 + shards[i] : 0);
         // The URL as shown: no password, no credential in the query.
-        QCOMPARE(all[i].url, QStringLiteral("ws://user@127.0.0.1:9/stream?streams=btcusdt@aggTrade"));
+        QCOMPARE(all[i].url.toString(), QStringLiteral("ws://user@127.0.0.1:9/stream?streams=btcusdt@aggTrade"));
     }
 
     f.group.retire(links[2].get());

@@ -323,7 +323,7 @@ void TestEngine::updateStreamKeepsCounters()
     QCOMPARE(s.gaps, quint64(0));
     QCOMPARE(s.reconnects, quint64(0)); // an edit is not a reconnect
     QCOMPARE(s.state, StreamState::Live);
-    QCOMPARE(s.url, config.url);
+    QCOMPARE(s.url, RedactedUrl::of(config.url));
     QCOMPARE(server.open(QStringLiteral("/before")), 0);
     QCOMPARE(server.accepted(QStringLiteral("/after")), 1);
     QCOMPARE(
