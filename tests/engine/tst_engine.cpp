@@ -153,9 +153,10 @@ void TestEngine::stateTransitions_data()
         << QStringLiteral("server closes") << QList<S>{S::Connecting, S::Live, S::Reconnecting, S::Connecting, S::Live};
     QTest::newRow("stopped and restarted")
         << QStringLiteral("stop, restart") << QList<S>{S::Connecting, S::Live, S::Stopped, S::Connecting, S::Live};
+    // Commands the worker has not carried out yet count by the last one (StreamCommands.h):
+    // a stop, restart and stop in a row are one stop.
     QTest::newRow("stopped, restarted and stopped in a row")
-        << QStringLiteral("stop, restart, stop")
-        << QList<S>{S::Connecting, S::Live, S::Stopped, S::Connecting, S::Stopped};
+        << QStringLiteral("stop, restart, stop") << QList<S>{S::Connecting, S::Live, S::Stopped};
 }
 
 void TestEngine::stateTransitions()
@@ -186,6 +187,14 @@ void TestEngine::stateTransitions()
         engine.stopStream(id);
         engine.restartStream(id);
         engine.stopStream(id);
+        // The worker may carry out the first stop before the other two are asked (the hot path
+        // or the wake-up can run in between): then the restart and the second stop follow it.
+        using S = StreamState;
+        const QList<S> eachCarriedOut{S::Connecting, S::Live, S::Stopped, S::Connecting, S::Stopped};
+        QTRY_VERIFY_WITH_TIMEOUT(statesOf(states, id).endsWith(S::Stopped), scaledMs(10000));
+        QTest::qWait(200);
+        if (statesOf(states, id) == eachCarriedOut)
+            expected = eachCarriedOut;
     }
     QTRY_COMPARE_WITH_TIMEOUT(statesOf(states, id), expected, scaledMs(10000));
     QTest::qWait(200); // two ticks: nothing else follows
