@@ -220,7 +220,8 @@ void TestEngineWorker::sessionIsPlacedOnTheWorker()
     QCOMPARE(s.gaps, quint64(0));
     QCOMPARE(s.state, StreamState::Live);
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")), 1);
-    QCOMPARE(rig.states(7), (QList<StreamState>{StreamState::Connecting, StreamState::Live}));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.states(7), (QList<StreamState>{StreamState::Connecting, StreamState::Live}),
+                              scaledMs(10000));
     QVERIFY(rig.allEventsFromTheWorker());
 }
 
@@ -267,10 +268,12 @@ void TestEngineWorker::commandsReachTheirOwnStreamOnly()
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")), 2);
     QCOMPARE(server.accepted(QStringLiteral("/ws/b")), 1);
     QCOMPARE(server.open(QStringLiteral("/ws/b")), 1);
-    QCOMPARE(rig.states(2), (QList<StreamState>{StreamState::Connecting, StreamState::Live}));
-    QCOMPARE(rig.states(1),
-             (QList<StreamState>{StreamState::Connecting, StreamState::Live, StreamState::Stopped,
-                                 StreamState::Connecting, StreamState::Live}));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.states(2), (QList<StreamState>{StreamState::Connecting, StreamState::Live}),
+                              scaledMs(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.states(1),
+                              (QList<StreamState>{StreamState::Connecting, StreamState::Live, StreamState::Stopped,
+                                                  StreamState::Connecting, StreamState::Live}),
+                              scaledMs(10000));
     QVERIFY(rig.allEventsFromTheWorker());
     QCOMPARE(rig.eventCount(0) + rig.eventCount(3), 0);
 }
@@ -305,7 +308,7 @@ void TestEngineWorker::stopActsAtOnceUnderAFirehose()
     QCOMPARE(stopped.dataMessages, stopped.messages);
     QCOMPARE(stopped.gaps, quint64(0));
     QVERIFY(stopped.messages <= quint64(server.last(QStringLiteral("/ws/a"))->sent));
-    QCOMPARE(rig.states(1).last(), StreamState::Stopped);
+    QTRY_COMPARE_WITH_TIMEOUT(rig.states(1).last(), StreamState::Stopped, scaledMs(10000));
 
     // The stop carried out is the one asked for: a restart counts again, exactly.
     server.setFeed(QStringLiteral("/ws/a"), 500);
@@ -350,7 +353,7 @@ void TestEngineWorker::tickDrivesTheSessions()
         QTRY_COMPARE_WITH_TIMEOUT(snap(shared).state, StreamState::Stalled, scaledMs(10000));
         QVERIFY2(snap(shared).stateReason.startsWith(QLatin1String("no data for")),
                  qPrintable(snap(shared).stateReason));
-        QCOMPARE(rig.states(1).last(), StreamState::Stalled);
+        QTRY_COMPARE_WITH_TIMEOUT(rig.states(1).last(), StreamState::Stalled, scaledMs(10000));
     } else {
         QTRY_VERIFY_WITH_TIMEOUT(snap(shared).outgoingPings >= 3, scaledMs(10000));
         QCOMPARE(snap(shared).state, StreamState::Live); // the server's pongs keep it alive
