@@ -1,4 +1,4 @@
-// WebSocketFrameParser (bench/replay/WebSocketFrameParser.*): the replay server's reader of
+// WebSocketFrameParser (replay/WebSocketFrameParser.*): the replay server's reader of
 // what a websocket client sends (masked frames, fragments, control frames), used by the demo,
 // the tests and the benchmark against clients it does not control.
 //

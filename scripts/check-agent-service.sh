@@ -37,7 +37,7 @@ mmdebstrap --quiet --variant=apt --dpkgopt=force-unsafe-io --aptopt='Acquire::La
 root="$work/root"
 mkdir "$root"
 tar -C "$root" -xf "$work/root.tar"
-cp "$build_dir/bench/replay/streamscope-replay" "$root/usr/local/bin/"
+cp "$build_dir/replay/streamscope-replay" "$root/usr/local/bin/"
 
 cat >"$root/etc/streamscope/demo.json" <<'END'
 {"version": 1, "streams": [

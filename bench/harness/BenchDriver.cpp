@@ -137,11 +137,12 @@ BenchDriver::BenchDriver(BenchOptions options)
     const QString suffix;
 #endif
     m_clientPath = dir.filePath(QStringLiteral("streamscope-bench-client") + suffix);
-    // The replay server is built in bench/replay, beside bench/harness; a multi-config
-    // generator (Visual Studio) puts each in a folder per configuration: replay/Release/.
+    // The replay server is built in replay/ at the top of the build, two levels above
+    // bench/harness; a multi-config generator (Visual Studio) puts each in a folder per
+    // configuration: replay/Release/.
     const QString replay = QStringLiteral("streamscope-replay") + suffix;
-    for (const QString &candidate : {dir.filePath(replay), dir.filePath(QStringLiteral("../replay/") + replay),
-                                     dir.filePath(QStringLiteral("../../replay/%1/").arg(dir.dirName()) + replay)}) {
+    for (const QString &candidate : {dir.filePath(replay), dir.filePath(QStringLiteral("../../replay/") + replay),
+                                     dir.filePath(QStringLiteral("../../../replay/%1/").arg(dir.dirName()) + replay)}) {
         if (QFile::exists(candidate)) {
             m_replayPath = QDir::cleanPath(candidate);
             break;

@@ -1,7 +1,7 @@
 #pragma once
 
 // streamscope-bench's driver: starts the replay server(s) and runs every client of
-// WORKLOADS.md in its own process (streamscope-bench-client), interleaved over repeats,
+// docs/benchmarks.md in its own process (streamscope-bench-client), interleaved over repeats,
 // then the extra measurements asked for; writes the markdown table and the JSON file.
 //
 // Thread contract: main thread only; every child runs to completion before the next starts,
@@ -26,7 +26,7 @@ struct BenchOptions {
     QStringList clients{QStringLiteral("wire"), QStringLiteral("qws"), QStringLiteral("engine-raw"),
                         QStringLiteral("engine-parsed"), QStringLiteral("app")};
     int repeat = 3;
-    double countScale = 1.0; // fraction of the WORKLOADS.md counts
+    double countScale = 1.0; // fraction of the scenarios' counts
     quint64 countOverride = 0;
     QString markdownPath;
     QString jsonPath;

@@ -1,4 +1,4 @@
-// streamscope-bench: the benchmark of WORKLOADS.md in one command.
+// streamscope-bench: the benchmark of docs/benchmarks.md in one command.
 //
 //   streamscope-bench [--scenarios a,b|all] [--repeat N] [--markdown FILE] [--json FILE]
 //                     [--latency] [--stop] [--scale] [--soak] [--extras] ...
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
     const QCommandLineOption repeat(QStringLiteral("repeat"), QStringLiteral("Repeats (medians)."), QStringLiteral("N"),
                                     QStringLiteral("3"));
     const QCommandLineOption countScale(QStringLiteral("count-scale"),
-                                        QStringLiteral("Fraction of the WORKLOADS.md counts."), QStringLiteral("F"),
+                                        QStringLiteral("Fraction of the scenarios' counts."), QStringLiteral("F"),
                                         QStringLiteral("1"));
     const QCommandLineOption count(QStringLiteral("count"), QStringLiteral("Messages per run, for every scenario."),
                                    QStringLiteral("N"));

@@ -2,7 +2,7 @@
 
 // Where alert notifications go, as written in a workspace's "notify" arrays (at the top
 // level: every stream's alerts; inside a stream: its own). The engine never sends them: the
-// alerts library (app/alerts/Notifier) does; the type lives here so that the workspace loader
+// alerts library (services/alerts/Notifier) does; the type lives here so that the workspace loader
 // can validate it like every other key. Secrets stay "env:NAME" / "keychain:NAME" references
 // (a Slack URL, a Telegram token, a credential header) and are resolved when a message is sent.
 // Plain value type. docs/alerts.md describes every key.

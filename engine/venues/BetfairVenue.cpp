@@ -2,7 +2,7 @@
 
 #include "VenueHost.h"
 #include "model/PeerText.h"
-#include "model/SecretStore.h"
+#include "platform/SecretStore.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
 

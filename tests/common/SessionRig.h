@@ -63,7 +63,11 @@ public:
     }
 
     void up() { emit connected(); }
-    void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
+    void deliver(const QByteArray &message)
+    {
+        ReceivedMessage received(message.constData(), message.size(), false, m_buffer);
+        m_sink.onMessage(received);
+    }
     void pong() { emit pongReceived(); }
     void drop(int closeCode, const QString &reason) { emit disconnected(closeCode, reason); }
     QUrl url() const { return m_config.url; } // the URL this connection was opened with
@@ -90,9 +94,9 @@ public:
 struct SessionRig {
     explicit SessionRig(const StreamConfig &config)
         : shared(std::make_shared<StreamShared>(1, config))
-        , session(shared, config, decoder, log, clock,
-                  [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
-                      auto *t = new FakeTransport(c, d, sink);
+        , session(shared, config, buffer, decoder, log, clock,
+                  [this](const StreamConfig &c, ReceiveBuffer &b, MessageSink &sink) -> Transport * {
+                      auto *t = new FakeTransport(c, b, sink);
                       t->pingable = transportsPing;
                       transports << t;
                       return t;
@@ -134,6 +138,7 @@ struct SessionRig {
 
     bool transportsPing = true; // false: the fakes stand for line transports (tcp/tls)
     ManualClock clock;
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     EventLog log;
     QList<QPointer<FakeTransport>> transports;

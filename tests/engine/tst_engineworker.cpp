@@ -110,6 +110,14 @@ public:
     QVector<QThread *> eventThreads;
 };
 
+// A stop or restart as the Engine gives it: left in the stream's command word, then the
+// worker woken for it (StreamCommands.h).
+void command(WorkerRig &rig, StreamShared &shared, StreamId id, StreamCommands::Command c)
+{
+    shared.commands.post(c);
+    rig.worker->post([w = rig.worker, id] { w->runCommands(id); });
+}
+
 StreamSnapshot snap(const std::shared_ptr<StreamShared> &shared)
 {
     StreamSnapshot s;
@@ -244,8 +252,7 @@ void TestEngineWorker::commandsReachTheirOwnStreamOnly()
         rig.worker->post([w = rig.worker, unknown] {
             w->sendRaw(unknown, QStringLiteral("nobody"));
             w->sendControl(unknown, QStringLiteral("SUBSCRIBE"), {QStringLiteral("x@depth")}, 1);
-            w->stop(unknown, 1);
-            w->restart(unknown);
+            w->runCommands(unknown);
             w->removeSession(unknown);
         });
     }
@@ -260,10 +267,10 @@ void TestEngineWorker::commandsReachTheirOwnStreamOnly()
     QCOMPARE(snap(a).results, quint64(0));
 
     // A stop and a restart of a: b keeps its one connection.
-    rig.worker->post([w = rig.worker] { w->stop(1, 0); });
+    command(rig, *a, 1, StreamCommands::Command::Stop);
     QTRY_COMPARE_WITH_TIMEOUT(snap(a).state, StreamState::Stopped, scaledMs(10000));
     QTRY_COMPARE_WITH_TIMEOUT(server.open(QStringLiteral("/ws/a")), 0, scaledMs(10000));
-    rig.worker->post([w = rig.worker] { w->restart(1); });
+    command(rig, *a, 1, StreamCommands::Command::Restart);
     QTRY_COMPARE_WITH_TIMEOUT(snap(a).state, StreamState::Live, scaledMs(10000));
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")), 2);
     QCOMPARE(server.accepted(QStringLiteral("/ws/b")), 1);
@@ -278,9 +285,9 @@ void TestEngineWorker::commandsReachTheirOwnStreamOnly()
     QCOMPARE(rig.eventCount(0) + rig.eventCount(3), 0);
 }
 
-// The Engine raises the stream's stop count, then posts the stop: the hot path sees the count
-// at its next message, so nothing is counted from the moment the stop is asked, even while
-// the worker reads a firehose's backlog.
+// The Engine leaves the stop in the stream's command word, then wakes the worker: the hot path
+// sees the word at its next message, so nothing is counted from the moment the stop is asked,
+// even while the worker reads a firehose's backlog.
 void TestEngineWorker::stopActsAtOnceUnderAFirehose()
 {
     LoopbackWsServer server;
@@ -293,9 +300,9 @@ void TestEngineWorker::stopActsAtOnceUnderAFirehose()
     QElapsedTimer t;
     t.start();
     const quint64 before = snap(shared).messages;
-    const std::uint64_t stop = shared->stopsRequested.fetch_add(1) + 1;
+    shared->commands.post(StreamCommands::Command::Stop);
     const quint64 atStop = snap(shared).messages;
-    rig.worker->post([w = rig.worker, stop] { w->stop(1, stop); });
+    rig.worker->post([w = rig.worker] { w->runCommands(1); });
     QTRY_COMPARE_WITH_TIMEOUT(snap(shared).state, StreamState::Stopped, stopActsAtOnceMs());
     QVERIFY2(t.elapsed() < stopActsAtOnceMs(), qPrintable(QStringLiteral("stop took %1 ms").arg(t.elapsed())));
     QTRY_COMPARE_WITH_TIMEOUT(server.open(QStringLiteral("/ws/a")), 0, scaledMs(10000));
@@ -312,7 +319,7 @@ void TestEngineWorker::stopActsAtOnceUnderAFirehose()
 
     // The stop carried out is the one asked for: a restart counts again, exactly.
     server.setFeed(QStringLiteral("/ws/a"), 500);
-    rig.worker->post([w = rig.worker] { w->restart(1); });
+    command(rig, *shared, 1, StreamCommands::Command::Restart);
     QTRY_COMPARE_WITH_TIMEOUT(snap(shared).messages, stopped.messages + 500, scaledMs(10000));
     QCOMPARE(snap(shared).state, StreamState::Live);
     QCOMPARE(snap(shared).gaps, quint64(0));
@@ -377,7 +384,7 @@ void TestEngineWorker::removeSessionClosesItsConnectionOnly()
     const int eventsOfA = rig.eventCount(1);
     // Commands for the removed stream reach nobody; b goes on, exact.
     rig.worker->post([w = rig.worker] { w->sendRaw(1, QStringLiteral("to a removed stream")); });
-    rig.worker->post([w = rig.worker] { w->restart(1); });
+    command(rig, *a, 1, StreamCommands::Command::Restart);
     QTRY_COMPARE_WITH_TIMEOUT(snap(b).dataMessages, quint64(3000), scaledMs(10000));
     rig.onWorker([] {}); // the commands above have run
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")), 1);

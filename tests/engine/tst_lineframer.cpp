@@ -52,7 +52,7 @@ int completeBefore(const QList<qsizetype> &terminators, qsizetype fedBytes)
     return n;
 }
 
-// The example Betfair session from PROTOCOLS.md, server side, each line CRLF-terminated.
+// The example Betfair session of docs/venues.md, server side, each line CRLF-terminated.
 QByteArray betfairSession()
 {
     return QByteArrayLiteral(

@@ -69,6 +69,7 @@ private slots:
     void rolloverAbandonedWhenReplacementNeverComesUp();
     void rawServerShutdownStartsRollover();
     void stopActsAtOnce();
+    void commandActsAtNextMessageOrWakeUp();
     void pacesOutgoingMessagesUnderVenueLimit();
     void splitsSubscriptionsOverConnections();
     void peerTextIsEscapedInEventsAndSnapshot();
@@ -250,10 +251,10 @@ void TestStreamSession::snapshotNeverHoldsAUrlPassword()
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
     const StreamSnapshot s = rig.snapshot();
-    QCOMPARE(s.url, QUrl(QStringLiteral("ws://user@127.0.0.1:9/feed")));
+    QCOMPARE(s.url.url(), QUrl(QStringLiteral("ws://user@127.0.0.1:9/feed")));
     QVERIFY(!s.stateReason.contains(QLatin1String("s3cret")));
     for (const ConnectionInfo &c : s.connections)
-        QVERIFY2(!c.url.contains(QLatin1String("s3cret")), qPrintable(c.url));
+        QVERIFY2(!c.url.toString().contains(QLatin1String("s3cret")), qPrintable(c.url.toString()));
     for (const StreamEvent &e : rig.log.events)
         QVERIFY2(!e.text.contains(QLatin1String("s3cret")), qPrintable(e.text));
 }
@@ -403,6 +404,50 @@ void TestStreamSession::stopActsAtOnce()
     rig.run(120000, 1000); // nothing reconnects a stopped stream
     QCOMPARE(rig.transports.size(), 1);
     QCOMPARE(rig.session.state(), StreamState::Stopped);
+}
+
+// The facade leaves a stop or restart in the stream's shared block (StreamCommands): the hot
+// path carries it out at the next message, which is not counted, or the worker's wake-up does,
+// whichever comes first; only the last of several counts.
+void TestStreamSession::commandActsAtNextMessageOrWakeUp()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    FakeTransport *t = rig.last();
+    t->up();
+    t->deliver(rig.trade(1));
+    QCOMPARE(rig.snapshot().messages, quint64(1));
+    rig.shared->commands.post(StreamCommands::Command::Stop);
+    t->deliver(rig.trade(2));
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+    QVERIFY(t->aborted);
+    QCOMPARE(rig.snapshot().messages, quint64(1));
+    QVERIFY(!rig.session.runCommands()); // the wake-up that follows finds nothing new
+
+    // A restart and a stop in a row, seen at once: the stop.
+    rig.shared->commands.post(StreamCommands::Command::Restart);
+    rig.shared->commands.post(StreamCommands::Command::Stop);
+    QVERIFY(rig.session.runCommands());
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+    QCOMPARE(rig.transports.size(), 1);
+
+    // A restart connects again at once.
+    rig.shared->commands.post(StreamCommands::Command::Restart);
+    QVERIFY(rig.session.runCommands());
+    QCOMPARE(rig.session.state(), StreamState::Connecting);
+    QCOMPARE(rig.transports.size(), 2);
+    rig.last()->up();
+    rig.last()->deliver(rig.trade(3));
+    QCOMPARE(rig.snapshot().messages, quint64(2));
+
+    // A session made after a command (an edit replaces the session) does not carry it out again.
+    StreamSession replacement(rig.shared, genericConfig(), rig.buffer, rig.decoder, rig.log, rig.clock,
+                              [&rig](const StreamConfig &c, ReceiveBuffer &b, MessageSink &sink) -> Transport * {
+                                  auto *f = new FakeTransport(c, b, sink);
+                                  rig.transports << f;
+                                  return f;
+                              });
+    QVERIFY(!replacement.runCommands());
 }
 
 void TestStreamSession::pacesOutgoingMessagesUnderVenueLimit()

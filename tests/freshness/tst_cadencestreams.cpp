@@ -150,11 +150,12 @@ void TestCadenceStreams::slowWorkerIsWeAreSlow()
     // grows in the kernel.
     StreamConfig config = wsStream(QStringLiteral("slow"), port, QStringLiteral("small_aggtrade?rate=8000&loop=1"));
     SlowClock clock(250);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     EventLog log;
     WorkerLoad load;
     auto shared = std::make_shared<StreamShared>(1, config);
-    StreamSession session(shared, config, decoder, log, clock, networkTransports());
+    StreamSession session(shared, config, buffer, decoder, log, clock, networkTransports());
     session.setWorkerLoad(&load);
     QTimer tick;
     connect(&tick, &QTimer::timeout, this, [&] {

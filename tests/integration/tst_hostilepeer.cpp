@@ -1,4 +1,4 @@
-// The hostile-peer suite: one server (HostilePeer) sends every bad input of PROTOCOLS.md and
+// The hostile-peer suite: one server (HostilePeer) sends every bad input of docs/security.md and
 // of the hardening issue, on websocket and on line streams, each after a few good messages;
 // the test says what StreamScope must do with it (count it and keep the connection, close
 // with the RFC's code and reconnect, declare a silent connection dead, call a quiet line

@@ -1,0 +1,289 @@
+#include "StreamDetails.h"
+
+#include "EventLogModel.h"
+#include "Format.h"
+#include "Report.h"
+#include "Sparkline.h"
+#include "StreamHistory.h"
+#include "WidgetHelpers.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+#include <QtCore/QRegularExpression>
+#include <QtCore/QSet>
+#include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QTimer>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QScrollBar>
+#include <QtWidgets/QSplitter>
+#include <QtWidgets/QStackedWidget>
+#include <QtWidgets/QTableView>
+#include <QtWidgets/QTreeWidget>
+#include <QtWidgets/QVBoxLayout>
+
+#include <cmath>
+#include <functional>
+
+namespace streamscope::ui {
+
+namespace {
+// The report's contract fields first, in the order of docs/report.md; the others follow by name.
+const QStringList kFirstKeys = {QStringLiteral("state"),         QStringLiteral("state_reason"),
+                                QStringLiteral("url"),           QStringLiteral("venue"),
+                                QStringLiteral("mode"),          QStringLiteral("messages"),
+                                QStringLiteral("data_messages"), QStringLiteral("bytes"),
+                                QStringLiteral("results"),       QStringLiteral("errors"),
+                                QStringLiteral("parse_errors"),  QStringLiteral("gaps"),
+                                QStringLiteral("reconnects"),    QStringLiteral("rate_msgs_per_s"),
+                                QStringLiteral("latency_ms"),    QStringLiteral("connections")};
+const QStringList kLatencyKeys = {QStringLiteral("count"), QStringLiteral("p50"),      QStringLiteral("p90"),
+                                  QStringLiteral("p99"),   QStringLiteral("p999"),     QStringLiteral("max"),
+                                  QStringLiteral("mean"),  QStringLiteral("negative"), QStringLiteral("invalid")};
+
+QStringList orderedKeys(const QJsonObject &o, const QStringList &first)
+{
+    QStringList keys;
+    for (const QString &k : first) {
+        if (o.contains(k))
+            keys.append(k);
+    }
+    const QStringList all = o.keys(); // sorted by name
+    for (const QString &k : all) {
+        if (!first.contains(k))
+            keys.append(k);
+    }
+    return keys;
+}
+
+QString scalarText(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Bool: return v.toBool() ? QObject::tr("yes") : QObject::tr("no");
+    case QJsonValue::Double: {
+        const double d = v.toDouble();
+        if (d == std::floor(d) && std::fabs(d) < 9e15)
+            return d < 0 ? QString::number(qint64(d)) : formatCount(quint64(d));
+        return QString::number(d, 'f', 3);
+    }
+    case QJsonValue::String: return v.toString();
+    case QJsonValue::Null: return QObject::tr("none");
+    default: return QString();
+    }
+}
+} // namespace
+
+StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAlerts, QWidget *parent)
+    : QWidget(parent)
+{
+    m_title = new QLabel;
+    m_title->setTextFormat(Qt::PlainText);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_state = new QLabel;
+    m_state->setTextFormat(Qt::PlainText);
+    m_state->setWordWrap(true);
+    m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_rate = new Sparkline(tr("msgs/s"), [](double v) { return formatRate(v); });
+    m_rate->setObjectName(QStringLiteral("rateSparkline"));
+    m_latency = new Sparkline(tr("p99"), [](double v) { return formatLatencyMs(v); });
+    m_latency->setObjectName(QStringLiteral("latencySparkline"));
+    m_latency->setColor(QColor(0xe3, 0x8b, 0x06));
+
+    m_alerts = new QSortFilterProxyModel(this);
+    m_alerts->setSourceModel(activeAlerts);
+    m_alerts->setFilterKeyColumn(1);
+    auto *alertView = makeLogView(m_alerts);
+    alertView->setObjectName(QStringLiteral("detailAlerts"));
+    alertView->hideColumn(1); // the stream: this one
+    auto *alertTitle = new QLabel(tr("Active alerts"));
+
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    leftLayout->addWidget(m_title);
+    leftLayout->addWidget(m_state);
+    leftLayout->addWidget(m_rate, 1);
+    leftLayout->addWidget(m_latency, 1);
+    leftLayout->addWidget(alertTitle);
+    leftLayout->addWidget(alertView, 1);
+
+    m_counters = new QTreeWidget;
+    m_counters->setObjectName(QStringLiteral("detailCounters"));
+    m_counters->setColumnCount(2);
+    m_counters->setHeaderLabels({tr("Report field"), tr("Value")});
+    m_counters->setAlternatingRowColors(true);
+    m_counters->setUniformRowHeights(true);
+    m_counters->header()->setStretchLastSection(true);
+    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 19);
+    m_counters->setToolTip(tr("Every figure of the headless report for this stream, under the report's names"));
+
+    m_events = new EventLogFilter(this);
+    m_events->setSourceModel(events);
+    m_eventView = makeLogView(m_events);
+    m_eventView->setObjectName(QStringLiteral("detailEvents"));
+    m_eventView->hideColumn(EventLogModel::ColStream);
+    const int digit = m_eventView->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_eventView->setColumnWidth(EventLogModel::ColTime, digit * 14);
+    m_eventView->setColumnWidth(EventLogModel::ColKind, digit * 14);
+    // Its newest events in view, unless the user scrolled up to read older ones.
+    connect(m_events, &QAbstractItemModel::rowsInserted, this, [this] {
+        QScrollBar *bar = m_eventView->verticalScrollBar();
+        if (bar->value() >= bar->maximum() - 30)
+            QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
+    });
+
+    auto *split = new QSplitter(Qt::Horizontal);
+    split->setObjectName(QStringLiteral("detailsSplitter"));
+    split->addWidget(left);
+    split->addWidget(m_counters);
+    split->addWidget(m_eventView);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 3);
+    split->setChildrenCollapsible(false);
+
+    auto *empty = new QLabel(tr("Select a stream in the table to see its details."));
+    empty->setAlignment(Qt::AlignCenter);
+    m_pages = new QStackedWidget;
+    m_pages->addWidget(empty);
+    m_pages->addWidget(split);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_pages);
+
+    setStream(kInvalidStreamId, QString());
+}
+
+QAbstractItemModel *StreamDetails::alerts() const
+{
+    return m_alerts;
+}
+
+QAbstractItemModel *StreamDetails::events() const
+{
+    return m_events;
+}
+
+void StreamDetails::setStream(StreamId id, const QString &name)
+{
+    const bool same = id == m_stream;
+    m_stream = id;
+    m_name = name;
+    m_pages->setCurrentIndex(id == kInvalidStreamId ? 0 : 1);
+    m_title->setText(name);
+    // Another stream's rows must not linger under this one's name.
+    m_alerts->setFilterRegularExpression(
+        QRegularExpression(QStringLiteral("^%1$").arg(QRegularExpression::escape(name))));
+    m_events->setStream(id == kInvalidStreamId ? QStringLiteral("\x01") : name);
+    if (same)
+        return;
+    m_counters->clear();
+    m_items.clear();
+    m_state->clear();
+    m_rate->setPoints({});
+    m_latency->setPoints({});
+    QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
+}
+
+void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const StreamHistory &history)
+{
+    if (snap.id != m_stream || m_stream == kInvalidStreamId)
+        return;
+    QString state = stateName(snap.state);
+    if (!snap.stateReason.isEmpty())
+        state += QStringLiteral(": ") + snap.stateReason;
+    m_state->setText(state);
+
+    history.streamPoints(m_stream, m_buffer);
+    m_rate->setPoints(m_buffer);
+    history.latencyPoints(m_stream, m_buffer);
+    m_latency->setPoints(m_buffer);
+
+    const QJsonArray streams = app::buildReport({snap}, durationS).value(QStringLiteral("streams")).toArray();
+    const QJsonObject report = streams.isEmpty() ? QJsonObject() : streams.first().toObject();
+    QSet<QString> seen;
+    for (const QString &key : orderedKeys(report, kFirstKeys)) {
+        if (key != QLatin1String("name"))
+            setValue(key, key, report.value(key), nullptr, seen);
+    }
+    // Rows of fields the report no longer has (a connection that closed) go, with their
+    // children (whose paths were not seen either).
+    QList<QTreeWidgetItem *> stale;
+    for (auto it = m_items.begin(); it != m_items.end();) {
+        if (seen.contains(it.key())) {
+            ++it;
+        } else {
+            stale.append(it.value());
+            it = m_items.erase(it);
+        }
+    }
+    // The outermost ones only (deleting an item deletes its children), chosen before any goes.
+    QList<QTreeWidgetItem *> outermost;
+    for (QTreeWidgetItem *item : std::as_const(stale)) {
+        if (!item->parent() || !stale.contains(item->parent()))
+            outermost.append(item);
+    }
+    qDeleteAll(outermost);
+}
+
+QString StreamDetails::valueAt(const QString &path) const
+{
+    const QTreeWidgetItem *item = m_items.value(path);
+    return item ? item->text(1) : QString();
+}
+
+QList<QPair<QString, QString>> StreamDetails::fields() const
+{
+    QHash<const QTreeWidgetItem *, QString> paths;
+    for (auto it = m_items.cbegin(); it != m_items.cend(); ++it)
+        paths.insert(it.value(), it.key());
+    QList<QPair<QString, QString>> out;
+    const std::function<void(const QTreeWidgetItem *)> walk = [&](const QTreeWidgetItem *item) {
+        if (item->childCount() == 0) // a leaf, or an empty list ("none")
+            out.append({paths.value(item), item->text(1)});
+        for (int i = 0; i < item->childCount(); ++i)
+            walk(item->child(i));
+    };
+    for (int i = 0; i < m_counters->topLevelItemCount(); ++i)
+        walk(m_counters->topLevelItem(i));
+    return out;
+}
+
+void StreamDetails::setValue(const QString &path, const QString &key, const QJsonValue &value, QTreeWidgetItem *parent,
+                             QSet<QString> &seen)
+{
+    seen.insert(path);
+    QTreeWidgetItem *item = m_items.value(path);
+    if (!item) {
+        item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_counters);
+        item->setText(0, key);
+        item->setToolTip(0, path);
+        m_items.insert(path, item);
+        // Latency is what users look for first: open it once, then leave it as they set it.
+        if (path == QLatin1String("latency_ms") || path == QLatin1String("connections"))
+            item->setExpanded(true);
+    }
+    QString text;
+    if (value.isObject()) {
+        const QJsonObject o = value.toObject();
+        text = QString();
+        for (const QString &k : orderedKeys(o, kLatencyKeys))
+            setValue(path + QLatin1Char('/') + k, k, o.value(k), item, seen);
+    } else if (value.isArray()) {
+        const QJsonArray a = value.toArray();
+        text = a.isEmpty() ? tr("none") : countNoun(quint64(a.size()), tr("entry"), tr("entries"));
+        for (int i = 0; i < a.size(); ++i) {
+            const QString n = QString::number(i + 1);
+            setValue(path + QLatin1Char('/') + n, QStringLiteral("#") + n, a.at(i), item, seen);
+        }
+    } else {
+        text = scalarText(value);
+    }
+    if (item->text(1) != text)
+        item->setText(1, text);
+}
+
+} // namespace streamscope::ui
