@@ -105,10 +105,6 @@ public:
     // paced messages, rollover progress, backoff reset, the observers.
     void tick();
 
-    // Where its connections deliver (a Link is built with it); the session's part tests build
-    // links of their own with it.
-    MessageRouter &router() { return m_router; }
-
 private:
     // VenueHost. Its event() is not QObject's event(QEvent *), which stays as it was (clang's
     // -Woverloaded-virtual, in the fuzz build, asks for it to be said).
