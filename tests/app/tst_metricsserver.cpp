@@ -699,13 +699,13 @@ void TestMetricsServer::authFileRead_data()
 {
     QTest::addColumn<QByteArray>("content");
     QTest::addColumn<bool>("ok");
-    QTest::newRow("user:password") << QByteArray("scraper:pw\n") << true;
-    QTest::newRow("CRLF") << QByteArray("scraper:pw\r\n") << true;
-    QTest::newRow("no newline") << QByteArray("scraper:pw") << true;
+    QTest::newRow("user:password") << QByteArray("scraper:hunter2\n") << true;
+    QTest::newRow("CRLF") << QByteArray("scraper:hunter2\r\n") << true;
+    QTest::newRow("no newline") << QByteArray("scraper:hunter2") << true;
     QTest::newRow("no colon") << QByteArray("scraper\n") << false;
-    QTest::newRow("no user") << QByteArray(":pw\n") << false;
+    QTest::newRow("no user") << QByteArray(":hunter2\n") << false;
     QTest::newRow("no password") << QByteArray("scraper:\n") << false;
-    QTest::newRow("two lines") << QByteArray("a:b\nc:d\n") << false;
+    QTest::newRow("two lines") << QByteArray("a:hunter2\nc:hunter2\n") << false;
     QTest::newRow("empty") << QByteArray() << false;
     QTest::newRow("too large") << QByteArray("a:") + QByteArray(5000, 'x') << false;
 }
@@ -724,10 +724,12 @@ void TestMetricsServer::authFileRead()
     QString error;
     QCOMPARE(MetricsServer::readAuthFile(path, &credentials, &error), ok);
     if (ok) {
-        QCOMPARE(credentials, QByteArray("scraper:pw"));
+        QCOMPARE(credentials, QByteArray("scraper:hunter2"));
     } else {
-        QVERIFY2(error.startsWith(path), qPrintable(error)); // names the file
-        QVERIFY(!error.contains(QLatin1String("pw")));       // and never the secret
+        // Names the file and never the secret (a password longer than the random part of a temporary
+        // directory's name, so that the path cannot contain it by chance).
+        QVERIFY2(error.startsWith(path), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1String("hunter2")));
     }
     QVERIFY(!MetricsServer::readAuthFile(dir.filePath(QStringLiteral("missing")), &credentials, &error));
     QVERIFY(error.contains(QLatin1String("missing")));
