@@ -97,7 +97,7 @@ Q_ALWAYS_INLINE void MessageRouter::onMessage(Link &link, ReceivedMessage &messa
 // The transport's one call per message lands here.
 void Link::onMessage(ReceivedMessage &message)
 {
-    router.onMessage(*this, message);
+    router->onMessage(*this, message);
 }
 
 // A long message of which the first `want` bytes may be enough: text is converted only that
