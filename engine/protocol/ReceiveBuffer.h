@@ -51,7 +51,7 @@ public:
 
     // Room for `len` bytes and the padding after them at data(); what was written before is
     // kept when it grows.
-    char *reserve(std::size_t len)
+    Q_ALWAYS_INLINE char *reserve(std::size_t len)
     {
         const std::size_t need = len + kPadding;
         if (need > m_data.size())

@@ -162,7 +162,7 @@ void ConnectionLifecycle::onReconnectDue()
 
 Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool rollover)
 {
-    Link *l = &m_links.add(std::make_unique<Link>(m_router, m_links.nextId(), shard, rollover));
+    Link *l = &m_links.add(std::make_unique<Link>(&m_router, m_links.nextId(), shard, rollover));
     l->streams = streams;
     l->config = m_config;
     l->config.url = m_venue.shardUrl(m_config.url, shard);

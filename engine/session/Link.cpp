@@ -6,7 +6,7 @@ namespace streamscope {
 
 // Link::onMessage() is in MessageRouter.cpp, beside the hot path it calls.
 
-Link::Link(MessageRouter &messageRouter, int linkId, int shardIndex, bool isRollover)
+Link::Link(MessageRouter *messageRouter, int linkId, int shardIndex, bool isRollover)
     : router(messageRouter)
     , id(linkId)
     , shard(shardIndex)

@@ -22,7 +22,9 @@ namespace streamscope {
 class MessageRouter;
 
 struct Link final : public MessageSink {
-    Link(MessageRouter &messageRouter, int linkId, int shardIndex, bool isRollover);
+    // `messageRouter` gets the link's messages; null only for a link that never receives one
+    // (ConnectionGroup on its own).
+    Link(MessageRouter *messageRouter, int linkId, int shardIndex, bool isRollover);
     Link(const Link &) = delete;
     Link &operator=(const Link &) = delete;
     ~Link();
@@ -30,7 +32,7 @@ struct Link final : public MessageSink {
     // MessageSink: defined in MessageRouter.cpp, the hot path's home.
     void onMessage(ReceivedMessage &message) override;
 
-    MessageRouter &router;
+    MessageRouter *const router;
     const int id;
     const int shard;     // which share of the subscriptions it carries
     bool rollover;       // a replacement not yet switched over to

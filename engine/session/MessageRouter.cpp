@@ -34,12 +34,6 @@ std::int64_t inUnits(double us, double usPerUnit)
 
 } // namespace
 
-// The transport's one call per message lands here.
-void Link::onMessage(ReceivedMessage &message)
-{
-    router.onMessage(*this, message);
-}
-
 MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, MessageDecoder &decoder,
                              const Clock &clock, VenueHandler &venue, SessionStatus &status,
                              SessionRecorders &recorders, ConnectionLifecycle &lifecycle, TickObservers &observers)
@@ -50,7 +44,11 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
     , m_status(status)
     , m_recorders(recorders)
     , m_lifecycle(lifecycle)
-    , m_observers(observers)
+    , m_rollover(lifecycle.rollover())
+    , m_stall(lifecycle.stall())
+    , m_clockTrack(observers.clock())
+    , m_eventTypes(observers.eventTypes())
+    , m_backpressure(observers.backpressure())
     , m_latencyPointer(config.latencyField.toStdString())
     , m_usPerUnit(config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit))
     , m_minEventTime(inUnits(kMinPlausibleUs, m_usPerUnit))
@@ -59,22 +57,22 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
     , m_heartbeats(venue.headScanHeartbeats(m_parsed))
     , m_rawNotice(venue.rawNotice())
 {
-    observers.eventTypes().setUnit(m_usPerUnit);
+    m_eventTypes.setUnit(m_usPerUnit);
 }
 
 qsizetype MessageRouter::headBytes(qsizetype len) const
 {
     // A recording, a flight recorder, a rollover's de-duplication and an inspector need the
     // whole message.
-    if (m_recorders.any() || m_lifecycle.rollover().overlapping()
-        || m_shared.inspecting.load(std::memory_order_relaxed))
+    if (m_recorders.any() || m_rollover.overlapping() || m_shared.inspecting.load(std::memory_order_relaxed))
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
     return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue.decodeProfile()));
 }
 
-void MessageRouter::onMessage(Link &link, ReceivedMessage &message)
+// Inlined into Link::onMessage, its one caller (below): a call less a message.
+Q_ALWAYS_INLINE void MessageRouter::onMessage(Link &link, ReceivedMessage &message)
 {
     if (!link.active)
         return;
@@ -85,33 +83,51 @@ void MessageRouter::onMessage(Link &link, ReceivedMessage &message)
         m_lifecycle.runCommands();
         return;
     }
-    // Of a long message the head may be enough; text is then converted only that far.
-    const qsizetype length = message.length();
-    const qsizetype want = length > HeadScanner::kHeadBytes ? headBytes(length) : 0;
-    MessageView view = want > 0 ? message.head(want) : message.whole();
-    const HeadInfo head = HeadScanner::scan(view.data, view.size, m_heartbeats);
-    DecodedFields headFields;
-    const DecodedFields *decodedHead = nullptr;
-    if (!view.isWhole()) {
-        if (head.kind != MessageKind::Data && head.kind != MessageKind::Unknown)
-            view = message.whole(); // a response: its text is kept whole
-        else if (m_parsed && m_decoder.decodeHead(view, m_latencyPointer, headFields, m_venue.decodeProfile()))
-            decodedHead = &headFields;
-        else if (m_parsed)
-            view = message.whole(); // the prefix was not enough
+    if (const qsizetype length = message.length(); length > HeadScanner::kHeadBytes) {
+        if (const qsizetype want = headBytes(length); want > 0) {
+            onLongMessage(link, message, want);
+            return;
+        }
     }
-    handleMessage(link, message, view, head, decodedHead);
+    const MessageView &view = message.whole();
+    handleMessage(link, message, view.data, view.size, true, HeadScanner::scan(view.data, view.size, m_heartbeats),
+                  nullptr);
 }
 
-// `view` holds the message, or only its head (headBytes(): raw mode, which reads no further,
-// or a parsed message whose fields were decoded from its head, `decodedHead`).
-void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
-                                  const DecodedFields *decodedHead)
+// The transport's one call per message lands here.
+void Link::onMessage(ReceivedMessage &message)
 {
-    Q_ASSERT(view.isWhole() || !m_parsed || decodedHead);
-    const char *data = view.data;
-    const qsizetype len = view.messageBytes;
-    const bool whole = view.isWhole();
+    router->onMessage(*this, message);
+}
+
+// A long message of which the first `want` bytes may be enough: text is converted only that
+// far, and the rest only when the head is not enough after all.
+void MessageRouter::onLongMessage(Link &link, ReceivedMessage &message, qsizetype want)
+{
+    const MessageView head = message.head(want);
+    const HeadInfo info = HeadScanner::scan(head.data, head.size, m_heartbeats);
+    const bool data = info.kind == MessageKind::Data || info.kind == MessageKind::Unknown;
+    if (!head.isWhole() && data && !m_parsed) { // raw mode reads no further
+        handleMessage(link, message, head.data, head.messageBytes, false, info, nullptr);
+        return;
+    }
+    DecodedFields fields;
+    if (!head.isWhole() && data && m_decoder.decodeHead(head, m_latencyPointer, fields, m_venue.decodeProfile())) {
+        handleMessage(link, message, head.data, head.messageBytes, false, info, &fields);
+        return;
+    }
+    // A response, whose text is kept, or a prefix that was not enough: the whole message.
+    const MessageView &whole = message.whole();
+    handleMessage(link, message, whole.data, whole.size, true, info, nullptr);
+}
+
+// `len` is the message's size; `whole`: all of it is at `data`, else only its head (raw mode,
+// which reads no further, or a parsed message whose fields were decoded from its head,
+// `decodedHead`).
+void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const char *data, qsizetype len, bool whole,
+                                  const HeadInfo &head, const DecodedFields *decodedHead)
+{
+    Q_ASSERT(whole || !m_parsed || decodedHead);
     // One clock read a message, the wall clock's, for latency and the times shown; the
     // watchdogs are told a frame came and timestamp it on the tick.
     const qint64 nowUs = m_clock.wallUs();
@@ -129,7 +145,7 @@ void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const Me
     double latencyMs = qQNaN();
     switch (head.kind) {
     case MessageKind::Data:
-    case MessageKind::Unknown: handleData(link, message, view, head, nowUs, latencyMs, decodedHead); break;
+    case MessageKind::Unknown: handleData(link, message, data, len, head, nowUs, latencyMs, decodedHead); break;
     case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
     case MessageKind::Connection:
         c.controlMessages.add();
@@ -141,25 +157,20 @@ void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const Me
     // An inspector opened while the head of this message was read sees the next one.
     if (m_shared.inspecting.load(std::memory_order_relaxed) && whole)
         m_shared.inspect(wallMs, latencyMs, data, len);
-    MakeBeforeBreak &rollover = m_lifecycle.rollover();
-    if (rollover.overlapping())
-        m_lifecycle.advanceRollover(rollover.afterMessage(),
+    if (m_rollover.overlapping())
+        m_lifecycle.advanceRollover(m_rollover.afterMessage(),
                                     QStringLiteral("the old connection caught up with the new one"));
-    BackpressureMeter &backpressure = m_observers.backpressure();
-    if (backpressure.due()) // one message in 64 (docs/freshness.md, "Backpressure")
-        backpressure.processed(m_clock.wallUs() - nowUs);
+    if (m_backpressure.due()) // one message in 64 (docs/freshness.md, "Backpressure")
+        m_backpressure.processed(m_clock.wallUs() - nowUs);
 }
 
-void MessageRouter::handleData(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
-                               qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead)
+void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char *data, qsizetype len,
+                               const HeadInfo &head, qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead)
 {
-    const char *data = view.data;
-    const qsizetype len = view.messageBytes;
     StreamCounters &c = m_shared.counters;
-    MakeBeforeBreak &rollover = m_lifecycle.rollover();
     DecodedFields fields;
     const DecodedFields *decoded = nullptr;
-    const bool overlap = rollover.overlapping();
+    const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
         const DecodeProfile profile = m_venue.decodeProfile();
         // What tells events apart (stream, symbol, trade id) is read only for the de-duplication.
@@ -171,7 +182,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const Messa
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
-            m_lifecycle.stall().dataSeen();
+            m_stall.dataSeen();
             m_lifecycle.becomeLive(StreamState::Live, QStringLiteral("receiving data"));
             onDataDecodeFailed(data, len);
             return;
@@ -196,30 +207,28 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const Messa
             return;
         }
     }
-    if (overlap && !rollover.accept(link.id, decoded, m_clock.monotonicMs())) {
+    if (overlap && !m_rollover.accept(link.id, decoded, m_clock.monotonicMs())) {
         m_shared.venue.duplicates.add();
         return;
     }
     c.dataMessages.add();
     c.lastDataMs.store(nowUs / 1000);
-    m_lifecycle.stall().dataSeen();
+    m_stall.dataSeen();
     if (decoded) {
         if (fields.eventTime >= m_minEventTime && fields.eventTime <= m_maxEventTime) {
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared.latency.record(latencyUs);
-            EventTypeTracker &types = m_observers.eventTypes();
-            types.record(types.slot(fields.eventType.empty() ? fields.op : fields.eventType), fields.eventTime,
-                         latencyUs);
-            ClockTracker &clock = m_observers.clock();
-            clock.observe(latencyUs);
-            if (clock.correcting())
-                m_shared.latencyCorrected.record(latencyUs + clock.offsetUs());
+            m_eventTypes.record(m_eventTypes.slot(fields.eventType.empty() ? fields.op : fields.eventType),
+                                fields.eventTime, latencyUs);
+            m_clockTrack.observe(latencyUs);
+            if (m_clockTrack.correcting())
+                m_shared.latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());
             latencyMs = double(latencyUs) / 1000.0;
         } else if (fields.eventTime != DecodedFields::kNone) {
             m_shared.latency.recordInvalid();
         }
-        m_venue.onData(fields, rollover.checksSequence(link.id));
+        m_venue.onData(fields, m_rollover.checksSequence(link.id));
     } else {
         m_shared.venue.updates.add();
     }

@@ -26,8 +26,13 @@
 
 namespace streamscope {
 
+class BackpressureMeter;
+class ClockTracker;
 class ConnectionLifecycle;
 class Clock;
+class EventTypeTracker;
+class MakeBeforeBreak;
+class StallWatchdog;
 class MessageDecoder;
 class ReceivedMessage;
 class SessionRecorders;
@@ -45,14 +50,16 @@ public:
                   VenueHandler &venue, SessionStatus &status, SessionRecorders &recorders,
                   ConnectionLifecycle &lifecycle, TickObservers &observers);
 
+    // Called by Link::onMessage only (MessageRouter.cpp, where it is inlined).
     void onMessage(Link &link, ReceivedMessage &message);
 
 private:
     qsizetype headBytes(qsizetype len) const;
-    void handleMessage(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head,
-                       const DecodedFields *decodedHead);
-    void handleData(Link &link, ReceivedMessage &message, const MessageView &view, const HeadInfo &head, qint64 nowUs,
-                    double &latencyMs, const DecodedFields *decodedHead);
+    void onLongMessage(Link &link, ReceivedMessage &message, qsizetype want);
+    void handleMessage(Link &link, ReceivedMessage &message, const char *data, qsizetype len, bool whole,
+                       const HeadInfo &head, const DecodedFields *decodedHead);
+    void handleData(Link &link, ReceivedMessage &message, const char *data, qsizetype len, const HeadInfo &head,
+                    qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead);
     void onHeartbeatMessage(const DecodedFields *fields);
     void onDataDecodeFailed(const char *data, qsizetype len);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);
@@ -64,7 +71,12 @@ private:
     SessionStatus &m_status;
     SessionRecorders &m_recorders;
     ConnectionLifecycle &m_lifecycle;
-    TickObservers &m_observers;
+    // The parts of the lifecycle and the observers that every message touches.
+    MakeBeforeBreak &m_rollover;
+    StallWatchdog &m_stall;
+    ClockTracker &m_clockTrack;
+    EventTypeTracker &m_eventTypes;
+    BackpressureMeter &m_backpressure;
 
     // From the configuration.
     std::string m_latencyPointer;

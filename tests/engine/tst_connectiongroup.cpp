@@ -6,12 +6,6 @@
 #include "../common/SessionRig.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/ConnectionGroup.h"
-#include "session/ConnectionLifecycle.h"
-#include "session/MessageRouter.h"
-#include "session/SessionRecorders.h"
-#include "session/SessionStatus.h"
-#include "session/TickObservers.h"
-#include "venues/VenueHost.h"
 
 #include <QtCore/QPointer>
 #include <QtCore/QTimer>
@@ -30,46 +24,6 @@ StreamConfig binanceConfig()
     c.url = QUrl(QStringLiteral("ws://user:s3cret@127.0.0.1:9/stream?streams=btcusdt@aggTrade&token=t0ken"));
     return c;
 }
-
-// What a Link refers to: the stream's hot path (MessageRouter), which the transport would hand
-// its messages to, and the parts that refer to each other, made in the order StreamSession
-// makes them. No message goes through it here.
-struct StreamParts final : private VenueHost {
-    explicit StreamParts(const StreamConfig &streamConfig)
-        : config(streamConfig)
-        , block(1, config)
-        , status(block, events, clock, recorders)
-        , venue(VenueHandler::create(config, *this))
-        , observers(config, block, clock, *venue, status)
-        , lifecycle(config, block, clock, buffer, networkTransports(), *venue, status, observers, router)
-        , router(config, block, decoder, clock, *venue, status, recorders, lifecycle, observers)
-    {
-    }
-
-    // VenueHost: nothing of the venue runs here.
-    void sendOn(int, const QString &, const QString &, const QString &) override { }
-    void event(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return block; }
-    qint64 monotonicMs() const override { return clock.monotonicMs(); }
-    qint64 wallMs() const override { return clock.wallMs(); }
-
-    const StreamConfig config;
-    ManualClock clock;
-    EventLog events;
-    ReceiveBuffer buffer;
-    MessageDecoder decoder;
-    StreamShared block;
-    SessionRecorders recorders;
-    SessionStatus status;
-    std::unique_ptr<VenueHandler> venue;
-    TickObservers observers;
-    ConnectionLifecycle lifecycle;
-    MessageRouter router;
-};
 
 // A group filled from a layout: one token per connection, in order, "<shard>[r][+]:<streams>"
 // where "r" marks a rollover's replacement, "+" a connection that is up, and the streams are
@@ -95,12 +49,12 @@ struct Fixture {
     // Built as the session builds a connection: its own config, a transport that refers to it.
     Link &add(int shard, bool rollover = false, const QStringList &streams = {}, bool active = false)
     {
-        auto link = std::make_unique<Link>(parts.router, group.nextId(), shard, rollover);
+        auto link = std::make_unique<Link>(nullptr, group.nextId(), shard, rollover);
         link->config = binanceConfig();
         link->streams = streams;
         link->active = active;
         link->connectedWallMs = active ? 1'780'000'000'000 + shard : 0;
-        auto *t = new FakeTransport(link->config, parts.buffer, *link);
+        auto *t = new FakeTransport(link->config, buffer, *link);
         link->transport = t;
         transports << t;
         link->outboxTimer = new QTimer;
@@ -126,8 +80,8 @@ struct Fixture {
         return out.join(QLatin1Char(' '));
     }
 
-    StreamParts parts{binanceConfig()}; // what the links refer to
-    ConnectionGroup group;              // after the parts: its links go first
+    ReceiveBuffer buffer;  // what the fake transports would fill; no message goes through here
+    ConnectionGroup group; // after the buffer: its links go first
     QList<QPointer<FakeTransport>> transports;
 };
 
