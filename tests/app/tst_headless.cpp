@@ -16,6 +16,9 @@
 #include <QtWebSockets/QWebSocket>
 #include <QtWebSockets/QWebSocketServer>
 #include <algorithm>
+#ifdef Q_OS_UNIX
+#include <sys/stat.h>
+#endif
 
 namespace {
 
@@ -132,6 +135,8 @@ private slots:
     void versionAndHelp();
     void badArguments_data();
     void badArguments();
+    void fifoArgumentsRefusedAtOnce_data();
+    void fifoArgumentsRefusedAtOnce();
     void malformedWorkspace_data();
     void malformedWorkspace();
     void reportCountsEveryScenarioExactly();
@@ -256,6 +261,39 @@ void TestHeadless::badArguments()
     const Run r = runStreamscope(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(message), qPrintable(r.err));
+}
+
+void TestHeadless::fifoArgumentsRefusedAtOnce_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::newRow("--metrics-auth-file") << QStringList{QStringLiteral("--metrics-port"), QStringLiteral("0"),
+                                                        QStringLiteral("--metrics-auth-file")};
+    QTest::newRow("--metrics-tls-cert") << QStringList{
+        QStringLiteral("--metrics-port"), QStringLiteral("0"), QStringLiteral("--metrics-tls-key"),
+        QStringLiteral("/etc/hostname"), QStringLiteral("--metrics-tls-cert")};
+    QTest::newRow("--workspace") << QStringList{QStringLiteral("--workspace")};
+}
+
+// A FIFO with no writer given for a file the start reads: opened without blocking and refused by
+// what it is, naming the file, instead of a start that hangs (and ignores SIGTERM) until a writer
+// comes. A hang is the 60 s timeout of runStreamscope.
+void TestHeadless::fifoArgumentsRefusedAtOnce()
+{
+#ifdef Q_OS_UNIX
+    QFETCH(QStringList, options);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath(QStringLiteral("fifo"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    const Run r =
+        runStreamscope(QStringList{QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("1")}
+                       + options + QStringList{fifo});
+    QVERIFY2(r.err != QLatin1String("timed out"), "the start blocked on the FIFO");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(fifo + QStringLiteral(": expected a regular file, found a FIFO")), qPrintable(r.err));
+#else
+    QSKIP("no FIFOs here");
+#endif
 }
 
 void TestHeadless::malformedWorkspace_data()
