@@ -13,8 +13,9 @@
 # fit gets GCC's -Winvalid-pch warning (not an error: scripts/build.sh prints it) and parses
 # the headers itself; nothing else changes.
 #
-# Builds without it (the release workflow, scripts/check-portability.sh, plain `cmake -S .`)
-# still compile every source on its own headers, so a missing #include is caught there.
+# Builds without it (the release workflow's, a plain `cmake -S .`) compile every source on its
+# own headers, so a missing #include is caught there; scripts/check-portability.sh batches its
+# sources and catches one only with PORTABILITY_BATCH=1.
 option(STREAMSCOPE_PRECOMPILED_HEADERS "Build Qt's headers once and reuse them in every target" OFF)
 
 if(STREAMSCOPE_PRECOMPILED_HEADERS)

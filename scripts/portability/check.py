@@ -117,6 +117,104 @@ def display_name(entry):
     return relative(path)
 
 
+# Sources compiled together, in one syntax-only run, when their commands differ only in the
+# target's autogen include folder (its moc output): Qt's headers are parsed once per batch
+# instead of once per source, which was most of the check's time. Two sources of one batch may
+# clash (two file-local helpers of one name): the later one leaves for a batch of its own and
+# both are compiled again. A batch that fails otherwise is compiled again source by source,
+# and only those results count: a batch costs time, never a false failure.
+BATCH = int(os.environ.get("PORTABILITY_BATCH", "12"))
+CLASH = re.compile(r"^(.+?):\d+:\d+: error: (redefinition of|conflicting declaration|multiple definition of"
+                   r"|redeclaration of|.* conflicts with a previous declaration)")
+
+
+def is_autogen_include(arg):
+    return arg.startswith("-I") and "_autogen/include" in arg
+
+
+def source_index(argv, entry):
+    """Where the source is in a compile command (relative to its directory or not)."""
+    wanted = Path(entry["file"]).resolve()
+    for i in range(len(argv) - 1, 0, -1):
+        if (Path(entry["directory"]) / argv[i]).resolve() == wanted:
+            return i
+    raise ValueError(f"no source in the command of {entry['file']}")
+
+
+def batchable(entry):
+    """A resource script runs alone; so does a moc unit with nothing to moc (an enum, no
+    include: batched, its enums would clash)."""
+    if entry["file"].endswith(".rc") or BATCH <= 1:
+        return False
+    return "#include" in Path(entry["file"]).read_text(encoding="utf-8", errors="replace") \
+        if "_autogen" in entry["file"] else True
+
+
+class Batcher:
+    def __init__(self, third_party):
+        self.third_party = third_party
+        self.count = 0
+
+    def command(self, members):
+        """(argv, directory) compiling `members`, entries whose commands differ only in their
+        autogen include folder: the one source's own command, or a unity file including all."""
+        entry = members[0]
+        argv = windows_argv(entry, self.third_party)
+        if len(members) == 1:
+            return argv, entry["directory"]
+        self.count += 1
+        unity = self.third_party / f"batch{self.count}.cpp"
+        lines = []
+        for n, member in enumerate(members):
+            # Each test defines main(): one name per source.
+            lines += [f"#define main streamscope_portability_main_{n}",
+                      f'#include "{Path(member["file"]).resolve()}"', "#undef main"]
+        unity.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        autogen = []
+        for member in members:
+            autogen += [a for a in windows_argv(member, self.third_party)
+                        if is_autogen_include(a) and a not in autogen]
+        i = source_index(argv, entry)
+        flags = [a for j, a in enumerate(argv) if j != i and not is_autogen_include(a)]
+        return flags[:1] + autogen + flags[1:] + [str(unity)], entry["directory"]
+
+    def plan(self, entries):
+        """The first batches: sources grouped by their command, in path order."""
+        groups = {}
+        singles = []
+        for entry in entries:
+            if not batchable(entry):
+                singles.append([entry])
+                continue
+            argv = windows_argv(entry, self.third_party)
+            i = source_index(argv, entry)
+            key = (entry["directory"],
+                   tuple(a for j, a in enumerate(argv) if j != i and not is_autogen_include(a)))
+            groups.setdefault(key, []).append(entry)
+        out = singles
+        for members in groups.values():
+            members.sort(key=lambda e: e["file"])
+            out += [members[k:k + BATCH] for k in range(0, len(members), BATCH)]
+        return out
+
+
+def split_clashes(members, stderr):
+    """The batch without the sources that clashed with an earlier one, and those sources; or
+    None when an error is not such a clash."""
+    errors = [line for line in stderr.splitlines() if ": error: " in line]
+    clashing = set()
+    for line in errors:
+        m = CLASH.match(line)
+        if not m:
+            return None
+        clashing.add(Path(m.group(1)).resolve())
+    moved = [e for e in members if Path(e["file"]).resolve() in clashing]
+    kept = [e for e in members if Path(e["file"]).resolve() not in clashing]
+    if not moved or not kept:
+        return None
+    return kept, moved
+
+
 def check_windows(build_dir):
     if not run_automoc(build_dir):
         return 1
@@ -124,18 +222,33 @@ def check_windows(build_dir):
     only = os.environ.get("PORTABILITY_ONLY")
     if only:
         entries = [e for e in entries if re.search(only, e["file"])]
+    failed = []
+    runs = 0
     with tempfile.TemporaryDirectory(prefix="portability-") as tmp:
         third_party = Path(tmp)
         for name in THIRD_PARTY_HEADERS:
             os.symlink(Path("/usr/include") / name, third_party / name)
+        batcher = Batcher(third_party)
 
-        def one(entry):
-            return subprocess.run(windows_argv(entry, third_party), cwd=entry["directory"],
-                                  capture_output=True, text=True, check=False)
+        def run(members):
+            argv, directory = batcher.command(members)
+            return subprocess.run(argv, cwd=directory, capture_output=True, text=True, check=False)
 
+        pending = batcher.plan(entries)
         with ThreadPoolExecutor(JOBS) as pool:
-            results = list(pool.map(one, entries))
-    failed = [(e, r) for e, r in zip(entries, results) if r.returncode != 0]
+            while pending:
+                results = list(pool.map(run, pending))
+                runs += len(pending)
+                retry = []
+                for members, result in zip(pending, results):
+                    if result.returncode == 0:
+                        continue
+                    if len(members) == 1:
+                        failed.append((members[0], result))
+                        continue
+                    split = split_clashes(members, result.stderr)
+                    retry += list(split) if split else [[e] for e in members]
+                pending = retry
     for entry, result in failed:
         lines = result.stderr.splitlines()
         print(f"--- {display_name(entry)}: does not compile for Windows")
@@ -149,7 +262,8 @@ def check_windows(build_dir):
               f"(x86_64-w64-mingw32-g++-posix -fsyntax-only)")
         return 1
     print(f"windows: {sources} sources, {len(entries) - sources - resources} moc units and "
-          f"{resources} resource script compile (mingw-w64 -fsyntax-only against the Qt headers)",
+          f"{resources} resource script compile (mingw-w64 -fsyntax-only against the Qt headers, "
+          f"batched: {runs} compiler runs)",
           end="")
     return 0
 
