@@ -121,13 +121,14 @@ void StreamSession::applyConfig(const StreamConfig &config)
     m_subscriptions = config.subscribe;
     m_parsed = config.mode != DecodeMode::Raw;
     m_latencyPointer = config.latencyField.toStdString();
-    m_usPerUnit = config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit);
+    m_venue = VenueHandler::create(m_config, *this);
+    m_usPerUnit =
+        microsecondsPerUnit(config.latencyField.isEmpty() ? m_venue->decodeSpec().timeUnit : config.latencyUnit);
     m_minEventTime = inUnits(kMinPlausibleUs, m_usPerUnit);
     m_maxEventTime = inUnits(kMaxPlausibleUs, m_usPerUnit);
     m_eventTypes.setUnit(m_usPerUnit);
     m_namesPeriodic = EventTypeTracker::allPeriodic(EventTypeTracker::streamNames(config.url, config.subscribe));
     m_backoff = Backoff(config.reconnectBaseMs, config.reconnectMaxMs);
-    m_venue = VenueHandler::create(m_config, *this);
     m_heartbeats = m_venue->headScanHeartbeats(m_parsed);
     m_rawNotice = m_venue->rawNotice();
     m_shared->venue.outgoingLimitPerS.store(m_venue->controlMessagesPerSecond());
@@ -279,7 +280,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
     flushOutbox(*l);
 }
 
-void StreamSession::event(EventKind kind, const QString &text)
+void StreamSession::venueEvent(EventKind kind, const QString &text)
 {
     // Every gap is recorded; the event log gets at most ten a second.
     if (kind == EventKind::Gap)
@@ -867,12 +868,12 @@ qsizetype StreamSession::headBytes(qsizetype len) const
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
-    return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue->decodeProfile()));
+    return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue->decodeSpec()));
 }
 
 bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, qsizetype len)
 {
-    const HeadInfo info = HeadScanner::scan(head, headLen, m_heartbeats);
+    const HeadInfo info = HeadScanner::scan(head, headLen, m_venue->decodeSpec().head, m_heartbeats);
     if (info.kind != MessageKind::Data && info.kind != MessageKind::Unknown)
         return false; // a response: its text is kept whole
     if (!m_parsed) {
@@ -881,8 +882,7 @@ bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, 
     }
     // A parsed stream's long message: its fields from the prefix, or the whole message after all.
     DecodedFields fields;
-    if (!m_decoder.decodeHead(std::size_t(headLen), std::size_t(len), m_latencyPointer, fields,
-                              m_venue->decodeProfile()))
+    if (!m_decoder.decodeHead(std::size_t(headLen), std::size_t(len), m_latencyPointer, fields, m_venue->decodeSpec()))
         return false;
     handleMessage(link, head, len, headLen, true, info, false, &fields);
     return true;
@@ -890,7 +890,8 @@ bool StreamSession::onLinkHead(Link &link, const char *head, qsizetype headLen, 
 
 void StreamSession::onLinkMessage(Link &link, const char *data, qsizetype len, bool inScratch, bool binary)
 {
-    handleMessage(link, data, len, len, inScratch, HeadScanner::scan(data, len, m_heartbeats), binary);
+    handleMessage(link, data, len, len, inScratch,
+                  HeadScanner::scan(data, len, m_venue->decodeSpec().head, m_heartbeats), binary);
 }
 
 // `available` bytes of the message's `len` are at `data`: all of them, or the head only
@@ -955,15 +956,15 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
     const DecodedFields *decoded = nullptr;
     const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
-        const DecodeProfile profile = m_venue->decodeProfile();
+        const DecodeSpec &spec = m_venue->decodeSpec();
         // What tells events apart (stream, symbol, trade id) is read only for the de-duplication.
         bool ok = true;
         if (decodedHead)
             fields = *decodedHead;
         else if (inScratch)
-            ok = m_decoder.decode(std::size_t(len), m_latencyPointer, fields, profile, overlap);
+            ok = m_decoder.decode(std::size_t(len), m_latencyPointer, fields, spec, overlap);
         else
-            ok = m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, profile, overlap);
+            ok = m_decoder.decodeCopy(data, std::size_t(len), m_latencyPointer, fields, spec, overlap);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -1004,8 +1005,7 @@ void StreamSession::handleData(Link &link, const char *data, qsizetype len, bool
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared->latency.record(latencyUs);
-            m_eventTypes.record(m_eventTypes.slot(fields.eventType.empty() ? fields.op : fields.eventType),
-                                fields.eventTime, latencyUs);
+            m_eventTypes.record(m_eventTypes.slot(fields.eventType), fields.eventTime, latencyUs);
             m_clockTrack.observe(latencyUs);
             if (m_clockTrack.correcting())
                 m_shared->latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());

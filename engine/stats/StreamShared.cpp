@@ -1,7 +1,7 @@
 #include "StreamShared.h"
 
-#include "platform/SecretStore.h"
 #include "model/StreamSnapshot.h"
+#include "platform/SecretStore.h"
 
 #include <QtCore/QMutexLocker>
 

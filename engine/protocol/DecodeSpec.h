@@ -1,0 +1,136 @@
+#pragma once
+
+// What the head scan and the decoder must find in one venue's messages, given as data by the
+// venue's folder (engine/venues/<venue>/) to a scanner and a decoder that know no venue: which
+// keys hold the event time (and its unit), the event type, the symbol, the sequence fields and
+// what tells events apart; which key holds a nested event (an envelope's "data") or a list of
+// changes; the heartbeat and notice shapes; and how the head scan tells data from responses
+// (HeadSpec). MessageDecoder.cpp interprets it.
+//
+// A spec is built once (a venue's spec is a function-local static) and is immutable after;
+// its keys are views of string literals. The constructor indexes the rules by the first
+// character of their key, so that the decoder's per-field dispatch is one table lookup.
+//
+// Thread contract: immutable after construction; read from any thread.
+
+#include "HeadSpec.h"
+#include "model/StreamTypes.h"
+
+#include <QtCore/QtGlobal>
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+namespace streamscope {
+
+struct DecodedFields;
+
+// What a key's value is read as, and where it goes in DecodedFields.
+enum class FieldRole : quint8 {
+    Unknown = 0,
+    EventTime,     // a time in the spec's timeUnit: integer, float or a string of digits → eventTime
+    EventType,     // string → eventType
+    Symbol,        // string → symbol
+    FirstUpdateId, // integer → firstUpdateId (the first sequence number the event covers)
+    FinalUpdateId, // integer → finalUpdateId (the last)
+    PrevUpdateId,  // integer → prevFinalUpdateId (the previous event's last, where the venue says it)
+    StreamName,    // string → stream: which of the connection's streams the event belongs to
+    EventId,       // integer → tradeId, what identifies one event of its stream; any other type is skipped
+    Text,          // string → texts[slot]
+    Number,        // integer, or null for none → numbers[slot]
+    Flag,          // boolean, OR-ed into bit `slot` of flags
+    Event,         // an object that is the event, or an array of events whose first stands for the batch
+    Items,         // an array of objects, each read with the rules of scope kItem (every one, to the end)
+};
+
+// Where a rule applies (a bit set): the root object, an event (nested in the root through an
+// Event rule, or the first element of a root array), an element of an Items list.
+enum FieldScope : quint8 { kRootScope = 1, kEventScope = 2, kItemScope = 4 };
+
+struct FieldRule {
+    std::string_view key{}; // as written in the message (our keys never need unescaping), at most kMaxKeyBytes
+    FieldRole role = FieldRole::Unknown;
+    quint8 scopes = kRootScope | kEventScope;
+    quint8 slot = 0;       // Text, Number, Flag: which slot or bit
+    bool identity = false; // read only when the caller asks what tells events apart (a rollover's de-duplication)
+};
+
+// A decoded text slot that marks a message: the venue's heartbeat (Betfair ct=HEARTBEAT).
+struct TextMarker {
+    quint8 slot = 0;
+    std::string_view value{}; // empty: no marker
+
+    bool matches(const DecodedFields &fields) const;
+};
+
+// A data message that is a venue notice rather than data (Binance serverShutdown): its decoded
+// event type, and for raw streams, which decode nothing, the bytes it starts with.
+struct NoticeShape {
+    std::string_view eventType{}; // empty: the venue has no notice
+    std::string_view rawPrefix{};
+    // A byte of the prefix that data messages rarely share, compared first (the hot path then
+    // rejects almost every message with one comparison).
+    std::size_t rawProbe = 0;
+};
+
+class DecodeSpec {
+public:
+    static constexpr std::size_t kMaxKeyBytes = 32; // below the decoder's buffer padding
+    static constexpr std::size_t kMaxRules = 64;
+
+    DecodeSpec() = default;
+    // Indexes the rules by the first character of their key; keys must be printable ASCII.
+    explicit DecodeSpec(std::initializer_list<FieldRule> rules);
+
+    // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
+    // identity rules only when `identity`. Hot path: one table lookup, then a compare.
+    const FieldRule *find(const char *rawKey, quint8 scope, bool identity) const
+    {
+        const auto first = static_cast<unsigned char>(rawKey[0]);
+        if (first >= m_begin.size())
+            return nullptr;
+        for (quint8 i = m_begin[first]; i < m_end[first]; ++i) {
+            const FieldRule &rule = m_rules[i];
+            if ((rule.scopes & scope) == 0 || (rule.identity && !identity))
+                continue;
+            const std::size_t n = rule.key.size();
+            std::size_t k = 1; // the first character matched through the table
+            while (k < n && rawKey[k] == rule.key[k])
+                ++k;
+            if (k == n && rawKey[n] == '"')
+                return &rule;
+        }
+        return nullptr;
+    }
+    const std::vector<FieldRule> &rules() const { return m_rules; }
+    // Whether some rule reads a value of `role`.
+    bool reads(FieldRole role) const;
+    // Some rule reads the first or final sequence number.
+    bool readsSequence() const { return m_readsSequence; }
+
+    // The event time's unit when the stream names no latency field of its own.
+    LatencyUnit timeUnit = LatencyUnit::Milliseconds;
+    // An event of this type wants its sequence fields before a walk may stop early (Binance
+    // "depthUpdate"); empty: every event does, when the spec reads sequence fields at all.
+    std::string_view sequencedEventType{};
+    // Nested events of these types end at their id (EventId): the rest is skipped unread (and
+    // a trade's later "a", the seller's order id, is not taken for its id).
+    std::array<std::string_view, 2> idEndsEventTypes{};
+    // Long messages are first decoded from a prefix (MessageDecoder.h); false when the venue's
+    // fields are spread to the message's end (an Items list read whole).
+    bool prefixDecode = true;
+    TextMarker heartbeat;
+    NoticeShape notice;
+    HeadSpec head;
+
+private:
+    std::vector<FieldRule> m_rules; // sorted by the first character of the key
+    std::array<quint8, 128> m_begin{};
+    std::array<quint8, 128> m_end{};
+    bool m_readsSequence = false;
+};
+
+} // namespace streamscope
