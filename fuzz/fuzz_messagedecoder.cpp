@@ -46,14 +46,14 @@ struct Outcome {
     QString error;
     bool fieldError = false;
     std::int64_t ints[10] = {};
-    std::string strings[9];
+    std::string strings[7];
 
     bool sameFields(const Outcome &o) const
     {
         for (int i = 0; i < 10; ++i)
             if (ints[i] != o.ints[i])
                 return false;
-        for (int i = 0; i < 9; ++i)
+        for (int i = 0; i < 7; ++i)
             if (strings[i] != o.strings[i])
                 return false;
         return true;
@@ -92,9 +92,9 @@ Outcome decode(MessageDecoder &decoder, const char *message, std::size_t len, co
     const std::int64_t ints[10] = {f.eventTime,  f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
                                    f.numbers[0], f.numbers[1],    f.numbers[2],    f.numbers[3],        f.flags};
     std::copy(std::begin(ints), std::end(ints), out.ints);
-    const std::string_view strings[9] = {f.eventType, f.symbol,   f.stream,   f.texts[0], f.texts[1],
-                                         f.texts[2],  f.texts[3], f.texts[4], f.texts[5]};
-    for (int i = 0; i < 9; ++i)
+    const std::string_view strings[7] = {f.eventType, f.symbol,   f.stream,  f.texts[0],
+                                         f.texts[1],  f.texts[2], f.texts[3]};
+    for (int i = 0; i < 7; ++i)
         out.strings[i] = std::string(strings[i]);
     return out;
 }

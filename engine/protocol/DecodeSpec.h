@@ -8,8 +8,9 @@
 // (HeadSpec). MessageDecoder.cpp interprets it.
 //
 // A spec is built once (a venue's spec is a function-local static) and is immutable after;
-// its keys are views of string literals. The constructor indexes the rules by the first
-// character of their key, so that the decoder's per-field dispatch is one table lookup.
+// its keys are views of string literals. The constructor indexes the rules by scope and by the
+// first character of their key, so that the decoder's per-field dispatch is one table lookup
+// and, for a candidate, one word compare.
 //
 // Thread contract: immutable after construction; read from any thread.
 
@@ -20,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string_view>
 #include <vector>
@@ -42,8 +44,9 @@ enum class FieldRole : quint8 {
     Text,          // string → texts[slot]
     Number,        // integer, or null for none → numbers[slot]
     Flag,          // boolean, OR-ed into bit `slot` of flags
-    Event,         // an object that is the event, or an array of events whose first stands for the batch
-    Items,         // an array of objects, each read with the rules of scope kItem (every one, to the end)
+    // The roles that hold further fields (last, so that one compare tells them apart):
+    Event, // an object that is the event, or an array of events whose first stands for the batch
+    Items, // an array of objects, each read with the rules of scope kItem (every one, to the end)
 };
 
 // Where a rule applies (a bit set): the root object, an event (nested in the root through an
@@ -79,29 +82,38 @@ struct NoticeShape {
 class DecodeSpec {
 public:
     static constexpr std::size_t kMaxKeyBytes = 32; // below the decoder's buffer padding
-    static constexpr std::size_t kMaxRules = 64;
+    static constexpr std::size_t kMaxRules = 40;    // all index entries (up to 6 per rule) fit a byte
 
     DecodeSpec() = default;
-    // Indexes the rules by the first character of their key; keys must be printable ASCII.
+    DecodeSpec(const DecodeSpec &other);
+    DecodeSpec &operator=(const DecodeSpec &other);
+    // Indexes the rules by scope and the first character of their key; keys must be printable
+    // ASCII. Copies keep their own index (it points into their own rules).
     explicit DecodeSpec(std::initializer_list<FieldRule> rules);
 
     // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
-    // identity rules only when `identity`. Hot path: one table lookup, then a compare.
-    const FieldRule *find(const char *rawKey, quint8 scope, bool identity) const
+    // identity rules only when `identity`. Hot path: one table lookup, and for a key some rule
+    // starts with the same character, one masked 8-byte compare of the key and its quote (more
+    // only for keys of 8 characters or more). Reads up to 8 bytes from `rawKey`: the decoder's
+    // buffer is padded well beyond that.
+    const FieldRule *find(const char *rawKey, FieldScope scope, bool identity) const
     {
         const auto first = static_cast<unsigned char>(rawKey[0]);
-        if (first >= m_begin.size())
+        if (first >= kFirstChars)
             return nullptr;
-        for (quint8 i = m_begin[first]; i < m_end[first]; ++i) {
-            const FieldRule &rule = m_rules[i];
-            if ((rule.scopes & scope) == 0 || (rule.identity && !identity))
+        const Range range = m_index[identity][scope][first];
+        if (range.begin == range.end)
+            return nullptr;
+        std::uint64_t word;
+        std::memcpy(&word, rawKey, sizeof word);
+        const Entry *entry = m_entries.data() + range.begin;
+        const Entry *const end = m_entries.data() + range.end;
+        for (; entry != end; ++entry) {
+            if ((word & entry->mask) != entry->word)
                 continue;
-            const std::size_t n = rule.key.size();
-            std::size_t k = 1; // the first character matched through the table
-            while (k < n && rawKey[k] == rule.key[k])
-                ++k;
-            if (k == n && rawKey[n] == '"')
-                return &rule;
+            if (entry->length >= sizeof word && !tailMatches(rawKey, *entry->rule))
+                continue;
+            return entry->rule;
         }
         return nullptr;
     }
@@ -127,9 +139,42 @@ public:
     HeadSpec head;
 
 private:
-    std::vector<FieldRule> m_rules; // sorted by the first character of the key
-    std::array<quint8, 128> m_begin{};
-    std::array<quint8, 128> m_end{};
+    static constexpr std::size_t kFirstChars = 128;
+    // One rule in one scope, with the first bytes of its key and closing quote (up to 8) as a
+    // word to compare with the message's.
+    struct Entry {
+        std::uint64_t word = 0;
+        std::uint64_t mask = 0;
+        std::size_t length = 0; // the key's, without the quote
+        const FieldRule *rule = nullptr;
+    };
+    static constexpr std::size_t kMaxEntries = 6 * kMaxRules;
+    // The entries whose key starts with one character, in one identity and scope: [begin, end)
+    // of m_entries.
+    struct Range {
+        quint8 begin = 0;
+        quint8 end = 0;
+    };
+
+    void buildIndex();
+    // The key's characters from the 8th on, and the quote after them.
+    static bool tailMatches(const char *rawKey, const FieldRule &rule)
+    {
+        const std::size_t n = rule.key.size();
+        for (std::size_t k = sizeof(std::uint64_t); k < n; ++k) {
+            if (rawKey[k] != rule.key[k])
+                return false;
+        }
+        return rawKey[n] == '"';
+    }
+
+    std::vector<FieldRule> m_rules;
+    // By identity, scope, then the key's first character; held in the spec itself, so that the
+    // lookup reads no pointer to reach them.
+    std::array<Entry, kMaxEntries> m_entries{};
+    std::size_t m_entryCount = 0;
+    // Indexed by whether identity rules are read, then by the scope's bit, then the character.
+    std::array<std::array<std::array<Range, kFirstChars>, kItemScope + 1>, 2> m_index{};
     bool m_readsSequence = false;
 };
 

@@ -18,7 +18,7 @@ namespace streamscope {
 
 struct DecodedFields {
     static constexpr std::int64_t kNone = INT64_MIN;
-    static constexpr std::size_t kTexts = 6;
+    static constexpr std::size_t kTexts = 4;
     static constexpr std::size_t kNumbers = 4;
 
     std::int64_t eventTime = kNone;         // in the stream's latency unit
@@ -38,6 +38,17 @@ struct DecodedFields {
     quint32 flags = 0;
 
     bool flag(quint8 bit) const { return (flags >> bit) & 1u; }
+    // As default-constructed, field by field (no temporary to copy: it runs for every message).
+    void reset()
+    {
+        eventTime = firstUpdateId = finalUpdateId = prevFinalUpdateId = tradeId = kNone;
+        eventType = symbol = stream = {};
+        for (std::string_view &t : texts)
+            t = {};
+        for (std::int64_t &n : numbers)
+            n = kNone;
+        flags = 0;
+    }
 };
 
 } // namespace streamscope

@@ -105,19 +105,30 @@ int readInt(std::string_view head, std::size_t p)
     return any ? v : -1;
 }
 
+// The bytes at `p` are `text` (a spec's key or value: a few characters, compared inline).
+Q_ALWAYS_INLINE bool bytesAre(const char *p, std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (p[i] != text[i])
+            return false;
+    }
+    return true;
+}
+
 // The string value at p (after optional whitespace) is `value`, written bare.
-bool valueIs(std::string_view head, std::size_t p, std::string_view value)
+Q_ALWAYS_INLINE bool valueIs(std::string_view head, std::size_t p, std::string_view value)
 {
     p = skipSpace(head, p);
-    return p + value.size() + 2 <= head.size() && head[p] == '"' && head.compare(p + 1, value.size(), value) == 0
-        && head[p + 1 + value.size()] == '"';
+    const std::size_t n = value.size();
+    return p + n + 2 <= head.size() && head[p] == '"' && head[p + 1 + n] == '"' && bytesAre(head.data() + p + 1, value);
 }
 
 // The key at p is `key`, written bare, followed at once by ':'.
-bool firstKeyIs(std::string_view head, std::size_t p, std::string_view key)
+Q_ALWAYS_INLINE bool firstKeyIs(std::string_view head, std::size_t p, std::string_view key)
 {
-    return p + key.size() + 3 <= head.size() && head[p] == '"' && head.compare(p + 1, key.size(), key) == 0
-        && head[p + 1 + key.size()] == '"' && head[p + 2 + key.size()] == ':';
+    const std::size_t n = key.size();
+    return p + n + 3 <= head.size() && head[p] == '"' && head[p + 1 + n] == '"' && head[p + 2 + n] == ':'
+        && bytesAre(head.data() + p + 1, key);
 }
 
 } // namespace

@@ -170,8 +170,9 @@ simdjson::error_code readEventId(ondemand::value value, std::int64_t &out)
     return simdjson::SUCCESS;
 }
 
-// Reads a scalar field's value where its rule says.
-simdjson::error_code readField(const FieldRule &rule, ondemand::value value, DecodedFields &out)
+// Reads a scalar field's value where its rule says. Inlined into the walks: it runs for every
+// field a spec reads.
+Q_ALWAYS_INLINE simdjson::error_code readField(const FieldRule &rule, ondemand::value value, DecodedFields &out)
 {
     switch (rule.role) {
     case FieldRole::EventTime: return readTime(value, out.eventTime);
@@ -238,7 +239,8 @@ simdjson::error_code decodeItems(ondemand::value value, DecodedFields &out, cons
     return simdjson::SUCCESS;
 }
 
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, quint8 scope, const DecodeSpec &spec);
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope,
+                                  const DecodeSpec &spec);
 
 // An Event value (Binance combined streams' "data"): the event, or an array of events
 // (!ticker@arr) whose first stands for the batch.
@@ -273,7 +275,7 @@ simdjson::error_code decodeEvent(ondemand::value value, DecodedFields &out, cons
 // Reads the fields of one object in `scope` (the root, or an event nested in it). The key's
 // first character picks the rules to compare (DecodeSpec::find): this runs for every field of
 // every message.
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, quint8 scope, const DecodeSpec &spec)
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope, const DecodeSpec &spec)
 {
     for (auto field : object) {
         ondemand::raw_json_string key;
@@ -284,7 +286,7 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, q
             return e;
         const char *k = key.raw();
         const FieldRule *rule = spec.find(k, scope, t_walk.identity);
-        const bool nested = rule && (rule->role == FieldRole::Event || rule->role == FieldRole::Items);
+        const bool nested = rule && rule->role >= FieldRole::Event; // Event or Items
         if (t_walk.end && !nested) {
             // Only a message long enough to have a lazy tail looks for one.
             ondemand::json_type valueType;
@@ -458,7 +460,7 @@ bool MessageDecoder::decodePrefix(std::size_t available, const std::string &poin
                 && readTime(value, out.eventTime) == simdjson::SUCCESS;
         }
         if (!done) {
-            out = DecodedFields{};
+            out.reset();
             t_walk.stopped = false;
             t_walk.failedKey = nullptr;
         }
@@ -492,13 +494,13 @@ std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointe
 bool MessageDecoder::decodeHead(std::size_t available, std::size_t len, const std::string &pointer, DecodedFields &out,
                                 const DecodeSpec &spec)
 {
-    out = DecodedFields{};
+    out.reset();
     t_walk = WalkState{m_buffer.data() + len, false, nullptr, false};
     if (decodePrefix(std::min(available, len), pointer, out, spec))
         return true;
     // As in decode(): the next long messages go straight to the whole message.
     m_prefixSkips = kPrefixRetryAfter;
-    out = DecodedFields{};
+    out.reset();
     return false;
 }
 
@@ -512,7 +514,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
             m_failedField.assign(t_walk.failedKey, std::strcspn(t_walk.failedKey, "\"")); // our keys: a few chars
         return false;
     };
-    out = DecodedFields{};
+    out.reset();
     if (!pointer.empty() && !pointerIsComparable(pointer))
         return true; // the time is nowhere, as for a pointer to a missing field
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
@@ -535,7 +537,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
             if (decodePrefix(len, pointer, out, spec))
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
-            out = DecodedFields{};
+            out.reset();
             t_walk = WalkState{t_walk.end, false, nullptr, identity};
         }
     }

@@ -37,9 +37,10 @@ struct QuietHost final : VenueHost {
     StreamShared m_shared{1, StreamConfig{}};
 };
 
-const FieldRule *ruleFor(const DecodeSpec &spec, const char *key, quint8 scope)
+const FieldRule *ruleFor(const DecodeSpec &spec, const char *key, FieldScope scope)
 {
-    const std::string quoted = std::string(key) + '"';
+    // As in a message: the key, its quote, and more bytes after it (find() reads 8).
+    const std::string quoted = std::string(key) + "\":0,\"padding\":0}";
     return spec.find(quoted.c_str(), scope, true);
 }
 
