@@ -87,8 +87,7 @@ includes() {
 # Resolves one quoted include of an engine file to the header's path under engine/, or "".
 engine_include() {
     local inc=$1 file=$2 here=$3
-    local dir
-    dir=$(dirname "$file")
+    local dir=${file%/*}
     if [[ $inc == */* ]]; then
         if [[ -e engine/$inc ]]; then echo "$inc"; elif [[ -e $dir/$inc ]]; then echo "${dir#engine/}/$inc"; fi
         return 0
