@@ -62,7 +62,7 @@ AppOptions AppOptions::parse(const QStringList &arguments)
     AppOptions o;
     const auto bad = [&o](const QString &text) {
         o.action = Action::BadArguments;
-        o.message = text + QStringLiteral("\nTry 'streamscope --help'.");
+        o.message = text; // main() adds "Try 'streamscope --help'."
         return o;
     };
     if (!parser.parse(arguments))

@@ -11,7 +11,7 @@ namespace streamscope::app {
 struct AppOptions {
     enum class Action { Run, Help, Version, BadArguments };
     Action action = Action::Run;
-    QString message; // help text, version text or the error
+    QString message; // help text (lines), version text or the error (one line, unescaped)
 
     bool headless = false;
     QString workspacePath; // empty: the built-in demo

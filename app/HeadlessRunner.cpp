@@ -1,9 +1,9 @@
 #include "HeadlessRunner.h"
 
 #include "AlertService.h"
+#include "Console.h"
 #include "Engine.h"
 #include "MetricsServer.h"
-#include "PeerText.h"
 #include "Report.h"
 #include "ReportCsv.h"
 #include "StatsFormat.h"
@@ -11,23 +11,20 @@
 #include "WorkspaceReload.h"
 
 #include <QtCore/QDateTime>
-#include <QtCore/QTextStream>
 #include <QtCore/QUrl>
-
-#include <cstdio>
 
 namespace streamscope::app {
 
 namespace {
-QTextStream &out()
+// Every line this runner writes holds text from outside (a workspace's names and values, a
+// peer's words, a path): escaped whole, as one line.
+void out(const QString &line)
 {
-    static QTextStream s(stdout);
-    return s;
+    console::out(ConsoleText::escape(line));
 }
-QTextStream &err()
+void err(const QString &line)
 {
-    static QTextStream s(stderr);
-    return s;
+    console::err(ConsoleText::escape(line));
 }
 } // namespace
 
@@ -65,14 +62,12 @@ bool HeadlessRunner::start()
     m_engine = std::make_unique<Engine>();
     m_alerts = std::make_unique<alerts::AlertService>();
     if (QString error; !m_alerts->configure(m_workspace, false, &error)) {
-        err() << "streamscope: "
-              << (m_options.workspacePath.isEmpty() ? QStringLiteral("workspace") : m_options.workspacePath) << ": "
-              << error << Qt::endl;
+        err(QStringLiteral("streamscope: %1: %2")
+                .arg(m_options.workspacePath.isEmpty() ? QStringLiteral("workspace") : m_options.workspacePath, error));
         m_exitCode = 2;
         return false;
     }
-    connect(m_alerts.get(), &alerts::AlertService::message, this,
-            [](const QString &line) { err() << line << Qt::endl; });
+    connect(m_alerts.get(), &alerts::AlertService::message, this, [](const QString &line) { err(line); });
     if (m_options.metricsPort >= 0) {
         m_metrics = std::make_unique<MetricsServer>(*m_engine);
         m_metrics->setExtraMetrics([this](bool classic) { return m_alerts->renderMetrics(classic); });
@@ -83,22 +78,22 @@ bool HeadlessRunner::start()
             || (!m_options.metricsTlsCert.isEmpty()
                 && !MetricsServer::tlsFromFiles(m_options.metricsTlsCert, m_options.metricsTlsKey, &access.tls,
                                                 &error))) {
-            err() << "streamscope: metrics endpoint: " << error << Qt::endl;
+            err(QStringLiteral("streamscope: metrics endpoint: ") + error);
             m_exitCode = 2;
             return false;
         }
         m_metrics->setAccess(access);
         const QHostAddress address(m_options.metricsAddress);
         if (!address.isLoopback() && (access.basicAuth.isEmpty() || !access.usesTls()))
-            err() << "streamscope: warning: the metrics endpoint listens on " << address.toString()
-                  << ", not only on this machine, "
-                  << (access.basicAuth.isEmpty() ? "without authentication: anyone who can reach it reads the "
-                                                   "stream names and counters"
-                                                 : "without TLS: its password crosses the network in clear")
-                  << Qt::endl;
+            err(QStringLiteral("streamscope: warning: the metrics endpoint listens on %1, not only on this machine, %2")
+                    .arg(address.toString(),
+                         access.basicAuth.isEmpty() ? QStringLiteral("without authentication: anyone who can reach "
+                                                                     "it reads the stream names and counters")
+                                                    : QStringLiteral("without TLS: its password crosses the network "
+                                                                     "in clear")));
         const quint16 port = m_metrics->listen(address, quint16(m_options.metricsPort), &error);
         if (!port) {
-            err() << "streamscope: metrics endpoint: " << error << Qt::endl;
+            err(QStringLiteral("streamscope: metrics endpoint: ") + error);
             m_exitCode = 1;
             return false;
         }
@@ -107,7 +102,7 @@ bool HeadlessRunner::start()
         url.setHost(address.toString()); // brackets an IPv6 address
         url.setPort(port);
         url.setPath(QStringLiteral("/metrics"));
-        out() << "metrics: " << url.toString() << Qt::endl;
+        out(QStringLiteral("metrics: ") + url.toString());
     }
     m_signals = std::make_unique<TerminationSignals>();
     connect(m_signals.get(), &TerminationSignals::terminationRequested, this,
@@ -122,7 +117,7 @@ bool HeadlessRunner::start()
             || (e.kind == EventKind::Info
                 && (e.text.startsWith(QLatin1String("clock ")) || e.text.startsWith(QLatin1String("recording: "))
                     || e.text.startsWith(QLatin1String("flight recorder: ")))))
-            err() << "event: stream " << e.stream << ": " << peerText(e.text) << Qt::endl; // a terminal: escape again
+            err(QStringLiteral("event: stream %1: %2").arg(e.stream).arg(e.text));
     });
     m_alerts->setEngine(m_engine.get());
     m_engine->setFlightRecorder(flightConfig(m_workspace));
@@ -157,9 +152,8 @@ void HeadlessRunner::printLiveLines()
         const bool same = i < m_previous.size() && m_previous[i].id == s.id;
         const Rates rates = same ? ratesBetween(m_previous[i], s) : Rates{};
         const LatencySnapshot window = same ? s.latency.minus(m_previous[i].latency) : s.latency;
-        out() << liveLine(s, rates, window) << '\n';
+        out(liveLine(s, rates, window));
     }
-    out().flush();
     m_previous = now;
 }
 
@@ -169,30 +163,34 @@ void HeadlessRunner::reloadWorkspace()
         return;
     const QString &path = m_options.workspacePath;
     if (path.isEmpty()) {
-        err() << "streamscope: SIGHUP: nothing to reload, the built-in demo runs without a workspace file" << Qt::endl;
+        err(QStringLiteral("streamscope: SIGHUP: nothing to reload, the built-in demo runs without a workspace file"));
         return;
     }
     Workspace next;
     const Workspace::LoadResult loaded = Workspace::load(path, next);
     for (const QString &w : loaded.warnings)
-        err() << "streamscope: warning: " << peerText(w) << Qt::endl;
+        err(QStringLiteral("streamscope: warning: ") + w);
     if (!loaded.ok) {
-        err() << "streamscope: reload failed, the streams run on unchanged: " << peerText(loaded.error) << Qt::endl;
+        err(QStringLiteral("streamscope: reload failed, the streams run on unchanged: ") + loaded.error);
         return;
     }
     if (QString error; !m_alerts->configure(next, false, &error)) {
-        err() << "streamscope: reload failed, the streams and alerts run on unchanged: " << path << ": "
-              << peerText(error) << Qt::endl;
+        err(QStringLiteral("streamscope: reload failed, the streams and alerts run on unchanged: %1: %2")
+                .arg(path, error));
         return;
     }
     m_engine->setFlightRecorder(flightConfig(next));
     const WorkspaceChanges c = applyWorkspaceStreams(*m_engine, m_ids, withRecordOption(next.streams));
     m_workspace = next;
-    err() << "streamscope: reloaded " << path << ": " << c.added << " added, " << c.removed << " removed, " << c.changed
-          << " changed, " << c.unchanged << " unchanged";
+    QString line = QStringLiteral("streamscope: reloaded ") + path
+        + QStringLiteral(": %1 added, %2 removed, %3 changed, %4 unchanged")
+              .arg(c.added)
+              .arg(c.removed)
+              .arg(c.changed)
+              .arg(c.unchanged);
     if (c.destinations > 0)
-        err() << ", " << c.destinations << " with new alert destinations only (not reconnected)";
-    err() << Qt::endl;
+        line += QStringLiteral(", %1 with new alert destinations only (not reconnected)").arg(c.destinations);
+    err(line);
 }
 
 void HeadlessRunner::finish(const QString &why)
@@ -205,17 +203,17 @@ void HeadlessRunner::finish(const QString &why)
     const double durationS = double(m_clock.nsecsElapsed()) / 1e9;
     // The final snapshot is taken before the streams stop, so that their states are reported as they were.
     const QVector<StreamSnapshot> final = m_engine->snapshot(true);
-    err() << "streamscope: stopping (" << why << ") after " << QString::number(durationS, 'f', 1) << " s" << Qt::endl;
+    err(QStringLiteral("streamscope: stopping (%1) after %2 s").arg(why, QString::number(durationS, 'f', 1)));
     if (!m_options.reportPath.isEmpty() || !m_options.reportCsvPath.isEmpty()) {
         QString error;
         QJsonObject report = buildReport(final, durationS);
         m_alerts->addToReport(report);
         if (!m_options.reportPath.isEmpty() && !writeReport(m_options.reportPath, report, &error)) {
-            err() << "streamscope: " << error << Qt::endl;
+            err(QStringLiteral("streamscope: ") + error);
             m_exitCode = 1;
         }
         if (!m_options.reportCsvPath.isEmpty() && !writeReportCsv(m_options.reportCsvPath, report, &error)) {
-            err() << "streamscope: " << error << Qt::endl;
+            err(QStringLiteral("streamscope: ") + error);
             m_exitCode = 1;
         }
     }

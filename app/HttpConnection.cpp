@@ -101,7 +101,7 @@ void HttpConnection::onReadyRead()
 {
     switch (m_phase) {
     case Phase::Idle:
-        m_phase = Phase::ReadingHead;
+        setPhase(Phase::ReadingHead);
         m_timer->start(m_limits.requestTimeoutMs);
         readAndParse();
         break;
@@ -147,18 +147,25 @@ void HttpConnection::respond(const HttpResponse &response, bool head, bool keepA
         out += "Content-Type: " + response.contentType + "\r\n";
     out += "Content-Length: " + QByteArray::number(response.body.size()) + "\r\n";
     out += response.extraHeaders;
-    if (!keepAlive)
+    if (!keepAlive || response.closeAtOnce)
         out += "Connection: close\r\n";
     else if (versionMinor == 0)
         out += "Connection: keep-alive\r\n";
     out += "\r\n";
     if (!head)
         out += response.body;
-    m_keepAlive = keepAlive;
-    m_phase = Phase::Writing;
+    m_keepAlive = keepAlive && !response.closeAtOnce;
+    m_closeAtOnce = response.closeAtOnce;
+    setPhase(Phase::Writing);
     // The client must take its answer within the request timeout too.
     m_timer->start(m_limits.requestTimeoutMs);
     m_socket->write(out);
+    if (m_closeAtOnce) {
+        // Handed to the kernel now (a short answer fits its buffer), then closed: no linger.
+        m_socket->flush();
+        if (m_socket->bytesToWrite() == 0)
+            finish();
+    }
 }
 
 HttpResponse plainTextResponse(int status, QByteArray extraHeaders)
@@ -176,24 +183,28 @@ void HttpConnection::onBytesWritten()
 {
     if (m_phase != Phase::Writing || m_socket->bytesToWrite() > 0)
         return;
+    if (m_closeAtOnce) {
+        finish();
+        return;
+    }
     if (!m_keepAlive) {
         startLingering();
         return;
     }
     if (m_buffer.isEmpty() && m_socket->bytesAvailable() == 0) {
-        m_phase = Phase::Idle;
+        setPhase(Phase::Idle);
         m_timer->start(m_limits.idleTimeoutMs);
         return;
     }
     // A pipelined request is already here: its time counts from now.
-    m_phase = Phase::ReadingHead;
+    setPhase(Phase::ReadingHead);
     m_timer->start(m_limits.requestTimeoutMs);
     readAndParse();
 }
 
 void HttpConnection::startLingering()
 {
-    m_phase = Phase::Lingering;
+    setPhase(Phase::Lingering);
     m_buffer.clear();
     m_buffer.squeeze();
     shutdownSending(m_socket);
@@ -220,11 +231,37 @@ void HttpConnection::onTimeout()
     }
 }
 
+bool HttpConnection::pollRequest()
+{
+    if (m_phase != Phase::Idle && m_phase != Phase::ReadingHead)
+        return m_phase == Phase::Writing || m_phase == Phase::Done;
+    // Bytes Qt already holds are parsed as they are; otherwise the kernel is asked once, and
+    // readyRead (emitted from within) reads and answers.
+    if (m_socket->bytesAvailable() > 0)
+        onReadyRead();
+    else
+        m_socket->waitForReadyRead(0);
+    return m_phase == Phase::Writing || m_phase == Phase::Done;
+}
+
+void HttpConnection::close()
+{
+    finish();
+}
+
+void HttpConnection::setPhase(Phase phase)
+{
+    const bool wasBusy = isBusy(m_phase);
+    m_phase = phase;
+    if (isBusy(phase) != wasBusy)
+        emit busyChanged(!wasBusy);
+}
+
 void HttpConnection::finish()
 {
     if (m_phase == Phase::Done)
         return;
-    m_phase = Phase::Done;
+    setPhase(Phase::Done);
     m_timer->stop();
     m_socket->abort();
     emit finished();

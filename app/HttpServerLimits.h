@@ -1,7 +1,8 @@
 #pragma once
 
 // The bounds of the metrics endpoint's HTTP server (docs/architecture.md, "The metrics
-// endpoint"). Every field has a default that the product uses; tests shorten the timeouts.
+// endpoint"). Every field has a default that the product uses; tests shorten the timeouts and
+// lower the connection shares.
 
 #include <QtCore/QtGlobal>
 
@@ -24,10 +25,23 @@ inline constexpr int kIdleTimeoutMs = 30'000;
 // the client still sends for at most this long, so that it receives the answer rather than a
 // reset caused by its unread bytes; then the connection is dropped.
 inline constexpr int kLingerMs = 2'000;
-// Connections served at once; more are accepted and closed at once. A handful of scrapers
-// need a few; 64 is far below the usual descriptor limit (1,024), which keeps the rest for
-// the streams' sockets, so a client holding thousands of connections cannot starve them.
+// Connections open at once. A handful of scrapers need a few; 64 is far below the usual
+// descriptor limit (1,024), which keeps the rest for the streams' sockets, so a client holding
+// thousands of connections cannot starve them. Over it, a waiting connection is closed, oldest
+// first (ConnectionSlots).
 inline constexpr int kMaxConnections = 64;
+// Connections waiting for a whole request (new, sending their head, kept alive between
+// requests, or answered and closing) may hold three quarters of the slots: the last quarter
+// is kept for requests being answered, so that idle connections never stop a scrape.
+inline constexpr int kMaxWaitingConnections = 48;
+// One peer address may hold half of the slots waiting and three quarters in all: a client that
+// opens connections in a loop closes its own oldest ones, not other clients'.
+inline constexpr int kMaxWaitingPerPeer = 32;
+inline constexpr int kMaxConnectionsPerPeer = 48;
+// Connections the kernel may queue before we accept them: a burst of connections (a client
+// re-opening hundreds) overflows a short queue, and then a scraper's connection waits for the
+// kernel's SYN retry (1 s, then 3 s...) before we even see it.
+inline constexpr int kListenBacklog = 1024;
 
 struct HttpServerLimits {
     qsizetype maxRequestLineBytes = kMaxRequestLineBytes;
@@ -36,6 +50,9 @@ struct HttpServerLimits {
     int idleTimeoutMs = kIdleTimeoutMs;
     int lingerMs = kLingerMs;
     int maxConnections = kMaxConnections;
+    int maxWaitingConnections = kMaxWaitingConnections;
+    int maxWaitingPerPeer = kMaxWaitingPerPeer;
+    int maxConnectionsPerPeer = kMaxConnectionsPerPeer;
 };
 
 } // namespace streamscope::app

@@ -5,11 +5,11 @@
 #include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
+#include "InputFile.h"
 #include "MetricsText.h"
 #include "Report.h"
 
 #include <QtCore/QDateTime>
-#include <QtCore/QFile>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSet>
@@ -103,18 +103,15 @@ bool MetricsServer::authorized(const QByteArray &authorization, const QByteArray
 
 bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassword, QString *error)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
+    // Through the one opener: a FIFO or a device given here must not block the start.
+    QString why;
+    std::optional<QByteArray> read =
+        InputFile::readAll(path, {kMaxAuthFileBytes, InputFile::kSmallFileTimeout, nullptr}, &why);
+    if (!read) {
+        *error = why + QStringLiteral(" (expected one line \"user:password\")");
         return false;
     }
-    QByteArray text = f.read(kMaxAuthFileBytes + 1);
-    if (text.size() > kMaxAuthFileBytes) {
-        *error = QStringLiteral("%1: expected one line \"user:password\", the file is larger than %2 bytes")
-                     .arg(path)
-                     .arg(kMaxAuthFileBytes);
-        return false;
-    }
+    QByteArray text = std::move(*read);
     while (text.endsWith('\n') || text.endsWith('\r'))
         text.chop(1);
     const qsizetype colon = text.indexOf(':');
@@ -130,26 +127,21 @@ bool MetricsServer::readAuthFile(const QString &path, QByteArray *userColonPassw
 bool MetricsServer::tlsFromFiles(const QString &certPath, const QString &keyPath, QSslConfiguration *tls,
                                  QString *error)
 {
-    QFile certFile(certPath);
-    QFile keyFile(keyPath);
-    if (!certFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read the certificate: %2").arg(certPath, certFile.errorString());
+    const InputFile::Limits limits{InputFile::kMaxPemBytes, InputFile::kSmallFileTimeout, nullptr};
+    const std::optional<QByteArray> certPem = InputFile::readAll(certPath, limits, error);
+    if (!certPem)
         return false;
-    }
-    if (!keyFile.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("%1: cannot read the key: %2").arg(keyPath, keyFile.errorString());
+    const std::optional<QByteArray> keyPem = InputFile::readAll(keyPath, limits, error);
+    if (!keyPem)
         return false;
-    }
-    const QList<QSslCertificate> chain = QSslCertificate::fromDevice(&certFile, QSsl::Pem);
+    const QList<QSslCertificate> chain = QSslCertificate::fromData(*certPem, QSsl::Pem);
     if (chain.isEmpty()) {
         *error = QStringLiteral("%1: expected a PEM certificate").arg(certPath);
         return false;
     }
-    QSslKey key(&keyFile, QSsl::Rsa, QSsl::Pem);
-    if (key.isNull()) {
-        keyFile.seek(0);
-        key = QSslKey(&keyFile, QSsl::Ec, QSsl::Pem);
-    }
+    QSslKey key(*keyPem, QSsl::Rsa, QSsl::Pem);
+    if (key.isNull())
+        key = QSslKey(*keyPem, QSsl::Ec, QSsl::Pem);
     if (key.isNull()) {
         *error = QStringLiteral("%1: expected an unencrypted PEM RSA or EC private key").arg(keyPath);
         return false;
@@ -172,6 +164,7 @@ MetricsServer::MetricsServer(const Engine &engine, const HttpServerLimits &limit
     : QObject(parent)
     , m_engine(engine)
     , m_limits(limits)
+    , m_slots(limits)
 {
     m_since.start();
 }
@@ -183,6 +176,7 @@ quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString
     delete m_tcp;
     m_tcp = m_access.usesTls() ? new TlsServer(m_access.tls, this) : new QTcpServer(this);
     connect(m_tcp, &QTcpServer::newConnection, this, &MetricsServer::onNewConnection);
+    m_tcp->setListenBacklogSize(kListenBacklog);
     if (!m_tcp->listen(address, port)) {
         if (error)
             *error = m_tcp->errorString();
@@ -194,17 +188,41 @@ quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString
 void MetricsServer::onNewConnection()
 {
     while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
-        if (m_openConnections >= m_limits.maxConnections) {
-            // Over the cap: closed at once, so that held connections cannot pile up and use
-            // the descriptors the streams need.
-            socket->abort();
-            socket->deleteLater();
-            continue;
-        }
-        ++m_openConnections;
+        const ConnectionSlots::Id id = ++m_lastId;
         auto *connection = new HttpConnection(
             socket, m_limits, [this](const HttpRequestHead &request) { return answer(request); }, this);
-        connect(connection, &HttpConnection::finished, this, [this] { --m_openConnections; });
+        m_connections.insert(id, connection);
+        m_slots.add(id, socket->peerAddress().toString().toLatin1());
+        connect(connection, &HttpConnection::busyChanged, this, [this, id](bool busy) { m_slots.setBusy(id, busy); });
+        connect(connection, &HttpConnection::finished, this, [this, id] {
+            m_slots.remove(id);
+            m_connections.remove(id);
+        });
+        // A request that came with the connection (a scraper writes it at once, and under
+        // pressure it waited in the kernel's queue) makes it busy before any slot is chosen.
+        connection->pollRequest();
+        // Over a limit: a waiting connection is closed at once, so that held connections
+        // neither pile up (they would use the descriptors the streams need) nor stop a scrape.
+        makeRoom();
+    }
+}
+
+void MetricsServer::makeRoom()
+{
+    QList<ConnectionSlots::Id> polled;
+    while (const ConnectionSlots::Id id = m_slots.toClose()) {
+        HttpConnection *connection = m_connections.value(id);
+        if (!connection) {
+            m_slots.remove(id);
+            continue;
+        }
+        // Its request may have arrived since it was last read: then it is answered, not closed.
+        if (!polled.contains(id)) {
+            polled.append(id);
+            if (connection->pollRequest())
+                continue;
+        }
+        connection->close();
     }
 }
 
@@ -216,9 +234,13 @@ HttpResponse MetricsServer::answer(const HttpRequestHead &request) const
         return plainTextResponse(404);
     if (request.method != "GET" && request.method != "HEAD")
         return plainTextResponse(405, QByteArrayLiteral("Allow: GET, HEAD\r\n"));
-    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth))
-        return plainTextResponse(
+    if (!m_access.basicAuth.isEmpty() && !authorized(request.authorization, m_access.basicAuth)) {
+        // Told why, and closed at once: a client without the password holds no slot.
+        HttpResponse refused = plainTextResponse(
             401, QByteArrayLiteral("WWW-Authenticate: Basic realm=\"streamscope\", charset=\"UTF-8\"\r\n"));
+        refused.closeAtOnce = true;
+        return refused;
+    }
     if (streams)
         return HttpResponse{200, QByteArrayLiteral("application/json"), liveReport(), {}};
     const Format format = negotiate(request.accept);

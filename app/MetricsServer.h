@@ -7,13 +7,18 @@
 // authentication and TLS (setAccess) keep the names and counters to those who may read them. Served by a small bounded HTTP/1.x
 // server of our own (HttpConnection, within HttpServerLimits): Qt HttpServer 6.4 cannot
 // bound a request or time a connection out (docs/architecture.md, "The metrics endpoint").
+// Idle connections cannot stop a scrape: they hold only a share of the slots, and give them
+// up oldest first (ConnectionSlots); a request that failed authentication closes its
+// connection at once.
 //
 // Thread contract: lives on the Engine's thread; requests are answered there (a snapshot
 // costs the workers nothing). Owns the listening socket and the connections.
 
+#include "ConnectionSlots.h"
 #include "HttpServerLimits.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtNetwork/QHostAddress>
 #include <QtNetwork/QSslConfiguration>
@@ -28,6 +33,7 @@ class Engine;
 
 namespace streamscope::app {
 
+class HttpConnection;
 struct HttpRequestHead;
 struct HttpResponse;
 
@@ -75,11 +81,14 @@ public:
     // More families appended to every answer (the alerts'); `classic` as for Format::PrometheusText.
     void setExtraMetrics(std::function<QByteArray(bool classic)> render) { m_extra = std::move(render); }
 
-    // Connections being served now (at most the limit's maxConnections).
-    int openConnections() const { return m_openConnections; }
+    // Connections open now (at most the limit's maxConnections once a new one is placed).
+    int openConnections() const { return m_slots.size(); }
 
 private:
     void onNewConnection();
+    // Closes waiting connections, oldest first, until every count is within its limit; one
+    // whose request has arrived is answered instead of closed.
+    void makeRoom();
     HttpResponse answer(const HttpRequestHead &request) const;
     // GET /api/v1/streams: the report, and per stream a "live" object (docs/operations.md).
     QByteArray liveReport() const;
@@ -89,7 +98,9 @@ private:
     Access m_access;
     QElapsedTimer m_since; // the report's duration
     QTcpServer *m_tcp = nullptr;
-    int m_openConnections = 0;
+    ConnectionSlots m_slots;
+    QHash<ConnectionSlots::Id, HttpConnection *> m_connections;
+    ConnectionSlots::Id m_lastId = 0;
     std::function<QByteArray(bool)> m_extra;
 };
 

@@ -1,12 +1,12 @@
 // streamscope: the desktop monitor, or with --headless the same engine without a GUI.
 
 #include "AppOptions.h"
+#include "Console.h"
 #include "DemoWorkspace.h"
 #include "HeadlessRunner.h"
 #include "Workspace.h"
 
 #include <QtCore/QCoreApplication>
-#include <QtCore/QTextStream>
 
 #ifdef STREAMSCOPE_HAVE_GUI
 #include "Engine.h"
@@ -18,11 +18,6 @@
 #include <QtWidgets/QApplication>
 #endif
 
-#ifdef Q_OS_WIN
-#include <windows.h>
-#endif
-
-#include <cstdio>
 #include <cstdlib>
 #include <memory>
 
@@ -38,9 +33,11 @@ QStringList rawArguments(int argc, char **argv)
     return args;
 }
 
-int printAndExit(const QString &text, int code)
+// One line on stderr: an argument, a path or a workspace's value in it may hold anything,
+// a line feed included, so it is escaped as one line.
+int failWith(const QString &text, int code)
 {
-    QTextStream(code == 0 ? stdout : stderr) << text << Qt::endl;
+    console::err(ConsoleText::escape(text));
     return code;
 }
 
@@ -65,11 +62,12 @@ QString missingDisplay()
 void exitOnPlatformFailure(QtMsgType type, const QMessageLogContext &, const QString &message)
 {
     if (type != QtFatalMsg) {
-        QTextStream(stderr) << message << Qt::endl;
+        console::err(ConsoleText::escape(message));
         return;
     }
-    QTextStream(stderr) << "streamscope: the display could not be opened: " << message.section(QLatin1Char('\n'), 0, 0)
-                        << "\nstreamscope: " << kNoDisplayHint << Qt::endl;
+    console::err(ConsoleText::escape(QStringLiteral("streamscope: the display could not be opened: ")
+                                     + message.section(QLatin1Char('\n'), 0, 0)));
+    console::err(ConsoleText::escape(QStringLiteral("streamscope: ") + QLatin1String(kNoDisplayHint)));
     std::_Exit(1);
 }
 #endif
@@ -78,19 +76,17 @@ void exitOnPlatformFailure(QtMsgType type, const QMessageLogContext &, const QSt
 
 int main(int argc, char **argv)
 {
-#ifdef Q_OS_WIN
-    // A GUI-subsystem executable has no console; when started from one, write to it.
-    if (AttachConsole(ATTACH_PARENT_PROCESS)) {
-        freopen("CONOUT$", "w", stdout);
-        freopen("CONOUT$", "w", stderr);
-    }
-#endif
+    // A GUI-subsystem executable on Windows has no console; when started from one, write to it.
+    console::attachParentConsole();
+    console::installMessageHandler();
     const app::AppOptions options = app::AppOptions::parse(rawArguments(argc, argv));
     switch (options.action) {
-    case app::AppOptions::Action::Help:
-    case app::AppOptions::Action::Version: return printAndExit(options.message, 0);
+    case app::AppOptions::Action::Help: console::out(ConsoleText::escapeLines(options.message)); return 0;
+    case app::AppOptions::Action::Version: console::out(ConsoleText::escape(options.message)); return 0;
     case app::AppOptions::Action::BadArguments:
-        return printAndExit(QStringLiteral("streamscope: ") + options.message, 2);
+        failWith(QStringLiteral("streamscope: ") + options.message, 2);
+        console::err(ConsoleText::escape("Try 'streamscope --help'."));
+        return 2;
     case app::AppOptions::Action::Run: break;
     }
 
@@ -98,9 +94,9 @@ int main(int argc, char **argv)
     if (!options.workspacePath.isEmpty()) {
         const Workspace::LoadResult loaded = Workspace::load(options.workspacePath, workspace);
         for (const QString &w : loaded.warnings)
-            QTextStream(stderr) << "streamscope: warning: " << w << Qt::endl;
+            console::err(ConsoleText::escape(QStringLiteral("streamscope: warning: ") + w));
         if (!loaded.ok)
-            return printAndExit(QStringLiteral("streamscope: ") + loaded.error, 2);
+            return failWith(QStringLiteral("streamscope: ") + loaded.error, 2);
     }
 
 #ifdef STREAMSCOPE_HAVE_GUI
@@ -108,9 +104,10 @@ int main(int argc, char **argv)
     if (options.headless) {
         application = std::make_unique<QCoreApplication>(argc, argv);
     } else {
-        if (const QString missing = missingDisplay(); !missing.isEmpty())
-            return printAndExit(
-                QStringLiteral("streamscope: %1.\nstreamscope: %2").arg(missing, QLatin1String(kNoDisplayHint)), 1);
+        if (const QString missing = missingDisplay(); !missing.isEmpty()) {
+            failWith(QStringLiteral("streamscope: %1.").arg(missing), 1);
+            return failWith(QStringLiteral("streamscope: ") + QLatin1String(kNoDisplayHint), 1);
+        }
         const QtMessageHandler previous = qInstallMessageHandler(exitOnPlatformFailure);
         application = std::make_unique<QApplication>(argc, argv);
         qInstallMessageHandler(previous);
@@ -118,7 +115,7 @@ int main(int argc, char **argv)
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.streamscope.StreamScope"));
 #else
     if (!options.headless)
-        QTextStream(stderr) << "streamscope: built without the GUI, running headless" << Qt::endl;
+        console::err(ConsoleText::escape("streamscope: built without the GUI, running headless"));
     auto application = std::make_unique<QCoreApplication>(argc, argv);
 #endif
     QCoreApplication::setApplicationName(QStringLiteral("StreamScope"));
@@ -129,7 +126,7 @@ int main(int argc, char **argv)
     if (options.workspacePath.isEmpty()) {
         QString error;
         if (!demo.start(&error))
-            return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+            return failWith(QStringLiteral("streamscope: ") + error, 1);
         workspace = demo.workspace();
     }
 
@@ -143,7 +140,7 @@ int main(int argc, char **argv)
         } else {
             QString error;
             if (!window.openWorkspace(options.workspacePath, &error))
-                return printAndExit(QStringLiteral("streamscope: ") + error, 2);
+                return failWith(QStringLiteral("streamscope: ") + error, 2);
         }
         window.show();
         QElapsedTimer clock;
@@ -155,9 +152,9 @@ int main(int argc, char **argv)
             QString error;
             const QJsonObject report = app::buildReport(engine.snapshot(true), double(clock.nsecsElapsed()) / 1e9);
             if (!options.reportPath.isEmpty() && !app::writeReport(options.reportPath, report, &error))
-                return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+                return failWith(QStringLiteral("streamscope: ") + error, 1);
             if (!options.reportCsvPath.isEmpty() && !app::writeReportCsv(options.reportCsvPath, report, &error))
-                return printAndExit(QStringLiteral("streamscope: ") + error, 1);
+                return failWith(QStringLiteral("streamscope: ") + error, 1);
         }
         return code;
     }

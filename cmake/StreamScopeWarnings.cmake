@@ -22,6 +22,11 @@ function(streamscope_target_defaults target)
         QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_URL_CAST_FROM_STRING
         QT_NO_NARROWING_CONVERSIONS_IN_CONNECT QT_STRICT_ITERATORS
         STREAMSCOPE_VERSION="${PROJECT_VERSION}")
+    # Once every link of the target is known, it reuses one of the precompiled Qt headers
+    # (cmake/StreamScopePrecompiledHeaders.cmake). EVAL: the deferred call gets the name now.
+    if(STREAMSCOPE_PRECOMPILED_HEADERS)
+        cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${PROJECT_SOURCE_DIR}]] CALL streamscope_reuse_precompiled_headers [[${target}]])")
+    endif()
 endfunction()
 
 # The fuzz build (fuzz/, preset "fuzz") is an ASan+UBSan build whose code also carries

@@ -5,10 +5,11 @@
 // 0), bits 2-5 the latency field's JSON
 // pointer from a table; 15: the pointer is the input's first line), then the message.
 // Checked:
-// - nothing is read past the message and simdjson's padding: the decoder's buffer beyond them
+// - nothing is read past the message and simdjson's padding: the receive buffer beyond them
 //   is poisoned for ASan;
 // - nothing after the message changes the outcome: decoded with zeros and with JSON-like junk
 //   after it (a reused buffer holds the last longer message there), the answers are equal;
+// - the message and the bytes after it are left as they were (a batch's next message);
 // - a long message decoded from its prefix (a fresh decoder) agrees with the whole-message
 //   walk (a decoder whose prefix attempts are paused): when the walk succeeds, so does the
 //   prefix, with the same fields; the prefix may accept what the walk refuses only in the
@@ -29,7 +30,8 @@
 using streamscope::DecodedFields;
 using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
-using streamscope::PaddedBuffer;
+using streamscope::MessageView;
+using streamscope::ReceiveBuffer;
 using streamscope::fuzz::InputReader;
 
 namespace {
@@ -60,25 +62,28 @@ struct Outcome {
     }
 };
 
-// Decodes in place, as a transport does: copied into the decoder's buffer, with zeros or
-// JSON-like junk in the padding after it (the decoder sets the first byte itself), and the
-// rest of the buffer poisoned while the decoder runs.
-Outcome decode(MessageDecoder &decoder, const char *message, std::size_t len, const std::string &pointer,
-               const DecodeSpec &spec, bool junkAfter)
+// Decodes in place, as a transport does: copied into a receive buffer, with zeros or
+// JSON-like junk in the padding after it (the decoder clears the first byte itself and puts
+// it back), and the rest of the buffer poisoned while the decoder runs.
+Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *message, std::size_t len,
+               const std::string &pointer, const DecodeSpec &spec, bool junkAfter)
 {
-    PaddedBuffer &buffer = decoder.buffer();
     char *data = buffer.reserve(len);
     std::memcpy(data, message, len);
     static const char kJunk[] = "}]\",:{[\\ 1e9\"x\":";
-    for (std::size_t i = 0; i < PaddedBuffer::kPadding; ++i)
+    for (std::size_t i = 0; i < ReceiveBuffer::kPadding; ++i)
         data[len + i] = junkAfter ? kJunk[i % (sizeof(kJunk) - 1)] : '\0';
-    char *const tail = data + len + PaddedBuffer::kPadding;
-    const std::size_t tailBytes = buffer.allocated() - len - PaddedBuffer::kPadding;
+    char *const tail = data + len + ReceiveBuffer::kPadding;
+    const std::size_t tailBytes = buffer.allocated() - len - ReceiveBuffer::kPadding;
+    char padding[ReceiveBuffer::kPadding];
+    std::memcpy(padding, data + len, sizeof padding);
     ASAN_POISON_MEMORY_REGION(tail, tailBytes);
     DecodedFields f;
     Outcome out;
-    out.ok = decoder.decode(len, pointer, f, spec);
+    out.ok = decoder.decode(MessageView{data, qsizetype(len), qsizetype(len), true}, pointer, f, spec);
     ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
+    FUZZ_CHECK(std::memcmp(padding, data + len, sizeof padding) == 0 && std::memcmp(data, message, len) == 0,
+               "the message and the bytes after it are as they were (another message may follow)");
     if (!out.ok) {
         out.error = decoder.lastError();
         out.fieldError = decoder.lastErrorIsField();
@@ -101,13 +106,13 @@ Outcome decode(MessageDecoder &decoder, const char *message, std::size_t len, co
 
 // A decoder whose next long messages skip the prefix attempt: it has just missed on one
 // (the message's only field lies past the prefix).
-void pausePrefix(MessageDecoder &decoder)
+void pausePrefix(MessageDecoder &decoder, ReceiveBuffer &buffer)
 {
     static const std::string kMiss =
         "{\"p\":\"" + std::string(MessageDecoder::kPrefixMinBytes, 'a') + "\",\"E\":1700000000000}";
     DecodedFields f;
-    FUZZ_CHECK(decoder.decodeCopy(kMiss.data(), kMiss.size(), std::string(), f,
-                                  streamscope::VenueRegistry::entryOf(streamscope::Venue::Generic).decodeSpec()),
+    FUZZ_CHECK(decoder.decode(buffer.copy(kMiss.data(), qsizetype(kMiss.size())), std::string(), f,
+                              streamscope::VenueRegistry::entryOf(streamscope::Venue::Generic).decodeSpec()),
                "the priming message decodes");
 }
 
@@ -134,16 +139,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         pointer = kPointers[pointerIndex];
     }
 
+    ReceiveBuffer buffer;
     MessageDecoder zeros;
-    const Outcome a = decode(zeros, message, len, pointer, spec, false);
+    const Outcome a = decode(zeros, buffer, message, len, pointer, spec, false);
     MessageDecoder junk;
-    const Outcome b = decode(junk, message, len, pointer, spec, true);
+    const Outcome b = decode(junk, buffer, message, len, pointer, spec, true);
     FUZZ_CHECK(a.ok == b.ok && a.error == b.error && a.sameFields(b), "bytes past the message change nothing");
 
     if (len >= MessageDecoder::kPrefixMinBytes) {
         MessageDecoder whole;
-        pausePrefix(whole);
-        const Outcome w = decode(whole, message, len, pointer, spec, false);
+        pausePrefix(whole, buffer);
+        const Outcome w = decode(whole, buffer, message, len, pointer, spec, false);
         if (w.ok) {
             FUZZ_CHECK(a.ok, "what the whole walk accepts, the prefix accepts");
             FUZZ_CHECK(a.sameFields(w), "prefix and whole walk decode the same fields");

@@ -4,11 +4,12 @@
 // Input: the file's bytes. Checked: a file either loads, or is refused with an error that
 // names the file and then where (line and column of bad JSON, or the key's path) and what was
 // expected, leaving the caller's workspace as it was; every warning names its key; a loaded
-// workspace holds no literal credential, no URL password, and no header that would write
+// workspace holds no literal credential, no URL with a literal secret (findUrlSecret), and no header that would write
 // another line into the handshake; and what a loaded workspace
 // saves loads again and saves the same (so a save never writes a file the next start refuses).
 
 #include "FuzzSupport.h"
+#include "UrlSecrets.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
@@ -32,14 +33,24 @@ bool namesWhere(const QString &error)
     return kForms.match(error).hasMatch();
 }
 
+void checkNotify(const QList<streamscope::NotifyTarget> &targets)
+{
+    for (const streamscope::NotifyTarget &t : targets)
+        FUZZ_CHECK(streamscope::isSecretReference(t.url) || !streamscope::findUrlSecret(QUrl(t.url)).found(),
+                   "no notification URL with a literal secret is loaded");
+}
+
 void checkLoaded(const Workspace &ws, const Workspace::LoadResult &r)
 {
+    checkNotify(ws.notify);
     for (const QString &w : r.warnings)
         FUZZ_CHECK(w.startsWith(kFile + QStringLiteral(": ")) && w.endsWith(QStringLiteral(": unknown key, ignored")),
                    "a warning names the file and the key");
     for (const StreamConfig &c : ws.streams) {
         FUZZ_CHECK(!c.name.trimmed().isEmpty(), "every stream has a name");
-        FUZZ_CHECK(c.url.password().isEmpty(), "no URL password is loaded");
+        FUZZ_CHECK(!streamscope::findUrlSecret(c.url).found(), "no URL with a literal secret is loaded");
+        FUZZ_CHECK(!streamscope::findUrlSecret(c.serverTimeUrl).found(), "no server-time URL with a secret is loaded");
+        checkNotify(c.notify);
         for (const auto &[name, value] : c.headers) {
             FUZZ_CHECK(!Workspace::isLiteralCredential(name, value), "no literal credential is loaded");
             FUZZ_CHECK(!name.isEmpty() && !name.contains(QLatin1Char(':')) && !name.contains(QLatin1Char(' ')),

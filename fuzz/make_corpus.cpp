@@ -14,6 +14,8 @@
 #include <QtCore/QFile>
 #include <QtCore/QList>
 
+#include <zstd.h>
+
 #include <cstdio>
 
 using namespace streamscope::replay;
@@ -165,6 +167,33 @@ const QList<QByteArray> kWorkspaces = {
     R"({"version":1,"streams":[{"name":"a","url":"ws://127.0.0.1:1/x",)",
 };
 
+// A capture (docs/capture.md) of the scenario's messages: the header event, messages, a binary
+// frame, a message with CR LF, a close; `broken` adds a line that is not a capture line and
+// ends inside a line.
+QByteArray captureText(const char *scenario, const char *venue, const char *url, bool broken)
+{
+    QByteArray text = QByteArray("2026-11-30T10:00:00.000000Z#{\"event\":\"capture\",\"venue\":\"") + venue
+        + "\",\"url\":\"" + url + "\",\"stream\":\"s\"}\n";
+    int n = 0;
+    for (const QByteArray &m : scenarioMessages(scenario, 4))
+        text += "2026-11-30T10:00:00." + QByteArray::number(100000 + ++n).rightJustified(6, '0') + "Z " + m + '\n';
+    text += "2026-11-30T10:00:01.000000Z=AAH/\n2026-11-30T10:00:01.000001Z=YQ0KYg==\n";
+    if (broken)
+        text += "not a capture line\n2026-11-30T10:00:01.000002Z!x\n";
+    text += "2026-11-30T10:00:01.500000Z#{\"event\":\"closed\",\"code\":1006,\"reason\":\"\",\"shard\":0}\n";
+    if (broken)
+        text += "2026-11-30T10:00:02.000000Z {\"cut";
+    return text;
+}
+
+QByteArray zstd(const QByteArray &text)
+{
+    QByteArray out(qsizetype(ZSTD_compressBound(std::size_t(text.size()))), Qt::Uninitialized);
+    const std::size_t n =
+        ZSTD_compress(out.data(), std::size_t(out.size()), text.constData(), std::size_t(text.size()), 3);
+    return ZSTD_isError(n) ? QByteArray() : out.left(qsizetype(n));
+}
+
 const QList<QByteArray> kRequests = {
     "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9464\r\nAccept: application/openmetrics-text;version=1.0.0,"
     "text/plain;version=0.0.4;q=0.5,*/*;q=0.1\r\nUser-Agent: Prometheus/2.45.0\r\n\r\n",
@@ -266,8 +295,49 @@ int main(int argc, char **argv)
         http.add(QByteArray(3, '\0') + r);
     http.add(QByteArray("\x08\x04\x01", 3) + kRequests[0]);
 
+    const QList<QByteArray> captures = {
+        captureText("small_aggtrade", "binance", "wss://stream.binance.com:9443/ws/btcusdt@aggTrade", false),
+        captureText("betfair_mcm", "betfair", "tls://stream-api.betfair.com:443", false),
+        captureText("multiplex_mix", "generic", "ws://127.0.0.1:9000/feed", true),
+    };
+    // Option bytes: mode (0 as it is, 1 zstd frames, 2 frames cut short, 3 a byte changed),
+    // line limit (28 + 16 · n), split seed (fuzz_capturereader.cpp).
+    Corpus reader(root, "capturereader");
+    for (const QByteArray &c : captures) {
+        for (char mode = 0; mode < 4; ++mode)
+            reader.add(QByteArray(1, mode) + QByteArray("\xff\x01", 2) + c);
+        reader.add(QByteArray("\x00\x08\x02", 3) + c);       // a limit that skips the long lines
+        reader.add(QByteArray("\x00\xff\x03", 3) + zstd(c)); // zstd data for the fuzzer to change
+    }
+    // Option bytes: bit 0 compress, bit 1 --loop; the clients' seed (fuzz_replayfile.cpp).
+    Corpus replayFile(root, "replayfile");
+    for (const QByteArray &c : captures) {
+        for (char options = 0; options < 4; ++options)
+            replayFile.add(QByteArray(1, options) + char(0x5a) + c);
+        replayFile.add(QByteArray("\x02\x11", 2) + zstd(c));
+    }
+
+    // Option byte: strict parsing (bit 0), the secret to plant (bits 1-3), its name (bits 4-7)
+    // (fuzz_urlsecrets.cpp); then the URL.
+    Corpus urls(root, "urlsecrets");
+    const std::pair<int, const char *> kUrls[] = {
+        {0x00, "wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/ethusdt@depth"},
+        {0x01, "ws://user%3ASECRET@127.0.0.1:1/feed"},
+        {0x02, "wss://host/feed?a=1;token=SECRET&b=2"},
+        {0x17, "https://host/#/cb?state=1&access_token=SECRET"},
+        {0x2c, "https://host/app;jsessionid=SECRET/feed?x=1#section"},
+        {0x08, "ws://u:p@host/a b?pwd=x&passwd=y"},
+        {0x39, "wss://host/feed?token=env:FEED_TOKEN;key=keychain:k#pwd=env:P"},
+        {0x4a, "tls://stream-api.betfair.com:443"},
+        {0x05, "http://127.0.0.1:9464/api/v1/streams"},
+        {0x06, "wss://host/feed?%2574oken=SECRET&x=%26token%3Dy"},
+    };
+    for (const auto &[options, url] : kUrls)
+        urls.add(char(options) + QByteArray(url));
+
     std::printf("seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
-                "websocketframes %d, httprequesthead %d\n",
-                head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count());
+                "websocketframes %d, httprequesthead %d, capturereader %d, replayfile %d, urlsecrets %d\n",
+                head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count(),
+                reader.count(), replayFile.count(), urls.count());
     return 0;
 }

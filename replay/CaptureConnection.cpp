@@ -57,6 +57,15 @@ CaptureConnection::CaptureConnection(QTcpSocket *socket, CaptureServer *server, 
     m_timer->setSingleShot(true);
     m_timer->setTimerType(Qt::PreciseTimer);
     connect(m_timer, &QTimer::timeout, this, &CaptureConnection::pump);
+    m_readMore = new QTimer(this);
+    m_readMore->setSingleShot(true);
+    m_readMore->setInterval(0);
+    connect(m_readMore, &QTimer::timeout, this, &CaptureConnection::pump);
+}
+
+qint64 CaptureConnection::next() const
+{
+    return m_open || !m_server ? m_next : m_server->position();
 }
 
 CaptureConnection::~CaptureConnection() = default;
@@ -83,6 +92,7 @@ void CaptureConnection::finish()
     }
     m_open = false;
     m_timer->stop();
+    m_readMore->stop();
     if (m_socket)
         m_socket->disconnect(this);
     deleteLater();
@@ -182,6 +192,7 @@ void CaptureConnection::closeAsRecorded(const QByteArray &eventJson)
     const int code = o.value(QStringLiteral("code")).toInt();
     m_closing = true;
     m_timer->stop();
+    m_readMore->stop();
     if (!m_webSocket || code < 1000 || code == 1005 || code == 1006 || code == 1015 || code > 4999) {
         // No close frame was (or can be) sent for these: the connection just ends.
         m_socket->flush();
@@ -200,23 +211,32 @@ void CaptureConnection::pump()
 {
     if (!m_socket || !m_open || m_closing || !m_server)
         return;
-    const auto &entries = m_server->capture().entries();
+    CaptureWindow &window = m_server->window();
     const double speed = m_server->options().speed;
     quint64 sent = 0;
+    const auto moveOn = [&] {
+        m_server->setPosition(m_next);
+        m_server->addSent(sent);
+        m_server->tidy();
+    };
     while (m_socket->bytesToWrite() < kSocketAheadBytes) {
-        if (m_next >= entries.size()) {
-            if (!m_server->options().loop || entries.isEmpty())
-                break; // the end: the connection stays open and quiet
-            m_next = 0;
-            m_baseUs = -1;
+        const CaptureWindow::Item *item = nullptr;
+        const CaptureWindow::Status status = window.at(&m_next, &item);
+        if (status == CaptureWindow::Status::More) {
+            m_readMore->start();
+            break;
         }
-        const CaptureFile::Entry &e = entries[m_next];
+        if (status != CaptureWindow::Status::Ready)
+            break; // the end: the connection stays open and quiet
+        if (item->passStart)
+            m_baseUs = -1; // --loop: the pace starts over with the capture
+        const CaptureFile::Entry &e = item->entry;
         if (e.kind == CaptureFile::Kind::Event) {
             ++m_next;
             if (e.event == QLatin1String("closed")) {
-                m_server->setPosition(m_next);
-                m_server->addSent(sent);
-                closeAsRecorded(e.payload);
+                const QByteArray eventJson = e.payload; // the window may drop it in moveOn()
+                moveOn();
+                closeAsRecorded(eventJson);
                 return;
             }
             continue;
@@ -237,8 +257,7 @@ void CaptureConnection::pump()
         ++m_next;
         ++sent;
     }
-    m_server->setPosition(m_next);
-    m_server->addSent(sent);
+    moveOn();
 }
 
 } // namespace streamscope::replay

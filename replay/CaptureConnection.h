@@ -15,9 +15,12 @@ namespace streamscope::replay {
 class CaptureServer;
 
 // One client of a CaptureServer: the websocket handshake (or none, for lines), then the
-// capture's messages from the server's position on, paced by their recorded times. Answers
-// pings and a client's close; ignores what else the client sends (its subscriptions were
-// answered in the recording already).
+// capture's messages from the server's position on, paced by their recorded times, taken from
+// the server's CaptureWindow as they are due (or as the socket takes them, at --speed max).
+// When the window's slice of reading runs out, the rest waits for the next turn of the event
+// loop, so that nothing (SIGTERM included) waits for a long read. Answers pings and a client's
+// close; ignores what else the client sends (its subscriptions were answered in the recording
+// already).
 // Thread contract: the server's thread. Owns its socket; deletes itself once it is gone.
 class CaptureConnection : public QObject {
     Q_OBJECT
@@ -25,6 +28,8 @@ public:
     CaptureConnection(QTcpSocket *socket, CaptureServer *server, bool webSocket);
     ~CaptureConnection() override;
     void start();
+    // The entry it sends next (the server's position until it is open).
+    qint64 next() const;
 
 signals:
     void opened();
@@ -46,10 +51,11 @@ private:
     bool m_closedEmitted = false;
     QByteArray m_input;
     WebSocketFrameParser m_parser;
-    QTimer *m_timer = nullptr;
+    QTimer *m_timer = nullptr;    // the next message's recorded time
+    QTimer *m_readMore = nullptr; // the next slice of reading, on the next turn of the loop
     QElapsedTimer m_clock;
     qint64 m_baseUs = -1; // recorded time of the first message sent in this pass
-    qsizetype m_next = 0; // the next entry
+    qint64 m_next = 0;    // the next entry's index in the window
 };
 
 } // namespace streamscope::replay

@@ -2,7 +2,6 @@
 
 #include "CaptureReader.h"
 
-#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QUrl>
@@ -22,6 +21,7 @@ bool CaptureFile::isZstd(const QByteArray &bytes)
 bool CaptureFile::decompress(const QByteArray &in, QByteArray *out, bool *truncated, QString *error, qint64 maxBytes)
 {
     ZSTD_DCtx *ctx = ZSTD_createDCtx();
+    ZSTD_DCtx_setParameter(ctx, ZSTD_d_windowLogMax, capture::CaptureReader::kMaxWindowLog);
     ZSTD_inBuffer input{in.constData(), std::size_t(in.size()), 0};
     QByteArray chunk(int(ZSTD_DStreamOutSize()), Qt::Uninitialized);
     std::size_t last = 0;
@@ -58,23 +58,64 @@ bool CaptureFile::decompress(const QByteArray &in, QByteArray *out, bool *trunca
     return ok;
 }
 
+CaptureFile::Entry CaptureFile::entryFrom(capture::CaptureLine &&line)
+{
+    Entry e;
+    e.timeUs = line.timeUs;
+    e.payload = std::move(line.payload);
+    switch (line.kind) {
+    case capture::CaptureLine::Kind::Text: e.kind = Kind::Text; break;
+    case capture::CaptureLine::Kind::Binary:
+        e.kind = Kind::Binary;
+        e.base64 = true;
+        break;
+    case capture::CaptureLine::Kind::Event:
+    case capture::CaptureLine::Kind::Unknown:
+        e.kind = Kind::Event;
+        e.event = QJsonDocument::fromJson(e.payload).object().value(QStringLiteral("event")).toString();
+        break;
+    }
+    return e;
+}
+
+void CaptureFile::append(Entry &&e)
+{
+    if (e.event == QLatin1String("capture") && m_venue.isEmpty() && m_url.isEmpty()) {
+        const QJsonObject o = QJsonDocument::fromJson(e.payload).object();
+        m_venue = o.value(QStringLiteral("venue")).toString();
+        m_url = o.value(QStringLiteral("url")).toString();
+        m_stream = o.value(QStringLiteral("stream")).toString();
+    }
+    m_entries.append(std::move(e));
+}
+
 bool CaptureFile::load(const QString &path, qint64 maxBytes)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        m_error = QStringLiteral("%1: %2").arg(path, f.errorString());
+    capture::CaptureReader reader;
+    if (!reader.open(path)) {
+        m_error = reader.errorString();
         return false;
     }
-    const QByteArray bytes = f.readAll();
-    if (isZstd(bytes)) {
-        QByteArray text;
-        if (!decompress(bytes, &text, &m_truncated, &m_error, maxBytes)) {
-            m_error = path + QStringLiteral(": ") + m_error;
+    m_entries.clear();
+    capture::CaptureLine line;
+    while (reader.malformedLines() == 0 && reader.next(&line)) {
+        if (reader.textBytesRead() > maxBytes) {
+            m_error = QStringLiteral("%1: the capture is larger than %2 bytes").arg(path).arg(maxBytes);
             return false;
         }
-        return parse(text) || (m_error.prepend(path + QStringLiteral(": ")), false);
+        if (reader.malformedLines() == 0)
+            append(entryFrom(std::move(line)));
     }
-    return parse(bytes) || (m_error.prepend(path + QStringLiteral(": ")), false);
+    if (reader.malformedLines() > 0) {
+        m_error = QStringLiteral("%1: %2").arg(path, reader.firstMalformed());
+        return false;
+    }
+    if (!reader.errorString().isEmpty()) {
+        m_error = reader.errorString();
+        return false;
+    }
+    m_truncated = reader.truncated();
+    return true;
 }
 
 bool CaptureFile::parse(const QByteArray &input)
@@ -94,46 +135,24 @@ bool CaptureFile::parse(const QByteArray &input)
         if (end < 0)
             break; // a last line without its end: cut short by a crash, not kept
         ++lineNumber;
-        const char *line = bytes.constData() + pos;
+        const char *text = bytes.constData() + pos;
         const qsizetype len = end - pos;
         pos = end + 1;
-        capture::CaptureLine line0;
-        const capture::LineError error = capture::parseLine(line, std::size_t(len), &line0);
+        capture::CaptureLine line;
+        const capture::LineError error = capture::parseLine(text, std::size_t(len), &line);
         if (error != capture::LineError::None) {
             m_error = QStringLiteral("line %1: %2").arg(lineNumber).arg(capture::lineErrorText(error));
             return false;
         }
-        Entry e;
-        e.timeUs = line0.timeUs;
-        e.payload = std::move(line0.payload);
-        switch (line0.kind) {
-        case capture::CaptureLine::Kind::Text: e.kind = Kind::Text; break;
-        case capture::CaptureLine::Kind::Binary:
-            e.kind = Kind::Binary;
-            e.base64 = true;
-            break;
-        case capture::CaptureLine::Kind::Event:
-        case capture::CaptureLine::Kind::Unknown: {
-            const QJsonObject o = QJsonDocument::fromJson(e.payload).object();
-            e.kind = Kind::Event;
-            e.event = o.value(QStringLiteral("event")).toString();
-            if (e.event == QLatin1String("capture") && m_venue.isEmpty() && m_url.isEmpty()) {
-                m_venue = o.value(QStringLiteral("venue")).toString();
-                m_url = o.value(QStringLiteral("url")).toString();
-                m_stream = o.value(QStringLiteral("stream")).toString();
-            }
-            break;
-        }
-        }
-        m_entries.append(e);
+        append(entryFrom(std::move(line)));
     }
     return true;
 }
 
-bool CaptureFile::isLineCapture() const
+bool CaptureFile::isLineCapture(const QString &venue, const QString &url)
 {
-    const QString scheme = QUrl(m_url).scheme();
-    return m_venue == QLatin1String("betfair") || scheme == QLatin1String("tcp") || scheme == QLatin1String("tls");
+    const QString scheme = QUrl(url).scheme();
+    return venue == QLatin1String("betfair") || scheme == QLatin1String("tcp") || scheme == QLatin1String("tls");
 }
 
 } // namespace streamscope::replay

@@ -11,15 +11,34 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
+#include <algorithm>
 #include <utility>
 
 namespace streamscope::replay {
 
-CaptureServer::CaptureServer(std::shared_ptr<const CaptureFile> capture, const Options &options, QObject *parent)
+CaptureServer::CaptureServer(const Options &options, QObject *parent)
     : QObject(parent)
-    , m_capture(std::move(capture))
     , m_options(options)
 {
+}
+
+bool CaptureServer::open(const QString &path)
+{
+    if (!m_window.open(path, m_options.loop)) {
+        m_error = m_window.errorString();
+        return false;
+    }
+    return true;
+}
+
+void CaptureServer::tidy()
+{
+    qint64 needed = m_position;
+    for (const CaptureConnection *c : std::as_const(m_connections))
+        needed = std::min(needed, c->next());
+    m_window.release(needed);
+    for (const QString &message : m_window.takeProblems())
+        emit problem(message);
 }
 
 CaptureServer::~CaptureServer()
@@ -30,6 +49,10 @@ CaptureServer::~CaptureServer()
 
 bool CaptureServer::listen(const QHostAddress &address, quint16 port)
 {
+    if (!m_window.isOpen()) {
+        m_error = QStringLiteral("no capture to serve: open() one first");
+        return false;
+    }
     if (m_options.tls) {
         const QByteArray certPem = m_options.certPem.isEmpty() ? builtinCertificatePem() : m_options.certPem;
         const QByteArray keyPem = m_options.keyPem.isEmpty() ? builtinPrivateKeyPem() : m_options.keyPem;
@@ -68,7 +91,7 @@ void CaptureServer::onPendingConnection()
 {
     while (m_server && m_server->hasPendingConnections()) {
         QTcpSocket *socket = m_server->nextPendingConnection();
-        auto *connection = new CaptureConnection(socket, this, !m_capture->isLineCapture());
+        auto *connection = new CaptureConnection(socket, this, !m_window.isLineCapture());
         m_connections.append(connection);
         connect(connection, &CaptureConnection::opened, this, &CaptureServer::clientConnected);
         connect(connection, &CaptureConnection::closed, this, &CaptureServer::clientDisconnected);

@@ -1,9 +1,9 @@
 #include "ReplayServer.h"
 
+#include "InputFile.h"
 #include "ReplayConnection.h"
 #include "ScenarioPool.h"
 
-#include <QFile>
 #include <QSslCertificate>
 #include <QSslConfiguration>
 #include <QSslKey>
@@ -19,14 +19,13 @@ namespace streamscope::replay {
 
 namespace {
 
-QByteArray readFile(const QString &path, QString *error)
+// A certificate or key given on the command line: a regular file of at most kMaxPemBytes.
+QByteArray readPem(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-        return {};
-    }
-    return file.readAll();
+    InputFile::Limits limits;
+    limits.maxBytes = InputFile::kMaxPemBytes;
+    limits.timeout = InputFile::kSmallFileTimeout;
+    return InputFile::readAll(path, limits, error).value_or(QByteArray());
 }
 
 } // namespace
@@ -55,9 +54,9 @@ bool ReplayServer::listen(const QHostAddress &address, quint16 port)
         QByteArray certPem = builtinCertificatePem();
         QByteArray keyPem = builtinPrivateKeyPem();
         if (!m_options.certFile.isEmpty() || !m_options.keyFile.isEmpty()) {
-            certPem = readFile(m_options.certFile, &m_errorString);
+            certPem = readPem(m_options.certFile, &m_errorString);
             if (m_errorString.isEmpty())
-                keyPem = readFile(m_options.keyFile, &m_errorString);
+                keyPem = readPem(m_options.keyFile, &m_errorString);
             if (!m_errorString.isEmpty())
                 return false;
         }

@@ -1,35 +1,48 @@
 // streamscope-replay: the replay server as a process of its own, so that a benchmark client's
 // CPU can be measured alone. Runs until SIGTERM/SIGINT (or --exit-after-idle-ms).
 #include "CaptureServer.h"
+#include "Console.h"
+#include "InputFile.h"
 #include "ReplayServer.h"
 #include "TerminationSignals.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QFile>
 #include <QTimer>
 
-#include <cstdio>
 #include <memory>
 
+using streamscope::ConsoleText;
+using streamscope::InputFile;
 using streamscope::app::TerminationSignals;
-using streamscope::replay::CaptureFile;
 using streamscope::replay::CaptureServer;
 using streamscope::replay::ReplayOptions;
 using streamscope::replay::ReplayServer;
 
 namespace {
 
+// A message may hold a file's name or what a file holds: escaped, one line.
+void say(const QString &message)
+{
+    streamscope::console::err(ConsoleText::escape(QStringLiteral("streamscope-replay: ") + message));
+}
+
 int fail(const QString &message)
 {
-    std::fprintf(stderr, "streamscope-replay: %s\n", qPrintable(message));
+    say(message);
     return 2;
+}
+
+void printPort(quint16 port)
+{
+    streamscope::console::out(ConsoleText::escape(QStringLiteral("port %1").arg(port)));
 }
 
 } // namespace
 
 int main(int argc, char *argv[])
 {
+    streamscope::console::installMessageHandler();
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("streamscope-replay"));
     QCoreApplication::setApplicationVersion(QStringLiteral(STREAMSCOPE_VERSION));
@@ -39,8 +52,8 @@ int main(int argc, char *argv[])
         QStringLiteral("Replays market-data scenarios on 127.0.0.1 over websocket or CRLF lines.\n"
                        "Scenarios: ")
         + streamscope::replay::scenarioNames().join(QStringLiteral(", ")));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     const QCommandLineOption port(QStringLiteral("port"),
                                   QStringLiteral("Port to listen on; 0 picks a free one and prints \"port N\" first."),
                                   QStringLiteral("N"), QStringLiteral("0"));
@@ -133,7 +146,18 @@ int main(int argc, char *argv[])
                        segmentEvery, imageAfter,      file,     speed});
     parser.addPositionalArgument(QStringLiteral("CERT KEY"), QStringLiteral("With --tls: certificate and key files."),
                                  QStringLiteral("[CERT KEY]"));
-    parser.process(app);
+    // parse(), not process(): Qt would print an unknown option's name as it was typed.
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fail(parser.errorText());
+    if (parser.isSet(help)) {
+        streamscope::console::out(ConsoleText::escapeLines(parser.helpText()));
+        return 0;
+    }
+    if (parser.isSet(version)) {
+        streamscope::console::out(
+            ConsoleText::escape(QStringLiteral("streamscope-replay ") + QStringLiteral(STREAMSCOPE_VERSION)));
+        return 0;
+    }
 
     auto number = [&](const QCommandLineOption &option, quint64 fallback, bool *ok) {
         if (!parser.isSet(option))
@@ -227,22 +251,29 @@ int main(int argc, char *argv[])
         captureOptions.loop = options.loop;
         captureOptions.tls = options.tls;
         if (!options.certFile.isEmpty() || !options.keyFile.isEmpty()) {
-            QFile certFile(options.certFile);
-            QFile keyFile(options.keyFile);
-            if (!certFile.open(QIODevice::ReadOnly) || !keyFile.open(QIODevice::ReadOnly))
-                return fail(QStringLiteral("cannot read the TLS certificate or key"));
-            captureOptions.certPem = certFile.readAll();
-            captureOptions.keyPem = keyFile.readAll();
+            if (options.certFile.isEmpty() || options.keyFile.isEmpty())
+                return fail(QStringLiteral("--cert and --key go together"));
+            InputFile::Limits limits;
+            limits.maxBytes = InputFile::kMaxPemBytes;
+            limits.timeout = InputFile::kSmallFileTimeout;
+            QString error;
+            const auto certPem = InputFile::readAll(options.certFile, limits, &error);
+            const auto keyPem = certPem ? InputFile::readAll(options.keyFile, limits, &error) : std::nullopt;
+            if (!certPem || !keyPem)
+                return fail(error);
+            captureOptions.certPem = *certPem;
+            captureOptions.keyPem = *keyPem;
         }
-        auto capture = std::make_shared<CaptureFile>();
-        if (!capture->load(parser.value(file)))
-            return fail(capture->errorString());
-        auto *server = new CaptureServer(capture, captureOptions);
+        auto *server = new CaptureServer(captureOptions);
         running.reset(server);
+        // Refused when it holds no capture line at all; later problems (a file cut short, lines
+        // skipped) are said once, after what could be served was.
+        if (!server->open(parser.value(file)))
+            return fail(server->errorString());
+        QObject::connect(server, &CaptureServer::problem, server, &say);
         if (!server->listen(listenAddress, quint16(portNumber)))
             return fail(QStringLiteral("cannot listen: %1").arg(server->errorString()));
-        std::printf("port %u\n", unsigned(server->port()));
-        std::fflush(stdout);
+        printPort(server->port());
         if (idleExitMs > 0) {
             auto *idleTimer = new QTimer(&app);
             idleTimer->setSingleShot(true);
@@ -260,8 +291,7 @@ int main(int argc, char *argv[])
     ReplayServer server(options);
     if (!server.listen(listenAddress, quint16(portNumber)))
         return fail(QStringLiteral("cannot listen: %1").arg(server.errorString()));
-    std::printf("port %u\n", unsigned(server.port()));
-    std::fflush(stdout);
+    printPort(server.port());
 
     if (idleExitMs > 0) {
         auto *idleTimer = new QTimer(&app);

@@ -23,10 +23,14 @@ declare -A max_len=(
     [workspace]=8192
     [websocketframes]=8192
     [httprequesthead]=4096
+    [capturereader]=16384
+    [replayfile]=16384
+    [urlsecrets]=1024
 )
 # Dictionaries: fuzz/TARGET.dict, or the one named here.
 declare -A dict_of=([headscanner]=json [messagedecoder]=json)
-order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes httprequesthead)
+order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes httprequesthead capturereader
+       replayfile urlsecrets)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${order[@]}")
 for t in "${targets[@]}"; do

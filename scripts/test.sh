@@ -1,28 +1,118 @@
 #!/usr/bin/env bash
 # Installs what is missing, checks the layering and the formatting, builds with warnings as
 # errors, checks what would break the Windows and macOS builds (scripts/check-portability.sh),
-# and runs every test with ctest; in CI also under ASan+UBSan, and every fuzz target for a
-# few seconds. With --sanitize also runs the suites under ASan+UBSan, the engine under TSan,
-# and every fuzz target for 60 s.
+# and runs every test with ctest. In CI (CI=true) also builds, lints, installs and runs the
+# .deb (scripts/package-check.sh; alone: --package), runs every suite under ASan+UBSan and the
+# engine's suites under ThreadSanitizer, and every fuzz target for a few seconds. --sanitize
+# runs the same sanitizer suites, and every fuzz target for 60 s.
+#
+# Time: ctest's suites mostly wait on loopback peers and child processes, so the CPU-bound
+# steps that no test needs yet (the portability check, the package check, the sanitizer and
+# fuzz builds) run beside them in the background at the lowest priority (nice 19: a test that
+# wants the CPU gets it). At the end a table gives each step's wall and CPU (user + sys) time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh --with-tests
-scripts/check-layering.sh
-scripts/check-format.sh
-scripts/build.sh ci
-scripts/check-portability.sh
+mode="${1:-}"
+ci=0
+[[ "${CI:-}" == "true" ]] && ci=1
+package=0
+[[ $ci -eq 1 || "$mode" == "--package" ]] && package=1
+sanitize=0
+[[ $ci -eq 1 || "$mode" == "--sanitize" ]] && sanitize=1
+jobs=$(nproc 2>/dev/null || echo 2)
+timing=build/timing
+mkdir -p "$timing"
+rm -f "$timing"/*.step
+started=$SECONDS
+
+# A step runs in a subshell that records its wall time and the CPU time of everything it ran
+# (bash's `times`: the subshell's children) in build/timing/NAME.step.
+record() {
+    local name=$1 begin=$SECONDS rc=0
+    shift
+    "$@" || rc=$?
+    {
+        echo "$name $((begin - started)) $((SECONDS - begin)) $rc"
+        times
+    } >"$timing/$name.step"
+    return "$rc"
+}
+# step NAME COMMAND...: in the foreground.
+step() {
+    (record "$@")
+}
+# background NAME COMMAND...: at nice 19, output to build/NAME.log, in a process group of its
+# own (set -m) so that a failure elsewhere stops all of it; `finish NAME` waits for it.
+declare -A pids=()
+background() {
+    local name=$1
+    shift
+    set -m
+    (record "$name" nice -n 19 "$@") >"build/$name.log" 2>&1 &
+    pids[$name]=$!
+    set +m
+}
+finish() {
+    local name=$1 rc=0
+    wait "${pids[$name]}" || rc=$?
+    unset "pids[$name]"
+    if [[ $rc -ne 0 ]]; then
+        cat "build/$name.log"
+        echo "$name failed (build/$name.log)" >&2
+        exit "$rc"
+    fi
+    # The step's own summary line, if it prints one.
+    [[ -s "build/$name.log" ]] && tail -1 "build/$name.log"
+    return 0
+}
+# The table of every step so far, also when one fails.
+summary() {
+    local rc=$?
+    for pid in "${pids[@]}"; do
+        kill -- "-$pid" 2>/dev/null || true
+    done
+    shopt -s nullglob
+    local files=("$timing"/*.step)
+    [[ ${#files[@]} -gt 0 ]] || exit "$rc"
+    echo
+    echo "step                 start   wall    CPU (s; user + sys of everything the step ran)"
+    for f in "${files[@]}"; do
+        awk 'function s(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+             NR == 1 { name = $1; at = $2; wall = $3; status = ($4 == 0 ? "" : "  failed") }
+             NR > 1 { cpu += s($1) + s($2) }
+             END { printf "%-20s %5d %6d %6d%s\n", name, at, wall, cpu, status }' "$f"
+    done | sort -k2,2n
+    echo "total wall: $((SECONDS - started)) s"
+    exit "$rc"
+}
+trap summary EXIT
+
+step deps scripts/deps.sh --with-tests
+step layering scripts/check-layering.sh
+step format scripts/check-format.sh
+step build-ci scripts/build.sh ci
 export QT_QPA_PLATFORM=offscreen
-# In CI (root, a throw-away machine) also build the .deb, lint it, install it and run it.
-if [[ "${CI:-}" == "true" || "${1:-}" == "--package" ]]; then
-    scripts/package-check.sh build/ci >build/package-check.log 2>&1 || { cat build/package-check.log; exit 1; }
-    echo "package check passed (build/package-check.log)"
+
+# Beside the first ctest run: the portability check, the package check (which installs and
+# runs the .deb) and the ASan+UBSan build.
+background portability scripts/check-portability.sh
+if [[ $package -eq 1 ]]; then
+    background package-check scripts/package-check.sh build/ci
 fi
-ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$(nproc 2>/dev/null || echo 2)"
-# Memory errors and undefined behaviour fail the run: in CI and with --sanitize every suite also
-# runs under ASan+UBSan (built with -fno-sanitize-recover=all); --sanitize adds the engine's
-# suites under TSan.
-if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
-    scripts/build.sh asan
+if [[ $sanitize -eq 1 ]]; then
+    background build-asan scripts/build.sh asan
+fi
+step ctest-ci ctest --test-dir build/ci --output-on-failure --timeout 300 -j"$jobs"
+finish portability
+if [[ $package -eq 1 ]]; then
+    finish package-check
+fi
+
+if [[ $sanitize -eq 1 ]]; then
+    finish build-asan
+    # Beside the ASan run: the TSan build (the engine's tests only) and the fuzz build.
+    background build-tsan-fuzz bash -c 'scripts/build.sh tsan && scripts/build.sh fuzz'
+    # Memory errors and undefined behaviour fail the run (built with -fno-sanitize-recover=all).
     # Every process's sanitizer report also goes to a file of its own (a test that runs the
     # application as a child may show only its exit code), and all of them are printed here.
     reports="$PWD/build/asan-reports"
@@ -31,7 +121,7 @@ if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
     STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:log_exe_name=1" \
         UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports/ubsan:log_exe_name=1" \
         LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
-        ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$(nproc 2>/dev/null || echo 2)" || status=$?
+        step ctest-asan ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$jobs" || status=$?
     for report in "$reports"/*; do
         [[ -f "$report" ]] || continue
         # Only the statistics of suppressed leaks (lsan.supp) is not a report.
@@ -40,18 +130,18 @@ if [[ "${CI:-}" == "true" || "${1:-}" == "--sanitize" ]]; then
         head -c 30000 "$report"
     done
     [[ $status -eq 0 ]] || exit "$status"
-fi
-if [[ "${1:-}" == "--sanitize" ]]; then
-    scripts/build.sh tsan
+
+    finish build-tsan-fuzz
     # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
     STREAMSCOPE_TEST_TIME_FACTOR=10 QT_NO_GLIB=1 \
         TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
-        ctest --test-dir build/tsan --output-on-failure --timeout 600 -L engine
-fi
-# The libFuzzer targets (fuzz/README.md): in CI a smoke run that proves they build and run on
-# their seeds (about 3 minutes with the build); with --sanitize a minute each.
-if [[ "${1:-}" == "--sanitize" ]]; then
-    scripts/fuzz.sh 60
-elif [[ "${CI:-}" == "true" ]]; then
-    scripts/fuzz.sh 5
+        step ctest-tsan ctest --test-dir build/tsan --output-on-failure --timeout 600 -j"$jobs" -L engine
+
+    # The libFuzzer targets (fuzz/README.md): in CI a smoke run that proves they build and run
+    # on their seeds; with --sanitize a minute each.
+    if [[ "$mode" == "--sanitize" ]]; then
+        step fuzz scripts/fuzz.sh 60
+    else
+        step fuzz scripts/fuzz.sh 5
+    fi
 fi

@@ -40,6 +40,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     }
     a.compressed = reader.isCompressed();
 
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     std::string pointer; // empty: the venue's own event time field ("E", "pt")
     const DecodeSpec *spec = &VenueRegistry::entryOf(Venue::Generic).decodeSpec();
@@ -81,7 +82,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                 sawHeader = true;
                 if (const QString s = o.value(QStringLiteral("stream")).toString(); !s.isEmpty())
                     a.stream = s;
-                a.url = o.value(QStringLiteral("url")).toString();
+                a.url = RedactedUrl::fromText(o.value(QStringLiteral("url")).toString());
                 a.venueName = o.value(QStringLiteral("venue")).toString();
                 a.venue = venueFromName(a.venueName);
                 a.mode = o.value(QStringLiteral("mode")).toString();
@@ -125,8 +126,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
         double latencyMs = qQNaN();
         if (parsed && !binary && line.payload.size() <= kMaxDecodedBytes) {
             DecodedFields fields;
-            if (decoder.decodeCopy(line.payload.constData(), std::size_t(line.payload.size()), pointer, fields,
-                                   *spec)) {
+            if (decoder.decode(buffer.copy(line.payload.constData(), line.payload.size()), pointer, fields, *spec)) {
                 if (fields.eventTime >= minEvent && fields.eventTime <= maxEvent) {
                     // Both times lie within a few centuries of the epoch: the difference fits.
                     const auto latencyUs = qint64(double(line.timeUs) - double(fields.eventTime) * usPerUnit);

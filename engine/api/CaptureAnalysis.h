@@ -17,6 +17,7 @@
 // the whole file); it touches nothing shared. The result is a plain value.
 
 #include "LatencySnapshot.h"
+#include "RedactedUrl.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
 
@@ -40,8 +41,8 @@ struct CaptureAnalysis {
     bool ok = false;
     QString error; // why it could not be read at all, or why reading stopped early
     QString path;
-    QString stream; // from the first line's "capture" event; the file's name when absent
-    QString url;
+    QString stream;  // from the first line's "capture" event; the file's name when absent
+    RedactedUrl url; // the header's, without secrets (the file may come from anyone)
     QString venueName;
     Venue venue = Venue::Unknown;
     QString mode;

@@ -7,7 +7,6 @@
 #include "capture/FlightRecorder.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
-#include "platform/SecretStore.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -107,7 +106,7 @@ CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
     CaptureRecorder::Identity identity;
     identity.stream = config.name;
     identity.venue = venueName(config.venue);
-    identity.url = SecretStore::redacted(config.url).toString();
+    identity.url = RedactedUrl::of(config.url);
     identity.mode = modeName(config.mode);
     if (!config.latencyField.isEmpty()) {
         identity.latencyField = config.latencyField;
@@ -272,9 +271,11 @@ bool Engine::updateStream(StreamId id, const StreamConfig &config)
     shared->setConfig(config);
     std::shared_ptr<CaptureRecorder> recorder = it->recorder;
     std::shared_ptr<FlightRecorder> flight = it->flight;
-    worker->post([worker, shared, config, id, recorder, flight] {
+    // The commands asked for so far are the old session's; one asked for after this is the new one's.
+    const std::uint64_t commands = shared->commands.word();
+    worker->post([worker, shared, config, id, recorder, flight, commands] {
         worker->removeSession(id);
-        worker->addSession(shared, config, recorder, flight);
+        worker->addSession(shared, config, recorder, flight, commands);
     });
     if (!sameRecording)
         finishRecorder(worker, std::move(old));
@@ -297,22 +298,29 @@ void Engine::setRecording(StreamId id, const RecordConfig &record)
     finishRecorder(worker, std::move(old));
 }
 
+namespace {
+
+// The command goes into the stream's shared block, where the worker's hot path finds it at its
+// next message; the wake-up makes an idle worker look too. Its result comes back as the
+// stream's StateChanged event (stateChanged()), the one way up.
+void postCommand(StreamShared &shared, EngineWorker *worker, StreamId id, StreamCommands::Command command)
+{
+    shared.commands.post(command);
+    worker->post([worker, id] { worker->runCommands(id); });
+}
+
+} // namespace
+
 void Engine::stopStream(StreamId id)
 {
-    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
-        EngineWorker *worker = it->worker;
-        // Seen by the worker's hot path at its next message, before the command itself runs.
-        const std::uint64_t stop = it->shared->stopsRequested.fetch_add(1, std::memory_order_relaxed) + 1;
-        worker->post([worker, id, stop] { worker->stop(id, stop); });
-    }
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd())
+        postCommand(*it->shared, it->worker, id, StreamCommands::Command::Stop);
 }
 
 void Engine::restartStream(StreamId id)
 {
-    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd()) {
-        EngineWorker *worker = it->worker;
-        worker->post([worker, id] { worker->restart(id); });
-    }
+    if (const auto it = m_streams.constFind(id); it != m_streams.constEnd())
+        postCommand(*it->shared, it->worker, id, StreamCommands::Command::Restart);
 }
 
 void Engine::stopAll()

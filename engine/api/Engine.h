@@ -71,6 +71,10 @@ public:
     // The flight recorder's memory over all streams.
     quint64 flightMemoryBytes() const;
 
+    // Stop and restart act on the worker at once, even in the middle of a read of thousands of
+    // messages: nothing is counted after stopStream() returns but the one message the worker may
+    // be handling. Their result comes back as stateChanged() (docs/architecture.md, "A stream's
+    // life").
     void stopStream(StreamId id);
     void restartStream(StreamId id);
     void stopAll();

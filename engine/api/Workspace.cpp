@@ -1,10 +1,12 @@
 #include "Workspace.h"
 
+#include "InputFile.h"
 #include "VenueCatalog.h"
+#include "model/RedactedUrl.h"
+#include "model/UrlSecrets.h"
 #include "platform/SecretStore.h"
 
 #include <QtCore/QDir>
-#include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QSaveFile>
@@ -292,6 +294,33 @@ QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base)
     return o;
 }
 
+// Where the URL written as `text` carries a literal secret: read strictly, as the stream will
+// use it, and tolerantly, as a user's invalid URL is quoted, so that neither kind of error
+// message repeats a secret.
+UrlSecret urlSecretIn(const QString &text)
+{
+    const UrlSecret strict = findUrlSecret(QUrl(text, QUrl::StrictMode));
+    return strict.found() ? strict : findUrlSecret(QUrl(text, QUrl::TolerantMode));
+}
+
+// A stream's URL with a literal secret is refused, naming the part and not the secret: a
+// workspace holds references (env:NAME, keychain:NAME), never secrets.
+bool refuseUrlSecret(ObjectReader &r, const QString &key, const QString &text)
+{
+    const UrlSecret secret = urlSecretIn(text);
+    if (secret.part == UrlSecret::Part::Password)
+        return r.error(key,
+                       QStringLiteral("expected a URL without a password; secrets are never stored in a "
+                                      "workspace, send it in a header whose value is a reference such as "
+                                      "\"env:NAME\" or \"keychain:NAME\""));
+    if (secret.found())
+        return r.error(key,
+                       QStringLiteral("expected %1 as a reference such as \"env:NAME\" or \"keychain:NAME\"; "
+                                      "secrets are never stored in a workspace")
+                           .arg(secret.describe()));
+    return true;
+}
+
 // One "notify" array (docs/alerts.md): destinations of alert notifications.
 bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadResult &result, const QString &file,
                 QList<NotifyTarget> &out)
@@ -322,15 +351,16 @@ bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadRes
                                               "workspace"));
             if (!SecretStore::isReference(*v)) {
                 const QUrl url(*v, QUrl::StrictMode);
-                if (!url.password().isEmpty())
+                const UrlSecret secret = urlSecretIn(*v);
+                if (secret.part == UrlSecret::Part::Password)
                     return r.error(QStringLiteral("url"),
                                    QStringLiteral("expected a URL without a password; put the whole URL in a "
                                                   "reference such as \"env:NAME\""));
-                if (const QString parameter = SecretStore::literalQueryCredential(url); !parameter.isEmpty())
+                if (secret.found())
                     return r.error(QStringLiteral("url"),
-                                   QStringLiteral("expected the query parameter '%1' as a reference such as "
-                                                  "\"env:NAME\"; secrets are never stored in a workspace")
-                                       .arg(parameter));
+                                   QStringLiteral("expected %1 as a reference such as \"env:NAME\"; secrets are "
+                                                  "never stored in a workspace")
+                                       .arg(secret.describe()));
                 if (!url.isValid() || url.host().isEmpty()
                     || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")))
                     return r.error(
@@ -398,17 +428,9 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     }
     if (auto v = r.string(QStringLiteral("url"), true)) {
         c.url = QUrl(*v, QUrl::StrictMode);
-        // Checked first, so that no later message repeats the URL with its password.
-        if (!c.url.password().isEmpty())
-            return r.error(QStringLiteral("url"),
-                           QStringLiteral("expected a URL without a password; secrets are never stored in a "
-                                          "workspace, send it in a header whose value is a reference such as "
-                                          "\"env:NAME\" or \"keychain:NAME\""));
-        if (const QString parameter = SecretStore::literalQueryCredential(c.url); !parameter.isEmpty())
-            return r.error(QStringLiteral("url"),
-                           QStringLiteral("expected the query parameter '%1' as a reference such as \"env:NAME\" or "
-                                          "\"keychain:NAME\"; secrets are never stored in a workspace")
-                               .arg(parameter));
+        // Checked first, so that no later message repeats the URL with its secret.
+        if (!refuseUrlSecret(r, QStringLiteral("url"), *v))
+            return false;
         const QString scheme = c.url.scheme();
         if (!c.url.isValid() || c.url.host().isEmpty())
             return r.error(QStringLiteral("url"),
@@ -515,6 +537,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         auth.warnUnknownKeys();
     }
     if (auto v = r.string(QStringLiteral("server_time_url"))) {
+        if (!refuseUrlSecret(r, QStringLiteral("server_time_url"), *v))
+            return false;
         const QUrl u(*v, QUrl::StrictMode);
         if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
             || u.host().isEmpty())
@@ -532,9 +556,14 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             QString ca = *s;
             if (QFileInfo(ca).isRelative() && !file.isEmpty())
                 ca = QFileInfo(file).absoluteDir().filePath(ca);
-            if (!QFileInfo::exists(ca))
+            // Opened as every connection will open it: a regular file within the PEM bound.
+            InputFile::Limits limits;
+            limits.maxBytes = InputFile::kMaxPemBytes;
+            limits.timeout = InputFile::kSmallFileTimeout;
+            QString why;
+            if (!InputFile::readAll(ca, limits, &why))
                 return tls.error(QStringLiteral("ca_file"),
-                                 QStringLiteral("expected a readable PEM file, \"%1\" does not exist").arg(*s));
+                                 QStringLiteral("expected a readable PEM file, %1").arg(why));
             c.caFile = ca;
         }
         if (!tls.ok())
@@ -562,11 +591,6 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 
 } // namespace
 
-bool Workspace::isCredentialHeader(const QString &name)
-{
-    return SecretStore::isCredentialName(name);
-}
-
 bool Workspace::isLiteralCredential(const QString &name, const QString &value)
 {
     return SecretStore::isLiteralCredential(name, value);
@@ -575,34 +599,15 @@ bool Workspace::isLiteralCredential(const QString &name, const QString &value)
 Workspace::LoadResult Workspace::load(const QString &path, Workspace &out)
 {
     LoadResult r;
-    // The type is checked before the file is opened: opening a FIFO without a writer blocks,
-    // and a device such as /dev/zero never ends.
-    const QFileInfo info(path);
-    if (info.exists() && !info.isFile()) {
-        r.error =
-            QStringLiteral("%1: expected a regular file, found %2")
-                .arg(path, info.isDir() ? QStringLiteral("a directory") : QStringLiteral("a device, FIFO or socket"));
+    // Only a regular file (a FIFO without a writer would block, /dev/zero never ends), of at
+    // most kMaxFileBytes, read within a time bound.
+    InputFile::Limits limits;
+    limits.maxBytes = kMaxFileBytes;
+    limits.timeout = InputFile::kSmallFileTimeout;
+    const std::optional<QByteArray> bytes = InputFile::readAll(path, limits, &r.error);
+    if (!bytes)
         return r;
-    }
-    const QString tooLarge = QStringLiteral("%1: expected a workspace of at most %2 MB, the file is larger")
-                                 .arg(path)
-                                 .arg(kMaxFileBytes / (1024 * 1024));
-    if (info.size() > kMaxFileBytes) {
-        r.error = tooLarge;
-        return r;
-    }
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        r.error = QStringLiteral("%1: cannot read the file: %2").arg(path, f.errorString());
-        return r;
-    }
-    // At most one byte past the cap, so a file that grows after the check cannot exceed it.
-    const QByteArray bytes = f.read(kMaxFileBytes + 1);
-    if (bytes.size() > kMaxFileBytes) {
-        r.error = tooLarge;
-        return r;
-    }
-    return parse(bytes, path, out);
+    return parse(*bytes, path, out);
 }
 
 Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fileName, Workspace &out)
@@ -692,7 +697,7 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     const StreamConfig d; // defaults are not written, to keep files short
     QJsonObject o{{QStringLiteral("name"), c.name},
                   {QStringLiteral("venue"), venueName(c.venue)},
-                  {QStringLiteral("url"), SecretStore::redacted(c.url).toString()}};
+                  {QStringLiteral("url"), RedactedUrl::of(c.url).toString()}};
     if (!c.subscribe.isEmpty())
         o.insert(QStringLiteral("subscribe"), QJsonArray::fromStringList(c.subscribe));
     if (!c.sendOnConnect.isEmpty())

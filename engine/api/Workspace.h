@@ -40,18 +40,15 @@ struct Workspace {
         QStringList warnings; // "FILE: streams[0].colour: unknown key, ignored"
     };
 
-    // Reads and validates `path` into `out`. Only a regular file of at most kMaxFileBytes is
-    // read: a directory, device, FIFO or socket is refused before it is opened.
+    // Reads and validates `path` into `out`, opened by InputFile: only a regular file of at most
+    // kMaxFileBytes (a directory, device, FIFO or socket is refused, and the open never blocks),
+    // read within InputFile::kSmallFileTimeout. tls.ca_file is opened the same way.
     static LoadResult load(const QString &path, Workspace &out);
     // Same from bytes; `fileName` is used in messages only.
     static LoadResult parse(const QByteArray &json, const QString &fileName, Workspace &out);
 
-    // Whether a header carries a credential, so that its value must be an "env:"/"keychain:"
-    // reference: Authorization, Proxy-Authorization, Cookie, X-MBX-APIKEY, X-Authentication,
-    // X-Api-Key and any name containing "token", "secret", "key", "auth", "cookie" or
-    // "password" (case-insensitive).
-    static bool isCredentialHeader(const QString &name);
-    // A credential header whose value is a literal secret (not empty, not env:/keychain:).
+    // A credential header (SecretStore::isCredentialName) whose value is a literal secret
+    // (not empty, not env:/keychain:).
     static bool isLiteralCredential(const QString &name, const QString &value);
 
     // A URL's password and a literal credential header are never written.

@@ -76,7 +76,7 @@ QJsonObject CaptureRecorder::headerObject(const Identity &identity, bool compres
     QJsonObject o{{QStringLiteral("format"), capture::kFormatVersion},
                   {QStringLiteral("stream"), identity.stream},
                   {QStringLiteral("venue"), identity.venue},
-                  {QStringLiteral("url"), identity.url},
+                  {QStringLiteral("url"), identity.url.toString()},
                   {QStringLiteral("mode"), identity.mode},
                   {QStringLiteral("version"), QStringLiteral(STREAMSCOPE_VERSION)},
                   {QStringLiteral("host_clock"), identity.hostClock},

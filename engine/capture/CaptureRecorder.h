@@ -15,6 +15,7 @@
 #include "CaptureRing.h"
 #include "CaptureSink.h"
 #include "model/RecordConfig.h"
+#include "model/RedactedUrl.h"
 #include "stats/RelaxedCounter.h"
 
 #include <QtCore/QByteArray>
@@ -37,7 +38,7 @@ public:
     struct Identity {
         QString stream;
         QString venue;
-        QString url; // without secrets (SecretStore::redacted)
+        RedactedUrl url;
         QString mode;
         QString hostClock = QStringLiteral("unknown");
         QString latencyField; // the stream's own event-time JSON pointer; empty: the venue's

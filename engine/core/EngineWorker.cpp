@@ -56,17 +56,20 @@ void EngineWorker::shutdown()
 }
 
 void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
-                              std::shared_ptr<CaptureRecorder> recorder, std::shared_ptr<FlightRecorder> flight)
+                              std::shared_ptr<CaptureRecorder> recorder, std::shared_ptr<FlightRecorder> flight,
+                              std::uint64_t commandsBefore)
 {
     const StreamId id = shared->id;
-    auto *session = new StreamSession(std::move(shared), config, m_decoder, *this, SystemClock::instance(),
+    auto *session = new StreamSession(std::move(shared), config, m_buffer, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
     session->setServerTimeService(&m_serverTime);
     session->setWorkerLoad(&m_busy);
     session->setRecorder(std::move(recorder));
     session->setFlightRecorder(std::move(flight));
     m_sessions.insert(id, session);
-    session->start();
+    session->setCommandsSeen(commandsBefore);
+    if (!session->runCommands())
+        session->start();
 }
 
 void EngineWorker::removeSession(StreamId id)
@@ -86,16 +89,10 @@ void EngineWorker::setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder
         s->setFlightRecorder(std::move(flight));
 }
 
-void EngineWorker::stop(StreamId id, std::uint64_t stop)
+void EngineWorker::runCommands(StreamId id)
 {
     if (StreamSession *s = m_sessions.value(id))
-        s->stop(stop);
-}
-
-void EngineWorker::restart(StreamId id)
-{
-    if (StreamSession *s = m_sessions.value(id))
-        s->restart();
+        s->runCommands();
 }
 
 void EngineWorker::sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId)

@@ -1,7 +1,8 @@
 #pragma once
 
-// One engine worker thread's object: owns the sessions of the streams assigned to it, one
-// simdjson parser with its padded buffer shared by them, and one housekeeping timer that
+// One engine worker thread's object: owns the sessions of the streams assigned to it, the
+// receive buffer their transports fill and the simdjson parser that reads it (one message at
+// a time on this thread, so all its sessions share them), and one housekeeping timer that
 // drives every session's watchdogs (stall, dead connection, ping, backoff reset).
 //
 // Thread contract: constructed on the Engine's thread, then moved to its QThread; every
@@ -50,17 +51,20 @@ public:
     void shutdown(); // on the worker thread: every session closed and deleted
 
     // `recorder`: the stream records (null: it does not); `flight`: its flight recorder.
+    // `commandsBefore`: the stream's StreamCommands word when the facade asked for this session
+    // (a session that replaces another carries out only the commands asked for after that);
+    // the session starts unless a later command says otherwise.
     void addSession(std::shared_ptr<StreamShared> shared, const StreamConfig &config,
                     std::shared_ptr<CaptureRecorder> recorder = nullptr,
-                    std::shared_ptr<FlightRecorder> flight = nullptr);
+                    std::shared_ptr<FlightRecorder> flight = nullptr, std::uint64_t commandsBefore = 0);
     void removeSession(StreamId id);
     // The session's recorder from now on (null: it stops recording); its connection stays.
     void setRecorder(StreamId id, std::shared_ptr<CaptureRecorder> recorder);
     // The session's flight recorder from now on (null: none); its connection stays.
     void setFlightRecorder(StreamId id, std::shared_ptr<FlightRecorder> flight);
-    // `stop`: the stream's StreamShared::stopsRequested count that this stop made.
-    void stop(StreamId id, std::uint64_t stop);
-    void restart(StreamId id);
+    // The facade's wake-up after it left a stop or restart in the stream's shared block
+    // (StreamCommands.h): the session carries it out, unless its hot path already did.
+    void runCommands(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);
 
@@ -81,6 +85,7 @@ private:
     Q_INVOKABLE void runPosted();
     void onTick();
 
+    ReceiveBuffer m_buffer;
     MessageDecoder m_decoder;
     ServerTimeService m_serverTime; // the server-time probes its sessions share
     WorkerLoad m_busy;              // this thread's busy share, sampled on the tick

@@ -1,8 +1,7 @@
 #include "CaptureReader.h"
 
-#include <QtCore/QFileInfo>
-
 #include <zstd.h>
+#include <zstd_errors.h>
 
 namespace streamscope::capture {
 
@@ -99,36 +98,74 @@ QString lineErrorText(LineError error)
 
 struct CaptureReader::Zstd {
     ZSTD_DCtx *ctx = ZSTD_createDCtx();
+    Zstd() { ZSTD_DCtx_setParameter(ctx, ZSTD_d_windowLogMax, kMaxWindowLog); }
     ~Zstd() { ZSTD_freeDCtx(ctx); }
+    Zstd(const Zstd &) = delete;
+    Zstd &operator=(const Zstd &) = delete;
 };
 
 CaptureReader::CaptureReader() = default;
 CaptureReader::~CaptureReader() = default;
 
-bool CaptureReader::open(const QString &path, qint64 maxLineBytes)
+bool CaptureReader::open(const QString &path, qint64 maxLineBytes, qint64 maxFileBytes)
 {
-    m_file.setFileName(path);
-    if (const QFileInfo info(path); info.exists() && !info.isFile()) {
-        m_error = QStringLiteral("%1: not a regular file").arg(path);
-        return false;
-    }
-    if (!m_file.open(QIODevice::ReadOnly)) {
-        m_error = QStringLiteral("%1: %2").arg(path, m_file.errorString());
+    InputFile::Limits limits;
+    limits.maxBytes = maxFileBytes;
+    limits.cancel = m_cancel;
+    if (!m_input.open(path, limits)) {
+        m_error = m_input.errorString();
         return false;
     }
     m_maxLine = std::max<qint64>(maxLineBytes, kTimeChars + 1);
-    m_fileSize = m_file.size();
-    m_in = m_file.read(kReadChunk);
+    m_fileSize = m_input.size();
+    return start();
+}
+
+bool CaptureReader::start()
+{
+    m_error.clear();
+    m_firstMalformed.clear();
+    m_text.clear();
+    m_textPos = 0;
+    m_inPos = 0;
+    m_fileRead = 0;
+    m_textRead = 0;
+    m_malformed = 0;
+    m_lineNumber = 0;
+    m_lastHint = 0;
+    m_eof = false;
+    m_truncated = false;
+    m_frameCut = false;
+    m_skipping = false;
+    m_in = m_input.read(kReadChunk);
+    if (m_input.error() != InputFile::Error::None) {
+        m_error = m_input.errorString();
+        return false;
+    }
     m_fileRead = m_in.size();
     m_zstd = isZstdMagic(m_in);
     if (m_zstd) {
-        m_dctx = std::make_unique<Zstd>();
+        if (m_dctx)
+            ZSTD_DCtx_reset(m_dctx->ctx, ZSTD_reset_session_only);
+        else
+            m_dctx = std::make_unique<Zstd>();
     } else {
         m_text = std::move(m_in);
         m_in.clear();
         m_textRead = m_text.size();
     }
     return true;
+}
+
+bool CaptureReader::rewind()
+{
+    if (!m_input.isOpen())
+        return false;
+    if (!m_input.rewind()) {
+        m_error = m_input.errorString();
+        return false;
+    }
+    return start();
 }
 
 bool CaptureReader::fill()
@@ -140,57 +177,71 @@ bool CaptureReader::fill()
         m_text.remove(0, m_textPos);
         m_textPos = 0;
     }
+    const auto readChunk = [this] {
+        QByteArray chunk = m_input.read(kReadChunk);
+        if (chunk.isEmpty()) {
+            m_eof = true; // what a decoder still holds is flushed by the caller
+            if (m_input.error() != InputFile::Error::None)
+                m_error = m_input.errorString();
+        }
+        m_fileRead += chunk.size();
+        return chunk;
+    };
     if (!m_zstd) {
         if (m_eof)
             return false;
-        const QByteArray chunk = m_file.read(kReadChunk);
-        if (chunk.isEmpty()) {
-            m_eof = true;
-            if (m_file.error() != QFileDevice::NoError)
-                m_error = QStringLiteral("%1: %2").arg(m_file.fileName(), m_file.errorString());
-            return false;
-        }
-        m_fileRead += chunk.size();
+        const QByteArray chunk = readChunk();
         m_textRead += chunk.size();
         m_text += chunk;
-        return true;
+        return !chunk.isEmpty();
     }
     const qsizetype before = m_text.size();
-    QByteArray out(qsizetype(ZSTD_DStreamOutSize()), Qt::Uninitialized);
-    while (m_text.size() - before < kTextChunk) {
+    const qint64 fileBefore = m_fileRead;
+    if (m_out.isEmpty())
+        m_out.resize(qsizetype(ZSTD_DStreamOutSize()));
+    // Bounded both ways: the text a call adds (a zstd bomb) and the file it reads (frames
+    // that hold nothing, such as skippable ones).
+    while (m_error.isEmpty() && m_text.size() - before < kTextChunk && m_fileRead - fileBefore <= kReadChunk) {
         if (m_inPos >= m_in.size() && !m_eof) {
-            m_in = m_file.read(kReadChunk);
+            m_in = readChunk();
             m_inPos = 0;
-            m_fileRead += m_in.size();
-            if (m_in.isEmpty()) {
-                m_eof = true; // what the decoder still holds is flushed below
-                if (m_file.error() != QFileDevice::NoError)
-                    m_error = QStringLiteral("%1: %2").arg(m_file.fileName(), m_file.errorString());
-            }
+            if (!m_error.isEmpty())
+                break;
         }
         ZSTD_inBuffer input{m_in.constData() + m_inPos, std::size_t(m_in.size() - m_inPos), 0};
-        ZSTD_outBuffer output{out.data(), std::size_t(out.size()), 0};
+        ZSTD_outBuffer output{m_out.data(), std::size_t(m_out.size()), 0};
         const std::size_t hint = ZSTD_decompressStream(m_dctx->ctx, &output, &input);
         m_inPos += qsizetype(input.pos);
         if (ZSTD_isError(hint)) {
-            m_error = QStringLiteral("%1: not valid zstd data after %2 bytes of text (%3)")
-                          .arg(m_file.fileName())
-                          .arg(m_textRead + (m_text.size() - before))
-                          .arg(QString::fromLatin1(ZSTD_getErrorName(hint)));
+            const QString why = ZSTD_getErrorCode(hint) == ZSTD_error_frameParameter_windowTooLarge
+                ? QStringLiteral("a zstd frame needs a window larger than %1 MiB (compressed with --long or "
+                                 "--ultra?)")
+                      .arg((1LL << kMaxWindowLog) / (1024 * 1024))
+                : QStringLiteral("not valid zstd data (%1)").arg(QString::fromLatin1(ZSTD_getErrorName(hint)));
+            m_error = QStringLiteral("%1: %2 after %3 bytes of text")
+                          .arg(m_input.path(), why)
+                          .arg(m_textRead + (m_text.size() - before));
             break;
         }
         // A call without input after a finished frame hints at the next frame's header: not a cut.
         if (input.size > 0 || output.pos > 0)
             m_lastHint = hint;
-        m_text.append(out.constData(), qsizetype(output.pos));
+        m_text.append(m_out.constData(), qsizetype(output.pos));
         if (m_eof && output.pos == 0)
             break; // nothing more held inside
     }
-    m_textRead += m_text.size() - before;
+    const qsizetype added = m_text.size() - before;
+    m_textRead += added;
+    if (!m_error.isEmpty())
+        return added > 0;
+    if (!m_eof)
+        return true;
     // A non-zero hint at the end: the last frame was cut short (what came before it is kept).
-    if (m_eof && m_lastHint != 0)
+    if (m_lastHint != 0) {
         m_truncated = true;
-    return m_text.size() > before;
+        m_frameCut = true;
+    }
+    return added > 0;
 }
 
 void CaptureReader::malformed(const QString &what)
@@ -199,10 +250,11 @@ void CaptureReader::malformed(const QString &what)
         m_firstMalformed = QStringLiteral("line %1: %2").arg(m_lineNumber).arg(what);
 }
 
-bool CaptureReader::next(CaptureLine *out)
+CaptureReader::Status CaptureReader::read(CaptureLine *out, qint64 budgetBytes)
 {
-    if (!m_file.isOpen())
-        return false;
+    if (!m_input.isOpen())
+        return Status::End;
+    const qint64 workBefore = m_fileRead + m_textRead;
     for (;;) {
         const qsizetype nl = m_text.indexOf('\n', m_textPos);
         if (nl >= 0) {
@@ -217,7 +269,7 @@ bool CaptureReader::next(CaptureLine *out)
             }
             const LineError error = parseLine(line, len, out);
             if (error == LineError::None)
-                return true;
+                return Status::Line;
             malformed(lineErrorText(error));
             continue;
         }
@@ -226,16 +278,20 @@ bool CaptureReader::next(CaptureLine *out)
             m_textPos = m_text.size();
         }
         if (m_cancel && m_cancel->load(std::memory_order_relaxed)) {
-            m_error = QStringLiteral("%1: cancelled").arg(m_file.fileName());
-            return false;
+            if (m_error.isEmpty())
+                m_error = QStringLiteral("%1: cancelled").arg(m_input.path());
+            return Status::End;
         }
+        if (budgetBytes >= 0 && m_fileRead + m_textRead - workBefore >= budgetBytes)
+            return Status::More;
         if (!fill()) {
             // A last line without its end: cut short by a crash, not kept.
             if (m_text.size() > m_textPos || m_skipping)
                 m_truncated = true;
             m_text.clear();
             m_textPos = 0;
-            return false;
+            m_skipping = false;
+            return Status::End;
         }
     }
 }

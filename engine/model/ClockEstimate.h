@@ -9,6 +9,8 @@
 //
 // Any thread (a plain value).
 
+#include "RedactedUrl.h"
+
 #include <QtCore/QString>
 #include <QtCore/QtGlobal>
 
@@ -39,7 +41,7 @@ struct ClockEstimate {
     double latencyFloorMs = 0;     // min(receive − event time) over the sliding window
     quint64 serverTimeSamples = 0; // server-time answers used
     quint64 serverTimeErrors = 0;  // failed, timed-out, oversized or unreadable answers
-    QString serverTimeUrl;         // where the server time is asked; empty if not
+    RedactedUrl serverTimeUrl;     // where the server time is asked; empty if not
     QString serverTimeError;       // why the last failed answer failed (escaped); empty if none did
     QString note;                  // the last explanation given (e.g. "clock behind the venue by ~500 ms ...")
 };

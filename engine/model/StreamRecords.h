@@ -3,6 +3,7 @@
 // Low-rate records that leave a stream's worker: routed responses, inspected messages and
 // events for the event log. Plain values, copied across threads.
 
+#include "RedactedUrl.h"
 #include "StreamTypes.h"
 
 #include <QtCore/QByteArray>
@@ -45,7 +46,7 @@ struct ConnectionInfo {
     bool connected = false;
     qint64 connectedSinceMs = 0;
     int subscriptions = 0; // Binance streams subscribed on it
-    QString url;
+    RedactedUrl url;
 };
 
 // One entry of a Binance websocket-API response's "rateLimits" array, as last seen.

@@ -9,10 +9,10 @@
 #include "Freshness.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
+#include "RedactedUrl.h"
 #include "StreamRecords.h"
 #include "StreamTypes.h"
 
-#include <QtCore/QUrl>
 #include <QtCore/QVector>
 
 namespace streamscope {
@@ -20,7 +20,7 @@ namespace streamscope {
 struct StreamSnapshot {
     StreamId id = kInvalidStreamId;
     QString name;
-    QUrl url;
+    RedactedUrl url; // never a password or a literal token: the report, /api and the UI show it
     Venue venue = Venue::Unknown;
     DecodeMode mode = DecodeMode::Unknown;
 

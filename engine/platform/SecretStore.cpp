@@ -1,12 +1,12 @@
 #include "SecretStore.h"
 
+#include "UrlSecrets.h"
+
 #include <QtCore/QHash>
 #include <QtCore/QMutex>
 #include <QtCore/QMutexLocker>
+#include <QtCore/QRegularExpression>
 #include <QtCore/QStringList>
-#include <QtCore/QUrlQuery>
-
-#include <algorithm>
 
 namespace streamscope {
 
@@ -23,7 +23,7 @@ const QString kKeychain = QStringLiteral("keychain:");
 
 bool SecretStore::isReference(const QString &value)
 {
-    return value.startsWith(kEnv) || value.startsWith(kKeychain);
+    return isSecretReference(value);
 }
 
 QString SecretStore::resolve(const QString &value, bool *ok)
@@ -60,11 +60,7 @@ void SecretStore::setKeychainValue(const QString &name, const QString &value)
 
 bool SecretStore::isCredentialName(const QString &name)
 {
-    static const QStringList parts = {QStringLiteral("token"),    QStringLiteral("secret"), QStringLiteral("key"),
-                                      QStringLiteral("auth"),     QStringLiteral("cookie"), QStringLiteral("password"),
-                                      QStringLiteral("signature")};
-    const QString lower = name.trimmed().toLower();
-    return std::any_of(parts.begin(), parts.end(), [&](const QString &p) { return lower.contains(p); });
+    return isSecretName(name);
 }
 
 bool SecretStore::isLiteralCredential(const QString &name, const QString &value)
@@ -72,38 +68,19 @@ bool SecretStore::isLiteralCredential(const QString &name, const QString &value)
     return isCredentialName(name) && !value.isEmpty() && !isReference(value);
 }
 
-QString SecretStore::literalQueryCredential(const QUrl &url)
-{
-    if (!url.hasQuery())
-        return {};
-    for (const auto &[name, value] : QUrlQuery(url).queryItems(QUrl::FullyDecoded))
-        if (isLiteralCredential(name, value))
-            return name;
-    return {};
-}
-
-QUrl SecretStore::redacted(const QUrl &url)
-{
-    QUrl out = url.adjusted(QUrl::RemovePassword);
-    if (literalQueryCredential(out).isEmpty())
-        return out;
-    QUrlQuery query(out);
-    for (const auto &[name, value] : query.queryItems(QUrl::FullyDecoded))
-        if (isLiteralCredential(name, value))
-            query.removeAllQueryItems(name);
-    out.setQuery(query);
-    return out;
-}
-
 QUrl SecretStore::resolveQuery(const QUrl &url, QString *unresolved)
 {
     if (!url.hasQuery())
         return url;
     // Piece by piece on the encoded query, so that every parameter that is not a reference
-    // reaches the server byte for byte as written.
-    QStringList pieces = url.query(QUrl::FullyEncoded).split(QLatin1Char('&'));
+    // reaches the server byte for byte as written; '&' and ';' both separate parameters, as
+    // findUrlSecret() reads them.
+    // Each piece keeps the separator before it, so that joining them gives the query back.
+    static const QRegularExpression kBeforeSeparator(QStringLiteral("(?=[&;])"));
+    QStringList pieces = url.query(QUrl::FullyEncoded).split(kBeforeSeparator);
     bool changed = false;
     for (QString &piece : pieces) {
+        const qsizetype start = piece.startsWith(QLatin1Char('&')) || piece.startsWith(QLatin1Char(';')) ? 1 : 0;
         const qsizetype eq = piece.indexOf(QLatin1Char('='));
         if (eq < 0)
             continue;
@@ -113,14 +90,15 @@ QUrl SecretStore::resolveQuery(const QUrl &url, QString *unresolved)
         bool ok = true;
         const QString secret = resolve(value, &ok);
         if (!ok && unresolved && unresolved->isEmpty())
-            *unresolved = QStringLiteral("%1 (%2)").arg(QUrl::fromPercentEncoding(piece.left(eq).toLatin1()), value);
+            *unresolved = QStringLiteral("%1 (%2)").arg(
+                QUrl::fromPercentEncoding(piece.mid(start, eq - start).toLatin1()), value);
         piece = piece.left(eq + 1) + QString::fromLatin1(QUrl::toPercentEncoding(secret));
         changed = true;
     }
     if (!changed)
         return url;
     QUrl out = url;
-    out.setQuery(pieces.join(QLatin1Char('&')), QUrl::StrictMode);
+    out.setQuery(pieces.join(QString()), QUrl::StrictMode);
     return out;
 }
 

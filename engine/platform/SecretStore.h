@@ -19,21 +19,16 @@ public:
     static QString resolve(const QString &value, bool *ok = nullptr);
     static void setKeychainValue(const QString &name, const QString &value);
 
-    // Whether a header or URL query parameter of this name carries a credential, so that its
-    // value must be a reference: any name containing "token", "secret", "key", "auth",
-    // "cookie", "password" or "signature" (case-insensitive), which covers Authorization,
-    // Proxy-Authorization, Cookie, X-MBX-APIKEY, X-Authentication, X-Api-Key, ?token=, ?apiKey=.
+    // Whether a header or URL parameter of this name carries a credential, so that its value
+    // must be a reference: the one list of secret names (isSecretName, UrlSecrets.h), which
+    // covers Authorization, Proxy-Authorization, Cookie, X-MBX-APIKEY, X-Authentication,
+    // X-Api-Key, ?token=, ?apiKey=, ?pwd=. Where a URL carries a secret is findUrlSecret()'s to
+    // say, and RedactedUrl is the URL without it.
     static bool isCredentialName(const QString &name);
     // A credential whose value is a literal secret (not empty, not env:/keychain:).
     static bool isLiteralCredential(const QString &name, const QString &value);
-    // The name of the first query parameter of `url` that holds a literal credential; empty
-    // when there is none.
-    static QString literalQueryCredential(const QUrl &url);
-    // `url` without what must never be shown, reported or written: its password and its query
-    // parameters that hold literal credentials. References stay: they name, not hold, secrets.
-    static QUrl redacted(const QUrl &url);
-    // `url` with the references in its query resolved, for the request itself only. When one is
-    // not set, `unresolved` gets "parameter (reference)".
+    // `url` with the references in its query resolved (parameters separated by '&' or ';'), for
+    // the request itself only. When one is not set, `unresolved` gets "parameter (reference)".
     static QUrl resolveQuery(const QUrl &url, QString *unresolved = nullptr);
 };
 

@@ -10,7 +10,8 @@
 
 namespace streamscope {
 
-// `error` gets a message when the CA file holds no readable certificate.
+// `error` gets a message when the CA file cannot be read (it is opened by InputFile: a
+// regular file of at most InputFile::kMaxPemBytes) or holds no certificate.
 QSslConfiguration tlsConfiguration(const StreamConfig &config, QString *error);
 
 } // namespace streamscope

@@ -81,7 +81,7 @@ struct NoticeShape {
 
 class DecodeSpec {
 public:
-    static constexpr std::size_t kMaxKeyBytes = 32; // below the decoder's buffer padding
+    static constexpr std::size_t kMaxKeyBytes = 32; // below the receive buffer's padding
     static constexpr std::size_t kMaxRules = 40;    // all index entries (up to 6 per rule) fit a byte
 
     DecodeSpec() = default;
@@ -94,8 +94,8 @@ public:
     // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
     // identity rules only when `identity`. Hot path: one table lookup, and for a key some rule
     // starts with the same character, one masked 8-byte compare of the key and its quote (more
-    // only for keys of 8 characters or more). Reads up to 8 bytes from `rawKey`: the decoder's
-    // buffer is padded well beyond that.
+    // only for keys of 8 characters or more). Reads up to 8 bytes from `rawKey`: a message in
+    // the receive buffer is padded well beyond that (ReceiveBuffer::kPadding).
     const FieldRule *find(const char *rawKey, FieldScope scope, bool identity) const
     {
         const auto first = static_cast<unsigned char>(rawKey[0]);

@@ -3,8 +3,8 @@
 // What MessageDecoder read from one data message, by the venue's DecodeSpec: the fields the
 // engine itself uses (event time, type, symbol, sequence numbers, what tells events apart)
 // under their own names, and venue slots whose meaning the venue's folder gives (Betfair:
-// clk, ct, status...; engine/venues/betfair/BetfairFields.h). Views point into the decoder's
-// buffer and are valid until its next call.
+// clk, ct, status...; engine/venues/betfair/BetfairFields.h). Views point into the message
+// (in the worker's ReceiveBuffer) and are valid until the buffer is written again.
 //
 // Thread contract: a value on the decoding worker's stack.
 

@@ -2,13 +2,14 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
 namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
-static_assert(PaddedBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
+static_assert(ReceiveBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 class MessageDecoder::Parser {
 public:
@@ -326,13 +327,6 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, F
 
 } // namespace
 
-bool MessageDecoder::decodeCopy(const char *data, std::size_t len, const std::string &pointer, DecodedFields &out,
-                                const DecodeSpec &spec, bool identity)
-{
-    std::memcpy(m_buffer.reserve(len), data, len);
-    return decode(len, pointer, out, spec, identity);
-}
-
 namespace {
 
 // The root value of a document whose first structural character is '{' or '['. Any other
@@ -415,10 +409,9 @@ const char *lastQuote(const char *begin, std::size_t n)
 
 } // namespace
 
-bool MessageDecoder::decodePrefix(std::size_t available, const std::string &pointer, DecodedFields &out,
+bool MessageDecoder::decodePrefix(char *data, std::size_t available, const std::string &pointer, DecodedFields &out,
                                   const DecodeSpec &spec)
 {
-    char *data = m_buffer.data();
     std::size_t root = 0;
     while (root < available && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
         ++root;
@@ -450,7 +443,8 @@ bool MessageDecoder::decodePrefix(std::size_t available, const std::string &poin
         data[end++] = data[root] == '{' ? '}' : ']';
         data[end] = '\0'; // see decode()
         ondemand::document doc;
-        const simdjson::error_code indexed = m_parser->parser.iterate(data, end, m_buffer.allocated()).get(doc);
+        const simdjson::error_code indexed =
+            m_parser->parser.iterate(data, end, available + ReceiveBuffer::kPadding).get(doc);
         if (!indexed && pointer.empty()) {
             done = walkDocument(doc, out, spec) == simdjson::SUCCESS && t_walk.stopped;
         } else if (!indexed) {
@@ -491,12 +485,13 @@ std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointe
     return prefix && len >= kPrefixMinBytes && len > kHeadBytes && m_prefixSkips == 0 ? kHeadBytes : 0;
 }
 
-bool MessageDecoder::decodeHead(std::size_t available, std::size_t len, const std::string &pointer, DecodedFields &out,
+bool MessageDecoder::decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out,
                                 const DecodeSpec &spec)
 {
     out.reset();
-    t_walk = WalkState{m_buffer.data() + len, false, nullptr, false};
-    if (decodePrefix(std::min(available, len), pointer, out, spec))
+    char *data = head.writable();
+    t_walk = WalkState{data + head.messageBytes, false, nullptr, false};
+    if (decodePrefix(data, std::size_t(std::min(head.size, head.messageBytes)), pointer, out, spec))
         return true;
     // As in decode(): the next long messages go straight to the whole message.
     m_prefixSkips = kPrefixRetryAfter;
@@ -504,9 +499,35 @@ bool MessageDecoder::decodeHead(std::size_t available, std::size_t len, const st
     return false;
 }
 
-bool MessageDecoder::decode(std::size_t len, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
-                            bool identity)
+namespace {
+
+// simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
+// first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
+// message's '}' just there. A message never includes this byte: it is cleared while the
+// message is decoded and put back after, for another message may begin there.
+class ClearedEnd {
+public:
+    explicit ClearedEnd(char *end)
+        : m_end(end)
+        , m_saved(*end)
+    {
+        *end = '\0';
+    }
+    ~ClearedEnd() { *m_end = m_saved; }
+    ClearedEnd(const ClearedEnd &) = delete;
+    ClearedEnd &operator=(const ClearedEnd &) = delete;
+
+private:
+    char *m_end;
+    char m_saved;
+};
+
+} // namespace
+
+bool MessageDecoder::decode(const MessageView &message, const std::string &pointer, DecodedFields &out,
+                            const DecodeSpec &spec, bool identity)
 {
+    Q_ASSERT(message.isWhole());
     const auto fail = [this](simdjson::error_code e) {
         m_lastError = int(e);
         m_failedField.clear();
@@ -517,12 +538,11 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     out.reset();
     if (!pointer.empty() && !pointerIsComparable(pointer))
         return true; // the time is nowhere, as for a pointer to a missing field
+    char *const data = message.writable();
+    const auto len = std::size_t(message.size);
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
-    t_walk = WalkState{len >= kLazyTailBytes ? m_buffer.data() + len : nullptr, false, nullptr, identity};
-    // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
-    // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
-    // message's '}' just there. A message never includes this byte, so clear it.
-    m_buffer.data()[len] = '\0';
+    t_walk = WalkState{len >= kLazyTailBytes ? data + len : nullptr, false, nullptr, identity};
+    const ClearedEnd cleared(data + len);
 
     // A long message whose fields all come before a long tail needs only its head indexed:
     // stage 1 over a prefix that ends where the walk will stop (or, with a pointer, that
@@ -534,7 +554,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
         if (m_prefixSkips > 0) {
             --m_prefixSkips;
         } else {
-            if (decodePrefix(len, pointer, out, spec))
+            if (decodePrefix(data, len, pointer, out, spec))
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
             out.reset();
@@ -543,7 +563,7 @@ bool MessageDecoder::decode(std::size_t len, const std::string &pointer, Decoded
     }
 
     ondemand::document doc;
-    if (auto e = m_parser->parser.iterate(m_buffer.data(), len, m_buffer.allocated()).get(doc))
+    if (auto e = m_parser->parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
         return fail(e);
     if (!pointer.empty()) {
         ondemand::value value;

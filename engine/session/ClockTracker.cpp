@@ -25,7 +25,7 @@ ClockTracker::ClockTracker(ClockShared &out)
 void ClockTracker::setProbe(std::shared_ptr<ServerTimeProbe> probe)
 {
     m_probe = std::move(probe);
-    m_out.setServerTimeUrl(m_probe ? m_probe->url().toString() : QString());
+    m_out.setServerTimeUrl(m_probe ? RedactedUrl::of(m_probe->url()) : RedactedUrl());
     m_out.setServerTimeError(m_probe ? m_probe->lastError() : QString());
     m_updated = false;
 }

@@ -1,7 +1,7 @@
 #include "ConnectionGroup.h"
 
 #include "ShardPlan.h"
-#include "platform/SecretStore.h"
+#include "model/RedactedUrl.h"
 
 #include <QtCore/QTimer>
 
@@ -87,7 +87,7 @@ QVector<ConnectionInfo> ConnectionGroup::describe() const
         info.connected = l->active;
         info.connectedSinceMs = l->connectedWallMs;
         info.subscriptions = int(l->streams.size());
-        info.url = SecretStore::redacted(l->config.url).toDisplayString();
+        info.url = RedactedUrl::of(l->config.url);
         list << info;
     }
     return list;

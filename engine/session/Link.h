@@ -2,7 +2,8 @@
 
 // One connection ("link") of a stream: its transport, the share of the subscriptions it
 // carries, its liveness watchdog and its paced outgoing queue. The transport delivers each
-// message to the link by a direct call, which hands it straight to its session.
+// message to the link by a direct call, which hands it straight to the stream's hot path
+// (MessageRouter).
 //
 // Thread contract: the session's worker only. The transport refers to `config`, so a link
 // lives until its transport is gone (ConnectionGroup frees retired links on the next tick).
@@ -18,21 +19,20 @@ class QTimer;
 
 namespace streamscope {
 
-class StreamSession;
+class MessageRouter;
 
 struct Link final : public MessageSink {
-    Link(StreamSession &owner, int linkId, int shardIndex, bool isRollover);
+    // `messageRouter` gets the link's messages; null only for a link that never receives one
+    // (ConnectionGroup on its own).
+    Link(MessageRouter *messageRouter, int linkId, int shardIndex, bool isRollover);
     Link(const Link &) = delete;
     Link &operator=(const Link &) = delete;
     ~Link();
 
-    // MessageSink: defined in StreamSession.cpp, the hot path's home.
-    void onMessage(const char *data, qsizetype len, bool inScratch) override;
-    void onBinaryMessage(const char *data, qsizetype len) override;
-    qsizetype headBytes(qsizetype messageBytes) const override;
-    bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes) override;
+    // MessageSink: defined in MessageRouter.cpp, the hot path's home.
+    void onMessage(ReceivedMessage &message) override;
 
-    StreamSession &session;
+    MessageRouter *const router;
     const int id;
     const int shard;     // which share of the subscriptions it carries
     bool rollover;       // a replacement not yet switched over to

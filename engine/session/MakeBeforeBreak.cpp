@@ -2,6 +2,8 @@
 
 #include "protocol/MessageDecoder.h"
 
+#include <algorithm>
+
 namespace streamscope {
 
 void MakeBeforeBreak::begin(int fromId, int toId)
@@ -18,6 +20,17 @@ void MakeBeforeBreak::reset()
     m_fromId = m_toId = 0;
     m_firstDataMs.reset();
     m_switchedMs = 0;
+    m_failures = 0;
+    m_retryAtMs.reset();
+}
+
+void MakeBeforeBreak::abandon(qint64 nowMs, qint64 retryBaseMs, qint64 retryMaxMs)
+{
+    const int failures = m_failures + 1;
+    reset();
+    m_failures = failures;
+    // The shift stops where the delay is past any cap (2^20 times the base).
+    m_retryAtMs = nowMs + std::min(retryMaxMs, retryBaseMs << std::min(failures - 1, 20));
 }
 
 bool MakeBeforeBreak::accept(int linkId, const DecodedFields *fields, qint64 nowMs)

@@ -5,8 +5,9 @@
 // counts every message once while both deliver. The replacement takes over when the old
 // connection has caught up with it, when the old one closes, or when the overlap has
 // lasted the configured maximum since the replacement delivered; the table is dropped once it
-// has settled. It decides; the
-// session opens, retires and reports connections.
+// has settled. A replacement that fails is retried after a delay that doubles with each
+// failure in a row, so that a venue refusing new connections is not asked on every tick. It
+// decides; the session opens, retires and reports connections.
 //
 // Thread contract: the session's worker only. accept() and checksSequence() are on the hot
 // path while an overlap lasts. Times are the session's monotonic ms.
@@ -34,8 +35,13 @@ public:
     // Before the replacement opens, so that its first message is de-duplicated already.
     void prepare() { m_dedupe.begin(); }
     void begin(int fromId, int toId);
-    // Back to no rollover (abandoned, finished, or the connections dropped).
+    // Back to no rollover (finished, or the connections dropped).
     void reset();
+    // The replacement failed: back to no rollover, and the next may start retryBaseMs ·
+    // 2^(failures in a row − 1) later, at most retryMaxMs.
+    void abandon(qint64 nowMs, qint64 retryBaseMs, qint64 retryMaxMs);
+    // Whether a rollover may start now: none failed within its retry delay.
+    bool mayStart(qint64 nowMs) const { return !m_retryAtMs || nowMs >= *m_retryAtMs; }
 
     // Whether a data message of connection `linkId` counts (false: a duplicate). `fields`
     // is null when the stream does not decode.
@@ -58,6 +64,8 @@ private:
     int m_toId = 0;
     std::optional<qint64> m_firstDataMs; // first data message on the new connection
     qint64 m_switchedMs = 0;
+    int m_failures = 0;                // replacements failed in a row
+    std::optional<qint64> m_retryAtMs; // after a failure: when the next may start
 };
 
 } // namespace streamscope

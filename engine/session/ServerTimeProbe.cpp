@@ -1,6 +1,7 @@
 #include "ServerTimeProbe.h"
 
 #include "model/PeerText.h"
+#include "model/RedactedUrl.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -91,7 +92,7 @@ void ServerTimeProbe::onFinished(QNetworkReply *reply)
     if (m_tooLarge)
         return fail(QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
     if (reply->error() != QNetworkReply::NoError)
-        return fail(peerText(reply->errorString()));
+        return fail(peerText(RedactedUrl::replaceIn(reply->errorString(), m_url))); // Qt's text quotes the URL
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
     if (status != 200)
         return fail(QStringLiteral("HTTP status %1").arg(status));

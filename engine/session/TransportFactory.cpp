@@ -7,10 +7,10 @@ namespace streamscope {
 
 TransportFactory networkTransports()
 {
-    return [](const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink) -> Transport * {
+    return [](const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink) -> Transport * {
         if (config.isLineProtocol())
-            return new LineTransport(config, decoder, sink);
-        return new WebSocketTransport(config, decoder, sink);
+            return new LineTransport(config, buffer, sink);
+        return new WebSocketTransport(config, buffer, sink);
     };
 }
 

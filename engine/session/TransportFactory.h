@@ -10,13 +10,13 @@
 
 namespace streamscope {
 
-class MessageDecoder;
 class MessageSink;
+class ReceiveBuffer;
 class Transport;
 struct StreamConfig;
 
 // The caller owns the transport (it is deleted later, never while one of its signals runs).
-using TransportFactory = std::function<Transport *(const StreamConfig &, MessageDecoder &, MessageSink &)>;
+using TransportFactory = std::function<Transport *(const StreamConfig &, ReceiveBuffer &, MessageSink &)>;
 
 TransportFactory networkTransports();
 

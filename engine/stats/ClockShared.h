@@ -32,7 +32,7 @@ public:
         QMutexLocker lock(&m_mutex);
         m_note = note;
     }
-    void setServerTimeUrl(const QString &url)
+    void setServerTimeUrl(const RedactedUrl &url)
     {
         QMutexLocker lock(&m_mutex);
         m_serverTimeUrl = url;
@@ -63,7 +63,7 @@ public:
 private:
     mutable QMutex m_mutex;
     QString m_note;
-    QString m_serverTimeUrl;
+    RedactedUrl m_serverTimeUrl;
     QString m_serverTimeError;
 };
 

@@ -69,7 +69,7 @@ void StreamShared::inspect(qint64 receivedMs, double latencyMs, const char *data
 
 void StreamShared::setConfig(const StreamConfig &config)
 {
-    QUrl shown = SecretStore::redacted(config.url);
+    RedactedUrl shown = RedactedUrl::of(config.url);
     QMutexLocker lock(&m_mutex);
     m_name = config.name;
     m_shownUrl = std::move(shown);

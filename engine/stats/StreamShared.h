@@ -12,7 +12,9 @@
 #include "ClockShared.h"
 #include "FreshnessShared.h"
 #include "LatencyHistogram.h"
+#include "StreamCommands.h"
 #include "StreamCounters.h"
+#include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 
@@ -85,10 +87,8 @@ public:
     FreshnessShared freshness;
     std::atomic<StreamState> state{StreamState::Idle};
     std::atomic<bool> inspecting{false};
-    // Stops asked for so far: counted by the facade (any thread) when it asks; the session
-    // knows how many it has carried out. While the two differ a stop is on its way to the
-    // worker, and the hot path counts nothing more and drops the connection at once.
-    std::atomic<std::uint64_t> stopsRequested{0};
+    // Stop and restart on their way to the worker (StreamCommands.h).
+    StreamCommands commands;
 
     // Called on the worker only.
     void setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs = 0);
@@ -118,7 +118,7 @@ public:
 private:
     mutable QMutex m_mutex;
     QString m_name;
-    QUrl m_shownUrl; // the URL without secrets: what snapshots show, report and export
+    RedactedUrl m_shownUrl; // what snapshots show, report and export
     Venue m_venueKind = Venue::Generic;
     DecodeMode m_mode = DecodeMode::Parsed;
     int m_inspectorCapacity = 1;

@@ -12,8 +12,8 @@ namespace {
 constexpr qsizetype kReadChunk = 256 * 1024;
 }
 
-LineTransport::LineTransport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent)
-    : Transport(config, decoder, sink, parent)
+LineTransport::LineTransport(const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink, QObject *parent)
+    : Transport(config, buffer, sink, parent)
     , m_framer(config.maxMessageBytes)
     , m_readBuffer(kReadChunk, Qt::Uninitialized)
 {
@@ -81,13 +81,19 @@ bool LineTransport::sendText(const QString &text)
 
 void LineTransport::onReadyRead()
 {
-    // The socket may be released by the sink (a stop command ran in between); check each turn.
+    // The socket may be released by the sink (a stop command ran in between): then nothing more
+    // is delivered, not even the rest of this read.
     while (m_socket) {
         const qint64 n = m_socket->read(m_readBuffer.data(), m_readBuffer.size());
         if (n <= 0)
             return;
         const auto status = m_framer.feed(m_readBuffer.constData(), n, [this](const char *data, qsizetype len) {
-            m_sink.onMessage(data, len, false);
+            if (!m_socket)
+                return;
+            // A view of the line where it lies (the read buffer, or the framer's for a line
+            // split across reads); the decoder copies it into the receive buffer if it parses.
+            ReceivedMessage received(data, len, false, m_buffer);
+            m_sink.onMessage(received);
         });
         if (status == LineFramer::Status::Oversized) {
             fail(QStringLiteral("message larger than %1 bytes").arg(m_config.maxMessageBytes));

@@ -2,7 +2,8 @@
 
 // CRLF-delimited JSON lines over TCP ("tcp://") or TLS ("tls://"), the Betfair stream
 // framing. Reads whatever the socket has into one reused buffer and hands every complete
-// line to the sink straight from it (LineFramer); a line longer than the stream's maximum
+// line to the sink as a view of where it lies (LineFramer: the read buffer, or the framer's
+// own for a line split across reads), without a copy; a line longer than the stream's maximum
 // message size closes the connection with that reason.
 //
 // Thread contract: see Transport.
@@ -17,7 +18,7 @@ namespace streamscope {
 class LineTransport final : public Transport {
     Q_OBJECT
 public:
-    LineTransport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent = nullptr);
+    LineTransport(const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink, QObject *parent = nullptr);
     ~LineTransport() override;
 
     void open() override;

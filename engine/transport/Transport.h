@@ -1,49 +1,28 @@
 #pragma once
 
 // One connection of a stream: a websocket or a CRLF line socket. Delivers each complete
-// message to its MessageSink by a direct call (no signal per message), reports connection
+// message to its MessageSink by one direct call (no signal per message), reports connection
 // events with signals, and closes itself on bad input with a reason.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. After
 // abort() no further signal or message is delivered.
 
+#include "ReceivedMessage.h"
 #include "model/StreamConfig.h"
 
 #include <QtCore/QObject>
 
 namespace streamscope {
 
-class MessageDecoder;
-
 class MessageSink {
 public:
-    // A complete message. `inScratch`: the bytes are in the worker decoder's padded buffer
-    // (ready to parse in place); otherwise they must be copied there before decoding.
-    virtual void onMessage(const char *data, qsizetype len, bool inScratch) = 0;
-    // A binary websocket message: counted and routed as any message; a recording keeps it
-    // apart (docs/capture.md).
-    virtual void onBinaryMessage(const char *data, qsizetype len) { onMessage(data, len, false); }
-
-    // How much of a message of `messageBytes` bytes (longer than HeadScanner::kHeadBytes) may
-    // be enough: 0 when all of it is needed; else the length of its head (a raw stream that no
-    // inspector watches: HeadScanner::kHeadBytes; a parsed stream's long message: the prefix
-    // its decoder reads first). A transport that must convert text before it can hand it over
-    // may then convert that head of a long ASCII message only and call onMessageHead().
-    virtual qsizetype headBytes(qsizetype messageBytes) const
-    {
-        Q_UNUSED(messageBytes);
-        return 0;
-    }
-    // The head of a message of `messageBytes` bytes, in the worker decoder's padded buffer.
-    // Returns false when the whole message is needed after all (a response, whose text is
-    // kept): the transport then converts it all and calls onMessage().
-    virtual bool onMessageHead(const char *head, qsizetype headLen, qsizetype messageBytes)
-    {
-        Q_UNUSED(head);
-        Q_UNUSED(headLen);
-        Q_UNUSED(messageBytes);
-        return false;
-    }
+    // One complete message, in one call. The sink asks `message` for as much of it as it needs
+    // (ReceivedMessage: its head, all of it, or all of it in the worker's receive buffer for the
+    // decoder); the message and every view of it are valid during the call only.
+    // A transport that writes several messages into the receive buffer at once may later hand
+    // them in one call as a batch: each view is complete in itself (its own pointer, size and
+    // padding), and the decoder puts back what it writes past a message.
+    virtual void onMessage(ReceivedMessage &message) = 0;
 
 protected:
     ~MessageSink() = default;
@@ -52,10 +31,12 @@ protected:
 class Transport : public QObject {
     Q_OBJECT
 public:
-    Transport(const StreamConfig &config, MessageDecoder &decoder, MessageSink &sink, QObject *parent = nullptr)
+    // `buffer`: the worker's receive buffer, which the transport fills (text to convert,
+    // later frames read straight into it) and the sink's decoder reads.
+    Transport(const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink, QObject *parent = nullptr)
         : QObject(parent)
         , m_config(config)
-        , m_decoder(decoder)
+        , m_buffer(buffer)
         , m_sink(sink)
     {
     }
@@ -96,7 +77,7 @@ protected:
     }
 
     const StreamConfig &m_config;
-    MessageDecoder &m_decoder;
+    ReceiveBuffer &m_buffer;
     MessageSink &m_sink;
 };
 

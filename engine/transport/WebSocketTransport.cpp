@@ -1,12 +1,9 @@
 #include "WebSocketTransport.h"
 
 #include "SocketErrorText.h"
-#include "Utf8Encode.h"
 #include "model/PeerText.h"
 #include "platform/SecretStore.h"
 #include "platform/TlsConfiguration.h"
-#include "protocol/HeadScanner.h"
-#include "protocol/MessageDecoder.h"
 
 #include <QtNetwork/QNetworkRequest>
 #include <QtNetwork/QTcpSocket>
@@ -15,19 +12,16 @@
 namespace streamscope {
 
 namespace {
-// No cap on the socket's receive buffer: QWebSocket processes every complete frame its socket
-// holds before it returns to the event loop, and under a firehose its socket reads all the
-// kernel has buffered (several MiB on loopback, tens of thousands of small messages). A stop
-// no longer waits behind that batch: the session sees the stop asked for at the next message
-// and drops the connection (StreamSession::handleMessage), which empties the socket's buffer
-// and ends QWebSocket's loop. (Capping the kernel buffer at 128 KB did bound the batch, at
-// ~10 % of a small-message stream's throughput.)
-// What does bound the batch is the socket's own read buffer: it takes at most this much from
-// the kernel per wake-up, so a worker slower than its stream still returns to its event loop
-// (ticks, other streams, commands) every MiB (about 1.5 ms of small messages), and the rest
-// waits in the kernel, where the backpressure view sees it (SocketBacklog). The kernel's buffer
-// keeps its full size. 256 KiB cost about 9 % of small_aggtrade's raw throughput; 1 MiB
-// measured the same as no bound.
+// The socket's read buffer bounds what one wake-up takes from the kernel, and so how long the
+// worker stays away from its event loop: QWebSocket processes every complete frame its socket
+// holds before it returns. With this bound a worker slower than its stream still returns to
+// its event loop (ticks, other streams, commands) every MiB (about 1.5 ms of small messages),
+// and the rest waits in the kernel, where the backpressure view sees it (SocketBacklog). The
+// kernel's receive buffer is left at its full size: capping it at 128 KB bounded the batch
+// too, at ~10 % of a small-message stream's throughput. 256 KiB here cost about 9 % of
+// small_aggtrade's raw throughput; 1 MiB measured the same as no bound. A stop does not wait
+// for the batch either: the session finds the command at its next message and drops the
+// connection (docs/architecture.md, "A stream's life").
 constexpr qint64 kReadBatchBytes = 1024 * 1024;
 constexpr qint64 kMaxFrameHeaderBytes = 14; // RFC 6455 §5.2: 2 + 8 (length) + 4 (mask)
 // A close reason is at most 123 bytes on the wire; Qt's own texts are longer.
@@ -137,24 +131,15 @@ bool WebSocketTransport::ping()
 
 void WebSocketTransport::onTextMessage(const QString &message)
 {
-    PaddedBuffer &buffer = m_decoder.buffer();
-    const qsizetype n = message.size();
-    char *start = buffer.reserve(std::size_t(n) * 3);
-    // Of a long ASCII message only the head the sink may need is converted (a raw stream's,
-    // a parsed stream's prefix); the rest is only checked to be ASCII. An ASCII message has as
-    // many UTF-8 bytes as UTF-16 units: n is its size in bytes.
-    const auto *units = reinterpret_cast<const char16_t *>(message.utf16());
-    const qsizetype head = n > HeadScanner::kHeadBytes ? m_sink.headBytes(n) : 0;
-    if (head > 0 && head < n && narrowAscii(units, head, start) == head && isAscii(units + head, n - head)
-        && m_sink.onMessageHead(start, head, n))
-        return;
-    char *end = encodeUtf8(m_encoder, message, start);
-    m_sink.onMessage(start, end - start, true);
+    // Converted into the receive buffer as far as the sink asks (ReceivedMessage).
+    ReceivedMessage received(message, m_buffer, m_encoder);
+    m_sink.onMessage(received);
 }
 
 void WebSocketTransport::onBinaryMessage(const QByteArray &message)
 {
-    m_sink.onBinaryMessage(message.constData(), message.size());
+    ReceivedMessage received(message.constData(), message.size(), true, m_buffer);
+    m_sink.onMessage(received);
 }
 
 void WebSocketTransport::onDisconnected()

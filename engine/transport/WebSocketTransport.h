@@ -1,8 +1,8 @@
 #pragma once
 
 // Websocket transport (ws and wss) on QWebSocket. Text messages arrive from Qt as UTF-16;
-// they are encoded once, straight into the worker decoder's padded buffer, so that the head
-// scan and the parser read them in place. A maximum message size is always set (Qt's
+// they are encoded once, straight into the worker's receive buffer, as far as the sink asks
+// (ReceivedMessage), so that the head scan and the parser read them in place. A maximum message size is always set (Qt's
 // default is about 2 GiB); Qt itself closes the connection on protocol violations (1002),
 // invalid UTF-8 (1007) and oversized messages (1009).
 //

@@ -29,7 +29,7 @@ JOBS = int(os.environ.get("PORTABILITY_JOBS", "2"))
 # The only headers the build takes from /usr/include itself. The Windows compile must not see
 # the rest of that folder: glibc's <sys/resource.h>, <unistd.h>... would be found there and
 # hide exactly what this check looks for. A new dependency found in /usr/include is added here.
-THIRD_PARTY_HEADERS = ["simdjson.h", "qt6keychain", "zstd.h"]
+THIRD_PARTY_HEADERS = ["simdjson.h", "qt6keychain", "zstd.h", "zstd_errors.h"]
 
 
 def compile_commands(build_dir):

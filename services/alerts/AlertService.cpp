@@ -64,7 +64,6 @@ bool AlertService::configure(const Workspace &workspace, bool keychainAvailable,
     QVector<AlertRule> rules;
     if (!AlertRule::fromJson(workspace.alerts, rules, error))
         return false;
-    QList<QPair<QString, NotifyTarget>> perStream;
     const auto noKeychain = [&](const NotifyTarget &t, const QString &where) {
         const QString key = keychainKey(t);
         if (keychainAvailable || key.isEmpty())
@@ -82,19 +81,27 @@ bool AlertService::configure(const Workspace &workspace, bool keychainAvailable,
     for (qsizetype s = 0; s < workspace.streams.size(); ++s) {
         const StreamConfig &c = workspace.streams[s];
         order << c.name;
-        for (qsizetype i = 0; i < c.notify.size(); ++i) {
+        for (qsizetype i = 0; i < c.notify.size(); ++i)
             if (!noKeychain(c.notify[i], QStringLiteral("streams[%1].notify[%2]").arg(s).arg(i)))
                 return false;
-            perStream.append({c.name, c.notify[i]});
-        }
     }
     // Valid: applied. A stream gone from the workspace leaves /metrics, as its other series do.
     for (const QString &name : std::as_const(order))
         m_streams[name];
     m_order = order;
     m_monitor.setRules(rules);
-    m_notifier->setDestinations(workspace.notify, perStream);
+    setDestinations(workspace.notify, workspace.streams);
     return true;
+}
+
+void AlertService::setDestinations(const QList<NotifyTarget> &all, const QVector<StreamConfig> &streams)
+{
+    QList<QPair<QString, NotifyTarget>> perStream;
+    for (const StreamConfig &c : streams)
+        for (const NotifyTarget &t : c.notify)
+            perStream.append({c.name, t});
+    m_destinations = all;
+    m_notifier->setDestinations(all, perStream);
 }
 
 void AlertService::evaluate(const QVector<StreamSnapshot> &snapshots, qint64 nowMs, qint64 steadyMs)
@@ -102,13 +109,31 @@ void AlertService::evaluate(const QVector<StreamSnapshot> &snapshots, qint64 now
     for (const StreamSnapshot &s : snapshots) {
         StreamFigures &f = m_figures[s.id];
         f.update(s, steadyMs);
-        const qint64 started = m_startedAtMs.value(s.id, 0) ? m_startedAtMs.value(s.id) : nowMs;
-        m_startedAtMs.insert(s.id, started);
-        if (!m_streams.contains(s.name))
-            m_order << s.name;
-        m_streams[s.name];
-        m_monitor.evaluate(s.id, s.name, alertSample(s, f.msgsPerSec(), f.latency().p99Ms(), started, nowMs), nowMs);
+        evaluate(s, Figures{f.msgsPerSec(), f.latency().p99Ms(), nowMs}, nowMs);
     }
+}
+
+void AlertService::evaluate(const StreamSnapshot &s, const Figures &figures, qint64 nowMs)
+{
+    const qint64 started = m_startedAtMs.value(s.id, figures.firstSeenMs > 0 ? figures.firstSeenMs : nowMs);
+    m_startedAtMs.insert(s.id, started);
+    if (!m_streams.contains(s.name))
+        m_order << s.name;
+    m_streams[s.name];
+    m_monitor.evaluate(s.id, s.name, alertSample(s, figures.msgsPerSec, figures.p99Ms, started, nowMs), nowMs);
+}
+
+void AlertService::streamStarted(StreamId id, qint64 nowMs)
+{
+    m_startedAtMs.insert(id, nowMs);
+}
+
+void AlertService::forget(StreamId id)
+{
+    m_monitor.forget(id);
+    m_flight.forget(id);
+    m_figures.remove(id);
+    m_startedAtMs.remove(id);
 }
 
 void AlertService::onRaised(StreamId id, const QString &stream, const QString &text, int condition)
@@ -129,6 +154,7 @@ void AlertService::onRaised(StreamId id, const QString &stream, const QString &t
                         ? QString()
                         : QStringLiteral("; flight recorder saving to %1").arg(peerText(e.flightFile))));
     m_notifier->notify(e);
+    emit alertRaised(id, condition, e);
 }
 
 void AlertService::onCleared(StreamId id, const QString &stream, const QString &text, int condition)
@@ -143,6 +169,7 @@ void AlertService::onCleared(StreamId id, const QString &stream, const QString &
     e.sinceMs = m_monitor.conditionSinceMs(id, condition);
     emit message(QStringLiteral("alert: stream %1: cleared: %2").arg(peerText(stream), peerText(text)));
     m_notifier->notify(e);
+    emit alertCleared(id, condition, e);
 }
 
 void AlertService::addToReport(QJsonObject &report) const

@@ -1,11 +1,17 @@
 #pragma once
 
-// Alerts in headless mode: the workspace's rules evaluated once a second on the same figures
-// as the desktop app (StreamFigures), episodes printed (message()) and sent to the
-// workspace's "notify" destinations (Notifier), counted for the report and /metrics.
+// The one alert path of the desktop app and headless mode: evaluates the workspace's rules
+// once a second (AlertMonitor), saves the stream's flight recorder when an alert fires
+// (FlightAlertSaver), sends every episode to the workspace's "notify" destinations
+// (Notifier) and counts episodes for the report and /metrics. What it evaluates on is the
+// same in both: headless mode hands it the engine's snapshots and it derives the figures
+// (StreamFigures); the desktop app hands it the figures its stream table derived the same way.
+// Who shows an episode subscribes: headless mode prints message(), the window shows
+// alertRaised() / alertCleared() (its Alerts list, the row, the event log, a tray message).
 //
-// Thread contract: the headless main thread only; evaluate() once a second with a snapshot
-// that carries latency. Owns the monitor, the notifier and the per-stream figures.
+// Thread contract: the thread that owns it (the GUI or headless main thread); evaluate()
+// once a second. Owns the monitor, the flight saver, the notifier and the per-stream figures;
+// does not own the engine.
 
 #include "AlertMonitor.h"
 #include "FlightAlertSaver.h"
@@ -32,8 +38,28 @@ public:
     // then nothing changes. Called again (a reload), the new rules and destinations apply.
     bool configure(const Workspace &workspace, bool keychainAvailable, QString *error);
 
-    // `nowMs` epoch, `steadyMs` monotonic.
+    // Headless mode: every stream of the engine's snapshots (they carry latency), its figures
+    // derived here. `nowMs` epoch, `steadyMs` monotonic.
     void evaluate(const QVector<StreamSnapshot> &snapshots, qint64 nowMs, qint64 steadyMs);
+    // One stream's figures as the caller derived them (the desktop app's stream table, from
+    // the same StreamFigures functions).
+    struct Figures {
+        double msgsPerSec = 0.0;
+        double p99Ms = qQNaN();
+        qint64 firstSeenMs = 0; // epoch ms the caller first saw the stream (0: now)
+    };
+    void evaluate(const StreamSnapshot &snapshot, const Figures &figures, qint64 nowMs);
+    // The stream was (re)started or edited at `nowMs`: its rate rule warms up again and a
+    // silence counts from here. Without a call, a stream counts from when it was first seen.
+    void streamStarted(StreamId id, qint64 nowMs);
+    // The stream is gone: its open episodes end without a notification.
+    void forget(StreamId id);
+
+    // The destinations of every stream's alerts and each stream's own (its StreamConfig's
+    // notify); a list equal to the current one keeps the counters.
+    void setDestinations(const QList<NotifyTarget> &all, const QVector<StreamConfig> &streams);
+    // The destinations of every stream (the workspace's top-level "notify").
+    const QList<NotifyTarget> &destinations() const { return m_destinations; }
 
     // Per stream "alerts_raised" and "alerts_active" (the episodes still open), and at the top
     // level "alerts": {"raised", "active"} and "notify": [{"destination", "sent", ...}].
@@ -48,13 +74,22 @@ public:
     // An alert that fires saves the stream's flight recorder (when it is on) and names the
     // file in its line and notification.
     void setEngine(Engine *engine) { m_flight.setEngine(engine); }
+    // Where those saves go when the flight recorder names no folder (the desktop app's
+    // recording folder); empty: the current folder.
+    void setFlightFallbackDir(const QString &dir) { m_flight.setFallbackDir(dir); }
 
     AlertMonitor &monitor() { return m_monitor; }
+    const AlertMonitor &monitor() const { return m_monitor; }
     Notifier &notifier() { return *m_notifier; }
 
 signals:
     // One line for the log (stderr), peer text already escaped.
     void message(const QString &line);
+    // An episode began (`event.kind` Raised, with the flight recorder's file if one is being
+    // saved) or ended (Cleared); sent to the destinations already. `condition`: an
+    // AlertMonitor::Condition, telling one stream's episodes apart.
+    void alertRaised(streamscope::StreamId id, int condition, const streamscope::alerts::AlertEvent &event);
+    void alertCleared(streamscope::StreamId id, int condition, const streamscope::alerts::AlertEvent &event);
 
 private:
     struct Active {
@@ -77,6 +112,7 @@ private:
     QHash<StreamId, qint64> m_startedAtMs;
     QMap<QString, StreamAlerts> m_streams; // by name, for the report and metrics
     QStringList m_order;                   // stream names in workspace order
+    QList<NotifyTarget> m_destinations;    // every stream's
 };
 
 } // namespace streamscope::alerts

@@ -3,7 +3,7 @@
 // Saves a stream's flight recorder when one of its alerts fires (docs/alerts.md): the last
 // minutes before the alert are kept on disk, at most once per stream every
 // FlightConfig::alertSaveEveryS seconds, so that a flapping alert does not fill the disk.
-// The desktop app (MainWindow) and headless mode (AlertService) use the same one.
+// AlertService owns one, for the desktop app and headless mode alike.
 //
 // Thread contract: the Engine's thread (the GUI or headless main thread).
 

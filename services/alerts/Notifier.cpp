@@ -1,6 +1,7 @@
 #include "Notifier.h"
 
 #include "PeerText.h"
+#include "RedactedUrl.h"
 #include "SecretStore.h"
 
 #include <QtCore/QJsonDocument>
@@ -105,7 +106,7 @@ QString Notifier::describe(const NotifyTarget &target, const QString &label)
     // A reference names a secret without holding it; a literal URL is shown without its password
     // and literal credentials (the workspace refuses those anyway).
     const QString url = target.apiUrlOrDefault();
-    const QString where = SecretStore::isReference(url) ? url : SecretStore::redacted(QUrl(url)).toString();
+    const QString where = SecretStore::isReference(url) ? url : RedactedUrl::of(QUrl(url)).toString();
     if (target.type == NotifyTarget::Type::Telegram)
         return QStringLiteral("%1 (%2, chat %3)").arg(label, where, target.chatId);
     return QStringLiteral("%1 (%2)").arg(label, where);
@@ -379,6 +380,10 @@ QString Notifier::redactSecrets(const NotifyTarget &target, QString text)
     for (const QString &s : std::as_const(secrets))
         if (!s.isEmpty())
             text.replace(s, kRedacted);
+    // A literal URL is shown redacted too, should one with a secret have come (the workspace
+    // loader and the dialog refuse them).
+    if (const QString literal = target.apiUrlOrDefault(); !SecretStore::isReference(literal))
+        text = RedactedUrl::replaceIn(text, QUrl(literal));
     return text;
 }
 

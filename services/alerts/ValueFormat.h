@@ -2,7 +2,7 @@
 
 // How a count, a rate, a latency or an age is written, in every panel of the desktop app and
 // in the alert texts that headless mode prints and sends: the same words everywhere. Pure
-// functions, any thread. ui/Format.h adds the GUI's colours on top.
+// functions, any thread. ui/common/Format.h adds the GUI's colours on top.
 
 #include <QtCore/QString>
 

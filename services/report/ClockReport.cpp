@@ -57,7 +57,7 @@ void addClockFields(QJsonObject &o, const StreamSnapshot &s)
     o.insert(QStringLiteral("latency_corrected_ms"), latencyObject(s.latencyCorrected));
     o.insert(QStringLiteral("latency_floor_ms"), c.hasFloor ? QJsonValue(round3(c.latencyFloorMs)) : null);
     if (!c.serverTimeUrl.isEmpty()) {
-        QJsonObject serverTime{{QStringLiteral("url"), c.serverTimeUrl},
+        QJsonObject serverTime{{QStringLiteral("url"), c.serverTimeUrl.toString()},
                                {QStringLiteral("samples"), qint64(c.serverTimeSamples)},
                                {QStringLiteral("errors"), qint64(c.serverTimeErrors)}};
         if (!c.serverTimeError.isEmpty())

@@ -60,7 +60,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                            {QStringLiteral("rollover"), c.rollover},
                                            {QStringLiteral("connected"), c.connected},
                                            {QStringLiteral("subscriptions"), c.subscriptions},
-                                           {QStringLiteral("url"), c.url}});
+                                           {QStringLiteral("url"), c.url.toString()}});
         o.insert(QStringLiteral("connections"), connections);
         QJsonArray gapList;
         for (const GapRecord &g : s.recentGaps)

@@ -95,6 +95,24 @@ void tst_NotifyWorkspace::refuses_data()
         << obj({{kType, QStringLiteral("webhook")}, {kUrl, QStringLiteral("https://a/b?token=abc")}}) << false
         << QStringLiteral("w.json: notify[0].url: expected the query parameter 'token' as a reference such as "
                           "\"env:NAME\"; secrets are never stored in a workspace");
+    const auto secretIn = [](const QString &what) {
+        return QStringLiteral("w.json: notify[0].url: expected %1 as a reference such as \"env:NAME\"; secrets are "
+                              "never stored in a workspace")
+            .arg(what);
+    };
+    QTest::newRow("token after ';'") << obj(
+        {{kType, QStringLiteral("webhook")}, {kUrl, QStringLiteral("https://a/b?x=1;token=abc")}})
+                                     << false << secretIn(QStringLiteral("the query parameter 'token'"));
+    QTest::newRow("pwd in query") << obj(
+        {{kType, QStringLiteral("webhook")}, {kUrl, QStringLiteral("https://a/b?pwd=abc")}})
+                                  << false << secretIn(QStringLiteral("the query parameter 'pwd'"));
+    QTest::newRow("token in fragment") << obj(
+        {{kType, QStringLiteral("webhook")}, {kUrl, QStringLiteral("https://a/b#token=abc")}})
+                                       << false << secretIn(QStringLiteral("the fragment parameter 'token'"));
+    QTest::newRow("user name with an encoded colon")
+        << obj({{kType, QStringLiteral("webhook")}, {kUrl, QStringLiteral("https://u%3Aabc@a/b")}}) << false
+        << QStringLiteral("w.json: notify[0].url: expected a URL without a password; put the whole URL in a "
+                          "reference such as \"env:NAME\"");
     QTest::newRow("literal telegram token")
         << obj({{kType, QStringLiteral("telegram")},
                 {QStringLiteral("token"), QStringLiteral("123:abc")},

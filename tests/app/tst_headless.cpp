@@ -139,6 +139,10 @@ private slots:
     void metricsEndpoint();
     void builtInDemoRunsHeadless();
     void serverBytesReachNoTerminal();
+    void workspaceTextReachesNoTerminal_data();
+    void workspaceTextReachesNoTerminal();
+    void literalUrlSecretsNeverLeave_data();
+    void literalUrlSecretsNeverLeave();
 
 private:
     QString writeFile(const QString &name, const QByteArray &content);
@@ -221,7 +225,7 @@ void TestHeadless::badArguments_data()
     // Refused before it is read: /dev/zero never ends, a folder is no workspace.
     QTest::newRow("a device") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                              QStringLiteral("/dev/zero")}
-                              << QStringLiteral("/dev/zero: expected a regular file, found a device, FIFO or socket");
+                              << QStringLiteral("/dev/zero: expected a regular file, found a character device");
     QTest::newRow("a folder") << QStringList{QStringLiteral("--headless"), QStringLiteral("--workspace"),
                                              QStringLiteral("/tmp")}
                               << QStringLiteral("/tmp: expected a regular file, found a directory");
@@ -511,6 +515,118 @@ void TestHeadless::serverBytesReachNoTerminal()
     QVERIFY2(err.contains("\\x1b[2J\\x1b[Hall streams OK"), err.constData());
     QVERIFY2(!err.contains('\x1b') && !err.contains('\x07') && !err.contains('\r'),
              err.toPercentEncoding(" :()[];,\\\n").constData());
+}
+
+// The first control byte (C0 other than the line feed, DEL, C1 as UTF-8) in a console's
+// output, as "0x1b at 12"; empty when there is none.
+QString firstControlByte(const QByteArray &out)
+{
+    for (qsizetype i = 0; i < out.size(); ++i) {
+        const auto c = quint8(out[i]);
+        const bool c1 = c == 0xc2 && i + 1 < out.size() && quint8(out[i + 1]) >= 0x80 && quint8(out[i + 1]) <= 0x9f;
+        if ((c < 0x20 && c != '\n') || c == 0x7f || c1)
+            return QStringLiteral("0x%1 at %2").arg(c, 2, 16, QLatin1Char('0')).arg(i);
+    }
+    return {};
+}
+
+// A workspace is often someone else's file: whatever it holds (a stream name, a URL, a key,
+// a venue with escape sequences and NUL) reaches stdout and stderr escaped, in the live
+// lines, the warnings and the errors alike.
+void TestHeadless::workspaceTextReachesNoTerminal_data()
+{
+    QTest::addColumn<QJsonObject>("stream");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("shown"); // how the hostile text is shown, escaped
+    const QString hostile = QStringLiteral("\x1b]0;title\x07\x1b[2J") + QChar(0) + QStringLiteral("x");
+    const QString escaped = QStringLiteral("\\x1b]0;title\\x07\\x1b[2J\\x00x");
+    const auto stream = [](const QString &name, const QString &url) {
+        return QJsonObject{{QStringLiteral("name"), name},
+                           {QStringLiteral("venue"), QStringLiteral("generic")},
+                           {QStringLiteral("url"), url}};
+    };
+    // Nothing listens on port 1: the stream runs (reconnecting) and its live lines are printed.
+    QTest::newRow("stream name in the live lines")
+        << stream(hostile, QStringLiteral("ws://127.0.0.1:1/feed")) << 0 << escaped;
+    QTest::newRow("URL in an error") << stream(QStringLiteral("a"), QStringLiteral("ws://127.0.0.1:1/") + hostile) << 2
+                                     << escaped;
+    QJsonObject unknownKey = stream(QStringLiteral("a"), QStringLiteral("ws://127.0.0.1:1/feed"));
+    unknownKey.insert(hostile, 1);
+    QTest::newRow("unknown key in a warning") << unknownKey << 0 << escaped;
+    QJsonObject venue = stream(QStringLiteral("a"), QStringLiteral("ws://127.0.0.1:1/feed"));
+    venue.insert(QStringLiteral("venue"), hostile);
+    QTest::newRow("venue in an error") << venue << 2 << escaped;
+}
+
+void TestHeadless::workspaceTextReachesNoTerminal()
+{
+    QFETCH(QJsonObject, stream);
+    QFETCH(int, exitCode);
+    QFETCH(QString, shown);
+    const QString workspace = writeFile(
+        QStringLiteral("hostile-names.json"),
+        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}})
+            .toJson());
+    QVERIFY(!workspace.isEmpty());
+    QProcess p;
+    p.start(QStringLiteral(STREAMSCOPE_BIN),
+            {QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace, QStringLiteral("--duration"),
+             scaledSeconds(2)});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    const QByteArray out = p.readAllStandardOutput();
+    const QByteArray err = p.readAllStandardError();
+    QCOMPARE(p.exitCode(), exitCode);
+    QVERIFY2(QString::fromUtf8(out + err).contains(shown),
+             (out + err).toPercentEncoding(" :()[];,\\\n\"'/").constData());
+    QVERIFY2(firstControlByte(out).isEmpty(), qPrintable(QStringLiteral("stdout: ") + firstControlByte(out)));
+    QVERIFY2(firstControlByte(err).isEmpty(), qPrintable(QStringLiteral("stderr: ") + firstControlByte(err)));
+}
+
+// URLs with a literal secret that a hostile-input run found loaded and written verbatim to the
+// report, the CSV, /metrics and /api: the workspace is refused, naming the field, and the
+// secret appears nowhere (not in the message, not in a report).
+void TestHeadless::literalUrlSecretsNeverLeave_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("message");
+    const QString password = QStringLiteral("streams[0].url: expected a URL without a password");
+    const QString parameter = QStringLiteral("streams[0].url: expected the %1 parameter '%2' as a reference");
+    QTest::newRow("userinfo with an encoded colon")
+        << QStringLiteral("ws://user%3ASECRET@127.0.0.1:1/feed") << password;
+    QTest::newRow("';' as a query separator") << QStringLiteral("ws://127.0.0.1:1/feed?a=1;token=SECRET")
+                                              << parameter.arg(QStringLiteral("query"), QStringLiteral("token"));
+    QTest::newRow("pwd") << QStringLiteral("ws://127.0.0.1:1/feed?pwd=SECRET")
+                         << parameter.arg(QStringLiteral("query"), QStringLiteral("pwd"));
+    QTest::newRow("passwd") << QStringLiteral("ws://127.0.0.1:1/feed?passwd=SECRET")
+                            << parameter.arg(QStringLiteral("query"), QStringLiteral("passwd"));
+    QTest::newRow("fragment") << QStringLiteral("ws://127.0.0.1:1/feed#token=SECRET")
+                              << parameter.arg(QStringLiteral("fragment"), QStringLiteral("token"));
+}
+
+void TestHeadless::literalUrlSecretsNeverLeave()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, message);
+    const QJsonArray streams{QJsonObject{{QStringLiteral("name"), QStringLiteral("feed")},
+                                         {QStringLiteral("venue"), QStringLiteral("generic")},
+                                         {QStringLiteral("url"), url}}};
+    const QString workspace = writeFile(
+        QStringLiteral("secret-url.json"),
+        QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
+    QVERIFY(!workspace.isEmpty());
+    const QString report = m_dir.filePath(QStringLiteral("secret-url-report.json"));
+    const QString csv = m_dir.filePath(QStringLiteral("secret-url-report.csv"));
+    QFile::remove(report);
+    QFile::remove(csv);
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--workspace"), workspace,
+                                  QStringLiteral("--duration"), QStringLiteral("1"), QStringLiteral("--report"), report,
+                                  QStringLiteral("--report-csv"), csv});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(workspace + QStringLiteral(": ") + message), qPrintable(r.err));
+    QVERIFY2(!r.err.contains(QLatin1String("SECRET")) && !r.out.contains(QLatin1String("SECRET")), qPrintable(r.err));
+    QVERIFY(!QFile::exists(report));
+    QVERIFY(!QFile::exists(csv));
 }
 
 QTEST_GUILESS_MAIN(TestHeadless)

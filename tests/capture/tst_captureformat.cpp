@@ -29,7 +29,7 @@ CaptureRecorder::Identity identity()
     CaptureRecorder::Identity id;
     id.stream = QStringLiteral("btc trades/1");
     id.venue = QStringLiteral("binance");
-    id.url = QStringLiteral("wss://example.invalid/ws");
+    id.url = RedactedUrl::of(QUrl(QStringLiteral("wss://example.invalid/ws")));
     id.mode = QStringLiteral("parsed");
     return id;
 }

@@ -113,7 +113,8 @@ private slots:
         // Serve it again, as fast as possible, and record that.
         CaptureServer::Options serveOptions;
         serveOptions.speed = 0;
-        CaptureServer server(std::make_shared<CaptureFile>(a), serveOptions);
+        CaptureServer server(serveOptions);
+        QVERIFY2(server.open(onlyFile(first.path())), qPrintable(server.errorString()));
         QVERIFY2(server.listen(), qPrintable(server.errorString()));
         const QString replayUrl = QStringLiteral("ws://127.0.0.1:%1/").arg(server.port());
         record(recordingStream(replayUrl, second.path(), Venue("binance")), [&](const StreamSnapshot &s) {
@@ -179,7 +180,8 @@ private slots:
         CaptureServer::Options serveOptions;
         serveOptions.speed = 0;
         serveOptions.tls = true;
-        CaptureServer server(std::make_shared<CaptureFile>(a), serveOptions);
+        CaptureServer server(serveOptions);
+        QVERIFY2(server.open(onlyFile(first.path())), qPrintable(server.errorString()));
         QVERIFY2(server.listen(), qPrintable(server.errorString()));
         QTemporaryDir caDir;
         const QString ca = caDir.filePath(QStringLiteral("ca.pem"));

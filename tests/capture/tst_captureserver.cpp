@@ -1,11 +1,16 @@
 // The capture server (`streamscope-replay --file`) seen by a plain websocket client: the
 // recorded spacing divided by the speed, a recorded close reproduced with its code and reason
-// and the next connection going on after it, binary frames, and --loop.
+// and the next connection going on after it, binary frames, and --loop; what the reading
+// finds wrong reported once; a client that stops reading left behind while another is served,
+// with the capture's window bounded.
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "CaptureServer.h"
+#include "CaptureWindow.h"
 
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QTemporaryDir>
+#include <QtNetwork/QTcpSocket>
 #include <QtTest/QtTest>
 #include <QtWebSockets/QWebSocket>
 
@@ -53,11 +58,13 @@ struct Client {
     }
 };
 
-std::shared_ptr<CaptureFile> parsed()
+QString writeFile(const QTemporaryDir &dir, const QByteArray &bytes)
 {
-    auto file = std::make_shared<CaptureFile>();
-    file->parse(capture());
-    return file;
+    const QString path = dir.filePath(QStringLiteral("capture.ndjson"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(bytes) != bytes.size())
+        return QString();
+    return path;
 }
 
 } // namespace
@@ -78,7 +85,8 @@ private slots:
         QFETCH(int, atLeastMs);
         CaptureServer::Options options;
         options.speed = speed;
-        CaptureServer server(parsed(), options);
+        CaptureServer server(options);
+        QVERIFY2(server.open(writeFile(m_dir, capture())), qPrintable(server.errorString()));
         QVERIFY(server.listen());
         Client first(server.port());
         QSignalSpy closed(&first.socket, &QWebSocket::disconnected);
@@ -104,12 +112,12 @@ private slots:
 
     void loopStartsOver()
     {
-        auto file = std::make_shared<CaptureFile>();
-        QVERIFY(file->parse("2026-11-30T10:00:00.000000Z {\"n\":1}\n2026-11-30T10:00:00.000001Z {\"n\":2}\n"));
         CaptureServer::Options options;
         options.speed = 0;
         options.loop = true;
-        CaptureServer server(file, options);
+        CaptureServer server(options);
+        QVERIFY(server.open(
+            writeFile(m_dir, "2026-11-30T10:00:00.000000Z {\"n\":1}\n2026-11-30T10:00:00.000001Z {\"n\":2}\n")));
         QVERIFY(server.listen());
         Client client(server.port());
         QTRY_VERIFY_WITH_TIMEOUT(client.received.size() >= 7, scaledMs(10000));
@@ -136,6 +144,90 @@ private slots:
         QVERIFY(!file.parse(bytes));
         QCOMPARE(file.errorString(), error);
     }
+
+    // A line that is not a capture line and a last line without its end, served three times
+    // with --loop: each problem is reported once, naming the file.
+    void problemsAreReportedOnce()
+    {
+        const QString path = writeFile(m_dir,
+                                       "2026-11-30T10:00:00.000000Z {\"n\":1}\n"
+                                       "garbage\n"
+                                       "2026-11-30T10:00:00.000001Z {\"n\":2}\n"
+                                       "2026-11-30T10:00:00.000002Z {\"n\":3");
+        CaptureServer::Options options;
+        options.speed = 0;
+        options.loop = true;
+        CaptureServer server(options);
+        QSignalSpy problems(&server, &CaptureServer::problem);
+        QVERIFY(server.open(path));
+        QVERIFY(server.listen());
+        Client client(server.port());
+        QTRY_VERIFY_WITH_TIMEOUT(client.received.size() >= 6, scaledMs(10000));
+        QCOMPARE(client.received.mid(0, 4), (QList<QByteArray>{"{\"n\":1}", "{\"n\":2}", "{\"n\":1}", "{\"n\":2}"}));
+        QCOMPARE(problems.size(), 2);
+        QCOMPARE(problems[0][0].toString(),
+                 path
+                     + QStringLiteral(": 1 line skipped, the first: line 2: expected a capture line starting with a "
+                                      "UTC time"));
+        QCOMPARE(problems[1][0].toString(),
+                 path + QStringLiteral(": cut short, inside its last line: served up to its last complete line"));
+    }
+
+    // A line client that stops reading holds its socket's 4 MiB and no more: another client
+    // is served the rest of the capture (96 MiB) while the window holds at most its bound. When
+    // the first reads again it goes on from the oldest entry kept, and that it skipped is said.
+    void aClientThatStopsReadingIsLeftBehind()
+    {
+        const QByteArray header =
+            "2026-11-30T10:00:00.000000Z#{\"event\":\"capture\",\"venue\":\"betfair\",\"url\":\"tls://h:1\"}\n";
+        const QByteArray line = "2026-11-30T10:00:00.000000Z " + QByteArray(1024 - 29, 'x') + '\n';
+        const QByteArray megabyte = line.repeated(1024);
+        const QString path = m_dir.filePath(QStringLiteral("large.ndjson"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(header);
+            for (int i = 0; i < 96; ++i)
+                QCOMPARE(f.write(megabyte), megabyte.size());
+            f.write("2026-11-30T10:00:00.000000Z the end\n");
+        }
+        CaptureServer::Options options;
+        options.speed = 0;
+        CaptureServer server(options);
+        QSignalSpy problems(&server, &CaptureServer::problem);
+        QVERIFY(server.open(path));
+        QVERIFY(server.listen());
+        QTcpSocket idle;
+        idle.setReadBufferSize(1); // one byte, then the kernel's buffers fill and stay full
+        idle.connectToHost(QHostAddress::LocalHost, server.port());
+        QVERIFY(idle.waitForConnected(scaledMs(5000)));
+        QTRY_VERIFY_WITH_TIMEOUT(server.totalSent() > 0, scaledMs(5000));
+
+        QTcpSocket reader;
+        QByteArray tail;
+        qint64 maxHeld = 0;
+        connect(&reader, &QTcpSocket::readyRead, this, [&] {
+            tail = (tail + reader.readAll()).right(64);
+            maxHeld = std::max(maxHeld, server.window().heldBytes());
+        });
+        reader.connectToHost(QHostAddress::LocalHost, server.port());
+        QTRY_VERIFY_WITH_TIMEOUT(tail.endsWith("the end\r\n"), scaledMs(60000));
+        QVERIFY2(maxHeld <= CaptureWindow::kMaxWindowBytes + 2 * line.size(), qPrintable(QString::number(maxHeld)));
+        QVERIFY(maxHeld > CaptureWindow::kMaxWindowBytes / 2); // the idle client held it back
+        QCOMPARE(problems.size(), 0);
+
+        QByteArray idleTail;
+        connect(&idle, &QTcpSocket::readyRead, this, [&] { idleTail = (idleTail + idle.readAll()).right(64); });
+        idle.setReadBufferSize(0);
+        idleTail = idle.readAll();
+        QTRY_VERIFY_WITH_TIMEOUT(idleTail.endsWith("the end\r\n"), scaledMs(60000));
+        QCOMPARE(problems.size(), 1);
+        QCOMPARE(problems[0][0].toString(),
+                 path + QStringLiteral(": a client fell more than 64 MiB behind the others: it skipped messages"));
+    }
+
+private:
+    QTemporaryDir m_dir;
 };
 
 QTEST_GUILESS_MAIN(TestCaptureServer)

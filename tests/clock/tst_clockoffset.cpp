@@ -183,7 +183,7 @@ void TestClockOffset::offsetFromServerTime()
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id, true).latencyCorrected.count >= 200, scaledMs(15000));
     const StreamSnapshot s = engine.snapshot(id, true);
     QCOMPARE(s.clock.source, ClockOffsetSource::ServerTime);
-    QCOMPARE(s.clock.serverTimeUrl, expectedUrl);
+    QCOMPARE(s.clock.serverTimeUrl.toString(), expectedUrl);
     QCOMPARE(s.clock.serverTimeErrors, quint64(0));
     QVERIFY(s.clock.uncertaintyMs > 0);
     // Within the uncertainty it reports, plus a small margin for the wall clock read apart

@@ -92,7 +92,7 @@ void TestClockReport::serverTimeOffsetIsReported()
     shared.clock.floorUs.store(-499000);
     shared.clock.serverTimeSamples.store(4);
     shared.clock.serverTimeErrors.store(1);
-    shared.clock.setServerTimeUrl(QStringLiteral("http://127.0.0.1:1/api/v3/time"));
+    shared.clock.setServerTimeUrl(RedactedUrl::of(QUrl(QStringLiteral("http://127.0.0.1:1/api/v3/time"))));
     shared.clock.setNote(QStringLiteral("clock behind the venue by ~501 ms (server time, ±0.8 ms)"));
     const QJsonObject s =
         buildReport({snapshotOf(shared)}, 1.0).value(QLatin1String("streams")).toArray().at(0).toObject();

@@ -15,6 +15,8 @@
 using streamscope::DecodedFields;
 using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
+using streamscope::MessageView;
+using streamscope::ReceiveBuffer;
 
 namespace {
 
@@ -76,6 +78,7 @@ private slots:
     void largerThanInitialBuffer_data();
     void largerThanInitialBuffer();
     void decodesInPlace();
+    void messageFollowedByAnotherStaysIntact();
     void venueFields_data();
     void venueFields();
     void withoutIdentity_data();
@@ -238,10 +241,12 @@ void tst_MessageDecoder::decode()
     QFETCH(QByteArray, symbol);
     QFETCH(QList<qint64>, updateIds);
 
+    ReceiveBuffer buffer;
+
     MessageDecoder decoder;
     DecodedFields fields;
     const bool decoded =
-        decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields, generic());
+        decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic());
     if (decoded != ok)
         QFAIL(qPrintable(QStringLiteral("decode returned %1 (%2)").arg(decoded).arg(decoder.lastError())));
     if (!ok) {
@@ -269,12 +274,13 @@ void tst_MessageDecoder::recoversAfterFailure()
 
     const QByteArray good = "{\"stream\":\"bnbbtc@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,"
                             "\"s\":\"BNBBTC\",\"U\":157,\"u\":160,\"b\":[],\"a\":[]}}";
+    ReceiveBuffer buffer;
     MessageDecoder decoder; // one decoder, as on a worker: the parser is reused
     DecodedFields fields;
     for (int round = 0; round < 3; ++round) {
-        QVERIFY(!decoder.decodeCopy(bad.constData(), std::size_t(bad.size()), {}, fields, generic()));
+        QVERIFY(!decoder.decode(buffer.copy(bad.constData(), bad.size()), {}, fields, generic()));
         QVERIFY(decoder.lastError() != noError());
-        QVERIFY2(decoder.decodeCopy(good.constData(), std::size_t(good.size()), {}, fields, generic()),
+        QVERIFY2(decoder.decode(buffer.copy(good.constData(), good.size()), {}, fields, generic()),
                  qPrintable(decoder.lastError()));
         checkFields(fields, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
         if (QTest::currentTestFailed())
@@ -296,53 +302,79 @@ void tst_MessageDecoder::largerThanInitialBuffer()
 {
     QFETCH(int, padBytes);
 
+    ReceiveBuffer buffer;
+
     MessageDecoder decoder;
-    const std::size_t initial = decoder.buffer().allocated();
+    const std::size_t initial = buffer.allocated();
     QCOMPARE(initial, std::size_t(64 * 1024));
     DecodedFields fields;
 
     // A small message first, so the big one follows a parse at the initial size.
     const QByteArray small = "{\"e\":\"trade\",\"E\":1}";
-    QVERIFY(decoder.decodeCopy(small.constData(), std::size_t(small.size()), {}, fields, generic()));
+    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1));
 
     // The fields come after the padding, so the whole message must be read.
     const QByteArray big = "{\"pad\":\"" + QByteArray(padBytes, 'p')
         + "\",\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":5,\"u\":9}";
-    QVERIFY2(decoder.decodeCopy(big.constData(), std::size_t(big.size()), {}, fields, generic()),
+    QVERIFY2(decoder.decode(buffer.copy(big.constData(), big.size()), {}, fields, generic()),
              qPrintable(decoder.lastError()));
     checkFields(fields, 1672515782136, "depthUpdate", "BTCUSDT", {5, 9, kNone});
     if (QTest::currentTestFailed())
         return;
-    QVERIFY(decoder.buffer().allocated() >= std::size_t(big.size()) + simdjson::SIMDJSON_PADDING);
+    QVERIFY(buffer.allocated() >= std::size_t(big.size()) + simdjson::SIMDJSON_PADDING);
 
     // Truncated big message: an error, not a read past the end.
-    QVERIFY(!decoder.decodeCopy(big.constData(), std::size_t(big.size() - 3), {}, fields, generic()));
+    QVERIFY(!decoder.decode(buffer.copy(big.constData(), big.size() - 3), {}, fields, generic()));
 
     // And small ones still decode in the grown buffer.
-    QVERIFY(decoder.decodeCopy(small.constData(), std::size_t(small.size()), {}, fields, generic()));
+    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1));
     QCOMPARE(bytes(fields.eventType), QByteArray("trade"));
 }
 
 void tst_MessageDecoder::decodesInPlace()
 {
-    // Transports write into buffer() once and decode there.
+    // Transports write into the worker's receive buffer once and the decoder reads it there.
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     const QByteArray message = "{\"op\":\"mcm\",\"id\":2,\"clk\":\"AAAA\",\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\"}";
-    char *at = decoder.buffer().reserve(std::size_t(message.size()));
-    QCOMPARE(at, decoder.buffer().data());
+    char *at = buffer.reserve(std::size_t(message.size()));
+    QCOMPARE(at, buffer.data());
     std::memcpy(at, message.constData(), std::size_t(message.size()));
     DecodedFields fields;
-    QVERIFY(decoder.decode(std::size_t(message.size()), {}, fields, generic()));
+    QVERIFY(decoder.decode(MessageView{at, message.size(), message.size(), true}, {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1449855400048));
 
     // Fields are reset on every call: nothing leaks from the previous message.
     const QByteArray plain = "{\"x\":1}";
-    QVERIFY(decoder.decodeCopy(plain.constData(), std::size_t(plain.size()), {}, fields, generic()));
+    QVERIFY(decoder.decode(buffer.copy(plain.constData(), plain.size()), {}, fields, generic()));
     checkFields(fields, kNone, {}, {}, {kNone, kNone, kNone});
     if (QTest::currentTestFailed())
         return;
+}
+
+// Two messages side by side in the receive buffer, as a transport that writes a batch lays
+// them out: decoding the first reads and writes past its end (simdjson's padding) and puts
+// back what it wrote, so the second is intact and decodes as well.
+void tst_MessageDecoder::messageFollowedByAnotherStaysIntact()
+{
+    ReceiveBuffer buffer;
+    MessageDecoder decoder;
+    const QByteArray first = "{\"e\":\"trade\",\"E\":1700000000001}";
+    const QByteArray second = "}{\"e\":\"trade\",\"E\":1700000000002}"; // starts with the byte decode() clears
+    char *at = buffer.reserve(std::size_t(first.size() + second.size()));
+    std::memcpy(at, first.constData(), std::size_t(first.size()));
+    std::memcpy(at + first.size(), second.constData(), std::size_t(second.size()));
+    DecodedFields fields;
+    QVERIFY2(decoder.decode(MessageView{at, first.size(), first.size(), true}, {}, fields, generic()),
+             qPrintable(decoder.lastError()));
+    QCOMPARE(qint64(fields.eventTime), qint64(1700000000001));
+    QCOMPARE(QByteArray(at + first.size(), second.size()), second);
+    QVERIFY2(decoder.decode(MessageView{at + first.size() + 1, second.size() - 1, second.size() - 1, true}, {}, fields,
+                            generic()),
+             qPrintable(decoder.lastError()));
+    QCOMPARE(qint64(fields.eventTime), qint64(1700000000002));
 }
 
 void tst_MessageDecoder::venueFields_data()
@@ -389,9 +421,10 @@ void tst_MessageDecoder::venueFields()
     QFETCH(QByteArray, message);
     QFETCH(int, profile);
     QFETCH(QByteArray, expect);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields f;
-    QVERIFY(decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f, specOf(profile)));
+    QVERIFY(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(profile)));
     QMap<QByteArray, QByteArray> want;
     for (const QByteArray &kv : expect.split(';'))
         if (!kv.isEmpty())
@@ -458,10 +491,11 @@ void tst_MessageDecoder::withoutIdentity()
     QFETCH(QByteArray, eventType);
     QFETCH(QByteArray, symbol);
     QFETCH(QList<qint64>, updateIds);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields f;
     QCOMPARE(
-        decoder.decodeCopy(message.constData(), std::size_t(message.size()), std::string(), f, specOf(kBinance), false),
+        decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(kBinance), false),
         ok);
     if (!ok)
         return;
@@ -559,13 +593,14 @@ void tst_MessageDecoder::longMessages()
     QFETCH(QList<qint64>, updateIds);
     QVERIFY(std::size_t(message.size()) >= MessageDecoder::kPrefixMinBytes);
 
+    ReceiveBuffer buffer;
+
     MessageDecoder decoder;
     DecodedFields fields;
-    const bool decoded =
-        decoder.decodeCopy(message.constData(), std::size_t(message.size()), {}, fields, specOf(profile));
+    const bool decoded = decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields, specOf(profile));
     QVERIFY2(decoded == ok, qPrintable(decoder.lastError()));
     // The buffer holds the message unchanged afterwards (the inspector may show it).
-    QCOMPARE(QByteArray(decoder.buffer().data(), message.size()), message);
+    QCOMPARE(QByteArray(buffer.data(), message.size()), message);
     if (!ok)
         return;
     QCOMPARE(qint64(fields.eventTime), eventTime);
@@ -579,13 +614,14 @@ void tst_MessageDecoder::longMessageAfterAMiss()
 {
     // After a prefix that did not hold the fields, the next long messages are read whole at
     // once: the fields are still right.
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
     const QByteArray late = "{\"b\":[" + levels(400) + "],\"e\":\"depthUpdate\",\"E\":5,\"U\":6,\"u\":7}";
     const QByteArray early = "{\"e\":\"depthUpdate\",\"E\":8,\"U\":9,\"u\":10,\"b\":[" + levels(400) + "]}";
     for (int i = 0; i < 300; ++i) {
         const QByteArray &m = i % 2 ? early : late;
-        QVERIFY(decoder.decodeCopy(m.constData(), std::size_t(m.size()), {}, fields, specOf(kBinance)));
+        QVERIFY(decoder.decode(buffer.copy(m.constData(), m.size()), {}, fields, specOf(kBinance)));
         checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {},
                     i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
         if (QTest::currentTestFailed())
@@ -611,6 +647,7 @@ void tst_MessageDecoder::headOnlyAgreesWithWhole()
     QFETCH(QList<qint64>, updateIds);
     const DecodeSpec &p = specOf(profile);
     const auto len = std::size_t(message.size());
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     const std::size_t head = decoder.headBytes(len, {}, p);
     if (profile == kBetfair) {
@@ -618,12 +655,12 @@ void tst_MessageDecoder::headOnlyAgreesWithWhole()
         return;
     }
     QCOMPARE(head, MessageDecoder::kHeadBytes);
-    char *buffer = decoder.buffer().reserve(len);
-    std::memcpy(buffer, message.constData(), head);
-    std::memset(buffer + head, '"', len - head);
+    char *at = buffer.reserve(len);
+    std::memcpy(at, message.constData(), head);
+    std::memset(at + head, '"', len - head);
     DecodedFields fields;
-    const bool fromHead = decoder.decodeHead(head, len, {}, fields, p);
-    QCOMPARE(QByteArray(buffer, qsizetype(head)), message.left(qsizetype(head)));
+    const bool fromHead = decoder.decodeHead(MessageView{at, qsizetype(head), qsizetype(len), true}, {}, fields, p);
+    QCOMPARE(QByteArray(at, qsizetype(head)), message.left(qsizetype(head)));
     const QString tag = QString::fromLatin1(QTest::currentDataTag());
     if (tag.startsWith(QLatin1String("combined")) || tag.startsWith(QLatin1String("raw ticker")))
         QVERIFY(fromHead);
@@ -642,18 +679,22 @@ void tst_MessageDecoder::headOnlyWithPointer()
     const QByteArray pad(70000, 'x');
     const QByteArray first = "{\"ts\":1700000000123456789,\"p\":\"" + pad + "\"}";
     const QByteArray last = "{\"p\":\"" + pad + "\",\"ts\":17}";
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
     const std::string pointer = "/ts";
     const std::size_t head = decoder.headBytes(std::size_t(first.size()), pointer, specOf(kGeneric));
     QCOMPARE(head, MessageDecoder::kHeadBytes);
-    std::memcpy(decoder.buffer().reserve(std::size_t(first.size())), first.constData(), head);
-    QVERIFY(decoder.decodeHead(head, std::size_t(first.size()), pointer, fields, specOf(kGeneric)));
+    const auto headOf = [&](const QByteArray &message) {
+        char *at = buffer.reserve(std::size_t(message.size()));
+        std::memcpy(at, message.constData(), head);
+        return MessageView{at, qsizetype(head), message.size(), true};
+    };
+    QVERIFY(decoder.decodeHead(headOf(first), pointer, fields, specOf(kGeneric)));
     QCOMPARE(qint64(fields.eventTime), qint64(1700000000123456789));
-    std::memcpy(decoder.buffer().reserve(std::size_t(last.size())), last.constData(), head);
-    QVERIFY(!decoder.decodeHead(head, std::size_t(last.size()), pointer, fields, specOf(kGeneric)));
+    QVERIFY(!decoder.decodeHead(headOf(last), pointer, fields, specOf(kGeneric)));
     // The whole message then, as the transport converts it after a miss.
-    QVERIFY(decoder.decodeCopy(last.constData(), std::size_t(last.size()), pointer, fields, generic()));
+    QVERIFY(decoder.decode(buffer.copy(last.constData(), last.size()), pointer, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(17));
 }
 
@@ -685,12 +726,12 @@ void tst_MessageDecoder::longMessageWithPointer()
     QFETCH(QByteArray, pointer);
     QFETCH(bool, ok);
     QFETCH(qint64, eventTime);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QCOMPARE(
-        decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields, generic()),
-        ok);
-    QCOMPARE(QByteArray(decoder.buffer().data(), message.size()), message);
+    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic()),
+             ok);
+    QCOMPARE(QByteArray(buffer.data(), message.size()), message);
     if (ok)
         QCOMPARE(qint64(fields.eventTime), eventTime);
 }
@@ -722,10 +763,11 @@ void tst_MessageDecoder::errorSaysWhatWentWrong()
     QFETCH(QByteArray, message);
     QFETCH(QByteArray, pointer);
     QFETCH(QString, errorStart);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QVERIFY(!decoder.decodeCopy(message.constData(), std::size_t(message.size()), pointer.toStdString(), fields,
-                                generic()));
+    QVERIFY(
+        !decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic()));
     QVERIFY2(decoder.lastError().startsWith(errorStart), qPrintable(decoder.lastError()));
     QCOMPARE(decoder.lastErrorIsField(), !errorStart.startsWith(QLatin1String("not valid JSON")));
 }
@@ -750,9 +792,10 @@ void tst_MessageDecoder::eventTimeBeyondInt64()
 {
     QFETCH(QByteArray, message);
     QFETCH(qint64, eventTime);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QVERIFY2(decoder.decodeCopy(message.constData(), std::size_t(message.size()), {}, fields, generic()),
+    QVERIFY2(decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields, generic()),
              qPrintable(decoder.lastError()));
     QCOMPARE(fields.eventTime, eventTime);
 }
@@ -843,9 +886,10 @@ void tst_MessageDecoder::specGivenAsData()
     QFETCH(QByteArray, symbol);
     QFETCH(QList<qint64>, updateIds);
     QFETCH(QByteArray, venueFields);
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields f;
-    const bool decoded = decoder.decodeCopy(message.constData(), std::size_t(message.size()), {}, f, acmeSpec());
+    const bool decoded = decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, acmeSpec());
     QCOMPARE(decoded, ok);
     if (!ok) {
         QCOMPARE(decoder.lastError().left(28), QStringLiteral("field \"seqFrom\" has the wron"));

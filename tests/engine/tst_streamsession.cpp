@@ -2,138 +2,16 @@
 // test steps. Stall, dead-connection and ping watchdogs, reconnect backoff, make-before-break
 // rollover, and that a step of the wall clock (±1 h) neither reconnects nor stalls a stream.
 
-#include "model/StreamSnapshot.h"
-#include "protocol/MessageDecoder.h"
-#include "session/Clock.h"
-#include "session/SessionEvents.h"
-#include "session/StreamSession.h"
-#include "stats/StreamShared.h"
-#include "transport/Transport.h"
+#include "../common/SessionRig.h"
 
-#include <QtCore/QPointer>
 #include <QtTest/QtTest>
 
 using namespace streamscope;
+using namespace streamscope::testing;
 
 namespace {
 
-class ManualClock final : public Clock {
-public:
-    qint64 monotonicMs() const override { return m_monoMs; }
-    qint64 wallUs() const override { return m_wallUs; }
-
-    // Time passes: both clocks advance.
-    void advanceMs(qint64 ms)
-    {
-        m_monoMs += ms;
-        m_wallUs += ms * 1000;
-    }
-    // The wall clock is set (NTP step, a user): only it moves.
-    void stepWallMs(qint64 ms) { m_wallUs += ms * 1000; }
-
-private:
-    qint64 m_monoMs = 5'000'000;             // an arbitrary origin
-    qint64 m_wallUs = 1'780'000'000'000'000; // 2026
-};
-
-// A connection that the test drives: it comes up, delivers, pongs and drops on command.
-class FakeTransport final : public Transport {
-public:
-    using Transport::Transport;
-
-    void open() override { opened = true; }
-    void abort() override { aborted = true; }
-    bool sendText(const QString &text) override
-    {
-        sent << text;
-        return true;
-    }
-    bool hasPing() const override { return pingable; }
-    bool ping() override
-    {
-        if (!pingable)
-            return false;
-        ++pings;
-        return true;
-    }
-
-    void up() { emit connected(); }
-    void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
-    void pong() { emit pongReceived(); }
-    void drop(int closeCode, const QString &reason) { emit disconnected(closeCode, reason); }
-    QUrl url() const { return m_config.url; } // the URL this connection was opened with
-
-    bool pingable = true; // false: a line transport, which has no liveness probe
-    bool opened = false;
-    bool aborted = false;
-    int pings = 0;
-    QStringList sent;
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    int count(EventKind kind) const
-    {
-        return int(
-            std::count_if(events.begin(), events.end(), [kind](const StreamEvent &e) { return e.kind == kind; }));
-    }
-    QVector<StreamEvent> events;
-};
-
-// One session with its fakes.
-struct Rig {
-    explicit Rig(const StreamConfig &config)
-        : shared(std::make_shared<StreamShared>(1, config))
-        , session(shared, config, decoder, log, clock,
-                  [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
-                      auto *t = new FakeTransport(c, d, sink);
-                      t->pingable = transportsPing;
-                      transports << t;
-                      return t;
-                  })
-    {
-    }
-
-    FakeTransport *last() const { return transports.isEmpty() ? nullptr : transports.last().data(); }
-    int openTransports() const
-    {
-        return int(std::count_if(transports.begin(), transports.end(),
-                                 [](const QPointer<FakeTransport> &t) { return t && !t->aborted; }));
-    }
-    StreamSnapshot snapshot() const
-    {
-        StreamSnapshot s;
-        shared->fillSnapshot(s, true);
-        return s;
-    }
-    // Time passes in steps of the worker's housekeeping tick.
-    void run(qint64 ms, qint64 stepMs = 100)
-    {
-        for (qint64 t = 0; t < ms; t += stepMs) {
-            clock.advanceMs(std::min(stepMs, ms - t));
-            session.tick();
-        }
-    }
-    // A message whose event time ("E", ms) is the wall clock's now.
-    QByteArray trade(qint64 tradeId) const
-    {
-        return QStringLiteral(
-                   "{\"stream\":\"btcusdt@aggTrade\",\"data\":{\"e\":\"aggTrade\",\"E\":%1,\"s\":\"BTCUSDT\","
-                   "\"a\":%2,\"p\":\"1.0\",\"q\":\"2.0\",\"T\":%1,\"m\":true}}")
-            .arg(clock.wallMs())
-            .arg(tradeId)
-            .toUtf8();
-    }
-
-    bool transportsPing = true; // false: the fakes stand for line transports (tcp/tls)
-    ManualClock clock;
-    MessageDecoder decoder;
-    EventLog log;
-    QList<QPointer<FakeTransport>> transports;
-    std::shared_ptr<StreamShared> shared;
-    StreamSession session;
-};
+using Rig = SessionRig;
 
 StreamConfig genericConfig()
 {
@@ -191,6 +69,7 @@ private slots:
     void rolloverAbandonedWhenReplacementNeverComesUp();
     void rawServerShutdownStartsRollover();
     void stopActsAtOnce();
+    void commandActsAtNextMessageOrWakeUp();
     void pacesOutgoingMessagesUnderVenueLimit();
     void splitsSubscriptionsOverConnections();
     void peerTextIsEscapedInEventsAndSnapshot();
@@ -372,10 +251,10 @@ void TestStreamSession::snapshotNeverHoldsAUrlPassword()
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
     const StreamSnapshot s = rig.snapshot();
-    QCOMPARE(s.url, QUrl(QStringLiteral("ws://user@127.0.0.1:9/feed")));
+    QCOMPARE(s.url.url(), QUrl(QStringLiteral("ws://user@127.0.0.1:9/feed")));
     QVERIFY(!s.stateReason.contains(QLatin1String("s3cret")));
     for (const ConnectionInfo &c : s.connections)
-        QVERIFY2(!c.url.contains(QLatin1String("s3cret")), qPrintable(c.url));
+        QVERIFY2(!c.url.toString().contains(QLatin1String("s3cret")), qPrintable(c.url.toString()));
     for (const StreamEvent &e : rig.log.events)
         QVERIFY2(!e.text.contains(QLatin1String("s3cret")), qPrintable(e.text));
 }
@@ -525,6 +404,50 @@ void TestStreamSession::stopActsAtOnce()
     rig.run(120000, 1000); // nothing reconnects a stopped stream
     QCOMPARE(rig.transports.size(), 1);
     QCOMPARE(rig.session.state(), StreamState::Stopped);
+}
+
+// The facade leaves a stop or restart in the stream's shared block (StreamCommands): the hot
+// path carries it out at the next message, which is not counted, or the worker's wake-up does,
+// whichever comes first; only the last of several counts.
+void TestStreamSession::commandActsAtNextMessageOrWakeUp()
+{
+    Rig rig(genericConfig());
+    rig.session.start();
+    FakeTransport *t = rig.last();
+    t->up();
+    t->deliver(rig.trade(1));
+    QCOMPARE(rig.snapshot().messages, quint64(1));
+    rig.shared->commands.post(StreamCommands::Command::Stop);
+    t->deliver(rig.trade(2));
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+    QVERIFY(t->aborted);
+    QCOMPARE(rig.snapshot().messages, quint64(1));
+    QVERIFY(!rig.session.runCommands()); // the wake-up that follows finds nothing new
+
+    // A restart and a stop in a row, seen at once: the stop.
+    rig.shared->commands.post(StreamCommands::Command::Restart);
+    rig.shared->commands.post(StreamCommands::Command::Stop);
+    QVERIFY(rig.session.runCommands());
+    QCOMPARE(rig.session.state(), StreamState::Stopped);
+    QCOMPARE(rig.transports.size(), 1);
+
+    // A restart connects again at once.
+    rig.shared->commands.post(StreamCommands::Command::Restart);
+    QVERIFY(rig.session.runCommands());
+    QCOMPARE(rig.session.state(), StreamState::Connecting);
+    QCOMPARE(rig.transports.size(), 2);
+    rig.last()->up();
+    rig.last()->deliver(rig.trade(3));
+    QCOMPARE(rig.snapshot().messages, quint64(2));
+
+    // A session made after a command (an edit replaces the session) does not carry it out again.
+    StreamSession replacement(rig.shared, genericConfig(), rig.buffer, rig.decoder, rig.log, rig.clock,
+                              [&rig](const StreamConfig &c, ReceiveBuffer &b, MessageSink &sink) -> Transport * {
+                                  auto *f = new FakeTransport(c, b, sink);
+                                  rig.transports << f;
+                                  return f;
+                              });
+    QVERIFY(!replacement.runCommands());
 }
 
 void TestStreamSession::pacesOutgoingMessagesUnderVenueLimit()

@@ -339,6 +339,45 @@ void TestWorkspace::refusesLiteralCredentials_data()
     QTest::newRow("URL query signature") << QByteArray(
         R"({"name":"a","url":"wss://example.com/feed?signature=abc123"})")
                                          << queryError("signature");
+    // The ways round the check that a hostile-input run found: each was loaded, and written
+    // verbatim to the report, the CSV and /api.
+    QTest::newRow("user name with an encoded colon")
+        << QByteArray(R"({"name":"a","url":"ws://user%3Aabc123@127.0.0.1:1/x"})") << urlPassword;
+    QTest::newRow("user name with a doubly encoded colon")
+        << QByteArray(R"({"name":"a","url":"ws://user%253Aabc123@127.0.0.1:1/x"})") << urlPassword;
+    QTest::newRow("URL query token after ';'")
+        << QByteArray(R"({"name":"a","url":"wss://example.com/feed?a=1;token=abc123"})") << queryError("token");
+    QTest::newRow("URL query pwd") << QByteArray(R"({"name":"a","url":"wss://example.com/feed?pwd=abc123"})")
+                                   << queryError("pwd");
+    QTest::newRow("URL query passwd") << QByteArray(R"({"name":"a","url":"wss://example.com/feed?passwd=abc123"})")
+                                      << queryError("passwd");
+    QTest::newRow("URL query name percent-encoded")
+        << QByteArray(R"({"name":"a","url":"wss://example.com/feed?%74oken=abc123"})") << queryError("token");
+    const auto partError = [](const char *part, const char *name) {
+        return QStringLiteral("ws.json: streams[0].url: expected the %1 parameter '%2' as a reference such as "
+                              "\"env:NAME\" or \"keychain:NAME\"; secrets are never stored in a workspace")
+            .arg(QLatin1String(part), QLatin1String(name));
+    };
+    QTest::newRow("URL fragment token") << QByteArray(R"({"name":"a","url":"wss://example.com/feed#token=abc123"})")
+                                        << partError("fragment", "token");
+    QTest::newRow("URL fragment token after a route")
+        << QByteArray(R"({"name":"a","url":"wss://example.com/feed#/cb?x=1&access_token=abc123"})")
+        << partError("fragment", "access_token");
+    QTest::newRow("URL path parameter") << QByteArray(
+        R"({"name":"a","url":"wss://example.com/feed;jsessionid=abc123/x"})")
+                                        << partError("path", "jsessionid");
+    QTest::newRow("server_time_url query token")
+        << QByteArray(
+               R"({"name":"a","url":"ws://127.0.0.1:1/x","server_time_url":"http://127.0.0.1:1/t?token=abc123"})")
+        << QStringLiteral("ws.json: streams[0].server_time_url: expected the query parameter 'token' as a reference "
+                          "such as \"env:NAME\" or \"keychain:NAME\"; secrets are never stored in a workspace");
+    QTest::newRow("server_time_url password")
+        << QByteArray(R"({"name":"a","url":"ws://127.0.0.1:1/x","server_time_url":"http://u:abc123@127.0.0.1:1/t"})")
+        << QStringLiteral("ws.json: streams[0].server_time_url: expected a URL without a password; secrets are never "
+                          "stored in a workspace, send it in a header whose value is a reference such as "
+                          "\"env:NAME\" or \"keychain:NAME\"");
+    QTest::newRow("invalid URL with a password is not quoted")
+        << QByteArray(R"({"name":"a","url":"ws://u:abc123@127.0.0.1:1/x y"})") << urlPassword;
     const auto header = [](const char *name) {
         return QByteArray(R"({"name":"a","url":"ws://127.0.0.1:1/x","headers":{")") + name + R"(":"abc123"}})";
     };
@@ -406,9 +445,9 @@ void TestWorkspace::refusesWhatIsNotARegularFile_data()
                                  << QStringLiteral("expected a regular file, found a directory");
 #ifdef Q_OS_UNIX // no /dev/zero and no mkfifo() on Windows
     QTest::newRow("/dev/zero") << QStringLiteral("/dev/zero")
-                               << QStringLiteral("expected a regular file, found a device, FIFO or socket");
+                               << QStringLiteral("expected a regular file, found a character device");
     QTest::newRow("a FIFO without a writer")
-        << QStringLiteral("fifo") << QStringLiteral("expected a regular file, found a device, FIFO or socket");
+        << QStringLiteral("fifo") << QStringLiteral("expected a regular file, found a FIFO");
 #endif
 }
 
@@ -450,7 +489,7 @@ void TestWorkspace::refusesAFileOverTheCap()
     QVERIFY(writeFile(path, atCap + ' '));
     r = Workspace::load(path, ws);
     QVERIFY(!r.ok);
-    QCOMPARE(r.error, path + QStringLiteral(": expected a workspace of at most 16 MB, the file is larger"));
+    QCOMPARE(r.error, path + QStringLiteral(": expected a file of at most 16 MiB, found 16777217 bytes"));
 }
 
 // Saving goes through a temporary file renamed over the old one (QSaveFile): a save that

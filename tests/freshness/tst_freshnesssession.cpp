@@ -42,7 +42,11 @@ public:
     bool hasPing() const override { return false; }
     bool ping() override { return false; }
     void up() { emit connected(); }
-    void deliver(const QByteArray &message) { m_sink.onMessage(message.constData(), message.size(), false); }
+    void deliver(const QByteArray &message)
+    {
+        ReceivedMessage received(message.constData(), message.size(), false, m_buffer);
+        m_sink.onMessage(received);
+    }
 };
 
 class EventLog final : public SessionEvents {
@@ -78,9 +82,9 @@ StreamConfig config(const QString &path = QStringLiteral("/feed"))
 struct Rig {
     explicit Rig(const QString &path = QStringLiteral("/feed"))
         : shared(std::make_shared<StreamShared>(1, config(path)))
-        , session(shared, config(path), decoder, log, clock,
-                  [this](const StreamConfig &c, MessageDecoder &d, MessageSink &sink) -> Transport * {
-                      transport = new FakeTransport(c, d, sink);
+        , session(shared, config(path), buffer, decoder, log, clock,
+                  [this](const StreamConfig &c, ReceiveBuffer &b, MessageSink &sink) -> Transport * {
+                      transport = new FakeTransport(c, b, sink);
                       return transport;
                   })
     {
@@ -139,6 +143,7 @@ struct Rig {
     }
 
     ManualClock clock;
+    ReceiveBuffer buffer;
     MessageDecoder decoder;
     EventLog log;
     FakeTransport *transport = nullptr;

@@ -10,6 +10,7 @@
 //       prints the GUI thread's event-loop lag (p50/p99/max of a 10 ms timer's lateness)
 //       and the engine's throughput, with or without the main window open
 
+#include "CaptureController.h"
 #include "DemoWorkspace.h"
 #include "Engine.h"
 #include "InspectorModel.h"
@@ -173,8 +174,8 @@ int main(int argc, char **argv)
         if (a.startsWith(QLatin1String("--capture="))) {
             const QString path = a.mid(10);
             QTimer::singleShot(2000, &window, [&window, path] {
-                window.setCaptureFileChooser([path] { return path; });
-                window.openCaptureAction()->trigger();
+                window.capture()->setFileChooser([path] { return path; });
+                window.capture()->openAction()->trigger();
             });
         }
     }

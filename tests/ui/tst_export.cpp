@@ -1,4 +1,4 @@
-// The desktop's exports (ui/Export.h): each written to a temporary folder and read back.
+// The desktop's exports (ui/common/Export.h): each written to a temporary folder and read back.
 
 #include "Engine.h"
 #include "EventLogModel.h"

@@ -1,4 +1,5 @@
-#include "AlertMonitor.h"
+#include "AlertService.h"
+#include "CaptureController.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "Format.h"
@@ -337,7 +338,7 @@ void tst_MainWindow::workspaceSaveLoadKeepsStreamsThresholdsLayout()
         rule.p99AboveMs = 40;
         rule.silentS = 9;
         rule.gaps = true;
-        w.alertMonitor()->setRule(QStringLiteral("alpha"), rule);
+        w.alertService()->monitor().setRule(QStringLiteral("alpha"), rule);
         QVERIFY(w.isModified());
         w.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->hide();
         w.rateChart()->setScope(RateChart::Scope::AllOnly);
@@ -362,12 +363,12 @@ void tst_MainWindow::workspaceSaveLoadKeepsStreamsThresholdsLayout()
     QCOMPARE(engine.config(ids[0]).stallTimeoutMs, 4000);
     QCOMPARE(engine.config(ids[0]).url, m_server->url());
     QCOMPARE(engine.config(ids[1]).mode, DecodeMode::Raw);
-    const AlertRule back = w.alertMonitor()->ruleFor(QStringLiteral("alpha"));
+    const AlertRule back = w.alertService()->monitor().ruleFor(QStringLiteral("alpha"));
     QCOMPARE(back.rateBelow, 12.5);
     QCOMPARE(back.p99AboveMs, 40.0);
     QCOMPARE(back.silentS, 9);
     QVERIFY(back.gaps);
-    QVERIFY(w.alertMonitor()->ruleFor(QStringLiteral("beta")).isEmpty());
+    QVERIFY(w.alertService()->monitor().ruleFor(QStringLiteral("beta")).isEmpty());
     QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("eventsDock"))->isHidden());
     QVERIFY(!w.findChild<QDockWidget *>(QStringLiteral("chartsDock"))->isHidden());
     QCOMPARE(w.rateChart()->scope(), RateChart::Scope::AllOnly);
@@ -593,7 +594,7 @@ void tst_MainWindow::recordToggleKeepsTheConnection()
     QVERIFY(dir.isValid());
     Engine engine;
     MainWindow w(&engine);
-    w.setRecordingFolder(dir.filePath(QStringLiteral("captures")));
+    w.capture()->setRecordingFolder(dir.filePath(QStringLiteral("captures")));
     Workspace ws;
     ws.streams = {feedConfig(QStringLiteral("taped"), m_server->url())};
     w.setWorkspace(ws, QString());

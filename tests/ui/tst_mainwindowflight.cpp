@@ -5,6 +5,7 @@
 #include "CaptureFile.h"
 #include "Engine.h"
 #include "EventLogModel.h"
+#include "FlightRecorderController.h"
 #include "MainWindow.h"
 #include "ReplayServerThread.h"
 
@@ -98,7 +99,7 @@ private slots:
         QCOMPARE(w.eventLog()->index(alertRow, EventLogModel::ColTime).data(EventLogModel::FileRole).toString(), file);
 
         // Save the last minutes, by hand.
-        const QStringList files = w.saveFlightRecordings(engine.streamIds());
+        const QStringList files = w.flightRecorder()->save(engine.streamIds());
         QCOMPARE(files.size(), 1);
         QVERIFY(files.first() != file);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(engine.streamIds().first()).flight.savedFiles, quint64(2), 10000);
@@ -111,7 +112,7 @@ private slots:
         Workspace back;
         QVERIFY(Workspace::load(path, back).ok);
         QVERIFY(back.flight == engine.flightRecorder());
-        w.setFlightRecorder(FlightConfig{});
+        w.flightRecorder()->setConfig(FlightConfig{});
         QVERIFY(!save->isEnabled());
         QVERIFY(!status->isVisible());
     }

@@ -2,6 +2,7 @@
 // (sent, an HTTP error, a reference that is not set), and entries refused as the workspace
 // loader refuses them.
 
+#include "AlertService.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "HttpRecorder.h"
@@ -152,8 +153,9 @@ void tst_NotifyDialog::mainWindowSendsEpisodes()
                                        {QStringLiteral("silent_s"), 1},
                                        {QStringLiteral("clear_after_s"), 0}}};
     w.setWorkspace(ws, QString());
-    QCOMPARE(w.notifier()->destinationCount(), 3);
-    QCOMPARE(w.notifier()->label(2), QStringLiteral("webhook-2")); // the stream's own, after the workspace's
+    QCOMPARE(w.alertService()->notifier().destinationCount(), 3);
+    QCOMPARE(w.alertService()->notifier().label(2),
+             QStringLiteral("webhook-2")); // the stream's own, after the workspace's
     QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 2, scaledMs(8000));
     QSet<QByteArray> paths;
     for (const HttpRecorder::Request &r : recorder.requests()) {

@@ -1,6 +1,7 @@
 // File → Open capture: a capture shown as an offline row (messages, histogram, rate over its
 // own span, events), the errors of a bad capture, and the row's record button.
 #include "../common/TimeFactor.h"
+#include "CaptureController.h"
 #include "CaptureList.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -175,7 +176,7 @@ private:
     // it is read (a row, or an error).
     static void openThroughAction(MainWindow &w, const QString &path)
     {
-        w.setCaptureFileChooser([path] { return path; });
+        w.capture()->setFileChooser([path] { return path; });
         QAction *open = w.findChild<QAction *>(QStringLiteral("openCapture"));
         QVERIFY(open);
         QVERIFY(open->isEnabled());
@@ -256,7 +257,7 @@ void tst_OpenCapture::opensACaptureAsAnOfflineRow()
     w.selectStream(id);
     QVERIFY(w.selectedStreams().isEmpty());
     QCOMPARE(w.selectedRows(), QList<StreamId>{id});
-    QVERIFY(w.closeCaptureAction()->isEnabled());
+    QVERIFY(w.capture()->closeAction()->isEnabled());
 
     // The inspector: its messages, with the filter.
     MessageInspector *inspector = w.inspector();
@@ -315,12 +316,12 @@ void tst_OpenCapture::opensACaptureAsAnOfflineRow()
     QVERIFY(second != id && isCaptureStream(second));
     QVERIFY(w.streamModel()->rowOf(second) >= 0);
     w.selectStream(id);
-    w.closeCaptureAction()->trigger();
+    w.capture()->closeAction()->trigger();
     QCOMPARE(w.streamModel()->rowOf(id), -1);
     QVERIFY(w.streamModel()->rowOf(second) >= 0);
-    QVERIFY(w.closeCapture(second));
+    QVERIFY(w.capture()->close(second));
     QCOMPARE(w.streamModel()->rowCount(), 0);
-    QVERIFY(!w.closeCapture(second));
+    QVERIFY(!w.capture()->close(second));
 }
 
 void tst_OpenCapture::keepsTheInspectorsCap()
@@ -395,14 +396,14 @@ void tst_OpenCapture::truncatedAndMalformedCaptures()
     QVERIFY(writeFile(corrupt, junk));
     const QString missing = m_dir.filePath(QStringLiteral("missing.ndjson.zst"));
     for (const QString &p : {text, corrupt, missing}) {
-        const QString before = w.lastCaptureError();
+        const QString before = w.capture()->lastError();
         openThroughAction(w, p);
-        QTRY_VERIFY_WITH_TIMEOUT(w.lastCaptureError() != before, scaledMs(10000));
-        QVERIFY2(w.lastCaptureError().contains(QFileInfo(p).fileName()), qPrintable(w.lastCaptureError()));
+        QTRY_VERIFY_WITH_TIMEOUT(w.capture()->lastError() != before, scaledMs(10000));
+        QVERIFY2(w.capture()->lastError().contains(QFileInfo(p).fileName()), qPrintable(w.capture()->lastError()));
         QCOMPARE(w.captures()->captures().size(), 2);
         QCOMPARE(w.streamModel()->rowCount(), 2);
     }
-    QVERIFY2(w.lastCaptureError().contains(QLatin1String("No such file")), qPrintable(w.lastCaptureError()));
+    QVERIFY2(w.capture()->lastError().contains(QLatin1String("No such file")), qPrintable(w.capture()->lastError()));
     // The error box is not modal: the window goes on.
     const auto boxes = w.findChildren<QMessageBox *>(QStringLiteral("captureError"));
     QVERIFY(!boxes.isEmpty());
@@ -417,7 +418,7 @@ void tst_OpenCapture::recordButtonThenOpenTheRecording()
     QVERIFY(dir.isValid());
     Engine engine;
     MainWindow w(&engine);
-    w.setRecordingFolder(dir.filePath(QStringLiteral("captures")));
+    w.capture()->setRecordingFolder(dir.filePath(QStringLiteral("captures")));
     Workspace ws;
     StreamConfig c;
     c.name = QStringLiteral("feed");

@@ -20,7 +20,7 @@ StreamSnapshot snapshot(StreamId id, const QString &name, quint64 messages, qint
     StreamSnapshot s;
     s.id = id;
     s.name = name;
-    s.url = QUrl(QStringLiteral("wss://127.0.0.1:9443/ws/btcusdt@aggTrade"));
+    s.url = RedactedUrl::of(QUrl(QStringLiteral("wss://127.0.0.1:9443/ws/btcusdt@aggTrade")));
     s.venue = Venue("binance");
     s.mode = DecodeMode::Parsed;
     s.state = StreamState::Live;
@@ -32,7 +32,7 @@ StreamSnapshot snapshot(StreamId id, const QString &name, quint64 messages, qint
         s.latency.record(1000 + i * 10); // 1.00 .. 1.99 ms
     ConnectionInfo c;
     c.connected = true;
-    c.url = s.url.toString();
+    c.url = s.url;
     s.connections = {c};
     return s;
 }
@@ -111,7 +111,7 @@ void tst_StreamDetails::connectionRowsFollowTheStream()
     second.shard = 1;
     second.connected = true;
     second.subscriptions = 1024;
-    second.url = QStringLiteral("wss://127.0.0.1:9443/stream");
+    second.url = RedactedUrl::of(QUrl(QStringLiteral("wss://127.0.0.1:9443/stream")));
     s.connections.append(second);
     details.refresh(s, 1.0, history);
     QCOMPARE(details.valueAt(QStringLiteral("connections")), QStringLiteral("2 entries"));

@@ -1,9 +1,12 @@
-// The main window's workspace file on its own: reading parses the alert rules once and
-// refuses a bad one with a message naming the file; a workspace in memory drops bad rules
-// with a warning; writing updates the path, the modified flag and the window title; a save
-// that fails says where and why and loses nothing.
+// The main window's workspace on its own: reading parses the alert rules once and refuses a
+// bad one with a message naming the file; a workspace in memory drops bad rules with a
+// warning; applying one replaces the engine's streams, the rules, the destinations and the
+// layout, and what Save writes gathers them again; writing updates the path, the modified
+// flag and the window title; a save that fails says where and why and loses nothing.
 
 #include "../common/Unprivileged.h"
+#include "AlertService.h"
+#include "Engine.h"
 #include "WorkspaceController.h"
 
 #include <QtCore/QDir>
@@ -13,6 +16,7 @@
 #include <QtCore/QSettings>
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QAbstractButton>
 #include <QtWidgets/QApplication>
@@ -29,11 +33,19 @@ private slots:
     void readsRulesOnce_data();
     void readsRulesOnce();
     void workspaceInMemoryDropsBadRules();
+    void applyReplacesAndCurrentGathers();
     void writeUpdatesPathAndTitle();
     void failedSaveShowsThePathAndLosesNothing();
     void saveNoteShownBeforeTheFirstSave();
 
 private:
+    static StreamConfig feed(const QString &name)
+    {
+        StreamConfig c;
+        c.name = name;
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:9000/feed"));
+        return c;
+    }
     static QString writeFile(const QTemporaryDir &dir, const QByteArray &text)
     {
         const QString path = dir.filePath(QStringLiteral("ws.json"));
@@ -102,15 +114,74 @@ void tst_WorkspaceController::workspaceInMemoryDropsBadRules()
     QCOMPARE(loaded.warnings, QStringList{QStringLiteral("Alert rules ignored: alerts[0]: expected an object")});
 }
 
+void tst_WorkspaceController::applyReplacesAndCurrentGathers()
+{
+    QMainWindow window;
+    Engine engine(Engine::Options{1});
+    alerts::AlertService alerts;
+    QJsonObject restored;
+    WorkspaceController controller(&engine, &alerts, &window,
+                                   {[] {
+                                        return QJsonObject{{QStringLiteral("filter"), QStringLiteral("now")}};
+                                    },
+                                    [&restored](const QJsonObject &layout) { restored = layout; }});
+    engine.addStream(feed(QStringLiteral("old")));
+
+    Workspace ws;
+    ws.streams = {feed(QStringLiteral("a")), feed(QStringLiteral("b"))};
+    NotifyTarget hook;
+    hook.type = NotifyTarget::Type::Webhook;
+    hook.url = QStringLiteral("http://127.0.0.1:9/hook");
+    ws.notify = {hook};
+    ws.streams[1].notify = {hook};
+    ws.alerts =
+        QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("a")}, {QStringLiteral("gaps"), true}},
+                   QJsonObject{{QStringLiteral("stream"), QStringLiteral("gone")}, {QStringLiteral("silent_s"), 5}},
+                   QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 9}}};
+    ws.flight.enabled = true;
+    ws.flight.minutes = 4;
+    ws.layout = QJsonObject{{QStringLiteral("filter"), QStringLiteral("saved")}};
+    QSignalSpy cleared(&controller, &WorkspaceController::streamsCleared);
+    QSignalSpy applied(&controller, &WorkspaceController::applied);
+    controller.show(ws, QString());
+
+    QCOMPARE(cleared.count(), 1);
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(engine.streamIds().size(), 2);
+    QCOMPARE(engine.config(engine.streamIds().first()).name, QStringLiteral("a"));
+    QCOMPARE(engine.flightRecorder().minutes, 4);
+    QCOMPARE(alerts.monitor().rules().size(), 3);
+    QCOMPARE(alerts.destinations(), ws.notify);
+    QCOMPARE(alerts.notifier().destinationCount(), 2); // the workspace's and stream b's own
+    QCOMPARE(restored, ws.layout);
+    QVERIFY(!controller.isModified()); // the rules are the file's
+
+    // What Save writes: the streams, the rules of streams that exist and "*", the rest as applied.
+    const Workspace back = controller.current();
+    QCOMPARE(back.streams.size(), 2);
+    QVector<AlertRule> rules;
+    QString error;
+    QVERIFY2(AlertRule::fromJson(back.alerts, rules, &error), qPrintable(error));
+    QCOMPARE(rules.size(), 2);
+    QCOMPARE(rules[0].stream, QStringLiteral("a"));
+    QCOMPARE(rules[1].stream, AlertRule::kAnyStream);
+    QCOMPARE(back.notify, ws.notify);
+    QCOMPARE(back.flight.minutes, 4);
+    QCOMPARE(back.layout.value(QStringLiteral("filter")).toString(), QStringLiteral("now"));
+
+    // A rule changed afterwards is a change to save.
+    AlertRule rule;
+    rule.rateBelow = 3;
+    alerts.monitor().setRule(QStringLiteral("b"), rule);
+    QVERIFY(controller.isModified());
+}
+
 void tst_WorkspaceController::writeUpdatesPathAndTitle()
 {
     QMainWindow window;
-    Workspace current;
-    StreamConfig c;
-    c.name = QStringLiteral("feed");
-    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9000/feed"));
-    current.streams = {c};
-    WorkspaceController controller(nullptr, &window, [&current] { return current; });
+    Engine engine(Engine::Options{1});
+    WorkspaceController controller(&engine, nullptr, &window);
+    engine.addStream(feed(QStringLiteral("feed")));
     QCOMPARE(window.windowTitle(), QStringLiteral("Untitled — StreamScope"));
     controller.setModified(true);
     QCOMPARE(window.windowTitle(), QStringLiteral("Untitled * — StreamScope"));
@@ -140,12 +211,9 @@ void tst_WorkspaceController::writeUpdatesPathAndTitle()
 void tst_WorkspaceController::failedSaveShowsThePathAndLosesNothing()
 {
     QMainWindow window;
-    Workspace current;
-    StreamConfig c;
-    c.name = QStringLiteral("feed");
-    c.url = QUrl(QStringLiteral("ws://127.0.0.1:9000/feed"));
-    current.streams = {c};
-    WorkspaceController controller(nullptr, &window, [&current] { return current; });
+    Engine engine(Engine::Options{1});
+    WorkspaceController controller(&engine, nullptr, &window);
+    engine.addStream(feed(QStringLiteral("feed")));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("mine.json"));
     QString error;
@@ -155,8 +223,7 @@ void tst_WorkspaceController::failedSaveShowsThePathAndLosesNothing()
     const QByteArray onDisk = file.readAll();
     file.close();
 
-    c.name = QStringLiteral("second");
-    current.streams.append(c); // a change not saved yet
+    engine.addStream(feed(QStringLiteral("second"))); // a change not saved yet
     controller.setModified(true);
     const auto anyone = QFile::ReadOwner | QFile::ReadGroup | QFile::ReadOther;
     QVERIFY(QFile::setPermissions(path, anyone | QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther));
@@ -209,7 +276,7 @@ void tst_WorkspaceController::failedSaveShowsThePathAndLosesNothing()
 void tst_WorkspaceController::saveNoteShownBeforeTheFirstSave()
 {
     QMainWindow window;
-    WorkspaceController controller(nullptr, &window, [] { return Workspace(); });
+    WorkspaceController controller(nullptr, nullptr, &window);
     controller.setModified(true);
     controller.setSaveNote(QStringLiteral("This is the built-in demo."));
     QStringList seen; // the modal dialogs that showed, in order

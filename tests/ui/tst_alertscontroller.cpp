@@ -1,0 +1,166 @@
+// The window on the one alert path: AlertService (headless mode's) evaluates the window's
+// figures and sends; the window shows. A rule that fires shows on the row, in the Alerts list,
+// the event log and the dock's title, pops up once and is sent to the webhook exactly once;
+// its end is sent once too. A restart warms the rate rule up again; a removed stream's alert
+// ends without a notification.
+
+#include "AlertService.h"
+#include "AlertsController.h"
+#include "Engine.h"
+#include "EventLogModel.h"
+#include "HttpRecorder.h"
+#include "MainWindow.h"
+#include "StreamTableModel.h"
+
+#include "../common/TimeFactor.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+#include <QtGui/QStandardItemModel>
+#include <QtNetwork/QTcpServer>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+#include <QtWidgets/QDockWidget>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+using streamscope::testing::scaledMs;
+
+namespace {
+
+QUrl deadUrl()
+{
+    QTcpServer probe; // nothing listens on this port once it is closed: the stream never gets data
+    if (!probe.listen(QHostAddress::LocalHost, 0))
+        return {};
+    return QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
+}
+
+QString eventOf(const HttpRecorder::Request &r)
+{
+    return QJsonDocument::fromJson(r.body).object().value(QStringLiteral("event")).toString();
+}
+
+} // namespace
+
+class tst_AlertsController : public QObject {
+    Q_OBJECT
+private slots:
+    void firesShowsAndNotifiesOnce();
+    void figuresAreTheTables();
+};
+
+void tst_AlertsController::firesShowsAndNotifiesOnce()
+{
+    HttpRecorder recorder;
+    QVERIFY(recorder.listen());
+    Engine engine;
+    MainWindow w(&engine);
+    QSignalSpy popups(&w, &MainWindow::alertNotified);
+    QSignalSpy raised(w.alertService(), &alerts::AlertService::alertRaised);
+    QSignalSpy cleared(w.alertService(), &alerts::AlertService::alertCleared);
+    Workspace ws;
+    StreamConfig dead;
+    dead.name = QStringLiteral("dead");
+    dead.url = deadUrl();
+    dead.reconnectBaseMs = 100;
+    ws.streams = {dead};
+    NotifyTarget hook;
+    hook.type = NotifyTarget::Type::Webhook;
+    hook.url = recorder.url(QStringLiteral("/hook"));
+    ws.notify = {hook};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("dead")},
+                                       {QStringLiteral("silent_s"), 1},
+                                       {QStringLiteral("clear_after_s"), 0}}};
+    w.setWorkspace(ws, QString());
+    const StreamId id = engine.streamIds().first();
+
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 1, scaledMs(8000));
+    QCOMPARE(eventOf(recorder.requests().first()), QStringLiteral("raised"));
+    QCOMPARE(raised.count(), 1);
+    QCOMPARE(popups.count(), 1);
+    QVERIFY(popups.first().at(0).toString().contains(QStringLiteral("dead")));
+    // Shown: the row, the Alerts list and its dock's title, the event log.
+    const QModelIndex row = w.streamModel()->index(w.streamModel()->rowOf(id), 0);
+    QVERIFY(!row.data(StreamTableModel::AlertRole).toString().isEmpty());
+    QCOMPARE(w.activeAlerts()->rowCount(), 1);
+    QCOMPARE(w.activeAlerts()->item(0, 1)->text(), QStringLiteral("dead"));
+    QCOMPARE(w.activeAlerts()->item(0, 0)->data(Qt::UserRole).toUInt(), id);
+    QCOMPARE(w.findChild<QDockWidget *>(QStringLiteral("alertsDock"))->windowTitle(), QStringLiteral("Alerts (1)"));
+    w.eventLog()->flush();
+    int logged = 0;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r)
+        logged += w.eventLog()->entryAt(r)->kind == QLatin1String("alert") ? 1 : 0;
+    QCOMPARE(logged, 1);
+
+    // Once a second goes on: the episode goes on, nothing more is raised or sent.
+    for (int i = 0; i < 3; ++i)
+        w.refreshNow(true);
+    QCOMPARE(raised.count(), 1);
+
+    // Stopped, it ends: sent once, after the one raised.
+    engine.stopStream(id);
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 2, scaledMs(8000));
+    QCOMPARE(eventOf(recorder.requests().at(1)), QStringLiteral("cleared"));
+    QCOMPARE(cleared.count(), 1);
+    QCOMPARE(raised.count(), 1);
+    QCOMPARE(popups.count(), 1);
+    QCOMPARE(w.activeAlerts()->rowCount(), 0);
+    QVERIFY(row.data(StreamTableModel::AlertRole).toString().isEmpty());
+    QCOMPARE(w.findChild<QDockWidget *>(QStringLiteral("alertsDock"))->windowTitle(), QStringLiteral("Alerts"));
+
+    // Started again it fires again; removed, its alert ends without a notification.
+    engine.restartStream(id);
+    QTRY_COMPARE_WITH_TIMEOUT(recorder.count(), 3, scaledMs(8000));
+    QCOMPARE(w.activeAlerts()->rowCount(), 1);
+    engine.removeStream(id);
+    QCOMPARE(w.activeAlerts()->rowCount(), 0);
+    QCOMPARE(w.alertService()->monitor().activeCount(), 0);
+    w.refreshNow(true);
+    QCOMPARE(cleared.count(), 1);
+    QCOMPARE(recorder.count(), 3);
+}
+
+// The window evaluates the rules on its table's figures: a rate rule sees the rate the table
+// shows; a stream restarted from the window warms up again before its rate rule may fire.
+void tst_AlertsController::figuresAreTheTables()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig dead;
+    dead.name = QStringLiteral("slow");
+    dead.url = deadUrl();
+    ws.streams = {dead};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("slow")},
+                                       {QStringLiteral("rate_below"), 5},
+                                       {QStringLiteral("clear_after_s"), 0}}};
+    w.setWorkspace(ws, QString());
+    const StreamId id = engine.streamIds().first();
+    QSignalSpy raised(w.alertService(), &alerts::AlertService::alertRaised);
+    QSignalSpy cleared(w.alertService(), &alerts::AlertService::alertCleared);
+    w.refreshNow(true);
+    QCOMPARE(raised.count(), 0); // warming up: 5 s after the start
+    QVERIFY(raised.wait(scaledMs(15000)));
+    QCOMPARE(raised.count(), 1);
+    const auto event = raised.first().at(2).value<alerts::AlertEvent>();
+    QCOMPARE(event.stream, QStringLiteral("slow"));
+    QCOMPARE(event.condition, QStringLiteral("rate_below"));
+    QCOMPARE(w.streamModel()->row(id)->msgsPerSec, 0.0);
+
+    // Stopped, it ends; restarted from the window, it warms up again.
+    w.selectStream(id);
+    w.findChild<QAction *>(QStringLiteral("stopStreams"))->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(cleared.count(), 1, scaledMs(5000));
+    w.findChild<QAction *>(QStringLiteral("restartStreams"))->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT((w.refreshNow(true), w.streamModel()->row(id)->snap.state != StreamState::Stopped),
+                             scaledMs(2000));
+    w.refreshNow(true);
+    QCOMPARE(raised.count(), 1);
+    QVERIFY(raised.wait(scaledMs(15000)));
+    QCOMPARE(raised.count(), 2);
+}
+
+QTEST_MAIN(tst_AlertsController)
+#include "tst_alertscontroller.moc"

@@ -1,0 +1,211 @@
+// The snapshot hub: the engine's streams, a remote agent's (a fake agent on loopback) and an
+// opened capture come from one source, in one order; each tick hands on only what changed
+// (the engine's streams, read anew each tick; the agent's after it answered; the capture once)
+// and the rows that went, once; the table's stage comes before the others; the timer makes
+// every tenth tick a slow one.
+
+#include "CaptureList.h"
+#include "Engine.h"
+#include "RemoteAgent.h"
+#include "SnapshotHub.h"
+
+#include "../common/TimeFactor.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QFile>
+#include <QtCore/QTemporaryDir>
+#include <QtNetwork/QTcpServer>
+#include <QtNetwork/QTcpSocket>
+#include <QtTest/QSignalSpy>
+#include <QtTest/QTest>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+using streamscope::testing::scaledMs;
+
+namespace {
+
+// A headless agent's GET /api/v1/streams on 127.0.0.1: one stream, "quotes", whose count and
+// uptime grow with every answer.
+class FakeAgent : public QObject {
+public:
+    FakeAgent()
+    {
+        QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = m_server.nextPendingConnection()) {
+                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
+                connect(s, &QTcpSocket::readyRead, this, [this, s] {
+                    m_request += s->readAll();
+                    if (!m_request.contains("\r\n\r\n"))
+                        return;
+                    m_request.clear();
+                    ++m_answers;
+                    const QByteArray body = QStringLiteral("{\"version\":1,\"duration_s\":%1,\"streams\":[{\"name\":"
+                                                           "\"quotes\",\"state\":\"live\",\"messages\":%2}]}")
+                                                .arg(m_answers)
+                                                .arg(m_answers * 100)
+                                                .toUtf8();
+                    s->write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                             "Content-Length: "
+                             + QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    s->disconnectFromHost();
+                });
+            }
+        });
+    }
+    QUrl url() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_server.serverPort())); }
+    int answers() const { return m_answers; }
+
+private:
+    QTcpServer m_server;
+    QByteArray m_request;
+    int m_answers = 0;
+};
+
+// A small uncompressed capture as docs/capture.md describes it: its header and three messages.
+bool writeCapture(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write("2025-12-01T12:00:00.000000Z#{\"event\":\"capture\",\"compressed\":false,\"file_index\":0,\"format\":1,"
+            "\"host_clock\":\"unknown\",\"mode\":\"parsed\",\"stream\":\"trades\",\"url\":\"ws://127.0.0.1:1/t\","
+            "\"venue\":\"generic\",\"version\":\"0.9.0\"}\n");
+    for (int i = 0; i < 3; ++i)
+        f.write(QStringLiteral("2025-12-01T12:00:0%1.000000Z {\"seq\":%1}\n").arg(i + 1).toUtf8());
+    return true;
+}
+
+QList<StreamId> idsOf(const QVector<StreamSnapshot> &snaps)
+{
+    QList<StreamId> ids;
+    for (const StreamSnapshot &s : snaps)
+        ids.append(s.id);
+    return ids;
+}
+
+} // namespace
+
+class tst_SnapshotHub : public QObject {
+    Q_OBJECT
+private slots:
+    void oneSourceAndOnlyWhatChanged();
+    void everyTenthTickIsSlow();
+};
+
+void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
+{
+    Engine engine(Engine::Options{1});
+    QTcpServer probe; // nothing listens on this port: the stream keeps trying
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    StreamConfig c;
+    c.name = QStringLiteral("local");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
+    probe.close();
+    const StreamId local = engine.addStream(c);
+    FakeAgent fake;
+    QTemporaryDir dir;
+    const QString capturePath = dir.filePath(QStringLiteral("trades.ndjson"));
+    QVERIFY(writeCapture(capturePath));
+
+    SnapshotHub hub(&engine); // not started: it ticks when polled
+    QStringList stages;
+    QVector<StreamSnapshot> changed;
+    QList<StreamId> removed;
+    SnapshotHub::Tick seen;
+    connect(&hub, &SnapshotHub::snapshotsChanged, this,
+            [&](const QVector<StreamSnapshot> &got, const QList<StreamId> &gone, const SnapshotHub::Tick &t) {
+                stages << QStringLiteral("changed");
+                changed = got;
+                removed = gone;
+                seen = t;
+            });
+    SnapshotHub::TickKind tickedKind = SnapshotHub::TickKind::Unknown;
+    connect(&hub, &SnapshotHub::ticked, this, [&](const SnapshotHub::Tick &t) {
+        stages << QStringLiteral("ticked");
+        tickedKind = t.kind;
+    });
+
+    RemoteAgent *agent = hub.addAgent({QStringLiteral("far"), fake.url(), {}, {}});
+    QTRY_VERIFY_WITH_TIMEOUT(agent->isConnected() && !agent->streams().isEmpty(), scaledMs(10000));
+    QSignalSpy opened(hub.captures(), &CaptureList::opened);
+    hub.captures()->open(capturePath);
+    QVERIFY(opened.wait(scaledMs(10000)));
+    const StreamId remote = agent->streams().first().id;
+    const StreamId capture = hub.captures()->captures().first().id;
+    QVERIFY(isRemoteStream(remote));
+    QVERIFY(isCaptureStream(capture));
+
+    // The first tick: every row, new, from one source, in the table's order; the table's stage first.
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(stages, (QStringList{QStringLiteral("changed"), QStringLiteral("ticked")}));
+    QCOMPARE(seen.kind, SnapshotHub::TickKind::Fast);
+    QCOMPARE(tickedKind, SnapshotHub::TickKind::Fast);
+    QVERIFY(seen.nowMs >= before);
+    QCOMPARE(idsOf(hub.snapshots()), (QList<StreamId>{local, remote, capture}));
+    QCOMPARE(idsOf(changed), (QList<StreamId>{local, remote, capture}));
+    QVERIFY(removed.isEmpty());
+    QCOMPARE(hub.streamName(remote), QStringLiteral("quotes @ far"));
+    QCOMPARE(hub.streamName(capture), QStringLiteral("trades (capture)"));
+    QCOMPARE(hub.streamName(local), QStringLiteral("local"));
+    const quint64 firstMessages = hub.find(remote)->messages;
+    QVERIFY(firstMessages > 0);
+
+    // Nothing new from the agent or the capture: only the engine's stream, read anew. A slow
+    // tick reads the engine's latency too.
+    stages.clear();
+    hub.poll(SnapshotHub::TickKind::Slow);
+    QCOMPARE(stages, (QStringList{QStringLiteral("changed"), QStringLiteral("ticked")}));
+    QCOMPARE(seen.kind, SnapshotHub::TickKind::Slow);
+    QCOMPARE(tickedKind, SnapshotHub::TickKind::Slow);
+    QCOMPARE(idsOf(changed), QList<StreamId>{local});
+    QVERIFY(removed.isEmpty());
+    QCOMPARE(hub.snapshots().size(), 3);
+
+    // The agent answers again: its row is handed on at the next tick, and once.
+    QSignalSpy answered(agent, &RemoteAgent::streamsChanged);
+    const int answers = fake.answers();
+    agent->pollNow();
+    QVERIFY(answered.wait(scaledMs(10000)));
+    QVERIFY(fake.answers() > answers);
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(idsOf(changed), (QList<StreamId>{local, remote}));
+    QVERIFY(changed.last().messages > firstMessages);
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(idsOf(changed), QList<StreamId>{local});
+
+    // The capture closed and the agent let go: their rows are removed, once.
+    QVERIFY(hub.captures()->close(capture));
+    hub.removeAgents();
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(removed, (QList<StreamId>{remote, capture}));
+    QCOMPARE(idsOf(hub.snapshots()), QList<StreamId>{local});
+    QVERIFY(!hub.find(remote));
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QVERIFY(removed.isEmpty());
+
+    // A stream the engine removes goes the same way.
+    engine.removeStream(local);
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(removed, QList<StreamId>{local});
+    QVERIFY(changed.isEmpty());
+    QVERIFY(hub.snapshots().isEmpty());
+}
+
+void tst_SnapshotHub::everyTenthTickIsSlow()
+{
+    Engine engine(Engine::Options{1});
+    SnapshotHub hub(&engine);
+    QList<SnapshotHub::TickKind> kinds;
+    connect(&hub, &SnapshotHub::ticked, this, [&](const SnapshotHub::Tick &t) { kinds << t.kind; });
+    hub.start();
+    QTRY_VERIFY_WITH_TIMEOUT(kinds.size() >= 2 * SnapshotHub::kSlowEvery, scaledMs(20000));
+    for (int i = 0; i < 2 * SnapshotHub::kSlowEvery; ++i)
+        QCOMPARE(kinds[i],
+                 (i + 1) % SnapshotHub::kSlowEvery == 0 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+}
+
+QTEST_MAIN(tst_SnapshotHub)
+#include "tst_snapshothub.moc"

@@ -1,0 +1,82 @@
+// The status bar from the table's rows: streams counted by state (captures apart), the total
+// rates, the active alerts and what records; the host clock and the CPU only on slow ticks.
+
+#include "AlertMonitor.h"
+#include "StatusBarController.h"
+#include "StreamTableModel.h"
+
+#include <QtTest/QTest>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QMainWindow>
+#include <QtWidgets/QStatusBar>
+
+using namespace streamscope;
+using namespace streamscope::ui;
+
+namespace {
+
+StreamSnapshot snapshot(StreamId id, StreamState state, bool recording = false)
+{
+    StreamSnapshot s;
+    s.id = id;
+    s.name = QStringLiteral("s%1").arg(id);
+    s.state = state;
+    s.takenAtNs = 1;
+    s.record.on = recording;
+    s.record.bytesWritten = recording ? 3 * 1024 * 1024 : 0;
+    return s;
+}
+
+} // namespace
+
+class tst_StatusBarController : public QObject {
+    Q_OBJECT
+private slots:
+    void countsAndSlowReadings();
+};
+
+void tst_StatusBarController::countsAndSlowReadings()
+{
+    QMainWindow window;
+    StreamTableModel model;
+    alerts::AlertMonitor alerts;
+    StatusBarController status(window.statusBar(), &model, &alerts);
+    const auto label = [&window](const char *name) { return window.findChild<QLabel *>(QLatin1String(name)); };
+    QVERIFY(label("statusStreams") && label("statusClock") && label("statusCpu") && label("statusRecord"));
+
+    model.update({snapshot(1, StreamState::Live), snapshot(2, StreamState::Live, true),
+                  snapshot(3, StreamState::Stopped), snapshot(4, StreamState::Live)},
+                 1000);
+    model.setOfflineFigures(4, 10.0, 100.0, 1.0, 2.0); // an open capture's row
+    status.refresh({SnapshotHub::TickKind::Fast, 1000, 0});
+    QCOMPARE(label("statusStreams")->text(), QStringLiteral("3 streams · 2 live · 1 stopped · 1 capture"));
+    QVERIFY2(label("statusRate")->text().startsWith(QLatin1String("0 msgs/s")),
+             qPrintable(label("statusRate")->text()));
+    QVERIFY(label("statusAlerts")->isHidden());
+    QVERIFY(!label("statusRecord")->isHidden());
+    QCOMPARE(label("statusRecord")->text(), QStringLiteral("● recording 1 stream · 3.0 MB"));
+    // A fast tick reads neither the host clock nor the CPU.
+    QVERIFY(label("statusClock")->text().isEmpty());
+    QVERIFY(label("statusCpu")->text().isEmpty());
+
+    // An alert raised: counted.
+    alerts::AlertRule rule;
+    rule.silentS = 1;
+    alerts.setRule(QStringLiteral("s1"), rule);
+    alerts::AlertMonitor::Sample sample;
+    sample.state = StreamState::Live;
+    sample.silentMs = 5000;
+    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+    QCOMPARE(alerts.activeCount(), 1);
+
+    // A slow tick: the clock as the kernel sees it, the CPU since the last reading.
+    status.refresh({SnapshotHub::TickKind::Slow, 2000, 1000});
+    QVERIFY2(label("statusClock")->text().startsWith(QLatin1String("clock ")),
+             qPrintable(label("statusClock")->text()));
+    QVERIFY2(label("statusCpu")->text().startsWith(QLatin1String("CPU ")), qPrintable(label("statusCpu")->text()));
+    QVERIFY(!label("statusAlerts")->isHidden());
+    QCOMPARE(label("statusAlerts")->text(), QStringLiteral("⚠ 1 alert"));
+}
+
+QTEST_MAIN(tst_StatusBarController)
+#include "tst_statusbarcontroller.moc"

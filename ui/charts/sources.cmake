@@ -1,0 +1,8 @@
+# ui/charts: our wrappers of Qt Charts (rate, latency histogram, sparklines) and their shared style.
+target_sources(streamscope_ui PRIVATE
+    charts/ChartStyle.h
+    charts/LatencyChart.h charts/LatencyChart.cpp
+    charts/LatencyWindows.h charts/LatencyWindows.cpp
+    charts/RateChart.h charts/RateChart.cpp
+    charts/Sparkline.h charts/Sparkline.cpp
+)

@@ -1,0 +1,11 @@
+# ui/common: formatting, theme, icons, versions, the export writers, the keychain and small widget
+# helpers that every area of the desktop app uses.
+target_sources(streamscope_ui PRIVATE
+    common/ControlIcons.h common/ControlIcons.cpp
+    common/Export.h common/Export.cpp
+    common/Format.h common/Format.cpp
+    common/KeychainStore.h common/KeychainStore.cpp
+    common/Theme.h common/Theme.cpp
+    common/Versions.h common/Versions.cpp
+    common/WidgetHelpers.h common/WidgetHelpers.cpp
+)

@@ -1,0 +1,142 @@
+#pragma once
+
+// One row per engine stream: state, rates, latency percentiles, counters and alert state.
+//
+// Fed by the SnapshotHub's ticks on the GUI thread: apply() ten times a second with the new
+// readings, updateLatency() once a second with every row's snapshot, which then carries latency. Rates and
+// percentiles are derived here from the difference of snapshots (the engine keeps only
+// monotonic totals). Changes are announced in batches: one dataChanged per contiguous
+// block of changed rows, beginInsertRows only for new streams, never a reset per tick.
+// data() only formats values already computed.
+
+#include "StreamFigures.h"
+#include "StreamSnapshot.h"
+
+#include <QtCore/QAbstractTableModel>
+#include <QtCore/QHash>
+#include <QtCore/QVector>
+
+#include <array>
+
+namespace streamscope::ui {
+
+class StreamTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        ColName = 0,
+        ColState,
+        ColRate,
+        ColKBps,
+        ColMessages,
+        ColP50,
+        ColP99,
+        ColAge,
+        ColReconnects,
+        ColGaps,
+        ColParseErrors,
+        ColResults,
+        ColErrors,
+        ColActions,
+        // After the buttons, so that a layout saved before it keeps its columns; hidden by
+        // default (docs/freshness.md, "Backpressure").
+        ColBacklog,
+        ColumnCount
+    };
+    enum Role {
+        SortRole = Qt::UserRole + 1, // numeric value for sorting
+        StreamIdRole,
+        StateRole,     // int(StreamState)
+        AlertRole,     // alert text, empty when none
+        RecordingRole, // bool: the stream records (the row's record button)
+        OfflineRole,   // bool: an open capture's row, not a running stream (fixed figures)
+    };
+
+    // Derived per-stream values, also read by the alerts and the status bar.
+    struct Row {
+        StreamSnapshot snap;
+        double msgsPerSec = 0.0;
+        double bytesPerSec = 0.0;
+        double p50Ms = qQNaN();
+        double p99Ms = qQNaN();
+        qint64 firstSeenMs = 0;
+        QString alert;
+        // Rate samples: the last ~1.1 s of (takenAtNs, messages, bytes), oldest first.
+        struct Sample {
+            qint64 ns = 0;
+            quint64 messages = 0;
+            quint64 bytes = 0;
+        };
+        std::array<Sample, 12> samples{};
+        int sampleCount = 0;
+        // The percentile window (5–10 s), computed as headless mode computes it for the alerts.
+        alerts::LatencyWindow latWindow;
+        bool latencyCorrected = false; // the window is of the corrected histogram
+        bool offline = false;          // setOfflineFigures(): an open capture's fixed figures
+    };
+
+    explicit StreamTableModel(QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+
+    // Ten times a second: the new readings (new streams among them, appended in their order)
+    // and the streams that went. A row without a new reading keeps its figures; its "Last msg"
+    // age moves on with `nowMs`.
+    void apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs);
+    // The same from every stream's snapshot: streams absent from `snaps` are removed.
+    void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
+    // Once a second, with latency; `steadyMs` is a monotonic clock for the windows.
+    void updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs);
+    // A state change reported by the engine between two ticks: shown at once.
+    void applyState(StreamId id, StreamState state, const QString &reason);
+    void setAlert(StreamId id, const QString &text);
+    // An open capture's row (File → Open capture): its rate, p50 and p99 are the capture's own,
+    // fixed, its state reads "capture" and its age nothing. Kept while the row lives.
+    void setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms, double p99Ms);
+
+    int rowOf(StreamId id) const { return m_rowOf.value(id, -1); }
+    StreamId idAt(int row) const;
+    const Row *row(StreamId id) const;
+    const QVector<Row> &rows() const { return m_rows; }
+    double totalMsgsPerSec() const;
+    double totalBytesPerSec() const;
+    void setDarkTheme(bool dark);
+    // p50/p99 of the latency corrected for the venue's clock (docs/clock.md) where an offset is
+    // known, raw elsewhere; the windows start afresh where the choice changes.
+    void setLatencyCorrected(bool on) { m_corrected = on; }
+    bool latencyCorrected() const { return m_corrected; }
+    // The cumulative histogram the row's p50/p99 come from (raw or corrected).
+    static const LatencySnapshot &shownLatency(const Row &row, const StreamSnapshot &s);
+    // "every 1000 ms ±3" for a periodic stream with a measured period, else empty.
+    static QString periodText(const FreshnessEstimate &f);
+    // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
+    static QString backlogText(const FreshnessEstimate &f);
+
+private:
+    QVariant displayValue(const Row &r, int column) const;
+    QVariant sortValue(const Row &r, int column) const;
+    QString stateToolTip(const Row &r) const;
+    void emitChanged(const QVector<int> &changedRows);
+    // The age column of the rows not in `read` (see apply()).
+    void emitAgeChanged(const QVector<StreamSnapshot> &read);
+    void reindex();
+
+    QVector<Row> m_rows;
+    QHash<StreamId, int> m_rowOf;
+    struct Fixed {
+        double msgsPerSec = 0.0;
+        double bytesPerSec = 0.0;
+        double p50Ms = qQNaN();
+        double p99Ms = qQNaN();
+    };
+    QHash<StreamId, Fixed> m_fixed; // setOfflineFigures()
+    qint64 m_nowMs = 0;
+    bool m_dark = false;
+    bool m_corrected = false;
+};
+
+} // namespace streamscope::ui

@@ -1,0 +1,9 @@
+# ui/panes: the dock panes' widgets (message inspector, stream details, event log) and the
+# table's delegates.
+target_sources(streamscope_ui PRIVATE
+    panes/EventLogPane.h panes/EventLogPane.cpp
+    panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
+    panes/MessageInspector.h panes/MessageInspector.cpp
+    panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp
+    panes/StreamDetails.h panes/StreamDetails.cpp
+)

@@ -1,0 +1,105 @@
+#pragma once
+
+// The one source of stream snapshots for the main window's table and panes: the engine's own
+// streams, the streams of the headless agents the window watches (RemoteAgent) and the
+// captures it has opened (CaptureList), read together once per tick. Each tick hands on what
+// changed: every engine stream (each tick is a new reading of it), an agent's streams when
+// the agent answered or stopped answering, a capture once when it was opened; and the rows
+// that went. Ten ticks a second; every tenth is slow: the engine's readings then carry their
+// latency histograms and the once-a-second consumers (charts, alerts, details, CPU, host
+// clock) run.
+//
+// Two stages per tick, so that no consumer depends on the order of connections within one:
+// snapshotsChanged() first (the stream table derives its rates and percentiles from the
+// readings), then ticked(), after which the table's rows and snapshots() are current.
+//
+// Thread contract: GUI thread only. Owns the agents, the capture list and the tick timer;
+// does not own the engine (held by QPointer: when it goes first, the hub reads nothing more).
+
+#include "CaptureList.h"
+#include "RemoteAgent.h"
+#include "StreamSnapshot.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QHash>
+#include <QtCore/QList>
+#include <QtCore/QObject>
+#include <QtCore/QPointer>
+#include <QtCore/QSet>
+
+class QTimer;
+
+namespace streamscope {
+class Engine;
+}
+
+namespace streamscope::ui {
+
+class SnapshotHub : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kTickMs = 100;   // the table's refresh
+    static constexpr int kSlowEvery = 10; // latency, charts, alerts, details, CPU: every 10th tick
+
+    enum class TickKind {
+        Unknown = 0,
+        Fast, // the table, the status bar's counts and rates, the actions' states
+        Slow, // also what changes once a second: latency, charts, alerts, CPU, the host clock
+    };
+    struct Tick {
+        TickKind kind = TickKind::Unknown;
+        qint64 nowMs = 0;    // epoch ms when the tick read its sources
+        qint64 steadyMs = 0; // monotonic ms (the latency windows)
+    };
+
+    explicit SnapshotHub(Engine *engine, QObject *parent = nullptr); // does not own the engine
+    ~SnapshotHub() override;
+
+    // Ticks on a timer from now on (kTickMs, every kSlowEvery-th slow).
+    void start();
+    // One tick now, out of the timer's turn (after a command, so that its effect shows at once).
+    void poll(TickKind kind);
+
+    // Watches a headless agent: its streams join the next ticks. Each agent has its own block
+    // of ids, never reused while the hub lives.
+    RemoteAgent *addAgent(const RemoteAgent::Settings &settings);
+    // Lets go of every agent; their rows go at the next tick.
+    void removeAgents();
+    const QList<RemoteAgent *> &agents() const { return m_agents; }
+    CaptureList *captures() const { return m_captures; }
+
+    // Every row as of the last tick, in the table's order: the engine's streams, each
+    // agent's, the captures.
+    const QVector<StreamSnapshot> &snapshots() const { return m_snapshots; }
+    const StreamSnapshot *find(StreamId id) const;
+    // The row's name; a stream the last tick did not see by the engine's configuration; else "#id".
+    QString streamName(StreamId id) const;
+
+signals:
+    // Stage 1: the readings that are new since the last tick (new rows among them, in the
+    // order of snapshots()) and the rows that went.
+    void snapshotsChanged(const QVector<streamscope::StreamSnapshot> &changed,
+                          const QList<streamscope::StreamId> &removed, const streamscope::ui::SnapshotHub::Tick &tick);
+    // Stage 2: every consumer of stage 1 has run.
+    void ticked(const streamscope::ui::SnapshotHub::Tick &tick);
+    // Between ticks: the engine changed a stream's state (shown at once, not at the next tick).
+    void stateChanged(streamscope::StreamId id, streamscope::StreamState state, const QString &reason);
+    // An agent connected, stopped answering, or its reason changed.
+    void agentStatusChanged(const QString &agent, const QString &status, bool connected);
+
+private:
+    void onTimer();
+
+    QPointer<Engine> m_engine;
+    QList<RemoteAgent *> m_agents;        // owned (children)
+    int m_agentsEver = 0;                 // agents added so far: the next one's id block
+    QSet<const RemoteAgent *> m_answered; // agents with an answer (or a failure) not yet handed on
+    CaptureList *m_captures = nullptr;    // owned (child)
+    QVector<StreamSnapshot> m_snapshots;
+    QHash<StreamId, qsizetype> m_index; // id → position in m_snapshots
+    QTimer *m_timer = nullptr;
+    QElapsedTimer m_steady;
+    quint64 m_ticks = 0;
+};
+
+} // namespace streamscope::ui
