@@ -1,10 +1,11 @@
 // MessageDecoder (engine/protocol/MessageDecoder.*): simdjson ondemand over every data message
 // a peer sends, with its own shortcuts (the lazy tail, the prefix of a long message).
 //
-// Input: one option byte (bits 0-1 the venue profile, bits 2-5 the latency field's JSON
+// Input: one option byte (bits 0-1 the venue's decode spec: 0 generic, 1 binance, 2 betfair; 3 as
+// 0), bits 2-5 the latency field's JSON
 // pointer from a table; 15: the pointer is the input's first line), then the message.
 // Checked:
-// - nothing is read past the message and simdjson's padding: the decoder's buffer beyond them
+// - nothing is read past the message and simdjson's padding: the receive buffer beyond them
 //   is poisoned for ASan;
 // - nothing after the message changes the outcome: decoded with zeros and with JSON-like junk
 //   after it (a reused buffer holds the last longer message there), the answers are equal;
@@ -17,6 +18,7 @@
 
 #include "FuzzSupport.h"
 #include "protocol/MessageDecoder.h"
+#include "venues/VenueRegistry.h"
 
 #include <sanitizer/asan_interface.h>
 
@@ -26,7 +28,7 @@
 #include <string>
 
 using streamscope::DecodedFields;
-using streamscope::DecodeProfile;
+using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
 using streamscope::MessageView;
 using streamscope::ReceiveBuffer;
@@ -46,14 +48,14 @@ struct Outcome {
     QString error;
     bool fieldError = false;
     std::int64_t ints[10] = {};
-    std::string strings[8];
+    std::string strings[7];
 
     bool sameFields(const Outcome &o) const
     {
         for (int i = 0; i < 10; ++i)
             if (ints[i] != o.ints[i])
                 return false;
-        for (int i = 0; i < 8; ++i)
+        for (int i = 0; i < 7; ++i)
             if (strings[i] != o.strings[i])
                 return false;
         return true;
@@ -64,7 +66,7 @@ struct Outcome {
 // JSON-like junk in the padding after it (the decoder clears the first byte itself and puts
 // it back), and the rest of the buffer poisoned while the decoder runs.
 Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *message, std::size_t len,
-               const std::string &pointer, DecodeProfile profile, bool junkAfter)
+               const std::string &pointer, const DecodeSpec &spec, bool junkAfter)
 {
     char *data = buffer.reserve(len);
     std::memcpy(data, message, len);
@@ -78,7 +80,7 @@ Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *messa
     ASAN_POISON_MEMORY_REGION(tail, tailBytes);
     DecodedFields f;
     Outcome out;
-    out.ok = decoder.decode(MessageView{data, qsizetype(len), qsizetype(len), true}, pointer, f, profile);
+    out.ok = decoder.decode(MessageView{data, qsizetype(len), qsizetype(len), true}, pointer, f, spec);
     ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
     FUZZ_CHECK(std::memcmp(padding, data + len, sizeof padding) == 0 && std::memcmp(data, message, len) == 0,
                "the message and the bytes after it are as they were (another message may follow)");
@@ -92,12 +94,12 @@ Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *messa
             FUZZ_CHECK(out.error.startsWith(QLatin1String("not valid JSON (")), "a JSON error says so");
         return out;
     }
-    const std::int64_t ints[10] = {f.eventTime, f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
-                                   f.status,    f.conflateMs,    f.heartbeatMs,   f.conflated,         f.image};
+    const std::int64_t ints[10] = {f.eventTime,  f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
+                                   f.numbers[0], f.numbers[1],    f.numbers[2],    f.numbers[3],        f.flags};
     std::copy(std::begin(ints), std::end(ints), out.ints);
-    const std::string_view strings[8] = {f.eventType,  f.symbol, f.stream,     f.op,
-                                         f.changeType, f.clk,    f.initialClk, f.segmentType};
-    for (int i = 0; i < 8; ++i)
+    const std::string_view strings[7] = {f.eventType, f.symbol,   f.stream,  f.texts[0],
+                                         f.texts[1],  f.texts[2], f.texts[3]};
+    for (int i = 0; i < 7; ++i)
         out.strings[i] = std::string(strings[i]);
     return out;
 }
@@ -109,7 +111,8 @@ void pausePrefix(MessageDecoder &decoder, ReceiveBuffer &buffer)
     static const std::string kMiss =
         "{\"p\":\"" + std::string(MessageDecoder::kPrefixMinBytes, 'a') + "\",\"E\":1700000000000}";
     DecodedFields f;
-    FUZZ_CHECK(decoder.decode(buffer.copy(kMiss.data(), qsizetype(kMiss.size())), std::string(), f),
+    FUZZ_CHECK(decoder.decode(buffer.copy(kMiss.data(), qsizetype(kMiss.size())), std::string(), f,
+                              streamscope::VenueRegistry::entryOf(streamscope::Venue::Generic).decodeSpec()),
                "the priming message decodes");
 }
 
@@ -119,7 +122,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     InputReader in(data, size);
     const std::uint8_t options = in.byte();
-    const auto profile = DecodeProfile((options & 3) % 3);
+    static const char *const kVenues[] = {"generic", "binance", "betfair"};
+    const DecodeSpec &spec =
+        streamscope::VenueRegistry::entryOf(streamscope::Venue(kVenues[(options & 3) % 3])).decodeSpec();
     const int pointerIndex = (options >> 2) & 15;
     const char *message = in.rest();
     std::size_t len = in.restSize();
@@ -136,15 +141,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
     ReceiveBuffer buffer;
     MessageDecoder zeros;
-    const Outcome a = decode(zeros, buffer, message, len, pointer, profile, false);
+    const Outcome a = decode(zeros, buffer, message, len, pointer, spec, false);
     MessageDecoder junk;
-    const Outcome b = decode(junk, buffer, message, len, pointer, profile, true);
+    const Outcome b = decode(junk, buffer, message, len, pointer, spec, true);
     FUZZ_CHECK(a.ok == b.ok && a.error == b.error && a.sameFields(b), "bytes past the message change nothing");
 
     if (len >= MessageDecoder::kPrefixMinBytes) {
         MessageDecoder whole;
         pausePrefix(whole, buffer);
-        const Outcome w = decode(whole, buffer, message, len, pointer, profile, false);
+        const Outcome w = decode(whole, buffer, message, len, pointer, spec, false);
         if (w.ok) {
             FUZZ_CHECK(a.ok, "what the whole walk accepts, the prefix accepts");
             FUZZ_CHECK(a.sameFields(w), "prefix and whole walk decode the same fields");

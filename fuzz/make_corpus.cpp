@@ -66,7 +66,7 @@ QList<QByteArray> scenarioMessages(const char *name, int count)
         if (m.json.size() <= kMaxSeedBytes)
             out.append(m.json);
     }
-    if (pool->isBetfair()) {
+    if (pool->isChangeStream()) {
         for (const PoolMessage *m : {&pool->heartbeat(), &pool->subImage(), &pool->resubDelta(), &pool->status503(),
                                      &pool->conflated(), &pool->segment(0), &pool->segment(1), &pool->segment(2)})
             out.append(m->json);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ReplayOptions.h"
+#include "ScenarioKit.h"
 #include "WebSocketWire.h"
 
 #include <QByteArray>
@@ -11,7 +12,7 @@
 namespace streamscope::replay {
 
 class ScenarioPool;
-struct PoolMessage;
+using scenario::PoolMessage;
 
 // The messages of a pool serialized once for the wire: for websocket, the server frame
 // header followed by the payload (a text frame, never masked); for the line protocol, the

@@ -99,8 +99,8 @@ void ReplayConnection::start()
         startAgeLimit();
         sendControl(QByteArrayLiteral("{\"op\":\"connection\",\"connectionId\":\"002-")
                     + QByteArray::number(m_serial).rightJustified(12, '0') + "\"}");
-        // Betfair data follows a subscription; other scenarios over lines start at once.
-        if (!m_pool->isBetfair())
+        // A change stream's (Betfair's) data follows a subscription; other scenarios over lines start at once.
+        if (!m_pool->isChangeStream())
             beginData();
     }
     if (m_socket->bytesAvailable() > 0)
@@ -566,7 +566,7 @@ const FrameSet::Frame &ReplayConnection::pickFrame(quint64 index)
     const std::vector<FrameSet::Frame> &frames = m_frames->frames();
     if (m_badJson && (index + 1) % m_options.after == 0)
         return m_frames->badJson();
-    if (m_pool->isBetfair()) {
+    if (m_pool->isChangeStream()) {
         if (index == 0)
             return m_resubscribed ? m_frames->resubDelta() : m_frames->subImage();
         if ((index + 1) % ScenarioPool::kHeartbeatEvery == 0)

@@ -9,7 +9,14 @@
 #       ui/        (the desktop app)           engine, services
 #       app/       (the executable)            engine, services, replay, ui
 #       bench/     (the benchmark)             engine, services, replay
-# - no product target (anything outside bench/, tests/ and fuzz/) links a target of bench/.
+# - no product target (anything outside bench/, tests/ and fuzz/) links a target of bench/;
+# - a venue is one folder (docs/architecture.md, "Adding a venue"): every folder of
+#   engine/venues/ but scenario/ is listed in engine/venues/VenueList.h and every listed venue
+#   has its folder; a venue's headers are included only from its own folder, and no CMake file
+#   outside the folder names it; the venues' scenario sources (venues/scenario/ and every
+#   *Scenarios.cpp) include nothing of the engine but venues/scenario/ and VenueList.h, since
+#   they form the Qt-Core-only library the replay server links; replay/ and bench/ may include
+#   those scenario headers besides the engine's public ones.
 # tests/ and fuzz/ are not checked: they test the engine's private parts through
 # StreamScope::EngineInternals, which gives them its private headers on purpose.
 # Usage: check-layering.sh [ROOT] (default: the repository). Prints every violation as
@@ -31,6 +38,8 @@ declare -A level=(
     [api]=7
 )
 public_dirs=(model platform io api)
+# The venues' scenario library (StreamScope::VenueScenarios): its public headers.
+scenario_dir=venues/scenario
 
 # What each folder outside the engine may include from (besides its own headers).
 declare -A allowed=(
@@ -41,9 +50,12 @@ declare -A allowed=(
     [bench]="engine services replay"
 )
 outside=(services replay ui app bench)
+# The folders outside the engine that may include the venues' scenario headers.
+declare -A uses_scenarios=([replay]=1 [bench]=1)
 
 # header name -> engine folder, and header name -> top folder (names are unique across them)
 declare -A folder_of=()
+declare -A dir_of=()
 declare -A top_of=()
 for dir in engine/*/; do
     name=${dir#engine/}
@@ -64,40 +76,83 @@ while IFS= read -r -d '' h; do
     if [[ $top == engine ]]; then
         sub=${h#engine/}
         folder_of[$base]=${sub%%/*}
+        dir_of[$base]=$(dirname "$sub")
     fi
 done < <(find engine "${outside[@]}" -name '*.h' -print0 2>/dev/null)
-
-violations=0
-report() {
-    echo "$1"
-    violations=$((violations + 1))
-}
 
 includes() {
     grep -n -o -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$1" | sed -E 's/^([0-9]+):.*"([^"]+)"/\1:\2/' || true
 }
 
-# Resolves one quoted include of an engine file to the engine folder it names, or "".
-engine_target() {
-    local inc=$1 here=$2
+# Resolves one quoted include of an engine file to the header's path under engine/, or "".
+engine_include() {
+    local inc=$1 file=$2 here=$3
+    local dir=${file%/*}
     if [[ $inc == */* ]]; then
-        local top=${inc%%/*}
-        [[ -n ${level[$top]+x} && -e engine/$inc ]] && echo "$top"
+        if [[ -e engine/$inc ]]; then echo "$inc"; elif [[ -e $dir/$inc ]]; then echo "${dir#engine/}/$inc"; fi
         return 0
     fi
-    [[ -e engine/$here/$inc ]] && { echo "$here"; return 0; }
-    # A bare name found through the public include directories.
-    for d in "${public_dirs[@]}"; do
-        [[ -e engine/$d/$inc ]] && { echo "$d"; return 0; }
+    [[ -e $dir/$inc ]] && { echo "${dir#engine/}/$inc"; return 0; }
+    [[ -e engine/$here/$inc ]] && { echo "$here/$inc"; return 0; }
+    # A bare name found through the public include directories (or the scenario library's).
+    for d in "${public_dirs[@]}" "$scenario_dir" venues; do
+        [[ -e engine/$d/$inc ]] && { echo "$d/$inc"; return 0; }
     done
     return 0
 }
 
+# The venue folders (every folder of engine/venues/ but the scenario library's) and the list.
+venue_folders=()
+for dir in engine/venues/*/; do
+    name=${dir#engine/venues/}
+    name=${name%/}
+    [[ venues/$name == "$scenario_dir" ]] && continue
+    venue_folders+=("$name")
+done
+mapfile -t listed < <(sed -n -E 's/^STREAMSCOPE_VENUE\(([a-z0-9_]+)\).*/\1/p' engine/venues/VenueList.h 2>/dev/null)
+violations=0
+report() {
+    echo "$1"
+    violations=$((violations + 1))
+}
+for name in "${venue_folders[@]}"; do
+    [[ " ${listed[*]} " == *" $name "* ]] ||
+        report "engine/venues/$name/: a venue folder that engine/venues/VenueList.h does not list (add STREAMSCOPE_VENUE($name))"
+    [[ -e engine/venues/$name/sources.cmake ]] ||
+        report "engine/venues/$name/: no sources.cmake (the venue's source list, read by engine/venues/venues.cmake)"
+done
+for name in "${listed[@]}"; do
+    [[ -d engine/venues/$name ]] || report "engine/venues/VenueList.h: lists \"$name\", which has no folder engine/venues/$name/"
+done
+
 while IFS= read -r -d '' file; do
     here=$(echo "$file" | cut -d/ -f2)
+    rel=${file#engine/}
+    # The venue folder the file is in ("" outside one), and whether it belongs to the scenario library.
+    venue=""
+    if [[ $rel == venues/*/* && $rel != "$scenario_dir"/* ]]; then
+        venue=${rel#venues/}
+        venue=${venue%%/*}
+    fi
+    scenario_side=0
+    [[ $rel == "$scenario_dir"/* || $file == *Scenarios.cpp ]] && scenario_side=1
     while IFS=: read -r line inc; do
-        target=$(engine_target "$inc" "$here")
-        [[ -z $target || $target == "$here" ]] && continue
+        path=$(engine_include "$inc" "$file" "$here")
+        [[ -z $path ]] && continue
+        if ((scenario_side)) && [[ $path != "$scenario_dir"/* && $path != venues/VenueList.h ]]; then
+            report "$file:$line: includes \"$inc\" (engine/$path): the venues' scenarios are Qt Core only (StreamScope::VenueScenarios, linked by the replay server); they include only $scenario_dir/ and VenueList.h"
+            continue
+        fi
+        if [[ $path == venues/*/* && $path != "$scenario_dir"/* ]]; then
+            owner=${path#venues/}
+            owner=${owner%%/*}
+            if [[ $owner != "$venue" ]]; then
+                report "$file:$line: includes \"$inc\" from engine/venues/$owner/: a venue's headers are its folder's own (the rest of the engine reaches a venue through VenueRegistry)"
+                continue
+            fi
+        fi
+        target=${path%%/*}
+        [[ -z ${level[$target]+x} || $target == "$here" ]] && continue
         if ((level[$target] >= level[$here])); then
             report "$file:$line: engine/$here/ (level ${level[$here]}) includes \"$inc\" from engine/$target/ (level ${level[$target]}): an include may only run downwards"
         fi
@@ -106,6 +161,17 @@ while IFS= read -r -d '' file; do
         report "$file: includes simdjson outside engine/protocol/"
     fi
 done < <(find engine -name '*.h' -o -name '*.cpp' | sort | tr '\n' '\0')
+
+# A venue's sources are listed by its own folder (sources.cmake), never by another CMake file.
+while IFS= read -r -d '' cmake; do
+    for name in "${venue_folders[@]}"; do
+        [[ $cmake == ./engine/venues/$name/* ]] && continue
+        while IFS=: read -r line _; do
+            report "$cmake:$line: names engine/venues/$name/: a venue's sources are listed in its own sources.cmake"
+        done < <(grep -n -E "(^|[^A-Za-z0-9_])venues/$name/" "$cmake" || true)
+    done
+done < <(find . \( -name CMakeLists.txt -o -name '*.cmake' \) -not -path './tests/*' -not -path './fuzz/*' \
+    -not -path './build*' -print0)
 
 # The folders outside the engine: downwards only, and the engine's public headers only.
 while IFS= read -r -d '' file; do
@@ -123,6 +189,7 @@ while IFS= read -r -d '' file; do
         fi
         if [[ $top == engine ]]; then
             target=${folder_of[$base]}
+            [[ $inc != */* && ${dir_of[$base]} == "$scenario_dir" && -n ${uses_scenarios[$here]+x} ]] && continue
             if [[ $inc == */* || " ${public_dirs[*]} " != *" $target "* ]]; then
                 report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/, platform/, io/ and api/ are public"
             fi
@@ -154,4 +221,4 @@ if ((violations > 0)); then
     echo "check-layering: $violations violation(s)" >&2
     exit 1
 fi
-echo "check-layering: engine folders include downwards only; services/, replay/, ui/, app/, bench/ include downwards and use the engine's public headers; no product target links bench/"
+echo "check-layering: engine folders include downwards only; a venue is one listed folder; the venues' scenarios are Qt Core only; services/, replay/, ui/, app/, bench/ include downwards and use the engine's public headers; no product target links bench/"

@@ -81,7 +81,7 @@ bool DemoWorkspace::start(QString *error)
     const auto binance = [&](const QString &name, const QString &pathAndQuery, const QStringList &subscribe) {
         StreamConfig c;
         c.name = name;
-        c.venue = Venue::Binance;
+        c.venue = Venue("binance");
         c.url = wsUrl(pathAndQuery);
         c.subscribe = subscribe;
         c.stallTimeoutMs = 5000;
@@ -122,7 +122,7 @@ bool DemoWorkspace::start(QString *error)
 
     StreamConfig bf;
     bf.name = QStringLiteral("betfair-markets");
-    bf.venue = Venue::Betfair;
+    bf.venue = Venue("betfair");
     bf.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(linePort));
     // The demo server accepts any credentials; references, so that a saved demo opens again.
     for (const auto &[name, value] : {std::pair{kAppKeyVariable, "demo-app-key"}, {kSessionVariable, "demo-session"}})

@@ -133,7 +133,7 @@ StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
     if (isLineUrl(url)) {
         qputenv("STREAMSCOPE_BENCH_APP_KEY", "app-key");
         qputenv("STREAMSCOPE_BENCH_SESSION", "session-token");
-        c.venue = Venue::Betfair;
+        c.venue = Venue("betfair");
         c.appKey = QStringLiteral("env:STREAMSCOPE_BENCH_APP_KEY");
         c.session = QStringLiteral("env:STREAMSCOPE_BENCH_SESSION");
         c.marketSubscription =
@@ -145,7 +145,7 @@ StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
         c.latencyField = QStringLiteral("/ts");
         c.latencyUnit = LatencyUnit::Nanoseconds;
     } else {
-        c.venue = Venue::Binance;
+        c.venue = Venue("binance");
     }
     if (isWssUrl(url))
         c.caFile = caFile();

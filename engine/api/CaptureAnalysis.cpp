@@ -2,6 +2,7 @@
 
 #include "CaptureReader.h"
 #include "protocol/MessageDecoder.h"
+#include "venues/VenueRegistry.h"
 
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonDocument>
@@ -24,17 +25,6 @@ constexpr qint64 kMaxLineBytes = 64LL * 1024 * 1024;
 // A message larger than this is counted but not decoded (a copy of it would be needed).
 constexpr qsizetype kMaxDecodedBytes = 16 * 1024 * 1024;
 
-DecodeProfile profileOf(Venue venue)
-{
-    switch (venue) {
-    case Venue::Binance: return DecodeProfile::Binance;
-    case Venue::Betfair: return DecodeProfile::Betfair;
-    case Venue::Generic:
-    case Venue::Unknown: break;
-    }
-    return DecodeProfile::Generic;
-}
-
 } // namespace
 
 CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions &options)
@@ -53,10 +43,10 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     std::string pointer; // empty: the venue's own event time field ("E", "pt")
-    double usPerUnit = 1000.0;
+    const DecodeSpec *spec = &VenueRegistry::entryOf(Venue::Generic).decodeSpec();
+    double usPerUnit = microsecondsPerUnit(spec->timeUnit);
     std::int64_t minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
     std::int64_t maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
-    DecodeProfile profile = DecodeProfile::Generic;
     bool parsed = true;
     bool sawHeader = false;
     bool first = true;
@@ -97,7 +87,10 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                 a.venue = venueFromName(a.venueName);
                 a.mode = o.value(QStringLiteral("mode")).toString();
                 a.version = o.value(QStringLiteral("version")).toString();
-                profile = profileOf(a.venue);
+                spec = &VenueRegistry::entryOf(a.venue).decodeSpec();
+                usPerUnit = microsecondsPerUnit(spec->timeUnit);
+                minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
+                maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
                 parsed = a.mode != QLatin1String("raw");
                 // A stream with its own event-time field (a generic one) names it in the header.
                 if (const QString field = o.value(QStringLiteral("latency_field")).toString(); !field.isEmpty()) {
@@ -133,7 +126,7 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
         double latencyMs = qQNaN();
         if (parsed && !binary && line.payload.size() <= kMaxDecodedBytes) {
             DecodedFields fields;
-            if (decoder.decode(buffer.copy(line.payload.constData(), line.payload.size()), pointer, fields, profile)) {
+            if (decoder.decode(buffer.copy(line.payload.constData(), line.payload.size()), pointer, fields, *spec)) {
                 if (fields.eventTime >= minEvent && fields.eventTime <= maxEvent) {
                     // Both times lie within a few centuries of the epoch: the difference fits.
                     const auto latencyUs = qint64(double(line.timeUs) - double(fields.eventTime) * usPerUnit);

@@ -1,6 +1,7 @@
 #include "Workspace.h"
 
 #include "InputFile.h"
+#include "VenueCatalog.h"
 #include "model/RedactedUrl.h"
 #include "model/UrlSecrets.h"
 #include "platform/SecretStore.h"
@@ -18,6 +19,16 @@
 namespace streamscope {
 
 namespace {
+
+// "\"binance\", \"betfair\" or \"generic\"": the registry's venues, for error messages.
+QString knownVenues()
+{
+    QStringList names;
+    for (const Venue v : VenueCatalog::venues())
+        names << QLatin1Char('"') + venueName(v) + QLatin1Char('"');
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : names.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
 
 // Walks one JSON object, remembering which keys were read, and reports precisely.
 class ObjectReader {
@@ -433,9 +444,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     }
     if (auto v = r.string(QStringLiteral("venue"))) {
         c.venue = venueFromName(*v);
-        if (c.venue == Venue::Unknown)
-            return r.error(QStringLiteral("venue"),
-                           QStringLiteral("expected \"binance\", \"betfair\" or \"generic\", found \"%1\"").arg(*v));
+        if (!VenueCatalog::isKnown(c.venue))
+            return r.error(QStringLiteral("venue"), QStringLiteral("expected %1, found \"%2\"").arg(knownVenues(), *v));
     }
     if (auto v = r.stringList(QStringLiteral("subscribe")))
         c.subscribe = *v;
@@ -569,8 +579,9 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         return false;
     if (!r.ok())
         return false;
-    if (c.venue == Venue::Betfair && !c.isLineProtocol())
-        return r.error(QStringLiteral("url"), QStringLiteral("expected a tcp or tls URL for a Betfair stream"));
+    if (VenueCatalog::isLineProtocol(c.venue) && !c.isLineProtocol())
+        return r.error(QStringLiteral("url"),
+                       QStringLiteral("expected a tcp or tls URL for a %1 stream").arg(VenueCatalog::title(c.venue)));
     if (c.reconnectMaxMs < c.reconnectBaseMs)
         return r.error(QStringLiteral("reconnect_max_ms"),
                        QStringLiteral("expected at least reconnect_base_ms (%1)").arg(c.reconnectBaseMs));
@@ -724,16 +735,15 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     putInt("max_streams_per_connection", c.maxStreamsPerConnection, d.maxStreamsPerConnection);
     if (c.futures)
         o.insert(QStringLiteral("futures"), true);
-    if (c.venue == Venue::Betfair) {
-        putInt("heartbeat_ms", c.heartbeatMs, d.heartbeatMs);
-        QJsonObject auth;
-        if (!c.appKey.isEmpty())
-            auth.insert(QStringLiteral("app_key"), c.appKey);
-        if (!c.session.isEmpty())
-            auth.insert(QStringLiteral("session"), c.session);
-        if (!auth.isEmpty())
-            o.insert(QStringLiteral("auth"), auth);
-    }
+    // Betfair's keys, written for any venue that has them set (the reader takes them from any).
+    putInt("heartbeat_ms", c.heartbeatMs, d.heartbeatMs);
+    QJsonObject auth;
+    if (!c.appKey.isEmpty())
+        auth.insert(QStringLiteral("app_key"), c.appKey);
+    if (!c.session.isEmpty())
+        auth.insert(QStringLiteral("session"), c.session);
+    if (!auth.isEmpty())
+        o.insert(QStringLiteral("auth"), auth);
     if (!c.marketSubscription.isEmpty())
         o.insert(QStringLiteral("market_subscription"), c.marketSubscription);
     if (!c.orderSubscription.isEmpty())

@@ -21,13 +21,10 @@ QString stateName(StreamState state)
 
 QString venueName(Venue venue)
 {
-    switch (venue) {
-    case Venue::Generic: return QStringLiteral("generic");
-    case Venue::Binance: return QStringLiteral("binance");
-    case Venue::Betfair: return QStringLiteral("betfair");
-    case Venue::Unknown: break;
-    }
-    return QStringLiteral("unknown");
+    if (venue.isUnknown())
+        return QStringLiteral("unknown");
+    const std::string_view name = venue.name();
+    return QString::fromLatin1(name.data(), qsizetype(name.size()));
 }
 
 QString modeName(DecodeMode mode)
@@ -54,10 +51,10 @@ QString latencyUnitName(LatencyUnit unit)
 
 Venue venueFromName(const QString &name)
 {
-    for (Venue v : {Venue::Generic, Venue::Binance, Venue::Betfair})
-        if (venueName(v) == name)
-            return v;
-    return Venue::Unknown;
+    if (name.size() > qsizetype(Venue::kMaxNameBytes))
+        return Venue::Unknown;
+    const QByteArray latin1 = name.toLatin1(); // a character beyond Latin-1 becomes '?': no name
+    return Venue(std::string_view(latin1.constData(), std::size_t(latin1.size())));
 }
 
 DecodeMode modeFromName(const QString &name)

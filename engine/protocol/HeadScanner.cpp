@@ -13,18 +13,18 @@ namespace streamscope {
 namespace {
 
 // Finds `"key"` followed by optional whitespace and ':' in the head; returns the position
-// just after the ':' or npos. Candidates are positions where the quote and the key's first
-// letter stand side by side: '"' alone is every few bytes of JSON, the pair is rare. With SSE2
-// sixteen positions are tested at once.
-std::size_t findKey(std::string_view head, std::string_view quotedKey)
+// just after the ':' or npos. `key` is written bare (at least one character). Candidates are
+// positions where the quote and the key's first letter stand side by side: '"' alone is every
+// few bytes of JSON, the pair is rare. With SSE2 sixteen positions are tested at once.
+std::size_t findKey(std::string_view head, std::string_view key)
 {
-    const std::size_t n = quotedKey.size(); // >= 3: a quote, at least one letter, a quote
-    if (head.size() < n)
+    const std::size_t n = key.size() + 2; // with its quotes
+    if (key.empty() || head.size() < n)
         return std::string_view::npos;
     const char *data = head.data();
     const std::size_t last = head.size() - n; // the last position a match can start at
     const auto matchAt = [&](std::size_t at) -> std::size_t {
-        if (std::memcmp(data + at, quotedKey.data(), n) != 0)
+        if (std::memcmp(data + at + 1, key.data(), key.size()) != 0 || data[at + n - 1] != '"')
             return std::string_view::npos;
         std::size_t p = at + n;
         while (p < head.size() && (head[p] == ' ' || head[p] == '\t' || head[p] == '\r' || head[p] == '\n'))
@@ -34,7 +34,7 @@ std::size_t findKey(std::string_view head, std::string_view quotedKey)
     std::size_t at = 0;
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
-    const __m128i letter = _mm_set1_epi8(quotedKey[1]);
+    const __m128i letter = _mm_set1_epi8(key[0]);
     for (; at + 16 + 1 <= head.size() && at <= last; at += 16) {
         const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(data + at));
         const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(data + at + 1));
@@ -50,7 +50,7 @@ std::size_t findKey(std::string_view head, std::string_view quotedKey)
     }
 #endif
     for (; at <= last; ++at) {
-        if (data[at] == '"' && data[at + 1] == quotedKey[1])
+        if (data[at] == '"' && data[at + 1] == key[0])
             if (const std::size_t p = matchAt(at); p != std::string_view::npos)
                 return p;
     }
@@ -68,7 +68,7 @@ std::size_t skipSpace(std::string_view s, std::size_t p)
 // when it does not end inside the head.
 void readId(std::string_view head, HeadInfo &info)
 {
-    std::size_t p = findKey(head, "\"id\"");
+    std::size_t p = findKey(head, "id");
     if (p == std::string_view::npos)
         return;
     p = skipSpace(head, p);
@@ -105,15 +105,35 @@ int readInt(std::string_view head, std::size_t p)
     return any ? v : -1;
 }
 
-bool valueIs(std::string_view head, std::size_t p, std::string_view quotedValue)
+// The bytes at `p` are `text` (a spec's key or value: a few characters, compared inline).
+Q_ALWAYS_INLINE bool bytesAre(const char *p, std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (p[i] != text[i])
+            return false;
+    }
+    return true;
+}
+
+// The string value at p (after optional whitespace) is `value`, written bare.
+Q_ALWAYS_INLINE bool valueIs(std::string_view head, std::size_t p, std::string_view value)
 {
     p = skipSpace(head, p);
-    return head.substr(p, quotedValue.size()) == quotedValue;
+    const std::size_t n = value.size();
+    return p + n + 2 <= head.size() && head[p] == '"' && head[p + 1 + n] == '"' && bytesAre(head.data() + p + 1, value);
+}
+
+// The key at p is `key`, written bare, followed at once by ':'.
+Q_ALWAYS_INLINE bool firstKeyIs(std::string_view head, std::size_t p, std::string_view key)
+{
+    const std::size_t n = key.size();
+    return p + n + 3 <= head.size() && head[p] == '"' && head[p + 1 + n] == '"' && head[p + 2 + n] == ':'
+        && bytesAre(head.data() + p + 1, key);
 }
 
 } // namespace
 
-HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeats) noexcept
+HeadInfo HeadScanner::scan(const char *data, qsizetype len, const HeadSpec &spec, Heartbeats heartbeats) noexcept
 {
     HeadInfo info;
     const std::string_view head(data, std::size_t(std::min(len, kHeadBytes)));
@@ -125,47 +145,45 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeat
     p = skipSpace(head, p + 1);
 
     // Fast paths on the first key: market data starts with one of these.
-    if (head.compare(p, 9, "\"stream\":") == 0 || head.compare(p, 4, "\"e\":") == 0) {
+    for (const std::string_view key : spec.dataKeys) {
+        if (!key.empty() && firstKeyIs(head, p, key)) {
+            info.kind = MessageKind::Data;
+            return info;
+        }
+    }
+    if (!spec.kindKey.empty() && firstKeyIs(head, p, spec.kindKey)) {
+        const std::size_t v = p + spec.kindKey.size() + 3;
+        for (const HeadSpec::KindValue &kind : spec.kinds) {
+            if (kind.value.empty() || !valueIs(head, v, kind.value))
+                continue;
+            info.heartbeatCandidate = kind.heartbeatCandidate;
+            if (kind.readId)
+                readId(head, info);
+            info.kind = kind.kind;
+            if (kind.refineKey.empty() || (kind.heartbeatCandidate && heartbeats == Heartbeats::LeaveToDecoder))
+                return info;
+            const std::size_t at = findKey(head, kind.refineKey);
+            if (at != std::string_view::npos && valueIs(head, at, kind.refineValue))
+                info.kind = kind.refinedKind;
+            return info;
+        }
         info.kind = MessageKind::Data;
         return info;
     }
-    if (head.compare(p, 5, "\"op\":") == 0) {
-        const std::size_t v = p + 5;
-        if (valueIs(head, v, "\"mcm\"") || valueIs(head, v, "\"ocm\"")) {
-            info.changeMessage = true;
-            if (heartbeats == Heartbeats::LeaveToDecoder) {
-                info.kind = MessageKind::Data;
-                return info;
-            }
-            const std::size_t ct = findKey(head, "\"ct\"");
-            info.kind = (ct != std::string_view::npos && valueIs(head, ct, "\"HEARTBEAT\"")) ? MessageKind::Heartbeat
-                                                                                             : MessageKind::Data;
-            return info;
-        }
-        if (valueIs(head, v, "\"connection\"")) {
-            info.kind = MessageKind::Connection;
-            return info;
-        }
-        if (valueIs(head, v, "\"status\"")) {
-            readId(head, info);
-            const std::size_t code = findKey(head, "\"statusCode\"");
-            info.kind = (code != std::string_view::npos && valueIs(head, code, "\"FAILURE\"")) ? MessageKind::Error
-                                                                                               : MessageKind::Result;
-            return info;
-        }
+    if (!spec.rpcResponses) {
         info.kind = MessageKind::Data;
         return info;
     }
 
-    // Responses: Binance {"result":..,"id":..}, {"error":{..},"id":..}, {"code":..,"msg":..}
-    // and the websocket-API envelope {"id":..,"status":200,"result":..}.
-    if (findKey(head, "\"error\"") != std::string_view::npos) {
+    // Responses: {"result":..,"id":..}, {"error":{..},"id":..}, {"code":..,"msg":..} and the
+    // envelope {"id":..,"status":200,"result":..} (Binance's websocket API).
+    if (findKey(head, "error") != std::string_view::npos) {
         readId(head, info);
         info.kind = MessageKind::Error;
         return info;
     }
-    const std::size_t status = findKey(head, "\"status\"");
-    const bool hasResult = findKey(head, "\"result\"") != std::string_view::npos;
+    const std::size_t status = findKey(head, "status");
+    const bool hasResult = findKey(head, "result") != std::string_view::npos;
     if (hasResult || status != std::string_view::npos) {
         readId(head, info);
         if (!info.id.empty() || hasResult) {
@@ -176,7 +194,7 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, Heartbeats heartbeat
         }
         info = HeadInfo{};
     }
-    if (head.compare(p, 7, "\"code\":") == 0 && findKey(head, "\"msg\"") != std::string_view::npos) {
+    if (firstKeyIs(head, p, "code") && findKey(head, "msg") != std::string_view::npos) {
         readId(head, info);
         info.kind = MessageKind::Error;
         return info;

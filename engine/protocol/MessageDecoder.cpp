@@ -42,14 +42,6 @@ QString MessageDecoder::lastError() const
 
 namespace {
 
-// Key comparison on the raw (still escaped) key: our keys never need unescaping.
-inline bool keyIs(const ondemand::raw_json_string &key, const char *name, std::size_t n)
-{
-    const char *raw = key.raw();
-    return std::memcmp(raw, name, n) == 0 && raw[n] == '"';
-}
-#define KEY_IS(key, lit) keyIs(key, lit, sizeof(lit) - 1)
-
 simdjson::error_code readTimeAnyForm(ondemand::value value, std::int64_t &out);
 
 // An event time in any form a feed writes. INT64_MIN marks "no event time"
@@ -113,20 +105,26 @@ struct WalkState {
 };
 thread_local WalkState t_walk;
 
-bool fieldsComplete(const DecodedFields &out)
+// Whether the event's sequence fields are wanted before a walk may stop early.
+bool wantsSequence(const DecodedFields &out, const DecodeSpec &spec)
+{
+    return spec.sequencedEventType.empty() ? spec.readsSequence() : out.eventType == spec.sequencedEventType;
+}
+
+bool fieldsComplete(const DecodedFields &out, const DecodeSpec &spec)
 {
     if (out.eventTime == DecodedFields::kNone)
         return false;
-    if (out.eventType == "depthUpdate")
+    if (wantsSequence(out, spec))
         return out.firstUpdateId != DecodedFields::kNone && out.finalUpdateId != DecodedFields::kNone;
     return true;
 }
 
 // True (and the walk marked as stopped) when everything wanted is known and `value` starts a
 // tail of at least kLazyTailBytes.
-bool stopBefore(ondemand::value &value, const DecodedFields &out)
+bool stopBefore(ondemand::value &value, const DecodedFields &out, const DecodeSpec &spec)
 {
-    if (!t_walk.end || !fieldsComplete(out))
+    if (!t_walk.end || !fieldsComplete(out, spec))
         return false;
     const std::string_view token = value.raw_json_token();
     if (t_walk.end - token.data() < std::ptrdiff_t(kLazyTailBytes))
@@ -135,55 +133,25 @@ bool stopBefore(ondemand::value &value, const DecodedFields &out)
     return true;
 }
 
-// A trade event nested in an envelope whose fields the venues use are all known (time,
-// symbol, trade id): its remaining fields are left to the parent, which skips them by
-// counting brackets instead of walking them one by one. (A root object is always walked to
-// its end, where the document's end is checked.) Stopping at the trade id also keeps a
-// trade event's later "a" (the seller's order id) from being taken for it.
-bool tradeComplete(const DecodedFields &out)
+// A nested event of a type that ends at its id (DecodeSpec::idEndsEventTypes: Binance's
+// trades) whose time, symbol and id are known: its remaining fields are left to the parent,
+// which skips them by counting brackets instead of walking them one by one. (A root object is
+// always walked to its end, where the document's end is checked.) Stopping at the id also
+// keeps a trade event's later "a" (the seller's order id) from being taken for it.
+bool idComplete(const DecodedFields &out, const DecodeSpec &spec)
 {
     return out.tradeId != DecodedFields::kNone && out.eventTime != DecodedFields::kNone && !out.symbol.empty()
-        && (out.eventType == "aggTrade" || out.eventType == "trade");
+        && !out.eventType.empty()
+        && (out.eventType == spec.idEndsEventTypes[0] || out.eventType == spec.idEndsEventTypes[1]);
 }
 
 // A nested event of which nothing more is wanted when its identity is not: its type and time
-// are known, and it is no depth diff (whose sequence fields and symbol come later). The
-// parent skips the rest by counting brackets, as after a trade id.
-bool timeComplete(const DecodedFields &out)
+// are known, and it wants no sequence fields (which come later). The parent skips the rest by
+// counting brackets, as after an id.
+bool timeComplete(const DecodedFields &out, const DecodeSpec &spec)
 {
     return !t_walk.identity && out.eventTime != DecodedFields::kNone && !out.eventType.empty()
-        && out.eventType != "depthUpdate";
-}
-
-// Betfair mc[] / oc[]: only con and img of each element are read.
-simdjson::error_code decodeChanges(ondemand::value value, DecodedFields &out)
-{
-    ondemand::json_type type;
-    if (auto e = value.type().get(type))
-        return e;
-    if (type != ondemand::json_type::array)
-        return simdjson::SUCCESS;
-    ondemand::array items;
-    if (auto e = value.get_array().get(items))
-        return e;
-    for (auto item : items) {
-        ondemand::object change;
-        if (auto e = item.get_object().get(change))
-            return e;
-        for (auto field : change) {
-            ondemand::raw_json_string key;
-            if (auto e = field.key().get(key))
-                return e;
-            const bool con = KEY_IS(key, "con");
-            if (con || KEY_IS(key, "img")) {
-                bool flag = false;
-                if (auto e = field.value().get_bool().get(flag))
-                    return e;
-                (con ? out.conflated : out.image) |= flag;
-            }
-        }
-    }
-    return simdjson::SUCCESS;
+        && !wantsSequence(out, spec);
 }
 
 simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
@@ -194,8 +162,8 @@ simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
     return value.get_int64().get(out);
 }
 
-// Only an integer is a trade id; any other "a"/"t" (a generic feed's) is skipped.
-simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
+// Only an integer is an event id; any other value (a generic feed's "a") is skipped.
+simdjson::error_code readEventId(ondemand::value value, std::int64_t &out)
 {
     std::int64_t id = 0;
     if (value.get_int64().get(id) == simdjson::SUCCESS)
@@ -203,17 +171,81 @@ simdjson::error_code readTradeId(ondemand::value value, std::int64_t &out)
     return simdjson::SUCCESS;
 }
 
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile);
-
-// The keys decodeObject() reads as numbers (asked only when a read failed).
-bool numericKey(const ondemand::raw_json_string &key)
+// Reads a scalar field's value where its rule says. Inlined into the walks: it runs for every
+// field a spec reads.
+Q_ALWAYS_INLINE simdjson::error_code readField(const FieldRule &rule, ondemand::value value, DecodedFields &out)
 {
-    return KEY_IS(key, "E") || KEY_IS(key, "U") || KEY_IS(key, "u") || KEY_IS(key, "pt") || KEY_IS(key, "pu")
-        || KEY_IS(key, "status") || KEY_IS(key, "conflateMs") || KEY_IS(key, "heartbeatMs");
+    switch (rule.role) {
+    case FieldRole::EventTime: return readTime(value, out.eventTime);
+    case FieldRole::EventType: return value.get_string().get(out.eventType);
+    case FieldRole::Symbol: return value.get_string().get(out.symbol);
+    case FieldRole::FirstUpdateId: return value.get_int64().get(out.firstUpdateId);
+    case FieldRole::FinalUpdateId: return value.get_int64().get(out.finalUpdateId);
+    case FieldRole::PrevUpdateId: return value.get_int64().get(out.prevFinalUpdateId);
+    case FieldRole::StreamName: return value.get_string().get(out.stream);
+    case FieldRole::EventId: return readEventId(value, out.tradeId);
+    case FieldRole::Text: return value.get_string().get(out.texts[rule.slot]);
+    case FieldRole::Number: return readOptionalInt(value, out.numbers[rule.slot]);
+    case FieldRole::Flag: {
+        bool flag = false;
+        if (auto e = value.get_bool().get(flag))
+            return e;
+        out.flags |= quint32(flag) << rule.slot;
+        return simdjson::SUCCESS;
+    }
+    case FieldRole::Event:
+    case FieldRole::Items:
+    case FieldRole::Unknown: break;
+    }
+    return simdjson::SUCCESS;
 }
 
-// Binance combined streams: "data" holds the event, or an array of events (!ticker@arr).
-simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, DecodeProfile profile)
+// The roles read as numbers (asked only when a read failed).
+bool numericRole(FieldRole role)
+{
+    return role == FieldRole::EventTime || role == FieldRole::FirstUpdateId || role == FieldRole::FinalUpdateId
+        || role == FieldRole::PrevUpdateId || role == FieldRole::Number;
+}
+
+// An Items list (Betfair mc[] / oc[]): every element is an object, read with the rules of
+// kItemScope, to the end of the list. A value that is no array holds nothing we read.
+simdjson::error_code decodeItems(ondemand::value value, DecodedFields &out, const DecodeSpec &spec)
+{
+    ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    if (type != ondemand::json_type::array)
+        return simdjson::SUCCESS;
+    ondemand::array items;
+    if (auto e = value.get_array().get(items))
+        return e;
+    for (auto item : items) {
+        ondemand::object element;
+        if (auto e = item.get_object().get(element))
+            return e;
+        for (auto field : element) {
+            ondemand::raw_json_string key;
+            if (auto e = field.key().get(key))
+                return e;
+            const FieldRule *rule = spec.find(key.raw(), kItemScope, t_walk.identity);
+            if (!rule)
+                continue;
+            ondemand::value inner;
+            if (auto e = field.value().get(inner))
+                return e;
+            if (auto e = readField(*rule, inner, out))
+                return e;
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope,
+                                  const DecodeSpec &spec);
+
+// An Event value (Binance combined streams' "data"): the event, or an array of events
+// (!ticker@arr) whose first stands for the batch.
+simdjson::error_code decodeEvent(ondemand::value value, DecodedFields &out, const DecodeSpec &spec)
 {
     ondemand::json_type type;
     if (auto e = value.type().get(type))
@@ -222,10 +254,9 @@ simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, Decod
         ondemand::object inner;
         if (auto e = value.get_object().get(inner))
             return e;
-        return decodeObject(inner, out, false, profile);
+        return decodeObject(inner, out, kEventScope, spec);
     }
     if (type == ondemand::json_type::array) {
-        // Array streams (!ticker@arr): the first event's time stands for the batch.
         ondemand::array items;
         if (auto e = value.get_array().get(items))
             return e;
@@ -233,23 +264,20 @@ simdjson::error_code decodeData(ondemand::value value, DecodedFields &out, Decod
             ondemand::object first;
             if (auto e = item.get_object().get(first))
                 return e;
-            if (auto e = decodeObject(first, out, false, profile))
+            if (auto e = decodeObject(first, out, kEventScope, spec))
                 return e;
-            stopBefore(value, out);
+            stopBefore(value, out, spec);
             break; // the rest of the batch is skipped, and the envelope read on to its end
         }
     }
     return simdjson::SUCCESS;
 }
 
-// Reads the fields of one event object; `envelope` is true for the outer object, where
-// "data" may hold the event (Binance combined streams) and where Betfair's fields are.
-// The key's first character picks the comparisons to make: this runs for every field of
+// Reads the fields of one object in `scope` (the root, or an event nested in it). The key's
+// first character picks the rules to compare (DecodeSpec::find): this runs for every field of
 // every message.
-simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, bool envelope, DecodeProfile profile)
+simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope, const DecodeSpec &spec)
 {
-    const bool betfair = profile == DecodeProfile::Betfair;
-    const bool betfairEnvelope = betfair && envelope;
     for (auto field : object) {
         ondemand::raw_json_string key;
         if (auto e = field.key().get(key))
@@ -258,104 +286,40 @@ simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, b
         if (auto e = field.value().get(value))
             return e;
         const char *k = key.raw();
-        const bool single = k[1] == '"';
-        const bool changes = betfairEnvelope && (KEY_IS(key, "mc") || KEY_IS(key, "oc"));
-        const bool data = envelope && !betfair && KEY_IS(key, "data");
-        if (t_walk.end && !changes && !data) {
+        const FieldRule *rule = spec.find(k, scope, t_walk.identity);
+        const bool nested = rule && rule->role >= FieldRole::Event; // Event or Items
+        if (t_walk.end && !nested) {
             // Only a message long enough to have a lazy tail looks for one.
             ondemand::json_type valueType;
             if (value.type().get(valueType) == simdjson::SUCCESS
                 && (valueType == ondemand::json_type::array || valueType == ondemand::json_type::object)
-                && stopBefore(value, out))
+                && stopBefore(value, out, spec))
                 return simdjson::SUCCESS;
         }
+        if (!rule)
+            continue;
         simdjson::error_code e = simdjson::SUCCESS;
-        switch (k[0]) {
-        case 'E':
-            if (single)
-                e = readTime(value, out.eventTime);
-            break;
-        case 'e':
-            if (single)
-                e = value.get_string().get(out.eventType);
-            break;
-        case 's':
-            if (single)
-                e = value.get_string().get(out.symbol);
-            else if (betfairEnvelope && KEY_IS(key, "segmentType"))
-                e = value.get_string().get(out.segmentType);
-            else if (betfairEnvelope && KEY_IS(key, "status"))
-                e = readOptionalInt(value, out.status);
-            else if (envelope && !betfair && t_walk.identity && KEY_IS(key, "stream"))
-                e = value.get_string().get(out.stream);
-            break;
-        case 'U':
-            if (single)
-                e = value.get_int64().get(out.firstUpdateId);
-            break;
-        case 'u':
-            if (single)
-                e = value.get_int64().get(out.finalUpdateId);
-            break;
-        case 'p':
-            if (KEY_IS(key, "pt"))
-                e = readTime(value, out.eventTime);
-            else if (KEY_IS(key, "pu"))
-                e = value.get_int64().get(out.prevFinalUpdateId);
-            break;
-        case 'a':
-        case 't':
-            if (single && !betfair && t_walk.identity)
-                e = readTradeId(value, out.tradeId);
-            break;
-        case 'd':
-            if (data) {
-                e = decodeData(value, out, profile);
-                if (!e && t_walk.stopped)
-                    return simdjson::SUCCESS;
-            }
-            break;
-        case 'o':
-            if (betfairEnvelope && KEY_IS(key, "op"))
-                e = value.get_string().get(out.op);
-            else if (changes)
-                e = decodeChanges(value, out);
-            break;
-        case 'm':
-            if (changes)
-                e = decodeChanges(value, out);
-            break;
-        case 'c':
-            if (!betfairEnvelope)
-                break;
-            if (KEY_IS(key, "ct"))
-                e = value.get_string().get(out.changeType);
-            else if (KEY_IS(key, "clk"))
-                e = value.get_string().get(out.clk);
-            else if (KEY_IS(key, "conflateMs"))
-                e = readOptionalInt(value, out.conflateMs);
-            break;
-        case 'i':
-            if (betfairEnvelope && KEY_IS(key, "initialClk"))
-                e = value.get_string().get(out.initialClk);
-            break;
-        case 'h':
-            if (betfairEnvelope && KEY_IS(key, "heartbeatMs"))
-                e = readOptionalInt(value, out.heartbeatMs);
-            break;
-        default: break;
+        if (rule->role == FieldRole::Event) {
+            e = decodeEvent(value, out, spec);
+            if (!e && t_walk.stopped)
+                return simdjson::SUCCESS;
+        } else if (rule->role == FieldRole::Items) {
+            e = decodeItems(value, out, spec);
+        } else {
+            e = readField(*rule, value, out);
         }
         if (e) {
             // A number we could not read as one is out of range (simdjson says "wrong type").
             ondemand::json_type failedType;
-            if (e == simdjson::INCORRECT_TYPE && numericKey(key) && value.type().get(failedType) == simdjson::SUCCESS
-                && failedType == ondemand::json_type::number)
+            if (e == simdjson::INCORRECT_TYPE && numericRole(rule->role)
+                && value.type().get(failedType) == simdjson::SUCCESS && failedType == ondemand::json_type::number)
                 e = simdjson::NUMBER_OUT_OF_RANGE;
             if (!t_walk.failedKey && (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_OUT_OF_RANGE))
                 t_walk.failedKey = k;
             return e;
         }
-        if (!envelope && (tradeComplete(out) || timeComplete(out)))
+        // The fields of an event change only here: whether it is complete is asked here only.
+        if (scope != kRootScope && (idComplete(out, spec) || timeComplete(out, spec)))
             return simdjson::SUCCESS;
     }
     return simdjson::SUCCESS;
@@ -367,7 +331,7 @@ namespace {
 
 // The root value of a document whose first structural character is '{' or '['. Any other
 // root is checked to be one well-formed scalar.
-simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, DecodeProfile profile)
+simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, const DecodeSpec &spec)
 {
     ondemand::json_type type;
     if (auto e = doc.type().get(type))
@@ -376,7 +340,7 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
         ondemand::object object;
         if (auto e = doc.get_object().get(object))
             return e;
-        return decodeObject(object, out, true, profile);
+        return decodeObject(object, out, kRootScope, spec);
     }
     if (type == ondemand::json_type::array) {
         // Raw array streams (!ticker@arr): the first event's time stands for the batch; the
@@ -399,9 +363,9 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, D
                 ondemand::object event;
                 if (auto e = value.get_object().get(event))
                     return e;
-                if (auto e = decodeObject(event, out, false, profile))
+                if (auto e = decodeObject(event, out, kEventScope, spec))
                     return e;
-                if (stopBefore(value, out))
+                if (stopBefore(value, out, spec))
                     break;
             }
         }
@@ -446,7 +410,7 @@ const char *lastQuote(const char *begin, std::size_t n)
 } // namespace
 
 bool MessageDecoder::decodePrefix(char *data, std::size_t available, const std::string &pointer, DecodedFields &out,
-                                  DecodeProfile profile)
+                                  const DecodeSpec &spec)
 {
     std::size_t root = 0;
     while (root < available && (data[root] == ' ' || data[root] == '\t' || data[root] == '\r' || data[root] == '\n'))
@@ -482,7 +446,7 @@ bool MessageDecoder::decodePrefix(char *data, std::size_t available, const std::
         const simdjson::error_code indexed =
             m_parser->parser.iterate(data, end, available + ReceiveBuffer::kPadding).get(doc);
         if (!indexed && pointer.empty()) {
-            done = walkDocument(doc, out, profile) == simdjson::SUCCESS && t_walk.stopped;
+            done = walkDocument(doc, out, spec) == simdjson::SUCCESS && t_walk.stopped;
         } else if (!indexed) {
             // The time at the pointer, if it lies before the cut; else the whole message.
             ondemand::value value;
@@ -490,7 +454,7 @@ bool MessageDecoder::decodePrefix(char *data, std::size_t available, const std::
                 && readTime(value, out.eventTime) == simdjson::SUCCESS;
         }
         if (!done) {
-            out = DecodedFields{};
+            out.reset();
             t_walk.stopped = false;
             t_walk.failedKey = nullptr;
         }
@@ -515,23 +479,23 @@ bool pointerIsComparable(const std::string &pointer)
 
 } // namespace
 
-std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointer, DecodeProfile profile) const
+std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointer, const DecodeSpec &spec) const
 {
-    const bool prefix = (!pointer.empty() || profile != DecodeProfile::Betfair) && pointerIsComparable(pointer);
+    const bool prefix = (!pointer.empty() || spec.prefixDecode) && pointerIsComparable(pointer);
     return prefix && len >= kPrefixMinBytes && len > kHeadBytes && m_prefixSkips == 0 ? kHeadBytes : 0;
 }
 
 bool MessageDecoder::decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out,
-                                DecodeProfile profile)
+                                const DecodeSpec &spec)
 {
-    out = DecodedFields{};
+    out.reset();
     char *data = head.writable();
     t_walk = WalkState{data + head.messageBytes, false, nullptr, false};
-    if (decodePrefix(data, std::size_t(std::min(head.size, head.messageBytes)), pointer, out, profile))
+    if (decodePrefix(data, std::size_t(std::min(head.size, head.messageBytes)), pointer, out, spec))
         return true;
     // As in decode(): the next long messages go straight to the whole message.
     m_prefixSkips = kPrefixRetryAfter;
-    out = DecodedFields{};
+    out.reset();
     return false;
 }
 
@@ -561,7 +525,7 @@ private:
 } // namespace
 
 bool MessageDecoder::decode(const MessageView &message, const std::string &pointer, DecodedFields &out,
-                            DecodeProfile profile, bool identity)
+                            const DecodeSpec &spec, bool identity)
 {
     Q_ASSERT(message.isWhole());
     const auto fail = [this](simdjson::error_code e) {
@@ -571,7 +535,7 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
             m_failedField.assign(t_walk.failedKey, std::strcspn(t_walk.failedKey, "\"")); // our keys: a few chars
         return false;
     };
-    out = DecodedFields{};
+    out.reset();
     if (!pointer.empty() && !pointerIsComparable(pointer))
         return true; // the time is nowhere, as for a pointer to a missing field
     char *const data = message.writable();
@@ -584,16 +548,16 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
     // stage 1 over a prefix that ends where the walk will stop (or, with a pointer, that
     // holds the value it points to). If the walk does not stop there (the fields lie further
     // on, or the prefix is malformed), the whole message is decoded as usual; after a miss,
-    // the next kPrefixRetryAfter long messages go straight to the whole message. Betfair's
-    // change lists are read to their end: never a prefix.
-    if ((!pointer.empty() || profile != DecodeProfile::Betfair) && len >= kPrefixMinBytes) {
+    // the next kPrefixRetryAfter long messages go straight to the whole message. A spec that
+    // reads to the end (Betfair's change lists) never uses a prefix.
+    if ((!pointer.empty() || spec.prefixDecode) && len >= kPrefixMinBytes) {
         if (m_prefixSkips > 0) {
             --m_prefixSkips;
         } else {
-            if (decodePrefix(data, len, pointer, out, profile))
+            if (decodePrefix(data, len, pointer, out, spec))
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
-            out = DecodedFields{};
+            out.reset();
             t_walk = WalkState{t_walk.end, false, nullptr, identity};
         }
     }
@@ -614,7 +578,7 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
         }
         return true;
     }
-    if (auto e = walkDocument(doc, out, profile))
+    if (auto e = walkDocument(doc, out, spec))
         return fail(e);
     // document::at_end() is newer than simdjson 3.0; current_location() reports the end as OUT_OF_BOUNDS.
     if (!t_walk.stopped && doc.current_location().error() != simdjson::OUT_OF_BOUNDS)

@@ -1,12 +1,10 @@
 #pragma once
 
-// Decodes the few fields StreamScope needs from a data message, with simdjson ondemand:
-// the event time (Binance "E", also inside the combined-stream envelope's "data"; Betfair
-// "pt"; or a configured JSON pointer), the event type ("e"), the symbol ("s"), the
-// depth-diff sequence fields ("U", "u", "pu"), the envelope's "stream" and the trade id
-// ("a"/"t", for rollover dedupe); with DecodeProfile::Betfair also the change message's op,
-// ct, clk, initialClk, status, segmentType, conflateMs, heartbeatMs and mc[].con/img.
-// Everything else is skipped, not copied; nothing is allocated.
+// Decodes the few fields StreamScope needs from a data message, with simdjson ondemand, as the
+// venue's DecodeSpec describes them: the event time (or a configured JSON pointer), the event
+// type, the symbol, the sequence fields, what tells events apart, the venue's own fields, an
+// event nested in an envelope, a list of changes. It knows no venue. Everything else is
+// skipped, not copied; nothing is allocated.
 //
 // Thread contract: one decoder per worker thread, reused for every message of every stream
 // on that worker (one parser). It reads messages in place in the worker's ReceiveBuffer
@@ -16,6 +14,8 @@
 // simdjson stays inside MessageDecoder.cpp, which is built for SSE4.2 + CLMUL on x86-64 so
 // that the ondemand parser uses its SIMD kernel rather than the portable fallback.
 
+#include "DecodeSpec.h"
+#include "DecodedFields.h"
 #include "ReceiveBuffer.h"
 
 #include <QtCore/QByteArray>
@@ -28,35 +28,6 @@
 
 namespace streamscope {
 
-struct DecodedFields {
-    static constexpr std::int64_t kNone = INT64_MIN;
-    std::int64_t eventTime = kNone;         // in the stream's latency unit (ms for E and pt)
-    std::int64_t firstUpdateId = kNone;     // U
-    std::int64_t finalUpdateId = kNone;     // u
-    std::int64_t prevFinalUpdateId = kNone; // pu (futures)
-    std::string_view eventType;             // e
-    std::string_view symbol;                // s
-
-    // Binance (DecodeProfile::Binance and Generic)
-    std::string_view stream;      // the combined-stream envelope's "stream"
-    std::int64_t tradeId = kNone; // a (aggTrade) or t (trade): identifies an event for dedupe
-
-    // Betfair change messages (DecodeProfile::Betfair only)
-    std::string_view op;         // mcm, ocm
-    std::string_view changeType; // ct: SUB_IMAGE, RESUB_DELTA, HEARTBEAT; empty for a delta
-    std::string_view clk;
-    std::string_view initialClk;
-    std::string_view segmentType; // SEG_START, SEG, SEG_END; empty when not segmented
-    std::int64_t status = kNone;  // 503: the venue says the data may be stale
-    std::int64_t conflateMs = kNone;
-    std::int64_t heartbeatMs = kNone;
-    bool conflated = false; // some mc[]/oc[] element had con=true
-    bool image = false;     // some mc[]/oc[] element had img=true
-};
-
-// Which venue fields a stream needs decoded; the others are skipped unread.
-enum class DecodeProfile : quint8 { Generic = 0, Binance, Betfair };
-
 class MessageDecoder {
 public:
     static constexpr std::size_t kMaxDocumentBytes = 64 * 1024 * 1024;
@@ -64,31 +35,32 @@ public:
     MessageDecoder();
     ~MessageDecoder();
 
-    // Decodes one whole message, in place: `message` must be padded (in a ReceiveBuffer; a view
-    // of bytes elsewhere is copied there first, ReceiveBuffer::copy()). The bytes after it are
-    // written for a moment and put back, so a message that another follows in the buffer stays
-    // intact. `pointer`, when not empty, is the JSON pointer of the event time; one with '"' or
-    // '\\' in it matches nothing (simdjson cannot compare such keys), and the message is then
-    // not checked either. Returns false on malformed JSON, or on a field we read whose value has
-    // the wrong type or is out of range (see lastError()). An event time that is a number beyond
-    // int64 (1e300) is read as INT64_MAX or INT64_MIN + 1: no plausible time.
+    // Decodes one whole message by `spec`, in place: `message` must be padded (in a
+    // ReceiveBuffer; a view of bytes elsewhere is copied there first, ReceiveBuffer::copy()).
+    // The bytes after it are written for a moment and put back, so a message that another
+    // follows in the buffer stays intact. `pointer`, when not empty, is the JSON pointer of the
+    // event time, and nothing else is read; one with '"' or '\\' in it matches nothing (simdjson
+    // cannot compare such keys), and the message is then not checked either. Returns false on
+    // malformed JSON, or on a field we read whose value has the wrong type or is out of range
+    // (see lastError()). An event time that is a number beyond int64 (1e300) is read as
+    // INT64_MAX or INT64_MIN + 1: no plausible time.
     // `identity`: also read what tells one event from another (the envelope's "stream", the
     // symbol and trade id of an event that is not a depth diff), which only a rollover's
     // de-duplication needs. Without it the walk of an event nested in an envelope stops once
-    // its type and time are known (a depth diff's sequence fields are always read).
-    bool decode(const MessageView &message, const std::string &pointer, DecodedFields &out,
-                DecodeProfile profile = DecodeProfile::Generic, bool identity = true);
+    // its type and time are known (a sequenced event's sequence fields are always read).
+    bool decode(const MessageView &message, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
+                bool identity = true);
 
     // A long message whose head only may be converted yet: how many of its first bytes
-    // decodeHead() needs (0: the whole message is needed, for it is short, Betfair's, or the
-    // prefix missed on a recent message).
-    std::size_t headBytes(std::size_t len, const std::string &pointer, DecodeProfile profile) const;
+    // decodeHead() needs (0: the whole message is needed, for it is short, its spec reads to the
+    // end (DecodeSpec::prefixDecode), or the prefix missed on a recent message).
+    std::size_t headBytes(std::size_t len, const std::string &pointer, const DecodeSpec &spec) const;
     // Decodes a message from its head (a padded view of its first headBytes() bytes, whose
     // messageBytes is the whole message's size) as decode() tries first for a long message,
     // without what tells events apart (no rollover de-duplicates a stream that converts heads
     // only). False: the prefix was not enough, and the whole message must be decode()d;
     // nothing is then counted as an error.
-    bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, DecodeProfile profile);
+    bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec);
 
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
@@ -110,7 +82,7 @@ public:
 private:
     // From the first `available` bytes of a padded message at `data` (all of them, or its head).
     bool decodePrefix(char *data, std::size_t available, const std::string &pointer, DecodedFields &out,
-                      DecodeProfile profile);
+                      const DecodeSpec &spec);
 
     class Parser;
     std::unique_ptr<Parser> m_parser;

@@ -50,7 +50,7 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
     , m_eventTypes(observers.eventTypes())
     , m_backpressure(observers.backpressure())
     , m_latencyPointer(config.latencyField.toStdString())
-    , m_usPerUnit(config.latencyField.isEmpty() ? 1000.0 : microsecondsPerUnit(config.latencyUnit))
+    , m_usPerUnit(microsecondsPerUnit(config.latencyField.isEmpty() ? venue.decodeSpec().timeUnit : config.latencyUnit))
     , m_minEventTime(inUnits(kMinPlausibleUs, m_usPerUnit))
     , m_maxEventTime(inUnits(kMaxPlausibleUs, m_usPerUnit))
     , m_parsed(config.mode != DecodeMode::Raw)
@@ -68,7 +68,7 @@ qsizetype MessageRouter::headBytes(qsizetype len) const
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
-    return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue.decodeProfile()));
+    return qsizetype(m_decoder.headBytes(std::size_t(len), m_latencyPointer, m_venue.decodeSpec()));
 }
 
 // Inlined into Link::onMessage, its one caller (below): a call less a message.
@@ -90,8 +90,8 @@ Q_ALWAYS_INLINE void MessageRouter::onMessage(Link &link, ReceivedMessage &messa
         }
     }
     const MessageView &view = message.whole();
-    handleMessage(link, message, view.data, view.size, true, HeadScanner::scan(view.data, view.size, m_heartbeats),
-                  nullptr);
+    handleMessage(link, message, view.data, view.size, true,
+                  HeadScanner::scan(view.data, view.size, m_venue.decodeSpec().head, m_heartbeats), nullptr);
 }
 
 // The transport's one call per message lands here.
@@ -105,14 +105,14 @@ void Link::onMessage(ReceivedMessage &message)
 void MessageRouter::onLongMessage(Link &link, ReceivedMessage &message, qsizetype want)
 {
     const MessageView head = message.head(want);
-    const HeadInfo info = HeadScanner::scan(head.data, head.size, m_heartbeats);
+    const HeadInfo info = HeadScanner::scan(head.data, head.size, m_venue.decodeSpec().head, m_heartbeats);
     const bool data = info.kind == MessageKind::Data || info.kind == MessageKind::Unknown;
     if (!head.isWhole() && data && !m_parsed) { // raw mode reads no further
         handleMessage(link, message, head.data, head.messageBytes, false, info, nullptr);
         return;
     }
     DecodedFields fields;
-    if (!head.isWhole() && data && m_decoder.decodeHead(head, m_latencyPointer, fields, m_venue.decodeProfile())) {
+    if (!head.isWhole() && data && m_decoder.decodeHead(head, m_latencyPointer, fields, m_venue.decodeSpec())) {
         handleMessage(link, message, head.data, head.messageBytes, false, info, &fields);
         return;
     }
@@ -172,13 +172,13 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
     const DecodedFields *decoded = nullptr;
     const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
-        const DecodeProfile profile = m_venue.decodeProfile();
+        const DecodeSpec &spec = m_venue.decodeSpec();
         // What tells events apart (stream, symbol, trade id) is read only for the de-duplication.
         bool ok = true;
         if (decodedHead)
             fields = *decodedHead;
         else
-            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, profile, overlap);
+            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -219,8 +219,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             // Both times lie within a few centuries of the epoch: the difference fits.
             const auto latencyUs = qint64(double(nowUs) - double(fields.eventTime) * m_usPerUnit);
             m_shared.latency.record(latencyUs);
-            m_eventTypes.record(m_eventTypes.slot(fields.eventType.empty() ? fields.op : fields.eventType),
-                                fields.eventTime, latencyUs);
+            m_eventTypes.record(m_eventTypes.slot(fields.eventType), fields.eventTime, latencyUs);
             m_clockTrack.observe(latencyUs);
             if (m_clockTrack.correcting())
                 m_shared.latencyCorrected.record(latencyUs + m_clockTrack.offsetUs());

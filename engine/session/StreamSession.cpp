@@ -61,7 +61,7 @@ void StreamSession::sendOn(int linkId, const QString &text, const QString &metho
     m_outgoing.sendOn(linkId, text, method, requestId);
 }
 
-void StreamSession::event(EventKind kind, const QString &text)
+void StreamSession::venueEvent(EventKind kind, const QString &text)
 {
     // Every gap is recorded; the event log gets at most ten a second.
     if (kind == EventKind::Gap)

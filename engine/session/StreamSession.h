@@ -106,11 +106,9 @@ public:
     void tick();
 
 private:
-    // VenueHost. Its event() is not QObject's event(QEvent *), which stays as it was (clang's
-    // -Woverloaded-virtual, in the fuzz build, asks for it to be said).
-    using QObject::event;
+    // VenueHost.
     void sendOn(int link, const QString &text, const QString &method, const QString &requestId) override;
-    void event(EventKind kind, const QString &text) override;
+    void venueEvent(EventKind kind, const QString &text) override;
     void venueFailed(const QString &reason) override;
     void venueReconnect(const QString &reason) override;
     void venueStalled(const QString &reason) override;

@@ -1,8 +1,7 @@
 #include "VenueHandler.h"
 
-#include "BetfairVenue.h"
-#include "BinanceVenue.h"
 #include "VenueHost.h"
+#include "VenueRegistry.h"
 #include "model/PeerText.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
@@ -20,13 +19,7 @@ constexpr qsizetype kMaxSymbolChars = 64;
 
 std::unique_ptr<VenueHandler> VenueHandler::create(const StreamConfig &config, VenueHost &host)
 {
-    switch (config.venue) {
-    case Venue::Binance: return std::make_unique<BinanceVenue>(config, host);
-    case Venue::Betfair: return std::make_unique<BetfairVenue>(config, host);
-    case Venue::Generic:
-    case Venue::Unknown: break;
-    }
-    return std::make_unique<VenueHandler>(config, host);
+    return VenueRegistry::entryOf(config.venue).createHandler(config, host);
 }
 
 void VenueHandler::sendControl(int link, const QString &method, const QStringList &params, qint64 requestId)
@@ -56,13 +49,6 @@ bool VenueHandler::onConnected(int link, int shard, bool rollover, const QString
     return sent;
 }
 
-bool VenueHandler::onNotice(int link, const DecodedFields &fields)
-{
-    Q_UNUSED(link);
-    Q_UNUSED(fields);
-    return false;
-}
-
 void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
 {
     m_host.shared().venue.updates.add();
@@ -80,17 +66,18 @@ void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
     record.expectedFrom = gap.expectedFrom;
     record.resumedAt = gap.resumedAt;
     // resumedAt - 1 cannot overflow when ids are missing: resumedAt > expectedFrom.
-    m_host.event(EventKind::Gap,
-                 gap.missing ? QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
-                                   .arg(record.symbol)
-                                   .arg(gap.expectedFrom)
-                                   .arg(gap.resumedAt)
-                                   .arg(gap.missing)
-                                   .arg(gap.resumedAt - 1)
-                             : QStringLiteral("sequence break in %1: expected update %2, got %3 (the ids went back)")
-                                   .arg(record.symbol)
-                                   .arg(gap.expectedFrom)
-                                   .arg(gap.resumedAt));
+    m_host.venueEvent(EventKind::Gap,
+                      gap.missing
+                          ? QStringLiteral("sequence gap in %1: expected update %2, got %3 (%4 missing: %2..%5)")
+                                .arg(record.symbol)
+                                .arg(gap.expectedFrom)
+                                .arg(gap.resumedAt)
+                                .arg(gap.missing)
+                                .arg(gap.resumedAt - 1)
+                          : QStringLiteral("sequence break in %1: expected update %2, got %3 (the ids went back)")
+                                .arg(record.symbol)
+                                .arg(gap.expectedFrom)
+                                .arg(gap.resumedAt));
     shared.pushGap(std::move(record));
 }
 
@@ -109,13 +96,6 @@ void VenueHandler::onResponse(int link, bool isError, const ResponseRecord &reco
 void VenueHandler::onTick(qint64 nowMs)
 {
     Q_UNUSED(nowMs);
-}
-
-bool VenueHandler::isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const
-{
-    Q_UNUSED(head);
-    Q_UNUSED(fields);
-    return false;
 }
 
 int VenueHandler::streamsNamedInUrl(const QUrl &url) const

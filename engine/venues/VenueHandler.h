@@ -8,13 +8,19 @@
 // a handler notes what it saw and timestamps it on the tick, whose time is the session's
 // monotonic clock in ms, or asks its host for the time off the hot path.
 //
+// This base class is the generic venue (any JSON feed): JSON-RPC-style SUBSCRIBE control
+// messages, depth-diff continuity when the decoder finds sequence fields, no limits. Each
+// venue's folder (engine/venues/<venue>/) derives its handler from it and registers it with
+// its DecodeSpec (VenueRegistry); the heartbeat and notice shapes come from that spec as data.
+//
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
 
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
+#include "protocol/DecodeSpec.h"
+#include "protocol/DecodedFields.h"
 #include "protocol/HeadScanner.h"
-#include "protocol/MessageDecoder.h"
 #include "protocol/SequenceTracker.h"
 
 #include <QtCore/QStringList>
@@ -29,17 +35,20 @@ class VenueHost;
 
 class VenueHandler {
 public:
-    explicit VenueHandler(const StreamConfig &config, VenueHost &host)
+    // `spec`: what the decoder finds in this venue's messages (a venue's static spec).
+    VenueHandler(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
         : m_config(config)
         , m_host(host)
+        , m_spec(spec)
     {
     }
     virtual ~VenueHandler() = default;
 
-    // The handler for a stream's venue.
+    // The handler for a stream's venue, as registered (VenueRegistry); the generic one for a
+    // venue the registry does not know.
     static std::unique_ptr<VenueHandler> create(const StreamConfig &config, VenueHost &host);
 
-    virtual DecodeProfile decodeProfile() const { return DecodeProfile::Generic; }
+    const DecodeSpec &decodeSpec() const { return m_spec; }
     // Outgoing messages (pings included) allowed per second on one connection; 0 unpaced.
     virtual int controlMessagesPerSecond() const { return 0; }
     // Connection age after which a make-before-break rollover starts; 0 never.
@@ -56,12 +65,12 @@ public:
     // The URL of connection `shard` (> 0) of a stream split over several: it carries only
     // its own subscribed share.
     virtual QUrl shardUrl(const QUrl &url, int shard) const;
-    // Whether the head scan should look for heartbeats itself, or leave them to the decoder
-    // (which reads the field anyway in parsed mode).
-    virtual HeadScanner::Heartbeats headScanHeartbeats(bool parsed) const
+    // Whether the head scan should look for heartbeats itself, or leave them to the decoder,
+    // which reads the spec's heartbeat marker anyway in parsed mode.
+    HeadScanner::Heartbeats headScanHeartbeats(bool parsed) const
     {
-        Q_UNUSED(parsed);
-        return HeadScanner::Heartbeats::Find;
+        return parsed && !m_spec.heartbeat.value.empty() ? HeadScanner::Heartbeats::LeaveToDecoder
+                                                         : HeadScanner::Heartbeats::Find;
     }
 
     // A connection is up: queue its opening requests (authentication, subscriptions).
@@ -73,9 +82,14 @@ public:
     // A rollover switched connections: continuity starts again from the new one.
     virtual void onSwitchedOver() { m_sequences.reset(); }
 
-    // A data message that is a venue notice rather than data (Binance serverShutdown).
-    // Called for every decoded data message before dedupe and counting: keep it cheap.
-    virtual bool onNotice(int link, const DecodedFields &fields);
+    // A data message that is a venue notice rather than data (the spec's NoticeShape: Binance
+    // serverShutdown), handed to onVenueNotice(); true if it was one. Called for every decoded
+    // data message before dedupe and counting: one compare when the event type differs.
+    bool onNotice(int link, const DecodedFields &fields)
+    {
+        return !m_spec.notice.eventType.empty() && fields.eventType == m_spec.notice.eventType
+            && onVenueNotice(link, fields);
+    }
     // Raw mode decodes nothing: a notice is recognised by the first bytes of the message,
     // and onNotice() is called with `eventType` as the decoded event type. Empty: none.
     struct RawNotice {
@@ -85,9 +99,13 @@ public:
         // path then rejects almost every message with one comparison).
         std::size_t probe = 0;
     };
-    virtual RawNotice rawNotice() const { return {}; }
-    // A decoded data message that is the venue's heartbeat (Betfair ct=HEARTBEAT).
-    virtual bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const;
+    RawNotice rawNotice() const { return {m_spec.notice.rawPrefix, m_spec.notice.eventType, m_spec.notice.rawProbe}; }
+    // A decoded data message that is the venue's heartbeat: a heartbeat candidate by the head
+    // scan whose decoded marker says so (the spec's heartbeat; Betfair ct=HEARTBEAT).
+    bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const
+    {
+        return head.heartbeatCandidate && m_spec.heartbeat.matches(fields);
+    }
     // A decoded data message that counts. checkSequence is false while a rollover overlap
     // makes two connections' sequences interleave.
     virtual void onData(const DecodedFields &fields, bool checkSequence);
@@ -110,16 +128,26 @@ public:
     // The state a live connection should show (Live, or Degraded while the venue says so),
     // and why.
     StreamState liveState() const { return m_liveState; }
-    // A Binance-style control message ({"method":..,"params":..,"id":..}) on `link`.
-    void sendControl(int link, const QString &method, const QStringList &params, qint64 requestId);
+    // A control message (SUBSCRIBE, UNSUBSCRIBE, LIST_SUBSCRIPTIONS) on `link`, in the venue's
+    // form; here JSON-RPC style ({"method":..,"params":..,"id":..}, as Binance's).
+    virtual void sendControl(int link, const QString &method, const QStringList &params, qint64 requestId);
     const QString &liveReason() const { return m_liveReason; }
 
 protected:
+    // A notice of the spec's shape arrived (onNotice()): act on it; true if it is one.
+    virtual bool onVenueNotice(int link, const DecodedFields &fields)
+    {
+        Q_UNUSED(link);
+        Q_UNUSED(fields);
+        return false;
+    }
+
     // A venue's error text is shown (escaped, model/PeerText.h) up to this length.
     static constexpr qsizetype kMaxErrorChars = 300;
 
     const StreamConfig &m_config;
     VenueHost &m_host;
+    const DecodeSpec &m_spec;
     SequenceTracker m_sequences;
     StreamState m_liveState = StreamState::Live;
     QString m_liveReason = QStringLiteral("receiving data");

@@ -20,7 +20,7 @@ public:
     // requestId is remembered so that the response is matched to `method`.
     virtual void sendOn(int link, const QString &text, const QString &method, const QString &requestId) = 0;
     // An event for the log (at most ten of one kind a second; counters keep exact numbers).
-    virtual void event(EventKind kind, const QString &text) = 0;
+    virtual void venueEvent(EventKind kind, const QString &text) = 0;
     virtual void venueFailed(const QString &reason) = 0;        // Failed, no retry
     virtual void venueReconnect(const QString &reason) = 0;     // drop and reconnect with backoff
     virtual void venueStalled(const QString &reason) = 0;       // Stalled (reconnects if configured)

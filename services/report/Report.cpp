@@ -82,7 +82,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
         }
         if (s.serverShutdowns)
             o.insert(QStringLiteral("server_shutdowns"), qint64(s.serverShutdowns));
-        if (s.venue == Venue::Betfair) {
+        if (s.venue == Venue("betfair")) {
             o.insert(QStringLiteral("betfair"),
                      QJsonObject{{QStringLiteral("connection_id"), s.connectionId},
                                  {QStringLiteral("connections_available"), s.connectionsAvailable},

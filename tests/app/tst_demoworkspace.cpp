@@ -39,7 +39,7 @@ void TestDemoWorkspace::savedDemoOpensAgain()
         QVERIFY2(demo.workspace().save(path, &error), qPrintable(error));
         note = demo.saveNote();
         for (const StreamConfig &c : demo.workspace().streams) {
-            if (c.venue != Venue::Betfair)
+            if (c.venue != Venue("betfair"))
                 continue;
             caFile = c.caFile;
             bool ok = false;
@@ -54,7 +54,7 @@ void TestDemoWorkspace::savedDemoOpensAgain()
     QVERIFY2(r.ok, qPrintable(r.error));
     QCOMPARE(reopened.streams.size(), 10);
     const auto betfair = std::find_if(reopened.streams.cbegin(), reopened.streams.cend(),
-                                      [](const StreamConfig &c) { return c.venue == Venue::Betfair; });
+                                      [](const StreamConfig &c) { return c.venue == Venue("betfair"); });
     QVERIFY(betfair != reopened.streams.cend());
     QCOMPARE(betfair->appKey, QStringLiteral("env:STREAMSCOPE_DEMO_APP_KEY"));
     QCOMPARE(betfair->session, QStringLiteral("env:STREAMSCOPE_DEMO_SESSION"));

@@ -22,7 +22,7 @@ StreamConfig stream(quint16 port, const QString &query, const QString &dir)
 {
     StreamConfig c;
     c.name = QStringLiteral("faulty");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?%2").arg(port).arg(query));
     c.stallTimeoutMs = 60000;
     c.record.dir = dir;

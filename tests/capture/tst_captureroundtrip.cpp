@@ -98,7 +98,7 @@ private slots:
             QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=2000&misbehave=drop&after=300").arg(port);
         quint64 lastMessages = 0;
         int stableTicks = 0;
-        record(recordingStream(url, first.path(), Venue::Binance), [&](const StreamSnapshot &s) {
+        record(recordingStream(url, first.path(), Venue("binance")), [&](const StreamSnapshot &s) {
             // Done once the second connection delivered everything and nothing more comes.
             stableTicks = s.messages == lastMessages ? stableTicks + 1 : 0;
             lastMessages = s.messages;
@@ -117,7 +117,7 @@ private slots:
         QVERIFY2(server.open(onlyFile(first.path())), qPrintable(server.errorString()));
         QVERIFY2(server.listen(), qPrintable(server.errorString()));
         const QString replayUrl = QStringLiteral("ws://127.0.0.1:%1/").arg(server.port());
-        record(recordingStream(replayUrl, second.path(), Venue::Binance), [&](const StreamSnapshot &s) {
+        record(recordingStream(replayUrl, second.path(), Venue("binance")), [&](const StreamSnapshot &s) {
             return s.messages == quint64(recorded.size()) && s.record.messages == s.messages;
         });
         CaptureFile b;
@@ -145,7 +145,7 @@ private slots:
         qputenv("STREAMSCOPE_TEST_APP_KEY", "app-key");
         qputenv("STREAMSCOPE_TEST_SESSION", "session-token");
         StreamConfig config =
-            recordingStream(QStringLiteral("tcp://127.0.0.1:%1").arg(port), first.path(), Venue::Betfair);
+            recordingStream(QStringLiteral("tcp://127.0.0.1:%1").arg(port), first.path(), Venue("betfair"));
         config.appKey = QStringLiteral("env:STREAMSCOPE_TEST_APP_KEY");
         config.session = QStringLiteral("env:STREAMSCOPE_TEST_SESSION");
         config.marketSubscription =

@@ -29,7 +29,7 @@ StreamConfig stream(const QString &name, quint16 port, const QString &pathAndQue
 {
     StreamConfig c;
     c.name = name;
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/%2").arg(port).arg(pathAndQuery));
     c.stallTimeoutMs = 60000;
     return c;

@@ -5,8 +5,9 @@
 #include "Report.h"
 #include "Workspace.h"
 #include "stats/StreamShared.h"
-#include "venues/BinanceVenue.h"
 #include "venues/VenueHost.h"
+#include "venues/binance/BinanceSpec.h"
+#include "venues/binance/BinanceVenue.h"
 
 #include <QtTest/QtTest>
 
@@ -216,7 +217,7 @@ void TestClockReport::binanceServerTimeUrl()
     QFETCH(QString, serverTime);
     struct NoHost final : VenueHost {
         void sendOn(int, const QString &, const QString &, const QString &) override { }
-        void event(EventKind, const QString &) override { }
+        void venueEvent(EventKind, const QString &) override { }
         void venueFailed(const QString &) override { }
         void venueReconnect(const QString &) override { }
         void venueStalled(const QString &) override { }
@@ -227,10 +228,10 @@ void TestClockReport::binanceServerTimeUrl()
         std::unique_ptr<StreamShared> m_shared = std::make_unique<StreamShared>(1, StreamConfig{});
     } host;
     StreamConfig c;
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(stream);
     c.futures = futures;
-    BinanceVenue venue(c, host);
+    BinanceVenue venue(c, host, binance::decodeSpec());
     QCOMPARE(venue.serverTimeUrl().toString(), serverTime);
 }
 

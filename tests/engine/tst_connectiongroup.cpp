@@ -20,7 +20,7 @@ StreamConfig binanceConfig()
 {
     StreamConfig c;
     c.name = QStringLiteral("group");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://user:s3cret@127.0.0.1:9/stream?streams=btcusdt@aggTrade&token=t0ken"));
     return c;
 }

@@ -1,14 +1,24 @@
 // HeadScanner: classification of venue messages from their first 256 bytes.
 
+#include "protocol/DecodeSpec.h"
 #include "protocol/HeadScanner.h"
+#include "venues/VenueRegistry.h"
 
 #include <QtTest/QtTest>
 
 using streamscope::HeadInfo;
 using streamscope::HeadScanner;
+using streamscope::HeadSpec;
 using streamscope::MessageKind;
 
 namespace {
+
+// The generic venue's head spec: it knows the shapes of every venue StreamScope started with
+// (Binance's responses and envelope, Betfair's op messages).
+const HeadSpec &generic()
+{
+    return streamscope::VenueRegistry::entryOf(streamscope::Venue::Generic).decodeSpec().head;
+}
 
 QByteArray kindName(MessageKind kind)
 {
@@ -44,6 +54,8 @@ private slots:
     void onlyTheHeadIsRead();
     void keyFoundAtEveryOffset();
     void heartbeatsLeftToTheDecoder();
+    void specGivenAsData_data();
+    void specGivenAsData();
 };
 
 void tst_HeadScanner::classify_data()
@@ -181,7 +193,7 @@ void tst_HeadScanner::classify()
     QFETCH(QByteArray, id);
     QFETCH(bool, idIsString);
 
-    const HeadInfo info = HeadScanner::scan(message.constData(), message.size());
+    const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), generic());
     QCOMPARE(kindName(info.kind), kind);
     QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);
     QCOMPARE(info.idIsString, idIsString);
@@ -196,16 +208,16 @@ void tst_HeadScanner::onlyTheHeadIsRead()
     // Bytes past the head are never touched: a buffer of 256 valid bytes followed by bytes the
     // scanner must not need gives the same answer as the 256 bytes alone.
     QByteArray message = longDepthPrefix() + ",\"result\":null,\"id\":1}";
-    const HeadInfo whole = HeadScanner::scan(message.constData(), message.size());
-    const HeadInfo head = HeadScanner::scan(message.constData(), HeadScanner::kHeadBytes);
+    const HeadInfo whole = HeadScanner::scan(message.constData(), message.size(), generic());
+    const HeadInfo head = HeadScanner::scan(message.constData(), HeadScanner::kHeadBytes, generic());
     QCOMPARE(kindName(whole.kind), QByteArray("Data"));
     QCOMPARE(kindName(head.kind), QByteArray("Data"));
 
     const QByteArray result = "{\"result\":null,\"id\":1}";
-    const HeadInfo shortScan = HeadScanner::scan(result.constData(), result.size());
+    const HeadInfo shortScan = HeadScanner::scan(result.constData(), result.size(), generic());
     QCOMPARE(kindName(shortScan.kind), QByteArray("Result"));
     QCOMPARE(QByteArray(shortScan.id.data(), qsizetype(shortScan.id.size())), QByteArray("1"));
-    QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0).kind), QByteArray("Data"));
+    QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0, generic()).kind), QByteArray("Data"));
 }
 
 void tst_HeadScanner::keyFoundAtEveryOffset()
@@ -218,11 +230,11 @@ void tst_HeadScanner::keyFoundAtEveryOffset()
         const QByteArray delta = "{\"op\":\"mcm\"," + filler + "\"ct\":\"RESUB_DELTA\"}";
         const QByteArray expected =
             heartbeat.indexOf("\"ct\":\"HEARTBEAT\"") + 16 <= HeadScanner::kHeadBytes ? "Heartbeat" : "Data";
-        QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size()).kind), expected);
-        QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size()).kind), QByteArray("Data"));
+        QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size(), generic()).kind), expected);
+        QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size(), generic()).kind), QByteArray("Data"));
         // The message ends exactly after the value: the key is at the very end of the head.
         const QByteArray shortHead = heartbeat.left(heartbeat.indexOf("HEARTBEAT") + 10);
-        QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size()).kind), expected);
+        QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size(), generic()).kind), expected);
     }
 }
 
@@ -233,17 +245,62 @@ void tst_HeadScanner::heartbeatsLeftToTheDecoder()
     const QByteArray delta = R"({"op":"mcm","id":2,"clk":"AEYA","pt":1449855401068,"mc":[]})";
     const QByteArray status = R"({"op":"status","id":1,"statusCode":"SUCCESS"})";
     using H = HeadScanner::Heartbeats;
-    const HeadInfo found = HeadScanner::scan(heartbeat.constData(), heartbeat.size(), H::Find);
+    const HeadInfo found = HeadScanner::scan(heartbeat.constData(), heartbeat.size(), generic(), H::Find);
     QCOMPARE(kindName(found.kind), QByteArray("Heartbeat"));
-    QVERIFY(found.changeMessage);
+    QVERIFY(found.heartbeatCandidate);
     for (const QByteArray &m : {heartbeat, delta}) {
-        const HeadInfo left = HeadScanner::scan(m.constData(), m.size(), H::LeaveToDecoder);
+        const HeadInfo left = HeadScanner::scan(m.constData(), m.size(), generic(), H::LeaveToDecoder);
         QCOMPARE(kindName(left.kind), QByteArray("Data"));
-        QVERIFY(left.changeMessage);
+        QVERIFY(left.heartbeatCandidate);
     }
-    const HeadInfo other = HeadScanner::scan(status.constData(), status.size(), H::LeaveToDecoder);
+    const HeadInfo other = HeadScanner::scan(status.constData(), status.size(), generic(), H::LeaveToDecoder);
     QCOMPARE(kindName(other.kind), QByteArray("Result"));
-    QVERIFY(!other.changeMessage);
+    QVERIFY(!other.heartbeatCandidate);
+}
+
+// A head spec given as data (a venue that does not exist): its data keys, its kind key and
+// values, and no JSON-RPC responses. The scanner classifies by it alone.
+void tst_HeadScanner::specGivenAsData_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("kind");
+    QTest::addColumn<QByteArray>("id");
+
+    QTest::newRow("data key") << QByteArray(R"({"arg":{"channel":"books"},"data":[]})") << QByteArray("Data")
+                              << QByteArray();
+    QTest::newRow("error event") << QByteArray(R"({"event":"error","code":"60012","msg":"bad","id":"r1"})")
+                                 << QByteArray("Error") << QByteArray("r1");
+    QTest::newRow("subscribed event") << QByteArray(R"({"event":"subscribed","arg":{},"id":5})") << QByteArray("Result")
+                                      << QByteArray("5");
+    QTest::newRow("refined: a failed subscription")
+        << QByteArray(R"({"event":"subscribed","success":"no","id":6})") << QByteArray("Error") << QByteArray("6");
+    QTest::newRow("an event value it does not list is data")
+        << QByteArray(R"({"event":"notice","msg":"maintenance"})") << QByteArray("Data") << QByteArray();
+    QTest::newRow("JSON-RPC shapes mean nothing to it")
+        << QByteArray(R"({"result":null,"id":1})") << QByteArray("Data") << QByteArray();
+}
+
+void tst_HeadScanner::specGivenAsData()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, kind);
+    QFETCH(QByteArray, id);
+    HeadSpec spec;
+    spec.dataKeys = {"arg"};
+    spec.kindKey = "event";
+    spec.kinds = {
+        HeadSpec::KindValue{.value = "error", .kind = MessageKind::Error, .readId = true},
+        HeadSpec::KindValue{.value = "subscribed",
+                            .kind = MessageKind::Result,
+                            .readId = true,
+                            .refineKey = "success",
+                            .refineValue = "no",
+                            .refinedKind = MessageKind::Error},
+    };
+    spec.rpcResponses = false;
+    const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), spec);
+    QCOMPARE(kindName(info.kind), kind);
+    QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);
 }
 
 QTEST_GUILESS_MAIN(tst_HeadScanner)

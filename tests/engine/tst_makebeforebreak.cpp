@@ -151,7 +151,7 @@ StreamConfig binanceConfig()
 {
     StreamConfig c;
     c.name = QStringLiteral("rolling");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/stream?streams=btcusdt@aggTrade"));
     c.subscribe = QStringList{QStringLiteral("ethusdt@aggTrade")};
     c.maxConnectionAgeMs = 60000;

@@ -2,6 +2,8 @@
 // malformed JSON.
 
 #include "protocol/MessageDecoder.h"
+#include "venues/VenueRegistry.h"
+#include "venues/betfair/BetfairFields.h"
 
 #include <QtTest/QtTest>
 
@@ -11,6 +13,7 @@
 #include <string>
 
 using streamscope::DecodedFields;
+using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
 using streamscope::MessageView;
 using streamscope::ReceiveBuffer;
@@ -18,6 +21,20 @@ using streamscope::ReceiveBuffer;
 namespace {
 
 constexpr qint64 kNone = DecodedFields::kNone;
+
+// The venues whose specs the rows use, by number (an int data column).
+constexpr int kGeneric = 0;
+constexpr int kBinance = 1;
+constexpr int kBetfair = 2;
+const DecodeSpec &specOf(int venue)
+{
+    static const char *const kNames[] = {"generic", "binance", "betfair"};
+    return streamscope::VenueRegistry::entryOf(streamscope::Venue(kNames[venue])).decodeSpec();
+}
+const DecodeSpec &generic()
+{
+    return specOf(kGeneric);
+}
 
 QByteArray bytes(std::string_view v)
 {
@@ -78,6 +95,8 @@ private slots:
     void errorSaysWhatWentWrong();
     void eventTimeBeyondInt64_data();
     void eventTimeBeyondInt64();
+    void specGivenAsData_data();
+    void specGivenAsData();
 };
 
 void tst_MessageDecoder::decode_data()
@@ -227,7 +246,7 @@ void tst_MessageDecoder::decode()
     MessageDecoder decoder;
     DecodedFields fields;
     const bool decoded =
-        decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields);
+        decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic());
     if (decoded != ok)
         QFAIL(qPrintable(QStringLiteral("decode returned %1 (%2)").arg(decoded).arg(decoder.lastError())));
     if (!ok) {
@@ -259,9 +278,9 @@ void tst_MessageDecoder::recoversAfterFailure()
     MessageDecoder decoder; // one decoder, as on a worker: the parser is reused
     DecodedFields fields;
     for (int round = 0; round < 3; ++round) {
-        QVERIFY(!decoder.decode(buffer.copy(bad.constData(), bad.size()), {}, fields));
+        QVERIFY(!decoder.decode(buffer.copy(bad.constData(), bad.size()), {}, fields, generic()));
         QVERIFY(decoder.lastError() != noError());
-        QVERIFY2(decoder.decode(buffer.copy(good.constData(), good.size()), {}, fields),
+        QVERIFY2(decoder.decode(buffer.copy(good.constData(), good.size()), {}, fields, generic()),
                  qPrintable(decoder.lastError()));
         checkFields(fields, 1672515782136, "depthUpdate", "BNBBTC", {157, 160, kNone});
         if (QTest::currentTestFailed())
@@ -292,23 +311,24 @@ void tst_MessageDecoder::largerThanInitialBuffer()
 
     // A small message first, so the big one follows a parse at the initial size.
     const QByteArray small = "{\"e\":\"trade\",\"E\":1}";
-    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields));
+    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1));
 
     // The fields come after the padding, so the whole message must be read.
     const QByteArray big = "{\"pad\":\"" + QByteArray(padBytes, 'p')
         + "\",\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":5,\"u\":9}";
-    QVERIFY2(decoder.decode(buffer.copy(big.constData(), big.size()), {}, fields), qPrintable(decoder.lastError()));
+    QVERIFY2(decoder.decode(buffer.copy(big.constData(), big.size()), {}, fields, generic()),
+             qPrintable(decoder.lastError()));
     checkFields(fields, 1672515782136, "depthUpdate", "BTCUSDT", {5, 9, kNone});
     if (QTest::currentTestFailed())
         return;
     QVERIFY(buffer.allocated() >= std::size_t(big.size()) + simdjson::SIMDJSON_PADDING);
 
     // Truncated big message: an error, not a read past the end.
-    QVERIFY(!decoder.decode(buffer.copy(big.constData(), big.size() - 3), {}, fields));
+    QVERIFY(!decoder.decode(buffer.copy(big.constData(), big.size() - 3), {}, fields, generic()));
 
     // And small ones still decode in the grown buffer.
-    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields));
+    QVERIFY(decoder.decode(buffer.copy(small.constData(), small.size()), {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1));
     QCOMPARE(bytes(fields.eventType), QByteArray("trade"));
 }
@@ -323,12 +343,12 @@ void tst_MessageDecoder::decodesInPlace()
     QCOMPARE(at, buffer.data());
     std::memcpy(at, message.constData(), std::size_t(message.size()));
     DecodedFields fields;
-    QVERIFY(decoder.decode(MessageView{at, message.size(), message.size(), true}, {}, fields));
+    QVERIFY(decoder.decode(MessageView{at, message.size(), message.size(), true}, {}, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(1449855400048));
 
     // Fields are reset on every call: nothing leaks from the previous message.
     const QByteArray plain = "{\"x\":1}";
-    QVERIFY(decoder.decode(buffer.copy(plain.constData(), plain.size()), {}, fields));
+    QVERIFY(decoder.decode(buffer.copy(plain.constData(), plain.size()), {}, fields, generic()));
     checkFields(fields, kNone, {}, {}, {kNone, kNone, kNone});
     if (QTest::currentTestFailed())
         return;
@@ -347,11 +367,12 @@ void tst_MessageDecoder::messageFollowedByAnotherStaysIntact()
     std::memcpy(at, first.constData(), std::size_t(first.size()));
     std::memcpy(at + first.size(), second.constData(), std::size_t(second.size()));
     DecodedFields fields;
-    QVERIFY2(decoder.decode(MessageView{at, first.size(), first.size(), true}, {}, fields),
+    QVERIFY2(decoder.decode(MessageView{at, first.size(), first.size(), true}, {}, fields, generic()),
              qPrintable(decoder.lastError()));
     QCOMPARE(qint64(fields.eventTime), qint64(1700000000001));
     QCOMPARE(QByteArray(at + first.size(), second.size()), second);
-    QVERIFY2(decoder.decode(MessageView{at + first.size() + 1, second.size() - 1, second.size() - 1, true}, {}, fields),
+    QVERIFY2(decoder.decode(MessageView{at + first.size() + 1, second.size() - 1, second.size() - 1, true}, {}, fields,
+                            generic()),
              qPrintable(decoder.lastError()));
     QCOMPARE(qint64(fields.eventTime), qint64(1700000000002));
 }
@@ -365,35 +386,34 @@ void tst_MessageDecoder::venueFields_data()
     QTest::newRow("binance combined aggTrade: stream and trade id")
         << QByteArray(
                R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":  1000042,"p":"1"}})")
-        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=btcusdt@aggTrade;tradeId=1000042");
+        << kBinance << QByteArray("stream=btcusdt@aggTrade;tradeId=1000042");
     QTest::newRow("binance combined trade: t is the trade id, not the seller's a") << QByteArray(
         R"({"stream":"btcusdt@trade","data":{"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","q":"2","b":88,"a":50,"T":2,"m":true,"M":true}})")
-                                                                                   << int(streamscope::DecodeProfile::
-                                                                                              Binance)
+                                                                                   << kBinance
                                                                                    << QByteArray("stream=btcusdt@trade;"
                                                                                                  "tradeId=12345");
     QTest::newRow("binance raw trade: t is the trade id")
-        << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})")
-        << int(streamscope::DecodeProfile::Binance) << QByteArray("tradeId=12345");
+        << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})") << kBinance
+        << QByteArray("tradeId=12345");
     QTest::newRow("binance serverShutdown notice")
-        << QByteArray(R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":1700000000000}})")
-        << int(streamscope::DecodeProfile::Binance) << QByteArray("stream=!serverShutdown;eventType=serverShutdown");
+        << QByteArray(R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":1700000000000}})") << kBinance
+        << QByteArray("stream=!serverShutdown;eventType=serverShutdown");
     QTest::newRow("betfair SUB_IMAGE") << QByteArray(
         R"({"op":"mcm","id":2,"initialClk":"xAe","clk":"AAA","conflateMs":0,"heartbeatMs":  500,"pt":1,"ct":"SUB_IMAGE","mc":[{"id":"1.2","img":true,"rc":[{"id":1}]}]})")
-                                       << int(streamscope::DecodeProfile::Betfair)
+                                       << kBetfair
                                        << QByteArray("op=mcm;initialClk=xAe;clk=AAA;conflateMs=0;heartbeatMs=500;ct="
                                                      "SUB_IMAGE;image=1");
     QTest::newRow("betfair 503, conflated, segment") << QByteArray(
         R"({"op":"mcm","id":2,"clk":"B","status":503,"segmentType":"SEG_END","pt":1,"mc":[{"id":"1.2","rc":[]},{"id":"1.3","con":true}]})")
-                                                     << int(streamscope::DecodeProfile::Betfair)
+                                                     << kBetfair
                                                      << QByteArray(
                                                             "op=mcm;clk=B;status=503;segmentType=SEG_END;conflated=1");
     QTest::newRow("betfair status null is no status")
-        << QByteArray(R"({"op":"mcm","id":2,"clk":"C","status":null,"pt":1})")
-        << int(streamscope::DecodeProfile::Betfair) << QByteArray("op=mcm;clk=C");
+        << QByteArray(R"({"op":"mcm","id":2,"clk":"C","status":null,"pt":1})") << kBetfair
+        << QByteArray("op=mcm;clk=C");
     QTest::newRow("generic profile skips betfair fields")
-        << QByteArray(R"({"op":"mcm","clk":"C","status":503,"pt":1,"mc":[{"con":true}]})")
-        << int(streamscope::DecodeProfile::Generic) << QByteArray("");
+        << QByteArray(R"({"op":"mcm","clk":"C","status":503,"pt":1,"mc":[{"con":true}]})") << kGeneric
+        << QByteArray("");
 }
 
 void tst_MessageDecoder::venueFields()
@@ -404,8 +424,7 @@ void tst_MessageDecoder::venueFields()
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields f;
-    QVERIFY(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f,
-                           streamscope::DecodeProfile(profile)));
+    QVERIFY(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(profile)));
     QMap<QByteArray, QByteArray> want;
     for (const QByteArray &kv : expect.split(';'))
         if (!kv.isEmpty())
@@ -416,16 +435,19 @@ void tst_MessageDecoder::venueFields()
     QCOMPARE(num(f.tradeId), want.value("tradeId"));
     if (want.contains("eventType"))
         QCOMPARE(sv(f.eventType), want.value("eventType"));
-    QCOMPARE(sv(f.op), want.value("op"));
-    QCOMPARE(sv(f.clk), want.value("clk"));
-    QCOMPARE(sv(f.initialClk), want.value("initialClk"));
-    QCOMPARE(sv(f.changeType), want.value("ct"));
-    QCOMPARE(sv(f.segmentType), want.value("segmentType"));
-    QCOMPARE(num(f.status), want.value("status"));
-    QCOMPARE(num(f.conflateMs), want.value("conflateMs"));
-    QCOMPARE(num(f.heartbeatMs), want.value("heartbeatMs"));
-    QCOMPARE(f.image, want.value("image") == "1");
-    QCOMPARE(f.conflated, want.value("conflated") == "1");
+    // A change message's op is its event type: Betfair's spec reads it, the generic one does not.
+    if (profile != kBinance)
+        QCOMPARE(sv(f.eventType), want.value("op"));
+    namespace bf = streamscope::betfair;
+    QCOMPARE(sv(bf::text(f, bf::kClk)), want.value("clk"));
+    QCOMPARE(sv(bf::text(f, bf::kInitialClk)), want.value("initialClk"));
+    QCOMPARE(sv(bf::text(f, bf::kChangeType)), want.value("ct"));
+    QCOMPARE(sv(bf::text(f, bf::kSegmentType)), want.value("segmentType"));
+    QCOMPARE(num(bf::number(f, bf::kStatus)), want.value("status"));
+    QCOMPARE(num(bf::number(f, bf::kConflateMs)), want.value("conflateMs"));
+    QCOMPARE(num(bf::number(f, bf::kHeartbeatMs)), want.value("heartbeatMs"));
+    QCOMPARE(f.flag(bf::kImage), want.value("image") == "1");
+    QCOMPARE(f.flag(bf::kConflated), want.value("conflated") == "1");
 }
 
 // Without the identity (no rollover de-duplicates), an event nested in an envelope is read up
@@ -472,9 +494,9 @@ void tst_MessageDecoder::withoutIdentity()
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields f;
-    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f,
-                            streamscope::DecodeProfile::Binance, false),
-             ok);
+    QCOMPARE(
+        decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(kBinance), false),
+        ok);
     if (!ok)
         return;
     checkFields(f, eventTime, eventType, symbol, updateIds);
@@ -515,7 +537,7 @@ void tst_MessageDecoder::longMessages_data()
     QTest::addColumn<qint64>("eventTime");
     QTest::addColumn<QByteArray>("eventType");
     QTest::addColumn<QList<qint64>>("updateIds");
-    const int binance = int(streamscope::DecodeProfile::Binance);
+    const int binance = kBinance;
 
     QTest::newRow("combined depth diff, fields in the head")
         << "{\"stream\":\"btcusdt@depth\",\"data\":{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BTCUSDT\",\"U\":"
@@ -554,12 +576,11 @@ void tst_MessageDecoder::longMessages_data()
     QTest::newRow("betfair image, the whole list read")
         << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"ct\":\"SUB_IMAGE\",\"mc\":[{\"id\":\"1.1\",\"rc\":["
             + levels(400) + "]},{\"id\":\"1.2\",\"img\":true}]}"
-        << int(streamscope::DecodeProfile::Betfair) << true << qint64(1449855400048) << QByteArray()
+        << kBetfair << true << qint64(1449855400048) << QByteArray("mcm") // a change message's type is its op
         << QList<qint64>{kNone, kNone, kNone};
     QTest::newRow("betfair, malformed at the end")
         << "{\"op\":\"mcm\",\"id\":2,\"pt\":1449855400048,\"mc\":[{\"id\":\"1.1\",\"rc\":[" + levels(400) + "]},]}"
-        << int(streamscope::DecodeProfile::Betfair) << false << kNone << QByteArray()
-        << QList<qint64>{kNone, kNone, kNone};
+        << kBetfair << false << kNone << QByteArray() << QList<qint64>{kNone, kNone, kNone};
 }
 
 void tst_MessageDecoder::longMessages()
@@ -576,8 +597,7 @@ void tst_MessageDecoder::longMessages()
 
     MessageDecoder decoder;
     DecodedFields fields;
-    const bool decoded = decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields,
-                                        streamscope::DecodeProfile(profile));
+    const bool decoded = decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields, specOf(profile));
     QVERIFY2(decoded == ok, qPrintable(decoder.lastError()));
     // The buffer holds the message unchanged afterwards (the inspector may show it).
     QCOMPARE(QByteArray(buffer.data(), message.size()), message);
@@ -586,8 +606,8 @@ void tst_MessageDecoder::longMessages()
     QCOMPARE(qint64(fields.eventTime), eventTime);
     QCOMPARE(bytes(fields.eventType), eventType);
     QCOMPARE((QList<qint64>{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId}), updateIds);
-    if (profile == int(streamscope::DecodeProfile::Betfair))
-        QVERIFY(fields.image); // from the last change of the list
+    if (profile == kBetfair)
+        QVERIFY(fields.flag(streamscope::betfair::kImage)); // from the last change of the list
 }
 
 void tst_MessageDecoder::longMessageAfterAMiss()
@@ -601,7 +621,7 @@ void tst_MessageDecoder::longMessageAfterAMiss()
     const QByteArray early = "{\"e\":\"depthUpdate\",\"E\":8,\"U\":9,\"u\":10,\"b\":[" + levels(400) + "]}";
     for (int i = 0; i < 300; ++i) {
         const QByteArray &m = i % 2 ? early : late;
-        QVERIFY(decoder.decode(buffer.copy(m.constData(), m.size()), {}, fields, streamscope::DecodeProfile::Binance));
+        QVERIFY(decoder.decode(buffer.copy(m.constData(), m.size()), {}, fields, specOf(kBinance)));
         checkFields(fields, i % 2 ? 8 : 5, "depthUpdate", {},
                     i % 2 ? QList<qint64>{9, 10, kNone} : QList<qint64>{6, 7, kNone});
         if (QTest::currentTestFailed())
@@ -625,12 +645,12 @@ void tst_MessageDecoder::headOnlyAgreesWithWhole()
     QFETCH(qint64, eventTime);
     QFETCH(QByteArray, eventType);
     QFETCH(QList<qint64>, updateIds);
-    const auto p = streamscope::DecodeProfile(profile);
+    const DecodeSpec &p = specOf(profile);
     const auto len = std::size_t(message.size());
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     const std::size_t head = decoder.headBytes(len, {}, p);
-    if (p == streamscope::DecodeProfile::Betfair) {
+    if (profile == kBetfair) {
         QCOMPARE(head, std::size_t(0)); // change lists are read to their end
         return;
     }
@@ -663,18 +683,18 @@ void tst_MessageDecoder::headOnlyWithPointer()
     MessageDecoder decoder;
     DecodedFields fields;
     const std::string pointer = "/ts";
-    const std::size_t head = decoder.headBytes(std::size_t(first.size()), pointer, streamscope::DecodeProfile::Generic);
+    const std::size_t head = decoder.headBytes(std::size_t(first.size()), pointer, specOf(kGeneric));
     QCOMPARE(head, MessageDecoder::kHeadBytes);
     const auto headOf = [&](const QByteArray &message) {
         char *at = buffer.reserve(std::size_t(message.size()));
         std::memcpy(at, message.constData(), head);
         return MessageView{at, qsizetype(head), message.size(), true};
     };
-    QVERIFY(decoder.decodeHead(headOf(first), pointer, fields, streamscope::DecodeProfile::Generic));
+    QVERIFY(decoder.decodeHead(headOf(first), pointer, fields, specOf(kGeneric)));
     QCOMPARE(qint64(fields.eventTime), qint64(1700000000123456789));
-    QVERIFY(!decoder.decodeHead(headOf(last), pointer, fields, streamscope::DecodeProfile::Generic));
+    QVERIFY(!decoder.decodeHead(headOf(last), pointer, fields, specOf(kGeneric)));
     // The whole message then, as the transport converts it after a miss.
-    QVERIFY(decoder.decode(buffer.copy(last.constData(), last.size()), pointer, fields));
+    QVERIFY(decoder.decode(buffer.copy(last.constData(), last.size()), pointer, fields, generic()));
     QCOMPARE(qint64(fields.eventTime), qint64(17));
 }
 
@@ -709,7 +729,8 @@ void tst_MessageDecoder::longMessageWithPointer()
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields), ok);
+    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic()),
+             ok);
     QCOMPARE(QByteArray(buffer.data(), message.size()), message);
     if (ok)
         QCOMPARE(qint64(fields.eventTime), eventTime);
@@ -745,7 +766,8 @@ void tst_MessageDecoder::errorSaysWhatWentWrong()
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QVERIFY(!decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields));
+    QVERIFY(
+        !decoder.decode(buffer.copy(message.constData(), message.size()), pointer.toStdString(), fields, generic()));
     QVERIFY2(decoder.lastError().startsWith(errorStart), qPrintable(decoder.lastError()));
     QCOMPARE(decoder.lastErrorIsField(), !errorStart.startsWith(QLatin1String("not valid JSON")));
 }
@@ -773,9 +795,115 @@ void tst_MessageDecoder::eventTimeBeyondInt64()
     ReceiveBuffer buffer;
     MessageDecoder decoder;
     DecodedFields fields;
-    QVERIFY2(decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields),
+    QVERIFY2(decoder.decode(buffer.copy(message.constData(), message.size()), {}, fields, generic()),
              qPrintable(decoder.lastError()));
     QCOMPARE(fields.eventTime, eventTime);
+}
+
+namespace {
+
+// A venue that does not exist, described as data the way a venue's folder describes its own:
+// the decoder must read what the spec names and nothing it knows from elsewhere.
+enum AcmeText : quint8 { kAcmeNote = 2 };
+enum AcmeNumber : quint8 { kAcmeLevel = 1 };
+enum AcmeFlag : quint8 { kAcmeHidden = 3 };
+
+const DecodeSpec &acmeSpec()
+{
+    using streamscope::FieldRole;
+    static const DecodeSpec spec = [] {
+        DecodeSpec s{
+            {.key = "ts", .role = FieldRole::EventTime},
+            {.key = "ch", .role = FieldRole::EventType},
+            {.key = "inst", .role = FieldRole::Symbol},
+            {.key = "seqFrom", .role = FieldRole::FirstUpdateId},
+            {.key = "seqTo", .role = FieldRole::FinalUpdateId},
+            {.key = "prevTo", .role = FieldRole::PrevUpdateId},
+            {.key = "note", .role = FieldRole::Text, .scopes = streamscope::kRootScope, .slot = kAcmeNote},
+            {.key = "level", .role = FieldRole::Number, .scopes = streamscope::kRootScope, .slot = kAcmeLevel},
+            {.key = "payload", .role = FieldRole::Event, .scopes = streamscope::kRootScope},
+            {.key = "changes", .role = FieldRole::Items, .scopes = streamscope::kRootScope},
+            {.key = "hidden", .role = FieldRole::Flag, .scopes = streamscope::kItemScope, .slot = kAcmeHidden},
+        };
+        s.timeUnit = streamscope::LatencyUnit::Microseconds;
+        return s;
+    }();
+    return spec;
+}
+
+} // namespace
+
+// A spec given as data decodes what it names, with the unit it gives, where it says (root,
+// nested event, list items); the keys of the venues StreamScope knows mean nothing to it. So
+// the decoder holds no venue's knowledge: a new venue is a new spec.
+void tst_MessageDecoder::specGivenAsData_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::addColumn<QByteArray>("eventType");
+    QTest::addColumn<QByteArray>("symbol");
+    QTest::addColumn<QList<qint64>>("updateIds");
+    QTest::addColumn<QByteArray>("venueFields"); // note, level, hidden
+
+    QTest::newRow("root event, microseconds, sequence") << QByteArray(
+        R"({"ts":1700000000123456,"ch":"book","inst":"BTC-USDT","seqFrom":10,"seqTo":12,"prevTo":9,"bids":[["1","2"]]})")
+                                                        << true << qint64(1700000000123456) << QByteArray("book")
+                                                        << QByteArray("BTC-USDT") << QList<qint64>{10, 12, 9}
+                                                        << QByteArray("|-|0");
+    QTest::newRow("event nested in the envelope, time as digits")
+        << QByteArray(R"({"note":"hi","level":3,"payload":{"ts":"1700000000123457","ch":"trade","inst":"ETH-USDT"}})")
+        << true << qint64(1700000000123457) << QByteArray("trade") << QByteArray("ETH-USDT")
+        << QList<qint64>{kNone, kNone, kNone} << QByteArray("hi|3|0");
+    QTest::newRow("flags from every item of a list")
+        << QByteArray(R"({"ts":5,"changes":[{"id":1,"hidden":false},{"id":2,"hidden":true}],"level":null})") << true
+        << qint64(5) << QByteArray() << QByteArray() << QList<qint64>{kNone, kNone, kNone} << QByteArray("|-|1");
+    QTest::newRow("Binance's keys mean nothing to it")
+        << QByteArray(R"({"stream":"a@b","data":{"e":"depthUpdate","E":1672515782136,"s":"BNBBTC","U":157,"u":160}})")
+        << true << kNone << QByteArray() << QByteArray() << QList<qint64>{kNone, kNone, kNone} << QByteArray("|-|0");
+    QTest::newRow("Betfair's keys mean nothing to it")
+        << QByteArray(R"({"op":"mcm","pt":1449855401068,"clk":"A","status":503,"mc":[{"con":true}]})") << true << kNone
+        << QByteArray() << QByteArray() << QList<qint64>{kNone, kNone, kNone} << QByteArray("|-|0");
+    // Long messages: the walk stops before a long tail only once the sequence fields are known
+    // (this spec wants them in every event), whether they come before the tail or after it.
+    QTest::newRow("long, sequence before the tail")
+        << "{\"ts\":7,\"ch\":\"book\",\"seqFrom\":1,\"seqTo\":2,\"bids\":[" + levels(400) + "]}" << true << qint64(7)
+        << QByteArray("book") << QByteArray() << QList<qint64>{1, 2, kNone} << QByteArray("|-|0");
+    QTest::newRow("long, sequence after the tail")
+        << "{\"ts\":8,\"ch\":\"book\",\"bids\":[" + levels(400) + "],\"seqFrom\":3,\"seqTo\":4}" << true << qint64(8)
+        << QByteArray("book") << QByteArray() << QList<qint64>{3, 4, kNone} << QByteArray("|-|0");
+    QTest::newRow("its own key of the wrong type")
+        << QByteArray(R"({"ts":1,"seqFrom":"x"})") << false << kNone << QByteArray() << QByteArray()
+        << QList<qint64>{kNone, kNone, kNone} << QByteArray();
+}
+
+void tst_MessageDecoder::specGivenAsData()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(bool, ok);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, eventType);
+    QFETCH(QByteArray, symbol);
+    QFETCH(QList<qint64>, updateIds);
+    QFETCH(QByteArray, venueFields);
+    ReceiveBuffer buffer;
+    MessageDecoder decoder;
+    DecodedFields f;
+    const bool decoded = decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, acmeSpec());
+    QCOMPARE(decoded, ok);
+    if (!ok) {
+        QCOMPARE(decoder.lastError().left(28), QStringLiteral("field \"seqFrom\" has the wron"));
+        return;
+    }
+    checkFields(f, eventTime, eventType, symbol, updateIds);
+    if (QTest::currentTestFailed())
+        return;
+    const QByteArray level =
+        f.numbers[kAcmeLevel] == DecodedFields::kNone ? QByteArray("-") : QByteArray::number(f.numbers[kAcmeLevel]);
+    QCOMPARE(bytes(f.texts[kAcmeNote]) + '|' + level + '|' + QByteArray::number(int(f.flag(kAcmeHidden))), venueFields);
+    // The unit is the spec's: the session turns this time into microseconds with it.
+    if (eventTime != kNone)
+        QCOMPARE(qint64(double(f.eventTime) * streamscope::microsecondsPerUnit(acmeSpec().timeUnit)), eventTime);
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)

@@ -41,7 +41,7 @@ StreamConfig pingingConfig()
 StreamConfig binanceConfig()
 {
     StreamConfig c = genericConfig();
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:9/stream?streams=btcusdt@aggTrade"));
     c.maxConnectionAgeMs = 60000;
     c.rolloverOverlapMaxMs = 2000;

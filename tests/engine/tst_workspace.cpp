@@ -212,14 +212,14 @@ void TestWorkspace::readsDesignExample()
     QVERIFY2(r.ok, qPrintable(r.error));
     QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
     QCOMPARE(ws.streams.size(), 3);
-    QCOMPARE(ws.streams[0].venue, Venue::Binance);
+    QCOMPARE(ws.streams[0].venue, Venue("binance"));
     QCOMPARE(ws.streams[0].subscribe, QStringList{QStringLiteral("ethusdt@aggTrade")});
     QCOMPARE(ws.streams[0].latencyField, QStringLiteral("/data/E"));
     QCOMPARE(ws.streams[1].latencyUnit, LatencyUnit::Microseconds);
     QCOMPARE(ws.streams[1].headers.size(), 1);
     QCOMPARE(ws.streams[1].headers[0].second, QStringLiteral("env:FEED_TOKEN"));
     QCOMPARE(ws.streams[1].sendOnConnect.size(), 1);
-    QCOMPARE(ws.streams[2].venue, Venue::Betfair);
+    QCOMPARE(ws.streams[2].venue, Venue("betfair"));
     QCOMPARE(ws.streams[2].appKey, QStringLiteral("keychain:betfair-app-key"));
     QCOMPARE(ws.streams[2].caFile, dir.filePath(QStringLiteral("ca.pem"))); // relative to the workspace
     QVERIFY(ws.streams[2].marketSubscription.contains(QStringLiteral("marketFilter")));
@@ -242,7 +242,7 @@ void TestWorkspace::roundTrip()
     Workspace ws;
     StreamConfig a;
     a.name = QStringLiteral("a");
-    a.venue = Venue::Binance;
+    a.venue = Venue("binance");
     a.url = QUrl(QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@trade"));
     a.subscribe = {QStringLiteral("ethusdt@trade")};
     a.mode = DecodeMode::Raw;
@@ -250,7 +250,7 @@ void TestWorkspace::roundTrip()
     a.headers = {{QStringLiteral("X-Key"), QStringLiteral("env:KEY")}};
     StreamConfig b;
     b.name = QStringLiteral("b");
-    b.venue = Venue::Betfair;
+    b.venue = Venue("betfair");
     b.url = QUrl(QStringLiteral("tls://127.0.0.1:4443"));
     b.appKey = QStringLiteral("keychain:app");
     b.session = QStringLiteral("env:SESSION");

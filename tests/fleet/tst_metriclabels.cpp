@@ -73,7 +73,7 @@ void TestMetricLabels::rateLimitLabelsAreBounded()
     Engine engine;
     StreamConfig c;
     c.name = QStringLiteral("api");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/ws-api/v3").arg(server.serverPort()));
     const StreamId id = engine.addStream(c);
     QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).state, StreamState::Live, scaledMs(20000));

@@ -15,7 +15,7 @@ inline StreamConfig wsStream(const QString &name, quint16 port, const QString &p
 {
     StreamConfig c;
     c.name = name;
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/%2").arg(port).arg(pathAndQuery));
     c.reconnectBaseMs = 50;
     c.reconnectMaxMs = 200;

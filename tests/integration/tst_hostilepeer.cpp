@@ -327,7 +327,7 @@ void TestHostilePeer::attackIsHandledAndNeighbourExact()
     StreamConfig attacked;
     attacked.name = QStringLiteral("attacked");
     if (c.mode == HostilePeer::Mode::WebSocket) {
-        attacked.venue = Venue::Binance;
+        attacked.venue = Venue("binance");
         attacked.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/ws").arg(peer.port()));
         // The server time (docs/clock.md) from the neighbour: the peer counts every connection.
         attacked.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time").arg(neighbourServer.port()));

@@ -42,7 +42,7 @@ StreamConfig TestLineStreams::betfair(quint16 port) const
 {
     StreamConfig c;
     c.name = QStringLiteral("bf");
-    c.venue = Venue::Betfair;
+    c.venue = Venue("betfair");
     c.url = QUrl(QStringLiteral("tls://127.0.0.1:%1").arg(port));
     c.appKey = QStringLiteral("env:STREAMSCOPE_TEST_APP_KEY");
     c.session = QStringLiteral("env:STREAMSCOPE_TEST_SESSION");

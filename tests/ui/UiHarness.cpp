@@ -60,7 +60,7 @@ static int runLoad(const QStringList &args)
     for (int i = 0; i < streams; ++i) {
         StreamConfig c;
         c.name = QStringLiteral("load-%1").arg(i);
-        c.venue = Venue::Binance;
+        c.venue = Venue("binance");
         c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=s%2usdt@aggTrade").arg(port).arg(i));
         ws.streams.append(c);
     }

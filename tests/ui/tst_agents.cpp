@@ -133,7 +133,7 @@ void tst_Agents::twoAgentsBesideLocalStreams()
     Workspace ws;
     StreamConfig local;
     local.name = QStringLiteral("local");
-    local.venue = Venue::Binance;
+    local.venue = Venue("binance");
     local.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=50").arg(port));
     ws.streams = {local};
     w.setWorkspace(ws, QString());

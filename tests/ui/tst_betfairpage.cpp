@@ -57,7 +57,7 @@ void tst_BetfairPage::roundTrip()
     QFETCH(QString, caFile);
     StreamConfig stored;
     stored.name = QStringLiteral("bf");
-    stored.venue = Venue::Betfair;
+    stored.venue = Venue("betfair");
     stored.url = QUrl(url);
     stored.appKey = appKey;
     stored.session = session;
@@ -73,7 +73,7 @@ void tst_BetfairPage::roundTrip()
     QString error;
     QVERIFY2(page.toConfig(back, &secrets, &error), qPrintable(error));
     QVERIFY(secrets.isEmpty());
-    QCOMPARE(back.venue, Venue::Betfair);
+    QCOMPARE(back.venue, Venue("betfair"));
     QCOMPARE(back.url.toString(), url);
     QCOMPARE(back.appKey, appKey);
     QCOMPARE(back.session, session);

@@ -59,7 +59,7 @@ void tst_BinancePage::roundTrip()
     QFETCH(QString, symbols);
     StreamConfig stored;
     stored.name = QStringLiteral("s");
-    stored.venue = Venue::Binance;
+    stored.venue = Venue("binance");
     stored.url = QUrl(url);
     stored.subscribe = subscribe;
     QCOMPARE(int(BinancePage::marketOf(stored)), market);
@@ -71,7 +71,7 @@ void tst_BinancePage::roundTrip()
     StreamConfig back;
     QString error;
     QVERIFY2(page.toConfig(back, &error), qPrintable(error));
-    QCOMPARE(back.venue, Venue::Binance);
+    QCOMPARE(back.venue, Venue("binance"));
     QCOMPARE(back.url.toString(), url);
     QCOMPARE(back.subscribe, subscribe);
 }
@@ -90,7 +90,7 @@ void tst_BinancePage::refusesWhatItCannotRepresent()
 {
     QFETCH(QString, url);
     StreamConfig stored;
-    stored.venue = Venue::Binance;
+    stored.venue = Venue("binance");
     stored.url = QUrl(url);
     BinancePage page;
     page.setMarket(Market::Spot);

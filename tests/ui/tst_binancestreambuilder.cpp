@@ -3,7 +3,6 @@
 #include <QtTest/QTest>
 
 using namespace streamscope::ui;
-using streamscope::BinancePresets;
 using Market = BinanceRequest::Market;
 using Delivery = BinanceRequest::Delivery;
 
@@ -164,12 +163,12 @@ void tst_BinanceStreamBuilder::manyStreamsNeedSubscribe()
     QCOMPARE(s.subscribe.size(), 239);
 }
 
-// The dialog and the engine's presets share one per-URL limit, BinancePresets::
-// kMaxStreamsInUrl: 100 names always fit a 4 KB request line (the dialog allowed 200 before,
+// The dialog and the engine's presets share one per-URL limit, the Binance presets'
+// maxStreamsInUrl (VenueCatalog): 100 names always fit a 4 KB request line (the dialog allowed 200 before,
 // which could need 7.4 KB). The 101st stream asks for "Subscribe after connect".
 void tst_BinanceStreamBuilder::urlLimitIsTheEngines()
 {
-    QCOMPARE(BinancePresets::kMaxStreamsInUrl, 100);
+    QCOMPARE(BinanceStreamBuilder::maxStreamsInUrl(), 100);
     QStringList symbols;
     for (int i = 0; i < 101; ++i)
         symbols.append(QStringLiteral("SYM%1USDT").arg(i));

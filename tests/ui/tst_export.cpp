@@ -105,7 +105,7 @@ void tst_Export::statisticsAreFieldValueRows()
     StreamSnapshot s;
     s.id = 7;
     s.name = text("btc");
-    s.venue = Venue::Binance;
+    s.venue = Venue("binance");
     s.state = StreamState::Live;
     s.messages = 1234;
     for (int i = 0; i < 10; ++i)

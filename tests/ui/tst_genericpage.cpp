@@ -60,7 +60,7 @@ void tst_GenericPage::roundTrip()
     page.fromConfig(stored);
     QCOMPARE(page.suggestedName(), suggestedName);
     StreamConfig back;
-    back.venue = Venue::Betfair; // whatever it was, the generic page makes it generic
+    back.venue = Venue("betfair"); // whatever it was, the generic page makes it generic
     QString error;
     QVERIFY2(page.toConfig(back, &error), qPrintable(error));
     QCOMPARE(back.venue, Venue::Generic);

@@ -530,7 +530,7 @@ void tst_MainWindow::correctedLatencyAndClockStatus()
     MainWindow w(&engine);
     StreamConfig c;
     c.name = QStringLiteral("ahead");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=200&clock_offset_ms=500").arg(port));
     c.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time?clock_offset_ms=500").arg(port));
     Workspace ws;

@@ -39,7 +39,7 @@ private slots:
         Workspace ws;
         StreamConfig c;
         c.name = QStringLiteral("calm");
-        c.venue = Venue::Binance;
+        c.venue = Venue("binance");
         c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?count=300").arg(port));
         ws.streams = {c};
         ws.flight.enabled = true;

@@ -21,7 +21,7 @@ StreamSnapshot snapshot(StreamId id, const QString &name, quint64 messages, qint
     s.id = id;
     s.name = name;
     s.url = RedactedUrl::of(QUrl(QStringLiteral("wss://127.0.0.1:9443/ws/btcusdt@aggTrade")));
-    s.venue = Venue::Binance;
+    s.venue = Venue("binance");
     s.mode = DecodeMode::Parsed;
     s.state = StreamState::Live;
     s.messages = messages;

@@ -53,7 +53,7 @@ void tst_StreamDialog::binanceSpotBuildsCombinedUrl()
     QString error;
     QVERIFY2(d.validate(&error), qPrintable(error));
     const StreamConfig c = d.config();
-    QCOMPARE(c.venue, Venue::Binance);
+    QCOMPARE(c.venue, Venue("binance"));
     QCOMPARE(c.url.toString(),
              QStringLiteral("wss://stream.binance.com:9443/stream?streams="
                             "btcusdt@aggTrade/btcusdt@kline_1m/btcusdt@depth5@100ms/btcusdt@bookTicker/"
@@ -164,7 +164,7 @@ void tst_StreamDialog::betfairKeepsSecretsOutOfTheConfig()
     QString error;
     QVERIFY2(d.validate(&error), qPrintable(error));
     const StreamConfig c = d.config();
-    QCOMPARE(c.venue, Venue::Betfair);
+    QCOMPARE(c.venue, Venue("betfair"));
     QCOMPARE(c.url.toString(), QStringLiteral("tls://stream-api.betfair.com:443"));
     QCOMPARE(c.appKey, QStringLiteral("keychain:betfair-bf-main-app-key"));
     QCOMPARE(c.session, QStringLiteral("env:BF_SESSION"));
@@ -235,7 +235,7 @@ void tst_StreamDialog::editRoundTripsABinanceStream()
 {
     StreamConfig c;
     c.name = QStringLiteral("btc");
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = QUrl(QStringLiteral("wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/btcusdt@depth20@100ms"));
     c.stallTimeoutMs = 12000;
     AlertRule rule;

@@ -1,7 +1,7 @@
 // Binance URLs and presets: stream names from symbols and types, raw and combined URLs,
 // spot and USD-M futures limits. No network.
 
-#include "BinancePresets.h"
+#include "venues/binance/BinancePresets.h"
 
 #include <QtTest/QtTest>
 
@@ -83,7 +83,7 @@ void TestBinancePresets::presets()
     for (int i = 0; i < 1500; ++i)
         many << QStringLiteral("s%1usdt@trade").arg(i);
     const StreamConfig spot = BinancePresets::preset(Market::Spot, QStringLiteral("spot"), many);
-    QCOMPARE(spot.venue, Venue::Binance);
+    QCOMPARE(spot.venue, Venue("binance"));
     QVERIFY(!spot.futures);
     QCOMPARE(spot.pingIntervalMs, 20000);
     QCOMPARE(spot.pongTimeoutMs, 60000);

@@ -1,6 +1,7 @@
 #include "BetfairPage.h"
 
 #include "KeychainStore.h"
+#include "VenueCatalog.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QRegularExpression>
@@ -19,9 +20,14 @@
 namespace streamscope::ui {
 
 namespace {
-const char *const kBetfairFields[] = {"EX_BEST_OFFERS", "EX_BEST_OFFERS_DISP", "EX_ALL_OFFERS",
-                                      "EX_TRADED",      "EX_TRADED_VOL",       "EX_LTP",
-                                      "EX_MARKET_DEF",  "SP_TRADED",           "SP_PROJECTED"};
+// What the engine's Betfair presets offer: its hosts (the first is the default) and the market
+// data fields (the first is checked by default).
+const VenueMarket &exchange()
+{
+    static const VenuePresets betfair = VenueCatalog::presets(Venue("betfair"));
+    static const VenueMarket none;
+    return betfair.markets.isEmpty() ? none : betfair.markets.first();
+}
 
 QString cleanKeyPart(QString s)
 {
@@ -33,7 +39,8 @@ QString cleanKeyPart(QString s)
 BetfairPage::BetfairPage(QWidget *parent)
     : QWidget(parent)
 {
-    m_host = new QLineEdit(QStringLiteral("stream-api.betfair.com:443"));
+    const QUrl host = exchange().endpoints.value(0);
+    m_host = new QLineEdit(QStringLiteral("%1:%2").arg(host.host()).arg(host.port(443)));
     m_host->setObjectName(QStringLiteral("betfairHost"));
     m_host->setToolTip(tr("host:port of the stream API (integration: stream-api-integration.betfair.com:443)"));
     m_appKey = new QLineEdit;
@@ -57,9 +64,9 @@ BetfairPage::BetfairPage(QWidget *parent)
     auto *fields = new QGroupBox(tr("Market data fields"));
     auto *fieldGrid = new QGridLayout(fields);
     int i = 0;
-    for (const char *f : kBetfairFields) {
-        auto *box = new QCheckBox(QLatin1String(f));
-        box->setObjectName(QLatin1String(f));
+    for (const QString &f : exchange().values(QStringLiteral("fields"))) {
+        auto *box = new QCheckBox(f);
+        box->setObjectName(f);
         box->setChecked(i == 0);
         fieldGrid->addWidget(box, i / 3, i % 3);
         m_fields.append(box);
@@ -186,7 +193,7 @@ bool BetfairPage::toConfig(StreamConfig &c, Secrets *secrets, QString *error) co
         *error = tr("Pick at least one market data field, for example EX_BEST_OFFERS.");
         return false;
     }
-    c.venue = Venue::Betfair;
+    c.venue = Venue("betfair");
     c.url = full;
     c.marketSubscription =
         QJsonObject{{QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), idArray}}},

@@ -41,13 +41,15 @@ BinancePage::BinancePage(QWidget *parent)
     m_klineInterval = new QComboBox;
     m_klineInterval->setObjectName(QStringLiteral("klineInterval"));
     m_klineInterval->addItems(BinanceStreamBuilder::klineIntervals());
-    m_klineInterval->setCurrentText(QStringLiteral("1m"));
+    m_klineInterval->setCurrentText(
+        BinanceStreamBuilder::marketPresets(Market::Spot).defaultValue(QStringLiteral("interval")));
     m_depth = new QCheckBox(tr("partial depth"));
     m_depth->setObjectName(QStringLiteral("depth"));
     m_depthLevels = new QComboBox;
     m_depthLevels->setObjectName(QStringLiteral("depthLevels"));
-    m_depthLevels->addItems({QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("20")});
-    m_depthLevels->setCurrentText(QStringLiteral("20"));
+    m_depthLevels->addItems(BinanceStreamBuilder::marketPresets(Market::Spot).values(QStringLiteral("levels")));
+    m_depthLevels->setCurrentText(
+        BinanceStreamBuilder::marketPresets(Market::Spot).defaultValue(QStringLiteral("levels")));
     m_depthLevels->setToolTip(tr("Price levels per side"));
     m_depthSpeed = new QComboBox;
     m_depthSpeed->setObjectName(QStringLiteral("depthSpeed"));
@@ -85,7 +87,7 @@ BinancePage::BinancePage(QWidget *parent)
     m_subscribe = new QRadioButton(tr("Subscribe after connect"));
     m_subscribe->setObjectName(QStringLiteral("subscribeAfterConnect"));
     m_subscribe->setToolTip(tr("Open the first stream in the URL and SUBSCRIBE to the others; needed beyond %1 streams")
-                                .arg(BinancePresets::kMaxStreamsInUrl));
+                                .arg(BinanceStreamBuilder::maxStreamsInUrl()));
     auto *delivery = new QHBoxLayout;
     delivery->addWidget(m_inUrl);
     delivery->addWidget(m_subscribe);
@@ -129,11 +131,8 @@ void BinancePage::setMarket(Market market)
     const QString current = m_endpoint->currentText();
     m_endpoint->blockSignals(true);
     m_endpoint->clear();
-    m_endpoint->addItem(BinanceStreamBuilder::defaultEndpoint(market));
-    if (market == Market::UsdmFutures)
-        m_endpoint->addItem(QStringLiteral("wss://fstream.binancefuture.com")); // the futures testnet
-    else
-        m_endpoint->addItem(BinancePresets::baseUrl(Market::SpotMarketData).toString());
+    // The default host, then the alternatives: spot's market-data-only host, the futures testnet.
+    m_endpoint->addItems(BinanceStreamBuilder::endpoints(market));
     const bool custom = !current.isEmpty() && !current.contains(QLatin1String("binance"));
     if (custom)
         m_endpoint->setEditText(current);
@@ -205,7 +204,7 @@ bool BinancePage::toConfig(StreamConfig &config, QString *error) const
         *error = s.error;
         return false;
     }
-    config.venue = Venue::Binance;
+    config.venue = BinanceStreamBuilder::presets().venue;
     config.url = s.url;
     config.subscribe = s.subscribe;
     return true;

@@ -4,11 +4,12 @@
 // levels and update speeds, delivery (all in the URL or SUBSCRIBE after connect) and a
 // preview of what will be connected. fromConfig() recovers the choices from a stored
 // stream; toConfig() writes the URL and SUBSCRIBE list, built by BinanceStreamBuilder (and
-// so by the engine's BinancePresets). Owns its widgets only.
+// so by the engine's VenueCatalog, whose Binance presets also give the endpoints, intervals,
+// levels and speeds offered). Owns its widgets only.
 //
 // Thread contract: GUI thread only.
 
-#include "BinancePresets.h"
+#include "BinanceStreamBuilder.h"
 #include "StreamConfig.h"
 
 #include <QtWidgets/QWidget>
@@ -26,7 +27,7 @@ struct BinanceRequest;
 class BinancePage : public QWidget {
     Q_OBJECT
 public:
-    using Market = BinancePresets::Market;
+    using Market = BinanceRequest::Market;
 
     explicit BinancePage(QWidget *parent = nullptr);
 

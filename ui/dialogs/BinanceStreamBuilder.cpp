@@ -1,5 +1,7 @@
 #include "BinanceStreamBuilder.h"
 
+#include "VenueCatalog.h"
+
 #include <QtCore/QCoreApplication>
 #include <QtCore/QRegularExpression>
 
@@ -10,31 +12,57 @@ QString tr(const char *text)
 {
     return QCoreApplication::translate("BinanceStreamBuilder", text);
 }
+
+const Venue kBinance("binance");
 } // namespace
+
+const VenuePresets &BinanceStreamBuilder::presets()
+{
+    static const VenuePresets binance = VenueCatalog::presets(kBinance);
+    return binance;
+}
+
+const VenueMarket &BinanceStreamBuilder::marketPresets(BinanceRequest::Market market)
+{
+    static const VenueMarket none;
+    const VenueMarket *m = presets().market(market == BinanceRequest::Market::UsdmFutures ? QStringLiteral("usdm")
+                                                                                          : QStringLiteral("spot"));
+    return m ? *m : none;
+}
+
+int BinanceStreamBuilder::maxStreamsInUrl()
+{
+    return presets().maxStreamsInUrl;
+}
+
+QStringList BinanceStreamBuilder::endpoints(BinanceRequest::Market market)
+{
+    QStringList out;
+    for (const QUrl &url : marketPresets(market).endpoints)
+        out << url.toString();
+    return out;
+}
 
 QString BinanceStreamBuilder::defaultEndpoint(BinanceRequest::Market market)
 {
-    return BinancePresets::baseUrl(market).toString();
+    // The market-data-only host is spot's alternative endpoint.
+    const QStringList all = endpoints(market);
+    return all.value(market == BinanceRequest::Market::SpotMarketData ? 1 : 0);
 }
 
 QStringList BinanceStreamBuilder::klineIntervals()
 {
-    return {QStringLiteral("1s"),  QStringLiteral("1m"),  QStringLiteral("3m"), QStringLiteral("5m"),
-            QStringLiteral("15m"), QStringLiteral("30m"), QStringLiteral("1h"), QStringLiteral("2h"),
-            QStringLiteral("4h"),  QStringLiteral("6h"),  QStringLiteral("8h"), QStringLiteral("12h"),
-            QStringLiteral("1d"),  QStringLiteral("3d"),  QStringLiteral("1w"), QStringLiteral("1M")};
+    return marketPresets(BinanceRequest::Market::Spot).values(QStringLiteral("interval"));
 }
 
 QStringList BinanceStreamBuilder::depthSpeeds(BinanceRequest::Market market)
 {
-    if (market == BinanceRequest::Market::UsdmFutures)
-        return {QStringLiteral("250ms"), QStringLiteral("500ms"), QStringLiteral("100ms")};
-    return {QStringLiteral("1000ms"), QStringLiteral("100ms")};
+    return marketPresets(market).values(QStringLiteral("speed"));
 }
 
 bool BinanceStreamBuilder::hasTradeStream(BinanceRequest::Market market)
 {
-    return market != BinanceRequest::Market::UsdmFutures;
+    return marketPresets(market).channels.contains(QStringLiteral("trade"));
 }
 
 QStringList BinanceStreamBuilder::parseSymbols(const QString &text, QString *error)
@@ -92,8 +120,11 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
                         .arg(req.klineInterval, klineIntervals().join(QStringLiteral(", ")));
         return out;
     }
-    if (req.partialDepth && req.depthLevels != 5 && req.depthLevels != 10 && req.depthLevels != 20) {
-        out.error = tr("Partial depth levels must be 5, 10 or 20.");
+    const QStringList levels = marketPresets(req.market).values(QStringLiteral("levels"));
+    if (req.partialDepth && !levels.contains(QString::number(req.depthLevels))) {
+        out.error =
+            tr("Partial depth levels must be %1 or %2.")
+                .arg(levels.mid(0, levels.size() - 1).join(QStringLiteral(", ")), levels.value(levels.size() - 1));
         return out;
     }
 
@@ -112,7 +143,7 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         types.append(QStringLiteral("bookTicker"));
     // Symbol by symbol, so that a symbol's streams stay together in the URL and the preview.
     for (const QString &symbol : symbols)
-        out.streams += BinancePresets::streamNames({symbol}, types);
+        out.streams += VenueCatalog::streamNames(kBinance, {symbol}, types);
     if (out.streams.isEmpty()) {
         out.error = tr("Pick at least one stream type (trade, aggTrade, kline, depth or bookTicker).");
         return out;
@@ -131,10 +162,10 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
         return out;
     }
 
-    if (req.delivery == BinanceRequest::Delivery::InUrl && out.streams.size() > BinancePresets::kMaxStreamsInUrl) {
+    if (req.delivery == BinanceRequest::Delivery::InUrl && out.streams.size() > maxStreamsInUrl()) {
         out.error = tr("%1 streams are too many for one URL (at most %2): choose \"Subscribe after connect\".")
                         .arg(out.streams.size())
-                        .arg(BinancePresets::kMaxStreamsInUrl);
+                        .arg(maxStreamsInUrl());
         return out;
     }
 
@@ -143,7 +174,7 @@ BinanceStreams BinanceStreamBuilder::build(const BinanceRequest &req)
     // stream and the rest are subscribed after connect (and the engine spreads more than
     // 1024 over several connections).
     const QStringList inUrl = req.delivery == BinanceRequest::Delivery::Subscribe ? out.streams.mid(0, 1) : out.streams;
-    out.url = BinancePresets::combinedUrl(base, inUrl);
+    out.url = VenueCatalog::streamUrl(kBinance, base, inUrl);
     if (req.delivery == BinanceRequest::Delivery::Subscribe)
         out.subscribe = out.streams.mid(1);
     out.ok = true;

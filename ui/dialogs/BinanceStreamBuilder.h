@@ -1,11 +1,12 @@
 #pragma once
 
 // The UI side of the Binance preset: checks the user's choices (symbols, stream types,
-// update speeds, endpoint, delivery) with messages a user can act on, then asks the
-// engine's BinancePresets for the stream names, the combined URL and the per-URL limit, so
-// the dialog and the engine build URLs one way. Pure logic, no network; any thread.
+// update speeds, endpoint, delivery) against what the engine's VenueCatalog says Binance
+// offers (its presets: endpoints, intervals, speeds, the per-URL limit), with messages a user
+// can act on, then asks the catalog for the stream names and the combined URL, so the dialog
+// and the engine build URLs one way. Pure logic, no network; any thread.
 
-#include "BinancePresets.h"
+#include "VenuePresets.h"
 
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>
@@ -13,7 +14,8 @@
 namespace streamscope::ui {
 
 struct BinanceRequest {
-    using Market = BinancePresets::Market;
+    // Spot (with its market-data-only host as an alternative endpoint) or USD-M futures.
+    enum class Market : quint8 { Unknown = 0, Spot, SpotMarketData, UsdmFutures };
     enum class Delivery { Unknown = 0, InUrl, Subscribe };
 
     Market market = Market::Spot;
@@ -42,7 +44,14 @@ struct BinanceStreams {
 
 class BinanceStreamBuilder {
 public:
+    // The venue's presets (VenueCatalog) and a market's part of them.
+    static const VenuePresets &presets();
+    static const VenueMarket &marketPresets(BinanceRequest::Market market);
+    // Streams one URL may name.
+    static int maxStreamsInUrl();
     static QString defaultEndpoint(BinanceRequest::Market market);
+    // The market's endpoints: the default first, then its alternatives.
+    static QStringList endpoints(BinanceRequest::Market market);
     static QStringList klineIntervals();
     static QStringList depthSpeeds(BinanceRequest::Market market); // first entry: the default
     static bool hasTradeStream(BinanceRequest::Market market);

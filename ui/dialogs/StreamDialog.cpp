@@ -216,8 +216,8 @@ bool StreamDialog::validate(QString *errorOut)
         case Preset::Unknown:
             ok = m_generic->toConfig(c, &error);
             // Editing a Binance stream that the Binance page cannot represent keeps its protocol.
-            if (m_editing && m_original.venue == Venue::Binance) {
-                c.venue = Venue::Binance;
+            if (m_editing && m_original.venue == Venue("binance")) {
+                c.venue = m_original.venue;
                 c.subscribe = m_original.subscribe;
             }
             break;
@@ -269,11 +269,11 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
     m_name->setText(config.name);
 
     bool done = false;
-    if (config.venue == Venue::Binance) {
+    if (config.venue == Venue("binance")) {
         setPreset(BinancePage::marketOf(config) == BinancePage::Market::UsdmFutures ? Preset::BinanceFutures
                                                                                     : Preset::BinanceSpot);
         done = m_binance->fromConfig(config);
-    } else if (config.venue == Venue::Betfair) {
+    } else if (config.venue == Venue("betfair")) {
         setPreset(Preset::Betfair);
         m_betfair->fromConfig(config);
         done = true;

@@ -61,7 +61,7 @@ StreamConfig BinancePresets::preset(Market market, const QString &name, const QS
 {
     StreamConfig c;
     c.name = name;
-    c.venue = Venue::Binance;
+    c.venue = Venue("binance");
     c.url = combinedUrl(market, streams.mid(0, kMaxStreamsInUrl));
     c.subscribe = streams.mid(kMaxStreamsInUrl);
     c.futures = market == Market::UsdmFutures;
@@ -75,6 +75,42 @@ StreamConfig BinancePresets::preset(Market market, const QString &name, const QS
         c.pongTimeoutMs = 60000;
     }
     return c;
+}
+
+VenuePresets BinancePresets::presets()
+{
+    const QStringList intervals = {
+        QStringLiteral("1s"),  QStringLiteral("1m"),  QStringLiteral("3m"), QStringLiteral("5m"),
+        QStringLiteral("15m"), QStringLiteral("30m"), QStringLiteral("1h"), QStringLiteral("2h"),
+        QStringLiteral("4h"),  QStringLiteral("6h"),  QStringLiteral("8h"), QStringLiteral("12h"),
+        QStringLiteral("1d"),  QStringLiteral("3d"),  QStringLiteral("1w"), QStringLiteral("1M")};
+    const VenueChoice interval{QStringLiteral("interval"), intervals, QStringLiteral("1m")};
+    const VenueChoice levels{QStringLiteral("levels"),
+                             {QStringLiteral("5"), QStringLiteral("10"), QStringLiteral("20")},
+                             QStringLiteral("20")};
+    // The first speed is the market's default: a stream name at that speed has no suffix.
+    VenueMarket spot{QStringLiteral("spot"),
+                     QStringLiteral("Spot"),
+                     {baseUrl(Market::Spot), baseUrl(Market::SpotMarketData)},
+                     {QStringLiteral("trade"), QStringLiteral("aggTrade"), QStringLiteral("kline"),
+                      QStringLiteral("depth"), QStringLiteral("depthDiff"), QStringLiteral("bookTicker")},
+                     {interval, levels,
+                      VenueChoice{QStringLiteral("speed"), {QStringLiteral("1000ms"), QStringLiteral("100ms")}, {}}}};
+    // USD-M futures have no trade stream (aggTrade only).
+    VenueMarket futures{QStringLiteral("usdm"),
+                        QStringLiteral("USD-M futures"),
+                        {baseUrl(Market::UsdmFutures), QUrl(QStringLiteral("wss://fstream.binancefuture.com"))},
+                        {QStringLiteral("aggTrade"), QStringLiteral("kline"), QStringLiteral("depth"),
+                         QStringLiteral("depthDiff"), QStringLiteral("bookTicker")},
+                        {interval, levels,
+                         VenueChoice{QStringLiteral("speed"),
+                                     {QStringLiteral("250ms"), QStringLiteral("500ms"), QStringLiteral("100ms")},
+                                     {}}}};
+    VenuePresets p;
+    p.markets = {spot, futures};
+    p.exampleInstruments = {QStringLiteral("BTCUSDT"), QStringLiteral("ETHUSDT")};
+    p.maxStreamsInUrl = kMaxStreamsInUrl;
+    return p;
 }
 
 } // namespace streamscope

@@ -1,10 +1,12 @@
 #include "BetfairVenue.h"
 
-#include "VenueHost.h"
+#include "BetfairFields.h"
+
 #include "model/PeerText.h"
 #include "platform/SecretStore.h"
 #include "protocol/RequestIds.h"
 #include "stats/StreamShared.h"
+#include "venues/VenueHost.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -63,9 +65,9 @@ void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, cons
         body.insert(QStringLiteral("clk"), QString::fromStdString(resume.clk));
     if (!resume.initialClk.empty() || !resume.clk.empty()) {
         m_resubscribed = true;
-        m_host.event(EventKind::Info,
-                     QStringLiteral("%1 resubscribing with initialClk %2, clk %3")
-                         .arg(op, QString::fromStdString(resume.initialClk), QString::fromStdString(resume.clk)));
+        m_host.venueEvent(EventKind::Info,
+                          QStringLiteral("%1 resubscribing with initialClk %2, clk %3")
+                              .arg(op, QString::fromStdString(resume.initialClk), QString::fromStdString(resume.clk)));
     }
     m_host.sendOn(link, QString::fromUtf8(QJsonDocument(body).toJson(QJsonDocument::Compact)), op, QString::number(id));
 }
@@ -80,21 +82,24 @@ void BetfairVenue::onDisconnected()
 void BetfairVenue::track(const DecodedFields &f)
 {
     // std::string::assign reuses its capacity: no allocation once a token has been seen.
-    Resume &resume = (f.op.size() == 3 && f.op[0] == 'o') ? m_order : m_market;
-    if (!f.clk.empty())
-        resume.clk.assign(f.clk);
-    if (!f.initialClk.empty())
-        resume.initialClk.assign(f.initialClk);
+    // The event type is the op: ocm (orders) or mcm (markets).
+    Resume &resume = (f.eventType.size() == 3 && f.eventType[0] == 'o') ? m_order : m_market;
+    if (const std::string_view clk = betfair::text(f, betfair::kClk); !clk.empty())
+        resume.clk.assign(clk);
+    if (const std::string_view initialClk = betfair::text(f, betfair::kInitialClk); !initialClk.empty())
+        resume.initialClk.assign(initialClk);
     VenueCounters &v = m_host.shared().venue;
-    if (f.heartbeatMs != DecodedFields::kNone && f.heartbeatMs != m_heartbeatMs) {
-        m_heartbeatMs = f.heartbeatMs;
-        v.heartbeatMs.store(f.heartbeatMs);
+    if (const std::int64_t heartbeatMs = betfair::number(f, betfair::kHeartbeatMs);
+        heartbeatMs != DecodedFields::kNone && heartbeatMs != m_heartbeatMs) {
+        m_heartbeatMs = heartbeatMs;
+        v.heartbeatMs.store(heartbeatMs);
     }
-    if (f.conflateMs != DecodedFields::kNone && f.conflateMs != m_conflateMs) {
-        m_conflateMs = f.conflateMs;
-        v.conflateMs.store(f.conflateMs);
+    if (const std::int64_t conflateMs = betfair::number(f, betfair::kConflateMs);
+        conflateMs != DecodedFields::kNone && conflateMs != m_conflateMs) {
+        m_conflateMs = conflateMs;
+        v.conflateMs.store(conflateMs);
     }
-    const bool stale = f.status == 503;
+    const bool stale = betfair::number(f, betfair::kStatus) == 503;
     if (stale)
         v.status503.add();
     const StreamState want = stale ? StreamState::Degraded : StreamState::Live;
@@ -102,9 +107,9 @@ void BetfairVenue::track(const DecodedFields &f)
         m_liveState = want;
         m_liveReason = stale ? QStringLiteral("venue status 503: data may be stale (connection kept)")
                              : QStringLiteral("receiving data");
-        m_host.event(EventKind::Info,
-                     stale ? QStringLiteral("venue status 503: data may be stale")
-                           : QStringLiteral("venue status back to normal"));
+        m_host.venueEvent(EventKind::Info,
+                          stale ? QStringLiteral("venue status 503: data may be stale")
+                                : QStringLiteral("venue status back to normal"));
     }
 }
 
@@ -114,36 +119,38 @@ void BetfairVenue::onData(const DecodedFields &f, bool checkSequence)
     m_changeSeen = true;
     track(f);
     VenueCounters &v = m_host.shared().venue;
-    if (f.segmentType.empty()) {
+    const std::string_view segmentType = betfair::text(f, betfair::kSegmentType);
+    const std::string_view changeType = betfair::text(f, betfair::kChangeType);
+    if (segmentType.empty()) {
         v.updates.add();
     } else {
         v.segments.add();
-        if (f.segmentType == std::string_view("SEG_END"))
+        if (segmentType == std::string_view("SEG_END"))
             v.updates.add();
     }
-    const bool subImage = f.changeType == std::string_view("SUB_IMAGE");
+    const bool subImage = changeType == std::string_view("SUB_IMAGE");
     if (subImage) {
         v.images.add();
         if (m_imagesThisConnection++ > 0)
-            m_host.event(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
-    } else if (f.changeType == std::string_view("RESUB_DELTA")) {
+            m_host.venueEvent(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
+    } else if (changeType == std::string_view("RESUB_DELTA")) {
         v.resubDeltas.add();
-        m_host.event(EventKind::Info,
-                     m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
-                                    : QStringLiteral("RESUB_DELTA without a resubscription"));
-    } else if (f.image) {
+        m_host.venueEvent(EventKind::Info,
+                          m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
+                                         : QStringLiteral("RESUB_DELTA without a resubscription"));
+    } else if (f.flag(betfair::kImage)) {
         // A market image inside a delta (img=true): that market's cache is replaced.
         v.images.add();
-        m_host.event(EventKind::Info, QStringLiteral("market image (img=true): the market's cache is replaced"));
+        m_host.venueEvent(EventKind::Info, QStringLiteral("market image (img=true): the market's cache is replaced"));
     }
-    if (f.conflated) {
+    if (f.flag(betfair::kConflated)) {
         v.conflated.add();
         if (m_conflateMs == 0 && !m_conflationFlagged) {
             m_conflationFlagged = true;
             v.conflatedUnrequested.store(true);
-            m_host.event(EventKind::Info,
-                         QStringLiteral("con=true although conflateMs is 0: the venue conflated "
-                                        "(the client reads too slowly or the market is too busy)"));
+            m_host.venueEvent(EventKind::Info,
+                              QStringLiteral("con=true although conflateMs is 0: the venue conflated "
+                                             "(the client reads too slowly or the market is too busy)"));
         }
     }
 }

@@ -4,13 +4,15 @@
 // futures: stream names from symbols and stream types ("BTCUSDT" + "aggTrade" →
 // "btcusdt@aggTrade"), raw (/ws/<name>) and combined (/stream?streams=a/b) URLs on a
 // market's host or on any host the user names (a testnet, a local replay server), and
-// presets carrying each market's limits (control messages per second, ping/pong timing).
-// Public (engine/api/) because the UI's stream dialog builds its URLs with it: there is one
+// presets carrying each market's limits (control messages per second, ping/pong timing), and
+// what the add-stream dialog offers (presets()). The UI reaches it through the engine's
+// VenueCatalog (BinanceEntry.cpp registers streamNames and the combined URL), so there is one
 // Binance URL builder and one per-URL stream limit.
 //
 // Thread contract: pure functions, callable from any thread.
 
-#include "StreamConfig.h"
+#include "model/StreamConfig.h"
+#include "model/VenuePresets.h"
 
 #include <QtCore/QStringList>
 #include <QtCore/QUrl>
@@ -41,6 +43,9 @@ public:
     // rest subscribed after connect (and split over connections past 1,024), the market's
     // pacing (futures flag) and ping/pong timing.
     static StreamConfig preset(Market market, const QString &name, const QStringList &streams);
+    // The dialog's data: markets "spot" (with the market-data-only host) and "usdm" (with the
+    // futures testnet), their channels and the values of interval, levels and speed.
+    static VenuePresets presets();
 };
 
 } // namespace streamscope

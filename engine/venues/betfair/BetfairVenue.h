@@ -8,11 +8,12 @@
 // conflateMs is 0), segmented changes as one update, heartbeats apart from data; shows
 // status 503 as StreamState::Degraded without disconnecting; raises a stale alarm when
 // nothing at all arrives within 3 x heartbeatMs; an authentication FAILURE is Failed with
-// the venue's code and message, never a reconnect loop.
+// the venue's code and message, never a reconnect loop. What the decoder reads of Betfair's
+// messages (and where: BetfairFields.h) is BetfairSpec.cpp; the registry entry, BetfairEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
-#include "VenueHandler.h"
+#include "venues/VenueHandler.h"
 
 #include <QtCore/QJsonObject>
 
@@ -24,17 +25,7 @@ class BetfairVenue final : public VenueHandler {
 public:
     using VenueHandler::VenueHandler;
 
-    DecodeProfile decodeProfile() const override { return DecodeProfile::Betfair; }
     bool ownsFreshness() const override { return true; }
-    // The decoder reads "ct" anyway in parsed mode: the head scan need not look for it.
-    HeadScanner::Heartbeats headScanHeartbeats(bool parsed) const override
-    {
-        return parsed ? HeadScanner::Heartbeats::LeaveToDecoder : HeadScanner::Heartbeats::Find;
-    }
-    bool isHeartbeat(const HeadInfo &head, const DecodedFields &fields) const override
-    {
-        return head.changeMessage && fields.changeType == "HEARTBEAT";
-    }
     bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
     void onDisconnected() override;
     void onData(const DecodedFields &fields, bool checkSequence) override;

@@ -5,11 +5,12 @@
 // (5/s spot, 10/s futures, pings counted), at most 1,024 streams per connection,
 // depth-diff continuity (U/u spot, pu/u futures), the serverShutdown notice and the 24-hour
 // connection limit answered by a make-before-break rollover, and the websocket-API
-// envelope's rateLimits kept for display.
+// envelope's rateLimits kept for display. What the decoder reads of Binance's messages is
+// BinanceSpec.cpp; the registry entry, BinanceEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
-#include "VenueHandler.h"
+#include "venues/VenueHandler.h"
 
 namespace streamscope {
 
@@ -23,7 +24,6 @@ public:
 
     static bool isFutures(const StreamConfig &config);
 
-    DecodeProfile decodeProfile() const override { return DecodeProfile::Binance; }
     int controlMessagesPerSecond() const override;
     qint64 maxConnectionAgeMs() const override;
     int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
@@ -32,10 +32,11 @@ public:
     // itself, over http for ws and https for wss, on the stream's port.
     QUrl serverTimeUrl() const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
-    bool onNotice(int link, const DecodedFields &fields) override;
-    // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.
-    RawNotice rawNotice() const override { return {"{\"stream\":\"!serverShutdown\"", "serverShutdown", 11}; }
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
+
+protected:
+    // serverShutdown: a make-before-break rollover of the connection.
+    bool onVenueNotice(int link, const DecodedFields &fields) override;
 };
 
 } // namespace streamscope

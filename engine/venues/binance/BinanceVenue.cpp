@@ -1,8 +1,8 @@
 #include "BinanceVenue.h"
 
-#include "VenueHost.h"
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
+#include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -78,11 +78,9 @@ QUrl BinanceVenue::shardUrl(const QUrl &base, int shard) const
     return url;
 }
 
-bool BinanceVenue::onNotice(int link, const DecodedFields &fields)
+bool BinanceVenue::onVenueNotice(int link, const DecodedFields &fields)
 {
-    // Cheap test first: almost every event type differs in length or first letter.
-    if (fields.eventType.size() != 14 || fields.eventType != std::string_view("serverShutdown"))
-        return false;
+    Q_UNUSED(fields);
     m_host.shared().venue.serverShutdowns.add();
     m_host.rollOver(link, QStringLiteral("serverShutdown notice"));
     return true;

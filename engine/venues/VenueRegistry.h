@@ -1,0 +1,56 @@
+#pragma once
+
+// Every venue the engine knows, one VenueEntry each, built from the one-line-per-venue list
+// engine/venues/VenueList.h: a venue's folder provides its entry (name, handler, decode spec,
+// presets) and nothing outside the folder names the venue. The session creates handlers
+// through it (VenueHandler::create), the workspace checks names and transports against it,
+// the public VenueCatalog (engine/api/) reads presets from it.
+//
+// Thread contract: the entries are built once, on first use (thread-safe), and immutable
+// after; any thread may read them.
+
+#include "model/StreamConfig.h"
+#include "model/StreamTypes.h"
+#include "model/VenuePresets.h"
+
+#include <QtCore/QStringList>
+#include <QtCore/QUrl>
+
+#include <memory>
+#include <vector>
+
+namespace streamscope {
+
+class DecodeSpec;
+class VenueHandler;
+class VenueHost;
+
+// What one venue's folder registers.
+struct VenueEntry {
+    Venue venue;               // its folder's name, as workspaces and reports write it (set by the registry)
+    const char *title = "";    // as shown to people ("Binance")
+    bool lineProtocol = false; // its streams are CRLF lines over tcp/tls, never websockets
+    // A handler for a stream of this venue; it keeps a reference to the config and the host.
+    std::unique_ptr<VenueHandler> (*createHandler)(const StreamConfig &config, VenueHost &host) = nullptr;
+    // What the head scan and the decoder find in its messages (a static of the folder).
+    const DecodeSpec &(*decodeSpec)() = nullptr;
+    // What the add-stream dialog offers (VenuePresets.h).
+    VenuePresets (*presets)() = nullptr;
+    // Optional: the venue's stream names for instruments × channels ("btcusdt@aggTrade"), and
+    // the URL that opens `streams` on a base URL (scheme, host, port). Null: the venue names
+    // no streams, or not in its URL.
+    QStringList (*streamNames)(const QStringList &instruments, const QStringList &channels) = nullptr;
+    QUrl (*streamUrl)(const QUrl &base, const QStringList &streams) = nullptr;
+};
+
+class VenueRegistry {
+public:
+    // In the order of VenueList.h.
+    static const std::vector<VenueEntry> &entries();
+    // The entry of `venue`, or null when no folder registers it.
+    static const VenueEntry *find(Venue venue);
+    // The entry of `venue`, the generic venue's when no folder registers it.
+    static const VenueEntry &entryOf(Venue venue);
+};
+
+} // namespace streamscope

@@ -1,0 +1,7 @@
+# Betfair (docs/venues.md): handler, decode spec and its field slots, registry entry; scenarios.
+list(APPEND STREAMSCOPE_VENUE_ENGINE_SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairVenue.h ${CMAKE_CURRENT_LIST_DIR}/BetfairVenue.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairFields.h
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairSpec.h ${CMAKE_CURRENT_LIST_DIR}/BetfairSpec.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairEntry.cpp)
+list(APPEND STREAMSCOPE_VENUE_SCENARIO_SOURCES ${CMAKE_CURRENT_LIST_DIR}/BetfairScenarios.cpp)

@@ -1,0 +1,122 @@
+// Binance's replay scenarios (the benchmark's workloads, docs/benchmarks.md): combined-stream
+// messages of aggTrade, kline, partial depth, depth diffs and the !ticker@arr batch, alone or
+// mixed. Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing of the
+// engine.
+
+#include "ScenarioKit.h"
+
+#include <cstdio>
+
+namespace streamscope::binance {
+
+namespace {
+
+using scenario::kBaseTimeMs;
+using scenario::PoolMessage;
+using scenario::ScenarioBuilder;
+
+PoolMessage aggTrade(ScenarioBuilder &b, quint64 i)
+{
+    const quint64 ts = kBaseTimeMs + i;
+    b.raw(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":)").timeMs(ts, true);
+    b.raw(R"(,"s":"BTCUSDT","a":)").tradeId(scenario::kFirstTradeId + i).raw(R"(,"p":)").price();
+    b.raw(R"(,"q":)").qty().raw(R"(,"f":)").num(2000000 + i).raw(R"(,"l":)").num(2000000 + i);
+    b.raw(R"(,"T":)").timeMs(ts, false).raw(R"(,"m":)").raw(i % 2 == 1 ? "true" : "false");
+    b.raw(R"(,"M":true}})");
+    return b.take();
+}
+
+PoolMessage kline(ScenarioBuilder &b, quint64 i)
+{
+    const quint64 ts = kBaseTimeMs + i;
+    b.raw(R"({"stream":"btcusdt@kline_1m","data":{"e":"kline","E":)").timeMs(ts, true);
+    b.raw(R"(,"s":"BTCUSDT","k":{"t":)").num(ts).raw(R"(,"T":)").num(ts + 59999);
+    b.raw(R"(,"s":"BTCUSDT","i":"1m","f":)").num(100 + i).raw(R"(,"L":)").num(200 + i);
+    b.raw(R"(,"o":)").price().raw(R"(,"c":)").price().raw(R"(,"h":)").price();
+    b.raw(R"(,"l":)").price().raw(R"(,"v":)").qty().raw(R"(,"n":)").num(100 + i);
+    b.raw(R"(,"x":false,"q":)").qty().raw(R"(,"V":)").qty().raw(R"(,"Q":)").qty();
+    b.raw(R"(,"B":"0"}}})");
+    return b.take();
+}
+
+void levels(ScenarioBuilder &b, int n)
+{
+    for (int k = 0; k < n; ++k)
+        b.raw(k == 0 ? "[" : ",[").price().raw(",").qty().raw("]");
+}
+
+PoolMessage depth20(ScenarioBuilder &b, quint64 i)
+{
+    b.raw(R"({"stream":"btcusdt@depth20@100ms","data":{"lastUpdateId":)").num(5000000000ull + i);
+    b.raw(R"(,"bids":[)");
+    levels(b, 20);
+    b.raw(R"(],"asks":[)");
+    levels(b, 20);
+    b.raw("]}}");
+    return b.take();
+}
+
+PoolMessage depthDiff(ScenarioBuilder &b, quint64 i)
+{
+    const quint64 first = scenario::kFirstSeq + i * (scenario::kSeqSpan + 1);
+    b.raw(R"({"stream":"btcusdt@depth","data":{"e":"depthUpdate","E":)").timeMs(kBaseTimeMs + i, true);
+    b.raw(R"(,"s":"BTCUSDT","U":)").seq(first, true);
+    b.raw(R"(,"u":)").seq(first + scenario::kSeqSpan, false).raw(R"(,"b":[)");
+    levels(b, 200);
+    b.raw(R"(],"a":[)");
+    levels(b, 200);
+    b.raw("]}}");
+    return b.take();
+}
+
+PoolMessage tickerArr(ScenarioBuilder &b, quint64 i)
+{
+    const quint64 ts = kBaseTimeMs + i;
+    b.raw(R"({"stream":"!ticker@arr","data":[)");
+    for (int s = 0; s < 1400; ++s) {
+        char sym[32];
+        std::snprintf(sym, sizeof sym, "SYM%04dUSDT", s);
+        b.raw(s == 0 ? R"({"e":"24hrTicker","E":)" : R"(,{"e":"24hrTicker","E":)");
+        b.timeMs(ts, false).raw(R"(,"s":")").raw(sym).raw(R"(","p":)").price();
+        b.raw(R"(,"P":"1.234","w":)").price().raw(R"(,"x":)").price().raw(R"(,"c":)").price();
+        b.raw(R"(,"Q":)").qty().raw(R"(,"b":)").price().raw(R"(,"B":)").qty();
+        b.raw(R"(,"a":)").price().raw(R"(,"A":)").qty().raw(R"(,"o":)").price();
+        b.raw(R"(,"h":)").price().raw(R"(,"l":)").price().raw(R"(,"v":)").qty();
+        b.raw(R"(,"q":)").qty().raw(R"(,"O":)").num(ts - 86400000).raw(R"(,"C":)").num(ts);
+        b.raw(R"(,"F":)").num(1 + i).raw(R"(,"L":)").num(2 + i).raw(R"(,"n":)").num(3 + i);
+        b.raw("}");
+    }
+    b.raw("]}");
+    return b.take();
+}
+
+// 60 % aggTrade, 20 % kline, 18 % partial depth, 2 % depth diffs, drawn from the pool's generator.
+PoolMessage mix(ScenarioBuilder &b, quint64 i)
+{
+    std::discrete_distribution<int> pick({60, 20, 18, 2});
+    switch (pick(b.rng())) {
+    case 0: return aggTrade(b, i);
+    case 1: return kline(b, i);
+    case 2: return depth20(b, i);
+    default: return depthDiff(b, i);
+    }
+}
+
+void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
+{
+    b.raw(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1700000000000,"p":)");
+    out.badJson = b.take();
+}
+
+} // namespace
+
+std::vector<scenario::ScenarioDefinition> scenarios()
+{
+    return {
+        {"small_aggtrade", 300000, &aggTrade, &specials}, {"medium_kline", 150000, &kline, &specials},
+        {"large_depth20", 60000, &depth20, &specials},    {"xlarge_depth_diff", 30000, &depthDiff, &specials},
+        {"huge_ticker_arr", 600, &tickerArr, &specials},  {"multiplex_mix", 120000, &mix, &specials},
+    };
+}
+
+} // namespace streamscope::binance

@@ -1,0 +1,37 @@
+#include "BinanceSpec.h"
+
+namespace streamscope::binance {
+
+// Binance market streams: an event {"e":type,"E":time ms,"s":symbol,...} on a raw stream, or
+// {"stream":name,"data":event} on a combined one; "data" may be an array of events
+// (!ticker@arr), of which the first stands for the batch. Depth diffs carry U/u (spot) and pu
+// (futures); trades their id in "a" (aggTrade) or "t" (trade). The serverShutdown notice
+// announces a closing connection. Responses are JSON-RPC style ({"result":..,"id":..},
+// {"error":..}) or the websocket API's {"id":..,"status":..} envelope.
+const DecodeSpec &decodeSpec()
+{
+    static const DecodeSpec spec = [] {
+        DecodeSpec s{
+            {.key = "E", .role = FieldRole::EventTime},
+            {.key = "e", .role = FieldRole::EventType},
+            {.key = "s", .role = FieldRole::Symbol},
+            {.key = "U", .role = FieldRole::FirstUpdateId},
+            {.key = "u", .role = FieldRole::FinalUpdateId},
+            {.key = "pu", .role = FieldRole::PrevUpdateId},
+            {.key = "a", .role = FieldRole::EventId, .identity = true},
+            {.key = "t", .role = FieldRole::EventId, .identity = true},
+            {.key = "stream", .role = FieldRole::StreamName, .scopes = kRootScope, .identity = true},
+            {.key = "data", .role = FieldRole::Event, .scopes = kRootScope},
+        };
+        s.timeUnit = LatencyUnit::Milliseconds;
+        s.sequencedEventType = "depthUpdate";
+        s.idEndsEventTypes = {"aggTrade", "trade"};
+        // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.
+        s.notice = {.eventType = "serverShutdown", .rawPrefix = R"({"stream":"!serverShutdown")", .rawProbe = 11};
+        s.head.dataKeys = {"stream", "e"};
+        return s;
+    }();
+    return spec;
+}
+
+} // namespace streamscope::binance

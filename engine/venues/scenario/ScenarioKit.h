@@ -1,0 +1,100 @@
+#pragma once
+
+// The vocabulary of replay scenarios, shared by the venues' scenario sources
+// (engine/venues/<venue>/<Venue>Scenarios.cpp) and the replay server (replay/), which links
+// them as StreamScope::VenueScenarios: Qt Core only, no engine, so that the replay server can
+// test the engine. A scenario is a pool of pre-serialized messages with fixed-width places the
+// server rewrites at send time (event time, sequence numbers, trade id, Betfair's clk and
+// heartbeatMs), plus the special messages a change stream serves.
+//
+// Thread contract: ScenarioBuilder is used by one thread while a pool is built; the rest are
+// constants and plain values.
+
+#include <QtCore/QByteArray>
+
+#include <random>
+#include <string>
+#include <vector>
+
+namespace streamscope::scenario {
+
+// Widths and first values of the rewritten places: every such field has a fixed width, so
+// that a message is patched in place with no allocation.
+constexpr int kTimeMsWidth = 13; // event time in ms
+constexpr int kSeqWidth = 12;    // sequence numbers and trade ids, right aligned, padded with JSON whitespace
+constexpr int kClkWidth = 12;    // Betfair clk digits inside its string
+constexpr int kHeartbeatWidth = 5;
+constexpr quint64 kFirstSeq = 5000000000ull;
+constexpr quint64 kSeqSpan = 200; // u = U + kSeqSpan, next U = u + 1
+constexpr quint64 kFirstTradeId = 1000000;
+constexpr quint64 kBaseTimeMs = 1700000000000ull;
+
+// One pre-serialized JSON message of a pool, with the places that are rewritten at send time.
+struct PoolMessage {
+    QByteArray json;
+    int timeMsOffset = -1;      // event time: kTimeMsWidth digits
+    int firstSeqOffset = -1;    // first sequence number (Binance "U")
+    int lastSeqOffset = -1;     // last sequence number (Binance "u")
+    int clkOffset = -1;         // Betfair "clk": kClkWidth digits inside the string
+    int tradeIdOffset = -1;     // trade id (Binance "a"): kSeqWidth characters, right aligned
+    int heartbeatMsOffset = -1; // Betfair "heartbeatMs" echo: kHeartbeatWidth characters
+};
+
+// Appends JSON text and remembers where the patchable fields are; random prices and sizes
+// come from the pool's generator (a fixed seed per scenario).
+class ScenarioBuilder {
+public:
+    explicit ScenarioBuilder(std::mt19937_64 &rng)
+        : m_rng(rng)
+    {
+    }
+
+    ScenarioBuilder &raw(const char *text);
+    ScenarioBuilder &num(quint64 value);
+    ScenarioBuilder &price();
+    ScenarioBuilder &qty();
+    ScenarioBuilder &odds();
+    // An event time; `patched`: the server writes the send time there.
+    ScenarioBuilder &timeMs(quint64 ms, bool patched);
+    ScenarioBuilder &seq(quint64 value, bool first);
+    ScenarioBuilder &tradeId(quint64 value);
+    ScenarioBuilder &heartbeatMs();
+    ScenarioBuilder &clk();
+    // The message built so far; the builder starts the next one.
+    PoolMessage take();
+    std::mt19937_64 &rng() { return m_rng; }
+
+private:
+    double uniform(double lo, double hi);
+    template<typename... Args>
+    ScenarioBuilder &fmt(const char *format, Args... args);
+
+    std::mt19937_64 &m_rng;
+    std::string m_out;
+    PoolMessage m_msg;
+};
+
+// The special messages of a scenario, served besides its pool.
+struct ScenarioSpecials {
+    // A change stream (Betfair-like, over lines): data follows a subscription, starts with an
+    // image (or a RESUB_DELTA after a resubscription), with heartbeats and the messages below.
+    bool changeStream = false;
+    PoolMessage heartbeat;
+    PoolMessage subImage;
+    PoolMessage resubDelta;
+    PoolMessage status503;
+    PoolMessage conflated;
+    PoolMessage segments[3]; // SEG_START, SEG, SEG_END
+    PoolMessage badJson;     // cut short on purpose: never valid JSON
+};
+
+// One scenario of a venue: `streamscope-replay --scenario <name>`.
+struct ScenarioDefinition {
+    const char *name = "";
+    quint64 defaultCount = 0; // messages a run sends unless told otherwise
+    // The pool's message number `index` (the pool holds up to 500, built in order).
+    PoolMessage (*message)(ScenarioBuilder &b, quint64 index) = nullptr;
+    void (*specials)(ScenarioBuilder &b, ScenarioSpecials &out) = nullptr;
+};
+
+} // namespace streamscope::scenario
