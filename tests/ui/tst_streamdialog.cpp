@@ -1,6 +1,7 @@
 #include "StreamDialog.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QRegularExpression>
 #include <QtTest/QTest>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -25,6 +26,7 @@ private slots:
     void betfairKeepsSecretsOutOfTheConfig();
     void genericParsesHeadersAndMessages();
     void editRoundTripsABinanceStream();
+    void labelsShowNoAmpersand();
 
 private:
     template<typename T>
@@ -252,6 +254,27 @@ void tst_StreamDialog::editRoundTripsABinanceStream()
     QCOMPARE(d.config().name, QStringLiteral("btc"));
     QCOMPARE(d.config().stallTimeoutMs, 12000);
     QCOMPARE(d.alertRule().silentS, 7);
+}
+
+// A label with a mnemonic ("&Latency field:") shows the "&" literally unless it has a buddy:
+// every such label of every page has one.
+void tst_StreamDialog::labelsShowNoAmpersand()
+{
+    StreamDialog d({});
+    const QList<QLabel *> labels = d.findChildren<QLabel *>();
+    QVERIFY(!labels.isEmpty());
+    for (const QLabel *label : labels) {
+        const QString text = label->text();
+        const bool mnemonic = text.contains(QRegularExpression(QStringLiteral("(^|[^&])&[^&]")));
+        if (mnemonic && label->textFormat() != Qt::RichText && !text.startsWith(QLatin1Char('<')))
+            QVERIFY2(label->buddy(), qPrintable(QStringLiteral("\"%1\" has no buddy").arg(text)));
+    }
+    QLabel *latency = nullptr;
+    for (QLabel *label : labels)
+        if (label->text() == QStringLiteral("&Latency field:"))
+            latency = label;
+    QVERIFY(latency);
+    QCOMPARE(latency->buddy(), child<QLineEdit>(&d, "latencyField"));
 }
 
 QTEST_MAIN(tst_StreamDialog)
