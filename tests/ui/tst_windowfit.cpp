@@ -17,6 +17,7 @@
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
 
 using namespace streamscope;
@@ -29,6 +30,7 @@ private slots:
     void restoredGeometryClampedToTheScreen();
     void longStatusStaysInTheWindow();
     void namesStayWhileFiguresScroll();
+    void bottomTabsKeepTheirWidth();
 
 private:
     static QString describe(const QWidget &w)
@@ -171,6 +173,44 @@ void tst_WindowFit::namesStayWhileFiguresScroll()
     QVERIFY(table->selectionModel()->isRowSelected(0, QModelIndex()));
     if (qEnvironmentVariableIsSet("STREAMSCOPE_TEST_GRAB"))
         w.grab().save(qEnvironmentVariable("STREAMSCOPE_TEST_GRAB"));
+}
+
+// The bottom docks' tabs keep their width whichever stream is selected: a tab named after the
+// stream moved the others under the pointer.
+void tst_WindowFit::bottomTabsKeepTheirWidth()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    for (const QString &name : {QStringLiteral("a"), QStringLiteral("a-stream-with-a-much-longer-name-than-a")}) {
+        StreamConfig c;
+        c.name = name;
+        c.venue = Venue::Binance;
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/ws/btcusdt@aggTrade"));
+        ws.streams.append(c);
+    }
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 2);
+    QTabBar *tabs = nullptr;
+    for (QTabBar *bar : w.findChildren<QTabBar *>())
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i).startsWith(QLatin1String("Inspector")))
+                tabs = bar;
+    QVERIFY(tabs);
+    const auto rects = [tabs] {
+        QList<QRect> out;
+        for (int i = 0; i < tabs->count(); ++i)
+            out << tabs->tabRect(i);
+        return out;
+    };
+    w.selectStream(w.streamModel()->rows().at(0).snap.id);
+    QApplication::processEvents();
+    const QList<QRect> shortName = rects();
+    w.selectStream(w.streamModel()->rows().at(1).snap.id);
+    QApplication::processEvents();
+    QCOMPARE(rects(), shortName);
 }
 
 QTEST_MAIN(tst_WindowFit)
