@@ -106,9 +106,9 @@ void StatusBarController::updateClock(const HostClockState &clock)
                                : QString());
     QString tip = tr("This machine's clock, as its kernel sees it: latency is measured against it (docs/clock.md)");
     if (clock.estimatedErrorMs.has_value())
-        tip += tr("\nEstimated error %1 ms").arg(*clock.estimatedErrorMs, 0, 'g', 3);
+        tip += tr("\nEstimated error %1").arg(formatDurationMs(*clock.estimatedErrorMs));
     if (clock.maximumErrorMs.has_value())
-        tip += tr("\nMaximum error %1 ms").arg(*clock.maximumErrorMs, 0, 'g', 3);
+        tip += tr("\nMaximum error %1").arg(formatDurationMs(*clock.maximumErrorMs));
     m_clock->setToolTip(tip);
 }
 
