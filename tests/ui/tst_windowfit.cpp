@@ -167,6 +167,14 @@ void tst_WindowFit::namesStayWhileFiguresScroll()
                             .arg(errors.right())
                             .arg(frozen->width())
                             .arg(table->viewport()->width())));
+    // Its header is the table's: a click on "Stream" sorts the table by name.
+    QHeaderView *frozenHeader = frozen->horizontalHeader();
+    const QPoint nameHeader(frozenHeader->sectionViewportPosition(StreamTableModel::ColName)
+                                + frozenHeader->sectionSize(StreamTableModel::ColName) / 2,
+                            frozenHeader->height() / 2);
+    QTest::mouseClick(frozenHeader->viewport(), Qt::LeftButton, Qt::NoModifier, nameHeader);
+    QCOMPARE(w.streamProxy()->sortColumn(), int(StreamTableModel::ColName));
+    QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(StreamTableModel::ColName));
     // The frozen name is the table's: a click selects the row.
     QTest::mouseClick(frozen->viewport(), Qt::LeftButton, Qt::NoModifier, frozen->visualRect(name).center());
     QCOMPARE(w.selectedRows(), QList<StreamId>{id});
