@@ -264,19 +264,25 @@ QByteArray MetricsServer::liveReport() const
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     for (qsizetype i = 0; i < streams.size() && i < snaps.size(); ++i) {
         const StreamSnapshot &s = snaps[i];
-        QJsonArray buckets;
-        for (qsizetype b = 0; b < s.latency.buckets.size(); ++b) {
-            if (s.latency.buckets[b])
-                buckets.append(QJsonArray{qint64(b), qint64(s.latency.buckets[b])});
-        }
+        const auto buckets = [](const LatencySnapshot &l) {
+            QJsonArray pairs;
+            for (qsizetype b = 0; b < l.buckets.size(); ++b) {
+                if (l.buckets[b])
+                    pairs.append(QJsonArray{qint64(b), qint64(l.buckets[b])});
+            }
+            return pairs;
+        };
         QJsonObject o = streams[i].toObject();
         o.insert(QStringLiteral("live"),
                  QJsonObject{{QStringLiteral("last_message_age_ms"),
                               s.lastMessageMs > 0 ? QJsonValue(std::max<qint64>(0, nowMs - s.lastMessageMs))
                                                   : QJsonValue(QJsonValue::Null)},
-                             {QStringLiteral("latency_buckets"), buckets},
+                             {QStringLiteral("latency_buckets"), buckets(s.latency)},
                              {QStringLiteral("latency_sum_us"), qint64(s.latency.sumUs)},
-                             {QStringLiteral("latency_max_us"), qint64(s.latency.maxUs)}});
+                             {QStringLiteral("latency_max_us"), qint64(s.latency.maxUs)},
+                             {QStringLiteral("latency_corrected_buckets"), buckets(s.latencyCorrected)},
+                             {QStringLiteral("latency_corrected_sum_us"), qint64(s.latencyCorrected.sumUs)},
+                             {QStringLiteral("latency_corrected_max_us"), qint64(s.latencyCorrected.maxUs)}});
         streams[i] = o;
     }
     report.insert(QStringLiteral("streams"), streams);

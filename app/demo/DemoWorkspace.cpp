@@ -3,6 +3,7 @@
 #include "BuiltinCertificate.h"
 #include "ReplayServerThread.h"
 
+#include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 #include <QtCore/QSaveFile>
@@ -51,7 +52,11 @@ bool DemoWorkspace::start(QString *error)
     }
 
     // The certificate the Betfair stream trusts, where a saved workspace still finds it.
-    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    // The generic data folder and the application's name, not AppLocalDataLocation: that adds
+    // the organisation's name too, and ours is the application's ("StreamScope/StreamScope").
+    const QString genericData = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    const QString dataDir =
+        genericData.isEmpty() ? QString() : QDir(genericData).filePath(QCoreApplication::applicationName());
     const QString fileName = QStringLiteral("demo-replay-ca.pem");
     m_caPath = writeCertificate(dataDir.isEmpty() ? QString() : QDir(dataDir).filePath(fileName));
     if (m_caPath.isEmpty() && m_dir.isValid())

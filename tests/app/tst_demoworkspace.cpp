@@ -7,6 +7,7 @@
 #include "Workspace.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QFileInfo>
 #include <QtCore/QStandardPaths>
 #include <QtCore/QTemporaryDir>
 #include <QtTest/QTest>
@@ -23,7 +24,9 @@ private slots:
 void TestDemoWorkspace::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true); // the app's data folder under ~/.qttest
+    // As the app names itself: organisation and application alike.
     QCoreApplication::setApplicationName(QStringLiteral("tst_demoworkspace"));
+    QCoreApplication::setOrganizationName(QStringLiteral("tst_demoworkspace"));
 }
 
 void TestDemoWorkspace::savedDemoOpensAgain()
@@ -60,6 +63,9 @@ void TestDemoWorkspace::savedDemoOpensAgain()
     QCOMPARE(betfair->session, QStringLiteral("env:STREAMSCOPE_DEMO_SESSION"));
     QCOMPARE(betfair->caFile, caFile);
     QVERIFY2(!caFile.startsWith(QDir::tempPath()), qPrintable(caFile));
+    // The application's folder once, not "tst_demoworkspace/tst_demoworkspace".
+    QCOMPARE(QDir::fromNativeSeparators(caFile).count(QStringLiteral("/tst_demoworkspace/")), 1);
+    QCOMPARE(QFileInfo(caFile).dir().dirName(), QStringLiteral("tst_demoworkspace"));
     QVERIFY2(note.contains(QDir::toNativeSeparators(caFile)), qPrintable(note));
     QVERIFY2(note.contains(QLatin1String("env:STREAMSCOPE_DEMO_APP_KEY")), qPrintable(note));
 }

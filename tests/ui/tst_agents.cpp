@@ -10,6 +10,7 @@
 #include "RemoteAgent.h"
 #include "ReplayServerThread.h"
 #include "StreamActionDelegate.h"
+#include "StreamDetails.h"
 #include "StreamTableModel.h"
 
 #include "../common/TimeFactor.h"
@@ -22,10 +23,12 @@
 #include <QtCore/QTemporaryDir>
 #include <QtGui/QAction>
 #include <QtTest/QTest>
+#include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QTableView>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 using namespace streamscope;
@@ -107,6 +110,7 @@ private slots:
     void twoAgentsBesideLocalStreams();
     void dialogChecksWhatItCan();
     void hostileAnswerIsEscaped();
+    void agentsClockOffsetReachesTheWindow();
 };
 
 void tst_Agents::twoAgentsBesideLocalStreams()
@@ -253,6 +257,58 @@ void tst_Agents::hostileAnswerIsEscaped()
     QVERIFY2(clean(s.connections.value(0).url.toString()), qPrintable(s.connections.value(0).url.toString()));
     QCOMPARE(s.messages, quint64(0));
     QCOMPARE(s.latency.count, quint64(0));
+}
+
+// A venue whose clock runs 700 ms ahead, seen through an agent: the agent's offset (from the
+// venue's server time) and its corrected histogram reach the window, so the Details pane
+// gives the offset and View → Corrected latency shows the true latency where the raw one is
+// all negative.
+void tst_Agents::agentsClockOffsetReachesTheWindow()
+{
+    replay::ReplayServerThread replay;
+    replay::ReplayOptions options;
+    options.loop = true;
+    const quint16 port = replay.start(options);
+    QVERIFY2(port, qPrintable(replay.errorString()));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("clock.json"));
+    {
+        const QJsonObject stream{
+            {QStringLiteral("name"), QStringLiteral("clock-off")},
+            {QStringLiteral("venue"), QStringLiteral("binance")},
+            {QStringLiteral("url"),
+             QStringLiteral("ws://127.0.0.1:%1/small_aggtrade?rate=50&clock_offset_ms=700").arg(port)},
+            {QStringLiteral("server_time_url"),
+             QStringLiteral("http://127.0.0.1:%1/api/v3/time?clock_offset_ms=700").arg(port)}};
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), QJsonArray{stream}}})
+                .toJson());
+    }
+    Agent agent(path);
+    QVERIFY(agent.url().isValid());
+    Engine engine;
+    MainWindow w(&engine);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.connectAgent(QStringLiteral("alpha"), agent.url());
+    const QString name = QStringLiteral("clock-off @ alpha");
+    QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w, name) && rowNamed(w, name)->snap.clock.source == ClockOffsetSource::ServerTime,
+                             scaledMs(20000));
+    QVERIFY2(std::abs(rowNamed(w, name)->snap.clock.offsetMs - 700.0) < 100.0,
+             qPrintable(QString::number(rowNamed(w, name)->snap.clock.offsetMs)));
+    const StreamId id = rowNamed(w, name)->snap.id;
+    w.detailsDock()->show();
+    w.selectStream(id);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.details()->valueAt(QStringLiteral("clock_offset_ms")).startsWith(QLatin1String("7"))
+            || w.details()->valueAt(QStringLiteral("clock_offset_ms")).startsWith(QLatin1String("6")),
+        scaledMs(10000));
+    w.findChild<QAction *>(QStringLiteral("correctedLatency"))->setChecked(true);
+    QTRY_VERIFY_WITH_TIMEOUT(rowNamed(w, name)->latencyCorrected && std::isfinite(rowNamed(w, name)->p50Ms)
+                                 && rowNamed(w, name)->p50Ms < 100.0,
+                             scaledMs(30000));
 }
 
 QTEST_MAIN(tst_Agents)

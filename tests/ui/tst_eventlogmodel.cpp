@@ -16,6 +16,7 @@ private slots:
     void entriesFromTheWindow_data();
     void entriesFromTheWindow();
     void reconnectIsOneLine();
+    void stallIsOneLine();
     void filterByStreamAndSeverity();
 };
 
@@ -153,6 +154,35 @@ void tst_EventLogModel::reconnectIsOneLine()
         QStringLiteral("eth"));
     model.flush();
     QCOMPARE(model.rowCount(), 1);
+}
+
+// A stall reaches the window as the stall event, then the Stalled state with the same reason
+// (the engine's order): the log says it once, before or after the window's flush. A later
+// stall, or another stream's, is a line of its own.
+void tst_EventLogModel::stallIsOneLine()
+{
+    for (const bool flushBetween : {false, true}) {
+        EventLogModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString feed = QStringLiteral("stalling-feed");
+        const QString why = QStringLiteral("no data for 5.1 s");
+        model.addEvent(streamEvent(EventKind::Stalled, 1000, why), feed);
+        if (flushBetween)
+            model.flush();
+        model.addEvent(streamEvent(EventKind::StateChanged, 1000, why, StreamState::Stalled), feed);
+        model.addEvent(streamEvent(EventKind::StateChanged, 1000, why, StreamState::Stalled), QStringLiteral("other"));
+        model.addEvent(streamEvent(EventKind::StateChanged, 9000, QStringLiteral("live"), StreamState::Live), feed);
+        model.addEvent(streamEvent(EventKind::Stalled, 20000, why), feed);
+        model.addEvent(streamEvent(EventKind::StateChanged, 20001, why, StreamState::Stalled), feed);
+        model.flush();
+        QStringList lines;
+        for (int r = 0; r < model.rowCount(); ++r)
+            lines << model.entryAt(r)->stream + QLatin1Char(' ') + model.entryAt(r)->text;
+        QCOMPARE(lines,
+                 (QStringList{feed + QLatin1Char(' ') + why, QStringLiteral("other ") + why,
+                              feed + QStringLiteral(" live"), feed + QLatin1Char(' ') + why}));
+        QCOMPARE(model.entryAt(0)->severity, EventLogModel::Severity::Warning);
+    }
 }
 
 void tst_EventLogModel::filterByStreamAndSeverity()

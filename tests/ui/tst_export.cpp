@@ -55,6 +55,7 @@ private slots:
     void initTestCase();
     void tableCsvQuotesNamesAndFormulas();
     void statisticsAreFieldValueRows();
+    void tableCsvCellsArePlainNumbers();
     void histogramRowsSumToTheCount();
     void ndjsonHoldsTheFilteredMessagesAsReceived();
     void pngIsTheChartAtItsSize();
@@ -113,15 +114,29 @@ void tst_Export::statisticsAreFieldValueRows()
     details.refresh(s, 10.0, history);
     const QList<QPair<QString, QString>> fields = details.fields();
     QVERIFY(!fields.isEmpty());
-    bool sawMessages = false, sawP99 = false;
+    bool sawMessages = false, sawP99 = false, sawNull = false;
     for (const auto &f : fields) {
         QVERIFY2(details.itemAt(f.first), qPrintable(f.first)); // every path is a row of the pane
-        QCOMPARE(f.second, details.valueAt(f.first));
-        sawMessages |= f.first == text("messages");
-        sawP99 |= f.first == text("latency_ms/p99");
+        // The value, as a spreadsheet reads it: no thousands separator, no unit, a dot.
+        if (f.first == text("messages")) {
+            sawMessages = true;
+            QCOMPARE(f.second, text("1234"));
+        }
+        if (f.first == text("clock_offset_ms")) { // none known
+            sawNull = true;
+            QCOMPARE(details.valueAt(f.first), text("none")); // as the pane shows it
+            QCOMPARE(f.second, QString());
+        }
+        if (f.first == text("latency_ms/p99")) {
+            sawP99 = true;
+            bool ok = false;
+            const double p99 = f.second.toDouble(&ok); // QString::toDouble: the C locale's dot
+            QVERIFY2(ok && p99 > 1.0 && p99 < 2.1, qPrintable(f.second));
+        }
     }
     QVERIFY(sawMessages);
     QVERIFY(sawP99);
+    QVERIFY(sawNull);
     QVERIFY(details.itemAt(text("latency_ms"))); // an object's own row is not a field
     for (const auto &f : fields)
         QVERIFY(f.first != text("latency_ms"));
@@ -132,8 +147,34 @@ void tst_Export::statisticsAreFieldValueRows()
     const QList<QByteArray> lines = readAll(path).split('\n');
     QCOMPARE(lines.first(), QByteArray("field,value\r"));
     QCOMPARE(lines.size(), fields.size() + 2); // header, rows, and the empty rest after the last CRLF
-    QVERIFY(lines.contains("messages," + details.valueAt(text("messages")).toUtf8() + '\r')
-            || lines.contains("messages,\"" + details.valueAt(text("messages")).toUtf8() + "\"\r"));
+    QVERIFY(lines.contains("messages,1234\r"));
+}
+
+// The stream table as CSV: plain numbers with a dot in the cells ("0.64", not "0.64 ms";
+// "12345", not "12 345" with a thin space), the units in the header; no value is an empty cell.
+void tst_Export::tableCsvCellsArePlainNumbers()
+{
+    StreamTableModel model;
+    StreamSnapshot s;
+    s.id = 7;
+    s.name = text("btc");
+    s.state = StreamState::Live;
+    s.messages = 12345;
+    s.reconnects = 2;
+    StreamSnapshot quiet = s;
+    quiet.id = 8;
+    quiet.name = text("eth");
+    model.update({s, quiet}, 1000);
+    model.setOfflineFigures(7, 1234.5, 2048.0, 0.64, 16000.0);
+    const QList<int> columns{StreamTableModel::ColName,      StreamTableModel::ColRate, StreamTableModel::ColKBps,
+                             StreamTableModel::ColMessages,  StreamTableModel::ColP50,  StreamTableModel::ColP99,
+                             StreamTableModel::ColReconnects};
+    QCOMPARE(model.index(0, StreamTableModel::ColP50).data().toString(), text("0.64 ms")); // as the table shows it
+    const QString csv = tableCsv(&model, columns, StreamTableModel::CsvRole);
+    QCOMPARE(csv,
+             text("Stream,msgs/s,KB/s,Messages,p50 (ms),p99 (ms),Reconn.\r\n"
+                  "btc,1234.5,2,12345,0.64,16000,2\r\n"
+                  "eth,0,0,12345,,,2\r\n"));
 }
 
 void tst_Export::histogramRowsSumToTheCount()
@@ -313,7 +354,8 @@ void tst_Export::windowExportsThroughItsMenus()
         if (column != StreamTableModel::ColActions && !header->isSectionHidden(column))
             columns << column;
     }
-    QCOMPARE(readAll(answer), tableCsv(w.streamProxy(), columns).toUtf8());
+    QCOMPARE(readAll(answer), tableCsv(w.streamProxy(), columns, StreamTableModel::CsvRole).toUtf8());
+    QVERIFY(readAll(answer).contains(",p50 (ms),p99 (ms),"));
     const QString nameHeader = w.streamProxy()->headerData(StreamTableModel::ColName, Qt::Horizontal).toString();
     QVERIFY(readAll(answer).startsWith(nameHeader.toUtf8() + ',')); // the header line, the name first
     QVERIFY(boxes.isEmpty());

@@ -5,11 +5,14 @@
 
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
+#include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QToolBar>
+
+#include <tuple>
 
 using namespace streamscope::ui;
 
@@ -19,6 +22,9 @@ private slots:
     void placesActions();
     void followsSelection_data();
     void followsSelection();
+    void shortcutsOfTheGuide_data();
+    void shortcutsOfTheGuide();
+    void toolbarButtonsStayInPlace();
 };
 
 void tst_MainActions::placesActions()
@@ -85,6 +91,81 @@ void tst_MainActions::followsSelection()
     QVERIFY(a.stopAll->isEnabled());
     QCOMPARE(a.stop->text(), stopText);
     QCOMPARE(a.restart->text(), restartText);
+}
+
+// Every shortcut the user guide lists ("Controls") triggers its command when pressed in the
+// window, on every platform (QKeySequence::SaveAs, for one, has no key on Windows or on X11
+// outside KDE and GNOME).
+void tst_MainActions::shortcutsOfTheGuide_data()
+{
+    QTest::addColumn<QString>("action");
+    QTest::addColumn<int>("key");
+    QTest::addColumn<int>("modifiers");
+    const int ctrl = int(Qt::ControlModifier);
+    const int ctrlShift = int(Qt::ControlModifier | Qt::ShiftModifier);
+    QTest::newRow("Ctrl+N") << QStringLiteral("addStream") << int(Qt::Key_N) << ctrl;
+    QTest::newRow("F2") << QStringLiteral("editStream") << int(Qt::Key_F2) << 0;
+    QTest::newRow("Ctrl+.") << QStringLiteral("stopStreams") << int(Qt::Key_Period) << ctrl;
+    QTest::newRow("Ctrl+R") << QStringLiteral("restartStreams") << int(Qt::Key_R) << ctrl;
+    QTest::newRow("Ctrl+Shift+.") << QStringLiteral("stopAll") << int(Qt::Key_Period) << ctrlShift;
+    QTest::newRow("Ctrl+E") << QStringLiteral("recordStreams") << int(Qt::Key_E) << ctrl;
+    QTest::newRow("F1") << QStringLiteral("userGuide") << int(Qt::Key_F1) << 0;
+    QTest::newRow("Ctrl+O") << QStringLiteral("openWorkspace") << int(Qt::Key_O) << ctrl;
+    QTest::newRow("Ctrl+S") << QStringLiteral("saveWorkspace") << int(Qt::Key_S) << ctrl;
+    QTest::newRow("Ctrl+Shift+S") << QStringLiteral("saveWorkspaceAs") << int(Qt::Key_S) << ctrlShift;
+    QTest::newRow("Ctrl+Shift+N") << QStringLiteral("newWorkspace") << int(Qt::Key_N) << ctrlShift;
+}
+
+void tst_MainActions::shortcutsOfTheGuide()
+{
+    QFETCH(QString, action);
+    QFETCH(int, key);
+    QFETCH(int, modifiers);
+    QMainWindow w;
+    MainActions a(&w);
+    a.addToolBar();
+    a.fillMenuBar({});
+    a.updateForSelection(1, 1);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QAction *target = w.findChild<QAction *>(action);
+    QVERIFY2(target, qPrintable(action));
+    QSignalSpy triggered(target, &QAction::triggered);
+    QTest::keyClick(&w, Qt::Key(key), Qt::KeyboardModifiers(modifiers));
+    QCOMPARE(triggered.count(), 1);
+}
+
+// The toolbar's texts follow the selection ("Stop 3", "Start", "Stop recording"): no button
+// changes its place or width, so that a click lands where the user aimed.
+void tst_MainActions::toolbarButtonsStayInPlace()
+{
+    QMainWindow w;
+    MainActions a(&w);
+    a.addToolBar();
+    a.fillMenuBar({});
+    w.resize(1280, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto *toolbar = w.findChild<QToolBar *>(QStringLiteral("streamsToolbar"));
+    QVERIFY(toolbar);
+    const auto geometries = [toolbar] {
+        QList<QRect> out;
+        for (QAction *action : toolbar->actions())
+            if (QWidget *widget = toolbar->widgetForAction(action))
+                out << widget->geometry();
+        return out;
+    };
+    a.updateForSelection(0, 0);
+    QTRY_VERIFY(!geometries().isEmpty() && geometries().first().isValid());
+    QCoreApplication::processEvents();
+    const QList<QRect> none = geometries();
+    for (const auto &[selected, running, recording] :
+         {std::tuple{1, 1, 0}, std::tuple{1, 0, 0}, std::tuple{3, 2, 0}, std::tuple{12, 0, 0}, std::tuple{1, 1, 1},
+          std::tuple{250, 250, 250}}) {
+        a.updateForSelection(selected, running, recording);
+        QCoreApplication::processEvents();
+        QCOMPARE(geometries(), none);
+    }
 }
 
 QTEST_MAIN(tst_MainActions)

@@ -13,13 +13,14 @@
 #include "Sparkline.h"
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
+#include "StreamDialog.h"
 #include "StreamTableModel.h"
 
 #include <QtCharts/QChartView>
-#include <QtCharts/QLogValueAxis>
 #include <QtCore/QDateTime>
 #include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtCore/QTemporaryDir>
@@ -33,6 +34,7 @@
 #include <QtWebSockets/QWebSocketServer>
 #include <QtWidgets/QAbstractButton>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
@@ -109,6 +111,7 @@ private slots:
     void detailsPaneAndStoppedLatency();
     void correctedLatencyAndClockStatus();
     void recordToggleKeepsTheConnection();
+    void editApplyUnchangedLeavesTheWorkspace();
 
 private:
     static StreamConfig feedConfig(const QString &name, const QUrl &url)
@@ -512,7 +515,7 @@ void tst_MainWindow::detailsPaneAndStoppedLatency()
     QVERIFY(w.latencyChart()->isLogScale());
     auto *view = w.latencyChart()->findChild<QChartView *>();
     QVERIFY(view);
-    QVERIFY(qobject_cast<QLogValueAxis *>(view->chart()->axes(Qt::Vertical).value(0)));
+    QCOMPARE(view->chart()->axes(Qt::Vertical).value(0)->objectName(), QStringLiteral("countLogAxis"));
     QCOMPARE(chartP99(), p99);
     QCOMPARE(w.currentWorkspace().layout.value(QStringLiteral("latency_log")).toBool(), true);
 }
@@ -680,6 +683,47 @@ void tst_MainWindow::backlogColumnHiddenByDefaultAndInOldLayouts()
     QVERIFY(header->isSectionHidden(StreamTableModel::ColGaps));
     QCOMPARE(header->visualIndex(StreamTableModel::ColActions), 1);
     QCOMPARE(header->sectionSize(StreamTableModel::ColActions), StreamActionDelegate::columnWidth());
+}
+
+// A stream as the demo makes it (Binance's protocol on a replay server's URL) opens in Edit as
+// a Binance stream, and Apply with nothing changed leaves the workspace unmodified and the
+// stream's connection as it was.
+void tst_MainWindow::editApplyUnchangedLeavesTheWorkspace()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig c;
+    c.name = QStringLiteral("btcusdt-aggtrade");
+    c.venue = Venue("binance");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/small_aggtrade?rate=400"));
+    c.subscribe = {QStringLiteral("btcusdt@aggTrade")};
+    c.stallTimeoutMs = 5000;
+    c.reconnectBaseMs = 500;
+    c.reconnectMaxMs = 8000;
+    ws.streams = {c};
+    ws.alerts = QJsonDocument::fromJson("[{\"stream\": \"*\", \"silent_s\": 30}]").array();
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(!w.isModified());
+    const StreamId id = engine.streamIds().first();
+    w.selectStream(id);
+    QString preset;
+    QTimer::singleShot(0, &w, [&preset] {
+        auto *d = qobject_cast<StreamDialog *>(QApplication::activeModalWidget());
+        if (!d)
+            return;
+        preset = d->findChild<QComboBox *>(QStringLiteral("preset"))->currentText();
+        d->accept(); // Apply
+    });
+    QAction *edit = w.findChild<QAction *>(QStringLiteral("editStream"));
+    QTRY_VERIFY(edit->isEnabled());
+    edit->trigger();
+    QCOMPARE(preset, QStringLiteral("Binance protocol, own URL"));
+    QVERIFY(!w.isModified());
+    QVERIFY(Workspace::sameStream(engine.config(id), c));
+    QCOMPARE(engine.config(id).venue, Venue("binance"));
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -130,6 +130,11 @@ private slots:
         auto *save = w.findChild<QAction *>(QStringLiteral("flightSave"));
         QVERIFY(settings && save);
         QVERIFY(!engine.flightRecorder().enabled);
+        // Off, the greyed entry says why, and where to turn it on.
+        QVERIFY(!save->isEnabled());
+        QCOMPARE(save->text(), QStringLiteral("Save the &last 5 minutes (flight recorder off)"));
+        QVERIFY2(save->statusTip().contains(QStringLiteral("Streams → Flight recorder…")),
+                 qPrintable(save->statusTip()));
 
         const auto answer = [&](bool accept) {
             QTimer::singleShot(0, this, [&, accept] {
@@ -159,6 +164,7 @@ private slots:
         QCOMPARE(c.dir, dir.path());
         QVERIFY(!save->isEnabled()); // it saves the selected streams: none here
         QCOMPARE(save->text(), QStringLiteral("Save the &last 7 minutes"));
+        QVERIFY(!save->statusTip().contains(QStringLiteral("Streams → Flight recorder…")));
     }
 };
 

@@ -10,6 +10,7 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QSplitter>
@@ -38,6 +39,8 @@ private slots:
     void matchCaseAndEscape();
     void matchesHighlightedAndMessageBelowWhenNarrow();
     void farMatchScrolledIntoView();
+    void freezeEndsWithTheStream();
+    void unavailableStreamIsNamed();
 };
 
 void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
@@ -155,6 +158,38 @@ void tst_MessageInspector::farMatchScrolledIntoView()
     QCOMPARE(highlighted(), 0);
     inspector.filterEdit()->setText(QStringLiteral("BTCUSDT"));
     QTRY_VERIFY(highlighted() > 20);
+}
+
+// A freeze belongs to the stream it was made on: a capture opened (selected) just after shows
+// its messages at once, and the freeze button is released.
+void tst_MessageInspector::freezeEndsWithTheStream()
+{
+    MessageInspector inspector(nullptr);
+    inspector.showOffline(StreamId(7), QStringLiteral("first (capture)"), messages(1, 5), 0);
+    QCOMPARE(inspector.model()->rowCount(), 5);
+    inspector.freezeAction()->trigger();
+    QVERIFY(inspector.freezeAction()->isChecked());
+    inspector.showOffline(StreamId(8), QStringLiteral("second (capture)"), messages(100, 12), 0);
+    QVERIFY(!inspector.freezeAction()->isChecked());
+    QVERIFY(!inspector.model()->isFrozen());
+    QCOMPARE(inspector.model()->rowCount(), 12);
+    QCOMPARE(inspector.model()->entryAt(0)->text, QByteArray("{\"n\":100}"));
+    QCOMPARE(inspector.freezeAction()->text(), QStringLiteral("Freeze"));
+}
+
+// A stream whose messages the inspector cannot show (an agent's) is named, and the pane says
+// why, rather than "No stream selected" under a title that names it.
+void tst_MessageInspector::unavailableStreamIsNamed()
+{
+    MessageInspector inspector(nullptr);
+    auto *title = inspector.findChild<QLabel *>(QStringLiteral("inspectorTitle"));
+    auto *note = inspector.findChild<QLabel *>(QStringLiteral("inspectorNote"));
+    QVERIFY(title && note);
+    QCOMPARE(title->text(), QStringLiteral("No stream selected"));
+    inspector.setStream(StreamId(0xF0000001u), QStringLiteral("btc @ alpha"), QStringLiteral("stays on the agent"));
+    QCOMPARE(title->text(), QStringLiteral("btc @ alpha"));
+    QCOMPARE(note->text(), QStringLiteral("stays on the agent"));
+    QCOMPARE(inspector.model()->rowCount(), 0);
 }
 
 QTEST_MAIN(tst_MessageInspector)

@@ -14,6 +14,7 @@
 #include "StreamTableModel.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QDir>
 #include <QtCore/QFile>
 #include <QtCore/QFileInfo>
 #include <QtCore/QSortFilterProxyModel>
@@ -29,6 +30,7 @@
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QMessageBox>
+#include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTableView>
 
 #include <zstd.h>
@@ -457,12 +459,25 @@ void tst_OpenCapture::recordButtonThenOpenTheRecording()
     QTRY_VERIFY(!engine.snapshot(id).record.on);
     w.refreshNow(false);
     QVERIFY(!rowIndex.data(StreamTableModel::RecordingRole).toBool());
+    // The stop says where the file went: in the status bar, and in the event log, whose entry
+    // links to the file.
+    QVERIFY2(w.statusBar()->currentMessage().contains(QDir::toNativeSeparators(file)),
+             qPrintable(w.statusBar()->currentMessage()));
+    bool logged = false;
+    for (int r = 0; r < w.eventLog()->rowCount(); ++r) {
+        const EventLogModel::Entry *e = w.eventLog()->entryAt(r);
+        logged = logged || (e->stream == QStringLiteral("feed") && e->file == file);
+    }
+    QVERIFY(logged);
     QCOMPARE(engine.snapshot(id).reconnects, quint64(0));
     QTRY_VERIFY(QFileInfo(file).size() > 0);
     // The writer thread ends the file (its last zstd frame) shortly after the stop.
     QTRY_VERIFY_WITH_TIMEOUT(!analyzeCapture(file).truncated, scaledMs(10000));
 
-    // The engine's own recording, opened beside the live stream it came from.
+    // The engine's own recording, opened beside the live stream it came from, while the
+    // inspector is frozen on that stream: the capture's messages show all the same.
+    w.inspector()->freezeAction()->trigger();
+    QVERIFY(w.inspector()->model()->isFrozen());
     openThroughAction(w, file);
     QTRY_COMPARE_WITH_TIMEOUT(w.captures()->captures().size(), 1, scaledMs(10000));
     const CaptureList::Capture cap = w.captures()->captures().first();

@@ -1,14 +1,19 @@
 // The rate chart's series: one distinct colour per selected stream in both themes, legend
-// names cut when long, and a note when more streams are selected than it draws.
+// names cut when long, and a note when more streams are selected than it draws; its axes in
+// human units at round values ("1M", never "1e+06"; 0, 2, 4 … 10, never 0, 3, 5, 8, 10).
 
 #include "RateChart.h"
+#include "StreamHistory.h"
 
 #include <QtCharts/QAbstractAxis>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
 #include <QtTest/QTest>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace streamscope;
@@ -21,6 +26,7 @@ private slots:
     void noteWhenSomeSelectedAreNotDrawn();
     void longNamesCutInTheLegend();
     void logScaleMovesEverySeries();
+    void axesInHumanUnits();
 };
 
 void tst_RateChart::distinctColoursInBothThemes()
@@ -66,17 +72,54 @@ void tst_RateChart::logScaleMovesEverySeries()
         const QList<QAbstractAxis *> axes = c->axes(Qt::Vertical);
         return axes.size() == 1 ? axes.first()->type() : QAbstractAxis::AxisTypeNoAxis;
     };
-    QCOMPARE(verticalAxisType(), QAbstractAxis::AxisTypeValue);
+    const auto verticalAxisName = [c] {
+        const QList<QAbstractAxis *> axes = c->axes(Qt::Vertical);
+        return axes.size() == 1 ? axes.first()->objectName() : QString();
+    };
+    QCOMPARE(verticalAxisType(), QAbstractAxis::AxisTypeCategory);
+    QCOMPARE(verticalAxisName(), QStringLiteral("rateAxis"));
     for (const bool log : {true, false, true}) {
         chart.setLogScale(log);
         QCOMPARE(chart.isLogScale(), log);
-        QCOMPARE(verticalAxisType(), log ? QAbstractAxis::AxisTypeLogValue : QAbstractAxis::AxisTypeValue);
+        QCOMPARE(verticalAxisName(), log ? QStringLiteral("rateLogAxis") : QStringLiteral("rateAxis"));
         for (QAbstractSeries *s : c->series()) {
             const QList<QAbstractAxis *> attached = s->attachedAxes();
             QCOMPARE(attached.size(), 2); // time and the rate axis shown
             QVERIFY(attached.contains(c->axes(Qt::Vertical).first()));
         }
     }
+}
+
+void tst_RateChart::axesInHumanUnits()
+{
+    RateChart chart;
+    QChart *c = chart.findChild<QChartView *>()->chart();
+    const auto labels = [c] {
+        auto *axis = qobject_cast<QCategoryAxis *>(c->axes(Qt::Vertical).value(0));
+        return axis ? axis->categoriesLabels() : QStringList();
+    };
+    // Nothing yet: round ticks.
+    QCOMPARE(labels(),
+             (QStringList{QStringLiteral("0"), QStringLiteral("2"), QStringLiteral("4"), QStringLiteral("6"),
+                          QStringLiteral("8"), QStringLiteral("10")}));
+    // A firehose: thousands and millions, not exponents.
+    StreamHistory history;
+    chart.setOffline(QStringLiteral("firehose (capture)"), {900000.0, 450000.0}, 1);
+    chart.refresh(history);
+    QCOMPARE(labels(),
+             (QStringList{QStringLiteral("0"), QStringLiteral("200k"), QStringLiteral("400k"), QStringLiteral("600k"),
+                          QStringLiteral("800k"), QStringLiteral("1M")}));
+    chart.setLogScale(true);
+    chart.refresh(history);
+    QCOMPARE(labels(),
+             (QStringList{QStringLiteral("0.1"), QStringLiteral("1"), QStringLiteral("10"), QStringLiteral("100"),
+                          QStringLiteral("1k"), QStringLiteral("10k"), QStringLiteral("100k"), QStringLiteral("1M")}));
+    // The series sits where its labels say: 900,000 msgs/s between "100k" and "1M".
+    double top = 0;
+    for (QAbstractSeries *s : c->series())
+        for (const QPointF &p : static_cast<QLineSeries *>(s)->points())
+            top = std::max(top, p.y());
+    QCOMPARE(top, std::log10(900000.0));
 }
 
 QTEST_MAIN(tst_RateChart)

@@ -2,6 +2,8 @@
 // rates, the active alerts and what records; the host clock and the CPU only on slow ticks.
 
 #include "AlertMonitor.h"
+#include "Format.h"
+#include "HostClock.h"
 #include "StatusBarController.h"
 #include "StreamTableModel.h"
 
@@ -9,6 +11,8 @@
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QMainWindow>
 #include <QtWidgets/QStatusBar>
+
+#include <utility>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -33,6 +37,7 @@ class tst_StatusBarController : public QObject {
     Q_OBJECT
 private slots:
     void countsAndSlowReadings();
+    void clockErrorInHumanUnits();
 };
 
 void tst_StatusBarController::countsAndSlowReadings()
@@ -76,6 +81,20 @@ void tst_StatusBarController::countsAndSlowReadings()
     QVERIFY2(label("statusCpu")->text().startsWith(QLatin1String("CPU ")), qPrintable(label("statusCpu")->text()));
     QVERIFY(!label("statusAlerts")->isHidden());
     QCOMPARE(label("statusAlerts")->text(), QStringLiteral("⚠ 1 alert"));
+}
+
+// The kernel's estimate of the clock's error, as the status bar says it: "±16 s", never
+// "±1.6e+04 ms".
+void tst_StatusBarController::clockErrorInHumanUnits()
+{
+    HostClockState state;
+    state.synchronised = true;
+    for (const auto &[ms, text] :
+         {std::pair{0.3, "clock synced ±0.30 ms"}, std::pair{12.0, "clock synced ±12 ms"},
+          std::pair{16000.0, "clock synced ±16 s"}, std::pair{150000.0, "clock synced ±2.5 min"}}) {
+        state.estimatedErrorMs = ms;
+        QCOMPARE(hostClockText(state), QString::fromUtf8(text));
+    }
 }
 
 QTEST_MAIN(tst_StatusBarController)

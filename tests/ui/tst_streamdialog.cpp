@@ -1,6 +1,8 @@
 #include "StreamDialog.h"
+#include "Workspace.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QRegularExpression>
 #include <QtTest/QTest>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -25,6 +27,8 @@ private slots:
     void betfairKeepsSecretsOutOfTheConfig();
     void genericParsesHeadersAndMessages();
     void editRoundTripsABinanceStream();
+    void labelsShowNoAmpersand();
+    void editKeepsABinanceStreamOnItsOwnUrl();
 
 private:
     template<typename T>
@@ -252,6 +256,55 @@ void tst_StreamDialog::editRoundTripsABinanceStream()
     QCOMPARE(d.config().name, QStringLiteral("btc"));
     QCOMPARE(d.config().stallTimeoutMs, 12000);
     QCOMPARE(d.alertRule().silentS, 7);
+}
+
+// A label with a mnemonic ("&Latency field:") shows the "&" literally unless it has a buddy:
+// every such label of every page has one.
+void tst_StreamDialog::labelsShowNoAmpersand()
+{
+    StreamDialog d({});
+    const QList<QLabel *> labels = d.findChildren<QLabel *>();
+    QVERIFY(!labels.isEmpty());
+    for (const QLabel *label : labels) {
+        const QString text = label->text();
+        const bool mnemonic = text.contains(QRegularExpression(QStringLiteral("(^|[^&])&[^&]")));
+        if (mnemonic && label->textFormat() != Qt::RichText && !text.startsWith(QLatin1Char('<')))
+            QVERIFY2(label->buddy(), qPrintable(QStringLiteral("\"%1\" has no buddy").arg(text)));
+    }
+    QLabel *latency = nullptr;
+    for (QLabel *label : labels)
+        if (label->text() == QStringLiteral("&Latency field:"))
+            latency = label;
+    QVERIFY(latency);
+    QCOMPARE(latency->buddy(), child<QLineEdit>(&d, "latencyField"));
+}
+
+// A Binance stream on a URL the Binance page cannot build (the demo's replay server) opens as
+// "Binance protocol, own URL" and comes back exactly as it was; switched to Generic, it is a
+// generic stream.
+void tst_StreamDialog::editKeepsABinanceStreamOnItsOwnUrl()
+{
+    StreamConfig c;
+    c.name = QStringLiteral("clock-off");
+    c.venue = Venue("binance");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:40001/small_aggtrade?rate=20&clock_offset_ms=700"));
+    c.subscribe = {QStringLiteral("bnbusdt@aggTrade")};
+    c.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:40001/api/v3/time?clock_offset_ms=700"));
+    c.stallTimeoutMs = 5000;
+    c.reconnectBaseMs = 500;
+    StreamDialog d({});
+    d.setConfig(c, AlertRule());
+    QCOMPARE(d.preset(), StreamDialog::Preset::BinanceOwnUrl);
+    QCOMPARE(child<QComboBox>(&d, "preset")->currentText(), QStringLiteral("Binance protocol, own URL"));
+    QCOMPARE(child<QLineEdit>(&d, "url")->text(), c.url.toString());
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QVERIFY(Workspace::sameStream(d.config(), c));
+
+    d.setPreset(StreamDialog::Preset::Generic);
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().venue, Venue::Generic);
+    QVERIFY(d.config().subscribe.isEmpty());
 }
 
 QTEST_MAIN(tst_StreamDialog)

@@ -2,15 +2,22 @@
 // 1280×720 laptop, a 1920×1080 desktop, a 2× display): the first window fits, a layout saved
 // on a larger screen is brought inside, and each row's buttons are visible without scrolling.
 
+#include "ElidedLabel.h"
 #include "Engine.h"
 #include "MainWindow.h"
 #include "StreamTableModel.h"
+#include "Workspace.h"
 
 #include <QtCore/QJsonObject>
+#include <QtCore/QSortFilterProxyModel>
 #include <QtGui/QScreen>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QScrollBar>
+#include <QtWidgets/QStatusBar>
+#include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
 
 using namespace streamscope;
@@ -21,6 +28,9 @@ class tst_WindowFit : public QObject {
 private slots:
     void firstWindowFitsTheScreen();
     void restoredGeometryClampedToTheScreen();
+    void longStatusStaysInTheWindow();
+    void namesStayWhileFiguresScroll();
+    void bottomTabsKeepTheirWidth();
 
 private:
     static QString describe(const QWidget &w)
@@ -77,6 +87,138 @@ void tst_WindowFit::restoredGeometryClampedToTheScreen()
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
     QVERIFY2(available.contains(w.frameGeometry()), qPrintable(describe(w)));
+}
+
+// A busy status bar (every state, alerts, recordings, the clock not synchronised) never makes
+// the window wider than the screen: its long texts are cut, and the CPU figure at its end
+// stays in view.
+void tst_WindowFit::longStatusStaysInTheWindow()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const QRect available = QGuiApplication::primaryScreen()->availableGeometry();
+    const auto label = [&w](const char *name) { return w.statusBar()->findChild<QLabel *>(QLatin1String(name)); };
+    QVERIFY(label("statusStreams") && label("statusRecord") && label("statusCpu") && label("statusClock"));
+    label("statusStreams")
+        ->setText(QStringLiteral("1,200 streams · 1,100 live · 30 connecting · 20 subscribing · 15 stalled · "
+                                 "5 degraded · 12 reconnecting · 8 failed · 10 stopped · 3 captures"));
+    label("statusRecord")->setText(QStringLiteral("● recording 1,200 streams · 12,345.6 MB"));
+    label("statusRecord")->show();
+    label("statusClock")->setText(QStringLiteral("clock not synchronised"));
+    label("statusCpu")->setText(QStringLiteral("CPU 100 %"));
+    QApplication::processEvents();
+    QVERIFY2(w.minimumSizeHint().width() <= available.width(),
+             qPrintable(QStringLiteral("minimum width %1").arg(w.minimumSizeHint().width())));
+    QTRY_VERIFY2(available.contains(w.frameGeometry()), qPrintable(describe(w)));
+    // Every label shows its whole text, or is one that says it is cut ("…", the whole text in
+    // its tooltip): none is clipped mid-word, and the CPU figure at the end is whole.
+    for (const QLabel *l : w.statusBar()->findChildren<QLabel *>()) {
+        if (!l->isVisible() || l->text().isEmpty() || qobject_cast<const ElidedLabel *>(l))
+            continue;
+        QVERIFY2(l->contentsRect().width() >= l->fontMetrics().horizontalAdvance(l->text()),
+                 qPrintable(QStringLiteral("%1: \"%2\" in %3 px").arg(l->objectName(), l->text()).arg(l->width())));
+        const QRect inBar(l->mapTo(w.statusBar(), QPoint(0, 0)), l->size());
+        QVERIFY2(w.statusBar()->rect().contains(inBar), qPrintable(l->objectName()));
+    }
+    QVERIFY(label("statusCpu")->isVisible());
+}
+
+// Scrolled sideways to the last figures (as a laptop needs), the table keeps each row's name
+// and buttons in view, as a spreadsheet's frozen columns: clicking the name selects the row.
+void tst_WindowFit::namesStayWhileFiguresScroll()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig c;
+    c.name = QStringLiteral("btcusdt-aggtrade-frozen");
+    c.venue = Venue("binance");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/ws/btcusdt@aggTrade")); // refused: the row is enough
+    ws.streams = {c};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 1);
+    const StreamId id = w.streamModel()->rows().first().snap.id;
+    QTableView *table = w.streamTable();
+    auto *frozen = table->findChild<QTableView *>(QStringLiteral("frozenColumns"));
+    QVERIFY(frozen);
+    QTRY_VERIFY(frozen->isVisible());
+    QScrollBar *sideways = table->horizontalScrollBar();
+    sideways->setValue(sideways->maximum());
+    QApplication::processEvents();
+
+    const QModelIndex name = w.streamProxy()->index(0, StreamTableModel::ColName);
+    const QModelIndex buttons = w.streamProxy()->index(0, StreamTableModel::ColActions);
+    for (const QModelIndex &index : {name, buttons}) {
+        const QRect r = frozen->visualRect(index);
+        QVERIFY2(r.isValid() && frozen->viewport()->rect().contains(r), qPrintable(QString::number(index.column())));
+        QCOMPARE(frozen->indexAt(r.center()), index);
+    }
+    QCOMPARE(frozen->mapTo(table, QPoint(0, 0)).x(), table->frameWidth());
+    QCOMPARE(frozen->horizontalHeader()->height(), table->horizontalHeader()->height());
+    // The figures scrolled into view beside it, not under it.
+    const QRect errors = table->visualRect(w.streamProxy()->index(0, StreamTableModel::ColErrors));
+    QVERIFY2(errors.left() >= frozen->width() - 1 && errors.right() <= table->viewport()->width(),
+             qPrintable(QStringLiteral("Errors at %1..%2, frozen %3, viewport %4")
+                            .arg(errors.left())
+                            .arg(errors.right())
+                            .arg(frozen->width())
+                            .arg(table->viewport()->width())));
+    // Its header is the table's: a click on "Stream" sorts the table by name.
+    QHeaderView *frozenHeader = frozen->horizontalHeader();
+    const QPoint nameHeader(frozenHeader->sectionViewportPosition(StreamTableModel::ColName)
+                                + frozenHeader->sectionSize(StreamTableModel::ColName) / 2,
+                            frozenHeader->height() / 2);
+    QTest::mouseClick(frozenHeader->viewport(), Qt::LeftButton, Qt::NoModifier, nameHeader);
+    QCOMPARE(w.streamProxy()->sortColumn(), int(StreamTableModel::ColName));
+    QCOMPARE(table->horizontalHeader()->sortIndicatorSection(), int(StreamTableModel::ColName));
+    // The frozen name is the table's: a click selects the row.
+    QTest::mouseClick(frozen->viewport(), Qt::LeftButton, Qt::NoModifier, frozen->visualRect(name).center());
+    QCOMPARE(w.selectedRows(), QList<StreamId>{id});
+    QVERIFY(table->selectionModel()->isRowSelected(0, QModelIndex()));
+    if (qEnvironmentVariableIsSet("STREAMSCOPE_TEST_GRAB"))
+        w.grab().save(qEnvironmentVariable("STREAMSCOPE_TEST_GRAB"));
+}
+
+// The bottom docks' tabs keep their width whichever stream is selected: a tab named after the
+// stream moved the others under the pointer.
+void tst_WindowFit::bottomTabsKeepTheirWidth()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    for (const QString &name : {QStringLiteral("a"), QStringLiteral("a-stream-with-a-much-longer-name-than-a")}) {
+        StreamConfig c;
+        c.name = name;
+        c.venue = Venue("binance");
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/ws/btcusdt@aggTrade"));
+        ws.streams.append(c);
+    }
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 2);
+    QTabBar *tabs = nullptr;
+    for (QTabBar *bar : w.findChildren<QTabBar *>())
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i).startsWith(QLatin1String("Inspector")))
+                tabs = bar;
+    QVERIFY(tabs);
+    const auto rects = [tabs] {
+        QList<QRect> out;
+        for (int i = 0; i < tabs->count(); ++i)
+            out << tabs->tabRect(i);
+        return out;
+    };
+    w.selectStream(w.streamModel()->rows().at(0).snap.id);
+    QApplication::processEvents();
+    const QList<QRect> shortName = rects();
+    w.selectStream(w.streamModel()->rows().at(1).snap.id);
+    QApplication::processEvents();
+    QCOMPARE(rects(), shortName);
 }
 
 QTEST_MAIN(tst_WindowFit)

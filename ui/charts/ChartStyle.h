@@ -16,7 +16,9 @@ inline QChart *createPlainChart()
     auto *chart = new QChart;
     chart->setAnimationOptions(QChart::NoAnimation);
     chart->legend()->setAlignment(Qt::AlignBottom);
-    chart->setMargins(QMargins(4, 4, 4, 4));
+    // Room above and to the right for the labels at the axes' ends, which the category axes of
+    // AxisTicks centre on the plot's edge without reserving space for them.
+    chart->setMargins(QMargins(4, 10, 26, 4));
     chart->layout()->setContentsMargins(0, 0, 0, 0);
     chart->setBackgroundRoundness(0);
     return chart;

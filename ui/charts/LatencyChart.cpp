@@ -1,13 +1,14 @@
 #include "LatencyChart.h"
 
+#include "AxisTicks.h"
 #include "ChartStyle.h"
 #include "Format.h"
 
 #include <QtCharts/QAreaSeries>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QGraphicsLayout>
@@ -47,21 +48,19 @@ LatencyChart::LatencyChart(QWidget *parent)
 {
     m_chart = createPlainChart();
 
-    m_axisX = new QLogValueAxis;
-    m_axisX->setBase(10);
-    m_axisX->setLabelFormat(QStringLiteral("%g"));
-    m_axisX->setTitleText(tr("latency (ms, log scale)"));
-    m_axisX->setRange(0.01, 1000);
-    m_axisX->setMinorTickCount(-1);
+    // The log axes are linear in log10 of the value (the points carry log10 of theirs),
+    // labelled by AxisTicks in human units ("100 µs", "1 s"; "1k", "1M"), not printf's "1e+06".
+    m_axisX = new QCategoryAxis;
+    m_axisX->setObjectName(QStringLiteral("latencyAxis"));
+    m_axisX->setTitleText(tr("latency (log scale)"));
+    setLogTicks(m_axisX, -2, 3, axisMs);
     m_axisY = new QValueAxis;
     m_axisY->setLabelFormat(QStringLiteral("%.0f%%"));
     m_axisY->setRange(0, 10);
-    m_logAxisY = new QLogValueAxis(this); // added to the chart when chosen
-    m_logAxisY->setBase(10.0);
-    m_logAxisY->setLabelFormat(QStringLiteral("%g"));
+    m_logAxisY = new QCategoryAxis(this); // added to the chart when chosen
+    m_logAxisY->setObjectName(QStringLiteral("countLogAxis"));
     m_logAxisY->setTitleText(tr("messages (log)"));
-    m_logAxisY->setMinorTickCount(-1);
-    m_logAxisY->setRange(kLogFloor, 10);
+    setLogTicks(m_logAxisY, std::log10(kLogFloor), 1, axisNumber);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
     m_shownAxisY = m_axisY;
@@ -277,19 +276,23 @@ void LatencyChart::redraw()
     // Linear: each bucket's share of the messages; log: its count, an empty one on the floor.
     const bool log = isLogScale();
     const double floor = log ? kLogFloor : 0.0;
+    // Onto the axes: x is log10 of the latency in ms, y log10 of the count on the log axis.
+    const auto at = [log](double ms, double y) {
+        return QPointF(std::log10(std::max(ms, 1e-6)), log ? std::log10(y) : y);
+    };
     m_points.clear();
     double yMax = 0.0;
     if (last >= 0 && h.count > 0) {
         const double total = double(h.count);
-        m_points.append(QPointF(binLowUs(first) / 1000.0, floor));
+        m_points.append(at(binLowUs(first) / 1000.0, floor));
         for (int b = first; b <= last; ++b) {
             const double n = double(bins[size_t(b)]);
             const double y = log ? std::max(floor, n) : 100.0 * n / total;
             yMax = std::max(yMax, y);
-            m_points.append(QPointF(binLowUs(b) / 1000.0, y));
-            m_points.append(QPointF(binHighUs(b) / 1000.0, y));
+            m_points.append(at(binLowUs(b) / 1000.0, y));
+            m_points.append(at(binHighUs(b) / 1000.0, y));
         }
-        m_points.append(QPointF(binHighUs(last) / 1000.0, floor));
+        m_points.append(at(binHighUs(last) / 1000.0, floor));
     }
     m_upper->replace(m_points);
     m_area->setName(log ? tr("messages per bucket") : tr("share of messages"));
@@ -300,7 +303,7 @@ void LatencyChart::redraw()
         yTop = std::pow(10.0, std::max(1.0, std::ceil(std::log10(std::max(yMax, 1.0) * 1.5))));
         if (yTop != m_yMax) {
             m_yMax = yTop;
-            m_logAxisY->setRange(kLogFloor, yTop);
+            setLogTicks(m_logAxisY, std::log10(kLogFloor), std::log10(yTop), axisNumber);
         }
     } else {
         // Round ticks: 2, 5, 10 or 25 percent apart, four to six of them.
@@ -328,7 +331,7 @@ void LatencyChart::redraw()
             continue;
         }
         const double ms = h.percentileUs(kQuantiles[i]) / 1000.0;
-        m_markers[i]->replace(QList<QPointF>{QPointF(ms, floor), QPointF(ms, yTop)});
+        m_markers[i]->replace(QList<QPointF>{at(ms, floor), at(ms, yTop)});
         const QString text = QStringLiteral("%1 %2").arg(QLatin1String(labels[i]), formatLatencyMs(ms));
         m_markers[i]->setName(text);
         summary.append(text);
@@ -344,7 +347,7 @@ void LatencyChart::redraw()
     if (xMin != m_xMin || xMax != m_xMax) {
         m_xMin = xMin;
         m_xMax = xMax;
-        m_axisX->setRange(xMin, xMax);
+        setLogTicks(m_axisX, std::log10(xMin), std::log10(xMax), axisMs);
     }
 
     if (m_windows.stream() == kInvalidStreamId) {

@@ -18,7 +18,7 @@ class QComboBox;
 class QLabel;
 class QLineSeries;
 class QToolButton;
-class QLogValueAxis;
+class QCategoryAxis;
 class QValueAxis;
 
 namespace streamscope::ui {
@@ -70,9 +70,9 @@ private:
     QString m_name;
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
-    QLogValueAxis *m_axisX = nullptr;
+    QCategoryAxis *m_axisX = nullptr; // linear in log10 of the latency (ms)
     QValueAxis *m_axisY = nullptr;
-    QLogValueAxis *m_logAxisY = nullptr;
+    QCategoryAxis *m_logAxisY = nullptr;   // linear in log10 of the count
     QAbstractAxis *m_shownAxisY = nullptr; // m_axisY or m_logAxisY
     QToolButton *m_log = nullptr;
     QLineSeries *m_upper = nullptr;

@@ -1,14 +1,15 @@
 #include "RateChart.h"
 
+#include "AxisTicks.h"
 #include "ChartStyle.h"
 
 #include "StreamHistory.h"
 
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QGraphicsLayout>
@@ -17,6 +18,7 @@
 #include <QtWidgets/QToolButton>
 #include <QtWidgets/QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace streamscope::ui {
@@ -43,19 +45,20 @@ RateChart::RateChart(QWidget *parent)
     m_axisX = new QValueAxis;
     m_axisX->setLabelFormat(QStringLiteral("%d s"));
     m_axisX->setTickCount(7);
-    m_axisY = new QValueAxis;
-    m_axisY->setLabelFormat(QStringLiteral("%.0f"));
+    // Both rate axes are labelled by AxisTicks: round steps, "1k" and "1M" rather than printf's
+    // "1e+06"; on the log axis the series carry log10 of their rates (fitToAxis).
+    m_axisY = new QCategoryAxis;
+    m_axisY->setObjectName(QStringLiteral("rateAxis"));
     m_axisY->setTitleText(tr("msgs/s"));
-    m_axisY->setRange(0, 10);
     m_chart->addAxis(m_axisX, Qt::AlignBottom);
     m_chart->addAxis(m_axisY, Qt::AlignLeft);
     m_shownAxisY = m_axisY;
-    m_logAxisY = new QLogValueAxis(this); // added to the chart when chosen
-    m_logAxisY->setBase(10.0);
-    m_logAxisY->setLabelFormat(QStringLiteral("%g"));
+    m_logAxisY = new QCategoryAxis(this); // added to the chart when chosen
+    m_logAxisY->setObjectName(QStringLiteral("rateLogAxis"));
     m_logAxisY->setTitleText(tr("msgs/s (log)"));
-    m_logAxisY->setMinorTickCount(-1);
-    m_logAxisY->setRange(kLogFloor, 10);
+    m_yMax = 10.0;
+    setLinearTicks(m_axisY, m_yMax, axisNumber);
+    setLogTicks(m_logAxisY, std::log10(kLogFloor), std::log10(m_yMax), axisNumber);
 
     m_total = new QLineSeries;
     m_total->setName(tr("All streams"));
@@ -120,7 +123,15 @@ RateChart::RateChart(QWidget *parent)
         all.prepend(m_total);
         swapVerticalAxis(m_chart, m_shownAxisY, next, all, this);
         m_shownAxisY = next;
-        m_yMax = -1; // set the range anew
+        // The points drawn so far onto the new axis (a paused chart is not refreshed).
+        for (QAbstractSeries *series : all) {
+            auto *line = static_cast<QLineSeries *>(series);
+            QList<QPointF> points = line->points();
+            for (QPointF &p : points)
+                p.setY(on ? std::log10(std::max(p.y(), kLogFloor)) : std::pow(10.0, p.y()));
+            line->replace(points);
+        }
+        setVerticalRange(m_yMax > 0 ? m_yMax : 10.0);
         emit settingsChanged();
     });
     connect(m_pause, &QToolButton::toggled, this, [this](bool on) {
@@ -131,12 +142,21 @@ RateChart::RateChart(QWidget *parent)
 
 void RateChart::fitToAxis()
 {
-    // A log axis has no 0: a silent second is drawn on its floor.
+    // The log axis is linear in log10 of the rate; it has no 0: a silent second is drawn on
+    // its floor.
     if (!isLogScale())
         return;
     for (QPointF &p : m_buffer)
-        if (p.y() < kLogFloor)
-            p.setY(kLogFloor);
+        p.setY(std::log10(std::max(p.y(), kLogFloor)));
+}
+
+void RateChart::setVerticalRange(double top)
+{
+    m_yMax = top;
+    if (isLogScale())
+        setLogTicks(m_logAxisY, std::log10(kLogFloor), std::ceil(std::log10(top)), axisNumber);
+    else
+        setLinearTicks(m_axisY, top, axisNumber);
 }
 
 bool RateChart::isLogScale() const
@@ -277,13 +297,8 @@ void RateChart::refresh(const StreamHistory &history)
             m_axisX->setRange(0, span);
         }
         const double top = niceCeiling(yMax * 1.1);
-        if (top != m_yMax) {
-            m_yMax = top;
-            if (isLogScale())
-                m_logAxisY->setRange(kLogFloor, top);
-            else
-                m_axisY->setRange(0, top);
-        }
+        if (top != m_yMax)
+            setVerticalRange(top);
         return;
     }
     if (isPaused())
@@ -328,13 +343,8 @@ void RateChart::refresh(const StreamHistory &history)
         m_axisX->setRange(-span, 0);
     }
     const double top = niceCeiling(yMax * 1.1);
-    if (top != m_yMax) {
-        m_yMax = top;
-        if (isLogScale())
-            m_logAxisY->setRange(kLogFloor, top);
-        else
-            m_axisY->setRange(0, top);
-    }
+    if (top != m_yMax)
+        setVerticalRange(top);
 }
 
 } // namespace streamscope::ui

@@ -19,7 +19,7 @@ class QChartView;
 class QComboBox;
 class QLabel;
 class QLineSeries;
-class QLogValueAxis;
+class QCategoryAxis;
 class QAbstractAxis;
 class QToolButton;
 class QValueAxis;
@@ -70,14 +70,15 @@ signals:
     void settingsChanged();
 
 private:
-    void setSeriesPens(); // after a theme change, which resets them
-    void fitToAxis();     // m_buffer's points onto the vertical axis shown
+    void setSeriesPens();              // after a theme change, which resets them
+    void fitToAxis();                  // m_buffer's points onto the vertical axis shown
+    void setVerticalRange(double top); // 0 (the log floor) .. top msgs/s, labelled
 
     QChart *m_chart = nullptr;
     QChartView *m_view = nullptr;
     QValueAxis *m_axisX = nullptr;
-    QValueAxis *m_axisY = nullptr;
-    QLogValueAxis *m_logAxisY = nullptr;
+    QCategoryAxis *m_axisY = nullptr;
+    QCategoryAxis *m_logAxisY = nullptr;   // linear in log10 of the rate
     QAbstractAxis *m_shownAxisY = nullptr; // m_axisY or m_logAxisY
     QLineSeries *m_total = nullptr;
     std::vector<QLineSeries *> m_series;

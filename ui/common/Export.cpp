@@ -37,24 +37,32 @@ bool writeFileAtomically(const QString &path, const QByteArray &data, QString *e
     return true;
 }
 
-QString tableCsv(const QAbstractItemModel *model, const QList<int> &columns)
+QString tableCsv(const QAbstractItemModel *model, const QList<int> &columns, int role)
 {
+    // The model's spreadsheet values where it has them, what it shows otherwise.
+    const auto value = [role](const QVariant &plain, const auto &shown) {
+        return role >= 0 && plain.isValid() ? plain.toString() : shown().toString();
+    };
     QStringList cells;
     for (int column : columns)
-        cells << model->headerData(column, Qt::Horizontal).toString();
+        cells << value(role >= 0 ? model->headerData(column, Qt::Horizontal, role) : QVariant(),
+                       [&] { return model->headerData(column, Qt::Horizontal); });
     QString out = app::csvLine(cells) + kCrlf;
     for (int row = 0; row < model->rowCount(); ++row) {
         cells.clear();
-        for (int column : columns)
-            cells << model->index(row, column).data().toString();
+        for (int column : columns) {
+            const QModelIndex index = model->index(row, column);
+            cells << value(role >= 0 ? index.data(role) : QVariant(), [&] { return index.data(); });
+        }
         out += app::csvLine(cells) + kCrlf;
     }
     return out;
 }
 
-bool writeTableCsv(const QString &path, const QAbstractItemModel *model, const QList<int> &columns, QString *error)
+bool writeTableCsv(const QString &path, const QAbstractItemModel *model, const QList<int> &columns, QString *error,
+                   int role)
 {
-    return writeFileAtomically(path, tableCsv(model, columns).toUtf8(), error);
+    return writeFileAtomically(path, tableCsv(model, columns, role).toUtf8(), error);
 }
 
 QString fieldsCsv(const QList<QPair<QString, QString>> &fields)

@@ -26,9 +26,12 @@ class InspectorModel;
 bool writeFileAtomically(const QString &path, const QByteArray &data, QString *error);
 
 // Every row of `model` (the table as sorted and filtered), with a header line, in `columns`
-// (logical columns in the order shown); the cells' display text.
-QString tableCsv(const QAbstractItemModel *model, const QList<int> &columns);
-bool writeTableCsv(const QString &path, const QAbstractItemModel *model, const QList<int> &columns, QString *error);
+// (logical columns in the order shown). The cells and headers hold their data of `role` (the
+// stream table's CsvRole: plain numbers, units in the header) where the model has it, else
+// their display text.
+QString tableCsv(const QAbstractItemModel *model, const QList<int> &columns, int role = -1);
+bool writeTableCsv(const QString &path, const QAbstractItemModel *model, const QList<int> &columns, QString *error,
+                   int role = -1);
 
 // "field,value" rows (with that header): a report path ("latency_ms/p99") and its text.
 QString fieldsCsv(const QList<QPair<QString, QString>> &fields);

@@ -3,6 +3,8 @@
 #include <QtGui/QGuiApplication>
 #include <QtGui/QPalette>
 
+#include <cmath>
+
 namespace streamscope::ui {
 
 QString clockText(const ClockEstimate &clock)
@@ -22,6 +24,25 @@ QString clockText(const ClockEstimate &clock)
     return QObject::tr("no offset known");
 }
 
+QString formatDurationMs(double ms)
+{
+    if (!std::isfinite(ms))
+        return QStringLiteral("–");
+    // Two significant digits at most, never an exponent: "0.30 ms", "16 s", "2.5 min".
+    const auto number = [](double v) {
+        const double a = std::abs(v);
+        return QString::number(v, 'f', a < 1.0 ? 2 : a < 10.0 ? 1 : 0);
+    };
+    const double a = std::abs(ms);
+    if (a < 1000.0)
+        return number(ms) + QStringLiteral(" ms");
+    if (a < 60'000.0)
+        return number(ms / 1000.0) + QStringLiteral(" s");
+    if (a < 3'600'000.0)
+        return number(ms / 60'000.0) + QStringLiteral(" min");
+    return number(ms / 3'600'000.0) + QStringLiteral(" h");
+}
+
 QString hostClockText(const HostClockState &state)
 {
     if (!state.synchronised.has_value())
@@ -29,7 +50,7 @@ QString hostClockText(const HostClockState &state)
     if (!*state.synchronised)
         return QObject::tr("clock not synchronised");
     if (state.estimatedErrorMs.has_value())
-        return QObject::tr("clock synced ±%1 ms").arg(*state.estimatedErrorMs, 0, 'g', 2);
+        return QObject::tr("clock synced ±%1").arg(formatDurationMs(*state.estimatedErrorMs));
     return QObject::tr("clock synced");
 }
 

@@ -26,7 +26,9 @@ using alerts::formatTimeMs;
 // "offset +500 ms ±0.6 ms (server time)", "local clock behind by ≥ 12 ms (latency floor)",
 // "no offset known".
 QString clockText(const ClockEstimate &clock);
-// "clock synced ±0.3 ms", "clock not synchronised", "clock state unknown".
+// A duration in human units, two significant digits at most: "0.30 ms", "16 s", "2.5 min".
+QString formatDurationMs(double ms);
+// "clock synced ±0.30 ms", "clock synced ±16 s", "clock not synchronised", "clock state unknown".
 QString hostClockText(const HostClockState &state);
 
 // Colour of a state for text or a badge, readable on light and dark backgrounds.

@@ -2,6 +2,7 @@
 # helpers that every area of the desktop app uses.
 target_sources(streamscope_ui PRIVATE
     common/ControlIcons.h common/ControlIcons.cpp
+    common/ElidedLabel.h common/ElidedLabel.cpp
     common/Export.h common/Export.cpp
     common/Format.h common/Format.cpp
     common/KeychainStore.h common/KeychainStore.cpp

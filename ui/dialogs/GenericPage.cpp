@@ -9,6 +9,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QFormLayout>
 #include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QPlainTextEdit>
 
@@ -52,7 +53,10 @@ GenericPage::GenericPage(QWidget *parent)
     form->addRow(tr("&URL:"), m_url);
     form->addRow(tr("&Headers:"), m_headers);
     form->addRow(tr("&Send on connect:"), m_sendOnConnect);
-    form->addRow(tr("&Latency field:"), latency);
+    // A row of two widgets: its label needs the field as buddy, or it shows the "&" itself.
+    auto *latencyLabel = new QLabel(tr("&Latency field:"));
+    latencyLabel->setBuddy(m_latencyField);
+    form->addRow(latencyLabel, latency);
 
     connect(m_url, &QLineEdit::textChanged, this, &GenericPage::changed);
 }

@@ -43,6 +43,11 @@ StreamDialog::StreamDialog(const QStringList &existingNames, QWidget *parent)
     m_preset->addItem(tr("Binance USD-M futures"), int(Preset::BinanceFutures));
     m_preset->addItem(tr("Betfair exchange stream"), int(Preset::Betfair));
     m_preset->addItem(tr("Generic ws / wss / tcp / tls"), int(Preset::Generic));
+    m_preset->addItem(tr("Binance protocol, own URL"), int(Preset::BinanceOwnUrl));
+    m_preset->setItemData(m_preset->count() - 1,
+                          tr("Binance's messages and SUBSCRIBE on a URL of your own (a replay server, a testnet); "
+                             "the SUBSCRIBE list of a stream being edited is kept"),
+                          Qt::ToolTipRole);
 
     auto *top = new QFormLayout;
     top->addRow(tr("&Preset:"), m_preset);
@@ -179,6 +184,7 @@ QString StreamDialog::suggestedName() const
     case Preset::BinanceFutures: base = m_binance->suggestedName(); break;
     case Preset::Betfair: base = BetfairPage::suggestedName(); break;
     case Preset::Generic:
+    case Preset::BinanceOwnUrl:
     case Preset::Unknown: base = m_generic->suggestedName(); break;
     }
     QString name = base;
@@ -213,13 +219,13 @@ bool StreamDialog::validate(QString *errorOut)
         case Preset::BinanceFutures: ok = m_binance->toConfig(c, &error); break;
         case Preset::Betfair: ok = m_betfair->toConfig(c, &m_secrets, &error); break;
         case Preset::Generic:
-        case Preset::Unknown:
+        case Preset::Unknown: ok = m_generic->toConfig(c, &error); break;
+        case Preset::BinanceOwnUrl:
             ok = m_generic->toConfig(c, &error);
-            // Editing a Binance stream that the Binance page cannot represent keeps its protocol.
-            if (m_editing && m_original.venue == Venue("binance")) {
-                c.venue = m_original.venue;
+            c.venue = Venue("binance");
+            // Editing keeps the streams it subscribes to (the page shows none).
+            if (m_editing && m_original.venue == Venue("binance"))
                 c.subscribe = m_original.subscribe;
-            }
             break;
         }
     }
@@ -279,7 +285,8 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
         done = true;
     }
     if (!done) {
-        setPreset(Preset::Generic);
+        // A Binance stream on a URL the Binance page cannot build stays a Binance stream.
+        setPreset(config.venue == Venue("binance") ? Preset::BinanceOwnUrl : Preset::Generic);
         m_generic->fromConfig(config);
     } else {
         m_generic->setLatency(config.latencyField, config.latencyUnit);

@@ -32,7 +32,9 @@ class GenericPage;
 class StreamDialog : public QDialog {
     Q_OBJECT
 public:
-    enum class Preset { Unknown = 0, BinanceSpot, BinanceFutures, Betfair, Generic };
+    // BinanceOwnUrl: Binance's protocol (decoding, SUBSCRIBE) on a URL of the user's that the
+    // Binance page cannot build (a replay server's, the demo's); its page is the generic one.
+    enum class Preset { Unknown = 0, BinanceSpot, BinanceFutures, Betfair, Generic, BinanceOwnUrl };
 
     // `existingNames`: names already used by other streams (must not be reused).
     explicit StreamDialog(const QStringList &existingNames, QWidget *parent = nullptr);

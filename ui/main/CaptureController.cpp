@@ -3,6 +3,7 @@
 #include "CaptureList.h"
 #include "Engine.h"
 #include "EventLogModel.h"
+#include "Format.h"
 #include "MainActions.h"
 #include "PeerText.h"
 #include "SnapshotHub.h"
@@ -145,6 +146,8 @@ void CaptureController::setRecording(const QList<StreamId> &ids, bool on)
             tr("%1: the folder cannot be created; choose another under Streams → Recording folder…").arg(dir));
         return;
     }
+    QStringList written; // stopping: the files the recordings went to
+    int changed = 0;
     for (StreamId id : ids) {
         if (!m_engine->contains(id))
             continue;
@@ -154,9 +157,34 @@ void CaptureController::setRecording(const QList<StreamId> &ids, bool on)
             record.enabled = true;
         } else {
             record.enabled = false; // the folder and settings stay for the next time
+            const RecordStatus status = m_engine->snapshot(id).record;
+            if (status.on && !status.file.isEmpty()) {
+                EventLogModel::Entry e;
+                e.timeMs = QDateTime::currentMSecsSinceEpoch();
+                e.stream = m_hub->streamName(id);
+                e.kind = tr("recording");
+                e.text = tr("recording stopped: %1 messages in %2")
+                             .arg(formatCount(status.messages), QDir::toNativeSeparators(status.file));
+                e.file = status.file; // a double-click opens its folder
+                m_eventLog->add(e);
+                written << status.file;
+            }
         }
         m_engine->setRecording(id, record);
+        ++changed;
     }
+    m_eventLog->flush();
+    if (on && changed > 0)
+        m_window->statusBar()->showMessage(tr("Recording to %1").arg(QDir::toNativeSeparators(dir)), 8000);
+    else if (written.size() == 1)
+        m_window->statusBar()->showMessage(tr("Recording saved to %1").arg(QDir::toNativeSeparators(written.first())),
+                                           15000);
+    else if (written.size() > 1)
+        m_window->statusBar()->showMessage(
+            tr("%1 recordings saved to %2")
+                .arg(written.size())
+                .arg(QDir::toNativeSeparators(QFileInfo(written.first()).absolutePath())),
+            15000);
     m_workspace->setModified(true);
     m_hub->poll(SnapshotHub::TickKind::Fast);
 }

@@ -99,15 +99,16 @@ QString ExportController::selectedRowsText(RowFormat format) const
     const QAbstractItemModel *model = m_parts.proxy;
     QStringList lines;
     QStringList cells;
+    // For a spreadsheet: plain numbers with a dot, the units in the header.
     for (int column : columns)
-        cells << cell(model->headerData(column, Qt::Horizontal).toString());
+        cells << cell(model->headerData(column, Qt::Horizontal, StreamTableModel::CsvRole).toString());
     lines << cells.join(separator);
     QModelIndexList rows = m_parts.table->selectionModel()->selectedRows();
     std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
     for (const QModelIndex &row : std::as_const(rows)) {
         cells.clear();
         for (int column : columns)
-            cells << cell(model->index(row.row(), column).data().toString());
+            cells << cell(model->index(row.row(), column).data(StreamTableModel::CsvRole).toString());
         lines << cells.join(separator);
     }
     return lines.join(newline) + newline;
@@ -144,7 +145,7 @@ void ExportController::connectExports(MainActions *actions)
             return;
         // The columns shown, in the order shown (as Copy rows as CSV), without the buttons.
         QString error;
-        showResult(writeTableCsv(path, m_parts.proxy, shownColumns(), &error), path, error);
+        showResult(writeTableCsv(path, m_parts.proxy, shownColumns(), &error, StreamTableModel::CsvRole), path, error);
     });
 
     connect(actions->exportStats, &QAction::triggered, this, [this] {

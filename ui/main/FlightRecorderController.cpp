@@ -37,7 +37,6 @@ FlightRecorderController::FlightRecorderController(Engine *engine, SnapshotHub *
 {
     m_save = new QAction(this);
     m_save->setObjectName(QStringLiteral("flightSave"));
-    m_save->setStatusTip(tr("Write what the flight recorder holds of the selected streams to capture files"));
     m_settings = new QAction(tr("&Flight recorder…"), this);
     m_settings->setObjectName(QStringLiteral("flightSettings"));
     m_settings->setStatusTip(tr("Keep every stream's last minutes in memory, within a memory cap"));
@@ -103,8 +102,14 @@ QStringList FlightRecorderController::save(const QList<StreamId> &ids)
 void FlightRecorderController::refresh()
 {
     const FlightConfig config = m_engine ? m_engine->flightRecorder() : FlightConfig{};
-    m_save->setText(config.minutes == 1 ? tr("Save the &last minute")
-                                        : tr("Save the &last %1 minutes").arg(config.minutes));
+    const QString save =
+        config.minutes == 1 ? tr("Save the &last minute") : tr("Save the &last %1 minutes").arg(config.minutes);
+    // Off, the entry is greyed: it says why, and where to turn the recorder on.
+    m_save->setText(config.enabled ? save : tr("%1 (flight recorder off)").arg(save));
+    m_save->setStatusTip(config.enabled
+                             ? tr("Write what the flight recorder holds of the selected streams to capture files")
+                             : tr("The flight recorder is off: turn it on under Streams → Flight recorder…"));
+    m_save->setToolTip(m_save->statusTip());
     m_save->setEnabled(config.enabled && !m_selection->selectedStreams().isEmpty());
     m_status->setVisible(config.enabled);
     if (!config.enabled)

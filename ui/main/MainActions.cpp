@@ -15,6 +15,7 @@
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QToolBar>
+#include <QtWidgets/QToolButton>
 
 namespace streamscope::ui {
 
@@ -79,8 +80,9 @@ MainActions::MainActions(QMainWindow *w)
                       QStyle::SP_DialogOpenButton, "openWorkspace"))
     , save(makeAction(w, tr("&Save workspace"), tr("Save the workspace"), QKeySequence::Save,
                       QStyle::SP_DialogSaveButton, "saveWorkspace"))
-    , saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"), QKeySequence::SaveAs,
-                        QStyle::SP_DialogSaveButton, "saveWorkspaceAs"))
+    , saveAs(makeAction(w, tr("Save workspace &as…"), tr("Save the workspace to another file"),
+                        // Not QKeySequence::SaveAs: it has no key on Windows, nor on X11 outside KDE and GNOME.
+                        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QStyle::SP_DialogSaveButton, "saveWorkspaceAs"))
     , connectAgent(makeAction(w, tr("Connect to &agent…"),
                               tr("Show the streams of a headless agent (streamscope --headless --metrics-port N) "
                                  "beside yours, read-only"),
@@ -224,6 +226,23 @@ void MainActions::addToolBar()
     toolbar->addSeparator();
     toolbar->addAction(open);
     toolbar->addAction(save);
+    // The buttons whose text follows the selection ("Stop 3", "Start", "Stop recording") are
+    // as wide as their longest text from the start, so that no button moves under the pointer.
+    const QList<QPair<QAction *, QString>> widest{{stop, tr("&Stop %1").arg(8888)},
+                                                  {restart, tr("&Restart %1").arg(8888)},
+                                                  {remove, tr("Re&move %1").arg(8888)},
+                                                  {record, tr("Stop re&cording")}};
+    for (const auto &[action, text] : widest) {
+        auto *button = qobject_cast<QToolButton *>(toolbar->widgetForAction(action));
+        if (!button)
+            continue;
+        const QString shown = action->text();
+        int width = button->sizeHint().width();
+        action->setText(text);
+        width = std::max(width, button->sizeHint().width());
+        action->setText(shown);
+        button->setMinimumWidth(width);
+    }
 }
 
 void MainActions::fillContextMenu(QMenu *menu) const

@@ -24,6 +24,7 @@
 // window then shows nothing).
 
 #include "ExportController.h"
+#include "FrozenColumnsView.h"
 #include "SnapshotHub.h"
 #include "StreamActionDelegate.h"
 #include "StreamRecords.h"
@@ -180,7 +181,7 @@ private:
     SnapshotHub *m_hub = nullptr;
     StreamTableModel *m_model = nullptr;
     StreamSortProxy *m_proxy = nullptr;
-    QTableView *m_table = nullptr;
+    FrozenColumnsView *m_table = nullptr; // the name and buttons stay in view
     QLineEdit *m_filter = nullptr;
     StreamActionDelegate *m_actionDelegate = nullptr;
     RateChart *m_rateChart = nullptr;

@@ -7,6 +7,7 @@
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "EventLogPane.h"
+#include "FrozenColumnsView.h"
 #include "LatencyChart.h"
 #include "LatencyWindows.h"
 #include "MainActions.h"
@@ -44,12 +45,15 @@ void MainWindow::buildCentral()
     m_filter->setToolTip(tr("Show only the streams whose name contains this text"));
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
 
-    m_table = new QTableView;
+    // The name and the buttons (the first two columns shown) stay while the figures scroll
+    // sideways in a narrow window.
+    m_table = new FrozenColumnsView(2);
     m_table->setObjectName(QStringLiteral("streamTable"));
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder); // insertion order until the user sorts
     m_proxy->holdWhileHovered(m_table->viewport());
+    m_proxy->holdWhileHovered(m_table->frozenView()->viewport());
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -88,6 +92,8 @@ void MainWindow::buildCentral()
         fillColumnMenu(&menu);
         menu.exec(header->viewport()->mapToGlobal(pos));
     });
+
+    m_table->syncFrozen();
 
     connect(m_actionDelegate, &StreamActionDelegate::actionTriggered, this,
             [this](const QModelIndex &index, StreamActionDelegate::Action a) { onRowAction(index, a); });
@@ -286,6 +292,7 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
         // The buttons' column is as wide as its buttons, whatever width a header saved with
         // fewer buttons holds.
         m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());
+        m_table->syncFrozen();
     }
     m_filter->setText(layout.value(QStringLiteral("filter")).toString());
 }

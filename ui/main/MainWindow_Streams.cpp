@@ -144,11 +144,16 @@ void MainWindow::editStream()
     const StreamConfig old = m_engine->config(id);
     StreamDialog dialog(streamNamesExcept(id), this);
     alerts::AlertMonitor &rules = m_alertService->monitor();
-    dialog.setConfig(old, rules.ruleFor(old.name));
+    const alerts::AlertRule oldRule = rules.ruleFor(old.name);
+    dialog.setConfig(old, oldRule);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    m_workspace->storeSecrets(dialog.secrets());
     const StreamConfig config = dialog.config();
+    alerts::AlertRule sameRule = oldRule; // as the dialog gives it back when nothing changed
+    sameRule.stream = config.name;
+    if (Workspace::sameStream(config, old) && dialog.alertRule() == sameRule && dialog.secrets().isEmpty())
+        return; // Apply with nothing changed: the stream goes on undisturbed, the workspace unmodified
+    m_workspace->storeSecrets(dialog.secrets());
     if (config.name != old.name)
         rules.renameStream(old.name, config.name);
     rules.setRule(config.name, dialog.alertRule());

@@ -98,8 +98,12 @@ void SelectionController::showSelection()
         current = ids.first();
     const QString name = current != kInvalidStreamId ? m_hub->streamName(current) : QString();
     showCapture(current, name); // an open capture's messages, histogram and rate
-    // A remote agent's messages stay on its machine: the inspector has nothing to show.
-    m_panes.inspector->setStream(isRemoteStream(current) ? kInvalidStreamId : current, name);
+    // A remote agent's messages stay on its machine: the inspector names the stream and says so.
+    m_panes.inspector->setStream(
+        current, name,
+        isRemoteStream(current)
+            ? tr("An agent's messages stay on its machine: select a local stream or a capture to inspect messages.")
+            : QString());
     m_panes.events->setSelectedStream(name);
     m_panes.latencyChart->setStream(current, name);
     if (current != m_panes.details->stream()) {
@@ -108,8 +112,8 @@ void SelectionController::showSelection()
     } else {
         m_panes.details->setStream(current, name); // renamed
     }
-    m_panes.inspectorDock->setWindowTitle(current != kInvalidStreamId ? tr("Inspector — %1").arg(name)
-                                                                      : tr("Inspector"));
+    // The dock's title stays "Inspector": as a tab, a title that named the stream would change
+    // width with the name and move the tabs beside it under the pointer. The pane names it.
 
     if (current == kInvalidStreamId || !m_engine) {
         m_panes.results->setRecords({});
@@ -182,7 +186,10 @@ void SelectionController::refreshDetailsFrom(const StreamSnapshot *snap)
     } else if (m_engine->contains(id)) {
         m_panes.details->refresh(m_engine->snapshot(id, true), durationS, m_history);
     } else if (const StreamSnapshot *own = m_hub->find(id)) {
-        m_panes.details->refresh(*own, durationS, m_history); // an agent's or a capture's row
+        // An agent's counters run from the agent's start, the time its snapshots carry, not
+        // from when this window first saw them.
+        const double since = isRemoteStream(id) ? double(own->takenAtNs) / 1e9 : durationS;
+        m_panes.details->refresh(*own, since, m_history); // an agent's or a capture's row
     }
 }
 

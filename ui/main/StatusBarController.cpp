@@ -1,6 +1,7 @@
 #include "StatusBarController.h"
 
 #include "AlertMonitor.h"
+#include "ElidedLabel.h"
 #include "Format.h"
 #include "HostClock.h"
 #include "StreamTableModel.h"
@@ -16,8 +17,7 @@ StatusBarController::StatusBarController(QStatusBar *bar, const StreamTableModel
     , m_model(model)
     , m_alerts(alerts)
 {
-    const auto make = [bar](const char *name, const QString &tip) {
-        auto *l = new QLabel;
+    const auto place = [bar](QLabel *l, const char *name, const QString &tip) {
         l->setObjectName(QLatin1String(name));
         l->setTextFormat(Qt::PlainText);
         l->setToolTip(tip);
@@ -25,11 +25,16 @@ StatusBarController::StatusBarController(QStatusBar *bar, const StreamTableModel
         bar->addPermanentWidget(l);
         return l;
     };
-    m_streams = make("statusStreams", tr("Streams by state"));
+    const auto make = [place](const char *name, const QString &tip) { return place(new QLabel, name, tip); };
+    // The long texts give up width first (cut, the whole text in the tooltip), so that the
+    // status bar never makes the window wider than the screen.
+    m_streams = new ElidedLabel;
+    place(m_streams, "statusStreams", tr("Streams by state"));
     m_alertCount = make("statusAlerts", tr("Active alerts"));
     m_rate = make("statusRate", tr("Messages and bytes per second over all streams"));
     m_clock = make("statusClock", QString());
-    m_record = make("statusRecord", QString());
+    m_record = new ElidedLabel;
+    place(m_record, "statusRecord", QString());
     m_record->hide();
     m_cpuUse = make("statusCpu", tr("CPU used by StreamScope (engine and window), percent of one core"));
 }
@@ -101,9 +106,9 @@ void StatusBarController::updateClock(const HostClockState &clock)
                                : QString());
     QString tip = tr("This machine's clock, as its kernel sees it: latency is measured against it (docs/clock.md)");
     if (clock.estimatedErrorMs.has_value())
-        tip += tr("\nEstimated error %1 ms").arg(*clock.estimatedErrorMs, 0, 'g', 3);
+        tip += tr("\nEstimated error %1").arg(formatDurationMs(*clock.estimatedErrorMs));
     if (clock.maximumErrorMs.has_value())
-        tip += tr("\nMaximum error %1 ms").arg(*clock.maximumErrorMs, 0, 'g', 3);
+        tip += tr("\nMaximum error %1").arg(formatDurationMs(*clock.maximumErrorMs));
     m_clock->setToolTip(tip);
 }
 

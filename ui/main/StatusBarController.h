@@ -25,6 +25,7 @@ class AlertMonitor;
 
 namespace streamscope::ui {
 
+class ElidedLabel;
 class StreamTableModel;
 
 class StatusBarController : public QObject {
@@ -44,11 +45,11 @@ private:
     const StreamTableModel *m_model = nullptr;
     const alerts::AlertMonitor *m_alerts = nullptr;
     CpuMeter m_cpu;
-    QLabel *m_streams = nullptr;
+    ElidedLabel *m_streams = nullptr; // the longest: cut first when the window is narrow
     QLabel *m_alertCount = nullptr;
     QLabel *m_rate = nullptr;
     QLabel *m_clock = nullptr;
-    QLabel *m_record = nullptr;
+    ElidedLabel *m_record = nullptr;
     QLabel *m_cpuUse = nullptr;
     bool m_dark = false;
 };

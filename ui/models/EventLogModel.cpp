@@ -123,24 +123,41 @@ bool EventLogFilter::filterAcceptsRow(int sourceRow, const QModelIndex &) const
     return int(e->severity) >= m_minimumSeverity && (m_stream.isEmpty() || e->stream == m_stream);
 }
 
+EventLogModel::Entry *EventLogModel::lastEntryOf(const QString &streamName, int *shownRow)
+{
+    *shownRow = -1;
+    for (auto it = m_pending.rbegin(); it != m_pending.rend(); ++it)
+        if (it->stream == streamName)
+            return &*it;
+    for (int row = int(m_entries.size()) - 1; row >= 0 && row >= int(m_entries.size()) - 50; --row) {
+        if (m_entries[size_t(row)].stream == streamName) {
+            *shownRow = row;
+            return &m_entries[size_t(row)];
+        }
+    }
+    return nullptr;
+}
+
+bool EventLogModel::repeatsStall(const StreamEvent &event, const QString &streamName)
+{
+    // The engine says "stalled" twice: the stall itself, then the state it puts the stream in,
+    // with the same reason. One line says it.
+    if (event.kind != EventKind::StateChanged || event.state != StreamState::Stalled)
+        return false;
+    int shownRow = -1;
+    const Entry *last = lastEntryOf(streamName, &shownRow);
+    return last && last->source == EventKind::Stalled && last->text == peerText(event.text)
+        && event.timeMs - last->timeMs <= kFoldWithinMs;
+}
+
 bool EventLogModel::foldIntoDisconnect(const StreamEvent &event, const QString &streamName)
 {
     const bool scheduled = event.kind == EventKind::ReconnectScheduled;
     if (!scheduled && !(event.kind == EventKind::StateChanged && event.state == StreamState::Reconnecting))
         return false;
     // The stream's latest entry, waiting or shown; only a disconnect just before takes it.
-    constexpr qint64 kFoldWithinMs = 2000;
-    Entry *last = nullptr;
     int shownRow = -1;
-    for (auto it = m_pending.rbegin(); it != m_pending.rend() && !last; ++it)
-        if (it->stream == streamName)
-            last = &*it;
-    for (int row = int(m_entries.size()) - 1; !last && row >= 0 && row >= int(m_entries.size()) - 50; --row) {
-        if (m_entries[size_t(row)].stream == streamName) {
-            last = &m_entries[size_t(row)];
-            shownRow = row;
-        }
-    }
+    Entry *last = lastEntryOf(streamName, &shownRow);
     if (!last || last->source != EventKind::Disconnected || event.timeMs - last->timeMs > kFoldWithinMs)
         return false;
     if (scheduled) {
@@ -157,7 +174,7 @@ bool EventLogModel::foldIntoDisconnect(const StreamEvent &event, const QString &
 
 void EventLogModel::addEvent(const StreamEvent &event, const QString &streamName)
 {
-    if (foldIntoDisconnect(event, streamName))
+    if (foldIntoDisconnect(event, streamName) || repeatsStall(event, streamName))
         return;
     Entry e;
     e.source = event.kind;

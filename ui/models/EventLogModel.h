@@ -82,6 +82,12 @@ private:
     // A reconnect is one line: the disconnect, with the engine's "reconnecting in …" folded
     // into it and its Reconnecting state change dropped. True when `event` was folded.
     bool foldIntoDisconnect(const StreamEvent &event, const QString &streamName);
+    // The Stalled state change that repeats the stall event just before it (same reason).
+    bool repeatsStall(const StreamEvent &event, const QString &streamName);
+    // The stream's latest entry, waiting or among the last 50 shown (`shownRow`, else -1).
+    Entry *lastEntryOf(const QString &streamName, int *shownRow);
+
+    static constexpr qint64 kFoldWithinMs = 2000;
 
     std::deque<Entry> m_entries;
     QVector<Entry> m_pending;

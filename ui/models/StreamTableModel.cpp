@@ -3,6 +3,7 @@
 #include "Format.h"
 #include "PeerText.h"
 
+#include <QtCore/QRegularExpression>
 #include <QtCore/QSet>
 #include <QtGui/QBrush>
 #include <QtGui/QFont>
@@ -89,6 +90,10 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
 {
     if (orientation != Qt::Horizontal)
         return {};
+    if (role == CsvRole) {
+        const QString withUnit = csvHeader(section);
+        return withUnit.isEmpty() ? headerData(section, orientation, Qt::DisplayRole) : withUnit;
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case ColName: return tr("Stream");
@@ -159,6 +164,52 @@ QVariant StreamTableModel::displayValue(const Row &r, int column) const
     case ColResults: return formatCount(s.results);
     case ColErrors: return formatCount(s.errors);
     case ColBacklog: return backlogText(s.freshness);
+    default: break;
+    }
+    return {};
+}
+
+QString StreamTableModel::csvHeader(int column)
+{
+    switch (column) {
+    case ColRate: return tr("msgs/s");
+    case ColKBps: return tr("KB/s");
+    case ColP50: return tr("p50 (ms)");
+    case ColP99: return tr("p99 (ms)");
+    case ColAge: return tr("Last msg (s)");
+    case ColBacklog: return tr("Backlog (bytes)");
+    default: break;
+    }
+    return {};
+}
+
+QString StreamTableModel::csvValue(const Row &r, int column) const
+{
+    const StreamSnapshot &s = r.snap;
+    // QString::number is the C locale's: a dot, no grouping. Three decimals at most.
+    const auto plain = [](double v) {
+        static const QRegularExpression trailingZeros(QStringLiteral("\\.?0+$"));
+        return std::isfinite(v) ? QString::number(v, 'f', 3).remove(trailingZeros) : QString();
+    };
+    switch (column) {
+    case ColName: return s.name;
+    case ColState: return displayValue(r, column).toString();
+    case ColRate: return plain(r.msgsPerSec);
+    case ColKBps: return plain(r.bytesPerSec / 1024.0);
+    case ColMessages: return QString::number(s.messages);
+    // A periodic stream has no latency percentile (the table shows its period instead).
+    case ColP50: return s.freshness.periodic ? QString() : plain(r.p50Ms);
+    case ColP99: return s.freshness.periodic ? QString() : plain(r.p99Ms);
+    case ColAge:
+        return r.offline || s.lastMessageMs <= 0
+            ? QString()
+            : plain(double(std::max<qint64>(0, m_nowMs - s.lastMessageMs)) / 1000.0);
+    case ColReconnects: return QString::number(s.reconnects);
+    case ColGaps: return QString::number(s.gaps);
+    case ColParseErrors: return QString::number(s.parseErrors);
+    case ColResults: return QString::number(s.results);
+    case ColErrors: return QString::number(s.errors);
+    case ColBacklog: return s.freshness.unreadBytes < 0 ? QString() : QString::number(s.freshness.unreadBytes);
     default: break;
     }
     return {};
@@ -264,6 +315,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
     case AlertRole: return r.alert;
     case RecordingRole: return r.snap.record.on;
     case OfflineRole: return r.offline;
+    case CsvRole: return csvValue(r, column);
     case Qt::ToolTipRole:
         if (column == ColState || column == ColName) {
             QString tip = stateToolTip(r);

@@ -50,6 +50,9 @@ public:
         AlertRole,     // alert text, empty when none
         RecordingRole, // bool: the stream records (the row's record button)
         OfflineRole,   // bool: an open capture's row, not a running stream (fixed figures)
+        // For a spreadsheet (CSV, copied rows): a cell's plain value, numbers with a dot and no
+        // unit or thousands separator, empty for none; a header's name with its unit.
+        CsvRole,
     };
 
     // Derived per-stream values, also read by the alerts and the status bar.
@@ -118,6 +121,8 @@ public:
 
 private:
     QVariant displayValue(const Row &r, int column) const;
+    QString csvValue(const Row &r, int column) const;
+    static QString csvHeader(int column);
     QVariant sortValue(const Row &r, int column) const;
     QString stateToolTip(const Row &r) const;
     void emitChanged(const QVector<int> &changedRows);

@@ -33,6 +33,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     , m_model(new InspectorModel(this))
 {
     m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("inspectorTitle"));
     m_title->setTextFormat(Qt::PlainText);
     QFont bold = m_title->font();
     bold.setBold(true);
@@ -95,6 +96,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_view->setItemDelegateForColumn(InspectorModel::ColMessage, new MatchHighlightDelegate(m_model, m_view));
 
     m_detailHeader = new QLabel(tr("Select a message to see it in full."));
+    m_detailHeader->setObjectName(QStringLiteral("inspectorNote"));
     m_detailHeader->setTextFormat(Qt::PlainText);
     m_detailHeader->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail = new QPlainTextEdit;
@@ -172,19 +174,24 @@ MessageInspector::~MessageInspector()
         m_engine->setInspecting(m_tapped, false);
 }
 
-void MessageInspector::setStream(StreamId id, const QString &name)
+void MessageInspector::setStream(StreamId id, const QString &name, const QString &unavailable)
 {
     m_title->setText(id == kInvalidStreamId ? tr("No stream selected") : name);
-    if (id == m_stream)
+    if (id == m_stream && unavailable == m_unavailable)
         return;
     m_stream = id;
+    m_unavailable = unavailable;
     m_offlineNote.clear();
+    // A freeze is for the stream it was made on: the next one's messages show at once.
+    m_freezeAction->setChecked(false);
     m_model->clear();
     m_shownSeq = 0;
     m_detail->clear();
-    m_detailHeader->setText(id == kInvalidStreamId ? tr("Select a stream in the table to inspect its messages.")
-                                                   : tr("Select a message to see it in full."));
+    m_detailHeader->setText(id == kInvalidStreamId       ? tr("Select a stream in the table to inspect its messages.")
+                                : !unavailable.isEmpty() ? unavailable
+                                                         : tr("Select a message to see it in full."));
     updateTap();
+    updateCounts();
 }
 
 void MessageInspector::showOffline(StreamId id, const QString &name, const QVector<InspectedMessage> &messages,

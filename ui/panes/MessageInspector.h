@@ -40,7 +40,9 @@ public:
     explicit MessageInspector(Engine *engine, QWidget *parent = nullptr);
     ~MessageInspector() override;
 
-    void setStream(StreamId id, const QString &name);
+    // `unavailable`: why the stream's messages cannot be shown here (an agent's stay on its
+    // machine); the pane names the stream and says so. A new stream ends a freeze.
+    void setStream(StreamId id, const QString &name, const QString &unavailable = QString());
     // An open capture's messages (File → Open capture), kept within the model's capacity;
     // `leftOut` older ones of the capture are not shown, and the counts line says so.
     void showOffline(StreamId id, const QString &name, const QVector<InspectedMessage> &messages, quint64 leftOut);
@@ -90,6 +92,7 @@ private:
     QTimer *m_timer = nullptr;
     quint64 m_shownSeq = 0;  // the message in the detail pane; 0 none
     QString m_offlineNote;   // showOffline(): what of the capture is not shown
+    QString m_unavailable;   // setStream(): why this stream's messages cannot be shown
     int m_modelChanging = 0; // inside a change of the model's rows: current changes are not the user's
 };
 

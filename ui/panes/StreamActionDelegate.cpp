@@ -44,20 +44,20 @@ bool rowRecords(const QModelIndex &index)
     return index.data(StreamTableModel::RecordingRole).toBool();
 }
 
-// The record button: a dot, red and filled while recording, an outline otherwise.
-void paintRecordDot(QPainter *painter, const QRect &r, bool recording, const QPalette &palette)
+// The record button: a dot, red and filled while recording, an outline otherwise, drawn as
+// strongly as the other buttons' icons (their colour, opaque), so that it shows on a dark theme.
+void paintRecordDot(QPainter *painter, const QRect &r, bool recording)
 {
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    const QRectF dot = QRectF(r).adjusted(5, 5, -5, -5);
+    const QRectF dot = QRectF(r).adjusted(5.5, 5.5, -5.5, -5.5);
     const QColor red(0xd7, 0x3a, 0x49);
     if (recording) {
         painter->setPen(QPen(red.darker(120), 1.0));
         painter->setBrush(red);
     } else {
-        QColor c = palette.color(QPalette::Text);
-        c.setAlpha(150);
-        painter->setPen(QPen(c, 1.5));
+        // The application's palette, as controlIcon() uses for the other buttons.
+        painter->setPen(QPen(QApplication::palette().color(QPalette::Active, QPalette::WindowText), 2.0));
         painter->setBrush(Qt::NoBrush);
     }
     painter->drawEllipse(dot);
@@ -128,7 +128,7 @@ void StreamActionDelegate::paint(QPainter *painter, const QStyleOptionViewItem &
             painter->restore();
         }
         if (i == kRecordButton) {
-            paintRecordDot(painter, r, rowRecords(index), option.palette);
+            paintRecordDot(painter, r, rowRecords(index));
             continue;
         }
         const int slot = i == 0 && !runs ? int(Action::Start) - 1 : i;

@@ -243,7 +243,7 @@ QList<QPair<QString, QString>> StreamDetails::fields() const
     QList<QPair<QString, QString>> out;
     const std::function<void(const QTreeWidgetItem *)> walk = [&](const QTreeWidgetItem *item) {
         if (item->childCount() == 0) // a leaf, or an empty list ("none")
-            out.append({paths.value(item), item->text(1)});
+            out.append({paths.value(item), item->data(1, Qt::UserRole).toString()});
         for (int i = 0; i < item->childCount(); ++i)
             walk(item->child(i));
     };
@@ -284,6 +284,13 @@ void StreamDetails::setValue(const QString &path, const QString &key, const QJso
     }
     if (item->text(1) != text)
         item->setText(1, text);
+    // For "Export statistics as CSV…": the report's value itself (a number with a dot, no unit
+    // or grouping; null and empty lists empty).
+    const QString plain = value.isDouble() ? QString::number(value.toDouble(), 'g', 15)
+        : value.isBool()                   ? QString::fromLatin1(value.toBool() ? "true" : "false")
+        : value.isString()                 ? value.toString()
+                                           : QString();
+    item->setData(1, Qt::UserRole, plain);
 }
 
 } // namespace streamscope::ui

@@ -47,7 +47,9 @@ public:
     QString valueAt(const QString &path) const;
     QTreeWidgetItem *itemAt(const QString &path) const { return m_items.value(path); }
     // Every value shown, by its report path, in the pane's order (what "Export statistics
-    // as CSV…" writes); a list's or an object's own row is left out, its entries are not.
+    // as CSV…" writes): the report's value as a spreadsheet reads it (1234, 0.64, true; empty
+    // for none), not the text shown ("1,234"); a list's or an object's own row is left out,
+    // its entries are not.
     QList<QPair<QString, QString>> fields() const;
     QTreeWidget *counters() const { return m_counters; }
     Sparkline *rateLine() const { return m_rate; }

@@ -2,6 +2,7 @@
 # table's delegates.
 target_sources(streamscope_ui PRIVATE
     panes/EventLogPane.h panes/EventLogPane.cpp
+    panes/FrozenColumnsView.h panes/FrozenColumnsView.cpp
     panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
     panes/MessageInspector.h panes/MessageInspector.cpp
     panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp

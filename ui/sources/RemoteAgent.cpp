@@ -13,6 +13,7 @@
 #include <QtNetwork/QSslConfiguration>
 
 #include <cmath>
+#include <optional>
 
 namespace streamscope::ui {
 
@@ -32,6 +33,63 @@ quint64 count(const QJsonObject &o, const QString &key)
 {
     const double v = o.value(key).toDouble();
     return std::isfinite(v) && v >= 0 && v < 9e18 ? quint64(v) : 0;
+}
+
+// A duration in ms from the answer, within a day either way; nothing otherwise (null, text,
+// out of range).
+std::optional<double> milliseconds(const QJsonObject &o, const QString &key)
+{
+    const QJsonValue v = o.value(key);
+    if (!v.isDouble() || !std::isfinite(v.toDouble()) || std::abs(v.toDouble()) > 86'400'000.0)
+        return std::nullopt;
+    return v.toDouble();
+}
+
+// The report's clock fields (docs/clock.md) back into the estimate the table, the details
+// pane and the corrected latency read.
+ClockEstimate clockFrom(const QJsonObject &o)
+{
+    ClockEstimate c;
+    const QString source = o.value(QStringLiteral("clock_offset_source")).toString();
+    const std::optional<double> offset = milliseconds(o, QStringLiteral("clock_offset_ms"));
+    for (ClockOffsetSource known : {ClockOffsetSource::ServerTime, ClockOffsetSource::LatencyFloor})
+        if (offset && source == QLatin1String(clockOffsetSourceName(known)))
+            c.source = known;
+    if (c.source != ClockOffsetSource::Unknown) {
+        c.offsetMs = *offset;
+        const std::optional<double> uncertainty = milliseconds(o, QStringLiteral("clock_offset_uncertainty_ms"));
+        c.uncertaintyMs = uncertainty && *uncertainty >= 0 ? *uncertainty : -1;
+    }
+    if (const std::optional<double> floor = milliseconds(o, QStringLiteral("latency_floor_ms"))) {
+        c.hasFloor = true;
+        c.latencyFloorMs = *floor;
+    }
+    const QJsonObject serverTime = o.value(QStringLiteral("server_time")).toObject();
+    if (!serverTime.isEmpty()) {
+        c.serverTimeUrl = RedactedUrl::fromText(peerText(serverTime.value(QStringLiteral("url")).toString(), 500));
+        c.serverTimeSamples = count(serverTime, QStringLiteral("samples"));
+        c.serverTimeErrors = count(serverTime, QStringLiteral("errors"));
+        c.serverTimeError = peerText(serverTime.value(QStringLiteral("last_error")).toString().toUtf8(), 300);
+    }
+    c.note = peerText(o.value(QStringLiteral("clock_note")).toString().toUtf8(), 500);
+    return c;
+}
+
+// A histogram from the agent's [index, count] pairs; indices outside the bucket range and
+// counts that are no count are dropped.
+void readBuckets(const QJsonArray &pairs, LatencySnapshot &out)
+{
+    for (const QJsonValue &b : pairs) {
+        const QJsonArray pair = b.toArray();
+        const int index = pair.at(0).toInt(-1);
+        const double n = pair.at(1).toDouble();
+        if (index < 0 || index >= LatencyBuckets::kCount || !(n > 0) || n > 9e18)
+            continue;
+        if (out.buckets.size() <= index)
+            out.buckets.resize(index + 1);
+        out.buckets[index] += quint64(n);
+        out.count += quint64(n);
+    }
 }
 
 } // namespace
@@ -187,17 +245,15 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
         s.latency.invalid = count(latency, QStringLiteral("invalid"));
         s.latency.sumUs = count(live, QStringLiteral("latency_sum_us"));
         s.latency.maxUs = count(live, QStringLiteral("latency_max_us"));
-        for (const QJsonValue &b : live.value(QStringLiteral("latency_buckets")).toArray()) {
-            const QJsonArray pair = b.toArray();
-            const int index = pair.at(0).toInt(-1);
-            const double n = pair.at(1).toDouble();
-            if (index < 0 || index >= LatencyBuckets::kCount || !(n > 0) || n > 9e18)
-                continue;
-            if (s.latency.buckets.size() <= index)
-                s.latency.buckets.resize(index + 1);
-            s.latency.buckets[index] += quint64(n);
-            s.latency.count += quint64(n);
-        }
+        readBuckets(live.value(QStringLiteral("latency_buckets")).toArray(), s.latency);
+        s.clock = clockFrom(o);
+        // The corrected histogram (docs/clock.md), for View → Corrected latency.
+        const QJsonObject corrected = o.value(QStringLiteral("latency_corrected_ms")).toObject();
+        s.latencyCorrected.negative = count(corrected, QStringLiteral("negative"));
+        s.latencyCorrected.invalid = count(corrected, QStringLiteral("invalid"));
+        s.latencyCorrected.sumUs = count(live, QStringLiteral("latency_corrected_sum_us"));
+        s.latencyCorrected.maxUs = count(live, QStringLiteral("latency_corrected_max_us"));
+        readBuckets(live.value(QStringLiteral("latency_corrected_buckets")).toArray(), s.latencyCorrected);
         out->append(s);
     }
     return true;
