@@ -135,7 +135,8 @@ void TestWorkspace::rejects_data()
                                       << QStringLiteral("streams[0].url: expected a port in a tls URL");
     QTest::newRow("bad venue")
         << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
-        << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\" or \"generic\", found \"kraken\"");
+        << QStringLiteral(
+               "streams[0].venue: expected \"binance\", \"betfair\", \"okx\" or \"generic\", found \"kraken\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
