@@ -113,6 +113,8 @@ private slots:
     void replayScenarioCountsExactly();
     void replayAnswersTheTextPing();
     void subscribesAndKeepsAliveWithTextPings();
+    void subscriptionsSplitOverConnections();
+    void requestsStayWithinTheHourlyLimit();
     void venueErrorAndNoticeShownEscaped();
 };
 
@@ -129,9 +131,11 @@ void TestOkxVenue::continuity_data()
         << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC 13 13; books BTC 13 16") << quint64(0)
         << quint64(0);
     QTest::newRow("a legal reset (seqId below prevSeqId) is a reset, not a gap")
-        << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC 13 5; books BTC 5 8") << quint64(0) << quint64(1);
+        << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC 13 5; books BTC 5 8") << quint64(0)
+        << quint64(1);
     QTest::newRow("a reset whose prevSeqId breaks the chain too is a reset only")
-        << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC 40 5; books BTC 5 8") << quint64(0) << quint64(1);
+        << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC 40 5; books BTC 5 8") << quint64(0)
+        << quint64(1);
     QTest::newRow("a snapshot (prevSeqId -1) starts the chain again")
         << QStringLiteral("books BTC -1 10; books BTC 10 13; books BTC -1 500; books BTC 500 503") << quint64(0)
         << quint64(0);
@@ -175,7 +179,8 @@ void TestOkxVenue::continuity()
         QCOMPARE(parts.size(), 4);
         texts << parts[0].toLatin1() << parts[1].toLatin1();
         DecodedFields f;
-        f.eventType = std::string_view(texts[texts.size() - 2].constData(), std::size_t(texts[texts.size() - 2].size()));
+        f.eventType =
+            std::string_view(texts[texts.size() - 2].constData(), std::size_t(texts[texts.size() - 2].size()));
         f.symbol = std::string_view(texts.last().constData(), std::size_t(texts.last().size()));
         bool ok1 = false;
         bool ok2 = false;
@@ -213,8 +218,8 @@ void TestOkxVenue::gapRecordNamesTheChain()
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);
     QCOMPARE(g.symbol, QStringLiteral("books:BTC-\\x1b-USDT")); // the peer's text, escaped
-    QCOMPARE(g.expectedFrom, qint64(14));                     // after the last seqId
-    QCOMPARE(g.missingTo(), qint64(20));                       // up to the prevSeqId received
+    QCOMPARE(g.expectedFrom, qint64(14));                       // after the last seqId
+    QCOMPARE(g.missingTo(), qint64(20));                        // up to the prevSeqId received
     QCOMPARE(g.timeMs, qint64(1700000000000));
     QCOMPARE(host.events.size(), 1);
     QCOMPARE(host.events[0].first, EventKind::Gap);
@@ -232,20 +237,22 @@ void TestOkxVenue::decodesOkxMessages_data()
     QTest::addColumn<qint64>("prevSeqId");
     QTest::addColumn<qint64>("seqId");
     const qint64 none = DecodedFields::kNone;
-    QTest::newRow("book update")
-        << QByteArray(R"({"arg":{"channel":"books","instId":"BTC-USDT"},"action":"update","data":[{"asks":)"
-                      R"([["8476.98","415","0","13"]],"bids":[],"ts":"1597026383085","checksum":-855196043,)"
-                      R"("prevSeqId":123456,"seqId":123457}]})")
-        << true << QByteArray("books") << QByteArray("BTC-USDT") << qint64(1597026383085) << qint64(123456)
-        << qint64(123457);
-    QTest::newRow("book snapshot")
-        << QByteArray(R"({"arg":{"channel":"books","instId":"ETH-USDT"},"action":"snapshot","data":[{"asks":[],)"
-                      R"("bids":[],"ts":"1597026383085","checksum":0,"prevSeqId":-1,"seqId":5}]})")
-        << true << QByteArray("books") << QByteArray("ETH-USDT") << qint64(1597026383085) << qint64(-1) << qint64(5);
-    QTest::newRow("trade")
-        << QByteArray(R"({"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT",)"
-                      R"("tradeId":"130639474","px":"42219.9","sz":"0.12060306","side":"buy","ts":"1630048897897"}]})")
-        << true << QByteArray("trades") << QByteArray("BTC-USDT") << qint64(1630048897897) << none << none;
+    QTest::newRow("book update") << QByteArray(
+        R"({"arg":{"channel":"books","instId":"BTC-USDT"},"action":"update","data":[{"asks":)"
+        R"([["8476.98","415","0","13"]],"bids":[],"ts":"1597026383085","checksum":-855196043,)"
+        R"("prevSeqId":123456,"seqId":123457}]})")
+                                 << true << QByteArray("books") << QByteArray("BTC-USDT") << qint64(1597026383085)
+                                 << qint64(123456) << qint64(123457);
+    QTest::newRow("book snapshot") << QByteArray(
+        R"({"arg":{"channel":"books","instId":"ETH-USDT"},"action":"snapshot","data":[{"asks":[],)"
+        R"("bids":[],"ts":"1597026383085","checksum":0,"prevSeqId":-1,"seqId":5}]})")
+                                   << true << QByteArray("books") << QByteArray("ETH-USDT") << qint64(1597026383085)
+                                   << qint64(-1) << qint64(5);
+    QTest::newRow("trade") << QByteArray(
+        R"({"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT",)"
+        R"("tradeId":"130639474","px":"42219.9","sz":"0.12060306","side":"buy","ts":"1630048897897"}]})")
+                           << true << QByteArray("trades") << QByteArray("BTC-USDT") << qint64(1630048897897) << none
+                           << none;
     QTest::newRow("a seqId beyond int64 is a decode error")
         << QByteArray(R"({"arg":{"channel":"books","instId":"BTC-USDT"},"action":"update","data":[{"asks":[],)"
                       R"("bids":[],"ts":"1597026383085","prevSeqId":1,"seqId":9223372036854775808}]})")
@@ -276,7 +283,8 @@ void TestOkxVenue::decodesOkxMessages()
     DecodedFields f;
     QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, spec), ok);
     if (!ok) {
-        QVERIFY2(decoder.lastError().contains(QLatin1String("seqid"), Qt::CaseInsensitive), qPrintable(decoder.lastError()));
+        QVERIFY2(decoder.lastError().contains(QLatin1String("seqid"), Qt::CaseInsensitive),
+                 qPrintable(decoder.lastError()));
         return;
     }
     QCOMPARE(QByteArray(f.eventType.data(), qsizetype(f.eventType.size())), channel);
@@ -309,9 +317,9 @@ void TestOkxVenue::replayScenarioCountsExactly()
     ReplayServer server;
     QVERIFY(server.listen());
     Engine engine;
-    const StreamId id = engine.addStream(
-        okxConfig(QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
-                  {subscription}));
+    const StreamId id = engine.addStream(okxConfig(
+        QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
+        {subscription}));
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(449), scaledMs(20000));
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
     const StreamSnapshot s = snap(engine, id);
@@ -343,9 +351,9 @@ void TestOkxVenue::replayAnswersTheTextPing()
     ReplayServer server;
     QVERIFY(server.listen());
     Engine engine;
-    StreamConfig c = okxConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/okx_trades?count=10&wait_subscribe=1").arg(server.port())),
-        {QStringLiteral("trades:BTC-USDT")});
+    StreamConfig c =
+        okxConfig(QUrl(QStringLiteral("ws://127.0.0.1:%1/okx_trades?count=10&wait_subscribe=1").arg(server.port())),
+                  {QStringLiteral("trades:BTC-USDT")});
     c.pingIntervalMs = 300;
     c.pongTimeoutMs = 60000; // only the text keep-alive's own rule could call the connection dead
     const StreamId id = engine.addStream(c);
@@ -354,7 +362,7 @@ void TestOkxVenue::replayAnswersTheTextPing()
     const StreamSnapshot s = snap(engine, id);
     QCOMPARE(s.reconnects, quint64(0));
     QCOMPARE(s.parseErrors, quint64(0));
-    QCOMPARE(s.dataMessages, quint64(10)); // a pong is no data
+    QCOMPARE(s.dataMessages, quint64(10));             // a pong is no data
     QVERIFY(s.controlMessages >= s.outgoingPings - 1); // each answered (the last may be on its way)
 }
 
@@ -387,6 +395,67 @@ void TestOkxVenue::subscribesAndKeepsAliveWithTextPings()
     QTRY_VERIFY_WITH_TIMEOUT(server.connections >= 2, scaledMs(15000));
     QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).reconnects >= 1, scaledMs(5000));
     QTRY_VERIFY_WITH_TIMEOUT(server.received.count(server.received.first()) >= 2, scaledMs(5000));
+}
+
+void TestOkxVenue::subscriptionsSplitOverConnections()
+{
+    // Three subscriptions, two a connection: two connections of one stream, each subscribing
+    // its own share.
+    OkxLikeServer server;
+    QVERIFY(server.listen());
+    Engine engine;
+    StreamConfig c = okxConfig(
+        server.url(),
+        {QStringLiteral("books:BTC-USDT"), QStringLiteral("books:ETH-USDT"), QStringLiteral("trades:BTC-USDT")});
+    c.maxStreamsPerConnection = 2;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(server.received.size(), 2, scaledMs(10000));
+    QCOMPARE(server.connections, 2);
+    QStringList args;
+    QList<int> perRequest;
+    for (const QString &text : std::as_const(server.received)) {
+        const QJsonObject o = QJsonDocument::fromJson(text.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("op")).toString(), QStringLiteral("subscribe"));
+        const QJsonArray a = o.value(QStringLiteral("args")).toArray();
+        perRequest << int(a.size());
+        for (const QJsonValue &v : a)
+            args << v[QStringLiteral("channel")].toString() + QLatin1Char(':') + v[QStringLiteral("instId")].toString();
+    }
+    std::sort(perRequest.begin(), perRequest.end());
+    QCOMPARE(perRequest, (QList<int>{1, 2}));
+    args.sort();
+    QCOMPARE(args,
+             (QStringList{QStringLiteral("books:BTC-USDT"), QStringLiteral("books:ETH-USDT"),
+                          QStringLiteral("trades:BTC-USDT")}));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).connections.size(), 2, scaledMs(5000));
+    QCOMPARE(snap(engine, id).subscriptionCount, 3);
+}
+
+void TestOkxVenue::requestsStayWithinTheHourlyLimit()
+{
+    // OKX allows 480 subscribe/unsubscribe requests a connection an hour: the 481st is not
+    // sent, and an event says so. (The host's clock stands still: all within one hour.)
+    StreamConfig c = okxConfig(QUrl(QStringLiteral("ws://127.0.0.1:1/")), {QStringLiteral("books:BTC-USDT")});
+    RecordingHost host;
+    const std::unique_ptr<VenueHandler> okx = VenueHandler::create(c, host);
+    QVERIFY(okx->onConnected(1, 0, false, c.subscribe));
+    for (int i = 1; i < 480; ++i) // the connection's own subscription was the first
+        okx->sendControl(1, i % 2 ? QStringLiteral("UNSUBSCRIBE") : QStringLiteral("SUBSCRIBE"),
+                         {QStringLiteral("trades:BTC-USDT")}, i);
+    QCOMPARE(host.sent.size(), 480);
+    QVERIFY(host.events.isEmpty());
+    QVERIFY(host.sent.last().contains(QLatin1String(R"("op":"unsubscribe")")));
+    QCOMPARE(host.sent.first(),
+             QStringLiteral(R"({"args":[{"channel":"books","instId":"BTC-USDT"}],"op":"subscribe"})"));
+    // A new connection has a budget of its own; an entry that is no pair is not sent.
+    QVERIFY(okx->onConnected(2, 1, false, {QStringLiteral("books:ETH-USDT"), QStringLiteral("ETH-USDT")}));
+    QCOMPARE(host.sent.size(), 481);
+    QCOMPARE(host.events.size(), 1);
+    QVERIFY2(host.events.last().second.contains(QLatin1String("ETH-USDT")), qPrintable(host.events.last().second));
+    okx->sendControl(1, QStringLiteral("SUBSCRIBE"), {QStringLiteral("trades:ETH-USDT")}, 999);
+    QCOMPARE(host.sent.size(), 481);
+    QCOMPARE(host.events.size(), 2);
+    QVERIFY2(host.events.last().second.contains(QLatin1String("480 requests")), qPrintable(host.events.last().second));
 }
 
 void TestOkxVenue::venueErrorAndNoticeShownEscaped()
