@@ -18,7 +18,7 @@ VenuePresets presets()
     market.title = QStringLiteral("Public");
     market.endpoints = {QUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public")),
                         QUrl(QStringLiteral("wss://wspap.okx.com:8443/ws/v5/public"))};
-    market.channels = {QStringLiteral("books"),  QStringLiteral("books5"),  QStringLiteral("bbo-tbt"),
+    market.channels = {QStringLiteral("books"), QStringLiteral("books5"), QStringLiteral("bbo-tbt"),
                        QStringLiteral("trades"), QStringLiteral("tickers")};
     VenuePresets p;
     p.markets = {market};

@@ -121,8 +121,9 @@ scenario::ControlAnswer control(const QByteArray &request)
         answer.startsData = subscribe;
         return answer;
     }
-    answer.replies.push_back(
-        event("error", R"("code":"60012","msg":)" + jsonString(QStringLiteral("Invalid request: ") + QString::fromUtf8(request))));
+    answer.replies.push_back(event("error",
+                                   R"("code":"60012","msg":)"
+                                       + jsonString(QStringLiteral("Invalid request: ") + QString::fromUtf8(request))));
     return answer;
 }
 

@@ -58,14 +58,15 @@ bool OkxVenue::request(int link, const QString &op, const QStringList &subscript
     QStringList refused;
     for (const QString &entry : subscriptions) {
         if (const auto pair = ChannelSubscription::parse(entry))
-            args.append(QJsonObject{{QStringLiteral("channel"), pair->channel},
-                                    {QStringLiteral("instId"), pair->instrument}});
+            args.append(
+                QJsonObject{{QStringLiteral("channel"), pair->channel}, {QStringLiteral("instId"), pair->instrument}});
         else
             refused << peerText(entry, kMaxChainChars);
     }
     if (!refused.isEmpty())
-        m_host.venueEvent(EventKind::Info, QStringLiteral("OKX %1: not \"channel:instrument\", not sent: %2")
-                                               .arg(op, refused.join(QStringLiteral(", "))));
+        m_host.venueEvent(EventKind::Info,
+                          QStringLiteral("OKX %1: not \"channel:instrument\", not sent: %2")
+                              .arg(op, refused.join(QStringLiteral(", "))));
     bool sent = false;
     for (qsizetype from = 0; from < args.size(); from += kMaxArgsPerRequest) {
         Budget &budget = m_budgets[link];
