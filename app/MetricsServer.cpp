@@ -356,12 +356,15 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     counter("parse_errors", "Data messages that could not be decoded: not valid JSON, or a field of the wrong type.",
             &StreamSnapshot::parseErrors);
     counter("gaps", "Sequence gaps detected.", &StreamSnapshot::gaps);
+    counter("sequence_resets", "Legal restarts of the venue's sequence (not gaps).", &StreamSnapshot::sequenceResets);
     counter("reconnects", "Reconnection attempts.", &StreamSnapshot::reconnects);
     counter("heartbeats", "Venue heartbeats received.", &StreamSnapshot::heartbeats);
     counter("updates", "Logical updates (a segmented Betfair change counts once).", &StreamSnapshot::updates);
     counter("duplicates", "Messages seen on both connections of a rollover, counted once.",
             &StreamSnapshot::duplicates);
     counter("rollovers", "Make-before-break connection rollovers completed.", &StreamSnapshot::rollovers);
+    counter("venue_errors", "Error messages from the venue (a refused subscription).", &StreamSnapshot::venueErrors);
+    counter("venue_notices", "Notices from the venue (a coming maintenance).", &StreamSnapshot::venueNotices);
     counter("conflated", "Betfair change messages marked conflated (con=true).", &StreamSnapshot::conflated);
     counter("status_503", "Betfair change messages with status 503 (data may be stale).", &StreamSnapshot::status503);
     counter("stale_alarms", "Nothing received within three heartbeat intervals.", &StreamSnapshot::staleAlarms);

@@ -270,7 +270,11 @@ void ReplayConnection::handleClientMessage(const WebSocketFrameParser::Message &
     case Kind::Text:
     case Kind::Binary:
         emit controlReceived(QString::fromUtf8(message.payload));
-        if (!m_closing)
+        if (m_closing)
+            break;
+        if (m_pool && m_pool->control())
+            handleVenueControl(message.payload);
+        else
             handleBinanceControl(message.payload);
         break;
     case Kind::Ping:
@@ -362,6 +366,16 @@ void ReplayConnection::handleBinanceControl(const QByteArray &text)
     if (m_options.perStream && !added.isEmpty())
         sendPerStream(added);
     if (method == QLatin1String("SUBSCRIBE") && !m_dataStarted)
+        beginData();
+}
+
+void ReplayConnection::handleVenueControl(const QByteArray &text)
+{
+    // The scenario's venue answers its own requests (OKX: op subscribe, "ping" → "pong").
+    const scenario::ControlAnswer answer = m_pool->control()(text);
+    for (const QByteArray &reply : answer.replies)
+        sendControl(reply);
+    if (answer.startsData && !m_dataStarted)
         beginData();
 }
 

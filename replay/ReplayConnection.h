@@ -60,6 +60,8 @@ private:
     void rejectHttp(const QByteArray &status, const QByteArray &body);
     void handleClientMessage(const WebSocketFrameParser::Message &message);
     void handleBinanceControl(const QByteArray &text);
+    // A scenario whose venue answers its own requests (ScenarioSpecials::control).
+    void handleVenueControl(const QByteArray &text);
     void handleLine(const QByteArray &line);
     void sendControl(const QByteArray &json);
     void sendCloseAndFinish(quint16 code);

@@ -44,6 +44,8 @@ public:
     const PoolMessage &status503() const { return m_specials.status503; }
     const PoolMessage &conflated() const { return m_specials.conflated; }
     const PoolMessage &segment(int part) const { return m_specials.segments[part]; }
+    // The venue's own requests answered (ScenarioSpecials::control); null: Binance's.
+    scenario::ControlAnswer (*control() const)(const QByteArray &request) { return m_specials.control; }
     // Median JSON size of the pool's messages, in bytes.
     qsizetype medianSize() const;
 

@@ -29,6 +29,12 @@ bool VenueCatalog::isLineProtocol(Venue venue)
     return entry && entry->lineProtocol;
 }
 
+bool VenueCatalog::channelSubscriptions(Venue venue)
+{
+    const VenueEntry *entry = VenueRegistry::find(venue);
+    return entry && entry->channelSubscriptions;
+}
+
 VenuePresets VenueCatalog::presets(Venue venue)
 {
     const VenueEntry *entry = VenueRegistry::find(venue);

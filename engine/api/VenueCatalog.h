@@ -26,6 +26,8 @@ public:
     static QString title(Venue venue);
     // Its streams are CRLF lines over tcp/tls, never websockets (Betfair).
     static bool isLineProtocol(Venue venue);
+    // Its `subscribe` entries are "channel:instrument" pairs (ChannelSubscription.h: OKX).
+    static bool channelSubscriptions(Venue venue);
     // What the dialog offers; venue Unknown when the registry does not know it.
     static VenuePresets presets(Venue venue);
     // The venue's stream names for instruments × channels ("btcusdt@aggTrade"), in the venue's

@@ -2,6 +2,7 @@
 
 #include "InputFile.h"
 #include "VenueCatalog.h"
+#include "model/ChannelSubscription.h"
 #include "model/RedactedUrl.h"
 #include "model/UrlSecrets.h"
 #include "platform/SecretStore.h"
@@ -582,6 +583,16 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     if (VenueCatalog::isLineProtocol(c.venue) && !c.isLineProtocol())
         return r.error(QStringLiteral("url"),
                        QStringLiteral("expected a tcp or tls URL for a %1 stream").arg(VenueCatalog::title(c.venue)));
+    if (VenueCatalog::channelSubscriptions(c.venue)) {
+        // One shape for the venues that subscribe by channel and instrument (docs/workspace.md).
+        for (qsizetype i = 0; i < c.subscribe.size(); ++i) {
+            if (!ChannelSubscription::parse(c.subscribe.at(i)))
+                return r.error(QStringLiteral("subscribe[%1]").arg(i),
+                               QStringLiteral("expected \"channel:instrument\" such as \"books:BTC-USDT\", found "
+                                              "\"%1\" (%2 subscribes by channel and instrument)")
+                                   .arg(c.subscribe.at(i), VenueCatalog::title(c.venue)));
+        }
+    }
     if (c.reconnectMaxMs < c.reconnectBaseMs)
         return r.error(QStringLiteral("reconnect_max_ms"),
                        QStringLiteral("expected at least reconnect_base_ms (%1)").arg(c.reconnectBaseMs));

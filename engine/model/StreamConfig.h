@@ -51,9 +51,10 @@ struct StreamConfig {
     qint64 maxConnectionAgeMs = -1;
     // Longest overlap of a rollover before the old connection is closed anyway.
     int rolloverOverlapMaxMs = 10000;
-    // Binance: streams per connection (the venue allows 1,024); more are split over several
-    // connections of this one stream.
-    int maxStreamsPerConnection = 1024;
+    // Streams (Binance) or channel subscriptions (OKX) per connection; more are split over
+    // several connections of this one stream. 0: the venue's default (Binance 1,024, the
+    // venue's limit; OKX 256, docs/venues.md).
+    int maxStreamsPerConnection = 0;
     // Binance: USD-M futures (10 control messages/s, pu continuity); also implied by an
     // fstream host.
     bool futures = false;

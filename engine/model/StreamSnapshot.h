@@ -70,6 +70,9 @@ struct StreamSnapshot {
     quint64 rollovers = 0;             // make-before-break switch-overs completed
     bool rolloverInProgress = false;
     quint64 serverShutdowns = 0;   // Binance serverShutdown notices
+    quint64 sequenceResets = 0;    // legal restarts of a venue's sequence (OKX: seqId below prevSeqId), not gaps
+    quint64 venueErrors = 0;       // venue error messages (OKX "event":"error"); the last in venueErrorCode/Message
+    quint64 venueNotices = 0;      // venue notices (OKX "event":"notice"); the last in venueNotice
     quint64 outgoingMessages = 0;  // text messages sent (control, auth, subscriptions, heartbeats)
     quint64 outgoingPings = 0;     // websocket pings sent (they count toward the venue limit)
     int outgoingQueued = 0;        // waiting for the pacing limit
@@ -83,6 +86,7 @@ struct StreamSnapshot {
     QString initialClk;
     QString venueErrorCode; // Betfair FAILURE errorCode / Binance error code of the last failure
     QString venueErrorMessage;
+    QString venueNotice;                 // the last venue notice, in the venue's words (escaped)
     int subscriptionCount = 0;           // Binance streams subscribed (all connections)
     QVector<ConnectionInfo> connections; // the stream group: one entry per connection
     QVector<GapRecord> recentGaps;       // the last gaps, oldest first (at most 100)

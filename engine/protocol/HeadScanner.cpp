@@ -139,7 +139,11 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, const HeadSpec &spec
     const std::string_view head(data, std::size_t(std::min(len, kHeadBytes)));
     std::size_t p = skipSpace(head, 0);
     if (p >= head.size() || head[p] != '{') {
-        info.kind = MessageKind::Data; // arrays, scalars: data for the decoder to judge
+        // The venue's keep-alive answer ("pong"), the whole message; arrays, scalars and any
+        // other text are data for the decoder to judge.
+        const std::string_view pong = spec.pongText;
+        const bool isPong = !pong.empty() && std::size_t(len) == pong.size() && bytesAre(data, pong);
+        info.kind = isPong ? MessageKind::Pong : MessageKind::Data;
         return info;
     }
     p = skipSpace(head, p + 1);

@@ -22,6 +22,7 @@ enum class MessageKind : quint8 {
     Error,      // {"error":..}, {"code":..,"msg":..}, status >= 400, Betfair FAILURE
     Connection, // a connection message (Betfair {"op":"connection",...})
     Heartbeat,  // the venue's heartbeat (Betfair: a change message with "ct":"HEARTBEAT")
+    Pong,       // the answer to the venue's text keep-alive (OKX: the text "pong"; HeadSpec::pongText)
 };
 
 struct HeadSpec {
@@ -49,6 +50,9 @@ struct HeadSpec {
     std::array<KindValue, 6> kinds{};
     // Look for JSON-RPC-shaped responses in a message that none of the above classified.
     bool rpcResponses = true;
+    // A message that is exactly this text (not JSON) answers the venue's text keep-alive
+    // (VenueHandler::keepAlivePing(): OKX sends "ping", the venue answers "pong"); empty: none.
+    std::string_view pongText{};
 };
 
 } // namespace streamscope

@@ -423,9 +423,11 @@ void ConnectionLifecycle::tick(qint64 nowMs)
     if (!m_links.anyActive())
         return;
 
+    // The venue's text keep-alive (OKX "ping"), else the transport's own ping.
+    const QString textPing = m_venue.keepAlivePing();
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         Link &l = *m_links.links()[i];
-        switch (l.watchdog.check(nowMs, m_config, l.transport && l.transport->hasPing())) {
+        switch (l.watchdog.check(nowMs, m_config, l.transport && l.transport->hasPing(), !textPing.isEmpty())) {
         case ConnectionWatchdog::Verdict::ConnectTimeout:
             linkLost(l,
                      QStringLiteral("connection %1: no connection after %2")
@@ -437,7 +439,7 @@ void ConnectionLifecycle::tick(qint64 nowMs)
             return;
         case ConnectionWatchdog::Verdict::PingDue:
             l.watchdog.pinged(nowMs);
-            if (l.transport->ping()) {
+            if (textPing.isEmpty() ? l.transport->ping() : l.transport->sendText(textPing)) {
                 m_shared.venue.outgoingPings.add();
                 l.outbox.notePing(nowMs);
             }

@@ -46,8 +46,11 @@ public:
     void pinged(qint64 nowMs) { m_lastPingMs = nowMs; }
 
     // `hasPing`: the transport has a liveness probe (Transport::hasPing()); without one,
-    // neither Dead nor PingDue is ever the verdict.
-    Verdict check(qint64 nowMs, const StreamConfig &config, bool hasPing) const
+    // neither Dead nor PingDue is ever the verdict. `pingOnSilence`: the venue's own text
+    // keep-alive (VenueHandler::keepAlivePing(), OKX "ping"): a ping is due only once no frame
+    // came for ping_interval_ms, and one that no frame followed within ping_interval_ms more
+    // means a dead connection (besides the pong timeout, which holds for every ping).
+    Verdict check(qint64 nowMs, const StreamConfig &config, bool hasPing, bool pingOnSilence = false) const
     {
         if (!m_up)
             return nowMs - m_connectStartedMs > config.connectTimeoutMs ? Verdict::ConnectTimeout : Verdict::Ok;
@@ -55,6 +58,13 @@ public:
             return Verdict::Ok;
         if (config.pongTimeoutMs > 0 && silentMs(nowMs) > config.pongTimeoutMs)
             return Verdict::Dead;
+        if (pingOnSilence) {
+            if (config.pingIntervalMs <= 0)
+                return Verdict::Ok;
+            if (m_lastPingMs > m_lastFrameMs) // a ping no frame has followed yet
+                return nowMs - m_lastPingMs > config.pingIntervalMs ? Verdict::Dead : Verdict::Ok;
+            return silentMs(nowMs) >= config.pingIntervalMs ? Verdict::PingDue : Verdict::Ok;
+        }
         if (config.pingIntervalMs > 0 && nowMs - m_lastPingMs >= config.pingIntervalMs)
             return Verdict::PingDue;
         return Verdict::Ok;

@@ -147,6 +147,11 @@ void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const ch
     case MessageKind::Data:
     case MessageKind::Unknown: handleData(link, message, data, len, head, nowUs, latencyMs, decodedHead); break;
     case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
+    case MessageKind::Pong:
+        // The answer to the venue's text keep-alive: the connection is alive (its watchdog
+        // saw a frame, above); no data, no decode.
+        c.controlMessages.add();
+        break;
     case MessageKind::Connection:
         c.controlMessages.add();
         m_venue.onConnectionMessage(link.id, data, len);

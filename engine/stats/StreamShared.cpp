@@ -104,6 +104,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.initialClk = m_venue.initialClk;
         out.venueErrorCode = m_venue.errorCode;
         out.venueErrorMessage = m_venue.errorMessage;
+        out.venueNotice = m_venue.notice;
         out.subscriptionCount = m_venue.subscriptionCount;
         out.connections = m_venue.connections;
         out.rateLimits = m_venue.rateLimits;
@@ -121,6 +122,9 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.rollovers = v.rollovers.load();
     out.rolloverInProgress = v.rolloverInProgress.load();
     out.serverShutdowns = v.serverShutdowns.load();
+    out.sequenceResets = v.sequenceResets.load();
+    out.venueErrors = v.venueErrors.load();
+    out.venueNotices = v.venueNotices.load();
     out.outgoingMessages = v.outgoingMessages.load();
     out.outgoingPings = v.outgoingPings.load();
     out.outgoingQueued = v.outgoingQueued.load();

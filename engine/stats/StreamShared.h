@@ -42,6 +42,9 @@ struct alignas(64) VenueCounters {
     RelaxedCounter duplicates;
     RelaxedCounter rollovers;
     RelaxedCounter serverShutdowns;
+    RelaxedCounter sequenceResets; // the venue restarted a sequence legally (OKX: seqId below prevSeqId)
+    RelaxedCounter venueErrors;    // error messages in the venue's own words (a refused subscription)
+    RelaxedCounter venueNotices;   // notices in the venue's own words (a coming maintenance)
     RelaxedCounter outgoingMessages;
     RelaxedCounter outgoingPings;
     RelaxedValue<int> outgoingQueued;
@@ -61,6 +64,7 @@ struct VenueDetails {
     QString initialClk;
     QString errorCode;
     QString errorMessage;
+    QString notice; // the last venue notice, escaped (model/PeerText.h)
     int subscriptionCount = 0;
     QVector<ConnectionInfo> connections;
     QVector<RateLimitInfo> rateLimits;

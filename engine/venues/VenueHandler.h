@@ -60,6 +60,12 @@ public:
     virtual QUrl serverTimeUrl() const { return {}; }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
+    // The venue's own keep-alive: a text message that it answers with its spec's
+    // HeadSpec::pongText (OKX: "ping", answered "pong"), sent instead of the transport's ping
+    // once no frame came for ping_interval_ms; no frame within ping_interval_ms after it means
+    // a dead connection (ConnectionWatchdog). Empty: the transport's ping (websockets), every
+    // ping_interval_ms.
+    virtual QString keepAlivePing() const { return {}; }
     // Streams the stream's URL itself names (they count toward the first connection's share).
     virtual int streamsNamedInUrl(const QUrl &url) const;
     // The URL of connection `shard` (> 0) of a stream split over several: it carries only

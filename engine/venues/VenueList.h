@@ -12,5 +12,6 @@
 // clang-format off
 STREAMSCOPE_VENUE(binance)
 STREAMSCOPE_VENUE(betfair)
+STREAMSCOPE_VENUE(okx)
 STREAMSCOPE_VENUE(generic)
 // clang-format on

@@ -30,6 +30,9 @@ struct VenueEntry {
     Venue venue;               // its folder's name, as workspaces and reports write it (set by the registry)
     const char *title = "";    // as shown to people ("Binance")
     bool lineProtocol = false; // its streams are CRLF lines over tcp/tls, never websockets
+    // Its `subscribe` entries are "channel:instrument" pairs (model/ChannelSubscription.h), the
+    // one shape of the venues that name subscriptions so; the workspace refuses other entries.
+    bool channelSubscriptions = false;
     // A handler for a stream of this venue; it keeps a reference to the config and the host.
     std::unique_ptr<VenueHandler> (*createHandler)(const StreamConfig &config, VenueHost &host) = nullptr;
     // What the head scan and the decoder find in its messages (a static of the folder).

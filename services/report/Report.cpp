@@ -48,6 +48,11 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
         // Venue details (docs/venues.md); added fields only.
         o.insert(QStringLiteral("updates"), qint64(s.updates));
         o.insert(QStringLiteral("duplicates"), qint64(s.duplicates));
+        o.insert(QStringLiteral("sequence_resets"), qint64(s.sequenceResets));
+        o.insert(QStringLiteral("venue_errors"), qint64(s.venueErrors));
+        o.insert(QStringLiteral("venue_notices"), qint64(s.venueNotices));
+        if (!s.venueNotice.isEmpty())
+            o.insert(QStringLiteral("venue_notice"), s.venueNotice);
         o.insert(QStringLiteral("rollovers"), qint64(s.rollovers));
         o.insert(QStringLiteral("outgoing_messages"), qint64(s.outgoingMessages));
         o.insert(QStringLiteral("outgoing_pings"), qint64(s.outgoingPings));

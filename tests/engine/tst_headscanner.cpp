@@ -29,6 +29,7 @@ QByteArray kindName(MessageKind kind)
     case MessageKind::Error: return "Error";
     case MessageKind::Connection: return "Connection";
     case MessageKind::Heartbeat: return "Heartbeat";
+    case MessageKind::Pong: return "Pong";
     }
     return "invalid " + QByteArray::number(int(kind));
 }
@@ -278,6 +279,11 @@ void tst_HeadScanner::specGivenAsData_data()
         << QByteArray(R"({"event":"notice","msg":"maintenance"})") << QByteArray("Data") << QByteArray();
     QTest::newRow("JSON-RPC shapes mean nothing to it")
         << QByteArray(R"({"result":null,"id":1})") << QByteArray("Data") << QByteArray();
+    QTest::newRow("the keep-alive answer, the whole message")
+        << QByteArray("pong") << QByteArray("Pong") << QByteArray();
+    QTest::newRow("longer than the keep-alive answer") << QByteArray("pongs") << QByteArray("Data") << QByteArray();
+    QTest::newRow("shorter than the keep-alive answer") << QByteArray("pon") << QByteArray("Data") << QByteArray();
+    QTest::newRow("the answer quoted is data") << QByteArray("\"pong\"") << QByteArray("Data") << QByteArray();
 }
 
 void tst_HeadScanner::specGivenAsData()
@@ -298,6 +304,7 @@ void tst_HeadScanner::specGivenAsData()
                             .refinedKind = MessageKind::Error},
     };
     spec.rpcResponses = false;
+    spec.pongText = "pong";
     const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), spec);
     QCOMPARE(kindName(info.kind), kind);
     QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);

@@ -17,6 +17,8 @@ class TestWatchdogs : public QObject {
 private slots:
     void connection_data();
     void connection();
+    void textKeepAlive_data();
+    void textKeepAlive();
     void stall_data();
     void stall();
     void throttle();
@@ -71,6 +73,52 @@ void TestWatchdogs::connection()
         w.pinged(lastPingAt);
     }
     QCOMPARE(w.check(now, config, hasPing), verdict);
+}
+
+// The venue's text keep-alive (OKX "ping"/"pong", VenueHandler::keepAlivePing): a ping only
+// after ping_interval_ms of silence, and a ping that no frame followed within
+// ping_interval_ms is a dead connection, well before the pong timeout.
+void TestWatchdogs::textKeepAlive_data()
+{
+    QTest::addColumn<qint64>("lastFrameAt"); // -1: none since connecting at 100
+    QTest::addColumn<qint64>("lastPingAt");  // -1: none
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<Verdict>("verdict");
+    // Config: ping after 1 s of silence, dead after 30 s without a frame. Connected at 100.
+    QTest::newRow("silent under the interval") << qint64(-1) << qint64(-1) << qint64(1099) << Verdict::Ok;
+    QTest::newRow("silent for the interval: ping") << qint64(-1) << qint64(-1) << qint64(1100) << Verdict::PingDue;
+    QTest::newRow("messages keep coming: no ping, however long")
+        << qint64(9500) << qint64(-1) << qint64(10000) << Verdict::Ok;
+    QTest::newRow("pinged, answer awaited") << qint64(-1) << qint64(1100) << qint64(2100) << Verdict::Ok;
+    QTest::newRow("pinged, no answer within the interval: dead")
+        << qint64(-1) << qint64(1100) << qint64(2101) << Verdict::Dead;
+    QTest::newRow("pinged and answered: alive") << qint64(1200) << qint64(1100) << qint64(2101) << Verdict::Ok;
+    QTest::newRow("answered, silent again: the next ping")
+        << qint64(1200) << qint64(1100) << qint64(2200) << Verdict::PingDue;
+}
+
+void TestWatchdogs::textKeepAlive()
+{
+    QFETCH(qint64, lastFrameAt);
+    QFETCH(qint64, lastPingAt);
+    QFETCH(qint64, now);
+    QFETCH(Verdict, verdict);
+    StreamConfig config;
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 30000;
+    ConnectionWatchdog w;
+    w.connecting(0);
+    w.connected(100);
+    if (lastPingAt >= 0)
+        w.pinged(lastPingAt);
+    if (lastFrameAt >= 0) {
+        w.frameSeen();
+        w.observe(lastFrameAt);
+    }
+    QCOMPARE(w.check(now, config, true, true), verdict);
+    // The transport's own ping keeps its rule: every interval, dead only past the pong timeout.
+    if (lastPingAt >= 0 && lastFrameAt < 0)
+        QVERIFY(w.check(now, config, true, false) != Verdict::Dead);
 }
 
 void TestWatchdogs::stall_data()

@@ -2,6 +2,7 @@
 // warn; secrets stay references; a saved workspace loads back the same.
 
 #include "../common/Unprivileged.h"
+#include "ChannelSubscription.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonDocument>
@@ -63,6 +64,7 @@ private slots:
     void roundTrip();
     void missingFileNamesIt();
     void venueKeys();
+    void channelSubscriptions();
     void refusesLiteralCredentials_data();
     void refusesLiteralCredentials();
     void acceptsCredentialReferences();
@@ -99,6 +101,24 @@ void TestWorkspace::rejects_data()
     QTest::newRow("max_streams_per_connection over the venue's 1024")
         << one(R"({"name":"a","url":"ws://h:1/","max_streams_per_connection":2000})")
         << QStringLiteral("streams[0].max_streams_per_connection: expected an integer from 1 to 1024, found 2000");
+    // The venues that subscribe by channel and instrument (OKX, docs/workspace.md): one shape.
+    QTest::newRow("okx: an entry without a channel")
+        << one(R"({"name":"a","venue":"okx","url":"wss://h:1/","subscribe":["books:BTC-USDT","BTC-USDT"]})")
+        << QStringLiteral("streams[0].subscribe[1]: expected \"channel:instrument\" such as \"books:BTC-USDT\", found "
+                          "\"BTC-USDT\" (OKX subscribes by channel and instrument)");
+    QTest::newRow("okx: an empty instrument")
+        << one(R"({"name":"a","venue":"okx","url":"wss://h:1/","subscribe":["books:"]})")
+        << QStringLiteral("streams[0].subscribe[0]: expected \"channel:instrument\"");
+    QTest::newRow("okx: an empty channel")
+        << one(R"({"name":"a","venue":"okx","url":"wss://h:1/","subscribe":[":BTC-USDT"]})")
+        << QStringLiteral("streams[0].subscribe[0]: expected \"channel:instrument\"");
+    QTest::newRow("okx: whitespace inside")
+        << one(R"({"name":"a","venue":"okx","url":"wss://h:1/","subscribe":["books: BTC-USDT"]})")
+        << QStringLiteral("streams[0].subscribe[0]: expected \"channel:instrument\" such as \"books:BTC-USDT\", found "
+                          "\"books: BTC-USDT\" (OKX subscribes by channel and instrument)");
+    QTest::newRow("okx: not a string") << one(
+        R"({"name":"a","venue":"okx","url":"wss://h:1/","subscribe":[{"channel":"books"}]})")
+                                       << QStringLiteral("streams[0].subscribe[0]: expected a string, found an object");
     QTest::newRow("futures not boolean") << one(R"({"name":"a","url":"ws://h:1/","futures":"yes"})")
                                          << QStringLiteral(
                                                 "streams[0].futures: expected true or false, found a string");
@@ -115,7 +135,8 @@ void TestWorkspace::rejects_data()
                                       << QStringLiteral("streams[0].url: expected a port in a tls URL");
     QTest::newRow("bad venue")
         << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
-        << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\" or \"generic\", found \"kraken\"");
+        << QStringLiteral(
+               "streams[0].venue: expected \"binance\", \"betfair\", \"okx\" or \"generic\", found \"kraken\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
@@ -304,12 +325,39 @@ void TestWorkspace::venueKeys()
     QVERIFY(a.futures);
     const StreamConfig &b = ws.streams.at(1);
     QCOMPARE(b.maxConnectionAgeMs, qint64(-1)); // the venue's default (23 h 50 min)
-    QCOMPARE(b.maxStreamsPerConnection, 1024);
+    QCOMPARE(b.maxStreamsPerConnection, 0);     // the venue's default (Binance 1,024)
     QVERIFY(!b.futures);
     const QJsonObject saved = Workspace::streamToJson(a);
     QCOMPARE(saved.value(QStringLiteral("max_connection_age_ms")).toInteger(), qint64(3600000));
     QCOMPARE(saved.value(QStringLiteral("futures")).toBool(), true);
     QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_connection_age_ms")));
+    QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_streams_per_connection")));
+}
+
+void TestWorkspace::channelSubscriptions()
+{
+    // The new venues' one shape: "channel:instrument" pairs, the instrument after the first ':'
+    // (it may hold more). Any other venue's entries are its own stream names.
+    Workspace ws;
+    const auto r = Workspace::parse(
+        R"({"version":1,"streams":[{"name":"a","venue":"okx","url":"wss://ws.okx.com:8443/ws/v5/public",
+        "subscribe":["books:BTC-USDT","trades:BTC-USDT","books:dex:COIN"],"max_streams_per_connection":2},
+        {"name":"b","venue":"binance","url":"wss://stream.binance.com:9443/ws","subscribe":["btcusdt@trade"]}]})",
+        QStringLiteral("ws.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    const StreamConfig &a = ws.streams.at(0);
+    QCOMPARE(a.venue, Venue("okx"));
+    QCOMPARE(a.subscribe,
+             (QStringList{QStringLiteral("books:BTC-USDT"), QStringLiteral("trades:BTC-USDT"),
+                          QStringLiteral("books:dex:COIN")}));
+    QCOMPARE(a.maxStreamsPerConnection, 2);
+    const auto pair = ChannelSubscription::parse(a.subscribe.at(2));
+    QVERIFY(pair);
+    QCOMPARE(pair->channel, QStringLiteral("books"));
+    QCOMPARE(pair->instrument, QStringLiteral("dex:COIN"));
+    QCOMPARE(Workspace::streamToJson(a).value(QStringLiteral("subscribe")).toArray().size(), 3);
+    QCOMPARE(ws.streams.at(1).subscribe, QStringList{QStringLiteral("btcusdt@trade")});
 }
 
 void TestWorkspace::refusesLiteralCredentials_data()

@@ -68,7 +68,7 @@ expect_caught "the replay server including the engine's venue registry" "private
 echo 'target_sources(streamscope_engine PRIVATE venues/binance/BinanceVenue.cpp)' >>"$work/tree/engine/CMakeLists.txt"
 expect_caught "the engine's CMake naming a venue's sources" "a venue's sources are listed in its own sources.cmake"
 
-mkdir -p "$work/tree/engine/venues/okx" && touch "$work/tree/engine/venues/okx/sources.cmake"
+mkdir -p "$work/tree/engine/venues/nosuchvenue" && touch "$work/tree/engine/venues/nosuchvenue/sources.cmake"
 expect_caught "a venue folder VenueList.h does not list" "does not list"
 
 sed -i 's/^STREAMSCOPE_VENUE(generic)$/STREAMSCOPE_VENUE(generic)\nSTREAMSCOPE_VENUE(kraken)/' "$work/tree/engine/venues/VenueList.h"

@@ -60,16 +60,23 @@ private slots:
 void TestVenueRegistry::listsEveryVenueOnce()
 {
     QCOMPARE(namesOf(VenueCatalog::venues()),
-             (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("generic")}));
+             (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("okx"),
+                          QStringLiteral("generic")}));
     for (const VenueEntry &e : VenueRegistry::entries()) {
         QVERIFY(e.createHandler && e.decodeSpec && e.presets);
         QCOMPARE(VenueRegistry::find(e.venue), &e);
     }
     QVERIFY(VenueCatalog::isKnown(Venue("binance")));
-    QVERIFY(!VenueCatalog::isKnown(Venue("okx")));
+    QVERIFY(VenueCatalog::isKnown(Venue("okx")));
+    QVERIFY(!VenueCatalog::isKnown(Venue("nosuchvenue")));
     QVERIFY(!VenueRegistry::find(Venue::Unknown));
     // A venue the registry does not know gets the generic entry.
-    QCOMPARE(VenueRegistry::entryOf(Venue("okx")).venue, Venue::Generic);
+    QCOMPARE(VenueRegistry::entryOf(Venue("nosuchvenue")).venue, Venue::Generic);
+    QCOMPARE(VenueCatalog::title(Venue("okx")), QStringLiteral("OKX"));
+    // Subscriptions as "channel:instrument" (ChannelSubscription.h): the new venues' one shape.
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("okx")));
+    QVERIFY(!VenueCatalog::channelSubscriptions(Venue("binance")));
+    QVERIFY(!VenueCatalog::channelSubscriptions(Venue::Generic));
     QCOMPARE(VenueCatalog::title(Venue("betfair")), QStringLiteral("Betfair"));
     QVERIFY(VenueCatalog::isLineProtocol(Venue("betfair")));
     QVERIFY(!VenueCatalog::isLineProtocol(Venue("binance")));
@@ -103,6 +110,20 @@ void TestVenueRegistry::decodeSpecs()
     QCOMPARE(ruleFor(generic, "E", kRootScope)->role, FieldRole::EventTime);
     QCOMPARE(ruleFor(generic, "pt", kRootScope)->role, FieldRole::EventTime);
     QVERIFY(generic.notice.eventType.empty());
+    QVERIFY(generic.head.pongText.empty());
+
+    const DecodeSpec &okx = VenueRegistry::entryOf(Venue("okx")).decodeSpec();
+    QCOMPARE(ruleFor(okx, "arg", kRootScope)->role, FieldRole::Event);
+    QCOMPARE(ruleFor(okx, "data", kRootScope)->role, FieldRole::Event);
+    QCOMPARE(ruleFor(okx, "channel", kEventScope)->role, FieldRole::EventType);
+    QCOMPARE(ruleFor(okx, "instId", kEventScope)->role, FieldRole::Symbol);
+    QCOMPARE(ruleFor(okx, "ts", kEventScope)->role, FieldRole::EventTime);
+    QCOMPARE(ruleFor(okx, "seqId", kEventScope)->role, FieldRole::FinalUpdateId);
+    QCOMPARE(ruleFor(okx, "prevSeqId", kEventScope)->role, FieldRole::PrevUpdateId);
+    QVERIFY(!okx.prefixDecode); // seqId follows a book's levels
+    QCOMPARE(okx.head.kindKey, std::string_view("event"));
+    QCOMPARE(okx.head.pongText, std::string_view("pong"));
+    QVERIFY(!okx.head.rpcResponses);
 }
 
 void TestVenueRegistry::presets()
@@ -137,7 +158,20 @@ void TestVenueRegistry::presets()
     const VenuePresets generic = VenueCatalog::presets(Venue::Generic);
     QCOMPARE(generic.venue, Venue::Generic);
     QVERIFY(generic.markets.isEmpty());
-    QCOMPARE(VenueCatalog::presets(Venue("okx")).venue, Venue::Unknown);
+    QCOMPARE(VenueCatalog::presets(Venue("nosuchvenue")).venue, Venue::Unknown);
+
+    const VenuePresets okx = VenueCatalog::presets(Venue("okx"));
+    QCOMPARE(okx.title, QStringLiteral("OKX"));
+    QVERIFY(!okx.lineProtocol);
+    QCOMPARE(okx.markets.value(0).endpoints.value(0), QUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public")));
+    QVERIFY(okx.markets.value(0).channels.contains(QStringLiteral("books")));
+    QCOMPARE(VenueCatalog::streamNames(Venue("okx"), {QStringLiteral("BTC-USDT"), QStringLiteral("ETH-USDT")},
+                                       {QStringLiteral("books"), QStringLiteral("trades")}),
+             (QStringList{QStringLiteral("books:BTC-USDT"), QStringLiteral("books:ETH-USDT"),
+                          QStringLiteral("trades:BTC-USDT"), QStringLiteral("trades:ETH-USDT")}));
+    // OKX names no streams in its URL.
+    const QUrl okxUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public"));
+    QCOMPARE(VenueCatalog::streamUrl(Venue("okx"), okxUrl, {QStringLiteral("books:BTC-USDT")}), okxUrl);
 }
 
 void TestVenueRegistry::scenarios()
@@ -148,16 +182,39 @@ void TestVenueRegistry::scenarios()
     for (const auto &set : VenueScenarios::sets())
         venues << QString::fromLatin1(set.venue);
     QCOMPARE(venues, namesOf(VenueCatalog::venues()));
-    QCOMPARE(
-        VenueScenarios::names(),
-        (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
-                     QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"),
-                     QStringLiteral("multiplex_mix"), QStringLiteral("betfair_mcm")}));
+    QCOMPARE(VenueScenarios::names(),
+             (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"),
+                          QStringLiteral("large_depth20"), QStringLiteral("xlarge_depth_diff"),
+                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
+                          QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"), QStringLiteral("okx_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);
     QCOMPARE(mcm->defaultCount, quint64(200000));
-    QVERIFY(!VenueScenarios::find(QStringLiteral("okx_books")));
+    QVERIFY(!VenueScenarios::find(QStringLiteral("nosuch_scenario")));
+    // OKX's scenarios answer OKX's own requests: the text ping, op subscribe.
+    const scenario::ScenarioDefinition *books = VenueScenarios::find(QStringLiteral("okx_books"));
+    QVERIFY(books && books->message && books->specials);
+    {
+        std::mt19937_64 seed(1);
+        scenario::ScenarioBuilder builder(seed);
+        scenario::ScenarioSpecials okx;
+        books->specials(builder, okx);
+        QVERIFY(okx.control);
+        QCOMPARE(okx.control("ping").replies, std::vector<QByteArray>{QByteArray("pong")});
+        const scenario::ControlAnswer subscribed =
+            okx.control(R"({"op":"subscribe","args":[{"channel":"books","instId":"BTC-USDT"}]})");
+        QVERIFY(subscribed.startsData);
+        QCOMPARE(subscribed.replies.size(), std::size_t(1));
+        // "event" first, as OKX writes it: the head scan reads the first key.
+        QCOMPARE(
+            subscribed.replies[0],
+            QByteArray(R"({"event":"subscribe","arg":{"channel":"books","instId":"BTC-USDT"},"connId":"a4d3ae55"})"));
+        QVERIFY(okx.control("nonsense").replies.at(0).startsWith(R"({"event":"error","code":"60012","msg":)"));
+        const scenario::PoolMessage snapshot = books->message(builder, 0);
+        QVERIFY(snapshot.json.contains(R"("action":"snapshot")"));
+        QVERIFY(snapshot.json.contains(R"("prevSeqId":-1,)"));
+    }
     // A scenario builds messages of its venue, with the places the server patches.
     std::mt19937_64 rng(1);
     scenario::ScenarioBuilder b(rng);
@@ -183,8 +240,10 @@ void TestVenueRegistry::handlers_data()
                                      << 10 << false << false;
     QTest::newRow("betfair") << QStringLiteral("betfair") << QStringLiteral("tls://127.0.0.1:443") << 0 << true << true;
     QTest::newRow("generic") << QStringLiteral("generic") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
+    QTest::newRow("okx") << QStringLiteral("okx") << QStringLiteral("wss://ws.okx.com:8443/ws/v5/public") << 0 << false
+                         << false;
     QTest::newRow("not registered: generic")
-        << QStringLiteral("okx") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
+        << QStringLiteral("nosuchvenue") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
 }
 
 void TestVenueRegistry::handlers()
@@ -204,6 +263,12 @@ void TestVenueRegistry::handlers()
     QCOMPARE(handler->headScanHeartbeats(true) == HeadScanner::Heartbeats::LeaveToDecoder,
              leavesHeartbeatsToTheDecoder);
     QCOMPARE(&handler->decodeSpec(), &VenueRegistry::entryOf(c.venue).decodeSpec());
+    // OKX keeps alive with the text "ping"; the others with the transport's ping.
+    QCOMPARE(handler->keepAlivePing(), venue == QLatin1String("okx") ? QStringLiteral("ping") : QString());
+    QCOMPARE(handler->maxStreamsPerConnection(),
+             venue == QLatin1String("okx")           ? 256
+                 : venue == QLatin1String("binance") ? 1024
+                                                     : 0);
 }
 
 QTEST_GUILESS_MAIN(TestVenueRegistry)

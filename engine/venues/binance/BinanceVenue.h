@@ -19,6 +19,7 @@ public:
     static constexpr qint64 kDefaultMaxConnectionAgeMs = (23 * 60 + 50) * 60 * 1000LL; // 23 h 50 min
     static constexpr int kSpotMessagesPerSecond = 5;
     static constexpr int kFuturesMessagesPerSecond = 10;
+    static constexpr int kMaxStreamsPerConnection = 1024; // the venue's limit
 
     using VenueHandler::VenueHandler;
 
@@ -26,7 +27,10 @@ public:
 
     int controlMessagesPerSecond() const override;
     qint64 maxConnectionAgeMs() const override;
-    int maxStreamsPerConnection() const override { return m_config.maxStreamsPerConnection; }
+    int maxStreamsPerConnection() const override
+    {
+        return m_config.maxStreamsPerConnection > 0 ? m_config.maxStreamsPerConnection : kMaxStreamsPerConnection;
+    }
     int streamsNamedInUrl(const QUrl &url) const override;
     // The known stream hosts' REST hosts; any other host (a testnet, a replay server) is asked
     // itself, over http for ws and https for wss, on the stream's port.

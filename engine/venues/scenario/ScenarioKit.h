@@ -74,6 +74,13 @@ private:
     PoolMessage m_msg;
 };
 
+// The replay server's answer to one text message from a client, for a venue whose requests are
+// its own (ScenarioSpecials::control).
+struct ControlAnswer {
+    std::vector<QByteArray> replies; // sent in order, each as one message
+    bool startsData = false;         // a subscription: the data begins (with wait_subscribe=1)
+};
+
 // The special messages of a scenario, served besides its pool.
 struct ScenarioSpecials {
     // A change stream (Betfair-like, over lines): data follows a subscription, starts with an
@@ -86,6 +93,9 @@ struct ScenarioSpecials {
     PoolMessage conflated;
     PoolMessage segments[3]; // SEG_START, SEG, SEG_END
     PoolMessage badJson;     // cut short on purpose: never valid JSON
+    // The venue's own requests (OKX: op subscribe, the text "ping"): the answer to one; null
+    // for Binance's SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS, which the server knows.
+    ControlAnswer (*control)(const QByteArray &request) = nullptr;
 };
 
 // One scenario of a venue: `streamscope-replay --scenario <name>`.
