@@ -150,7 +150,12 @@ struct Server {
     Server()
         : server(QStringLiteral("test"), QWebSocketServer::NonSecureMode)
     {
-        QObject::connect(&server, &QWebSocketServer::newConnection, [this] { peer = server.nextPendingConnection(); });
+        // A pending connection comes without a parent: the server owns it here, so that it goes
+        // with the test (LeakSanitizer).
+        QObject::connect(&server, &QWebSocketServer::newConnection, [this] {
+            peer = server.nextPendingConnection();
+            peer->setParent(&server);
+        });
     }
     QWebSocketServer server;
     QWebSocket *peer = nullptr;
