@@ -73,7 +73,12 @@ MainActions::MainActions(QMainWindow *w)
                       QStyle::SP_ArrowForward, "sendMessage"))
     , inspect(new QAction(tr("&Inspect messages"), w))
     , copyUrl(new QAction(tr("&Copy URL"), w))
-    , findStream(new QAction(w))
+    , findStream(makeAction(w, tr("&Filter streams"), tr("Type in the stream filter"), QKeySequence::Find,
+                            QStyle::SP_FileDialogContentsView, "findStream"))
+    , nextStream(makeAction(w, tr("&Next stream"), tr("Select the next stream in the table"),
+                            QKeySequence(Qt::ALT | Qt::Key_Down), QStyle::SP_ArrowDown, "nextStream"))
+    , previousStream(makeAction(w, tr("&Previous stream"), tr("Select the previous stream in the table"),
+                                QKeySequence(Qt::ALT | Qt::Key_Up), QStyle::SP_ArrowUp, "previousStream"))
     , newWorkspace(makeAction(w, tr("&New workspace"), tr("Start an empty workspace"),
                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace"))
     , open(makeAction(w, tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open,
@@ -128,7 +133,6 @@ MainActions::MainActions(QMainWindow *w)
     exportMessages->setStatusTip(tr("The messages the inspector shows (its filter applied), one a line as received"));
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    findStream->setShortcut(QKeySequence::Find);
     // Ctrl+C belongs to the table (text fields keep their own copy).
     copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     copyRowsCsv->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -145,6 +149,14 @@ MainActions::MainActions(QMainWindow *w)
     QObject::connect(alertSound, &QAction::toggled, alertSound,
                      [](bool on) { QSettings().setValue(QStringLiteral("ui/alert_sound"), on); });
     w->addAction(findStream);
+}
+
+void MainActions::addFreeze(QAction *freeze)
+{
+    if (!m_streamsMenu)
+        return;
+    m_streamsMenu->insertAction(subscribe, freeze);
+    m_streamsMenu->insertSeparator(subscribe);
 }
 
 void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
@@ -176,6 +188,12 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     file->addAction(quit);
 
     QMenu *streams = bar->addMenu(tr("&Streams"));
+    m_streamsMenu = streams;
+    streams->setObjectName(QStringLiteral("streamsMenu"));
+    streams->addAction(findStream);
+    streams->addAction(previousStream);
+    streams->addAction(nextStream);
+    streams->addSeparator();
     streams->addAction(add);
     streams->addAction(edit);
     streams->addSeparator();
@@ -189,6 +207,8 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     streams->addSeparator();
     streams->addAction(subscribe);
     streams->addAction(send);
+    streams->addAction(inspect);
+    streams->addAction(copyUrl);
     streams->addSeparator();
     streams->addAction(alertDestinations);
 

@@ -16,6 +16,8 @@
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QTableView>
 
+#include <algorithm>
+
 namespace streamscope::ui {
 
 namespace {
@@ -78,6 +80,19 @@ void SelectionController::selectStream(StreamId id)
     if (row < 0)
         return;
     const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+}
+
+void SelectionController::step(int delta)
+{
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_table->currentIndex();
+    int row = current.isValid() ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
+    row = std::clamp(row, 0, rows - 1);
+    const QModelIndex index = m_proxy->index(row, current.isValid() ? current.column() : 0);
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
 }
