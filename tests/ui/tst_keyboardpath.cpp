@@ -180,8 +180,9 @@ void tst_KeyboardPath::keysDriveTheStreams()
     QTRY_COMPARE(w.streamModel()->rowCount(), 3);
     w.streamProxy()->sort(StreamTableModel::ColName, Qt::AscendingOrder);
     w.streamTable()->setFocus();
+    w.streamTable()->clearSelection();
 
-    // Next and previous stream, from no current row, stopping at the ends.
+    // Next and previous stream, from no selected row, stopping at the ends.
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
     QCOMPARE(currentName(w), QStringLiteral("a"));
     QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
@@ -218,6 +219,8 @@ void tst_KeyboardPath::keysDriveTheStreams()
     // Edit (F2) and Add (Ctrl+N) open the stream dialog.
     QCOMPARE(rejectNextDialog([&] { QTest::keyClick(&w, Qt::Key_F2); }),
              QStringLiteral("streamscope::ui::StreamDialog"));
+    w.activateWindow(); // back from the dialog
+    QVERIFY(QTest::qWaitForWindowActive(&w));
     QCOMPARE(rejectNextDialog([&] { QTest::keyClick(&w, Qt::Key_N, Qt::ControlModifier); }),
              QStringLiteral("streamscope::ui::StreamDialog"));
     QCOMPARE(w.streamModel()->rowCount(), 3);

@@ -94,7 +94,9 @@ MainActions::MainActions(QMainWindow *w)
                               QKeySequence(), QStyle::SP_DriveNetIcon, "connectAgent"))
     , disconnectAgents(makeAction(w, tr("&Disconnect agents"), tr("Stop showing the agents' streams"), QKeySequence(),
                                   QStyle::SP_DialogCloseButton, "disconnectAgents"))
-    , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
+    // Not QKeySequence::Quit: it has no key on some platforms (the offscreen one, for one).
+    , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence(Qt::CTRL | Qt::Key_Q),
+                      QStyle::SP_DialogCloseButton, "quit"))
     , resetLayout(new QAction(tr("Reset &layout"), w))
     , correctedLatency(new QAction(tr("&Corrected latency"), w))
     , themes(makeThemes(w))

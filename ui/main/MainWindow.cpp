@@ -11,6 +11,7 @@
 #include "InputFile.h"
 #include "LatencyChart.h"
 #include "MainActions.h"
+#include "MessageInspector.h"
 #include "RateChart.h"
 #include "RemoteAgent.h"
 #include "Report.h"
