@@ -196,6 +196,24 @@ static int runLoad(const QStringList &args)
         for (const auto &[name, group] : byName)
             printf(" [%s x%d]=%.1f", qPrintable(name), group.second, 100.0 * group.first / wallS);
         printf("\n");
+        // What one tick of the window costs now, timed on its own (the median of 9): the fast
+        // one (10 a second) and the slow one (once a second, also the histograms and history).
+        if (w) {
+            const auto tickMs = [&w](bool slow) {
+                std::vector<double> ms;
+                for (int i = 0; i < 9; ++i) {
+                    QElapsedTimer t;
+                    t.start();
+                    w->refreshNow(slow);
+                    ms.push_back(double(t.nsecsElapsed()) / 1e6);
+                }
+                std::sort(ms.begin(), ms.end());
+                return ms[ms.size() / 2];
+            };
+            const double fast = tickMs(false);
+            const double slow = tickMs(true);
+            printf("tick_ms fast=%.2f slow=%.2f\n", fast, slow);
+        }
         fflush(stdout);
         QCoreApplication::quit();
     });
