@@ -150,7 +150,8 @@ int main(int argc, char **argv)
         const int code = application->exec();
         if (!options.reportPath.isEmpty() || !options.reportCsvPath.isEmpty()) {
             QString error;
-            const QJsonObject report = app::buildReport(engine.snapshot(true), double(clock.nsecsElapsed()) / 1e9);
+            // The window's report: the headless one's fields, its alerts' included.
+            const QJsonObject report = window.report(double(clock.nsecsElapsed()) / 1e9);
             if (!options.reportPath.isEmpty() && !app::writeReport(options.reportPath, report, &error))
                 return failWith(QStringLiteral("streamscope: ") + error, 1);
             if (!options.reportCsvPath.isEmpty() && !app::writeReportCsv(options.reportCsvPath, report, &error))

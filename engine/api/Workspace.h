@@ -8,6 +8,7 @@
 //
 // Thread contract: plain value type; load and save on any one thread.
 
+#include "AgentConfig.h"
 #include "FlightConfig.h"
 #include "NotifyTarget.h"
 #include "StreamConfig.h"
@@ -33,6 +34,8 @@ struct Workspace {
     RecordConfig record;
     // The top-level "flight_recorder" object: every stream's last minutes kept in memory.
     FlightConfig flight;
+    // The headless agents the desktop application watches ("agents"); headless mode ignores them.
+    QVector<AgentConfig> agents;
 
     struct LoadResult {
         bool ok = false;

@@ -5,10 +5,13 @@
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots
-//   ui_harness load STREAMS RATE SECONDS [--no-window]
-//       STREAMS websocket streams at RATE msgs/s each from an in-process replay server;
-//       prints the GUI thread's event-loop lag (p50/p99/max of a 10 ms timer's lateness)
-//       and the engine's throughput, with or without the main window open
+//   ui_harness load STREAMS RATE SECONDS [--no-window] [--replay-port=PORT]
+//       STREAMS websocket streams at RATE msgs/s each from an in-process replay server, or
+//       from `streamscope-replay --port PORT --loop` in another process (--replay-port: the
+//       replay's CPU is then not this process's); prints the GUI thread's event-loop lag
+//       (p50/p99/max of a 10 ms timer's lateness), the engine's throughput, and (Linux) the
+//       CPU of the GUI thread and of every other thread of the process (the engine's workers,
+//       Qt's helpers) apart, as % of one core over the measured seconds
 
 #include "CaptureController.h"
 #include "DemoWorkspace.h"
@@ -24,9 +27,17 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <vector>
 
+#ifdef Q_OS_LINUX
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+#include <QtCore/QDir>
 #include <QtCore/QElapsedTimer>
+#include <QtCore/QFile>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtWidgets/QApplication>
@@ -39,21 +50,61 @@
 
 using namespace streamscope;
 
+// CPU time (s) of each thread of this process by thread id, and its name (Linux: /proc).
+struct ThreadCpu {
+    QString name;
+    double seconds = 0.0;
+};
+static std::map<qint64, ThreadCpu> threadCpu()
+{
+    std::map<qint64, ThreadCpu> out;
+#ifdef Q_OS_LINUX
+    const double tick = double(sysconf(_SC_CLK_TCK));
+    const QDir tasks(QStringLiteral("/proc/self/task"));
+    for (const QString &tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(tasks.filePath(tid + QStringLiteral("/stat")));
+        QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+        if (!stat.open(QIODevice::ReadOnly) || !comm.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray line = stat.readAll();
+        // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
+        const QList<QByteArray> f = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (f.size() < 13)
+            continue;
+        out[tid.toLongLong()] = {QString::fromUtf8(comm.readAll()).trimmed(),
+                                 (f[11].toDouble() + f[12].toDouble()) / tick};
+    }
+#endif
+    return out;
+}
+
 static int runLoad(const QStringList &args)
 {
     const int streams = args.value(2, QStringLiteral("200")).toInt();
     const double rate = args.value(3, QStringLiteral("1000")).toDouble();
     const int seconds = args.value(4, QStringLiteral("30")).toInt();
     const bool window = !args.contains(QStringLiteral("--no-window"));
+    quint16 externalPort = 0;
+    for (const QString &a : args)
+        if (a.startsWith(QLatin1String("--replay-port=")))
+            externalPort = quint16(a.mid(14).toUInt());
+#ifdef Q_OS_LINUX
+    const qint64 guiTid = qint64(syscall(SYS_gettid));
+#else
+    const qint64 guiTid = -1;
+#endif
 
     replay::ReplayServerThread server;
-    replay::ReplayOptions options;
-    options.loop = true;
-    options.rate = rate;
-    const quint16 port = server.start(options);
+    quint16 port = externalPort;
     if (!port) {
-        qCritical("replay server: %s", qPrintable(server.errorString()));
-        return 1;
+        replay::ReplayOptions options;
+        options.loop = true;
+        options.rate = rate;
+        port = server.start(options);
+        if (!port) {
+            qCritical("replay server: %s", qPrintable(server.errorString()));
+            return 1;
+        }
     }
     Engine engine;
     Workspace ws;
@@ -61,7 +112,11 @@ static int runLoad(const QStringList &args)
         StreamConfig c;
         c.name = QStringLiteral("load-%1").arg(i);
         c.venue = Venue("binance");
-        c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=s%2usdt@aggTrade").arg(port).arg(i));
+        // The rate in the URL too: an external replay server has its own default.
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=s%2usdt@aggTrade&rate=%3&loop=1")
+                         .arg(port)
+                         .arg(i)
+                         .arg(rate));
         ws.streams.append(c);
     }
     std::unique_ptr<ui::MainWindow> w;
@@ -81,6 +136,8 @@ static int runLoad(const QStringList &args)
     qint64 last = -1;
     quint64 startMessages = 0;
     qint64 startNs = 0;
+    std::map<qint64, ThreadCpu> startCpu;
+    QElapsedTimer cpuClock;
     QTimer probe;
     probe.setTimerType(Qt::PreciseTimer);
     probe.setInterval(10);
@@ -100,7 +157,11 @@ static int runLoad(const QStringList &args)
     };
     clock.start();
     probe.start();
-    QTimer::singleShot(5000, [&] { startMessages = total(&startNs); });
+    QTimer::singleShot(5000, [&] {
+        startMessages = total(&startNs);
+        startCpu = threadCpu();
+        cpuClock.start();
+    });
     QTimer::singleShot((5 + seconds) * 1000, [&] {
         qint64 endNs = 0;
         const quint64 endMessages = total(&endNs);
@@ -109,9 +170,50 @@ static int runLoad(const QStringList &args)
             return lagsUs.empty() ? 0.0 : double(lagsUs[size_t(q * double(lagsUs.size() - 1))]) / 1000.0;
         };
         const double rateOut = double(endMessages - startMessages) / (double(endNs - startNs) / 1e9);
-        printf("streams=%d rate_each=%.0f window=%s seconds=%d throughput_msgs_per_s=%.0f lag_ms p50=%.2f p99=%.2f "
-               "max=%.2f\n",
-               streams, rate, window ? "yes" : "no", seconds, rateOut, pct(0.5), pct(0.99), pct(1.0));
+        printf("streams=%d rate_each=%.0f window=%s replay=%s seconds=%d throughput_msgs_per_s=%.0f lag_ms p50=%.2f "
+               "p99=%.2f max=%.2f\n",
+               streams, rate, window ? "yes" : "no", externalPort ? "other-process" : "in-process", seconds, rateOut,
+               pct(0.5), pct(0.99), pct(1.0));
+        // CPU per thread over the measured seconds, % of one core: the GUI thread, then the
+        // others grouped by name (the engine's workers, the in-process replay, Qt's helpers).
+        const double wallS = double(cpuClock.nsecsElapsed()) / 1e9;
+        double gui = 0.0;
+        double others = 0.0;
+        std::map<QString, std::pair<double, int>> byName;
+        for (const auto &[tid, now] : threadCpu()) {
+            const auto was = startCpu.find(tid);
+            const double used = now.seconds - (was == startCpu.end() ? 0.0 : was->second.seconds);
+            if (tid == guiTid) {
+                gui = used;
+                continue;
+            }
+            others += used;
+            auto &group = byName[now.name];
+            group.first += used;
+            ++group.second;
+        }
+        printf("cpu_pct_of_one_core gui_thread=%.1f other_threads=%.1f", 100.0 * gui / wallS, 100.0 * others / wallS);
+        for (const auto &[name, group] : byName)
+            printf(" [%s x%d]=%.1f", qPrintable(name), group.second, 100.0 * group.first / wallS);
+        printf("\n");
+        // What one tick of the window costs now, timed on its own (the median of 9): the fast
+        // one (10 a second) and the slow one (once a second, also the histograms and history).
+        if (w) {
+            const auto tickMs = [&w](bool slow) {
+                std::vector<double> ms;
+                for (int i = 0; i < 9; ++i) {
+                    QElapsedTimer t;
+                    t.start();
+                    w->refreshNow(slow);
+                    ms.push_back(double(t.nsecsElapsed()) / 1e6);
+                }
+                std::sort(ms.begin(), ms.end());
+                return ms[ms.size() / 2];
+            };
+            const double fast = tickMs(false);
+            const double slow = tickMs(true);
+            printf("tick_ms fast=%.2f slow=%.2f\n", fast, slow);
+        }
         fflush(stdout);
         QCoreApplication::quit();
     });

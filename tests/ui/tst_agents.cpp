@@ -236,7 +236,7 @@ void tst_Agents::hostileAnswerIsEscaped()
 {
     // Whatever an agent sends reaches tooltips and the details pane only with its control
     // characters escaped; numbers out of range count as nothing.
-    RemoteAgent agent({QStringLiteral("evil"), QUrl(QStringLiteral("http://127.0.0.1:1")), {}, {}}, 0);
+    RemoteAgent agent({QStringLiteral("evil"), QUrl(QStringLiteral("http://127.0.0.1:1")), {}, {}, {}, {}, {}}, 0);
     const QByteArray answer = "{\"version\":1,\"duration_s\":1,\"streams\":[{\"name\":\"a\\u001b[2Jb\","
                               "\"url\":\"ws://h/\\u001b]0;x\\u0007\",\"state\":\"live\","
                               "\"state_reason\":\"r\\u009b1m\",\"messages\":-5,"

@@ -114,6 +114,10 @@ void tst_MainActions::shortcutsOfTheGuide_data()
     QTest::newRow("Ctrl+S") << QStringLiteral("saveWorkspace") << int(Qt::Key_S) << ctrl;
     QTest::newRow("Ctrl+Shift+S") << QStringLiteral("saveWorkspaceAs") << int(Qt::Key_S) << ctrlShift;
     QTest::newRow("Ctrl+Shift+N") << QStringLiteral("newWorkspace") << int(Qt::Key_N) << ctrlShift;
+    QTest::newRow("Ctrl+F") << QStringLiteral("findStream") << int(Qt::Key_F) << ctrl;
+    QTest::newRow("Alt+Down") << QStringLiteral("nextStream") << int(Qt::Key_Down) << int(Qt::AltModifier);
+    QTest::newRow("Alt+Up") << QStringLiteral("previousStream") << int(Qt::Key_Up) << int(Qt::AltModifier);
+    QTest::newRow("Ctrl+Q") << QStringLiteral("quit") << int(Qt::Key_Q) << ctrl;
 }
 
 void tst_MainActions::shortcutsOfTheGuide()

@@ -127,7 +127,7 @@ void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
         tickedKind = t.kind;
     });
 
-    RemoteAgent *agent = hub.addAgent({QStringLiteral("far"), fake.url(), {}, {}});
+    RemoteAgent *agent = hub.addAgent({QStringLiteral("far"), fake.url(), {}, {}, {}, {}, {}});
     QTRY_VERIFY_WITH_TIMEOUT(agent->isConnected() && !agent->streams().isEmpty(), scaledMs(10000));
     QSignalSpy opened(hub.captures(), &CaptureList::opened);
     hub.captures()->open(capturePath);

@@ -124,7 +124,9 @@ void tst_WorkspaceController::applyReplacesAndCurrentGathers()
                                    {[] {
                                         return QJsonObject{{QStringLiteral("filter"), QStringLiteral("now")}};
                                     },
-                                    [&restored](const QJsonObject &layout) { restored = layout; }});
+                                    [&restored](const QJsonObject &layout) { restored = layout; },
+                                    {},
+                                    {}});
     engine.addStream(feed(QStringLiteral("old")));
 
     Workspace ws;

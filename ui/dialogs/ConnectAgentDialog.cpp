@@ -1,8 +1,10 @@
 #include "ConnectAgentDialog.h"
 
 #include "InputFile.h"
+#include "SecretStore.h"
 #include "UrlSecrets.h"
 
+#include <QtCore/QFileInfo>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QFileDialog>
 #include <QtWidgets/QFormLayout>
@@ -112,7 +114,12 @@ bool ConnectAgentDialog::validate()
     RemoteAgent::Settings s;
     s.name = name;
     s.url = url;
-    if (!user.isEmpty())
+    s.user = user;
+    // A reference ("env:AGENT_PASSWORD") is kept as such; a password typed in goes to the
+    // keychain when the agent is connected (MainWindow), and the workspace refers to it there.
+    if (SecretStore::isReference(password))
+        s.passwordRef = password;
+    else if (!user.isEmpty())
         s.basicAuth = (user + QLatin1Char(':') + password).toUtf8();
     if (!m_ca->text().isEmpty()) {
         InputFile::Limits limits;
@@ -123,6 +130,7 @@ bool ConnectAgentDialog::validate()
         if (!pem)
             return fail(tr("CA certificate: %1").arg(why));
         s.caCertificates = QSslCertificate::fromData(*pem, QSsl::Pem);
+        s.caFile = QFileInfo(m_ca->text()).absoluteFilePath();
         if (s.caCertificates.isEmpty())
             return fail(tr("CA certificate: %1: expected a PEM certificate").arg(m_ca->text()));
     }

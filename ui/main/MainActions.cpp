@@ -73,7 +73,12 @@ MainActions::MainActions(QMainWindow *w)
                       QStyle::SP_ArrowForward, "sendMessage"))
     , inspect(new QAction(tr("&Inspect messages"), w))
     , copyUrl(new QAction(tr("&Copy URL"), w))
-    , findStream(new QAction(w))
+    , findStream(makeAction(w, tr("&Filter streams"), tr("Type in the stream filter"), QKeySequence::Find,
+                            QStyle::SP_FileDialogContentsView, "findStream"))
+    , nextStream(makeAction(w, tr("&Next stream"), tr("Select the next stream in the table"),
+                            QKeySequence(Qt::ALT | Qt::Key_Down), QStyle::SP_ArrowDown, "nextStream"))
+    , previousStream(makeAction(w, tr("&Previous stream"), tr("Select the previous stream in the table"),
+                                QKeySequence(Qt::ALT | Qt::Key_Up), QStyle::SP_ArrowUp, "previousStream"))
     , newWorkspace(makeAction(w, tr("&New workspace"), tr("Start an empty workspace"),
                               QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), QStyle::SP_FileIcon, "newWorkspace"))
     , open(makeAction(w, tr("&Open workspace…"), tr("Open a workspace file"), QKeySequence::Open,
@@ -89,7 +94,9 @@ MainActions::MainActions(QMainWindow *w)
                               QKeySequence(), QStyle::SP_DriveNetIcon, "connectAgent"))
     , disconnectAgents(makeAction(w, tr("&Disconnect agents"), tr("Stop showing the agents' streams"), QKeySequence(),
                                   QStyle::SP_DialogCloseButton, "disconnectAgents"))
-    , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence::Quit, QStyle::SP_DialogCloseButton, "quit"))
+    // Not QKeySequence::Quit: it has no key on some platforms (the offscreen one, for one).
+    , quit(makeAction(w, tr("&Quit"), tr("Quit StreamScope"), QKeySequence(Qt::CTRL | Qt::Key_Q),
+                      QStyle::SP_DialogCloseButton, "quit"))
     , resetLayout(new QAction(tr("Reset &layout"), w))
     , correctedLatency(new QAction(tr("&Corrected latency"), w))
     , themes(makeThemes(w))
@@ -128,7 +135,6 @@ MainActions::MainActions(QMainWindow *w)
     exportMessages->setStatusTip(tr("The messages the inspector shows (its filter applied), one a line as received"));
     // Delete belongs to text fields when they have focus: the table owns this shortcut.
     remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    findStream->setShortcut(QKeySequence::Find);
     // Ctrl+C belongs to the table (text fields keep their own copy).
     copyRows->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     copyRowsCsv->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -145,6 +151,14 @@ MainActions::MainActions(QMainWindow *w)
     QObject::connect(alertSound, &QAction::toggled, alertSound,
                      [](bool on) { QSettings().setValue(QStringLiteral("ui/alert_sound"), on); });
     w->addAction(findStream);
+}
+
+void MainActions::addFreeze(QAction *freeze)
+{
+    if (!m_streamsMenu)
+        return;
+    m_streamsMenu->insertAction(subscribe, freeze);
+    m_streamsMenu->insertSeparator(subscribe);
 }
 
 void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
@@ -176,6 +190,12 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     file->addAction(quit);
 
     QMenu *streams = bar->addMenu(tr("&Streams"));
+    m_streamsMenu = streams;
+    streams->setObjectName(QStringLiteral("streamsMenu"));
+    streams->addAction(findStream);
+    streams->addAction(previousStream);
+    streams->addAction(nextStream);
+    streams->addSeparator();
     streams->addAction(add);
     streams->addAction(edit);
     streams->addSeparator();
@@ -189,6 +209,8 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     streams->addSeparator();
     streams->addAction(subscribe);
     streams->addAction(send);
+    streams->addAction(inspect);
+    streams->addAction(copyUrl);
     streams->addSeparator();
     streams->addAction(alertDestinations);
 

@@ -53,7 +53,9 @@ public:
     QAction *const send;
     QAction *const inspect;
     QAction *const copyUrl;
-    QAction *const findStream; // focuses the stream filter
+    QAction *const findStream;     // focuses the stream filter
+    QAction *const nextStream;     // selects the next row of the table (Alt+Down)
+    QAction *const previousStream; // ... the previous one (Alt+Up)
     // Workspace
     QAction *const newWorkspace;
     QAction *const open;
@@ -83,10 +85,13 @@ public:
     QAction *const exportMessages; // the inspector's filtered messages as NDJSON
     // Filled by the window when it is about to show (recent files).
     QMenu *recentMenu() const { return m_recentMenu; }
+    // Puts the inspector's Freeze / Resume (Ctrl+Shift+F) in the Streams menu, after Record.
+    void addFreeze(QAction *freeze);
 
 private:
     QMainWindow *m_window = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_streamsMenu = nullptr;
 };
 
 } // namespace streamscope::ui

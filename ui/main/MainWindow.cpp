@@ -8,10 +8,13 @@
 #include "EventLogModel.h"
 #include "FlightRecorderController.h"
 #include "Format.h"
+#include "InputFile.h"
 #include "LatencyChart.h"
 #include "MainActions.h"
+#include "MessageInspector.h"
 #include "RateChart.h"
 #include "RemoteAgent.h"
+#include "Report.h"
 #include "ResponseModel.h"
 #include "SelectionController.h"
 #include "StatusBarController.h"
@@ -60,7 +63,8 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_alertService->setEngine(engine);
     m_workspace = new WorkspaceController(
         engine, m_alertService, this,
-        {[this] { return saveLayout(); }, [this](const QJsonObject &layout) { restoreLayout(layout); }});
+        {[this] { return saveLayout(); }, [this](const QJsonObject &layout) { restoreLayout(layout); },
+         [this] { return agentConfigs(); }, [this](const QVector<AgentConfig> &agents) { connectAgents(agents); }});
     m_actions = new MainActions(this);
     m_alerts = new AlertsController(engine, m_alertService, m_model, m_eventLog, m_actions, m_workspace, this);
 
@@ -69,6 +73,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     m_actions->addToolBar();
     m_actions->fillMenuBar(
         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
+    m_actions->addFreeze(m_inspector->freezeAction());
     m_selection =
         new SelectionController(engine, m_hub, m_model, m_proxy, m_table,
                                 {m_rateChart, m_latencyChart, m_inspector, m_inspectorDock, m_details, m_detailsDock,
@@ -183,6 +188,8 @@ void MainWindow::connectActions()
         m_filter->setFocus(Qt::ShortcutFocusReason);
         m_filter->selectAll();
     });
+    connect(m_actions->nextStream, &QAction::triggered, this, [this] { m_selection->step(1); });
+    connect(m_actions->previousStream, &QAction::triggered, this, [this] { m_selection->step(-1); });
     connect(m_actions->record, &QAction::triggered, this, [this] { m_capture->toggleRecording(selectedStreams()); });
     connect(m_actions->newWorkspace, &QAction::triggered, m_workspace, &WorkspaceController::startNew);
     connect(m_actions->open, &QAction::triggered, m_workspace, &WorkspaceController::chooseAndOpen);
@@ -195,10 +202,8 @@ void MainWindow::connectActions()
         for (const RemoteAgent *a : m_hub->agents())
             taken << a->settings().name;
         ConnectAgentDialog dialog(taken, this);
-        if (dialog.exec() == QDialog::Accepted) {
-            const RemoteAgent::Settings s = dialog.settings();
-            connectAgent(s.name, s.url, s.basicAuth, s.caCertificates);
-        }
+        if (dialog.exec() == QDialog::Accepted)
+            connectAgent(dialog.settings());
     });
     connect(m_actions->disconnectAgents, &QAction::triggered, this, &MainWindow::disconnectAgents);
     m_actions->disconnectAgents->setEnabled(false);
@@ -254,16 +259,79 @@ void MainWindow::refreshNow(bool slow)
 RemoteAgent *MainWindow::connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth,
                                       const QList<QSslCertificate> &caCertificates)
 {
-    RemoteAgent *agent = m_hub->addAgent({name, url, basicAuth, caCertificates});
+    RemoteAgent::Settings s;
+    s.name = name;
+    s.url = url;
+    s.basicAuth = basicAuth;
+    s.caCertificates = caCertificates;
+    return connectAgent(s);
+}
+
+RemoteAgent *MainWindow::connectAgent(RemoteAgent::Settings s)
+{
+    // A password typed in goes to the keychain; the agent (and the workspace) refer to it.
+    if (s.passwordRef.isEmpty() && !s.basicAuth.isEmpty()) {
+        const qsizetype colon = s.basicAuth.indexOf(':');
+        s.user = QString::fromUtf8(s.basicAuth.left(colon));
+        const QString entry = QStringLiteral("agent.%1").arg(s.name);
+        m_workspace->storeSecrets({{entry, QString::fromUtf8(s.basicAuth.mid(colon + 1))}});
+        s.passwordRef = QStringLiteral("keychain:") + entry;
+        s.basicAuth.clear();
+    }
+    RemoteAgent *agent = m_hub->addAgent(s);
     m_actions->disconnectAgents->setEnabled(true);
+    m_workspace->setModified(true);
     return agent;
+}
+
+void MainWindow::connectAgents(const QVector<AgentConfig> &agents)
+{
+    if (!m_hub->agents().isEmpty())
+        disconnectAgents();
+    for (const AgentConfig &a : agents) {
+        RemoteAgent::Settings s;
+        s.name = a.name;
+        s.url = a.url;
+        s.user = a.user;
+        s.passwordRef = a.password;
+        s.caFile = a.caFile;
+        if (!a.caFile.isEmpty()) {
+            // Read when the workspace loaded; a file gone since then leaves the system's CAs.
+            InputFile::Limits limits;
+            limits.maxBytes = InputFile::kMaxPemBytes;
+            limits.timeout = InputFile::kSmallFileTimeout;
+            if (const std::optional<QByteArray> pem = InputFile::readAll(a.caFile, limits, nullptr))
+                s.caCertificates = QSslCertificate::fromData(*pem, QSsl::Pem);
+        }
+        m_hub->addAgent(s);
+    }
+    m_actions->disconnectAgents->setEnabled(!m_hub->agents().isEmpty());
+}
+
+QVector<AgentConfig> MainWindow::agentConfigs() const
+{
+    QVector<AgentConfig> out;
+    for (const RemoteAgent *agent : m_hub->agents()) {
+        const RemoteAgent::Settings &s = agent->settings();
+        out.append({s.name, s.url, s.passwordRef.isEmpty() ? QString() : s.user, s.passwordRef, s.caFile});
+    }
+    return out;
 }
 
 void MainWindow::disconnectAgents()
 {
     m_hub->removeAgents();
     m_actions->disconnectAgents->setEnabled(false);
+    m_workspace->setModified(true);
     refreshNow(false); // their rows go
+}
+
+QJsonObject MainWindow::report(double durationS) const
+{
+    // The headless report's fields, alerts and destinations included (HeadlessRunner::finish).
+    QJsonObject r = app::buildReport(m_engine ? m_engine->snapshot(true) : QVector<StreamSnapshot>(), durationS);
+    m_alertService->addToReport(r);
+    return r;
 }
 
 // ---------------------------------------------------------------------------------------

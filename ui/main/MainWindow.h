@@ -127,7 +127,17 @@ public:
     // Shows a headless agent's streams beside the local ones (File → Connect to agent…).
     RemoteAgent *connectAgent(const QString &name, const QUrl &url, const QByteArray &basicAuth = {},
                               const QList<QSslCertificate> &caCertificates = {});
+    // The same with all its settings; a password typed in (basicAuth without passwordRef) is
+    // stored in the keychain ("agent.NAME") and referred to, so that the workspace can save it.
+    RemoteAgent *connectAgent(RemoteAgent::Settings settings);
+    // A workspace's agents, in place of those watched now (they reconnect).
+    void connectAgents(const QVector<AgentConfig> &agents);
+    // The agents watched now, as the workspace saves them.
+    QVector<AgentConfig> agentConfigs() const;
     void disconnectAgents();
+    // What --report writes when the window closes: the headless report's fields, the alerts'
+    // (alerts_raised, alerts_active, "alerts", "notify") included.
+    QJsonObject report(double durationS) const;
     CaptureController *capture() const { return m_capture; }
     CaptureList *captures() const { return m_hub->captures(); }
     FlightRecorderController *flightRecorder() const { return m_flight; }

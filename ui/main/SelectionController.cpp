@@ -16,6 +16,8 @@
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QTableView>
 
+#include <algorithm>
+
 namespace streamscope::ui {
 
 namespace {
@@ -78,6 +80,21 @@ void SelectionController::selectStream(StreamId id)
     if (row < 0)
         return;
     const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(index);
+}
+
+void SelectionController::step(int delta)
+{
+    const int rows = m_proxy->rowCount();
+    if (rows == 0)
+        return;
+    // A current row that is not selected (the view puts it on the first row on focus) is none.
+    const QModelIndex current = m_table->currentIndex();
+    const bool selected = current.isValid() && m_table->selectionModel()->isRowSelected(current.row(), QModelIndex());
+    int row = selected ? current.row() + delta : (delta > 0 ? 0 : rows - 1);
+    row = std::clamp(row, 0, rows - 1);
+    const QModelIndex index = m_proxy->index(row, current.isValid() ? current.column() : 0);
     m_table->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_table->scrollTo(index);
 }

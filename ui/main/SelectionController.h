@@ -59,6 +59,10 @@ public:
     // is read-only).
     QList<StreamId> selectedStreams() const;
     void selectStream(StreamId id);
+    // Streams → Next / Previous stream: selects the row `delta` rows from the current one in
+    // the table's order (sorted and filtered), staying at the first or last; no selected current row:
+    // the first (next) or the last (previous).
+    void step(int delta);
     // Shows the selection in the panes again (after rows came, went or were renamed).
     void showSelection();
     // The details pane, at once, from the stream's own snapshot with its latency.

@@ -73,6 +73,8 @@ Workspace WorkspaceController::current() const
     }
     if (m_layout.save)
         ws.layout = m_layout.save();
+    if (m_layout.saveAgents)
+        ws.agents = m_layout.saveAgents();
     return ws;
 }
 
@@ -119,6 +121,9 @@ void WorkspaceController::apply(const Loaded &loaded, const QString &path)
         m_alerts->setDestinations(ws.notify, ws.streams);
     if (m_layout.restore)
         m_layout.restore(ws.layout);
+    loadAgentSecrets(ws.agents);
+    if (m_layout.restoreAgents)
+        m_layout.restoreAgents(ws.agents); // they reconnect now
     setOpened(path);
     emit applied();
 }
@@ -338,6 +343,16 @@ void WorkspaceController::loadNotifySecrets(const QList<NotifyTarget> &targets)
             if (KeychainStore::isKeychainRef(r))
                 names.append(KeychainStore::nameOf(r));
     }
+    if (!names.isEmpty())
+        m_keychain->load(names);
+}
+
+void WorkspaceController::loadAgentSecrets(const QVector<AgentConfig> &agents)
+{
+    QStringList names;
+    for (const AgentConfig &a : agents)
+        if (KeychainStore::isKeychainRef(a.password))
+            names.append(KeychainStore::nameOf(a.password));
     if (!names.isEmpty())
         m_keychain->load(names);
 }

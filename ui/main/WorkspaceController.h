@@ -54,10 +54,13 @@ public:
         QStringList warnings; // unknown keys, ignored alert rules: for the event log
     };
 
-    // The part of a workspace the window keeps: its layout, saved and restored by the window.
+    // The parts of a workspace the window keeps: its layout, saved and restored by the window,
+    // and the agents it watches, saved and reconnected by it.
     struct Layout {
         std::function<QJsonObject()> save;
         std::function<void(const QJsonObject &)> restore;
+        std::function<QVector<AgentConfig>()> saveAgents;
+        std::function<void(const QVector<AgentConfig> &)> restoreAgents;
     };
 
     // `engine` and `alerts` may be null (a workspace without streams or without alerts).
@@ -111,6 +114,8 @@ public:
     void loadSecretsFor(const QVector<StreamConfig> &streams);
     // Reads the keychain entries alert destinations refer to (URL, token, headers).
     void loadNotifySecrets(const QList<NotifyTarget> &targets);
+    // Reads the keychain entries agents' passwords refer to.
+    void loadAgentSecrets(const QVector<AgentConfig> &agents);
 
 signals:
     // apply(): the old streams are gone, the new ones not yet added.

@@ -51,6 +51,7 @@ MessageInspector::MessageInspector(Engine *engine, QWidget *parent)
     m_matchCase->setToolTip(tr("Tell upper from lower case (Binance's \"m\" and \"M\", \"e\" and \"E\" differ)"));
     addClearOnEscape(m_filter);
     m_freezeAction = new QAction(tr("Freeze"), this);
+    m_freezeAction->setObjectName(QStringLiteral("freezeInspector")); // also in the Streams menu
     m_freezeAction->setCheckable(true);
     m_freezeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
     m_freezeAction->setShortcutContext(Qt::WindowShortcut);

@@ -2,6 +2,7 @@
 
 #include "PeerText.h"
 #include "RedactedUrl.h"
+#include "SecretStore.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
@@ -126,8 +127,18 @@ void RemoteAgent::pollNow()
     url.setPath(QStringLiteral("/api/v1/streams"));
     QNetworkRequest request(url);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    if (!m_settings.basicAuth.isEmpty())
-        request.setRawHeader("Authorization", "Basic " + m_settings.basicAuth.toBase64());
+    QByteArray basicAuth = m_settings.basicAuth;
+    if (!m_settings.passwordRef.isEmpty()) {
+        bool ok = false;
+        const QString password = SecretStore::resolve(m_settings.passwordRef, &ok);
+        if (!ok) {
+            fail(tr("the password %1 is not set").arg(m_settings.passwordRef));
+            return;
+        }
+        basicAuth = (m_settings.user + QLatin1Char(':') + password).toUtf8();
+    }
+    if (!basicAuth.isEmpty())
+        request.setRawHeader("Authorization", "Basic " + basicAuth.toBase64());
     if (url.scheme() == QLatin1String("https") && !m_settings.caCertificates.isEmpty()) {
         QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
         tls.addCaCertificates(m_settings.caCertificates);
@@ -162,17 +173,22 @@ void RemoteAgent::onFinished(QNetworkReply *reply)
         parse(reply->read(kMaxReplyBytes), &streams, &error);
 
     if (!error.isEmpty()) {
-        // Its rows stay, failed and still: the user sees which streams went out of sight.
-        for (StreamSnapshot &s : m_streams) {
-            s.state = StreamState::Failed;
-            s.stateReason = tr("agent %1 not answering: %2").arg(m_settings.name, error);
-        }
-        setStatus(error, false);
-        emit streamsChanged();
+        fail(error);
         return;
     }
     m_streams = std::move(streams);
     setStatus(tr("connected"), true);
+    emit streamsChanged();
+}
+
+void RemoteAgent::fail(const QString &error)
+{
+    // Its rows stay, failed and still: the user sees which streams went out of sight.
+    for (StreamSnapshot &s : m_streams) {
+        s.state = StreamState::Failed;
+        s.stateReason = tr("agent %1 not answering: %2").arg(m_settings.name, error);
+    }
+    setStatus(error, false);
     emit streamsChanged();
 }
 

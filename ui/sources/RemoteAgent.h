@@ -46,6 +46,12 @@ public:
         QUrl url;                              // http(s)://host:port of the agent's metrics endpoint
         QByteArray basicAuth;                  // "user:password", empty: none
         QList<QSslCertificate> caCertificates; // trusted besides the system's (https)
+        // What a workspace saves (AgentConfig): the user, the password's reference and the CA
+        // file. A reference is resolved for each request, so a keychain entry that arrives
+        // late is used from the next poll on; set, it takes the place of basicAuth.
+        QString user;
+        QString passwordRef;
+        QString caFile;
     };
 
     RemoteAgent(const Settings &settings, int index, QObject *parent = nullptr);
@@ -71,6 +77,8 @@ signals:
 
 private:
     void onFinished(QNetworkReply *reply);
+    // Its rows turn failed, with `error` as the reason.
+    void fail(const QString &error);
     void setStatus(const QString &status, bool connected);
     StreamId idFor(const QString &name);
 

@@ -90,8 +90,10 @@ void SnapshotHub::poll(TickKind kind)
 
     QHash<StreamId, qsizetype> index;
     index.reserve(all.size());
+    // Read through at(): `all` still shares its data with `changed`, and a non-const [] would
+    // copy every snapshot (a thousand streams' worth, ten times a second) before it is moved.
     for (qsizetype i = 0; i < all.size(); ++i)
-        index.insert(all[i].id, i);
+        index.insert(all.at(i).id, i);
     QList<StreamId> removed;
     for (const StreamSnapshot &s : std::as_const(m_snapshots))
         if (!index.contains(s.id))
