@@ -7,6 +7,7 @@
 #include "../common/LoopbackWsServer.h"
 #include "../common/TimeFactor.h"
 #include "core/EngineWorker.h"
+#include "core/ThreadHandOff.h"
 #include "model/StreamSnapshot.h"
 #include "stats/StreamShared.h"
 
@@ -55,12 +56,16 @@ public:
     }
     ~WorkerRig()
     {
+        // As Engine's destructor: the join orders what the worker did before the delete, and
+        // the hand-off says so to ThreadSanitizer, which cannot see inside QThread::wait.
         worker->post([w = worker, t = &thread] {
             w->shutdown();
             t->quit();
+            handOffRelease(w);
         });
         if (!thread.wait(scaledMs(10000)))
             qFatal("the worker thread did not end after its shutdown was posted");
+        handOffAcquire(worker);
         delete worker;
     }
 
