@@ -66,7 +66,7 @@ for dir in engine/*/; do
     fi
 done
 while IFS= read -r -d '' h; do
-    base=$(basename "$h")
+    base=${h##*/}
     top=${h%%/*}
     if [[ -n ${top_of[$base]+x} ]]; then
         echo "$h: header name also used in another folder (names must be unique)" >&2
@@ -76,27 +76,38 @@ while IFS= read -r -d '' h; do
     if [[ $top == engine ]]; then
         sub=${h#engine/}
         folder_of[$base]=${sub%%/*}
-        dir_of[$base]=$(dirname "$sub")
+        dir_of[$base]=${sub%/*}
     fi
 done < <(find engine "${outside[@]}" -name '*.h' -print0 2>/dev/null)
 
-includes() {
-    grep -n -o -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' "$1" | sed -E 's/^([0-9]+):.*"([^"]+)"/\1:\2/' || true
+# Every quoted include of the files given on stdin (NUL-separated), as FILE:LINE:NAME lines
+# grouped by file in their order: one grep for all of them (a process per file made the check
+# slow on a busy machine).
+includes_of() {
+    xargs -0 -r grep -H -n -o -E '^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]+"' |
+        sed -E 's/^([^:]+):([0-9]+):.*"([^"]+)"/\1:\2:\3/' || true
+}
+# The files given on stdin (NUL-separated) that include simdjson, one per line.
+simdjson_users() {
+    xargs -0 -r grep -l -E '#[[:space:]]*include[[:space:]]*[<"]simdjson' || true
 }
 
-# Resolves one quoted include of an engine file to the header's path under engine/, or "".
+# Resolves one quoted include of an engine file to the header's path under engine/ in
+# $resolved ("" when it is not the engine's); sets a variable rather than printing, so that no
+# subshell runs per include.
 engine_include() {
-    local inc=$1 file=$2 here=$3
+    local inc=$1 file=$2 here=$3 d
     local dir=${file%/*}
+    resolved=""
     if [[ $inc == */* ]]; then
-        if [[ -e engine/$inc ]]; then echo "$inc"; elif [[ -e $dir/$inc ]]; then echo "${dir#engine/}/$inc"; fi
+        if [[ -e engine/$inc ]]; then resolved=$inc; elif [[ -e $dir/$inc ]]; then resolved=${dir#engine/}/$inc; fi
         return 0
     fi
-    [[ -e $dir/$inc ]] && { echo "${dir#engine/}/$inc"; return 0; }
-    [[ -e engine/$here/$inc ]] && { echo "$here/$inc"; return 0; }
+    [[ -e $dir/$inc ]] && { resolved=${dir#engine/}/$inc; return 0; }
+    [[ -e engine/$here/$inc ]] && { resolved=$here/$inc; return 0; }
     # A bare name found through the public include directories (or the scenario library's).
     for d in "${public_dirs[@]}" "$scenario_dir" venues; do
-        [[ -e engine/$d/$inc ]] && { echo "$d/$inc"; return 0; }
+        [[ -e engine/$d/$inc ]] && { resolved=$d/$inc; return 0; }
     done
     return 0
 }
@@ -125,9 +136,10 @@ for name in "${listed[@]}"; do
     [[ -d engine/venues/$name ]] || report "engine/venues/VenueList.h: lists \"$name\", which has no folder engine/venues/$name/"
 done
 
-while IFS= read -r -d '' file; do
-    here=$(echo "$file" | cut -d/ -f2)
+engine_files() { find engine \( -name '*.h' -o -name '*.cpp' \) -print0 | sort -z; }
+while IFS=: read -r file line inc; do
     rel=${file#engine/}
+    here=${rel%%/*}
     # The venue folder the file is in ("" outside one), and whether it belongs to the scenario library.
     venue=""
     if [[ $rel == venues/*/* && $rel != "$scenario_dir"/* ]]; then
@@ -136,31 +148,30 @@ while IFS= read -r -d '' file; do
     fi
     scenario_side=0
     [[ $rel == "$scenario_dir"/* || $file == *Scenarios.cpp ]] && scenario_side=1
-    while IFS=: read -r line inc; do
-        path=$(engine_include "$inc" "$file" "$here")
-        [[ -z $path ]] && continue
-        if ((scenario_side)) && [[ $path != "$scenario_dir"/* && $path != venues/VenueList.h ]]; then
-            report "$file:$line: includes \"$inc\" (engine/$path): the venues' scenarios are Qt Core only (StreamScope::VenueScenarios, linked by the replay server); they include only $scenario_dir/ and VenueList.h"
+    engine_include "$inc" "$file" "$here"
+    path=$resolved
+    [[ -z $path ]] && continue
+    if ((scenario_side)) && [[ $path != "$scenario_dir"/* && $path != venues/VenueList.h ]]; then
+        report "$file:$line: includes \"$inc\" (engine/$path): the venues' scenarios are Qt Core only (StreamScope::VenueScenarios, linked by the replay server); they include only $scenario_dir/ and VenueList.h"
+        continue
+    fi
+    if [[ $path == venues/*/* && $path != "$scenario_dir"/* ]]; then
+        owner=${path#venues/}
+        owner=${owner%%/*}
+        if [[ $owner != "$venue" ]]; then
+            report "$file:$line: includes \"$inc\" from engine/venues/$owner/: a venue's headers are its folder's own (the rest of the engine reaches a venue through VenueRegistry)"
             continue
         fi
-        if [[ $path == venues/*/* && $path != "$scenario_dir"/* ]]; then
-            owner=${path#venues/}
-            owner=${owner%%/*}
-            if [[ $owner != "$venue" ]]; then
-                report "$file:$line: includes \"$inc\" from engine/venues/$owner/: a venue's headers are its folder's own (the rest of the engine reaches a venue through VenueRegistry)"
-                continue
-            fi
-        fi
-        target=${path%%/*}
-        [[ -z ${level[$target]+x} || $target == "$here" ]] && continue
-        if ((level[$target] >= level[$here])); then
-            report "$file:$line: engine/$here/ (level ${level[$here]}) includes \"$inc\" from engine/$target/ (level ${level[$target]}): an include may only run downwards"
-        fi
-    done < <(includes "$file")
-    if [[ $here != protocol ]] && grep -q -E '#[[:space:]]*include[[:space:]]*[<"]simdjson' "$file"; then
-        report "$file: includes simdjson outside engine/protocol/"
     fi
-done < <(find engine -name '*.h' -o -name '*.cpp' | sort | tr '\n' '\0')
+    target=${path%%/*}
+    [[ -z ${level[$target]+x} || $target == "$here" ]] && continue
+    if ((level[$target] >= level[$here])); then
+        report "$file:$line: engine/$here/ (level ${level[$here]}) includes \"$inc\" from engine/$target/ (level ${level[$target]}): an include may only run downwards"
+    fi
+done < <(engine_files | includes_of)
+while IFS= read -r file; do
+    [[ $file == engine/protocol/* ]] || report "$file: includes simdjson outside engine/protocol/"
+done < <(engine_files | simdjson_users)
 
 # A venue's sources are listed by its own folder (sources.cmake), never by another CMake file.
 while IFS= read -r -d '' cmake; do
@@ -174,31 +185,30 @@ done < <(find . \( -name CMakeLists.txt -o -name '*.cmake' \) -not -path './test
     -not -path './build*' -print0)
 
 # The folders outside the engine: downwards only, and the engine's public headers only.
-while IFS= read -r -d '' file; do
+outside_files() { find "${outside[@]}" \( -name '*.h' -o -name '*.cpp' \) -print0 2>/dev/null | sort -z; }
+while IFS=: read -r file line inc; do
     here=${file%%/*}
-    dir=$(dirname "$file")
-    while IFS=: read -r line inc; do
-        # A header beside the file (or by a path from it) is the folder's own.
-        [[ -e $dir/$inc ]] && continue
-        base=$(basename "$inc")
-        top=${top_of[$base]:-}
-        [[ -z $top || $top == "$here" ]] && continue
-        if [[ " ${allowed[$here]} " != *" $top "* ]]; then
-            report "$file:$line: $here/ includes \"$inc\" from $top/: $here/ may include only from: ${allowed[$here]}"
-            continue
-        fi
-        if [[ $top == engine ]]; then
-            target=${folder_of[$base]}
-            [[ $inc != */* && ${dir_of[$base]} == "$scenario_dir" && -n ${uses_scenarios[$here]+x} ]] && continue
-            if [[ $inc == */* || " ${public_dirs[*]} " != *" $target "* ]]; then
-                report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/, platform/, io/ and api/ are public"
-            fi
-        fi
-    done < <(includes "$file")
-    if grep -q -E '#[[:space:]]*include[[:space:]]*[<"]simdjson' "$file"; then
-        report "$file: includes simdjson, which is private to the engine"
+    dir=${file%/*}
+    # A header beside the file (or by a path from it) is the folder's own.
+    [[ -e $dir/$inc ]] && continue
+    base=${inc##*/}
+    top=${top_of[$base]:-}
+    [[ -z $top || $top == "$here" ]] && continue
+    if [[ " ${allowed[$here]} " != *" $top "* ]]; then
+        report "$file:$line: $here/ includes \"$inc\" from $top/: $here/ may include only from: ${allowed[$here]}"
+        continue
     fi
-done < <(find "${outside[@]}" -name '*.h' -o -name '*.cpp' 2>/dev/null | sort | tr '\n' '\0')
+    if [[ $top == engine ]]; then
+        target=${folder_of[$base]}
+        [[ $inc != */* && ${dir_of[$base]} == "$scenario_dir" && -n ${uses_scenarios[$here]+x} ]] && continue
+        if [[ $inc == */* || " ${public_dirs[*]} " != *" $target "* ]]; then
+            report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/, platform/, io/ and api/ are public"
+        fi
+    fi
+done < <(outside_files | includes_of)
+while IFS= read -r file; do
+    report "$file: includes simdjson, which is private to the engine"
+done < <(outside_files | simdjson_users)
 
 # No product target links the benchmark: the targets bench/ defines (and their aliases) are
 # named by no CMake file outside bench/, tests/ and fuzz/.

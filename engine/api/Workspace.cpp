@@ -407,26 +407,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
         c.marketSubscription = *v;
     if (auto v = r.object(QStringLiteral("order_subscription")))
         c.orderSubscription = *v;
-    if (auto v = r.object(QStringLiteral("tls"))) {
-        ObjectReader tls(*v, r.keyPath(QStringLiteral("tls")), result, file);
-        if (auto s = tls.string(QStringLiteral("ca_file"))) {
-            QString ca = *s;
-            if (QFileInfo(ca).isRelative() && !file.isEmpty())
-                ca = QFileInfo(file).absoluteDir().filePath(ca);
-            // Opened as every connection will open it: a regular file within the PEM bound.
-            InputFile::Limits limits;
-            limits.maxBytes = InputFile::kMaxPemBytes;
-            limits.timeout = InputFile::kSmallFileTimeout;
-            QString why;
-            if (!InputFile::readAll(ca, limits, &why))
-                return tls.error(QStringLiteral("ca_file"),
-                                 QStringLiteral("expected a readable PEM file, %1").arg(why));
-            c.caFile = ca;
-        }
-        if (!tls.ok())
-            return false;
-        tls.warnUnknownKeys();
-    }
+    if (!readTls(r, file, c.caFile))
+        return false;
     if (auto v = r.object(QStringLiteral("record"))) {
         if (!readRecord(*v, r.keyPath(QStringLiteral("record")), result, file, c.record))
             return false;

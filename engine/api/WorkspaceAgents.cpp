@@ -1,12 +1,8 @@
 // A workspace's "agents" (docs/workspace.md, "Agents"): read and written.
 
-#include "InputFile.h"
 #include "WorkspaceReader.h"
 #include "model/UrlSecrets.h"
 #include "platform/SecretStore.h"
-
-#include <QtCore/QDir>
-#include <QtCore/QFileInfo>
 
 namespace streamscope::workspace_detail {
 
@@ -57,25 +53,8 @@ bool readAgent(ObjectReader &r, const QString &file, AgentConfig &a)
                        QStringLiteral("missing, expected a reference such as \"env:NAME\" (\"user\" is given)"));
     if (a.user.isEmpty() && !a.password.isEmpty())
         return r.error(QStringLiteral("user"), QStringLiteral("missing, expected a string (\"password\" is given)"));
-    if (auto v = r.object(QStringLiteral("tls"))) {
-        ObjectReader tls(*v, r.keyPath(QStringLiteral("tls")), r.result(), file);
-        if (auto s = tls.string(QStringLiteral("ca_file"))) {
-            QString ca = *s;
-            if (QFileInfo(ca).isRelative() && !file.isEmpty())
-                ca = QFileInfo(file).absoluteDir().filePath(ca);
-            InputFile::Limits limits;
-            limits.maxBytes = InputFile::kMaxPemBytes;
-            limits.timeout = InputFile::kSmallFileTimeout;
-            QString why;
-            if (!InputFile::readAll(ca, limits, &why))
-                return tls.error(QStringLiteral("ca_file"),
-                                 QStringLiteral("expected a readable PEM file, %1").arg(why));
-            a.caFile = ca;
-        }
-        if (!tls.ok())
-            return false;
-        tls.warnUnknownKeys();
-    }
+    if (!readTls(r, file, a.caFile))
+        return false;
     if (!r.ok())
         return false;
     r.warnUnknownKeys();

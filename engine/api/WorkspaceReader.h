@@ -169,6 +169,11 @@ private:
 
 namespace streamscope::workspace_detail {
 
+// Reads `r`'s "tls" object, if there is one: its "ca_file", taken from the workspace's folder when
+// relative, opened as every connection opens it (a regular file within the PEM bound) and
+// stored in `caFile`. False, with the error set, when it is not readable.
+bool readTls(ObjectReader &r, const QString &file, QString &caFile);
+
 // The top-level "agents" array (WorkspaceAgents.cpp); `file` names it in errors, and a
 // relative tls.ca_file is taken from its folder.
 bool readAgents(const QJsonArray &array, Workspace::LoadResult &result, const QString &file, QVector<AgentConfig> &out);

@@ -1,16 +1,14 @@
 #include "StreamTableModel.h"
 
 #include "Format.h"
-#include "PeerText.h"
+#include "StreamCells.h"
 
-#include <QtCore/QRegularExpression>
 #include <QtCore/QSet>
 #include <QtGui/QBrush>
 #include <QtGui/QFont>
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace streamscope::ui {
 
@@ -88,217 +86,7 @@ void StreamTableModel::setDarkTheme(bool dark)
 
 QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == CsvRole) {
-        const QString withUnit = csvHeader(section);
-        return withUnit.isEmpty() ? headerData(section, orientation, Qt::DisplayRole) : withUnit;
-    }
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case ColName: return tr("Stream");
-        case ColState: return tr("State");
-        case ColRate: return tr("msgs/s");
-        case ColKBps: return tr("KB/s");
-        case ColMessages: return tr("Messages");
-        case ColP50: return tr("p50");
-        case ColP99: return tr("p99");
-        case ColAge: return tr("Last msg");
-        case ColReconnects: return tr("Reconn.");
-        case ColGaps: return tr("Gaps");
-        case ColParseErrors: return tr("Parse err.");
-        case ColResults: return tr("Results");
-        case ColErrors: return tr("Errors");
-        case ColBacklog: return tr("Backlog");
-        case ColActions: return QString();
-        default: break;
-        }
-    } else if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case ColName: return tr("Stream name; hover a row for its URL and state");
-        case ColState: return tr("Connection state; hover a row for the reason");
-        case ColRate: return tr("Messages per second over the last second");
-        case ColKBps: return tr("Kilobytes received per second over the last second");
-        case ColMessages: return tr("Messages received since the stream was added");
-        case ColP50: return tr("Median latency (receive time − event time) over the last 5–10 seconds");
-        case ColP99: return tr("99th percentile latency over the last 5–10 seconds");
-        case ColAge: return tr("Time since the last message");
-        case ColReconnects: return tr("Reconnections since the stream was added");
-        case ColGaps: return tr("Sequence gaps detected (depth diff streams)");
-        case ColParseErrors: return tr("Messages that could not be decoded");
-        case ColResults: return tr("Subscription results routed from the endpoint");
-        case ColErrors: return tr("Errors returned by the endpoint");
-        case ColBacklog:
-            return tr("Bytes received but not read yet (socket and kernel queue) and the time to handle one message");
-        case ColActions: return tr("Stop, restart, remove");
-        default: break;
-        }
-    } else if (role == Qt::TextAlignmentRole) {
-        if (section >= ColRate && section != ColActions)
-            return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    }
-    return {};
-}
-
-QVariant StreamTableModel::displayValue(const Row &r, int column) const
-{
-    const StreamSnapshot &s = r.snap;
-    switch (column) {
-    case ColName: return s.name;
-    case ColState: return r.offline ? tr("capture") : stateName(s.state);
-    case ColRate: return formatRate(r.msgsPerSec);
-    case ColKBps: return formatBytesRate(r.bytesPerSec);
-    case ColMessages: return formatCount(s.messages);
-    case ColP50:
-        if (const QString period = periodText(s.freshness); !period.isEmpty())
-            return period;
-        return formatLatencyMs(r.p50Ms);
-    case ColP99: return s.freshness.periodic ? QStringLiteral("–") : formatLatencyMs(r.p99Ms);
-    case ColAge:
-        if (r.offline)
-            return QStringLiteral("–"); // a capture receives nothing now
-        return formatAgeMs(s.lastMessageMs > 0 ? std::max<qint64>(0, m_nowMs - s.lastMessageMs) : -1);
-    case ColReconnects: return formatCount(s.reconnects);
-    case ColGaps: return formatCount(s.gaps);
-    case ColParseErrors: return formatCount(s.parseErrors);
-    case ColResults: return formatCount(s.results);
-    case ColErrors: return formatCount(s.errors);
-    case ColBacklog: return backlogText(s.freshness);
-    default: break;
-    }
-    return {};
-}
-
-QString StreamTableModel::csvHeader(int column)
-{
-    switch (column) {
-    case ColRate: return tr("msgs/s");
-    case ColKBps: return tr("KB/s");
-    case ColP50: return tr("p50 (ms)");
-    case ColP99: return tr("p99 (ms)");
-    case ColAge: return tr("Last msg (s)");
-    case ColBacklog: return tr("Backlog (bytes)");
-    default: break;
-    }
-    return {};
-}
-
-QString StreamTableModel::csvValue(const Row &r, int column) const
-{
-    const StreamSnapshot &s = r.snap;
-    // QString::number is the C locale's: a dot, no grouping. Three decimals at most.
-    const auto plain = [](double v) {
-        static const QRegularExpression trailingZeros(QStringLiteral("\\.?0+$"));
-        return std::isfinite(v) ? QString::number(v, 'f', 3).remove(trailingZeros) : QString();
-    };
-    switch (column) {
-    case ColName: return s.name;
-    case ColState: return displayValue(r, column).toString();
-    case ColRate: return plain(r.msgsPerSec);
-    case ColKBps: return plain(r.bytesPerSec / 1024.0);
-    case ColMessages: return QString::number(s.messages);
-    // A periodic stream has no latency percentile (the table shows its period instead).
-    case ColP50: return s.freshness.periodic ? QString() : plain(r.p50Ms);
-    case ColP99: return s.freshness.periodic ? QString() : plain(r.p99Ms);
-    case ColAge:
-        return r.offline || s.lastMessageMs <= 0
-            ? QString()
-            : plain(double(std::max<qint64>(0, m_nowMs - s.lastMessageMs)) / 1000.0);
-    case ColReconnects: return QString::number(s.reconnects);
-    case ColGaps: return QString::number(s.gaps);
-    case ColParseErrors: return QString::number(s.parseErrors);
-    case ColResults: return QString::number(s.results);
-    case ColErrors: return QString::number(s.errors);
-    case ColBacklog: return s.freshness.unreadBytes < 0 ? QString() : QString::number(s.freshness.unreadBytes);
-    default: break;
-    }
-    return {};
-}
-
-QString StreamTableModel::periodText(const FreshnessEstimate &f)
-{
-    if (!f.periodic || f.periodMs < 0)
-        return {};
-    return tr("every %1 ms ±%2").arg(qRound64(f.periodMs)).arg(qRound64(std::max(0.0, f.periodJitterMs)));
-}
-
-QString StreamTableModel::backlogText(const FreshnessEstimate &f)
-{
-    if (f.unreadBytes < 0)
-        return QStringLiteral("–");
-    QString text = f.unreadBytes < 1024 ? tr("%1 B").arg(f.unreadBytes) : tr("%1 KiB").arg(f.unreadBytes / 1024);
-    if (f.processingUs >= 0)
-        text += tr(", %1 µs/msg").arg(f.processingUs, 0, 'f', f.processingUs < 10 ? 1 : 0);
-    return text;
-}
-
-QVariant StreamTableModel::sortValue(const Row &r, int column) const
-{
-    const StreamSnapshot &s = r.snap;
-    switch (column) {
-    case ColName: return s.name;
-    case ColState: return int(s.state);
-    case ColRate: return r.msgsPerSec;
-    case ColKBps: return r.bytesPerSec;
-    case ColMessages: return s.messages;
-    // A periodic stream shows its period under p50 and nothing under p99: it sorts by those.
-    case ColP50:
-        if (s.freshness.periodic)
-            return s.freshness.periodMs;
-        return std::isfinite(r.p50Ms) ? r.p50Ms : -1.0;
-    case ColP99: return !s.freshness.periodic && std::isfinite(r.p99Ms) ? r.p99Ms : -1.0;
-    case ColAge: return s.lastMessageMs > 0 ? m_nowMs - s.lastMessageMs : std::numeric_limits<qint64>::max();
-    case ColReconnects: return s.reconnects;
-    case ColGaps: return s.gaps;
-    case ColParseErrors: return s.parseErrors;
-    case ColResults: return s.results;
-    case ColErrors: return s.errors;
-    case ColBacklog: return qint64(s.freshness.unreadBytes);
-    default: break;
-    }
-    return {};
-}
-
-QString StreamTableModel::stateToolTip(const Row &r) const
-{
-    const StreamSnapshot &s = r.snap;
-    QString text;
-    const qint64 sinceMs = s.stateSinceMs > 0 ? std::max<qint64>(0, m_nowMs - s.stateSinceMs) : -1;
-    switch (s.state) {
-    case StreamState::Reconnecting:
-        if (s.nextRetryAtMs > 0)
-            text = tr("Reconnecting in %1").arg(formatAgeMs(std::max<qint64>(0, s.nextRetryAtMs - m_nowMs)));
-        else
-            text = tr("Reconnecting");
-        break;
-    case StreamState::Stalled:
-        text = tr("Stalled since %1 (%2)").arg(formatTimeMs(s.stateSinceMs), formatAgeMs(sinceMs));
-        break;
-    case StreamState::Failed: text = tr("Failed"); break;
-    default: text = tr("%1 for %2").arg(stateName(s.state), formatAgeMs(sinceMs)); break;
-    }
-    if (!s.stateReason.isEmpty())
-        text += QStringLiteral(": ") + s.stateReason;
-    if (s.lastCloseCode != 0)
-        text += tr("\nLast close code: %1").arg(s.lastCloseCode);
-    const FreshnessEstimate &f = s.freshness;
-    if (f.fallingBehind) {
-        text += tr("\nFalling behind: latency grows by %1 ms each second").arg(f.latencyTrendMsPerS, 0, 'f', 1);
-        if (f.cause == BehindCause::VenueLate)
-            text += tr(" (the venue or the network is late: this machine keeps up)");
-        else if (f.cause == BehindCause::WeAreSlow)
-            text += f.unreadBytes >= 0
-                ? tr(" (this machine is slow: its worker was busy %1 % of the last second, %2 bytes wait unread)")
-                      .arg(qRound(f.workerBusyShare * 100))
-                      .arg(f.unreadBytes)
-                : tr(" (this machine is slow: its worker was busy %1 % of the last second)")
-                      .arg(qRound(f.workerBusyShare * 100));
-    }
-    if (f.usualGapMs >= 0)
-        text += tr("\nUsual gap between messages: %1 (learned)").arg(formatAgeMs(f.usualGapMs));
-    if (!r.alert.isEmpty())
-        text += tr("\nAlert: %1").arg(r.alert);
-    return text;
+    return orientation == Qt::Horizontal ? StreamCells::header(section, role) : QVariant();
 }
 
 QVariant StreamTableModel::data(const QModelIndex &index, int role) const
@@ -307,69 +95,17 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &r = m_rows[index.row()];
     const int column = index.column();
+    const StreamCells cells(m_nowMs);
     switch (role) {
-    case Qt::DisplayRole: return displayValue(r, column);
-    case SortRole: return sortValue(r, column);
+    case Qt::DisplayRole: return cells.display(r, column);
+    case SortRole: return cells.sort(r, column);
     case StreamIdRole: return r.snap.id;
     case StateRole: return int(r.snap.state);
     case AlertRole: return r.alert;
     case RecordingRole: return r.snap.record.on;
     case OfflineRole: return r.offline;
-    case CsvRole: return csvValue(r, column);
-    case Qt::ToolTipRole:
-        if (column == ColState || column == ColName) {
-            QString tip = stateToolTip(r);
-            if (column == ColName) {
-                tip = r.snap.url.toString() + QLatin1Char('\n') + tip;
-                const RecordStatus &rec = r.snap.record;
-                if (rec.on)
-                    tip += tr("\nRecording to %1: %2 MB, %3 messages since %4")
-                               .arg(rec.file)
-                               .arg(double(rec.bytesWritten) / (1024.0 * 1024.0), 0, 'f', 1)
-                               .arg(formatCount(rec.messages), formatTimeMs(rec.sinceMs));
-                if (rec.on && rec.dropped)
-                    tip += tr("; %1 not recorded").arg(formatCount(rec.dropped));
-                if (rec.on && !rec.error.isEmpty())
-                    tip += tr("\nRecording error: %1").arg(rec.error);
-            }
-            return tip;
-        }
-        if ((column == ColP50 || column == ColP99) && r.snap.freshness.periodic) {
-            const FreshnessEstimate &f = r.snap.freshness;
-            QString tip = tr("Periodic stream: its event time ends an interval, so receive time − event time holds "
-                             "the interval; no latency alarm applies to it.");
-            if (f.periodMs >= 0)
-                tip += tr("\nPeriod %1 ms (median spacing of its event times), jitter ±%2 ms (median distance from "
-                          "it)")
-                           .arg(f.periodMs, 0, 'f', 1)
-                           .arg(f.periodJitterMs, 0, 'f', 1);
-            else
-                tip += tr("\nPeriod: measuring");
-            tip += tr("\nLatency p50 %1, p99 %2").arg(formatLatencyMs(r.p50Ms), formatLatencyMs(r.p99Ms));
-            return tip;
-        }
-        if (column == ColBacklog) {
-            const FreshnessEstimate &f = r.snap.freshness;
-            const auto bytes = [this](qint64 n) { return n >= 0 ? tr("%1 bytes").arg(n) : tr("unknown"); };
-            return tr("Unread now: %1; most in the last 10 s: %2\nHandling one message: %3\nInspector drops: %4")
-                .arg(bytes(f.unreadBytes), bytes(f.unreadBytesPeak))
-                .arg(f.processingUs >= 0 ? tr("%1 µs (1 in 64 timed)").arg(f.processingUs, 0, 'f', 1) : tr("unknown"))
-                .arg(formatCount(r.snap.inspectorDrops));
-        }
-        if (column == ColP50 || column == ColP99) {
-            QString tip = r.latencyCorrected ? tr("Corrected for the venue's clock: %1").arg(clockText(r.snap.clock))
-                                             : tr("Raw: receive time − event time");
-            if (!isRunning(r.snap.state) && !std::isnan(r.p99Ms))
-                tip += tr("\nThe last 5–10 seconds before the stream stopped");
-            if (!r.snap.clock.note.isEmpty())
-                tip += QLatin1Char('\n') + r.snap.clock.note;
-            return tip;
-        }
-        if (column == ColParseErrors && !r.snap.lastParseError.isEmpty())
-            return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
-        if (!r.alert.isEmpty())
-            return tr("Alert: %1").arg(r.alert);
-        return {};
+    case CsvRole: return cells.csv(r, column);
+    case Qt::ToolTipRole: return cells.toolTip(r, column);
     case Qt::DecorationRole:
         // A red dot before the name: the stream records (amber when its recording has errors).
         if (column == ColName && r.snap.record.on)

@@ -7,7 +7,7 @@
 // percentiles are derived here from the difference of snapshots (the engine keeps only
 // monotonic totals). Changes are announced in batches: one dataChanged per contiguous
 // block of changed rows, beginInsertRows only for new streams, never a reset per tick.
-// data() only formats values already computed.
+// data() only formats values already computed (StreamCells).
 
 #include "StreamFigures.h"
 #include "StreamSnapshot.h"
@@ -114,17 +114,8 @@ public:
     bool latencyCorrected() const { return m_corrected; }
     // The cumulative histogram the row's p50/p99 come from (raw or corrected).
     static const LatencySnapshot &shownLatency(const Row &row, const StreamSnapshot &s);
-    // "every 1000 ms ±3" for a periodic stream with a measured period, else empty.
-    static QString periodText(const FreshnessEstimate &f);
-    // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
-    static QString backlogText(const FreshnessEstimate &f);
 
 private:
-    QVariant displayValue(const Row &r, int column) const;
-    QString csvValue(const Row &r, int column) const;
-    static QString csvHeader(int column);
-    QVariant sortValue(const Row &r, int column) const;
-    QString stateToolTip(const Row &r) const;
     void emitChanged(const QVector<int> &changedRows);
     // The age column of the rows not in `read` (see apply()).
     void emitAgeChanged(const QVector<StreamSnapshot> &read);

@@ -6,5 +6,6 @@ target_sources(streamscope_ui PRIVATE
     models/ResponseModel.h models/ResponseModel.cpp
     models/StreamHistory.h models/StreamHistory.cpp
     models/StreamSortProxy.h models/StreamSortProxy.cpp
+    models/StreamCells.h models/StreamCells.cpp
     models/StreamTableModel.h models/StreamTableModel.cpp
 )

@@ -1,0 +1,46 @@
+#pragma once
+
+// What each column of the stream table shows for one row: the text, the spreadsheet value, the
+// sort key and the tooltip of a cell, and the column headers. StreamTableModel::data() asks it
+// for the roles that are formatting only.
+//
+// Thread contract: plain value type, used on the GUI thread.
+
+#include "StreamTableModel.h"
+
+#include <QtCore/QCoreApplication>
+
+namespace streamscope::ui {
+
+class StreamCells {
+    Q_DECLARE_TR_FUNCTIONS(StreamTableModel)
+public:
+    using Row = StreamTableModel::Row;
+
+    // `nowMs`: the wall time that ages ("Last msg", "Stalled for") are counted to.
+    explicit StreamCells(qint64 nowMs)
+        : m_nowMs(nowMs)
+    {
+    }
+
+    // A header's DisplayRole, ToolTipRole, TextAlignmentRole and CsvRole.
+    static QVariant header(int column, int role);
+    QVariant display(const Row &r, int column) const;
+    // The CsvRole: a plain value, numbers with a dot and no unit or grouping, empty for none.
+    QString csv(const Row &r, int column) const;
+    QVariant sort(const Row &r, int column) const;
+    QVariant toolTip(const Row &r, int column) const;
+
+    // "every 1000 ms ±3" for a periodic stream with a measured period, else empty.
+    static QString periodText(const FreshnessEstimate &f);
+    // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
+    static QString backlogText(const FreshnessEstimate &f);
+
+private:
+    static QString csvHeader(int column);
+    QString stateToolTip(const Row &r) const;
+
+    qint64 m_nowMs;
+};
+
+} // namespace streamscope::ui
