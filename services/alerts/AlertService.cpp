@@ -113,14 +113,16 @@ void AlertService::evaluate(const QVector<StreamSnapshot> &snapshots, qint64 now
     }
 }
 
-void AlertService::evaluate(const StreamSnapshot &s, const Figures &figures, qint64 nowMs)
+AlertMonitor::Sample AlertService::evaluate(const StreamSnapshot &s, const Figures &figures, qint64 nowMs)
 {
     const qint64 started = m_startedAtMs.value(s.id, figures.firstSeenMs > 0 ? figures.firstSeenMs : nowMs);
     m_startedAtMs.insert(s.id, started);
     if (!m_streams.contains(s.name))
         m_order << s.name;
     m_streams[s.name];
-    m_monitor.evaluate(s.id, s.name, alertSample(s, figures.msgsPerSec, figures.p99Ms, started, nowMs), nowMs);
+    const AlertMonitor::Sample sample = alertSample(s, figures.msgsPerSec, figures.p99Ms, started, nowMs);
+    m_monitor.evaluate(s.id, s.name, sample, nowMs);
+    return sample;
 }
 
 void AlertService::streamStarted(StreamId id, qint64 nowMs)

@@ -48,7 +48,8 @@ public:
         double p99Ms = qQNaN();
         qint64 firstSeenMs = 0; // epoch ms the caller first saw the stream (0: now)
     };
-    void evaluate(const StreamSnapshot &snapshot, const Figures &figures, qint64 nowMs);
+    // Returns the sample the rules were evaluated on (for the editor's preview, AlertTrail).
+    AlertMonitor::Sample evaluate(const StreamSnapshot &snapshot, const Figures &figures, qint64 nowMs);
     // The stream was (re)started or edited at `nowMs`: its rate rule warms up again and a
     // silence counts from here. Without a call, a stream counts from when it was first seen.
     void streamStarted(StreamId id, qint64 nowMs);

@@ -73,6 +73,8 @@ public:
     // The label and where it sends, redacted: "webhook-0 (https://example.com/hook)",
     // "slack-1 (env:SLACK_URL)", "telegram-2 (https://api.telegram.org, chat 42)".
     QString describe(int index) const;
+    // The stream a destination is for (a stream's own "notify"), empty for every stream.
+    const QString &destinationStream(int index) const { return m_destinations[index].stream; }
 
     // An alert raised or cleared: sent to every destination that applies to its stream.
     void notify(const AlertEvent &event);

@@ -2,8 +2,10 @@
 // figures and sends; the window shows. A rule that fires shows on the row, in the Alerts list,
 // the event log and the dock's title, pops up once and is sent to the webhook exactly once;
 // its end is sent once too. A restart warms the rate rule up again; a removed stream's alert
-// ends without a notification.
+// ends without a notification. Streams → Alert rules… previews a rule on what the window's
+// streams did, and its OK sets the rules and marks the workspace modified.
 
+#include "AlertRulesDialog.h"
 #include "AlertService.h"
 #include "AlertsController.h"
 #include "Engine.h"
@@ -17,11 +19,16 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QTimer>
 #include <QtGui/QStandardItemModel>
 #include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
+#include <QtWidgets/QApplication>
 #include <QtWidgets/QDockWidget>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QListWidget>
+#include <QtWidgets/QSpinBox>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -49,6 +56,7 @@ class tst_AlertsController : public QObject {
 private slots:
     void firesShowsAndNotifiesOnce();
     void figuresAreTheTables();
+    void rulesEditorPreviewsTheLiveStreams();
 };
 
 void tst_AlertsController::firesShowsAndNotifiesOnce()
@@ -160,6 +168,47 @@ void tst_AlertsController::figuresAreTheTables()
     QCOMPARE(raised.count(), 1);
     QVERIFY(raised.wait(scaledMs(15000)));
     QCOMPARE(raised.count(), 2);
+}
+
+// The window keeps what each rule was evaluated on: a dead stream's silence, previewed in the
+// rules editor opened from the menu; a threshold beyond it previews nothing; OK sets the rule.
+void tst_AlertsController::rulesEditorPreviewsTheLiveStreams()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    QSignalSpy raised(w.alertService(), &alerts::AlertService::alertRaised);
+    Workspace ws;
+    StreamConfig dead;
+    dead.name = QStringLiteral("dead");
+    dead.url = deadUrl();
+    dead.reconnectBaseMs = 100;
+    ws.streams = {dead};
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("dead")},
+                                       {QStringLiteral("silent_s"), 1},
+                                       {QStringLiteral("clear_after_s"), 0}}};
+    w.setWorkspace(ws, QString());
+    QTRY_VERIFY_WITH_TIMEOUT(raised.size() >= 1, scaledMs(8000));
+    QVERIFY2(!w.windowTitle().contains(QStringLiteral(" *")), qPrintable(w.windowTitle()));
+
+    bool checked = false;
+    QTimer::singleShot(0, this, [&] {
+        auto *dialog = qobject_cast<AlertRulesDialog *>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        auto *preview = dialog->findChild<QListWidget *>(QStringLiteral("preview"));
+        auto *silent = dialog->findChild<QSpinBox *>(QStringLiteral("silent"));
+        QVERIFY(preview && silent);
+        QCOMPARE(preview->count(), 1);
+        QVERIFY2(preview->item(0)->text().contains(QStringLiteral("dead")), qPrintable(preview->item(0)->text()));
+        QVERIFY(preview->item(0)->text().contains(QStringLiteral("silent")));
+        silent->setValue(3600);
+        QCOMPARE(preview->count(), 0);
+        checked = true;
+        dialog->accept();
+    });
+    w.findChild<QAction *>(QStringLiteral("alertRules"))->trigger();
+    QVERIFY(checked);
+    QCOMPARE(w.alertService()->monitor().ruleFor(QStringLiteral("dead")).silentS, 3600);
+    QVERIFY2(w.windowTitle().contains(QStringLiteral(" *")), qPrintable(w.windowTitle())); // modified
 }
 
 QTEST_MAIN(tst_AlertsController)

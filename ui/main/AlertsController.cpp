@@ -1,5 +1,6 @@
 #include "AlertsController.h"
 
+#include "AlertRulesDialog.h"
 #include "AlertService.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -50,6 +51,7 @@ AlertsController::AlertsController(Engine *engine, alerts::AlertService *service
             {QDateTime::currentMSecsSinceEpoch(), QString(), tr("notify"), text, EventLogModel::Severity::Error});
     });
     connect(m_actions->alertDestinations, &QAction::triggered, this, &AlertsController::editDestinations);
+    connect(m_actions->alertRules, &QAction::triggered, this, &AlertsController::editRules);
     if (m_engine) {
         connect(m_engine, &Engine::streamAdded, this, &AlertsController::streamStarted);
         connect(m_engine, &Engine::streamRemoved, this, [this](StreamId id) {
@@ -66,7 +68,9 @@ void AlertsController::onTick(const SnapshotHub::Tick &tick)
     for (const StreamTableModel::Row &row : m_model->rows()) {
         if (row.offline)
             continue; // an open capture: nothing happens to it now
-        m_service->evaluate(row.snap, {row.msgsPerSec, row.p99Ms, row.firstSeenMs}, tick.nowMs);
+        m_trail.record(row.snap.id, row.snap.name,
+                       m_service->evaluate(row.snap, {row.msgsPerSec, row.p99Ms, row.firstSeenMs}, tick.nowMs),
+                       tick.nowMs);
     }
 }
 
@@ -84,6 +88,7 @@ void AlertsController::forgetRows(const QList<StreamId> &ids)
 void AlertsController::forget(StreamId id)
 {
     m_service->forget(id);
+    m_trail.forget(id);
     removeRows(id, -1);
 }
 
@@ -110,6 +115,21 @@ void AlertsController::editDestinations()
     const QList<NotifyTarget> targets = dialog.targets();
     m_workspace->loadNotifySecrets(targets);
     m_service->setDestinations(targets, streamConfigs());
+    m_workspace->setModified(true);
+}
+
+void AlertsController::editRules()
+{
+    QStringList names;
+    for (const StreamTableModel::Row &row : m_model->rows())
+        if (!row.offline && !names.contains(row.snap.name))
+            names << row.snap.name;
+    AlertRulesDialog dialog(&m_trail, &m_service->notifier(), names, m_window);
+    alerts::AlertMonitor &monitor = m_service->monitor();
+    dialog.setRules(monitor.rules());
+    if (dialog.exec() != QDialog::Accepted || dialog.rules() == monitor.rules())
+        return;
+    monitor.setRules(dialog.rules());
     m_workspace->setModified(true);
 }
 

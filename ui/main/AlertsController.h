@@ -6,11 +6,13 @@
 // and the agents run; an open capture raises nothing), tells it when a stream starts or goes,
 // hands it the destinations, and shows what it reports: the row's alert colour, the Alerts
 // list, the event log, the taskbar flash, a beep when asked for, a tray message and a status
-// bar message. Streams → Alert destinations… edits the destinations of every stream.
+// bar message. Streams → Alert rules… edits the rules (with a preview from the samples kept in
+// an AlertTrail), Streams → Alert destinations… the destinations of every stream.
 //
 // Thread contract: GUI thread only. Owns the Alerts list's model and the tray icon; the
 // service, the engine, the table, the event log and the workspace are the window's.
 
+#include "AlertTrail.h"
 #include "SnapshotHub.h"
 #include "StreamConfig.h"
 #include "StreamTypes.h"
@@ -58,6 +60,10 @@ public:
     void syncDestinations();
     // Streams → Alert destinations…
     void editDestinations();
+    // Streams → Alert rules…
+    void editRules();
+    // What the rules were evaluated on, the last ten minutes of every row (the rules editor's preview).
+    const alerts::AlertTrail &trail() const { return m_trail; }
 
 signals:
     // One per alert episode raised (also shown as a tray notification when a tray exists).
@@ -82,6 +88,7 @@ private:
     QMainWindow *m_window = nullptr;
     QStandardItemModel *m_active = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
+    alerts::AlertTrail m_trail;
 };
 
 } // namespace streamscope::ui

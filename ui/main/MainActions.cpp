@@ -103,6 +103,7 @@ MainActions::MainActions(QMainWindow *w)
     , userGuide(makeAction(w, tr("&User guide"), tr("Open the user guide in the browser"), QKeySequence::HelpContents,
                            QStyle::SP_DialogHelpButton, "userGuide"))
     , alertSound(new QAction(tr("&Sound on alert"), w))
+    , alertRules(new QAction(tr("A&lert rules…"), w))
     , alertDestinations(new QAction(tr("Alert &destinations…"), w))
     , copyRows(makeAction(w, tr("&Copy rows"), tr("Copy the selected rows as tab-separated text, with a header"),
                           QKeySequence::Copy, QStyle::SP_FileIcon, "copyRows"))
@@ -144,6 +145,9 @@ MainActions::MainActions(QMainWindow *w)
     correctedLatency->setToolTip(tr("Latency corrected for the offset between this machine's clock and the venue's, "
                                     "where it is known (docs/clock.md)"));
     alertSound->setObjectName(QStringLiteral("alertSound"));
+    alertRules->setObjectName(QStringLiteral("alertRules"));
+    alertRules->setStatusTip(tr("Every stream's alert rules, what each would have raised on the last ten minutes, "
+                                "and a test of each destination"));
     alertDestinations->setObjectName(QStringLiteral("alertDestinations"));
     alertDestinations->setStatusTip(tr("Webhook, Slack and Telegram destinations of every stream's alerts"));
     alertSound->setCheckable(true);
@@ -212,6 +216,7 @@ void MainActions::fillMenuBar(const QList<QDockWidget *> &docks)
     streams->addAction(inspect);
     streams->addAction(copyUrl);
     streams->addSeparator();
+    streams->addAction(alertRules);
     streams->addAction(alertDestinations);
 
     QMenu *view = bar->addMenu(tr("&View"));

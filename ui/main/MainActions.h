@@ -70,6 +70,7 @@ public:
     QActionGroup *const themes;       // data(): the Theme::Mode
     QAction *const userGuide;         // F1; its data() is the guide's URL
     QAction *const alertSound;        // checkable: beep when an alert is raised (saved in the settings)
+    QAction *const alertRules;        // Streams > Alert rules…: every rule, with a preview
     QAction *const alertDestinations; // Streams > Alert destinations…: where alerts are sent
     QAction *const copyRows;          // the selected rows as tab-separated text
     QAction *const copyRowsCsv;       // ... as CSV

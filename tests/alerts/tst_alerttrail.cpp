@@ -1,0 +1,158 @@
+// AlertTrail: the samples the rules were evaluated on, kept for ten minutes, and the preview
+// of what a rule would have raised on them, which must be what a live monitor with that rule
+// raised on the same samples (for_s, clear_after_s, warm-up, gaps), on the streams the rule
+// applies to only.
+
+#include "AlertMonitor.h"
+#include "AlertTrail.h"
+
+#include <QtTest/QTest>
+
+using namespace streamscope;
+using namespace streamscope::alerts;
+
+namespace {
+
+constexpr qint64 kStartMs = 1'800'000'000'000;
+
+// One second of a running stream: `rate` msgs/s, silent for `silentMs`, `gaps` in total.
+AlertMonitor::Sample second(int i, double rate, qint64 silentMs = 0, quint64 gaps = 0)
+{
+    AlertMonitor::Sample s;
+    s.state = StreamState::Live;
+    s.msgsPerSec = rate;
+    s.p99Ms = 5.0;
+    s.silentMs = silentMs;
+    s.gaps = gaps;
+    s.runningForMs = qint64(i) * 1000;
+    return s;
+}
+
+struct Raised {
+    int condition;
+    qint64 atMs;
+    bool operator==(const Raised &o) const { return condition == o.condition && atMs == o.atMs; }
+};
+
+} // namespace
+
+class tst_AlertTrail : public QObject {
+    Q_OBJECT
+private slots:
+    // Rate 100, then 3 for 40 s, then 100; a silence of 20 s; two gaps 90 s apart: the preview of each
+    // rule matches a live monitor's episodes, second for second.
+    void previewIsWhatTheMonitorRaised_data()
+    {
+        QTest::addColumn<double>("rateBelow");
+        QTest::addColumn<int>("silentS");
+        QTest::addColumn<bool>("gaps");
+        QTest::addColumn<int>("forS");
+        QTest::addColumn<int>("clearAfterS");
+        QTest::addColumn<int>("episodes");
+        QTest::newRow("rate below 10: the slow part and the silence") << 10.0 << 0 << false << 0 << 5 << 2;
+        QTest::newRow("rate below 10 for 30 s: the slow part only") << 10.0 << 0 << false << 30 << 5 << 1;
+        QTest::newRow("rate below 10 for 60 s: never") << 10.0 << 0 << false << 60 << 5 << 0;
+        QTest::newRow("rate below 1: the silence only") << 1.0 << 0 << false << 0 << 5 << 1;
+        QTest::newRow("silent 15 s") << 0.0 << 15 << false << 0 << 5 << 1;
+        QTest::newRow("gaps, apart by more than the hold") << 0.0 << 0 << true << 0 << 0 << 2;
+    }
+    void previewIsWhatTheMonitorRaised()
+    {
+        QFETCH(double, rateBelow);
+        QFETCH(int, silentS);
+        QFETCH(bool, gaps);
+        QFETCH(int, forS);
+        QFETCH(int, clearAfterS);
+        QFETCH(int, episodes);
+        AlertRule rule;
+        rule.stream = QStringLiteral("a");
+        rule.rateBelow = rateBelow;
+        rule.silentS = silentS;
+        rule.gaps = gaps;
+        rule.forS = forS;
+        rule.clearAfterS = clearAfterS;
+
+        AlertMonitor live;
+        live.setRules({rule});
+        QList<Raised> liveRaised;
+        qint64 nowMs = kStartMs;
+        connect(&live, &AlertMonitor::alertRaised, this,
+                [&](StreamId, const QString &, const QString &, int condition) {
+                    liveRaised << Raised{condition, nowMs};
+                });
+        AlertTrail trail;
+        quint64 gapTotal = 0;
+        qint64 lastDataMs = kStartMs;
+        for (int i = 0; i < 300; ++i) {
+            nowMs = kStartMs + qint64(i) * 1000;
+            double rate = 100;
+            if (i >= 100 && i < 140)
+                rate = 3;
+            if (i >= 200 && i < 220)
+                rate = 0;
+            else
+                lastDataMs = nowMs;
+            if (i == 160 || i == 250)
+                ++gapTotal;
+            const AlertMonitor::Sample s = second(i, rate, nowMs - lastDataMs, gapTotal);
+            live.evaluate(1, QStringLiteral("a"), s, nowMs);
+            trail.record(1, QStringLiteral("a"), s, nowMs);
+            // A neighbour the rule is not for, silent all along: never in the preview.
+            trail.record(2, QStringLiteral("b"), second(i, 0, qint64(i) * 1000), nowMs);
+        }
+        const QVector<AlertTrail::Episode> preview =
+            trail.preview(rule, [](const QString &name) { return name == QLatin1String("a"); });
+        QCOMPARE(preview.size(), episodes);
+        QCOMPARE(liveRaised.size(), episodes);
+        for (int i = 0; i < episodes; ++i) {
+            QCOMPARE(preview[i].stream, QStringLiteral("a"));
+            QCOMPARE(preview[i].condition, liveRaised[i].condition);
+            QCOMPARE(preview[i].raisedMs, liveRaised[i].atMs);
+            QVERIFY(preview[i].clearedMs == 0 || preview[i].clearedMs > preview[i].raisedMs);
+            QVERIFY(!preview[i].text.isEmpty());
+        }
+        QCOMPARE(trail.spanMs(), 299'000);
+    }
+
+    // A "*" rule previews every stream it applies to.
+    void anyStreamRule()
+    {
+        AlertTrail trail;
+        for (int i = 0; i < 60; ++i) {
+            const qint64 nowMs = kStartMs + qint64(i) * 1000;
+            trail.record(1, QStringLiteral("a"), second(i, 0, qint64(i) * 1000), nowMs);
+            trail.record(2, QStringLiteral("b"), second(i, 0, qint64(i) * 1000), nowMs);
+            trail.record(3, QStringLiteral("c"), second(i, 50), nowMs);
+        }
+        AlertRule rule;
+        rule.stream = AlertRule::kAnyStream;
+        rule.silentS = 10;
+        const QVector<AlertTrail::Episode> all = trail.preview(rule, [](const QString &) { return true; });
+        QCOMPARE(all.size(), 2); // a and b, not c
+        QCOMPARE(all[0].sinceMs, kStartMs + 10'000);
+        const QVector<AlertTrail::Episode> notB =
+            trail.preview(rule, [](const QString &name) { return name != QLatin1String("b"); });
+        QCOMPARE(notB.size(), 1);
+        QCOMPARE(notB[0].stream, QStringLiteral("a"));
+    }
+
+    // Ten minutes are kept: an episode older than that is no longer previewed; a stream that
+    // went is forgotten.
+    void keepsTenMinutes()
+    {
+        AlertTrail trail;
+        for (int i = 0; i < 700; ++i)
+            trail.record(1, QStringLiteral("a"), second(i, i < 30 ? 0 : 100, i < 30 ? qint64(i) * 1000 : 0),
+                         kStartMs + qint64(i) * 1000);
+        QCOMPARE(trail.spanMs(), qint64(AlertTrail::kCapacity - 1) * 1000);
+        AlertRule rule;
+        rule.stream = QStringLiteral("a");
+        rule.silentS = 10;
+        QVERIFY(trail.preview(rule, [](const QString &) { return true; }).isEmpty());
+        trail.forget(1);
+        QCOMPARE(trail.streamCount(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_AlertTrail)
+#include "tst_alerttrail.moc"

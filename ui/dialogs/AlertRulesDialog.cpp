@@ -1,0 +1,350 @@
+#include "AlertRulesDialog.h"
+
+#include "AlertTrail.h"
+#include "Format.h"
+#include "Notifier.h"
+
+#include <QtWidgets/QCheckBox>
+#include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialogButtonBox>
+#include <QtWidgets/QDoubleSpinBox>
+#include <QtWidgets/QFormLayout>
+#include <QtWidgets/QGroupBox>
+#include <QtWidgets/QHBoxLayout>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
+#include <QtWidgets/QListWidget>
+#include <QtWidgets/QPushButton>
+#include <QtWidgets/QSpinBox>
+#include <QtWidgets/QTreeWidget>
+#include <QtWidgets/QVBoxLayout>
+
+namespace streamscope::ui {
+
+using alerts::AlertRule;
+
+AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Notifier *notifier,
+                                   const QStringList &streams, QWidget *parent)
+    : QDialog(parent)
+    , m_trail(trail)
+    , m_notifier(notifier)
+{
+    setWindowTitle(tr("Alert rules"));
+    m_list = new QListWidget;
+    m_list->setObjectName(QStringLiteral("rules"));
+    auto *add = new QPushButton(tr("&Add"));
+    add->setObjectName(QStringLiteral("add"));
+    m_remove = new QPushButton(tr("&Remove"));
+    m_remove->setObjectName(QStringLiteral("remove"));
+    auto *listButtons = new QHBoxLayout;
+    listButtons->addWidget(add);
+    listButtons->addWidget(m_remove);
+    listButtons->addStretch();
+    auto *left = new QVBoxLayout;
+    left->addWidget(m_list, 1);
+    left->addLayout(listButtons);
+
+    m_stream = new QComboBox;
+    m_stream->setObjectName(QStringLiteral("stream"));
+    m_stream->setEditable(true);
+    m_stream->addItem(AlertRule::kAnyStream);
+    m_stream->addItems(streams);
+    m_stream->setToolTip(tr("The stream the rule is for; \"*\" is every stream without a rule of its own"));
+    m_rateBelow = new QDoubleSpinBox;
+    m_rateBelow->setObjectName(QStringLiteral("rateBelow"));
+    m_rateBelow->setRange(0, 1e9);
+    m_rateBelow->setDecimals(1);
+    m_rateBelow->setSuffix(tr(" msgs/s"));
+    m_rateBelow->setSpecialValueText(tr("off"));
+    m_p99Above = new QDoubleSpinBox;
+    m_p99Above->setObjectName(QStringLiteral("p99Above"));
+    m_p99Above->setRange(0, 1e7);
+    m_p99Above->setDecimals(1);
+    m_p99Above->setSuffix(tr(" ms"));
+    m_p99Above->setSpecialValueText(tr("off"));
+    m_silent = new QSpinBox;
+    m_silent->setObjectName(QStringLiteral("silent"));
+    m_silent->setRange(0, AlertRule::kMaxHysteresisS);
+    m_silent->setSuffix(tr(" s"));
+    m_silent->setSpecialValueText(tr("off"));
+    m_gaps = new QCheckBox(tr("on a sequence &gap"));
+    m_gaps->setObjectName(QStringLiteral("gaps"));
+    m_for = new QSpinBox;
+    m_for->setObjectName(QStringLiteral("forS"));
+    m_for->setRange(0, AlertRule::kMaxHysteresisS);
+    m_for->setSuffix(tr(" s"));
+    m_for->setToolTip(tr("A condition raises an alert once it has held this long (for_s)"));
+    m_clearAfter = new QSpinBox;
+    m_clearAfter->setObjectName(QStringLiteral("clearAfterS"));
+    m_clearAfter->setRange(0, AlertRule::kMaxHysteresisS);
+    m_clearAfter->setSuffix(tr(" s"));
+    m_clearAfter->setToolTip(tr("An alert clears once its condition has stayed clear this long (clear_after_s)"));
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Stream:"), m_stream);
+    form->addRow(tr("Rate &below:"), m_rateBelow);
+    form->addRow(tr("&p99 above:"), m_p99Above);
+    form->addRow(tr("S&ilent for:"), m_silent);
+    form->addRow(tr("Gaps:"), m_gaps);
+    form->addRow(tr("Raise &after:"), m_for);
+    form->addRow(tr("&Clear after:"), m_clearAfter);
+
+    m_previewSummary = new QLabel;
+    m_previewSummary->setObjectName(QStringLiteral("previewSummary"));
+    m_previewSummary->setWordWrap(true);
+    m_preview = new QListWidget;
+    m_preview->setObjectName(QStringLiteral("preview"));
+    auto *previewBox = new QGroupBox(tr("On the last ten minutes"));
+    auto *previewLayout = new QVBoxLayout(previewBox);
+    previewLayout->addWidget(m_previewSummary);
+    previewLayout->addWidget(m_preview, 1);
+
+    auto *right = new QVBoxLayout;
+    right->addLayout(form);
+    right->addWidget(previewBox, 1);
+    auto *top = new QHBoxLayout;
+    top->addLayout(left, 2);
+    top->addLayout(right, 3);
+
+    m_destinations = new QTreeWidget;
+    m_destinations->setObjectName(QStringLiteral("destinations"));
+    m_destinations->setRootIsDecorated(false);
+    m_destinations->setHeaderLabels({tr("Destination"), tr("Streams"), tr("Test"), tr("Result")});
+    m_destinations->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    auto *destinationsBox = new QGroupBox(tr("Destinations (Streams → Alert destinations… edits them)"));
+    auto *destinationsLayout = new QVBoxLayout(destinationsBox);
+    destinationsLayout->addWidget(m_destinations);
+
+    m_error = new QLabel;
+    m_error->setObjectName(QStringLiteral("error"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #c0392b"));
+    m_error->hide();
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top, 3);
+    layout->addWidget(destinationsBox, 1);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &AlertRulesDialog::onCurrentRowChanged);
+    connect(add, &QPushButton::clicked, this, &AlertRulesDialog::onAdd);
+    connect(m_remove, &QPushButton::clicked, this, &AlertRulesDialog::onRemove);
+    connect(m_stream, &QComboBox::currentTextChanged, this, &AlertRulesDialog::onFormEdited);
+    for (QDoubleSpinBox *box : {m_rateBelow, m_p99Above})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
+    for (QSpinBox *box : {m_silent, m_for, m_clearAfter})
+        connect(box, &QSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
+    connect(m_gaps, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
+    connect(buttons, &QDialogButtonBox::accepted, this, &AlertRulesDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &AlertRulesDialog::reject);
+    if (m_notifier)
+        connect(m_notifier, &alerts::Notifier::testFinished, this, [this](int index, bool ok, const QString &result) {
+            if (QTreeWidgetItem *item = m_destinations->topLevelItem(index)) {
+                item->setText(3, ok ? result : tr("failed: %1").arg(result));
+                item->setForeground(3, ok ? palette().text() : QBrush(QColor(0xc0, 0x39, 0x2b)));
+            }
+        });
+    fillDestinations();
+    resize(860, 620);
+}
+
+void AlertRulesDialog::setRules(const QVector<AlertRule> &rules)
+{
+    m_rules = rules;
+    refreshList();
+    m_list->setCurrentRow(m_rules.isEmpty() ? -1 : 0);
+    onCurrentRowChanged(m_list->currentRow());
+}
+
+QVector<AlertRule> AlertRulesDialog::rules() const
+{
+    QVector<AlertRule> out;
+    for (const AlertRule &r : m_rules)
+        if (!r.isEmpty())
+            out.append(r);
+    return out;
+}
+
+bool AlertRulesDialog::validate(const QVector<AlertRule> &rules, QString *error)
+{
+    QStringList seen;
+    for (qsizetype i = 0; i < rules.size(); ++i) {
+        AlertRule parsed;
+        const QString where = QStringLiteral("alerts[%1]").arg(i);
+        if (!AlertRule::fromJson(rules[i].toJson(), where, parsed, error))
+            return false;
+        if (seen.contains(rules[i].stream)) {
+            *error = tr("%1: a second rule for \"%2\": a stream has one rule").arg(where, rules[i].stream);
+            return false;
+        }
+        seen << rules[i].stream;
+    }
+    return true;
+}
+
+void AlertRulesDialog::accept()
+{
+    QString error;
+    if (!validate(rules(), &error)) {
+        m_error->setText(error);
+        m_error->show();
+        return;
+    }
+    QDialog::accept();
+}
+
+QString AlertRulesDialog::ruleLabel(const AlertRule &rule) const
+{
+    QStringList kinds;
+    if (rule.rateBelow > 0)
+        kinds << tr("rate < %1").arg(rule.rateBelow);
+    if (rule.p99AboveMs > 0)
+        kinds << tr("p99 > %1 ms").arg(rule.p99AboveMs);
+    if (rule.silentS > 0)
+        kinds << tr("silent %1 s").arg(rule.silentS);
+    if (rule.gaps)
+        kinds << tr("gaps");
+    const QString who = rule.stream == AlertRule::kAnyStream ? tr("* (every other stream)") : rule.stream;
+    return kinds.isEmpty() ? tr("%1: nothing").arg(who)
+                           : QStringLiteral("%1: %2").arg(who, kinds.join(QStringLiteral(", ")));
+}
+
+void AlertRulesDialog::refreshList()
+{
+    const QSignalBlocker block(m_list);
+    const int row = m_list->currentRow();
+    m_list->clear();
+    for (const AlertRule &r : m_rules)
+        m_list->addItem(ruleLabel(r));
+    m_list->setCurrentRow(std::min<int>(row, int(m_rules.size()) - 1));
+    m_remove->setEnabled(!m_rules.isEmpty());
+}
+
+void AlertRulesDialog::onCurrentRowChanged(int row)
+{
+    const bool valid = row >= 0 && row < m_rules.size();
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps, m_for, m_clearAfter})
+        w->setEnabled(valid);
+    if (valid) {
+        m_filling = true;
+        const AlertRule &r = m_rules[row];
+        m_stream->setCurrentText(r.stream);
+        m_rateBelow->setValue(r.rateBelow);
+        m_p99Above->setValue(r.p99AboveMs);
+        m_silent->setValue(r.silentS);
+        m_gaps->setChecked(r.gaps);
+        m_for->setValue(r.forS);
+        m_clearAfter->setValue(r.clearAfterS);
+        m_filling = false;
+    }
+    refreshPreview();
+}
+
+void AlertRulesDialog::onFormEdited()
+{
+    const int row = m_list->currentRow();
+    if (m_filling || row < 0 || row >= m_rules.size())
+        return;
+    AlertRule &r = m_rules[row];
+    r.stream = m_stream->currentText().trimmed();
+    r.rateBelow = m_rateBelow->value();
+    r.p99AboveMs = m_p99Above->value();
+    r.silentS = m_silent->value();
+    r.gaps = m_gaps->isChecked();
+    r.forS = m_for->value();
+    r.clearAfterS = m_clearAfter->value();
+    m_list->item(row)->setText(ruleLabel(r));
+    m_error->hide();
+    refreshPreview();
+}
+
+void AlertRulesDialog::onAdd()
+{
+    AlertRule rule;
+    // The first name without a rule, else "*" (a second "*" is refused at OK, naming it).
+    QStringList taken;
+    for (const AlertRule &r : m_rules)
+        taken << r.stream;
+    rule.stream = AlertRule::kAnyStream;
+    for (int i = 0; i < m_stream->count(); ++i) {
+        if (!taken.contains(m_stream->itemText(i))) {
+            rule.stream = m_stream->itemText(i);
+            break;
+        }
+    }
+    rule.silentS = 30; // a rule that does something from the start; edited in the form
+    m_rules.append(rule);
+    refreshList();
+    m_list->setCurrentRow(int(m_rules.size()) - 1);
+}
+
+void AlertRulesDialog::onRemove()
+{
+    const int row = m_list->currentRow();
+    if (row < 0 || row >= m_rules.size())
+        return;
+    m_rules.remove(row);
+    refreshList();
+    onCurrentRowChanged(m_list->currentRow());
+}
+
+void AlertRulesDialog::refreshPreview()
+{
+    m_preview->clear();
+    const int row = m_list->currentRow();
+    if (row < 0 || row >= m_rules.size()) {
+        m_previewSummary->setText(tr("Select a rule to see what it would have raised."));
+        return;
+    }
+    if (!m_trail || m_trail->streamCount() == 0) {
+        m_previewSummary->setText(tr("Nothing recorded yet: the preview replays the streams' last ten minutes."));
+        return;
+    }
+    const AlertRule rule = m_rules[row];
+    QStringList ruled; // streams with a rule of their own, which "*" does not apply to
+    for (const AlertRule &r : m_rules)
+        if (r.stream != AlertRule::kAnyStream)
+            ruled << r.stream;
+    const auto applies = [&](const QString &name) {
+        return rule.stream == AlertRule::kAnyStream ? !ruled.contains(name) : name == rule.stream;
+    };
+    const QVector<alerts::AlertTrail::Episode> episodes = m_trail->preview(rule, applies);
+    const QString span = formatAgeMs(m_trail->spanMs());
+    m_previewSummary->setText(
+        episodes.isEmpty() ? tr("No alert would have been raised in the last %1.").arg(span)
+            : episodes.size() == 1
+            ? tr("1 alert would have been raised in the last %1:").arg(span)
+            : tr("%1 alerts would have been raised in the last %2:").arg(episodes.size()).arg(span));
+    for (const alerts::AlertTrail::Episode &e : episodes) {
+        const QString end =
+            e.clearedMs > 0 ? tr("cleared after %1").arg(formatAgeMs(e.clearedMs - e.raisedMs)) : tr("still active");
+        m_preview->addItem(tr("%1  %2: %3 (%4)").arg(formatTimeMs(e.raisedMs), e.stream, e.text, end));
+    }
+}
+
+void AlertRulesDialog::fillDestinations()
+{
+    m_destinations->clear();
+    const int count = m_notifier ? m_notifier->destinationCount() : 0;
+    if (count == 0) {
+        auto *none = new QTreeWidgetItem(m_destinations, {tr("No destination: alerts show in the window only")});
+        none->setFlags(Qt::NoItemFlags);
+        return;
+    }
+    for (int i = 0; i < count; ++i) {
+        const QString stream = m_notifier->destinationStream(i);
+        auto *item = new QTreeWidgetItem(m_destinations,
+                                         {m_notifier->describe(i), stream.isEmpty() ? tr("every stream") : stream});
+        auto *test = new QPushButton(tr("Send test"));
+        test->setObjectName(QStringLiteral("sendTest-%1").arg(i));
+        m_destinations->setItemWidget(item, 2, test);
+        connect(test, &QPushButton::clicked, this, [this, i, item] {
+            item->setText(3, tr("sending…"));
+            m_notifier->sendTest(i);
+        });
+    }
+    m_destinations->resizeColumnToContents(1);
+}
+
+} // namespace streamscope::ui
