@@ -90,8 +90,7 @@ bool WebSocketFrameReader::checkStart(quint8 b0, quint8 b1)
     case ws::kOpText:
     case ws::kOpBinary:
         if (m_messageOpcode != 0) {
-            fail(ws::kCloseProtocolError,
-                 QStringLiteral("the server started a new message inside a fragmented one"));
+            fail(ws::kCloseProtocolError, QStringLiteral("the server started a new message inside a fragmented one"));
             return false;
         }
         return true;
@@ -108,8 +107,8 @@ bool WebSocketFrameReader::checkStart(quint8 b0, quint8 b1)
         }
         return true;
     default:
-        fail(ws::kCloseProtocolError, QStringLiteral("the server sent a frame with the reserved opcode 0x%1")
-                                          .arg(opcode, 1, 16));
+        fail(ws::kCloseProtocolError,
+             QStringLiteral("the server sent a frame with the reserved opcode 0x%1").arg(opcode, 1, 16));
         return false;
     }
 }
@@ -165,12 +164,8 @@ WebSocketFrameReader::Status WebSocketFrameReader::controlFrame(quint8 opcode, c
                                                                 Handler &handler)
 {
     switch (opcode) {
-    case ws::kOpPing:
-        handler.onPing(payload, len);
-        return Status::Ok;
-    case ws::kOpPong:
-        handler.onPong();
-        return Status::Ok;
+    case ws::kOpPing: handler.onPing(payload, len); return Status::Ok;
+    case ws::kOpPong: handler.onPong(); return Status::Ok;
     default: // close
         break;
     }
@@ -253,9 +248,10 @@ WebSocketFrameReader::Status WebSocketFrameReader::parse(qsizetype bytes, Handle
         }
         // Neither sum overflows: the length has its top bit clear, the bytes so far are bounded.
         if (quint64(m_messageBytes) + length > quint64(m_maxMessageBytes))
-            return fail(ws::kCloseTooBig, QStringLiteral("the server sent a message over %1 bytes (this stream's "
-                                                         "max_message_bytes)")
-                                              .arg(m_maxMessageBytes));
+            return fail(ws::kCloseTooBig,
+                        QStringLiteral("the server sent a message over %1 bytes (this stream's "
+                                       "max_message_bytes)")
+                            .arg(m_maxMessageBytes));
         pos += headerBytes;
         if (opcode != ws::kOpContinuation) {
             m_messageOpcode = opcode;

@@ -103,13 +103,13 @@ private:
     static constexpr qsizetype kMaxCarry = 2 + 125;
     char m_carry[kMaxCarry];
     qsizetype m_carryBytes = 0;
-    std::string m_partial; // a message cut by a read, joined here
+    std::string m_partial;        // a message cut by a read, joined here
     quint64 m_frameRemaining = 0; // payload bytes of the current data frame still to come
     bool m_frameFin = false;
-    quint8 m_messageOpcode = 0;   // text or binary while a message is in progress, else 0
+    quint8 m_messageOpcode = 0; // text or binary while a message is in progress, else 0
     Joined m_joined = Joined::Nowhere;
-    qsizetype m_messageStart = 0; // InRead: the message's offset in the read
-    qsizetype m_messageBytes = 0; // payload bytes joined so far
+    qsizetype m_messageStart = 0;   // InRead: the message's offset in the read
+    qsizetype m_messageBytes = 0;   // payload bytes joined so far
     qsizetype m_validatedBytes = 0; // of a text message: bytes known to be UTF-8
     Status m_end = Status::Ok;      // Closed or Failed once the reading ended
 

@@ -101,10 +101,7 @@ public:
         result.zeroCopy << (m.data >= readStart && m.data + m.size <= readEnd);
         return stopAfter < 0 || result.events.size() < stopAfter;
     }
-    void onPing(const char *payload, qsizetype len) override
-    {
-        result.events << "ping:" + QByteArray(payload, len);
-    }
+    void onPing(const char *payload, qsizetype len) override { result.events << "ping:" + QByteArray(payload, len); }
     void onPong() override { result.events << "pong"; }
 
     Result result;
@@ -119,14 +116,10 @@ private:
 QByteArray endText(const WebSocketFrameReader &reader, Status status)
 {
     switch (status) {
-    case Status::Closed:
-        return "closed " + QByteArray::number(reader.closeCode()) + ' ' + reader.closeReason();
-    case Status::Failed:
-        return "failed " + QByteArray::number(reader.errorCode());
-    case Status::Stopped:
-        return "stopped";
-    default:
-        return "ok";
+    case Status::Closed: return "closed " + QByteArray::number(reader.closeCode()) + ' ' + reader.closeReason();
+    case Status::Failed: return "failed " + QByteArray::number(reader.errorCode());
+    case Status::Stopped: return "stopped";
+    default: return "ok";
     }
 }
 
@@ -156,7 +149,8 @@ Result read(const QByteArray &wire, NextSize &&nextSize, qsizetype limit = kLimi
 
 Result readWhole(const QByteArray &wire, qsizetype limit = kLimit)
 {
-    return read(wire, [&] { return wire.size(); }, limit);
+    return read(
+        wire, [&] { return wire.size(); }, limit);
 }
 
 } // namespace
@@ -189,13 +183,11 @@ void TestWebSocketFrameReader::frames_data()
 
     // Data.
     QTest::newRow("one text message") << text(agg) << Events{"text:" + agg} << ok;
-    QTest::newRow("two messages in one read")
-        << text("{}") + text("[1]") << Events{"text:{}", "text:[1]"} << ok;
+    QTest::newRow("two messages in one read") << text("{}") + text("[1]") << Events{"text:{}", "text:[1]"} << ok;
     QTest::newRow("empty text") << text("") << Events{"text:"} << ok;
     QTest::newRow("binary") << frame(ws::kOpBinary, QByteArray("\x00\xff", 2)) << Events{"binary:00ff"} << ok;
     QTest::newRow("16-bit length") << text(QByteArray(300, 'a')) << Events{"text:" + QByteArray(300, 'a')} << ok;
-    QTest::newRow("64-bit length") << text(QByteArray(70000, 'b')) << Events{"text:" + QByteArray(70000, 'b')}
-                                   << ok;
+    QTest::newRow("64-bit length") << text(QByteArray(70000, 'b')) << Events{"text:" + QByteArray(70000, 'b')} << ok;
     QTest::newRow("half a frame") << text(agg).left(10) << Events{} << QByteArray("ok pending");
 
     // Fragmentation (§5.4), with control frames between fragments (§5.5).
@@ -206,15 +198,14 @@ void TestWebSocketFrameReader::frames_data()
     QTest::newRow("ping between fragments")
         << text("ab", false) + frame(ws::kOpPing, "p1") + more("cd", false) + frame(ws::kOpPong, "") + more("ef")
         << Events{"ping:p1", "pong", "text:abcdef"} << ok;
-    QTest::newRow("binary fragments") << frame(ws::kOpBinary, "\x01", false) + more("\x02")
-                                      << Events{"binary:0102"} << ok;
+    QTest::newRow("binary fragments") << frame(ws::kOpBinary, "\x01", false) + more("\x02") << Events{"binary:0102"}
+                                      << ok;
     QTest::newRow("character cut between fragments")
         << text("\xe2", false) + more("\x82", false) + more("\xac") << Events{QByteArray("text:\xe2\x82\xac")} << ok;
-    QTest::newRow("four-byte character cut") << text("x\xf0\x9d", false) + more("\x84\x9e")
-                                             << Events{QByteArray("text:x\xf0\x9d\x84\x9e")} << ok;
+    QTest::newRow("four-byte character cut")
+        << text("x\xf0\x9d", false) + more("\x84\x9e") << Events{QByteArray("text:x\xf0\x9d\x84\x9e")} << ok;
     QTest::newRow("continuation without a message") << more("x") << Events{} << failed(1002);
-    QTest::newRow("new message inside a fragmented one") << text("a", false) + text("b") << Events{}
-                                                         << failed(1002);
+    QTest::newRow("new message inside a fragmented one") << text("a", false) + text("b") << Events{} << failed(1002);
     QTest::newRow("message before a violation is delivered")
         << text("ok") + more("x") << Events{"text:ok"} << failed(1002);
 
@@ -238,10 +229,9 @@ void TestWebSocketFrameReader::frames_data()
             << frame(op, "x") << Events{} << failed(1002);
     QTest::newRow("length with the top bit") << header64(quint64(1) << 63) << Events{} << failed(1002);
     QTest::newRow("16-bit form for a short length") << header16(5) + "hello" << Events{} << failed(1002);
-    QTest::newRow("64-bit form for a 16-bit length") << header64(300) + QByteArray(300, 'x') << Events{}
-                                                     << failed(1002);
-    QTest::newRow("HTTP after the handshake") << QByteArray("HTTP/1.1 200 OK\r\n\r\n") << Events{}
-                                              << failed(1002);
+    QTest::newRow("64-bit form for a 16-bit length")
+        << header64(300) + QByteArray(300, 'x') << Events{} << failed(1002);
+    QTest::newRow("HTTP after the handshake") << QByteArray("HTTP/1.1 200 OK\r\n\r\n") << Events{} << failed(1002);
 
     // UTF-8 (§8.1), checked with simdjson's validator.
     QTest::newRow("invalid UTF-8") << text("{\"s\":\"\xff\xfe\"}") << Events{} << failed(1007);
@@ -249,28 +239,26 @@ void TestWebSocketFrameReader::frames_data()
     QTest::newRow("surrogate") << text("\xed\xa0\x80") << Events{} << failed(1007);
     QTest::newRow("beyond U+10FFFF") << text("\xf4\x90\x80\x80") << Events{} << failed(1007);
     QTest::newRow("character cut at the message's end") << text("ab\xe2\x82") << Events{} << failed(1007);
-    QTest::newRow("bad byte across a fragment boundary") << text("\xe2\x82", false) + more("(") << Events{}
-                                                        << failed(1007);
+    QTest::newRow("bad byte across a fragment boundary")
+        << text("\xe2\x82", false) + more("(") << Events{} << failed(1007);
     QTest::newRow("fragmented message never finished a character")
         << text("{\"s\":\"\xe2\x82", false) + more("\"}") << Events{} << failed(1007);
     QTest::newRow("binary is not checked") << frame(ws::kOpBinary, "\xff") << Events{"binary:ff"} << ok;
 
     // Size limit (the stream's max_message_bytes): the limit itself passes.
-    QTest::newRow("message at the limit") << text(QByteArray(kLimit, 'm'))
-                                          << Events{"text:" + QByteArray(kLimit, 'm')} << ok;
+    QTest::newRow("message at the limit")
+        << text(QByteArray(kLimit, 'm')) << Events{"text:" + QByteArray(kLimit, 'm')} << ok;
     QTest::newRow("message over the limit") << text(QByteArray(kLimit + 1, 'm')) << Events{} << failed(1009);
     QTest::newRow("fragments over the limit")
-        << text(QByteArray(kLimit / 2, 'f'), false) + more(QByteArray(kLimit / 2, 'f'), false) + more("x")
-        << Events{} << failed(1009);
-    QTest::newRow("declared 2^63-1, nothing sent") << header64((quint64(1) << 63) - 1) << Events{}
-                                                   << failed(1009);
+        << text(QByteArray(kLimit / 2, 'f'), false) + more(QByteArray(kLimit / 2, 'f'), false) + more("x") << Events{}
+        << failed(1009);
+    QTest::newRow("declared 2^63-1, nothing sent") << header64((quint64(1) << 63) - 1) << Events{} << failed(1009);
 
     // Close (§5.5.1, §7.4).
     QTest::newRow("close without a code") << frame(ws::kOpClose, "") << Events{} << closed(1005);
-    QTest::newRow("close 1000 with a reason") << text("{}") + closeFrame(1000, "bye") << Events{"text:{}"}
-                                              << closed(1000, "bye");
-    QTest::newRow("bytes after the close are not read") << closeFrame(1001) + text("late") << Events{}
-                                                        << closed(1001);
+    QTest::newRow("close 1000 with a reason")
+        << text("{}") + closeFrame(1000, "bye") << Events{"text:{}"} << closed(1000, "bye");
+    QTest::newRow("bytes after the close are not read") << closeFrame(1001) + text("late") << Events{} << closed(1001);
     for (quint16 code : {1003, 1007, 1011, 1012, 1014, 3000, 4999})
         QTest::newRow(qPrintable(QStringLiteral("close code %1").arg(code)))
             << closeFrame(code) << Events{} << closed(code);
@@ -279,8 +267,8 @@ void TestWebSocketFrameReader::frames_data()
             << closeFrame(code) << Events{} << failed(1002);
     QTest::newRow("one-byte close payload") << frame(ws::kOpClose, "\x03") << Events{} << failed(1002);
     QTest::newRow("close reason not UTF-8") << closeFrame(1000, "bye \xff") << Events{} << failed(1007);
-    QTest::newRow("close reason of 123 bytes") << closeFrame(4000, QByteArray(123, 'r')) << Events{}
-                                               << closed(4000, QByteArray(123, 'r'));
+    QTest::newRow("close reason of 123 bytes")
+        << closeFrame(4000, QByteArray(123, 'r')) << Events{} << closed(4000, QByteArray(123, 'r'));
 }
 
 // Whole, cut anywhere, a byte at a time, in random splits: the same events, the same end.
@@ -374,7 +362,8 @@ void TestWebSocketFrameReader::invalidUtf8FailsAtTheFragmentThatHasIt()
 // The limit is checked on the header: nothing of an oversized payload needs to arrive.
 void TestWebSocketFrameReader::oversizedIsRefusedAtItsHeader()
 {
-    const Result r = read(header16(2000), [] { return qsizetype(4); }, 1000);
+    const Result r = read(
+        header16(2000), [] { return qsizetype(4); }, 1000);
     QCOMPARE(r.end, QByteArray("failed 1009"));
 }
 
