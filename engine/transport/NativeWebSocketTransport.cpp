@@ -78,18 +78,19 @@ void NativeWebSocketTransport::open()
     connect(m_socket, &QTcpSocket::disconnected, this, &NativeWebSocketTransport::onDisconnected);
     connect(m_socket, &QAbstractSocket::errorOccurred, this, &NativeWebSocketTransport::onSocketError);
 
-    // The set-up as a whole (TCP, TLS, the upgrade) is bounded by the stream's connect timeout;
-    // the session's watchdog bounds it too, this keeps the transport bounded on its own.
+    // The session's watchdog ends a set-up (TCP, TLS, the upgrade) that takes longer than the
+    // stream's connect timeout; this bound, a little later, keeps the transport bounded on its
+    // own (a transport used without a session).
     if (!m_handshakeTimer) {
         m_handshakeTimer = new QTimer(this);
         m_handshakeTimer->setSingleShot(true);
         connect(m_handshakeTimer, &QTimer::timeout, this, [this] {
             if (m_phase == Phase::Connecting || m_phase == Phase::Handshake)
                 end(ws::kCloseAbnormal,
-                    QStringLiteral("websocket handshake: no answer within %1 ms").arg(m_config.connectTimeoutMs));
+                    QStringLiteral("websocket handshake: no answer within %1 ms").arg(m_handshakeTimer->interval()));
         });
     }
-    m_handshakeTimer->start(std::max(1, m_config.connectTimeoutMs));
+    m_handshakeTimer->start(std::max(0, m_config.connectTimeoutMs) + kSetUpGraceMs);
     m_phase = Phase::Connecting;
     const QString host = m_config.url.host();
     const auto port = quint16(m_config.url.port(tls ? 443 : 80));

@@ -37,6 +37,8 @@ public:
     static constexpr qint64 kReadBatchBytes = 1024 * 1024;
     static constexpr qint64 kMaxUnsentBytes = 64 * 1024;
     static constexpr int kCloseWaitMs = 1000;
+    // The transport's own bound on the set-up: the stream's connect timeout and this.
+    static constexpr int kSetUpGraceMs = 1000;
 
     NativeWebSocketTransport(const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink,
                              QObject *parent = nullptr);
