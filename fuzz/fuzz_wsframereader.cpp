@@ -12,8 +12,8 @@
 
 #include "FuzzSupport.h"
 #include "protocol/ReceiveBuffer.h"
+#include "transport/WebSocketClientWire.h"
 #include "transport/WebSocketFrameReader.h"
-#include "transport/WebSocketWire.h"
 
 #include <QtCore/QByteArray>
 #include <QtCore/QList>

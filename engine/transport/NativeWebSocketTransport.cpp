@@ -1,7 +1,7 @@
 #include "NativeWebSocketTransport.h"
 
 #include "SocketErrorText.h"
-#include "WebSocketWire.h"
+#include "WebSocketClientWire.h"
 #include "model/PeerText.h"
 #include "platform/SecretStore.h"
 #include "platform/TlsConfiguration.h"

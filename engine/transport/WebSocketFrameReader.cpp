@@ -1,6 +1,6 @@
 #include "WebSocketFrameReader.h"
 
-#include "WebSocketWire.h"
+#include "WebSocketClientWire.h"
 #include "protocol/Utf8Validator.h"
 
 #include <QtCore/QtEndian>

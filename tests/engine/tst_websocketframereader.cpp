@@ -4,8 +4,8 @@
 // same order and end the same way, with each message padded in the receive buffer.
 
 #include "protocol/ReceiveBuffer.h"
+#include "transport/WebSocketClientWire.h"
 #include "transport/WebSocketFrameReader.h"
-#include "transport/WebSocketWire.h"
 
 #include <QtCore/QRandomGenerator>
 #include <QtCore/QtEndian>

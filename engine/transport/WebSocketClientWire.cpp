@@ -1,4 +1,4 @@
-#include "WebSocketWire.h"
+#include "WebSocketClientWire.h"
 
 #include <QtCore/QtEndian>
 
