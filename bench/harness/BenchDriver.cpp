@@ -895,6 +895,14 @@ void BenchDriver::runScale()
                                       m_options.scaleSeconds + 120);
     o[QStringLiteral("qws_cpu_percent")] = qws.value(QStringLiteral("cpu_percent"));
     o[QStringLiteral("qws_msgs_per_s")] = qws.value(QStringLiteral("msgs_per_s"));
+    // With the native clients asked for: the same streams on the native websocket transport.
+    QJsonObject native;
+    if (m_options.clients.contains(QStringLiteral("engine-raw-native"))
+        || m_options.clients.contains(QStringLiteral("engine-parsed-native"))) {
+        native = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-native")} + args,
+                           m_options.scaleSeconds + 120);
+        m_root[QStringLiteral("scale_native")] = native;
+    }
     m_root[QStringLiteral("scale")] = o;
     m_markdown +=
         QStringLiteral(
@@ -913,6 +921,16 @@ void BenchDriver::runScale()
                  num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
                  num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1),
                  o.value(QStringLiteral("gui_lag_probe")).toString());
+    if (!native.isEmpty()) {
+        const qsizetype table = m_markdown.lastIndexOf(QStringLiteral("| qws (bare QWebSockets)"));
+        m_markdown.insert(table,
+                          QStringLiteral("| engine + GUI-side poll, native transport | %1 | %2 | %3 | %4 | %5 |\n")
+                              .arg(num(native.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+                                   num(native.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+                                   num(native.value(QStringLiteral("rss_mb")).toDouble(), 1),
+                                   num(native.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
+                                   num(native.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2)));
+    }
     m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
     log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
 }
