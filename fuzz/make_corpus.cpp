@@ -128,6 +128,25 @@ QByteArray clientFrame(quint8 opcode, const QByteArray &payload, bool fin = true
     return out;
 }
 
+// An unmasked server frame, as the native websocket transport reads them; `rsv` in the first byte.
+QByteArray serverFrame(quint8 opcode, const QByteArray &payload, bool fin = true, quint8 rsv = 0)
+{
+    QByteArray out;
+    out.append(char((fin ? kFin : 0) | rsv | opcode));
+    const auto n = quint64(payload.size());
+    if (n <= kMaxInlineLength) {
+        out.append(char(n));
+    } else if (n <= kMaxLength16) {
+        out.append(char(kLength16Marker));
+        out.append(char(n >> 8)).append(char(n & 0xff));
+    } else {
+        out.append(char(kLength64Marker));
+        for (int k = 7; k >= 0; --k)
+            out.append(char((n >> (8 * k)) & 0xff));
+    }
+    return out + payload;
+}
+
 QByteArray closePayload(quint16 code, const QByteArray &reason)
 {
     QByteArray out;
@@ -289,6 +308,24 @@ int main(int argc, char **argv)
     frames.add(QByteArray("\x00\x0b", 2) + QByteArray("\x81\x05hello", 7));
     frames.add(QByteArray("\x00\x0c", 2) + clientFrame(kOpText | kRsv1, "x") + clientFrame(0x3, "y"));
 
+    // Option bytes: limit (0: 1 MiB, else n × 16), split seed (fuzz_wsframereader.cpp).
+    Corpus reader(root, "wsframereader");
+    const QByteArray agg = R"({"e":"aggTrade","E":1700000000000,"s":"BTCUSDT","a":1,"p":"1.5","q":"2"})";
+    reader.add(QByteArray(2, '\0') + serverFrame(kOpText, agg) + serverFrame(kOpText, agg) + serverFrame(kOpPing, "p")
+               + serverFrame(kOpClose, closePayload(kCloseNormal, "bye")));
+    reader.add(QByteArray("\x00\x03", 2) + serverFrame(kOpText, agg.left(10), false) + serverFrame(kOpPing, "x")
+               + serverFrame(kOpContinuation, agg.mid(10, 20), false) + serverFrame(kOpPong, QByteArray())
+               + serverFrame(kOpContinuation, agg.mid(30)) + serverFrame(kOpClose, QByteArray()));
+    reader.add(QByteArray("\x00\x05", 2) + serverFrame(kOpBinary, QByteArray(300, 'b'))
+               + serverFrame(kOpText, QByteArray(70000, 't')).left(40));
+    reader.add(QByteArray("\x04\x09", 2) + serverFrame(kOpText, QByteArray(100, 'x')));
+    reader.add(QByteArray("\x00\x0b", 2) + clientFrame(kOpText, agg));
+    reader.add(QByteArray("\x00\x0c", 2) + serverFrame(kOpText, "\"\xe2\x82", false)
+               + serverFrame(kOpContinuation, "\xac\"") + serverFrame(kOpText, "x", true, kRsv1));
+    reader.add(QByteArray("\x00\x0d", 2) + serverFrame(kOpText, "\"\xe2\x82", false)
+               + serverFrame(kOpContinuation, "(\""));
+    reader.add(QByteArray("\x00\x0e", 2) + serverFrame(kOpText, "{}") + serverFrame(kOpClose, closePayload(1012, "")));
+
     // Option bytes: request-line limit, header limit (0: the product's), split seed.
     Corpus http(root, "httprequesthead");
     for (const QByteArray &r : kRequests)
@@ -302,12 +339,12 @@ int main(int argc, char **argv)
     };
     // Option bytes: mode (0 as it is, 1 zstd frames, 2 frames cut short, 3 a byte changed),
     // line limit (28 + 16 · n), split seed (fuzz_capturereader.cpp).
-    Corpus reader(root, "capturereader");
+    Corpus captureReader(root, "capturereader");
     for (const QByteArray &c : captures) {
         for (char mode = 0; mode < 4; ++mode)
-            reader.add(QByteArray(1, mode) + QByteArray("\xff\x01", 2) + c);
-        reader.add(QByteArray("\x00\x08\x02", 3) + c);       // a limit that skips the long lines
-        reader.add(QByteArray("\x00\xff\x03", 3) + zstd(c)); // zstd data for the fuzzer to change
+            captureReader.add(QByteArray(1, mode) + QByteArray("\xff\x01", 2) + c);
+        captureReader.add(QByteArray("\x00\x08\x02", 3) + c);       // a limit that skips the long lines
+        captureReader.add(QByteArray("\x00\xff\x03", 3) + zstd(c)); // zstd data for the fuzzer to change
     }
     // Option bytes: bit 0 compress, bit 1 --loop; the clients' seed (fuzz_replayfile.cpp).
     Corpus replayFile(root, "replayfile");
@@ -335,9 +372,10 @@ int main(int argc, char **argv)
     for (const auto &[options, url] : kUrls)
         urls.add(char(options) + QByteArray(url));
 
-    std::printf("seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
-                "websocketframes %d, httprequesthead %d, capturereader %d, replayfile %d, urlsecrets %d\n",
-                head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), http.count(),
-                reader.count(), replayFile.count(), urls.count());
+    std::printf(
+        "seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
+        "websocketframes %d, wsframereader %d, httprequesthead %d, capturereader %d, replayfile %d, urlsecrets %d\n",
+        head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), reader.count(),
+        http.count(), captureReader.count(), replayFile.count(), urls.count());
     return 0;
 }

@@ -22,6 +22,7 @@ declare -A max_len=(
     [sequencetracker]=2048
     [workspace]=8192
     [websocketframes]=8192
+    [wsframereader]=8192
     [httprequesthead]=4096
     [capturereader]=16384
     [replayfile]=16384
@@ -29,8 +30,8 @@ declare -A max_len=(
 )
 # Dictionaries: fuzz/TARGET.dict, or the one named here.
 declare -A dict_of=([headscanner]=json [messagedecoder]=json)
-order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes httprequesthead capturereader
-       replayfile urlsecrets)
+order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes wsframereader httprequesthead
+       capturereader replayfile urlsecrets)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${order[@]}")
 for t in "${targets[@]}"; do

@@ -387,6 +387,15 @@ QList<BenchDriver::RatioDef> BenchDriver::ratioDefs(const QString &scenario) con
     };
     for (const auto &[name, a, b] : kBaseRatios)
         add(name, a, b);
+    // The native websocket transport's clients (engine-raw-native, engine-parsed-native), when
+    // asked for: against the same references as their Qt counterparts, and against those.
+    for (const QString &base : {QStringLiteral("engine-raw"), QStringLiteral("engine-parsed")}) {
+        const QString native = base + QStringLiteral("-native");
+        if (!clients.contains(native))
+            continue;
+        for (const QString &reference : {QStringLiteral("qws"), QStringLiteral("wire"), base})
+            add(native + QLatin1Char('/') + reference, native, reference);
+    }
     // Peers: StreamScope against each, the counting peers against engine-raw, the parsing ones
     // against engine-parsed and app. Reported with their spread; they do not steer --converge
     // (a ratio of 20 cannot be held to ±0.05, and the peers are not what is being judged).
@@ -566,6 +575,8 @@ void BenchDriver::runThroughput()
             peerTable += QStringLiteral("---|");
         peerTable += QLatin1Char('\n');
     }
+    // The native websocket transport's clients and their ratios, when they ran.
+    QString nativeTable;
     QString oldTable;
     QString oldRatioTable;
     if (!m_options.oldClientPath.isEmpty()) {
@@ -686,6 +697,20 @@ void BenchDriver::runThroughput()
                     r << QStringLiteral("%1 %2").arg(d.name, ratioCell(spreads.value(d.name)));
             peerTable += QStringLiteral(" %1 |\n").arg(r.join(QStringLiteral("; ")));
         }
+        QStringList nativeRatios;
+        for (const RatioDef &d : ratioDefs(scenario))
+            if (d.numerator.endsWith(QLatin1String("-native")) && spreads.value(d.name).n)
+                nativeRatios << QStringLiteral("%1 %2").arg(d.name, ratioCell(spreads.value(d.name)));
+        if (!nativeRatios.isEmpty()) {
+            if (nativeTable.isEmpty())
+                nativeTable =
+                    QStringLiteral("Native websocket transport (`\"transport\": \"native\"`):\n\n| scenario | "
+                                   "engine-raw-native | engine-parsed-native | ratios |\n|---|---|---|---|\n");
+            nativeTable += QStringLiteral("| %1 | %2 | %3 | %4 |\n")
+                               .arg(scenario, clientCell(clients.value(QStringLiteral("engine-raw-native")).toObject()),
+                                    clientCell(clients.value(QStringLiteral("engine-parsed-native")).toObject()),
+                                    nativeRatios.join(QStringLiteral("; ")));
+        }
         if (!m_options.oldClientPath.isEmpty()) {
             for (const QString &c : std::as_const(m_options.compareClients)) {
                 if (!clients.contains(c))
@@ -722,6 +747,8 @@ void BenchDriver::runThroughput()
                                      "median; peers' ratios do not steer it):\n\n")
                           .arg(num(m_options.convergeWithin, 3))
             + convergence.join(QLatin1Char('\n')) + QStringLiteral("\n\n");
+    if (!nativeTable.isEmpty())
+        m_markdown += nativeTable + QStringLiteral("\n");
     if (!peerTable.isEmpty())
         m_markdown += peerTable + QStringLiteral("\n") + peerNote() + QStringLiteral("\n\n");
     if (!oldTable.isEmpty())
@@ -868,6 +895,14 @@ void BenchDriver::runScale()
                                       m_options.scaleSeconds + 120);
     o[QStringLiteral("qws_cpu_percent")] = qws.value(QStringLiteral("cpu_percent"));
     o[QStringLiteral("qws_msgs_per_s")] = qws.value(QStringLiteral("msgs_per_s"));
+    // With the native clients asked for: the same streams on the native websocket transport.
+    QJsonObject native;
+    if (m_options.clients.contains(QStringLiteral("engine-raw-native"))
+        || m_options.clients.contains(QStringLiteral("engine-parsed-native"))) {
+        native = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-native")} + args,
+                           m_options.scaleSeconds + 120);
+        m_root[QStringLiteral("scale_native")] = native;
+    }
     m_root[QStringLiteral("scale")] = o;
     m_markdown +=
         QStringLiteral(
@@ -886,6 +921,16 @@ void BenchDriver::runScale()
                  num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
                  num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1),
                  o.value(QStringLiteral("gui_lag_probe")).toString());
+    if (!native.isEmpty()) {
+        const qsizetype table = m_markdown.lastIndexOf(QStringLiteral("| qws (bare QWebSockets)"));
+        m_markdown.insert(table,
+                          QStringLiteral("| engine + GUI-side poll, native transport | %1 | %2 | %3 | %4 | %5 |\n")
+                              .arg(num(native.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+                                   num(native.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+                                   num(native.value(QStringLiteral("rss_mb")).toDouble(), 1),
+                                   num(native.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
+                                   num(native.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2)));
+    }
     m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
     log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
 }

@@ -2,6 +2,7 @@
 // measured alone. Prints one JSON object on the last line of standard output.
 //
 //   --client wire|qws|engine-raw|engine-parsed|record|app --url URL --count N [--stamped]
+//     (an engine client's name + "-native": the same with the native websocket transport)
 //     (record: engine-parsed while recording to disk, zstd on)
 //   --client sender --size BYTES --rate R --count N        (latency source; prints "port N")
 //   --client stop --url-idle URL --url-firehose URL --iterations N
@@ -122,11 +123,18 @@ struct Window {
     }
 };
 
+// The websocket client of every engine stream this process opens: a client name ending in
+// "-native" (engine-raw-native, engine-parsed-native, scale-native...) runs the engine with
+// our own framing (NativeWebSocketTransport) instead of QtWebSockets.
+WebSocketClient s_webSocketClient = WebSocketClient::Qt;
+const QString kNativeSuffix = QStringLiteral("-native");
+
 StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
 {
     StreamConfig c;
     c.name = QStringLiteral("bench");
     c.url = url;
+    c.transport = s_webSocketClient;
     c.mode = parsed ? DecodeMode::Parsed : DecodeMode::Raw;
     c.stallTimeoutMs = 600000;
     c.pingIntervalMs = 0;
@@ -746,7 +754,12 @@ int main(int argc, char **argv)
         {client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds, timeout});
     parser.process(application);
 
-    const QString name = parser.value(client);
+    const QString requested = parser.value(client);
+    QString name = requested;
+    if (name.endsWith(kNativeSuffix)) {
+        s_webSocketClient = WebSocketClient::Native;
+        name.chop(kNativeSuffix.size());
+    }
     const QUrl u(parser.value(url));
     const quint64 n = parser.value(count).toULongLong();
     const double timeoutS = parser.value(timeout).toDouble();
@@ -786,6 +799,6 @@ int main(int argc, char **argv)
     }
     if (stamp)
         w.extra[QStringLiteral("latency_us")] = latency;
-    print(w.json(name));
+    print(w.json(requested));
     return w.received >= n ? 0 : 1;
 }

@@ -43,7 +43,8 @@ int main(int argc, char **argv)
                                        QStringLiteral("LIST"), QStringLiteral("all"));
     const QCommandLineOption clients(
         QStringLiteral("clients"),
-        QStringLiteral("Comma-separated clients (default: wire,qws,engine-raw,engine-parsed,app); also record, and "
+        QStringLiteral("Comma-separated clients (default: wire,qws,engine-raw,engine-parsed,app); also record, "
+                       "engine-raw-native and engine-parsed-native (the native websocket transport), and "
                        "the peers node-ws, node-ws-parse, py-websockets, py-websockets-parse (skipped, with a line, "
                        "where not installed)."),
         QStringLiteral("LIST"));

@@ -314,6 +314,12 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
             return r.error(QStringLiteral("mode"),
                            QStringLiteral("expected \"parsed\" or \"raw\", found \"%1\"").arg(*v));
     }
+    if (auto v = r.string(QStringLiteral("transport"))) {
+        c.transport = webSocketClientFromName(*v);
+        if (c.transport == WebSocketClient::Unknown)
+            return r.error(QStringLiteral("transport"),
+                           QStringLiteral("expected \"qt\" or \"native\", found \"%1\"").arg(*v));
+    }
     if (auto v = r.string(QStringLiteral("latency_field"))) {
         if (!v->isEmpty() && !v->startsWith(QLatin1Char('/')))
             return r.error(QStringLiteral("latency_field"),
@@ -496,6 +502,16 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         if (!readFlight(*v, result, fileName, ws.flight))
             return result;
     }
+    // The websocket client of every stream that does not name its own.
+    WebSocketClient transport = WebSocketClient::Qt;
+    if (auto v = top.string(QStringLiteral("transport"))) {
+        transport = webSocketClientFromName(*v);
+        if (transport == WebSocketClient::Unknown) {
+            top.error(QStringLiteral("transport"),
+                      QStringLiteral("expected \"qt\" or \"native\", found \"%1\"").arg(*v));
+            return result;
+        }
+    }
     const auto streams = top.array(QStringLiteral("streams"), true);
     if (!streams)
         return result;
@@ -509,6 +525,7 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
         }
         StreamConfig c;
         c.record = ws.record;
+        c.transport = transport;
         if (!readStream(streams->at(i).toObject(), path, result, fileName, c))
             return result;
         if (names.contains(c.name)) {
@@ -564,6 +581,8 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
         o.insert(QStringLiteral("headers"), h);
     }
     o.insert(QStringLiteral("mode"), modeName(c.mode));
+    if (c.transport != d.transport)
+        o.insert(QStringLiteral("transport"), webSocketClientName(c.transport));
     if (!c.latencyField.isEmpty()) {
         o.insert(QStringLiteral("latency_field"), c.latencyField);
         o.insert(QStringLiteral("latency_unit"), latencyUnitName(c.latencyUnit));

@@ -57,6 +57,24 @@ Venue venueFromName(const QString &name)
     return Venue(std::string_view(latin1.constData(), std::size_t(latin1.size())));
 }
 
+QString webSocketClientName(WebSocketClient client)
+{
+    switch (client) {
+    case WebSocketClient::Qt: return QStringLiteral("qt");
+    case WebSocketClient::Native: return QStringLiteral("native");
+    case WebSocketClient::Unknown: break;
+    }
+    return QStringLiteral("unknown");
+}
+
+WebSocketClient webSocketClientFromName(const QString &name)
+{
+    for (WebSocketClient c : {WebSocketClient::Qt, WebSocketClient::Native})
+        if (webSocketClientName(c) == name)
+            return c;
+    return WebSocketClient::Unknown;
+}
+
 DecodeMode modeFromName(const QString &name)
 {
     for (DecodeMode m : {DecodeMode::Parsed, DecodeMode::Raw})

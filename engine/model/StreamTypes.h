@@ -69,6 +69,9 @@ inline constexpr Venue Venue::Generic{"generic"};
 
 enum class DecodeMode : quint8 { Unknown = 0, Parsed, Raw };
 enum class LatencyUnit : quint8 { Unknown = 0, Seconds, Milliseconds, Microseconds, Nanoseconds };
+// Which websocket client a ws/wss stream uses: QtWebSockets ("qt") or our own RFC 6455 framing
+// over Qt's sockets ("native", docs/architecture.md, "Transports").
+enum class WebSocketClient : quint8 { Unknown = 0, Qt, Native };
 
 // Lower-case names as used in workspace files and reports ("live", "binance", "ms").
 QString stateName(StreamState state);
@@ -83,10 +86,12 @@ constexpr bool isRunning(StreamState state)
 QString venueName(Venue venue);
 QString modeName(DecodeMode mode);
 QString latencyUnitName(LatencyUnit unit);
+QString webSocketClientName(WebSocketClient client);
 // The venue of that name, known to the registry or not; Unknown if the name cannot be one.
 Venue venueFromName(const QString &name);
 DecodeMode modeFromName(const QString &name);
 LatencyUnit latencyUnitFromName(const QString &name);
+WebSocketClient webSocketClientFromName(const QString &name);
 
 // Multiplier that turns a value in `unit` into microseconds (ns: divide by 1000).
 inline double microsecondsPerUnit(LatencyUnit unit)

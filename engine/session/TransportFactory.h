@@ -1,7 +1,7 @@
 #pragma once
 
-// Makes the transport of one connection: a websocket for ws/wss URLs, a CRLF line socket
-// for tcp/tls. Injected into sessions so that session tests can hand them a transport that
+// Makes the transport of one connection: a websocket for ws/wss URLs (QtWebSockets, or our own
+// framing when the stream's "transport" is "native"), a CRLF line socket for tcp/tls. Injected into sessions so that session tests can hand them a transport that
 // needs no socket.
 //
 // Thread contract: called on the session's worker; the transport lives there.

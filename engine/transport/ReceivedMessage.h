@@ -1,7 +1,8 @@
 #pragma once
 
 // One complete message as a transport hands it to its sink, in one call: bytes that are in
-// memory already (a line from LineFramer, a binary websocket message), or QWebSocket's UTF-16
+// memory already (a line from LineFramer, a binary websocket message), bytes our own websocket
+// framing wrote into the worker's ReceiveBuffer (NativeWebSocketTransport), or QWebSocket's UTF-16
 // text, which is converted into the worker's ReceiveBuffer only as far as the reader asks.
 // The reader decides what it needs and asks once: head(n) for a message of which the first n
 // bytes may be enough (a raw stream's head scan, a parsed stream's prefix), whole() when it
@@ -30,6 +31,17 @@ public:
         , m_binary(binary)
         , m_state(State::Whole)
     {
+    }
+    // Bytes a transport wrote into `buffer` itself, with their padding (our own websocket
+    // framing's): every view is this one, nothing is converted or copied.
+    ReceivedMessage(const MessageView &view, bool binary, ReceiveBuffer &buffer)
+        : m_buffer(buffer)
+        , m_view(view)
+        , m_length(view.size)
+        , m_binary(binary)
+        , m_state(State::Whole)
+    {
+        Q_ASSERT(view.padded && view.isWhole());
     }
     // UTF-16 text, encoded into `buffer` as UTF-8 when asked for.
     ReceivedMessage(QStringView text, ReceiveBuffer &buffer, QStringEncoder &encoder)

@@ -1,6 +1,7 @@
 #include "SocketBacklog.h"
 
 #include "LineTransport.h"
+#include "NativeWebSocketTransport.h"
 #include "WebSocketTransport.h"
 
 #include <QtNetwork/QSslSocket>
@@ -38,6 +39,14 @@ qint64 socketUnreadBytes(const QAbstractSocket *socket)
 qint64 WebSocketTransport::unreadBytes() const
 {
     return socketUnreadBytes(m_tcp.data());
+}
+
+// What the reader keeps of a cut frame or message was received and is not handed on yet.
+qint64 NativeWebSocketTransport::unreadBytes() const
+{
+    if (!m_socket)
+        return -1;
+    return socketUnreadBytes(m_socket) + m_reader.pendingBytes();
 }
 
 qint64 LineTransport::unreadBytes() const

@@ -62,6 +62,7 @@ private slots:
     void readsDesignExample();
     void warnsOnUnknownKeys();
     void roundTrip();
+    void transportPerStreamAndForAll();
     void missingFileNamesIt();
     void venueKeys();
     void channelSubscriptions();
@@ -139,6 +140,15 @@ void TestWorkspace::rejects_data()
                "streams[0].venue: expected \"binance\", \"betfair\", \"okx\" or \"generic\", found \"kraken\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
+    QTest::newRow("bad transport") << one(R"({"name":"a","url":"ws://h:1/","transport":"quick"})")
+                                   << QStringLiteral(
+                                          "streams[0].transport: expected \"qt\" or \"native\", found \"quick\"");
+    QTest::newRow("transport not a string")
+        << one(R"({"name":"a","url":"ws://h:1/","transport":1})")
+        << QStringLiteral("streams[0].transport: expected a string, found a number");
+    QTest::newRow("bad workspace transport")
+        << QByteArray(R"({"version":1,"transport":"Native","streams":[]})")
+        << QStringLiteral("transport: expected \"qt\" or \"native\", found \"Native\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
                              << QStringLiteral("streams[0].latency_field: expected a JSON pointer starting with '/'");
     QTest::newRow("pointer with a quote") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"/a\":1,\"b"})")
@@ -256,6 +266,32 @@ void TestWorkspace::warnsOnUnknownKeys()
     QCOMPARE(r.warnings.size(), 2);
     QVERIFY(r.warnings.contains(QStringLiteral("w.json: colour: unknown key, ignored")));
     QVERIFY(r.warnings.contains(QStringLiteral("w.json: streams[0].speed: unknown key, ignored")));
+}
+
+// "transport" chooses the websocket client: per stream, or at the top for the streams that do
+// not say; "qt" when neither does. Saved per stream, only when not "qt".
+void TestWorkspace::transportPerStreamAndForAll()
+{
+    Workspace ws;
+    auto r = Workspace::parse(R"({"version":1,"transport":"native","streams":[
+        {"name":"a","url":"ws://h:1/"}, {"name":"b","url":"ws://h:1/","transport":"qt"}]})",
+                              QStringLiteral("w.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY(r.warnings.isEmpty());
+    QCOMPARE(ws.streams[0].transport, WebSocketClient::Native);
+    QCOMPARE(ws.streams[1].transport, WebSocketClient::Qt);
+    QCOMPARE(Workspace::streamToJson(ws.streams[0]).value(QStringLiteral("transport")).toString(),
+             QStringLiteral("native"));
+    QVERIFY(!Workspace::streamToJson(ws.streams[1]).contains(QStringLiteral("transport")));
+    Workspace back;
+    r = Workspace::parse(QJsonDocument(ws.toJson()).toJson(), QStringLiteral("w.json"), back);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QCOMPARE(back.streams[0].transport, WebSocketClient::Native);
+    QCOMPARE(back.streams[1].transport, WebSocketClient::Qt);
+
+    r = Workspace::parse(R"({"version":1,"streams":[{"name":"a","url":"ws://h:1/"}]})", QStringLiteral("w.json"), ws);
+    QVERIFY(r.ok);
+    QCOMPARE(ws.streams[0].transport, WebSocketClient::Qt);
 }
 
 void TestWorkspace::roundTrip()

@@ -2,7 +2,8 @@
 // refused connection, a host name that does not resolve, a TLS handshake or websocket
 // upgrade that never finishes, and no file descriptor left. Each fault is shown (state and
 // reason), retried with backoff within the policy's ceilings, never a crash, and a
-// neighbour on the same worker keeps exact counts through it.
+// neighbour on the same worker keeps exact counts through it. The websocket faults run against
+// both websocket clients (the stream's "transport": qt and native); the storm against Qt's.
 
 #include "IntegrationSupport.h"
 
@@ -262,10 +263,12 @@ private slots:
     void unresolvableHostRetriesWithBackoff();
     void stalledSetUpTimesOutAndRetries_data();
     void stalledSetUpTimesOutAndRetries();
+    void noDescriptorLeftFailsClearlyAndRecovers_data();
     void noDescriptorLeftFailsClearlyAndRecovers();
 
 private:
-    StreamConfig faulty(const QString &scheme, const QString &host, quint16 port) const;
+    StreamConfig faulty(const QString &scheme, const QString &host, quint16 port,
+                        WebSocketClient client = WebSocketClient::Qt) const;
     QTemporaryDir m_dir;
     QString m_caFile;
 };
@@ -281,10 +284,11 @@ void TestFaults::initTestCase()
 
 // A generic stream of one scheme: ws/wss read the replay server's default scenario, tcp/tls
 // its lines; TLS trusts the replay server's built-in certificate.
-StreamConfig TestFaults::faulty(const QString &scheme, const QString &host, quint16 port) const
+StreamConfig TestFaults::faulty(const QString &scheme, const QString &host, quint16 port, WebSocketClient client) const
 {
     StreamConfig c;
     c.name = QStringLiteral("faulty");
+    c.transport = client;
     c.url = QUrl(QStringLiteral("%1://%2:%3").arg(scheme, host).arg(port));
     c.caFile = m_caFile;
     c.reconnectBaseMs = 100;
@@ -365,13 +369,17 @@ void TestFaults::reconnectStormStaysWithinTheBackoff()
     neighbour.verifyExact(engine);
 }
 
+// Websocket rows run against both clients (the stream's "transport").
 void TestFaults::refusedConnectionRetriesUntilAServerListens_data()
 {
     QTest::addColumn<QString>("scheme");
-    QTest::newRow("websocket") << QStringLiteral("ws");
-    QTest::newRow("websocket over TLS") << QStringLiteral("wss");
-    QTest::newRow("lines") << QStringLiteral("tcp");
-    QTest::newRow("lines over TLS") << QStringLiteral("tls");
+    QTest::addColumn<WebSocketClient>("client");
+    QTest::newRow("websocket") << QStringLiteral("ws") << WebSocketClient::Qt;
+    QTest::newRow("websocket over TLS") << QStringLiteral("wss") << WebSocketClient::Qt;
+    QTest::newRow("native websocket") << QStringLiteral("ws") << WebSocketClient::Native;
+    QTest::newRow("native websocket over TLS") << QStringLiteral("wss") << WebSocketClient::Native;
+    QTest::newRow("lines") << QStringLiteral("tcp") << WebSocketClient::Qt;
+    QTest::newRow("lines over TLS") << QStringLiteral("tls") << WebSocketClient::Qt;
 }
 
 // Nobody listens: the stream shows why and retries with a growing delay; once a server
@@ -379,13 +387,14 @@ void TestFaults::refusedConnectionRetriesUntilAServerListens_data()
 void TestFaults::refusedConnectionRetriesUntilAServerListens()
 {
     QFETCH(QString, scheme);
+    QFETCH(WebSocketClient, client);
     const quint16 port = unusedPort();
     QVERIFY(port != 0);
     Neighbour neighbour(1000, 1000);
     QVERIFY(neighbour.listen());
     Engine engine(Engine::Options{1});
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    const StreamConfig c = faulty(scheme, QStringLiteral("127.0.0.1"), port);
+    const StreamConfig c = faulty(scheme, QStringLiteral("127.0.0.1"), port, client);
     const StreamId id = engine.addStream(c);
     neighbour.add(engine);
 
@@ -421,9 +430,11 @@ void TestFaults::refusedConnectionRetriesUntilAServerListens()
 void TestFaults::unresolvableHostRetriesWithBackoff_data()
 {
     QTest::addColumn<QString>("scheme");
-    QTest::newRow("websocket") << QStringLiteral("ws");
-    QTest::newRow("websocket over TLS") << QStringLiteral("wss");
-    QTest::newRow("lines over TLS") << QStringLiteral("tls");
+    QTest::addColumn<WebSocketClient>("client");
+    QTest::newRow("websocket") << QStringLiteral("ws") << WebSocketClient::Qt;
+    QTest::newRow("websocket over TLS") << QStringLiteral("wss") << WebSocketClient::Qt;
+    QTest::newRow("native websocket over TLS") << QStringLiteral("wss") << WebSocketClient::Native;
+    QTest::newRow("lines over TLS") << QStringLiteral("tls") << WebSocketClient::Qt;
 }
 
 // A host name that does not resolve: shown as such and retried with backoff (a failed lookup
@@ -431,6 +442,7 @@ void TestFaults::unresolvableHostRetriesWithBackoff_data()
 void TestFaults::unresolvableHostRetriesWithBackoff()
 {
     QFETCH(QString, scheme);
+    QFETCH(WebSocketClient, client);
 #ifndef __GLIBC__
     QSKIP("that the host name below never reaches a resolver is checked for glibc only");
 #endif
@@ -452,7 +464,7 @@ void TestFaults::unresolvableHostRetriesWithBackoff()
     QVERIFY(neighbour.listen());
     Engine engine(Engine::Options{1});
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    const StreamConfig c = faulty(scheme, host, 9);
+    const StreamConfig c = faulty(scheme, host, 9, client);
     QVERIFY(c.url.isValid());
     QCOMPARE(c.url.host(), host);
     const StreamId id = engine.addStream(c);
@@ -476,12 +488,18 @@ void TestFaults::stalledSetUpTimesOutAndRetries_data()
 {
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<int>("mode");
-    QTest::newRow("TLS handshake never answered (wss)") << QStringLiteral("wss") << int(StallingServer::Mode::Silent);
+    QTest::addColumn<WebSocketClient>("client");
     QTest::newRow("TLS handshake never answered (tls lines)")
-        << QStringLiteral("tls") << int(StallingServer::Mode::Silent);
-    QTest::newRow("websocket upgrade never answered") << QStringLiteral("ws") << int(StallingServer::Mode::Silent);
-    QTest::newRow("websocket upgrade answered halfway")
-        << QStringLiteral("ws") << int(StallingServer::Mode::HalfUpgrade);
+        << QStringLiteral("tls") << int(StallingServer::Mode::Silent) << WebSocketClient::Qt;
+    for (WebSocketClient client : {WebSocketClient::Qt, WebSocketClient::Native}) {
+        const QString n = webSocketClientName(client) + QStringLiteral(": ");
+        QTest::newRow(qPrintable(n + QStringLiteral("TLS handshake never answered (wss)")))
+            << QStringLiteral("wss") << int(StallingServer::Mode::Silent) << client;
+        QTest::newRow(qPrintable(n + QStringLiteral("websocket upgrade never answered")))
+            << QStringLiteral("ws") << int(StallingServer::Mode::Silent) << client;
+        QTest::newRow(qPrintable(n + QStringLiteral("websocket upgrade answered halfway")))
+            << QStringLiteral("ws") << int(StallingServer::Mode::HalfUpgrade) << client;
+    }
 }
 
 // The peer takes the TCP connection and then stalls the set-up. connect_timeout_ms bounds
@@ -491,13 +509,14 @@ void TestFaults::stalledSetUpTimesOutAndRetries()
 {
     QFETCH(QString, scheme);
     QFETCH(int, mode);
+    QFETCH(WebSocketClient, client);
     StallingServer server{StallingServer::Mode(mode)};
     QVERIFY(server.listen());
     Neighbour neighbour(1000, 1000);
     QVERIFY(neighbour.listen());
     Engine engine(Engine::Options{1});
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    StreamConfig c = faulty(scheme, QStringLiteral("127.0.0.1"), server.port());
+    StreamConfig c = faulty(scheme, QStringLiteral("127.0.0.1"), server.port(), client);
     c.connectTimeoutMs = 500;
     const StreamId id = engine.addStream(c);
     neighbour.add(engine);
@@ -522,8 +541,16 @@ void TestFaults::stalledSetUpTimesOutAndRetries()
 // With no descriptor left, a reconnect cannot even create its socket: the stream says so and
 // retries with backoff; once descriptors are available again it reconnects by itself. The
 // open connection of its neighbour needs no new descriptor and keeps counting.
+void TestFaults::noDescriptorLeftFailsClearlyAndRecovers_data()
+{
+    QTest::addColumn<WebSocketClient>("client");
+    QTest::newRow("qt") << WebSocketClient::Qt;
+    QTest::newRow("native") << WebSocketClient::Native;
+}
+
 void TestFaults::noDescriptorLeftFailsClearlyAndRecovers()
 {
+    QFETCH(WebSocketClient, client);
 #ifndef Q_OS_UNIX
     QSKIP("RLIMIT_NOFILE is POSIX");
 #else
@@ -541,7 +568,7 @@ void TestFaults::noDescriptorLeftFailsClearlyAndRecovers()
 
     DescriptorExhaustion exhaustion;
     QVERIFY(exhaustion.openBallast());
-    const StreamConfig c = faulty(QStringLiteral("ws"), QStringLiteral("127.0.0.1"), server.port());
+    const StreamConfig c = faulty(QStringLiteral("ws"), QStringLiteral("127.0.0.1"), server.port(), client);
     const StreamId id = engine.addStream(c); // its sockets, both ends, above the ballast
     WAIT_STATE(engine, id, StreamState::Live, 20000);
     QVERIFY(exhaustion.lowerLimit());

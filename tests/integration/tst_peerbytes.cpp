@@ -1,6 +1,7 @@
 // What a server sends reaches no terminal, log or view unescaped, and a close code Qt
 // replaces is reported honestly: the real engine against a QWebSocketServer on 127.0.0.1
-// that sends escape sequences in a bad message and in its close reason.
+// that sends escape sequences in a bad message and in its close reason. Each test runs with
+// both websocket clients (the stream's "transport").
 
 #include "IntegrationSupport.h"
 
@@ -51,11 +52,19 @@ private:
     QString m_reason;
 };
 
-StreamConfig genericStream(quint16 port)
+StreamConfig genericStream(quint16 port, WebSocketClient client)
 {
     StreamConfig c = wsStream(QStringLiteral("hostile"), port, QStringLiteral("feed"));
     c.venue = Venue::Generic;
+    c.transport = client;
     return c;
+}
+
+void clientRows()
+{
+    QTest::addColumn<WebSocketClient>("client");
+    QTest::newRow("qt") << WebSocketClient::Qt;
+    QTest::newRow("native") << WebSocketClient::Native;
 }
 
 QVector<StreamEvent> eventsOf(const QSignalSpy &spy, EventKind kind)
@@ -74,18 +83,21 @@ QVector<StreamEvent> eventsOf(const QSignalSpy &spy, EventKind kind)
 class TestPeerBytes : public QObject {
     Q_OBJECT
 private slots:
+    void escapeSequencesAreShownEscaped_data() { clientRows(); }
     void escapeSequencesAreShownEscaped();
+    void invalidCloseCodeIsReportedHonestly_data() { clientRows(); }
     void invalidCloseCodeIsReportedHonestly();
 };
 
 void TestPeerBytes::escapeSequencesAreShownEscaped()
 {
+    QFETCH(WebSocketClient, client);
     HostileServer server(QStringLiteral("{\"e\":\"\x1b[2J\x1b]0;pwned\x07\r\nall streams OK"), quint16(4000),
                          QStringLiteral("\x1b[2J\x1b[Hall streams OK"));
     QVERIFY(server.listen());
     Engine engine;
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    const StreamId id = engine.addStream(genericStream(server.port()));
+    const StreamId id = engine.addStream(genericStream(server.port(), client));
     QTRY_VERIFY_WITH_TIMEOUT(!eventsOf(events, EventKind::ParseError).isEmpty()
                                  && !eventsOf(events, EventKind::Disconnected).isEmpty(),
                              scaledMs(20000));
@@ -109,17 +121,24 @@ void TestPeerBytes::escapeSequencesAreShownEscaped()
 
 void TestPeerBytes::invalidCloseCodeIsReportedHonestly()
 {
-    // 999 is no close code (RFC 6455 7.4.2): Qt closes with 1002 and drops the peer's code.
+    QFETCH(WebSocketClient, client);
+    // 999 is no close code (RFC 6455 7.4.2): both close with 1002; Qt drops the peer's code
+    // (and the reason says so), the native client names it.
     HostileServer server(QStringLiteral("{\"e\":\"x\",\"E\":1}"), quint16(999), QStringLiteral("bye"));
     QVERIFY(server.listen());
     Engine engine;
     QSignalSpy events(&engine, &Engine::eventOccurred);
-    engine.addStream(genericStream(server.port()));
+    engine.addStream(genericStream(server.port(), client));
     QTRY_VERIFY_WITH_TIMEOUT(!eventsOf(events, EventKind::Disconnected).isEmpty(), scaledMs(20000));
     const StreamEvent disconnect = eventsOf(events, EventKind::Disconnected).first();
     QCOMPARE(disconnect.closeCode, 1002);
-    QVERIFY2(disconnect.text.startsWith(QStringLiteral("the peer sent an invalid close code")),
-             qPrintable(disconnect.text));
+    // Under STREAMSCOPE_WEBSOCKET=native the "qt" row runs the native client too.
+    if (client == WebSocketClient::Native || qEnvironmentVariable("STREAMSCOPE_WEBSOCKET") == QLatin1String("native"))
+        QVERIFY2(disconnect.text.startsWith(QStringLiteral("the server sent close code 999, which no peer may send")),
+                 qPrintable(disconnect.text));
+    else
+        QVERIFY2(disconnect.text.startsWith(QStringLiteral("the peer sent an invalid close code")),
+                 qPrintable(disconnect.text));
     QVERIFY2(!disconnect.text.contains(QLatin1String("close code 1002 detected")), qPrintable(disconnect.text));
 }
 
