@@ -1,5 +1,7 @@
 #include "BinanceVenue.h"
 
+#include "BinanceBookRules.h"
+
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHost.h"
@@ -13,30 +15,13 @@ namespace streamscope {
 
 QUrl BinanceVenue::serverTimeUrl() const
 {
-    struct RestHost {
-        const char *stream;
-        const char *rest;
-    };
-    static constexpr RestHost kRestHosts[] = {
-        {"stream.binance.com", "api.binance.com"},
-        {"data-stream.binance.vision", "data-api.binance.vision"},
-        {"fstream.binance.com", "fapi.binance.com"},
-    };
-    const QUrl &stream = m_config.url;
-    const QString host = stream.host().toLower();
-    QUrl u;
-    u.setPath(isFutures(m_config) ? QStringLiteral("/fapi/v1/time") : QStringLiteral("/api/v3/time"));
-    for (const RestHost &known : kRestHosts) {
-        if (host == QLatin1String(known.stream)) {
-            u.setScheme(QStringLiteral("https"));
-            u.setHost(QLatin1String(known.rest));
-            return u;
-        }
-    }
-    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(stream.host());
-    u.setPort(stream.port());
-    return u;
+    return binance::restUrl(binance::restBase(m_config),
+                            isFutures(m_config) ? QStringLiteral("/fapi/v1/time") : QStringLiteral("/api/v3/time"));
+}
+
+const book::BookRules *BinanceVenue::bookRules() const
+{
+    return isFutures(m_config) ? &binance::BinanceBookRules::futures() : &binance::BinanceBookRules::spot();
 }
 
 bool BinanceVenue::isFutures(const StreamConfig &config)
