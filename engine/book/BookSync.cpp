@@ -5,20 +5,6 @@
 
 namespace streamscope::book {
 
-namespace {
-// A price as the venue wrote it, for reasons shown to people ("27123.45").
-QString priceText(Fixed v)
-{
-    QString s = QString::number(v / kUnit);
-    if (const Fixed frac = v % kUnit; frac != 0) {
-        QString f = QString::number(frac).rightJustified(kDecimals, QLatin1Char('0'));
-        while (f.endsWith(QLatin1Char('0')))
-            f.chop(1);
-        s += QLatin1Char('.') + f;
-    }
-    return s;
-}
-} // namespace
 
 BookSync::BookSync(const BookRules &rules, const QString &instrument, std::size_t maxLevelsPerSide)
     : m_rules(rules)
@@ -243,6 +229,8 @@ void BookSync::onSnapshot(std::int64_t snapshotId, const std::vector<LevelChange
     m_retryDelayMs = kRetryMinMs;
     m_status.timeToSyncMs = m_syncStartMs >= 0 ? std::max<qint64>(0, nowMs - m_syncStartMs) : 0;
     m_syncStartMs = -1;
+    if (m_lastAuditMs < 0)
+        m_lastAuditMs = nowMs; // the first audit one period after the first sync
     setState(BookState::Synced);
     m_changed = true;
     checkCrossed();
@@ -259,8 +247,8 @@ void BookSync::tick(qint64 nowMs)
         return;
     }
     if (nowMs - m_crossedSinceMs >= kCrossedResyncMs) {
-        const QString bid = priceText(m_book.best(Side::Bid)->price);
-        const QString ask = priceText(m_book.best(Side::Ask)->price);
+        const QString bid = fixedText(m_book.best(Side::Bid)->price);
+        const QString ask = fixedText(m_book.best(Side::Ask)->price);
         desync(QStringLiteral("crossed for %1 s: best bid %2 ≥ best ask %3").arg(kCrossedResyncMs / 1000).arg(bid, ask));
     }
 }

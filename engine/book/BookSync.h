@@ -67,7 +67,7 @@ public:
     // The connection went: every diff from now on is a new sequence.
     void reset();
 
-    // An audit is due: synced, none running, `periodMs` since the last one.
+    // An audit is due: synced, none running, `periodMs` since the last one (or the first sync).
     bool auditDue(qint64 nowMs, qint64 periodMs) const;
     void auditRequested(qint64 nowMs);
     void onAuditSnapshot(std::int64_t snapshotId, const std::vector<LevelChange> &levels);

@@ -8,6 +8,8 @@
 //
 // Thread contract: pure functions.
 
+#include <QtCore/QString>
+
 #include <cstdint>
 #include <string_view>
 
@@ -65,6 +67,19 @@ inline bool parseFixed(std::string_view text, Fixed &out)
         return false;
     out = whole + fraction;
     return true;
+}
+
+// `v` as a decimal without trailing zeros ("27123.45", "0.001", "5"), for people.
+inline QString fixedText(Fixed v)
+{
+    QString s = QString::number(v / kUnit);
+    if (const Fixed frac = v % kUnit; frac != 0) {
+        QString f = QString::number(frac).rightJustified(kDecimals, QLatin1Char('0'));
+        while (f.endsWith(QLatin1Char('0')))
+            f.chop(1);
+        s += QLatin1Char('.') + f;
+    }
+    return s;
 }
 
 } // namespace streamscope::book

@@ -340,7 +340,8 @@ void TestBinanceBooks::auditMatches()
     BookSync sync(BinanceBookRules::spot(), QStringLiteral("BTCUSDT"));
     feed(sync, {100, 110, 0, {}, {}});
     snapshot(sync, 105, kSnapBids, kSnapAsks);
-    QVERIFY(sync.auditDue(5000, 60000));
+    QVERIFY(!sync.auditDue(60999, 60000)); // one period after the first sync (at 1000)
+    QVERIFY(sync.auditDue(61000, 60000));
     sync.auditRequested(5000);
     QVERIFY(!sync.auditDue(5000, 60000));
     feed(sync, {111, 112, 0, {{"99.75", "1"}}, {}});
