@@ -1,13 +1,25 @@
 // Order books end to end (docs/books.md): the real engine against a Binance-like venue written
 // in the test (BookVenueServer.h: its depth stream over a websocket and its REST snapshot over
 // HTTP, both on 127.0.0.1). A book per instrument of a combined stream, synced from the
-// snapshot; a real gap in one instrument resyncs it alone; "book": false keeps none.
+// snapshot; a real gap in one instrument resyncs it alone; "book": false keeps none. With the
+// alert service of headless mode: a level corrupted silently (every update id in order) is
+// caught by the audit (match below 100 %, book_desync raised, then cleared once a resync set
+// the book right), and a crossed book raises book_crossed; both count in alerts_raised and
+// show in the report's books list.
 
 #include "../common/TimeFactor.h"
 #include "BookVenueServer.h"
 
+#include "AlertMonitor.h"
+#include "AlertService.h"
 #include "Engine.h"
+#include "Report.h"
 #include "StreamSnapshot.h"
+#include "Workspace.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QJsonArray>
+#include <QtCore/QTimer>
 
 #include <QtTest/QtTest>
 
@@ -45,6 +57,59 @@ BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
     return {};
 }
 
+// Headless mode's alert service fed the engine's snapshots every 100 ms, with one rule for every
+// stream: book_desync and book_crossed, cleared after 1 s.
+class Alerts {
+public:
+    explicit Alerts(Engine &engine)
+        : m_engine(engine)
+    {
+        Workspace ws;
+        ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
+                                           {QStringLiteral("book_desync"), true},
+                                           {QStringLiteral("book_crossed"), true},
+                                           {QStringLiteral("clear_after_s"), 1}}};
+        QString error;
+        if (!m_service.configure(ws, false, &error))
+            qFatal("alert rules: %s", qPrintable(error));
+        QObject::connect(&m_service, &alerts::AlertService::alertRaised, &m_service,
+                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_raised[condition]; });
+        QObject::connect(&m_service, &alerts::AlertService::alertCleared, &m_service,
+                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_cleared[condition]; });
+        m_steady.start();
+        m_timer.setInterval(100);
+        QObject::connect(&m_timer, &QTimer::timeout, &m_service, [this] {
+            m_service.evaluate(m_engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed());
+        });
+        m_timer.start();
+    }
+    int raised(alerts::AlertMonitor::Condition c) const { return m_raised.value(int(c)); }
+    int cleared(alerts::AlertMonitor::Condition c) const { return m_cleared.value(int(c)); }
+    QJsonObject report() const
+    {
+        QJsonObject r = app::buildReport(m_engine.snapshot(true), 1.0);
+        m_service.addToReport(r);
+        return r;
+    }
+
+private:
+    Engine &m_engine;
+    alerts::AlertService m_service;
+    QElapsedTimer m_steady;
+    QTimer m_timer;
+    QHash<int, int> m_raised;
+    QHash<int, int> m_cleared;
+};
+
+QJsonObject reportedBook(const QJsonObject &report, const QString &instrument)
+{
+    for (const QJsonValue &b : report.value(QStringLiteral("streams")).toArray().at(0).toObject().value(
+             QStringLiteral("books")).toArray())
+        if (b.toObject().value(QStringLiteral("instrument")).toString() == instrument)
+            return b.toObject();
+    return {};
+}
+
 } // namespace
 
 class TestBooksLoopback : public QObject {
@@ -52,6 +117,8 @@ class TestBooksLoopback : public QObject {
 private slots:
     void bookPerInstrumentAndAGapResyncsOnlyItsOwn();
     void bookFalseKeepsNone();
+    void auditCatchesASilentCorruption();
+    void crossedBookIsFlagged();
 };
 
 void TestBooksLoopback::bookPerInstrumentAndAGapResyncsOnlyItsOwn()
@@ -116,6 +183,99 @@ void TestBooksLoopback::bookFalseKeepsNone()
     QTest::qWait(300); // a few of the worker's ticks, in which a book would ask for its snapshot
     QVERIFY(engine.snapshot(id).books.isEmpty());
     QCOMPARE(venue.snapshotRequests(btc), 0);
+}
+
+void TestBooksLoopback::auditCatchesASilentCorruption()
+{
+    using Condition = alerts::AlertMonitor::Condition;
+    BookVenueServer venue;
+    QVERIFY(venue.listen());
+    const QString btc = QStringLiteral("BTCUSDT");
+    venue.diff(btc, levels({{"100.00", "1"}, {"99.00", "2"}, {"98.00", "3"}}), levels({{"101.00", "1"}, {"102.00", "2"}}));
+    Engine engine;
+    Alerts alerts(engine);
+    StreamConfig c = depthStream(venue, {btc});
+    c.bookAuditS = 1;
+    const StreamId id = engine.addStream(c);
+    QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
+    venue.diff(btc, levels({{"99.50", "1"}}), {});
+    QTRY_COMPARE_WITH_TIMEOUT(bookOf(engine, id, btc).state, BookState::Synced, scaledMs(10000));
+    // A first audit of a right book: a full match.
+    QTRY_VERIFY_WITH_TIMEOUT(bookOf(engine, id, btc).audits >= 1, scaledMs(10000));
+    BookStatus b = bookOf(engine, id, btc);
+    QCOMPARE(b.lastAuditMatchRatio, 1.0);
+    QCOMPARE(b.auditMismatches, quint64(0));
+    QCOMPARE(b.resyncs, quint64(0));
+    QCOMPARE(alerts.raised(Condition::BookDesync), 0);
+
+    // 99.00 goes to 5 at the venue, but 7 reaches the book; every update id is in order.
+    venue.corrupt(btc, levels({{"99.00", "5"}}), levels({{"99.00", "7"}}));
+    QTRY_VERIFY_WITH_TIMEOUT(bookOf(engine, id, btc).auditMismatches >= 1, scaledMs(10000));
+    b = bookOf(engine, id, btc);
+    QVERIFY2(b.minAuditMatchRatio < 1.0, qPrintable(QString::number(b.minAuditMatchRatio)));
+    QCOMPARE(b.minAuditMatchRatio, 5.0 / 6.0); // 4 bids and 2 asks compared, one differs
+    QVERIFY(b.resyncs >= 1);
+    QVERIFY2(b.lastResyncReason.startsWith(QLatin1String("audit at update")), qPrintable(b.lastResyncReason));
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.raised(Condition::BookDesync), 1, scaledMs(10000));
+    // The resync: the next diff restarts the sync, the snapshot sets the book right, the next
+    // audit matches, and the episode ends.
+    venue.diff(btc, {}, levels({{"103.00", "1"}}));
+    QTRY_COMPARE_WITH_TIMEOUT(bookOf(engine, id, btc).state, BookState::Synced, scaledMs(10000));
+    const quint64 audits = bookOf(engine, id, btc).audits;
+    QTRY_VERIFY_WITH_TIMEOUT(bookOf(engine, id, btc).audits > audits, scaledMs(10000));
+    b = bookOf(engine, id, btc);
+    QCOMPARE(b.lastAuditMatchRatio, 1.0);
+    QCOMPARE(b.staleLevels, qint64(0));
+    QCOMPARE(b.state, BookState::Synced);
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.cleared(Condition::BookDesync), 1,
+                              scaledMs(int(alerts::AlertMonitor::kGapHoldMs) + 10000));
+    QCOMPARE(alerts.raised(Condition::BookDesync), 1);
+
+    const QJsonObject report = alerts.report();
+    const QJsonObject stream = report.value(QStringLiteral("streams")).toArray().at(0).toObject();
+    QVERIFY(stream.value(QStringLiteral("alerts_raised")).toInteger() >= 1);
+    const QJsonObject r = reportedBook(report, btc);
+    QCOMPARE(r.value(QStringLiteral("state")).toString(), QStringLiteral("synced"));
+    QVERIFY(r.value(QStringLiteral("audit_mismatches")).toInteger() >= 1);
+    QCOMPARE(r.value(QStringLiteral("min_audit_match_ratio")).toDouble(), 0.8333);
+    QCOMPARE(r.value(QStringLiteral("last_audit_match_ratio")).toDouble(), 1.0);
+    QCOMPARE(r.value(QStringLiteral("bid_levels")).toInt(), 4);
+    QCOMPARE(r.value(QStringLiteral("ask_levels")).toInt(), 3);
+    QStringList keys = r.keys();
+    keys.sort();
+    QCOMPARE(keys, QStringList({QStringLiteral("ask_levels"), QStringLiteral("audit_mismatches"),
+                                QStringLiteral("audits"), QStringLiteral("bid_levels"),
+                                QStringLiteral("checksum_failures"), QStringLiteral("crossed_episodes"),
+                                QStringLiteral("instrument"), QStringLiteral("last_audit_match_ratio"),
+                                QStringLiteral("last_resync_reason"), QStringLiteral("min_audit_match_ratio"),
+                                QStringLiteral("resyncs"), QStringLiteral("stale_levels"), QStringLiteral("state"),
+                                QStringLiteral("time_to_sync_ms")}));
+}
+
+void TestBooksLoopback::crossedBookIsFlagged()
+{
+    using Condition = alerts::AlertMonitor::Condition;
+    BookVenueServer venue;
+    QVERIFY(venue.listen());
+    const QString btc = QStringLiteral("BTCUSDT");
+    venue.diff(btc, levels({{"100.00", "1"}}), levels({{"101.00", "1"}}));
+    Engine engine;
+    Alerts alerts(engine);
+    const StreamId id = engine.addStream(depthStream(venue, {btc}));
+    QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
+    venue.diff(btc, levels({{"99.00", "1"}}), {});
+    QTRY_COMPARE_WITH_TIMEOUT(bookOf(engine, id, btc).state, BookState::Synced, scaledMs(10000));
+    // A bid above the best ask, in order: the venue's own book is crossed.
+    venue.diff(btc, levels({{"101.50", "1"}}), {});
+    QTRY_COMPARE_WITH_TIMEOUT(bookOf(engine, id, btc).crossedEpisodes, quint64(1), scaledMs(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(alerts.raised(Condition::BookCrossed), 1, scaledMs(10000));
+    // Crossed for a second: resynced; the venue's snapshot is crossed as well, so it crosses again.
+    QTRY_VERIFY_WITH_TIMEOUT(bookOf(engine, id, btc).resyncs >= 1, scaledMs(10000));
+    QVERIFY2(bookOf(engine, id, btc).lastResyncReason.startsWith(QStringLiteral("crossed for 1 s: best bid 101.5 ≥ best ask 101")),
+             qPrintable(bookOf(engine, id, btc).lastResyncReason));
+    QTRY_VERIFY_WITH_TIMEOUT(alerts.raised(Condition::BookDesync) >= 1, scaledMs(10000));
+    const QJsonObject r = reportedBook(alerts.report(), btc);
+    QVERIFY(r.value(QStringLiteral("crossed_episodes")).toInteger() >= 1);
 }
 
 QTEST_GUILESS_MAIN(TestBooksLoopback)
