@@ -253,6 +253,14 @@ void BookSync::tick(qint64 nowMs)
     }
 }
 
+std::size_t BookSync::prune(std::size_t depth)
+{
+    const std::size_t dropped = m_book.pruneBeyond(Side::Bid, depth) + m_book.pruneBeyond(Side::Ask, depth);
+    if (dropped)
+        m_changed = true;
+    return dropped;
+}
+
 // ---- the audit -----------------------------------------------------------------------------
 
 bool BookSync::auditDue(qint64 nowMs, qint64 periodMs) const

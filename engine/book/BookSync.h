@@ -76,6 +76,10 @@ public:
 
     // Housekeeping: a book crossed for kCrossedResyncMs is resynced.
     void tick(qint64 nowMs);
+    // The pruning policy (docs/books.md): each side keeps the `depth` levels nearest the top,
+    // the depth its snapshots have. The venue sends no diff for a level beyond that depth that
+    // does not change, so such a level would go stale. Returns the levels dropped.
+    std::size_t prune(std::size_t depth);
 
     const QString &instrument() const { return m_status.instrument; }
     BookState state() const { return m_status.state; }

@@ -220,8 +220,10 @@ void BookKeeper::tick(qint64 nowMs)
                 fetch(*e, true, nowMs);
         }
     }
+    const auto depth = std::size_t(m_rules.snapshotDepth());
     for (const std::unique_ptr<Entry> &e : m_books) {
         e->sync->tick(nowMs);
+        e->sync->prune(depth);
         report(*e);
         if (e->sync->takeChanged())
             m_dirty = true;

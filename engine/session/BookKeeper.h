@@ -12,7 +12,8 @@
 //     venue's request weight (a token bucket of BookRules::weightPerMinute), each answer at most
 //     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; a crossed book's timer; the books'
 //     status published to StreamShared when it changed, and an event when a book loses sync or
-//     crosses (at most ten of a kind a second, EventThrottle);
+//     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
+//     snapshot's depth (BookSync::prune);
 //   - reset() when the connections went: every book starts over.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
 //

@@ -441,6 +441,14 @@ void TestBinanceBooks::snapshotUrls()
              QUrl(QStringLiteral("https://fapi.binance.com")));
     QCOMPARE(BinanceBookRules::spot().defaultRestBase(QUrl(QStringLiteral("ws://127.0.0.1:9000/ws"))),
              QUrl(QStringLiteral("http://127.0.0.1:9000")));
+    // The stream's rest_url comes first, for snapshots and the server time alike.
+    StreamConfig c;
+    c.url = QUrl(QStringLiteral("wss://stream.binance.com:9443/ws/btcusdt@depth"));
+    QCOMPARE(binance::restBase(c), QUrl(QStringLiteral("https://api.binance.com")));
+    c.restUrl = QUrl(QStringLiteral("http://127.0.0.1:8080/binance"));
+    QCOMPARE(binance::restBase(c), c.restUrl);
+    QCOMPARE(binance::restUrl(binance::restBase(c), QStringLiteral("/api/v3/time")),
+             QUrl(QStringLiteral("http://127.0.0.1:8080/binance/api/v3/time")));
 }
 
 QTEST_GUILESS_MAIN(TestBinanceBooks)
