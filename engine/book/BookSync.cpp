@@ -5,7 +5,6 @@
 
 namespace streamscope::book {
 
-
 BookSync::BookSync(const BookRules &rules, const QString &instrument, std::size_t maxLevelsPerSide)
     : m_rules(rules)
     , m_book(maxLevelsPerSide)
@@ -62,10 +61,9 @@ void BookSync::onDiff(const DiffIds &ids, const LevelChange *changes, std::size_
         }
         return;
     }
-    const DiffAction action = m_expectFirst ? (m_rules.coveredBySnapshot(ids, m_id)
-                                                   ? DiffAction::Ignore
-                                                   : m_rules.firstAfterSnapshot(ids, m_id))
-                                            : m_rules.next(ids, m_id);
+    const DiffAction action = m_expectFirst
+        ? (m_rules.coveredBySnapshot(ids, m_id) ? DiffAction::Ignore : m_rules.firstAfterSnapshot(ids, m_id))
+        : m_rules.next(ids, m_id);
     if (action == DiffAction::Ignore)
         return;
     if (action == DiffAction::Gap) {
@@ -73,9 +71,9 @@ void BookSync::onDiff(const DiffIds &ids, const LevelChange *changes, std::size_
                                    .arg(ids.first)
                                    .arg(ids.last)
                                    .arg(m_id)
-                             : ids.prev != INT64_MIN && ids.first != INT64_MIN && ids.prev != m_id
-                             ? QStringLiteral("gap: the diff after %1 says its previous was %2").arg(m_id).arg(ids.prev)
-                             : QStringLiteral("gap: a diff from %1 after %2").arg(ids.first).arg(m_id));
+                   : ids.prev != INT64_MIN && ids.first != INT64_MIN && ids.prev != m_id
+                   ? QStringLiteral("gap: the diff after %1 says its previous was %2").arg(m_id).arg(ids.prev)
+                   : QStringLiteral("gap: a diff from %1 after %2").arg(ids.first).arg(m_id));
         buffer(ids, changes, count); // the first diff of the new sync
         return;
     }
@@ -249,7 +247,8 @@ void BookSync::tick(qint64 nowMs)
     if (nowMs - m_crossedSinceMs >= kCrossedResyncMs) {
         const QString bid = fixedText(m_book.best(Side::Bid)->price);
         const QString ask = fixedText(m_book.best(Side::Ask)->price);
-        desync(QStringLiteral("crossed for %1 s: best bid %2 ≥ best ask %3").arg(kCrossedResyncMs / 1000).arg(bid, ask));
+        desync(
+            QStringLiteral("crossed for %1 s: best bid %2 ≥ best ask %3").arg(kCrossedResyncMs / 1000).arg(bid, ask));
     }
 }
 

@@ -56,7 +56,7 @@ void OrderBook::set(Side side, Fixed price, Fixed qty)
     if (v.size() >= m_maxLevels) {
         ++m_pruned;
         if (i == 0)
-            return; // worse than every level held
+            return;         // worse than every level held
         v.erase(v.begin()); // the worst makes room
         --i;
     }

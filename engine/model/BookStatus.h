@@ -30,18 +30,18 @@ inline const char *bookStateName(BookState s)
 struct BookStatus {
     QString instrument; // as the venue names it (Binance: the symbol, "BTCUSDT")
     BookState state = BookState::Unknown;
-    quint64 resyncs = 0;           // times the book was found wrong and fetched again
-    quint64 checksumFailures = 0;  // the venue's checksum did not match the book (venues that send one)
-    quint64 crossedEpisodes = 0;   // times the book became crossed
-    quint64 audits = 0;            // REST audits compared with the book
-    quint64 auditMismatches = 0;   // of which did not match (then the book resyncs)
+    quint64 resyncs = 0;               // times the book was found wrong and fetched again
+    quint64 checksumFailures = 0;      // the venue's checksum did not match the book (venues that send one)
+    quint64 crossedEpisodes = 0;       // times the book became crossed
+    quint64 audits = 0;                // REST audits compared with the book
+    quint64 auditMismatches = 0;       // of which did not match (then the book resyncs)
     double lastAuditMatchRatio = -1.0; // share of the top levels that matched at the last audit; -1 none yet
     double minAuditMatchRatio = -1.0;  // the lowest seen; -1 none yet
-    qint64 staleLevels = 0;        // at the last audit: levels kept locally but absent from the snapshot
+    qint64 staleLevels = 0;            // at the last audit: levels kept locally but absent from the snapshot
     int bidLevels = 0;
     int askLevels = 0;
-    qint64 timeToSyncMs = -1;      // the last sync's duration, from asking for the snapshot to synced; -1 never synced
-    QString lastResyncReason;      // why it last lost sync (escaped peer text where it quotes the venue)
+    qint64 timeToSyncMs = -1; // the last sync's duration, from asking for the snapshot to synced; -1 never synced
+    QString lastResyncReason; // why it last lost sync (escaped peer text where it quotes the venue)
 };
 
 } // namespace streamscope

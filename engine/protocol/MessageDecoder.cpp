@@ -590,7 +590,8 @@ namespace {
 
 // One object's levels (and, one level down at most, the nested event's).
 simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::LevelKeys &keys,
-                                MessageDecoder::LevelSink &sink, bool nested, std::string_view &failedKey, bool &stopped)
+                                MessageDecoder::LevelSink &sink, bool nested, std::string_view &failedKey,
+                                bool &stopped)
 {
     for (auto field : object) {
         std::string_view key;

@@ -259,8 +259,7 @@ void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
     connect(reply, &QNetworkReply::finished, this, [this, entry, reply, audit] { onReply(entry, reply, audit); });
 }
 
-bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<LevelChange> &levels,
-                              QString &why)
+bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<LevelChange> &levels, QString &why)
 {
     ReceiveBuffer buffer; // one snapshot at a time; freed after
     const MessageView view = buffer.copy(body.constData(), body.size());
@@ -328,16 +327,15 @@ void BookKeeper::report(Entry &e)
     if (s.crossedEpisodes > e.reportedCrossed && m_status.allow(EventKind::Info)) {
         const auto bid = e.sync->book().best(Side::Bid);
         const auto ask = e.sync->book().best(Side::Ask);
-        m_status.emitEvent(EventKind::Info, QStringLiteral("book %1 crossed: best bid %2 ≥ best ask %3")
-                                                .arg(s.instrument,
-                                                     bid ? book::fixedText(bid->price) : QStringLiteral("none"),
-                                                     ask ? book::fixedText(ask->price) : QStringLiteral("none")));
+        m_status.emitEvent(EventKind::Info,
+                           QStringLiteral("book %1 crossed: best bid %2 ≥ best ask %3")
+                               .arg(s.instrument, bid ? book::fixedText(bid->price) : QStringLiteral("none"),
+                                    ask ? book::fixedText(ask->price) : QStringLiteral("none")));
     }
     if (s.state == BookState::Synced && e.reportedState != BookState::Synced && e.reportedState != BookState::Crossed
         && s.resyncs > 0 && m_status.allow(EventKind::Info))
-        m_status.emitEvent(EventKind::Info, QStringLiteral("book %1 synced again in %2 ms")
-                                                .arg(s.instrument)
-                                                .arg(s.timeToSyncMs));
+        m_status.emitEvent(EventKind::Info,
+                           QStringLiteral("book %1 synced again in %2 ms").arg(s.instrument).arg(s.timeToSyncMs));
     e.reportedResyncs = s.resyncs;
     e.reportedCrossed = s.crossedEpisodes;
     e.reportedState = s.state;

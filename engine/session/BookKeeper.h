@@ -53,8 +53,8 @@ public:
     static constexpr qint64 kMaxSnapshotBytes = 8 * 1024 * 1024;
     static constexpr int kSnapshotTimeoutMs = 10000;
 
-    BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared,
-               MessageDecoder &decoder, const Clock &clock, SessionStatus &status, QObject *parent = nullptr);
+    BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared, MessageDecoder &decoder,
+               const Clock &clock, SessionStatus &status, QObject *parent = nullptr);
     ~BookKeeper() override;
 
     // Whether `config` keeps books with `rules` (null: the venue has none): a parsed stream
@@ -91,8 +91,7 @@ private:
     Entry *add(std::string_view symbol);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
-    bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels,
-                      QString &why);
+    bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
     void refill(qint64 nowMs);
     void report(Entry &entry);
     void publish();

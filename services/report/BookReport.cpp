@@ -46,23 +46,23 @@ void addBookFields(QJsonObject &o, const StreamSnapshot &s)
     const QJsonValue null(QJsonValue::Null);
     QJsonArray books;
     for (const BookStatus &b : s.books) {
-        books.append(QJsonObject{
-            {QStringLiteral("instrument"), b.instrument},
-            {QStringLiteral("state"), QLatin1String(bookStateName(b.state))},
-            {QStringLiteral("resyncs"), qint64(b.resyncs)},
-            {QStringLiteral("checksum_failures"), qint64(b.checksumFailures)},
-            {QStringLiteral("crossed_episodes"), qint64(b.crossedEpisodes)},
-            {QStringLiteral("audits"), qint64(b.audits)},
-            {QStringLiteral("audit_mismatches"), qint64(b.auditMismatches)},
-            {QStringLiteral("last_audit_match_ratio"),
-             b.lastAuditMatchRatio >= 0 ? QJsonValue(round4(b.lastAuditMatchRatio)) : null},
-            {QStringLiteral("min_audit_match_ratio"),
-             b.minAuditMatchRatio >= 0 ? QJsonValue(round4(b.minAuditMatchRatio)) : null},
-            {QStringLiteral("stale_levels"), b.staleLevels},
-            {QStringLiteral("bid_levels"), b.bidLevels},
-            {QStringLiteral("ask_levels"), b.askLevels},
-            {QStringLiteral("time_to_sync_ms"), b.timeToSyncMs >= 0 ? QJsonValue(b.timeToSyncMs) : null},
-            {QStringLiteral("last_resync_reason"), b.lastResyncReason}});
+        books.append(
+            QJsonObject{{QStringLiteral("instrument"), b.instrument},
+                        {QStringLiteral("state"), QLatin1String(bookStateName(b.state))},
+                        {QStringLiteral("resyncs"), qint64(b.resyncs)},
+                        {QStringLiteral("checksum_failures"), qint64(b.checksumFailures)},
+                        {QStringLiteral("crossed_episodes"), qint64(b.crossedEpisodes)},
+                        {QStringLiteral("audits"), qint64(b.audits)},
+                        {QStringLiteral("audit_mismatches"), qint64(b.auditMismatches)},
+                        {QStringLiteral("last_audit_match_ratio"),
+                         b.lastAuditMatchRatio >= 0 ? QJsonValue(round4(b.lastAuditMatchRatio)) : null},
+                        {QStringLiteral("min_audit_match_ratio"),
+                         b.minAuditMatchRatio >= 0 ? QJsonValue(round4(b.minAuditMatchRatio)) : null},
+                        {QStringLiteral("stale_levels"), b.staleLevels},
+                        {QStringLiteral("bid_levels"), b.bidLevels},
+                        {QStringLiteral("ask_levels"), b.askLevels},
+                        {QStringLiteral("time_to_sync_ms"), b.timeToSyncMs >= 0 ? QJsonValue(b.timeToSyncMs) : null},
+                        {QStringLiteral("last_resync_reason"), b.lastResyncReason}});
     }
     o.insert(QStringLiteral("books"), books);
 }
@@ -70,7 +70,8 @@ void addBookFields(QJsonObject &o, const StreamSnapshot &s)
 void appendBookMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams, const QList<QByteArray> &names,
                        bool classic)
 {
-    const bool any = std::any_of(streams.begin(), streams.end(), [](const StreamSnapshot &s) { return !s.books.isEmpty(); });
+    const bool any =
+        std::any_of(streams.begin(), streams.end(), [](const StreamSnapshot &s) { return !s.books.isEmpty(); });
     if (!any)
         return;
     // One sample per book of every stream: `value` gives it, or nothing.

@@ -53,16 +53,15 @@ public:
         });
     }
 
-    bool listen()
-    {
-        return m_ws.listen(QHostAddress::LocalHost, 0) && m_http.listen(QHostAddress::LocalHost, 0);
-    }
+    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0) && m_http.listen(QHostAddress::LocalHost, 0); }
     QUrl streamUrl(const QStringList &symbols) const
     {
         QStringList names;
         for (const QString &s : symbols)
             names << s.toLower() + QStringLiteral("@depth@100ms");
-        return QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=%2").arg(m_ws.serverPort()).arg(names.join(QLatin1Char('/'))));
+        return QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=%2")
+                        .arg(m_ws.serverPort())
+                        .arg(names.join(QLatin1Char('/'))));
     }
     QUrl restUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_http.serverPort())); }
     int connections() const

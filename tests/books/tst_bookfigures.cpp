@@ -8,6 +8,8 @@
 #include "StreamFigures.h"
 
 #include <QtCore/QJsonArray>
+#include <QtCore/QProcess>
+#include <QtCore/QStandardPaths>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 
@@ -53,6 +55,7 @@ private slots:
     void crossedRaised();
     void reportFields();
     void metrics();
+    void metricsPassPromtool();
 };
 
 void TestBookFigures::rulesReadAndWritten()
@@ -79,9 +82,9 @@ void TestBookFigures::ruleOfTheWrongType()
 {
     AlertRule r;
     QString error;
-    QVERIFY(!AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                             {QStringLiteral("book_crossed"), 1}},
-                                 QStringLiteral("alerts[3]"), r, &error));
+    QVERIFY(!AlertRule::fromJson(
+        QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("book_crossed"), 1}},
+        QStringLiteral("alerts[3]"), r, &error));
     QCOMPARE(error, QStringLiteral("alerts[3].book_crossed: expected true or false"));
 }
 
@@ -157,7 +160,8 @@ void TestBookFigures::crossedRaised()
     m.setRules({r});
     QSignalSpy raised(&m, &AlertMonitor::alertRaised);
     qint64 t = 1'000'000;
-    m.evaluate(1, QStringLiteral("depth"), sample({book("BTCUSDT", BookState::Synced), book("ETHUSDT", BookState::Synced)}, t), t);
+    m.evaluate(1, QStringLiteral("depth"),
+               sample({book("BTCUSDT", BookState::Synced), book("ETHUSDT", BookState::Synced)}, t), t);
     t += 1000;
     m.evaluate(1, QStringLiteral("depth"),
                sample({book("BTCUSDT", BookState::Synced), book("ETHUSDT", BookState::Crossed, 0, 1)}, t), t);
@@ -235,6 +239,26 @@ void TestBookFigures::metrics()
     QByteArray nothing;
     app::appendBookMetrics(nothing, {stream({})}, names, false);
     QVERIFY(nothing.isEmpty()); // no books, no families
+}
+
+// The classic text format as Prometheus' own linter reads it (skipped without promtool).
+void TestBookFigures::metricsPassPromtool()
+{
+    const QString promtool = QStandardPaths::findExecutable(QStringLiteral("promtool"));
+    if (promtool.isEmpty())
+        QSKIP("promtool is not installed");
+    BookStatus b = book("BTCUSDT", BookState::Synced, 1);
+    b.audits = 2;
+    b.lastAuditMatchRatio = 1.0;
+    QByteArray text;
+    app::appendBookMetrics(text, {stream({b, book("ETH-USDT", BookState::Resyncing)})}, {"depth"}, true);
+    QProcess p;
+    p.start(promtool, {QStringLiteral("check"), QStringLiteral("metrics")});
+    QVERIFY(p.waitForStarted());
+    p.write(text);
+    p.closeWriteChannel();
+    QVERIFY(p.waitForFinished(30000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardOutput() + p.readAllStandardError() + "\n" + text);
 }
 
 QTEST_GUILESS_MAIN(TestBookFigures)

@@ -103,8 +103,8 @@ private:
 
 QJsonObject reportedBook(const QJsonObject &report, const QString &instrument)
 {
-    for (const QJsonValue &b : report.value(QStringLiteral("streams")).toArray().at(0).toObject().value(
-             QStringLiteral("books")).toArray())
+    for (const QJsonValue &b :
+         report.value(QStringLiteral("streams")).toArray().at(0).toObject().value(QStringLiteral("books")).toArray())
         if (b.toObject().value(QStringLiteral("instrument")).toString() == instrument)
             return b.toObject();
     return {};
@@ -191,7 +191,8 @@ void TestBooksLoopback::auditCatchesASilentCorruption()
     BookVenueServer venue;
     QVERIFY(venue.listen());
     const QString btc = QStringLiteral("BTCUSDT");
-    venue.diff(btc, levels({{"100.00", "1"}, {"99.00", "2"}, {"98.00", "3"}}), levels({{"101.00", "1"}, {"102.00", "2"}}));
+    venue.diff(btc, levels({{"100.00", "1"}, {"99.00", "2"}, {"98.00", "3"}}),
+               levels({{"101.00", "1"}, {"102.00", "2"}}));
     Engine engine;
     Alerts alerts(engine);
     StreamConfig c = depthStream(venue, {btc});
@@ -243,13 +244,13 @@ void TestBooksLoopback::auditCatchesASilentCorruption()
     QCOMPARE(r.value(QStringLiteral("ask_levels")).toInt(), 3);
     QStringList keys = r.keys();
     keys.sort();
-    QCOMPARE(keys, QStringList({QStringLiteral("ask_levels"), QStringLiteral("audit_mismatches"),
-                                QStringLiteral("audits"), QStringLiteral("bid_levels"),
-                                QStringLiteral("checksum_failures"), QStringLiteral("crossed_episodes"),
-                                QStringLiteral("instrument"), QStringLiteral("last_audit_match_ratio"),
-                                QStringLiteral("last_resync_reason"), QStringLiteral("min_audit_match_ratio"),
-                                QStringLiteral("resyncs"), QStringLiteral("stale_levels"), QStringLiteral("state"),
-                                QStringLiteral("time_to_sync_ms")}));
+    QCOMPARE(keys,
+             QStringList({QStringLiteral("ask_levels"), QStringLiteral("audit_mismatches"), QStringLiteral("audits"),
+                          QStringLiteral("bid_levels"), QStringLiteral("checksum_failures"),
+                          QStringLiteral("crossed_episodes"), QStringLiteral("instrument"),
+                          QStringLiteral("last_audit_match_ratio"), QStringLiteral("last_resync_reason"),
+                          QStringLiteral("min_audit_match_ratio"), QStringLiteral("resyncs"),
+                          QStringLiteral("stale_levels"), QStringLiteral("state"), QStringLiteral("time_to_sync_ms")}));
 }
 
 void TestBooksLoopback::crossedBookIsFlagged()
@@ -271,7 +272,8 @@ void TestBooksLoopback::crossedBookIsFlagged()
     QTRY_COMPARE_WITH_TIMEOUT(alerts.raised(Condition::BookCrossed), 1, scaledMs(10000));
     // Crossed for a second: resynced; the venue's snapshot is crossed as well, so it crosses again.
     QTRY_VERIFY_WITH_TIMEOUT(bookOf(engine, id, btc).resyncs >= 1, scaledMs(10000));
-    QVERIFY2(bookOf(engine, id, btc).lastResyncReason.startsWith(QStringLiteral("crossed for 1 s: best bid 101.5 ≥ best ask 101")),
+    QVERIFY2(bookOf(engine, id, btc)
+                 .lastResyncReason.startsWith(QStringLiteral("crossed for 1 s: best bid 101.5 ≥ best ask 101")),
              qPrintable(bookOf(engine, id, btc).lastResyncReason));
     QTRY_VERIFY_WITH_TIMEOUT(alerts.raised(Condition::BookDesync) >= 1, scaledMs(10000));
     const QJsonObject r = reportedBook(alerts.report(), btc);

@@ -74,7 +74,7 @@ void TestOrderBook::levelsStaySorted()
     QCOMPARE(b.levels(Side::Bid), std::size_t(5));
     QCOMPARE(b.levels(Side::Ask), std::size_t(5));
     for (std::size_t r = 0; r < 5; ++r) {
-        QCOMPARE(b.at(Side::Bid, r).price, Fixed(9 - 2 * r) * kUnit); // best bid first: highest
+        QCOMPARE(b.at(Side::Bid, r).price, Fixed(9 - 2 * r) * kUnit);  // best bid first: highest
         QCOMPARE(b.at(Side::Ask, r).price, Fixed(11 + 2 * r) * kUnit); // best ask first: lowest
     }
     b.set(Side::Bid, 5 * kUnit, 42); // absolute, not added

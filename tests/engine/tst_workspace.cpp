@@ -105,8 +105,9 @@ void TestWorkspace::rejects_data()
                                     << QStringLiteral("streams[0].rest_url: expected the query parameter 'token'");
     QTest::newRow("book not a boolean") << one(R"({"name":"a","url":"ws://h:1/","book":"no"})")
                                         << QStringLiteral("streams[0].book: expected");
-    QTest::newRow("book_audit_s negative") << one(R"({"name":"a","url":"ws://h:1/","book_audit_s":-1})")
-                                           << QStringLiteral("streams[0].book_audit_s: expected an integer from 0 to 86400");
+    QTest::newRow("book_audit_s negative")
+        << one(R"({"name":"a","url":"ws://h:1/","book_audit_s":-1})")
+        << QStringLiteral("streams[0].book_audit_s: expected an integer from 0 to 86400");
     QTest::newRow("max_connection_age_ms negative")
         << one(R"({"name":"a","url":"ws://h:1/","max_connection_age_ms":-1})")
         << QStringLiteral("streams[0].max_connection_age_ms: expected an integer from 0 to");

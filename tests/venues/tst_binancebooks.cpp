@@ -71,7 +71,8 @@ QStringList levels(const BookSync &sync, Side side)
     return out;
 }
 
-const std::vector<std::pair<const char *, const char *>> kSnapBids{{"100.00", "1.0"}, {"99.50", "2.0"}, {"99.00", "3.0"}};
+const std::vector<std::pair<const char *, const char *>> kSnapBids{
+    {"100.00", "1.0"}, {"99.50", "2.0"}, {"99.00", "3.0"}};
 const std::vector<std::pair<const char *, const char *>> kSnapAsks{{"100.50", "1.5"}, {"101.00", "2.5"}};
 
 } // namespace
@@ -108,26 +109,43 @@ void TestBinanceBooks::rules_data()
     QTest::addColumn<qint64>("id");
     QTest::addColumn<QString>("expected");
     // spot
-    QTest::newRow("spot: snapshot at the first U") << false << QStringLiteral("usable") << 100LL << 105LL << 0LL << 100LL << QStringLiteral("yes");
-    QTest::newRow("spot: snapshot below the first U") << false << QStringLiteral("usable") << 100LL << 105LL << 0LL << 99LL << QStringLiteral("no");
-    QTest::newRow("spot: u = lastUpdateId covered") << false << QStringLiteral("covered") << 100LL << 108LL << 0LL << 108LL << QStringLiteral("yes");
-    QTest::newRow("spot: u past lastUpdateId") << false << QStringLiteral("covered") << 100LL << 109LL << 0LL << 108LL << QStringLiteral("no");
-    QTest::newRow("spot: U = id + 1") << false << QStringLiteral("next") << 109LL << 112LL << 0LL << 108LL << QStringLiteral("apply");
-    QTest::newRow("spot: U ≤ id < u") << false << QStringLiteral("next") << 105LL << 112LL << 0LL << 108LL << QStringLiteral("apply");
-    QTest::newRow("spot: U = id + 2 is a gap") << false << QStringLiteral("next") << 110LL << 112LL << 0LL << 108LL << QStringLiteral("gap");
-    QTest::newRow("spot: u < id ignored") << false << QStringLiteral("next") << 100LL << 107LL << 0LL << 108LL << QStringLiteral("ignore");
-    QTest::newRow("spot: u = id applied again") << false << QStringLiteral("next") << 100LL << 108LL << 0LL << 108LL << QStringLiteral("apply");
-    QTest::newRow("spot: id at INT64_MAX") << false << QStringLiteral("next") << 5LL << qint64(INT64_MAX) << 0LL << qint64(INT64_MAX) << QStringLiteral("apply");
-    QTest::newRow("spot: no ids") << false << QStringLiteral("next") << qint64(INT64_MIN) << qint64(INT64_MIN) << 0LL << 108LL << QStringLiteral("gap");
+    QTest::newRow("spot: snapshot at the first U")
+        << false << QStringLiteral("usable") << 100LL << 105LL << 0LL << 100LL << QStringLiteral("yes");
+    QTest::newRow("spot: snapshot below the first U")
+        << false << QStringLiteral("usable") << 100LL << 105LL << 0LL << 99LL << QStringLiteral("no");
+    QTest::newRow("spot: u = lastUpdateId covered")
+        << false << QStringLiteral("covered") << 100LL << 108LL << 0LL << 108LL << QStringLiteral("yes");
+    QTest::newRow("spot: u past lastUpdateId")
+        << false << QStringLiteral("covered") << 100LL << 109LL << 0LL << 108LL << QStringLiteral("no");
+    QTest::newRow("spot: U = id + 1") << false << QStringLiteral("next") << 109LL << 112LL << 0LL << 108LL
+                                      << QStringLiteral("apply");
+    QTest::newRow("spot: U ≤ id < u") << false << QStringLiteral("next") << 105LL << 112LL << 0LL << 108LL
+                                      << QStringLiteral("apply");
+    QTest::newRow("spot: U = id + 2 is a gap")
+        << false << QStringLiteral("next") << 110LL << 112LL << 0LL << 108LL << QStringLiteral("gap");
+    QTest::newRow("spot: u < id ignored")
+        << false << QStringLiteral("next") << 100LL << 107LL << 0LL << 108LL << QStringLiteral("ignore");
+    QTest::newRow("spot: u = id applied again")
+        << false << QStringLiteral("next") << 100LL << 108LL << 0LL << 108LL << QStringLiteral("apply");
+    QTest::newRow("spot: id at INT64_MAX") << false << QStringLiteral("next") << 5LL << qint64(INT64_MAX) << 0LL
+                                           << qint64(INT64_MAX) << QStringLiteral("apply");
+    QTest::newRow("spot: no ids") << false << QStringLiteral("next") << qint64(INT64_MIN) << qint64(INT64_MIN) << 0LL
+                                  << 108LL << QStringLiteral("gap");
     // futures
-    QTest::newRow("futures: u = lastUpdateId not covered") << true << QStringLiteral("covered") << 100LL << 108LL << 0LL << 108LL
-                                                            << QStringLiteral("no");
-    QTest::newRow("futures: u < lastUpdateId covered") << true << QStringLiteral("covered") << 100LL << 107LL << 0LL << 108LL << QStringLiteral("yes");
-    QTest::newRow("futures: first straddles") << true << QStringLiteral("first") << 105LL << 110LL << 104LL << 108LL << QStringLiteral("apply");
-    QTest::newRow("futures: first starts at it") << true << QStringLiteral("first") << 108LL << 110LL << 104LL << 108LL << QStringLiteral("apply");
-    QTest::newRow("futures: first starts after") << true << QStringLiteral("first") << 109LL << 110LL << 108LL << 108LL << QStringLiteral("gap");
-    QTest::newRow("futures: pu = previous u") << true << QStringLiteral("next") << 115LL << 120LL << 114LL << 114LL << QStringLiteral("apply");
-    QTest::newRow("futures: pu ≠ previous u") << true << QStringLiteral("next") << 115LL << 120LL << 113LL << 114LL << QStringLiteral("gap");
+    QTest::newRow("futures: u = lastUpdateId not covered")
+        << true << QStringLiteral("covered") << 100LL << 108LL << 0LL << 108LL << QStringLiteral("no");
+    QTest::newRow("futures: u < lastUpdateId covered")
+        << true << QStringLiteral("covered") << 100LL << 107LL << 0LL << 108LL << QStringLiteral("yes");
+    QTest::newRow("futures: first straddles")
+        << true << QStringLiteral("first") << 105LL << 110LL << 104LL << 108LL << QStringLiteral("apply");
+    QTest::newRow("futures: first starts at it")
+        << true << QStringLiteral("first") << 108LL << 110LL << 104LL << 108LL << QStringLiteral("apply");
+    QTest::newRow("futures: first starts after")
+        << true << QStringLiteral("first") << 109LL << 110LL << 108LL << 108LL << QStringLiteral("gap");
+    QTest::newRow("futures: pu = previous u")
+        << true << QStringLiteral("next") << 115LL << 120LL << 114LL << 114LL << QStringLiteral("apply");
+    QTest::newRow("futures: pu ≠ previous u")
+        << true << QStringLiteral("next") << 115LL << 120LL << 113LL << 114LL << QStringLiteral("gap");
 }
 
 void TestBinanceBooks::rules()
@@ -162,7 +180,7 @@ void TestBinanceBooks::spotSyncsFromBufferedDiffs()
 {
     BookSync sync(BinanceBookRules::spot(), QStringLiteral("BTCUSDT"));
     QCOMPARE(sync.state(), BookState::Syncing);
-    QVERIFY(!sync.wantsSnapshot(0)); // nothing buffered yet: the first U is not known
+    QVERIFY(!sync.wantsSnapshot(0));                                  // nothing buffered yet: the first U is not known
     feed(sync, {100, 105, 0, {{"99.50", "9.0"}}, {}});                // covered by the snapshot: dropped
     feed(sync, {106, 110, 0, {{"99.00", "0"}}, {{"100.50", "1.6"}}}); // straddles 108: applied
     feed(sync, {111, 115, 0, {{"100.25", "0.5"}}, {}});
@@ -170,8 +188,10 @@ void TestBinanceBooks::spotSyncsFromBufferedDiffs()
     QCOMPARE(sync.state(), BookState::Synced);
     QCOMPARE(sync.updateId(), std::int64_t(115));
     QCOMPARE(levels(sync, Side::Bid),
-             QStringList({QStringLiteral("10025000000:50000000"), QStringLiteral("10000000000:100000000"), QStringLiteral("9950000000:200000000")}));
-    QCOMPARE(levels(sync, Side::Ask), QStringList({QStringLiteral("10050000000:160000000"), QStringLiteral("10100000000:250000000")}));
+             QStringList({QStringLiteral("10025000000:50000000"), QStringLiteral("10000000000:100000000"),
+                          QStringLiteral("9950000000:200000000")}));
+    QCOMPARE(levels(sync, Side::Ask),
+             QStringList({QStringLiteral("10050000000:160000000"), QStringLiteral("10100000000:250000000")}));
     QCOMPARE(sync.status().timeToSyncMs, qint64(40));
     QCOMPARE(sync.status().resyncs, quint64(0));
     QCOMPARE(sync.status().bidLevels, 3);
@@ -321,7 +341,8 @@ void TestBinanceBooks::connectionResetIsALegalRestart()
     snapshot(sync, 1899, {{"98.50", "1"}}, {{"102.00", "1"}}, 9000);
     QCOMPARE(sync.state(), BookState::Synced);
     QCOMPARE(sync.updateId(), std::int64_t(1910));
-    QCOMPARE(levels(sync, Side::Bid), QStringList({QStringLiteral("9850000000:100000000"), QStringLiteral("9800000000:700000000")}));
+    QCOMPARE(levels(sync, Side::Bid),
+             QStringList({QStringLiteral("9850000000:100000000"), QStringLiteral("9800000000:700000000")}));
     QCOMPARE(sync.status().resyncs, quint64(0)); // not a desync
 }
 
@@ -347,8 +368,9 @@ void TestBinanceBooks::auditMatches()
     feed(sync, {111, 112, 0, {{"99.75", "1"}}, {}});
     feed(sync, {113, 115, 0, {}, {{"101.00", "0"}}});
     // The venue's snapshot at 112, then 113..115 applied to it: the book at 115 on both sides.
-    sync.onAuditSnapshot(112, changes({{"100.00", "1.0"}, {"99.75", "1"}, {"99.50", "2.0"}, {"99.00", "3.0"}},
-                                      {{"100.50", "1.5"}, {"101.00", "2.5"}}));
+    sync.onAuditSnapshot(112,
+                         changes({{"100.00", "1.0"}, {"99.75", "1"}, {"99.50", "2.0"}, {"99.00", "3.0"}},
+                                 {{"100.50", "1.5"}, {"101.00", "2.5"}}));
     QVERIFY(!sync.auditing());
     const BookStatus &s = sync.status();
     QCOMPARE(s.audits, quint64(1));
