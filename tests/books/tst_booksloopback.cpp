@@ -1,7 +1,8 @@
 // Order books end to end (docs/books.md): the real engine against a Binance-like venue written
 // in the test (BookVenueServer.h: its depth stream over a websocket and its REST snapshot over
 // HTTP, both on 127.0.0.1). A book per instrument of a combined stream, synced from the
-// snapshot; a real gap in one instrument resyncs it alone; "book": false keeps none. With the
+// snapshot; a real gap in one instrument resyncs it alone; "book": false, and a futures stream
+// that names a partial depth stream, keep none. With the
 // alert service of headless mode: a level corrupted silently (every update id in order) is
 // caught by the audit (match below 100 %, book_desync raised, then cleared once a resync set
 // the book right), and a crossed book raises book_crossed; both count in alerts_raised and
@@ -116,7 +117,8 @@ class TestBooksLoopback : public QObject {
     Q_OBJECT
 private slots:
     void bookPerInstrumentAndAGapResyncsOnlyItsOwn();
-    void bookFalseKeepsNone();
+    void noBooks_data();
+    void noBooks();
     void auditCatchesASilentCorruption();
     void crossedBookIsFlagged();
 };
@@ -167,14 +169,29 @@ void TestBooksLoopback::bookPerInstrumentAndAGapResyncsOnlyItsOwn()
     QCOMPARE(engine.snapshot(id).reconnects, quint64(0)); // the connection was not disturbed
 }
 
-void TestBooksLoopback::bookFalseKeepsNone()
+void TestBooksLoopback::noBooks_data()
 {
+    QTest::addColumn<bool>("bookOff");
+    QTest::addColumn<bool>("futuresPartial");
+    QTest::newRow("book false") << true << false;
+    // USD-M futures' partial depth events are "depthUpdate" too, with ids that skip.
+    QTest::newRow("futures partial depth") << false << true;
+}
+
+void TestBooksLoopback::noBooks()
+{
+    QFETCH(bool, bookOff);
+    QFETCH(bool, futuresPartial);
     BookVenueServer venue;
     QVERIFY(venue.listen());
     const QString btc = QStringLiteral("BTCUSDT");
     Engine engine;
     StreamConfig c = depthStream(venue, {btc});
-    c.book = false;
+    c.book = !bookOff;
+    if (futuresPartial) {
+        c.futures = true;
+        c.url = QUrl(c.url.toString().replace(QStringLiteral("@depth@100ms"), QStringLiteral("@depth20@100ms")));
+    }
     const StreamId id = engine.addStream(c);
     QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
     for (int i = 0; i < 5; ++i)

@@ -21,7 +21,22 @@ QUrl BinanceVenue::serverTimeUrl() const
 
 const book::BookRules *BinanceVenue::bookRules() const
 {
-    return isFutures(m_config) ? &binance::BinanceBookRules::futures() : &binance::BinanceBookRules::spot();
+    if (!isFutures(m_config))
+        return &binance::BinanceBookRules::spot(); // spot's partial depth events carry no "e"
+    // USD-M futures' partial depth (<symbol>@depth5/10/20) sends "depthUpdate" events too, whose
+    // ids skip: a stream that names one keeps no books rather than resync them all the time.
+    QStringList names = m_config.subscribe;
+    const QString path = m_config.url.path();
+    if (path.startsWith(QLatin1String("/ws/")))
+        names += path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    names +=
+        QUrlQuery(m_config.url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (const QString &name : std::as_const(names)) {
+        const qsizetype at = name.indexOf(QLatin1String("@depth"));
+        if (at >= 0 && at + 6 < name.size() && name.at(at + 6).isDigit())
+            return nullptr;
+    }
+    return &binance::BinanceBookRules::futures();
 }
 
 bool BinanceVenue::isFutures(const StreamConfig &config)

@@ -37,7 +37,8 @@ public:
     // testnet, a replay server) is asked itself, over http for ws and https for wss, on the
     // stream's port (BinanceBookRules.h).
     QUrl serverTimeUrl() const override;
-    // Spot or USD-M futures depth diffs (BinanceBookRules.h).
+    // Spot or USD-M futures depth diffs (BinanceBookRules.h); none for a futures stream that
+    // names a partial depth stream (its events are "depthUpdate" too).
     const book::BookRules *bookRules() const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
