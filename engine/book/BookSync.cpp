@@ -38,6 +38,15 @@ bool BookSync::buffer(const DiffIds &ids, const LevelChange *changes, std::size_
     return true;
 }
 
+void BookSync::dropOldest()
+{
+    const std::uint32_t n = m_pending.front().count;
+    m_pendingLevels.erase(m_pendingLevels.begin(), m_pendingLevels.begin() + n);
+    m_pending.erase(m_pending.begin());
+    for (Pending &p : m_pending)
+        p.begin -= n;
+}
+
 void BookSync::clearPending(bool release)
 {
     m_overflowed = false;
@@ -53,8 +62,11 @@ void BookSync::clearPending(bool release)
 void BookSync::onDiff(const DiffIds &ids, const LevelChange *changes, std::size_t count)
 {
     if (!synced()) {
-        // Syncing, desynced or resyncing: buffered until the snapshot comes. A buffer that
-        // overflows starts over from the next diff (the snapshot must then be newer).
+        // Syncing, desynced or resyncing: buffered until the snapshot comes (only the last few
+        // until it is asked for). A buffer that overflows starts over from the next diff (the
+        // snapshot must then be newer).
+        if (!m_fetching && m_pending.size() >= kMaxWaitingEvents)
+            dropOldest();
         if (!buffer(ids, changes, count)) {
             clearPending(false);
             buffer(ids, changes, count);

@@ -41,6 +41,10 @@ struct LevelChange {
 class BookSync {
 public:
     static constexpr std::size_t kMaxPendingEvents = 4096;
+    // Before its snapshot is asked for, a book keeps only its last few diffs: the snapshot will
+    // hold every diff sent before it is asked for, and a stream whose instruments wait their
+    // turn in the request weight (minutes, with hundreds of them) must not buffer them all.
+    static constexpr std::size_t kMaxWaitingEvents = 8;
     static constexpr std::size_t kMaxPendingLevels = 256 * 1024;
     static constexpr std::size_t kAuditTopLevels = 20; // per side
     static constexpr qint64 kCrossedResyncMs = 1000;
@@ -107,6 +111,7 @@ private:
     void apply(OrderBook &book, const LevelChange *changes, std::size_t count);
     bool buffer(const DiffIds &ids, const LevelChange *changes, std::size_t count);
     void clearPending(bool release);
+    void dropOldest();
     void desync(const QString &why);
     void setState(BookState s);
     void checkCrossed();

@@ -84,6 +84,7 @@ private slots:
     void rules();
     void spotSyncsFromBufferedDiffs();
     void snapshotOlderThanFirstBufferedDiffIsFetchedAgain();
+    void waitingBookKeepsItsLastDiffsOnly();
     void realGapResyncs();
     void staleDiffIsIgnored();
     void outOfOrderFirstDiffFailsTheSync_data();
@@ -217,6 +218,30 @@ void TestBinanceBooks::snapshotOlderThanFirstBufferedDiffIsFetchedAgain()
     QCOMPARE(sync.state(), BookState::Synced);
     QCOMPARE(sync.updateId(), std::int64_t(106));
     QCOMPARE(sync.status().resyncs, quint64(0));
+}
+
+void TestBinanceBooks::waitingBookKeepsItsLastDiffsOnly()
+{
+    BookSync sync(BinanceBookRules::spot(), QStringLiteral("BTCUSDT"));
+    // Many diffs before the snapshot is asked for (the stream's request weight is spent on
+    // other instruments): only the last kMaxWaitingEvents are kept, enough for a snapshot
+    // asked for now.
+    for (std::int64_t u = 1; u <= 1000; ++u)
+        feed(sync, {u, u, 0, {{"99.00", "1"}}, {}});
+    QVERIFY(sync.wantsSnapshot(0));
+    sync.snapshotRequested(0);
+    feed(sync, {1001, 1001, 0, {{"99.25", "1"}}, {}});
+    sync.onSnapshot(1000 - std::int64_t(BookSync::kMaxWaitingEvents) + 1, changes(kSnapBids, kSnapAsks), 100);
+    QCOMPARE(sync.state(), BookState::Synced);
+    QCOMPARE(sync.updateId(), std::int64_t(1001));
+    QCOMPARE(sync.book().quantity(Side::Bid, fx("99.25")), fx("1"));
+    // A snapshot older than the oldest diff kept is fetched again.
+    BookSync late(BinanceBookRules::spot(), QStringLiteral("BTCUSDT"));
+    for (std::int64_t u = 1; u <= 1000; ++u)
+        feed(late, {u, u, 0, {}, {}});
+    late.snapshotRequested(0);
+    late.onSnapshot(1000 - std::int64_t(BookSync::kMaxWaitingEvents), changes(kSnapBids, kSnapAsks), 100);
+    QCOMPARE(late.state(), BookState::Syncing);
 }
 
 void TestBinanceBooks::realGapResyncs()
