@@ -11,6 +11,7 @@
 //
 // Thread contract: immutable; read from any thread (a venue's rules are static objects).
 
+#include <QtCore/QByteArray>
 #include <QtCore/QString>
 #include <QtCore/QUrl>
 
@@ -64,6 +65,10 @@ public:
     virtual int snapshotDepth() const = 0;
     virtual int snapshotWeight() const = 0;
     virtual int weightPerMinute() const = 0;
+    // The answer's header that says how much of the per-IP weight the last minute used (with
+    // other clients of this machine), and that limit; empty: the venue sends none.
+    virtual QByteArray usedWeightHeader() const { return {}; }
+    virtual int ipWeightPerMinute() const { return 0; }
 };
 
 } // namespace streamscope::book

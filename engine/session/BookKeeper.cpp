@@ -101,6 +101,7 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     , m_diffKeys(decoderKeys(rules.diffKeys()))
     , m_snapshotKeys(decoderKeys(rules.snapshotKeys()))
     , m_weight(rules.weightPerMinute())
+    , m_diffType(rules.diffEventType())
     , m_auditPeriodMs(qint64(config.bookAuditS) * 1000)
 {
     QString tlsError;
@@ -159,7 +160,7 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
 
 void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 {
-    if (fields.eventType != m_rules.diffEventType() || fields.symbol.empty())
+    if (fields.eventType != m_diffType || fields.symbol.empty())
         return;
     Entry *e = find(fields.symbol);
     if (!e && !(e = add(fields.symbol))) {
@@ -210,7 +211,7 @@ void BookKeeper::tick(qint64 nowMs)
     // Syncs first, then audits; both within the weight and the requests in flight.
     for (int pass = 0; pass < 2; ++pass) {
         for (const std::unique_ptr<Entry> &e : m_books) {
-            if (m_inFlight >= kMaxInFlight || m_weight < weight || !m_manager)
+            if (m_inFlight >= kMaxInFlight || m_weight < weight || !m_manager || nowMs < m_pausedUntilMs)
                 break;
             if (e->reply)
                 continue;
@@ -291,6 +292,7 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
     std::vector<LevelChange> levels;
     const QByteArray body = reply->read(kMaxSnapshotBytes + 1);
     const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    pauseIfAsked(*reply, status, nowMs);
     if (body.size() > kMaxSnapshotBytes || reply->bytesAvailable() > 0)
         why = QStringLiteral("answer over %1 MiB").arg(kMaxSnapshotBytes / (1024 * 1024));
     else if (reply->error() != QNetworkReply::NoError && status == 0)
@@ -315,6 +317,34 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
     }
     report(*e);
     m_dirty = true;
+}
+
+// The venue's word on its request weight: 429 (too many requests) and 418 (banned for having
+// gone on) with Retry-After, and the weight this machine's IP used in the last minute.
+void BookKeeper::pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs)
+{
+    if (status == 429 || status == 418) {
+        bool ok = false;
+        const qint64 seconds = reply.rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toLongLong(&ok);
+        const qint64 pauseS = ok && seconds > 0 ? std::min<qint64>(seconds, kMaxPauseS) : kDefaultPauseS;
+        m_pausedUntilMs = std::max(m_pausedUntilMs, nowMs + pauseS * 1000);
+        if (m_status.allow(EventKind::Info))
+            m_status.emitEvent(
+                EventKind::Info,
+                QStringLiteral("order-book snapshots paused for %1 s: the venue answered %2").arg(pauseS).arg(status));
+        return;
+    }
+    const QByteArray header = m_rules.usedWeightHeader();
+    const int limit = m_rules.ipWeightPerMinute();
+    if (header.isEmpty() || limit <= 0)
+        return;
+    bool ok = false;
+    const qint64 used = reply.rawHeader(header).trimmed().toLongLong(&ok);
+    if (ok && used >= qint64(kIpWeightShare * limit)) {
+        // Until the venue's minute is over; its boundaries are not known here: a whole minute.
+        m_pausedUntilMs = std::max(m_pausedUntilMs, nowMs + 60'000);
+        m_weight = 0;
+    }
 }
 
 // An event when a book loses sync or crosses (rare; throttled).

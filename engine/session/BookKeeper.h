@@ -10,7 +10,10 @@
 //     "book_audit_s"), fetched from the stream's "rest_url" (else the venue's host mapping)
 //     through the worker's network access manager, at most kMaxInFlight at once, within the
 //     venue's request weight (a token bucket of BookRules::weightPerMinute), each answer at most
-//     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; a crossed book's timer; the books'
+//     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; an answer 429 or 418 pauses the
+//     stream's requests for its Retry-After (kDefaultPauseS without one, at most kMaxPauseS),
+//     and so does a used-weight header at kIpWeightShare of the venue's per-IP limit (other
+//     clients on this machine spend it too), until the minute is over; a crossed book's timer; the books'
 //     status published to StreamShared when it changed, and an event when a book loses sync or
 //     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
 //     snapshot's depth (BookSync::prune);
@@ -52,6 +55,9 @@ public:
     static constexpr int kMaxInFlight = 4;
     static constexpr qint64 kMaxSnapshotBytes = 8 * 1024 * 1024;
     static constexpr int kSnapshotTimeoutMs = 10000;
+    static constexpr int kDefaultPauseS = 60;
+    static constexpr int kMaxPauseS = 600;
+    static constexpr double kIpWeightShare = 0.8;
 
     BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared, MessageDecoder &decoder,
                const Clock &clock, SessionStatus &status, QObject *parent = nullptr);
@@ -93,6 +99,7 @@ private:
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
     bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
     void refill(qint64 nowMs);
+    void pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs);
     void report(Entry &entry);
     void publish();
 
@@ -117,6 +124,8 @@ private:
 
     double m_weight = 0.0; // request weight available now
     qint64 m_weightAtMs = -1;
+    qint64 m_pausedUntilMs = 0; // the venue said to wait (429/418 Retry-After, or its IP weight nearly spent)
+    std::string_view m_diffType;
     int m_inFlight = 0;
     qint64 m_auditPeriodMs = 0;
 };

@@ -91,6 +91,12 @@ public:
         apply(m_books[symbol].bids, trueBids);
         send(symbol, sentBids, {});
     }
+    // The next `n` snapshot requests are answered 429 with Retry-After: `retryAfterS`.
+    void refuseNext(int n, int retryAfterS)
+    {
+        m_refuse = n;
+        m_retryAfterS = retryAfterS;
+    }
     // `n` updates that nobody receives.
     void skip(const QString &symbol, int n) { m_books[symbol].id += n; }
 
@@ -159,7 +165,13 @@ private:
         if (target.path() == QLatin1String("/api/v3/depth")) {
             const QString symbol = QUrlQuery(target).queryItemValue(QStringLiteral("symbol"));
             ++m_snapshotRequests[symbol];
-            body = snapshot(symbol);
+            if (m_refuse > 0) {
+                --m_refuse;
+                status = "429 Too Many Requests\r\nRetry-After: " + QByteArray::number(m_retryAfterS);
+                body = R"({"code":-1003,"msg":"Too many requests."})";
+            } else {
+                body = snapshot(symbol);
+            }
         } else if (target.path() == QLatin1String("/api/v3/time")) {
             body = "{\"serverTime\":" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + '}';
         } else {
@@ -178,6 +190,8 @@ private:
     QHash<QTcpSocket *, QByteArray> m_requests;
     QMap<QString, Book> m_books;
     QHash<QString, int> m_snapshotRequests;
+    int m_refuse = 0;
+    int m_retryAfterS = 0;
 };
 
 } // namespace streamscope::testing

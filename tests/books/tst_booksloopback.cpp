@@ -119,6 +119,7 @@ private slots:
     void bookPerInstrumentAndAGapResyncsOnlyItsOwn();
     void noBooks_data();
     void noBooks();
+    void tooManyRequestsPauses();
     void auditCatchesASilentCorruption();
     void crossedBookIsFlagged();
 };
@@ -200,6 +201,28 @@ void TestBooksLoopback::noBooks()
     QTest::qWait(300); // a few of the worker's ticks, in which a book would ask for its snapshot
     QVERIFY(engine.snapshot(id).books.isEmpty());
     QCOMPARE(venue.snapshotRequests(btc), 0);
+}
+
+void TestBooksLoopback::tooManyRequestsPauses()
+{
+    BookVenueServer venue;
+    QVERIFY(venue.listen());
+    const QString btc = QStringLiteral("BTCUSDT");
+    venue.refuseNext(1, 1);
+    Engine engine;
+    const StreamId id = engine.addStream(depthStream(venue, {btc}));
+    QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
+    venue.diff(btc, levels({{"100.00", "1"}}), levels({{"101.00", "1"}}));
+    QTRY_COMPARE_WITH_TIMEOUT(venue.snapshotRequests(btc), 1, scaledMs(10000));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        bookOf(engine, id, btc).lastResyncReason.startsWith(QLatin1String("snapshot: HTTP status 429")),
+        scaledMs(10000));
+    QCOMPARE(bookOf(engine, id, btc).state, BookState::Syncing);
+    // After the Retry-After second the snapshot is asked again, and the book syncs.
+    venue.diff(btc, levels({{"99.00", "1"}}), {});
+    QTRY_COMPARE_WITH_TIMEOUT(bookOf(engine, id, btc).state, BookState::Synced, scaledMs(15000));
+    QCOMPARE(venue.snapshotRequests(btc), 2);
+    QCOMPARE(bookOf(engine, id, btc).bidLevels, 2);
 }
 
 void TestBooksLoopback::auditCatchesASilentCorruption()

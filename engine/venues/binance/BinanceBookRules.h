@@ -51,6 +51,11 @@ public:
     int snapshotDepth() const override { return m_futures ? kFuturesDepth : kSpotDepth; }
     int snapshotWeight() const override { return m_futures ? kFuturesWeight : kSpotWeight; }
     int weightPerMinute() const override { return m_futures ? kFuturesWeightPerMinute : kSpotWeightPerMinute; }
+    QByteArray usedWeightHeader() const override { return QByteArrayLiteral("X-MBX-USED-WEIGHT-1M"); }
+    int ipWeightPerMinute() const override
+    {
+        return m_futures ? 2 * kFuturesWeightPerMinute : 2 * kSpotWeightPerMinute;
+    }
 
 private:
     explicit BinanceBookRules(bool futures)
