@@ -1,5 +1,6 @@
 #include "MetricsServer.h"
 
+#include "BookReport.h"
 #include "ClockReport.h"
 #include "Engine.h"
 #include "FlightReport.h"
@@ -454,6 +455,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     appendClockMetrics(out, streams, names, HostClockState::read(), classic);
     appendFreshnessMetrics(out, streams, names, classic);
     appendFlightMetrics(out, streams, names, classic);
+    appendBookMetrics(out, streams, names, classic); // docs/books.md
     if (!classic)
         out += "# EOF\n";
     return out;

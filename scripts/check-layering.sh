@@ -30,7 +30,7 @@ cd "$root"
 declare -A level=(
     [model]=0 [io]=0
     [platform]=1
-    [stats]=2 [protocol]=2
+    [stats]=2 [protocol]=2 [book]=2
     [transport]=3 [capture]=3
     [venues]=4
     [session]=5

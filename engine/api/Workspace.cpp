@@ -409,6 +409,21 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
                            QStringLiteral("expected an http or https URL, found \"%1\"").arg(*v));
         c.serverTimeUrl = u;
     }
+    // Order books (docs/books.md).
+    if (auto v = r.string(QStringLiteral("rest_url"))) {
+        if (!refuseUrlSecret(r, QStringLiteral("rest_url"), *v))
+            return false;
+        const QUrl u(*v, QUrl::StrictMode);
+        if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
+            || u.host().isEmpty() || u.hasQuery() || u.hasFragment())
+            return r.error(QStringLiteral("rest_url"),
+                           QStringLiteral("expected an http or https URL without a query, found \"%1\"").arg(*v));
+        c.restUrl = u;
+    }
+    if (auto v = r.boolean(QStringLiteral("book")))
+        c.book = *v;
+    if (auto v = r.integer(QStringLiteral("book_audit_s"), 0, 86400))
+        c.bookAuditS = int(*v);
     if (auto v = r.object(QStringLiteral("market_subscription")))
         c.marketSubscription = *v;
     if (auto v = r.object(QStringLiteral("order_subscription")))
@@ -629,6 +644,11 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     }
     if (!c.serverTimeUrl.isEmpty())
         o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
+    if (!c.restUrl.isEmpty())
+        o.insert(QStringLiteral("rest_url"), c.restUrl.toString());
+    if (!c.book)
+        o.insert(QStringLiteral("book"), false);
+    putInt("book_audit_s", c.bookAuditS, d.bookAuditS);
     if (const QJsonObject record = recordToJson(c.record, RecordConfig{}); !record.isEmpty())
         o.insert(QStringLiteral("record"), record);
     return o;

@@ -71,6 +71,14 @@ struct StreamConfig {
     // Where the venue's server time is asked (docs/clock.md); empty: the venue's default
     // (Binance: its REST host's /api/v3/time), none for other venues.
     QUrl serverTimeUrl;
+    // The venue's REST base for this stream (docs/books.md): order-book snapshots and audits,
+    // and the server time when serverTimeUrl is empty. Empty: the venue's own host mapping.
+    QUrl restUrl;
+    // A local order book per instrument on a depth stream of a venue with book rules
+    // (docs/books.md); false turns it off.
+    bool book = true;
+    // Seconds between REST audits of each book; 0 off.
+    int bookAuditS = 0;
 
     // TLS
     QString caFile; // extra trusted CA (PEM), e.g. a test server's certificate

@@ -4,6 +4,7 @@
 // on the caller's thread without disturbing the stream's worker. Rates come from two
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
+#include "BookStatus.h"
 #include "ClockEstimate.h"
 #include "FlightConfig.h"
 #include "Freshness.h"
@@ -91,6 +92,7 @@ struct StreamSnapshot {
     QVector<ConnectionInfo> connections; // the stream group: one entry per connection
     QVector<GapRecord> recentGaps;       // the last gaps, oldest first (at most 100)
     QVector<RateLimitInfo> rateLimits;   // from the last websocket-API response that carried them
+    QVector<BookStatus> books;           // one local order book per instrument of a depth stream (docs/books.md)
 };
 
 } // namespace streamscope

@@ -586,4 +586,99 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
     return true;
 }
 
+namespace {
+
+// One object's levels (and, one level down at most, the nested event's).
+simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::LevelKeys &keys,
+                                MessageDecoder::LevelSink &sink, bool nested, std::string_view &failedKey,
+                                bool &stopped)
+{
+    for (auto field : object) {
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key))
+            return e;
+        const bool bids = key == keys.bids;
+        if (bids || key == keys.asks) {
+            failedKey = bids ? keys.bids : keys.asks;
+            ondemand::array levels;
+            if (auto e = field.value().get_array().get(levels))
+                return e;
+            for (auto entry : levels) {
+                ondemand::array pair;
+                if (auto e = entry.get_array().get(pair))
+                    return e;
+                std::string_view price;
+                std::string_view qty;
+                int n = 0;
+                for (auto element : pair) {
+                    // Only the first two; anything after them is skipped.
+                    if (n == 0) {
+                        if (auto e = element.get_string().get(price))
+                            return e;
+                    } else if (n == 1) {
+                        if (auto e = element.get_string().get(qty))
+                            return e;
+                    }
+                    ++n;
+                }
+                if (n < 2)
+                    return simdjson::INCORRECT_TYPE;
+                if (!sink.level(!bids, price, qty)) {
+                    stopped = true;
+                    return simdjson::SUCCESS;
+                }
+            }
+            failedKey = {};
+        } else if (!keys.updateId.empty() && key == keys.updateId) {
+            failedKey = keys.updateId;
+            std::int64_t id = 0;
+            if (auto e = field.value().get_int64().get(id))
+                return e;
+            sink.updateId(id);
+            failedKey = {};
+        } else if (!nested && !keys.event.empty() && key == keys.event) {
+            ondemand::object inner;
+            if (field.value().get_object().get(inner) == simdjson::SUCCESS) {
+                if (auto e = walkLevels(inner, keys, sink, true, failedKey, stopped))
+                    return e;
+                if (stopped)
+                    return simdjson::SUCCESS;
+            }
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace
+
+bool MessageDecoder::decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink)
+{
+    Q_ASSERT(message.isWhole());
+    char *const data = message.writable();
+    const auto len = std::size_t(message.size);
+    const ClearedEnd cleared(data + len);
+    std::string_view failedKey;
+    bool stopped = false;
+    const auto fail = [&](simdjson::error_code e) {
+        m_lastError = int(e);
+        m_failedField.clear();
+        m_failedField = std::string(failedKey);
+        return false;
+    };
+    ondemand::document doc;
+    if (auto e = m_parser->parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
+        return fail(e);
+    ondemand::object root;
+    if (auto e = doc.get_object().get(root))
+        return fail(e);
+    if (auto e = walkLevels(root, keys, sink, false, failedKey, stopped))
+        return fail(e);
+    if (stopped) {
+        m_lastError = int(simdjson::SUCCESS);
+        m_failedField.clear();
+        return false;
+    }
+    return true;
+}
+
 } // namespace streamscope

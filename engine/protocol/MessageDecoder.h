@@ -62,6 +62,32 @@ public:
     // nothing is then counted as an error.
     bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec);
 
+    // Where a message's order-book levels are: arrays of [price, quantity] pairs of strings
+    // under `bids` and `asks`, in the root or in the object under `event` (an envelope's
+    // "data"; empty: the root only), and an update id under `updateId` (a REST snapshot's
+    // "lastUpdateId"; empty: none). Keys as written in the message.
+    struct LevelKeys {
+        std::string_view event;
+        std::string_view bids;
+        std::string_view asks;
+        std::string_view updateId;
+    };
+    // Receives the levels in the order they come, as the text sent (valid during the call).
+    class LevelSink {
+    public:
+        // False stops the walk (a level the book cannot take); decodeLevels() then returns false.
+        virtual bool level(bool ask, std::string_view price, std::string_view qty) = 0;
+        virtual void updateId(std::int64_t id) = 0;
+
+    protected:
+        ~LevelSink() = default;
+    };
+    // Reads the levels of one whole padded message (a depth diff or a REST snapshot copied
+    // into a ReceiveBuffer) and hands each to `sink`. False: not valid JSON, a level that is not
+    // a pair of strings, an update id that is not an int64, or the sink stopped; lastError()
+    // says which. Nothing is allocated.
+    bool decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink);
+
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
     // The last failure was valid JSON with a field of the wrong type or out of range.

@@ -1,5 +1,7 @@
 #include "ConnectionLifecycle.h"
 
+#include "BookKeeper.h"
+
 #include "Clock.h"
 #include "DurationText.h"
 #include "ShardPlan.h"
@@ -191,6 +193,8 @@ void ConnectionLifecycle::dropConnections()
     m_requests.clear();
     m_shared.venue.outgoingQueued.store(0);
     m_venue.onDisconnected();
+    if (m_books)
+        m_books->reset();
     publishConnections();
 }
 

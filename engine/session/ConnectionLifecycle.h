@@ -39,6 +39,8 @@
 
 namespace streamscope {
 
+class BookKeeper;
+
 class Clock;
 class MessageRouter;
 class ReceiveBuffer;
@@ -67,6 +69,8 @@ public:
     void fail(const QString &reason);
     void scheduleReconnect(const QString &reason);
     // Every connection goes at once, without a reconnect (a stop, a failure, the session's end).
+    // The stream's order books (null: none), which start over when the connections go.
+    void setBooks(BookKeeper *books) { m_books = books; }
     void dropConnections();
     // No data, or the venue's own alarm: Stalled, or a reconnect when configured so.
     void stalled(const QString &reason);
@@ -114,6 +118,7 @@ private:
     ReceiveBuffer &m_buffer;
     TransportFactory m_transports;
     VenueHandler &m_venue;
+    BookKeeper *m_books = nullptr;
     SessionStatus &m_status;
     TickObservers &m_observers;
     MessageRouter &m_router;

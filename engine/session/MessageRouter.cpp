@@ -1,5 +1,6 @@
 #include "MessageRouter.h"
 
+#include "BookKeeper.h"
 #include "Clock.h"
 #include "ConnectionLifecycle.h"
 #include "Link.h"
@@ -62,9 +63,9 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
 
 qsizetype MessageRouter::headBytes(qsizetype len) const
 {
-    // A recording, a flight recorder, a rollover's de-duplication and an inspector need the
-    // whole message.
-    if (m_recorders.any() || m_rollover.overlapping() || m_shared.inspecting.load(std::memory_order_relaxed))
+    // A recording, a flight recorder, a rollover's de-duplication, an inspector and order books
+    // need the whole message.
+    if (m_books || m_recorders.any() || m_rollover.overlapping() || m_shared.inspecting.load(std::memory_order_relaxed))
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
@@ -233,6 +234,8 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             m_shared.latency.recordInvalid();
         }
         m_venue.onData(fields, m_rollover.checksSequence(link.id));
+        if (m_books)
+            m_books->onData(fields, message.padded());
     } else {
         m_shared.venue.updates.add();
     }

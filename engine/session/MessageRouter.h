@@ -27,6 +27,7 @@
 namespace streamscope {
 
 class BackpressureMeter;
+class BookKeeper;
 class ClockTracker;
 class ConnectionLifecycle;
 class Clock;
@@ -49,6 +50,9 @@ public:
     MessageRouter(const StreamConfig &config, StreamShared &shared, MessageDecoder &decoder, const Clock &clock,
                   VenueHandler &venue, SessionStatus &status, SessionRecorders &recorders,
                   ConnectionLifecycle &lifecycle, TickObservers &observers);
+
+    // The stream's order books (null: none): every decoded data message goes to them, whole.
+    void setBooks(BookKeeper *books) { m_books = books; }
 
     // Called by Link::onMessage only (MessageRouter.cpp, where it is inlined).
     void onMessage(Link &link, ReceivedMessage &message);
@@ -77,6 +81,7 @@ private:
     ClockTracker &m_clockTrack;
     EventTypeTracker &m_eventTypes;
     BackpressureMeter &m_backpressure;
+    BookKeeper *m_books = nullptr;
 
     // From the configuration.
     std::string m_latencyPointer;

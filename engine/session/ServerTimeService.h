@@ -34,6 +34,13 @@ public:
 
     // On the worker thread: the network access manager and its thread (once; later calls do nothing).
     void init();
+    // The worker's network access manager (init() first), for the streams' other REST requests
+    // (order-book snapshots, session/BookKeeper).
+    QNetworkAccessManager *networkManager()
+    {
+        init();
+        return m_manager.get();
+    }
     // On the worker thread, after its sessions are gone: the manager and its thread.
     void shutdown();
 

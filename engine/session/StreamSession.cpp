@@ -1,5 +1,7 @@
 #include "StreamSession.h"
 
+#include "BookKeeper.h"
+#include "ServerTimeService.h"
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHandler.h"
@@ -20,12 +22,26 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
     , m_outgoing(m_config, clock, *m_venue, m_status, m_lifecycle)
     , m_router(m_config, *m_shared, decoder, clock, *m_venue, m_status, m_recorders, m_lifecycle, m_observers)
 {
+    if (const book::BookRules *rules = m_venue->bookRules(); BookKeeper::wanted(m_config, rules)) {
+        m_books = std::make_unique<BookKeeper>(m_config, *rules, *m_shared, decoder, clock, m_status);
+        m_router.setBooks(m_books.get());
+        m_lifecycle.setBooks(m_books.get());
+    }
+}
+
+void StreamSession::setServerTimeService(ServerTimeService *service)
+{
+    m_observers.setServerTimeService(service);
+    if (m_books && service)
+        m_books->setNetwork(service->networkManager());
 }
 
 StreamSession::~StreamSession()
 {
     // While every part is still there: the venue may act on its connections' end.
     m_lifecycle.dropConnections();
+    m_lifecycle.setBooks(nullptr);
+    m_router.setBooks(nullptr);
 }
 
 StreamId StreamSession::id() const
@@ -51,6 +67,8 @@ void StreamSession::tick()
     const qint64 now = m_clock.monotonicMs();
     const bool dataSinceLastTick = m_lifecycle.observe(now);
     m_observers.tick(now, dataSinceLastTick, m_lifecycle.unreadBytes());
+    if (m_books)
+        m_books->tick(now);
     m_lifecycle.tick(now);
 }
 

@@ -51,6 +51,7 @@
 
 namespace streamscope {
 
+class BookKeeper;
 class CaptureRecorder;
 class FlightRecorder;
 class MessageDecoder;
@@ -96,7 +97,8 @@ public:
 
     // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
     // before start(); without it the offset comes from the latency floor only.
-    void setServerTimeService(ServerTimeService *service) { m_observers.setServerTimeService(service); }
+    // The same service's network access manager fetches the order books' snapshots.
+    void setServerTimeService(ServerTimeService *service);
     // The worker's busy share, which tells "we are slow" from "the venue is late" when the
     // stream falls behind (docs/freshness.md). Without it the cause is unknown.
     void setWorkerLoad(const WorkerLoad *load) { m_observers.setWorkerLoad(load); }
@@ -129,6 +131,8 @@ private:
     ConnectionLifecycle m_lifecycle;
     OutgoingControl m_outgoing;
     MessageRouter m_router;
+    // The stream's order books (docs/books.md); null when it keeps none.
+    std::unique_ptr<BookKeeper> m_books;
 };
 
 } // namespace streamscope

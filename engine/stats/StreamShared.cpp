@@ -108,6 +108,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.subscriptionCount = m_venue.subscriptionCount;
         out.connections = m_venue.connections;
         out.rateLimits = m_venue.rateLimits;
+        out.books = m_books;
     }
     const VenueCounters &v = venue;
     out.updates = v.updates.load();

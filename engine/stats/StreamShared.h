@@ -14,6 +14,7 @@
 #include "LatencyHistogram.h"
 #include "StreamCommands.h"
 #include "StreamCounters.h"
+#include "model/BookStatus.h"
 #include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
@@ -101,6 +102,12 @@ public:
     void setLastCloseCode(int code);
     void inspect(qint64 receivedMs, double latencyMs, const char *data, qsizetype len);
     void pushGap(GapRecord gap);
+    // The stream's order books as they are now (session/BookKeeper, on the tick when they changed).
+    void setBooks(QVector<BookStatus> books)
+    {
+        QMutexLocker lock(&m_mutex);
+        m_books = std::move(books);
+    }
     // Runs `edit` on the venue details under the mutex (low rate only).
     template<typename F>
     void editVenue(F &&edit)
@@ -137,6 +144,7 @@ private:
     std::deque<InspectedMessage> m_inspected;
     std::deque<GapRecord> m_gaps;
     VenueDetails m_venue;
+    QVector<BookStatus> m_books;
 };
 
 } // namespace streamscope

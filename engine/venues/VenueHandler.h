@@ -31,6 +31,9 @@
 
 namespace streamscope {
 
+namespace book {
+class BookRules;
+}
 class VenueHost;
 
 class VenueHandler {
@@ -58,6 +61,9 @@ public:
     }
     // The venue's REST server-time endpoint for this stream (docs/clock.md); empty if none.
     virtual QUrl serverTimeUrl() const { return {}; }
+    // The venue's rules for a local order book per instrument on its depth streams
+    // (docs/books.md); null: the venue keeps no books.
+    virtual const book::BookRules *bookRules() const { return nullptr; }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
     // The venue's own keep-alive: a text message that it answers with its spec's

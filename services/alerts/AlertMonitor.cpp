@@ -94,6 +94,8 @@ QString AlertMonitor::conditionName(int condition)
     case Condition::LatencyHigh: return QStringLiteral("p99_above_ms");
     case Condition::Silent: return QStringLiteral("silent_s");
     case Condition::Gaps: return QStringLiteral("gaps");
+    case Condition::BookDesync: return QStringLiteral("book_desync");
+    case Condition::BookCrossed: return QStringLiteral("book_crossed");
     case Condition::Count: break;
     }
     return QStringLiteral("unknown");
@@ -135,11 +137,21 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
     if (!st.seen) {
         st.seen = true;
         st.lastGaps = sample.gaps;
+        st.lastBookResyncs = sample.bookResyncs;
+        st.lastBookCrossed = sample.bookCrossedEpisodes;
     }
     if (sample.gaps > st.lastGaps)
         st.lastGapMs = nowMs;
     const quint64 newGaps = sample.gaps > st.lastGaps ? sample.gaps - st.lastGaps : 0;
     st.lastGaps = sample.gaps;
+    // A book that lost sync and synced again between two samples still makes an episode: it
+    // holds kGapHoldMs after the last resync, as a gap does.
+    if (sample.bookResyncs > st.lastBookResyncs)
+        st.lastBookResyncMs = nowMs;
+    st.lastBookResyncs = sample.bookResyncs;
+    if (sample.bookCrossedEpisodes > st.lastBookCrossed)
+        st.lastBookCrossedMs = nowMs;
+    st.lastBookCrossed = sample.bookCrossedEpisodes;
 
     // A stream the user stopped raises nothing, and its alerts end.
     const bool running = sample.state != StreamState::Stopped && sample.state != StreamState::Idle
@@ -172,6 +184,19 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
             holds[size_t(Condition::Gaps)] = true;
             texts[size_t(Condition::Gaps)] =
                 newGaps > 0 ? countNoun(newGaps, tr("sequence gap"), tr("sequence gaps")) : tr("sequence gaps");
+        }
+        const auto recent = [nowMs](qint64 lastMs) { return lastMs > 0 && nowMs - lastMs < kGapHoldMs; };
+        if (rule.bookDesync && (!sample.booksDesynced.isEmpty() || recent(st.lastBookResyncMs))) {
+            holds[size_t(Condition::BookDesync)] = true;
+            texts[size_t(Condition::BookDesync)] = sample.booksDesynced.isEmpty()
+                ? tr("order book resynced")
+                : tr("order book out of sync: %1").arg(sample.booksDesynced.mid(0, 5).join(QStringLiteral(", ")));
+        }
+        if (rule.bookCrossed && (!sample.booksCrossed.isEmpty() || recent(st.lastBookCrossedMs))) {
+            holds[size_t(Condition::BookCrossed)] = true;
+            texts[size_t(Condition::BookCrossed)] = sample.booksCrossed.isEmpty()
+                ? tr("order book was crossed")
+                : tr("order book crossed: %1").arg(sample.booksCrossed.mid(0, 5).join(QStringLiteral(", ")));
         }
     }
 

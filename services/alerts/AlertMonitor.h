@@ -12,6 +12,7 @@
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
+#include <QtCore/QStringList>
 
 #include <array>
 
@@ -24,8 +25,9 @@ public:
     static constexpr qint64 kWarmUpMs = 5000;   // rate rules wait this long after a (re)start
     static constexpr qint64 kGapHoldMs = 10000; // a gap episode lasts this long after the last gap
 
-    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, Count };
-    // "rate_below", "p99_above_ms", "silent_s", "gaps": the rule key behind a condition.
+    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, BookDesync, BookCrossed, Count };
+    // "rate_below", "p99_above_ms", "silent_s", "gaps", "book_desync", "book_crossed": the rule
+    // key behind a condition.
     static QString conditionName(int condition);
 
     struct Sample {
@@ -35,6 +37,12 @@ public:
         qint64 silentMs = 0;     // since the last data message (or since the stream started)
         quint64 gaps = 0;        // total
         qint64 runningForMs = 0; // since the stream was added or last restarted
+        // Order books (docs/books.md), over the stream's instruments: totals, and those now
+        // desynced or resyncing, and crossed (their names, for the alert's text).
+        quint64 bookResyncs = 0;
+        quint64 bookCrossedEpisodes = 0;
+        QStringList booksDesynced;
+        QStringList booksCrossed;
     };
 
     explicit AlertMonitor(QObject *parent = nullptr);
@@ -77,6 +85,10 @@ private:
         std::array<ConditionState, size_t(Condition::Count)> conditions{};
         quint64 lastGaps = 0;
         qint64 lastGapMs = 0;
+        quint64 lastBookResyncs = 0;
+        qint64 lastBookResyncMs = 0;
+        quint64 lastBookCrossed = 0;
+        qint64 lastBookCrossedMs = 0;
         bool seen = false;
     };
     QVector<AlertRule> m_rules;

@@ -16,6 +16,10 @@ QJsonObject AlertRule::toJson() const
         o.insert(QStringLiteral("silent_s"), silentS);
     if (gaps)
         o.insert(QStringLiteral("gaps"), true);
+    if (bookDesync)
+        o.insert(QStringLiteral("book_desync"), true);
+    if (bookCrossed)
+        o.insert(QStringLiteral("book_crossed"), true);
     if (forS > 0)
         o.insert(QStringLiteral("for_s"), forS);
     if (clearAfterS != kDefaultClearAfterS)
@@ -48,10 +52,15 @@ bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &
     if (!number("rate_below", r.rateBelow) || !number("p99_above_ms", r.p99AboveMs) || !number("silent_s", silent))
         return false;
     r.silentS = int(silent);
-    const QJsonValue gaps = o.value(QStringLiteral("gaps"));
-    if (!gaps.isUndefined() && !gaps.isBool())
-        return fail(QStringLiteral("gaps"), QStringLiteral("true or false"));
-    r.gaps = gaps.toBool(false);
+    const auto flag = [&](const char *key, bool &target) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (!v.isUndefined() && !v.isBool())
+            return fail(QLatin1String(key), QStringLiteral("true or false"));
+        target = v.toBool(false);
+        return true;
+    };
+    if (!flag("gaps", r.gaps) || !flag("book_desync", r.bookDesync) || !flag("book_crossed", r.bookCrossed))
+        return false;
     const auto seconds = [&](const char *key, int &target) {
         const QJsonValue v = o.value(QLatin1String(key));
         if (v.isUndefined() || v.isNull())

@@ -44,6 +44,14 @@ AlertMonitor::Sample alertSample(const StreamSnapshot &s, double msgsPerSec, dou
     sample.p99Ms = s.freshness.periodic ? qQNaN() : p99Ms;
     sample.silentMs = nowMs - std::max(s.lastDataMs, startedAtMs);
     sample.gaps = s.gaps;
+    for (const BookStatus &b : s.books) {
+        sample.bookResyncs += b.resyncs;
+        sample.bookCrossedEpisodes += b.crossedEpisodes;
+        if (b.state == BookState::Desynced || b.state == BookState::Resyncing)
+            sample.booksDesynced.append(b.instrument);
+        else if (b.state == BookState::Crossed)
+            sample.booksCrossed.append(b.instrument);
+    }
     sample.runningForMs = nowMs - startedAtMs;
     return sample;
 }

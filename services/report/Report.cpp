@@ -1,5 +1,6 @@
 #include "Report.h"
 
+#include "BookReport.h"
 #include "ClockReport.h"
 #include "FlightReport.h"
 #include "FreshnessReport.h"
@@ -113,6 +114,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("errors"), qint64(s.record.errors)},
                                  {QStringLiteral("error"), s.record.error}});
         addFlightFields(o, s); // docs/capture.md, "Flight recorder"
+        addBookFields(o, s);   // docs/books.md
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
             o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);

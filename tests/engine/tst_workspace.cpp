@@ -65,6 +65,7 @@ private slots:
     void transportPerStreamAndForAll();
     void missingFileNamesIt();
     void venueKeys();
+    void bookKeys();
     void channelSubscriptions();
     void refusesLiteralCredentials_data();
     void refusesLiteralCredentials();
@@ -96,6 +97,18 @@ void TestWorkspace::rejects_data()
     QTest::newRow("streams not array") << QByteArray(R"({"version":1,"streams":{}})")
                                        << QStringLiteral("streams: expected an array, found an object");
     QTest::newRow("stream not object") << one("3") << QStringLiteral("streams[0]: expected an object, found a number");
+    QTest::newRow("rest_url not http") << one(R"({"name":"a","url":"ws://h:1/","rest_url":"ftp://h/"})")
+                                       << QStringLiteral("streams[0].rest_url: expected an http or https URL without a "
+                                                         "query, found \"ftp://h/\"");
+    QTest::newRow("rest_url with a query") << one(R"({"name":"a","url":"ws://h:1/","rest_url":"http://h/?a=1"})")
+                                           << QStringLiteral("streams[0].rest_url: expected an http or https URL");
+    QTest::newRow("rest_url token") << one(R"({"name":"a","url":"ws://h:1/","rest_url":"http://h/?token=abc123"})")
+                                    << QStringLiteral("streams[0].rest_url: expected the query parameter 'token'");
+    QTest::newRow("book not a boolean") << one(R"({"name":"a","url":"ws://h:1/","book":"no"})")
+                                        << QStringLiteral("streams[0].book: expected");
+    QTest::newRow("book_audit_s negative")
+        << one(R"({"name":"a","url":"ws://h:1/","book_audit_s":-1})")
+        << QStringLiteral("streams[0].book_audit_s: expected an integer from 0 to 86400");
     QTest::newRow("max_connection_age_ms negative")
         << one(R"({"name":"a","url":"ws://h:1/","max_connection_age_ms":-1})")
         << QStringLiteral("streams[0].max_connection_age_ms: expected an integer from 0 to");
@@ -368,6 +381,34 @@ void TestWorkspace::venueKeys()
     QCOMPARE(saved.value(QStringLiteral("futures")).toBool(), true);
     QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_connection_age_ms")));
     QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("max_streams_per_connection")));
+}
+
+void TestWorkspace::bookKeys()
+{
+    Workspace ws;
+    const auto r = Workspace::parse(
+        R"({"version":1,"streams":[{"name":"a","venue":"binance","url":"wss://stream.binance.com:9443/ws/btcusdt@depth",
+        "rest_url":"https://api.binance.com","book_audit_s":300},
+        {"name":"b","venue":"binance","url":"wss://stream.binance.com:9443/ws/ethusdt@depth","book":false}]})",
+        QStringLiteral("ws.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    const StreamConfig &a = ws.streams.at(0);
+    QCOMPARE(a.restUrl, QUrl(QStringLiteral("https://api.binance.com")));
+    QCOMPARE(a.bookAuditS, 300);
+    QVERIFY(a.book); // on by default
+    const StreamConfig &b = ws.streams.at(1);
+    QVERIFY(!b.book);
+    QCOMPARE(b.bookAuditS, 0); // off by default
+    QVERIFY(b.restUrl.isEmpty());
+    const QJsonObject savedA = Workspace::streamToJson(a);
+    QCOMPARE(savedA.value(QStringLiteral("rest_url")).toString(), QStringLiteral("https://api.binance.com"));
+    QCOMPARE(savedA.value(QStringLiteral("book_audit_s")).toInteger(), qint64(300));
+    QVERIFY(!savedA.contains(QStringLiteral("book")));
+    const QJsonObject savedB = Workspace::streamToJson(b);
+    QCOMPARE(savedB.value(QStringLiteral("book")), QJsonValue(false));
+    QVERIFY(!savedB.contains(QStringLiteral("book_audit_s")));
+    QVERIFY(!savedB.contains(QStringLiteral("rest_url")));
 }
 
 void TestWorkspace::channelSubscriptions()

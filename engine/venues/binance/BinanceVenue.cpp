@@ -1,5 +1,7 @@
 #include "BinanceVenue.h"
 
+#include "BinanceBookRules.h"
+
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHost.h"
@@ -13,30 +15,28 @@ namespace streamscope {
 
 QUrl BinanceVenue::serverTimeUrl() const
 {
-    struct RestHost {
-        const char *stream;
-        const char *rest;
-    };
-    static constexpr RestHost kRestHosts[] = {
-        {"stream.binance.com", "api.binance.com"},
-        {"data-stream.binance.vision", "data-api.binance.vision"},
-        {"fstream.binance.com", "fapi.binance.com"},
-    };
-    const QUrl &stream = m_config.url;
-    const QString host = stream.host().toLower();
-    QUrl u;
-    u.setPath(isFutures(m_config) ? QStringLiteral("/fapi/v1/time") : QStringLiteral("/api/v3/time"));
-    for (const RestHost &known : kRestHosts) {
-        if (host == QLatin1String(known.stream)) {
-            u.setScheme(QStringLiteral("https"));
-            u.setHost(QLatin1String(known.rest));
-            return u;
-        }
+    return binance::restUrl(binance::restBase(m_config),
+                            isFutures(m_config) ? QStringLiteral("/fapi/v1/time") : QStringLiteral("/api/v3/time"));
+}
+
+const book::BookRules *BinanceVenue::bookRules() const
+{
+    if (!isFutures(m_config))
+        return &binance::BinanceBookRules::spot(); // spot's partial depth events carry no "e"
+    // USD-M futures' partial depth (<symbol>@depth5/10/20) sends "depthUpdate" events too, whose
+    // ids skip: a stream that names one keeps no books rather than resync them all the time.
+    QStringList names = m_config.subscribe;
+    const QString path = m_config.url.path();
+    if (path.startsWith(QLatin1String("/ws/")))
+        names += path.mid(4).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    names +=
+        QUrlQuery(m_config.url).queryItemValue(QStringLiteral("streams")).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (const QString &name : std::as_const(names)) {
+        const qsizetype at = name.indexOf(QLatin1String("@depth"));
+        if (at >= 0 && at + 6 < name.size() && name.at(at + 6).isDigit())
+            return nullptr;
     }
-    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(stream.host());
-    u.setPort(stream.port());
-    return u;
+    return &binance::BinanceBookRules::futures();
 }
 
 bool BinanceVenue::isFutures(const StreamConfig &config)

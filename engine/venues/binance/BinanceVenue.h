@@ -4,7 +4,8 @@
 // share of the streams, outgoing messages paced under the venue's per-connection limit
 // (5/s spot, 10/s futures, pings counted), at most 1,024 streams per connection,
 // depth-diff continuity (U/u spot, pu/u futures), the serverShutdown notice and the 24-hour
-// connection limit answered by a make-before-break rollover, and the websocket-API
+// connection limit answered by a make-before-break rollover, the local order book's rules
+// (BinanceBookRules), and the websocket-API
 // envelope's rateLimits kept for display. What the decoder reads of Binance's messages is
 // BinanceSpec.cpp; the registry entry, BinanceEntry.cpp.
 //
@@ -32,9 +33,13 @@ public:
         return m_config.maxStreamsPerConnection > 0 ? m_config.maxStreamsPerConnection : kMaxStreamsPerConnection;
     }
     int streamsNamedInUrl(const QUrl &url) const override;
-    // The known stream hosts' REST hosts; any other host (a testnet, a replay server) is asked
-    // itself, over http for ws and https for wss, on the stream's port.
+    // Under the stream's "rest_url", else the known stream hosts' REST hosts; any other host (a
+    // testnet, a replay server) is asked itself, over http for ws and https for wss, on the
+    // stream's port (BinanceBookRules.h).
     QUrl serverTimeUrl() const override;
+    // Spot or USD-M futures depth diffs (BinanceBookRules.h); none for a futures stream that
+    // names a partial depth stream (its events are "depthUpdate" too).
+    const book::BookRules *bookRules() const override;
     QUrl shardUrl(const QUrl &url, int shard) const override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 

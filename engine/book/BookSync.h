@@ -1,0 +1,153 @@
+#pragma once
+
+// One instrument's local order book kept by its venue's rules (BookRules): the diffs buffered
+// until a REST snapshot starts the book, every later diff applied or found to break the
+// sequence, a book that crosses, a periodic audit against a fresh snapshot. It knows no
+// network and no clock of its own: its keeper (session/BookKeeper) fetches the snapshots it
+// asks for and hands it the times.
+//
+//   syncing ──snapshot──► synced ⇄ crossed
+//                           │ a gap, an audit mismatch, crossed for kCrossedResyncMs,
+//                           ▼ a level that does not fit
+//                        desynced ──snapshot asked──► resyncing ──snapshot──► synced
+// A failed fetch leaves the book desynced until the next try (kRetryMinMs, doubling to
+// kRetryMaxMs). A reset (the connection went) starts it over as syncing, which is not a
+// resync: the venue's sequence starts again with the connection.
+//
+// The audit (docs/books.md): diffs are buffered from the moment the audit's snapshot is asked
+// for; when it arrives, the snapshot plus the buffered diffs after it is the venue's book at
+// the local book's update id, so the two are compared at the same id, never the nearest. A
+// snapshot older than the audit's start, or whose diffs do not continue it, leaves the audit
+// inconclusive (not counted).
+//
+// Thread contract: the stream's worker only. onDiff() is the hot path: it allocates nothing
+// once synced unless an audit's buffer grows; buffering while syncing grows bounded buffers.
+
+#include "BookRules.h"
+#include "OrderBook.h"
+#include "model/BookStatus.h"
+
+#include <memory>
+#include <vector>
+
+namespace streamscope::book {
+
+struct LevelChange {
+    Side side = Side::Bid;
+    Fixed price = 0;
+    Fixed qty = 0;
+};
+
+class BookSync {
+public:
+    static constexpr std::size_t kMaxPendingEvents = 4096;
+    // Before its snapshot is asked for, a book keeps only its last few diffs: the snapshot will
+    // hold every diff sent before it is asked for, and a stream whose instruments wait their
+    // turn in the request weight (minutes, with hundreds of them) must not buffer them all.
+    static constexpr std::size_t kMaxWaitingEvents = 8;
+    static constexpr std::size_t kMaxPendingLevels = 256 * 1024;
+    static constexpr std::size_t kAuditTopLevels = 20; // per side
+    static constexpr qint64 kCrossedResyncMs = 1000;
+    static constexpr qint64 kRetryMinMs = 1000;
+    static constexpr qint64 kRetryMaxMs = 30000;
+
+    BookSync(const BookRules &rules, const QString &instrument,
+             std::size_t maxLevelsPerSide = OrderBook::kDefaultMaxLevels);
+
+    // ---- the hot path ----
+    // One diff event with its level changes, already exact.
+    void onDiff(const DiffIds &ids, const LevelChange *changes, std::size_t count);
+    // A diff whose levels could not be read exactly (FixedPoint.h): the book cannot follow.
+    void onUnreadableDiff(const QString &why);
+
+    // ---- the keeper, off the hot path ----
+    // A snapshot is wanted (syncing, desynced or resyncing with a diff buffered, none in flight,
+    // the retry time reached).
+    bool wantsSnapshot(qint64 nowMs) const;
+    void snapshotRequested(qint64 nowMs);
+    // `levels`: the snapshot's, any order.
+    void onSnapshot(std::int64_t snapshotId, const std::vector<LevelChange> &levels, qint64 nowMs);
+    void onSnapshotFailed(const QString &why, qint64 nowMs);
+    // The connection went: every diff from now on is a new sequence.
+    void reset();
+
+    // An audit is due: synced, none running, `periodMs` since the last one (or the first sync).
+    bool auditDue(qint64 nowMs, qint64 periodMs) const;
+    void auditRequested(qint64 nowMs);
+    void onAuditSnapshot(std::int64_t snapshotId, const std::vector<LevelChange> &levels);
+    void onAuditFailed();
+    bool auditing() const { return m_audit != AuditStage::None; }
+
+    // Housekeeping: a book crossed for kCrossedResyncMs is resynced.
+    void tick(qint64 nowMs);
+    // The pruning policy (docs/books.md): each side keeps the `depth` levels nearest the top,
+    // the depth its snapshots have. The venue sends no diff for a level beyond that depth that
+    // does not change, so such a level would go stale. Returns the levels dropped.
+    std::size_t prune(std::size_t depth);
+
+    const QString &instrument() const { return m_status.instrument; }
+    BookState state() const { return m_status.state; }
+    const OrderBook &book() const { return m_book; }
+    std::int64_t updateId() const { return m_id; }
+    // The status with the current level counts.
+    const BookStatus &status();
+    // Something a snapshot shows changed since the last call.
+    bool takeChanged()
+    {
+        const bool c = m_changed;
+        m_changed = false;
+        return c;
+    }
+
+private:
+    struct Pending {
+        DiffIds ids;
+        std::uint32_t begin = 0;
+        std::uint32_t count = 0;
+    };
+    enum class AuditStage : std::uint8_t { None = 0, Buffering, Comparing };
+
+    bool synced() const { return m_status.state == BookState::Synced || m_status.state == BookState::Crossed; }
+    void apply(OrderBook &book, const LevelChange *changes, std::size_t count);
+    bool buffer(const DiffIds &ids, const LevelChange *changes, std::size_t count);
+    void clearPending(bool release);
+    void dropOldest();
+    void desync(const QString &why);
+    void setState(BookState s);
+    void checkCrossed();
+    void load(OrderBook &book, const std::vector<LevelChange> &levels);
+    // Applies the buffered diffs after `snapshotId` to `book`; false at a gap. `id` ends as
+    // the book's update id.
+    bool replay(OrderBook &book, std::int64_t snapshotId, std::int64_t &id);
+    void tryCompleteAudit();
+    void compare();
+
+    const BookRules &m_rules;
+    OrderBook m_book;
+    std::int64_t m_id = INT64_MIN;
+    bool m_expectFirst = false; // the next diff is the first after the snapshot
+    BookStatus m_status;
+    bool m_changed = true;
+
+    // Diffs buffered while syncing, or during an audit.
+    std::vector<Pending> m_pending;
+    std::vector<LevelChange> m_pendingLevels;
+    bool m_overflowed = false;
+
+    bool m_needSnapshot = true;
+    bool m_fetching = false;
+    qint64 m_retryAtMs = 0;
+    qint64 m_retryDelayMs = kRetryMinMs;
+    qint64 m_syncStartMs = -1;
+    qint64 m_crossedSinceMs = -1;
+
+    AuditStage m_audit = AuditStage::None;
+    qint64 m_lastAuditMs = -1;
+    std::int64_t m_auditStartId = INT64_MIN;
+    std::int64_t m_auditSnapshotId = INT64_MIN;
+    std::unique_ptr<OrderBook> m_auditBook; // made at the first audit, reused
+    Fixed m_auditWorst[2] = {0, 0};         // the snapshot's worst price a side
+    bool m_auditHasSide[2] = {false, false};
+};
+
+} // namespace streamscope::book

@@ -1,0 +1,384 @@
+#include "BookKeeper.h"
+
+#include "Clock.h"
+#include "SessionStatus.h"
+#include "model/PeerText.h"
+#include "model/RedactedUrl.h"
+#include "model/StreamConfig.h"
+#include "platform/TlsConfiguration.h"
+#include "protocol/DecodedFields.h"
+#include "stats/StreamShared.h"
+
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+#include <QtNetwork/QNetworkRequest>
+
+#include <algorithm>
+
+namespace streamscope {
+
+using book::BookSync;
+using book::Fixed;
+using book::LevelChange;
+using book::Side;
+
+namespace {
+// What of a peer's text a reason quotes.
+constexpr qsizetype kQuotedChars = 80;
+
+bool instrumentName(std::string_view s)
+{
+    if (s.empty() || s.size() > std::size_t(BookKeeper::kMaxInstrumentChars))
+        return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+            || c == ':' || c == '/' || c == '-';
+    });
+}
+
+MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
+{
+    return {k.event, k.bids, k.asks, k.updateId};
+}
+} // namespace
+
+// Reads a message's levels into exact changes; the first that does not fit stops it.
+class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
+public:
+    explicit LevelReader(std::vector<LevelChange> &out)
+        : m_out(out)
+    {
+    }
+    bool level(bool ask, std::string_view price, std::string_view qty) override
+    {
+        LevelChange c;
+        c.side = ask ? Side::Ask : Side::Bid;
+        if (!book::parseFixed(price, c.price)) {
+            refuse("price", price);
+            return false;
+        }
+        if (!book::parseFixed(qty, c.qty)) {
+            refuse("quantity", qty);
+            return false;
+        }
+        m_out.push_back(c);
+        return true;
+    }
+    void updateId(std::int64_t id) override
+    {
+        m_id = id;
+        m_hasId = true;
+    }
+    const QString &refused() const { return m_refused; }
+    bool hasId() const { return m_hasId; }
+    std::int64_t id() const { return m_id; }
+
+private:
+    void refuse(const char *what, std::string_view text)
+    {
+        m_refused = QStringLiteral("a %1 that is not an exact decimal of at most %2 places: \"%3\"")
+                        .arg(QLatin1String(what))
+                        .arg(book::kDecimals)
+                        .arg(peerText(QByteArrayView(text.data(), qsizetype(text.size())), kQuotedChars));
+    }
+
+    std::vector<LevelChange> &m_out;
+    QString m_refused;
+    std::int64_t m_id = 0;
+    bool m_hasId = false;
+};
+
+BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared,
+                       MessageDecoder &decoder, const Clock &clock, SessionStatus &status, QObject *parent)
+    : QObject(parent)
+    , m_config(config)
+    , m_rules(rules)
+    , m_shared(shared)
+    , m_decoder(decoder)
+    , m_clock(clock)
+    , m_status(status)
+    , m_restBase(config.restUrl.isEmpty() ? rules.defaultRestBase(config.url) : config.restUrl)
+    , m_diffKeys(decoderKeys(rules.diffKeys()))
+    , m_snapshotKeys(decoderKeys(rules.snapshotKeys()))
+    , m_weight(rules.weightPerMinute())
+    , m_diffType(rules.diffEventType())
+    , m_auditPeriodMs(qint64(config.bookAuditS) * 1000)
+{
+    QString tlsError;
+    m_tls = tlsConfiguration(config, &tlsError); // a bad CA file fails the stream's own connection first
+    m_levels.reserve(4096);
+}
+
+BookKeeper::~BookKeeper()
+{
+    for (const std::unique_ptr<Entry> &e : m_books) {
+        if (QNetworkReply *r = e->reply) {
+            r->disconnect(this);
+            r->abort();
+            r->deleteLater();
+        }
+    }
+}
+
+bool BookKeeper::wanted(const StreamConfig &config, const book::BookRules *rules)
+{
+    return rules && config.book && config.mode == DecodeMode::Parsed && config.latencyField.isEmpty();
+}
+
+const BookSync *BookKeeper::book(const QString &instrument) const
+{
+    const auto it = m_bySymbol.constFind(instrument.toUtf8());
+    return it == m_bySymbol.cend() ? nullptr : (*it)->sync.get();
+}
+
+BookKeeper::Entry *BookKeeper::find(std::string_view symbol)
+{
+    if (m_last && std::string_view(m_last->key.constData(), std::size_t(m_last->key.size())) == symbol)
+        return m_last;
+    // A key of raw data: the lookup copies nothing.
+    const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
+    if (it == m_bySymbol.cend())
+        return nullptr;
+    m_last = *it;
+    return m_last;
+}
+
+BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
+{
+    if (int(m_books.size()) >= kMaxBooks || !instrumentName(symbol))
+        return nullptr;
+    auto entry = std::make_unique<Entry>();
+    entry->key = QByteArray(symbol.data(), qsizetype(symbol.size()));
+    entry->sync = std::make_unique<BookSync>(m_rules, QString::fromLatin1(entry->key));
+    Entry *e = entry.get();
+    m_books.push_back(std::move(entry));
+    m_bySymbol.insert(e->key, e);
+    m_last = e;
+    m_dirty = true;
+    return e;
+}
+
+void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
+{
+    if (fields.eventType != m_diffType || fields.symbol.empty())
+        return;
+    Entry *e = find(fields.symbol);
+    if (!e && !(e = add(fields.symbol))) {
+        ++m_untracked;
+        return;
+    }
+    m_levels.clear();
+    LevelReader reader(m_levels);
+    if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
+        e->sync->onUnreadableDiff(reader.refused().isEmpty()
+                                      ? QStringLiteral("the diff's levels could not be read: ") + m_decoder.lastError()
+                                      : reader.refused());
+        m_dirty = true;
+        return;
+    }
+    e->sync->onDiff(book::DiffIds{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId},
+                    m_levels.data(), m_levels.size());
+    m_dirty = true;
+}
+
+void BookKeeper::reset()
+{
+    for (const std::unique_ptr<Entry> &e : m_books) {
+        if (QNetworkReply *r = e->reply) {
+            r->disconnect(this);
+            r->abort();
+            r->deleteLater();
+            e->reply = nullptr;
+        }
+        e->sync->reset();
+    }
+    m_inFlight = 0;
+    m_dirty = true;
+}
+
+void BookKeeper::refill(qint64 nowMs)
+{
+    const double cap = m_rules.weightPerMinute();
+    if (m_weightAtMs >= 0)
+        m_weight = std::min(cap, m_weight + double(nowMs - m_weightAtMs) * cap / 60000.0);
+    m_weightAtMs = nowMs;
+}
+
+void BookKeeper::tick(qint64 nowMs)
+{
+    refill(nowMs);
+    const double weight = m_rules.snapshotWeight();
+    // Syncs first, then audits; both within the weight and the requests in flight.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const std::unique_ptr<Entry> &e : m_books) {
+            if (m_inFlight >= kMaxInFlight || m_weight < weight || !m_manager || nowMs < m_pausedUntilMs)
+                break;
+            if (e->reply)
+                continue;
+            if (pass == 0 && e->sync->wantsSnapshot(nowMs))
+                fetch(*e, false, nowMs);
+            else if (pass == 1 && e->sync->auditDue(nowMs, m_auditPeriodMs))
+                fetch(*e, true, nowMs);
+        }
+    }
+    const auto depth = std::size_t(m_rules.snapshotDepth());
+    for (const std::unique_ptr<Entry> &e : m_books) {
+        e->sync->tick(nowMs);
+        e->sync->prune(depth);
+        report(*e);
+        if (e->sync->takeChanged())
+            m_dirty = true;
+    }
+    if (m_dirty)
+        publish();
+}
+
+void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
+{
+    const QUrl url = m_rules.snapshotUrl(m_restBase, e.sync->instrument());
+    QNetworkRequest request(url);
+    request.setTransferTimeout(kSnapshotTimeoutMs);
+    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
+    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    if (url.scheme() == QLatin1String("https"))
+        request.setSslConfiguration(m_tls);
+    m_weight -= m_rules.snapshotWeight();
+    ++m_inFlight;
+    if (audit)
+        e.sync->auditRequested(nowMs);
+    else
+        e.sync->snapshotRequested(nowMs);
+    QNetworkReply *reply = m_manager->get(request);
+    e.reply = reply;
+    e.replyIsAudit = audit;
+    Entry *entry = &e;
+    connect(reply, &QNetworkReply::readyRead, this, [reply] {
+        if (reply->bytesAvailable() > kMaxSnapshotBytes)
+            reply->abort();
+    });
+    connect(reply, &QNetworkReply::finished, this, [this, entry, reply, audit] { onReply(entry, reply, audit); });
+}
+
+bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<LevelChange> &levels, QString &why)
+{
+    ReceiveBuffer buffer; // one snapshot at a time; freed after
+    const MessageView view = buffer.copy(body.constData(), body.size());
+    LevelReader reader(levels);
+    if (!m_decoder.decodeLevels(view, m_snapshotKeys, reader)) {
+        why = reader.refused().isEmpty() ? m_decoder.lastError() : reader.refused();
+        return false;
+    }
+    if (!reader.hasId()) {
+        why = QStringLiteral("no \"%1\" in the answer: %2")
+                  .arg(QLatin1String(m_snapshotKeys.updateId.data(), qsizetype(m_snapshotKeys.updateId.size())),
+                       peerText(body, kQuotedChars));
+        return false;
+    }
+    id = reader.id();
+    return true;
+}
+
+void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
+{
+    reply->deleteLater();
+    if (e->reply != reply)
+        return; // reset() let it go
+    e->reply = nullptr;
+    --m_inFlight;
+    const qint64 nowMs = m_clock.monotonicMs();
+    QString why;
+    std::int64_t id = 0;
+    std::vector<LevelChange> levels;
+    const QByteArray body = reply->read(kMaxSnapshotBytes + 1);
+    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    pauseIfAsked(*reply, status, nowMs);
+    if (body.size() > kMaxSnapshotBytes || reply->bytesAvailable() > 0)
+        why = QStringLiteral("answer over %1 MiB").arg(kMaxSnapshotBytes / (1024 * 1024));
+    else if (reply->error() != QNetworkReply::NoError && status == 0)
+        why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), kQuotedChars * 2);
+    else if (status != 200)
+        why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, kQuotedChars));
+    else if (readSnapshot(body, id, levels, why))
+        why.clear();
+    const bool ok = why.isEmpty();
+    if (audit) {
+        if (ok)
+            e->sync->onAuditSnapshot(id, levels);
+        else
+            e->sync->onAuditFailed();
+        if (!ok && m_status.allow(EventKind::Info))
+            m_status.emitEvent(EventKind::Info,
+                               QStringLiteral("book %1: audit snapshot failed: %2").arg(e->sync->instrument(), why));
+    } else if (ok) {
+        e->sync->onSnapshot(id, levels, nowMs);
+    } else {
+        e->sync->onSnapshotFailed(why, nowMs);
+    }
+    report(*e);
+    m_dirty = true;
+}
+
+// The venue's word on its request weight: 429 (too many requests) and 418 (banned for having
+// gone on) with Retry-After, and the weight this machine's IP used in the last minute.
+void BookKeeper::pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs)
+{
+    if (status == 429 || status == 418) {
+        bool ok = false;
+        const qint64 seconds = reply.rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toLongLong(&ok);
+        const qint64 pauseS = ok && seconds > 0 ? std::min<qint64>(seconds, kMaxPauseS) : kDefaultPauseS;
+        m_pausedUntilMs = std::max(m_pausedUntilMs, nowMs + pauseS * 1000);
+        if (m_status.allow(EventKind::Info))
+            m_status.emitEvent(
+                EventKind::Info,
+                QStringLiteral("order-book snapshots paused for %1 s: the venue answered %2").arg(pauseS).arg(status));
+        return;
+    }
+    const QByteArray header = m_rules.usedWeightHeader();
+    const int limit = m_rules.ipWeightPerMinute();
+    if (header.isEmpty() || limit <= 0)
+        return;
+    bool ok = false;
+    const qint64 used = reply.rawHeader(header).trimmed().toLongLong(&ok);
+    if (ok && used >= qint64(kIpWeightShare * limit)) {
+        // Until the venue's minute is over; its boundaries are not known here: a whole minute.
+        m_pausedUntilMs = std::max(m_pausedUntilMs, nowMs + 60'000);
+        m_weight = 0;
+    }
+}
+
+// An event when a book loses sync or crosses (rare; throttled).
+void BookKeeper::report(Entry &e)
+{
+    const BookStatus &s = e.sync->status();
+    if (s.resyncs > e.reportedResyncs && m_status.allow(EventKind::Gap))
+        m_status.emitEvent(EventKind::Gap,
+                           QStringLiteral("book %1 lost sync, resyncing: %2").arg(s.instrument, s.lastResyncReason));
+    if (s.crossedEpisodes > e.reportedCrossed && m_status.allow(EventKind::Info)) {
+        const auto bid = e.sync->book().best(Side::Bid);
+        const auto ask = e.sync->book().best(Side::Ask);
+        m_status.emitEvent(EventKind::Info,
+                           QStringLiteral("book %1 crossed: best bid %2 ≥ best ask %3")
+                               .arg(s.instrument, bid ? book::fixedText(bid->price) : QStringLiteral("none"),
+                                    ask ? book::fixedText(ask->price) : QStringLiteral("none")));
+    }
+    if (s.state == BookState::Synced && e.reportedState != BookState::Synced && e.reportedState != BookState::Crossed
+        && s.resyncs > 0 && m_status.allow(EventKind::Info))
+        m_status.emitEvent(EventKind::Info,
+                           QStringLiteral("book %1 synced again in %2 ms").arg(s.instrument).arg(s.timeToSyncMs));
+    e.reportedResyncs = s.resyncs;
+    e.reportedCrossed = s.crossedEpisodes;
+    e.reportedState = s.state;
+}
+
+void BookKeeper::publish()
+{
+    QVector<BookStatus> list;
+    list.reserve(qsizetype(m_books.size()));
+    for (const std::unique_ptr<Entry> &e : m_books)
+        list.append(e->sync->status());
+    m_shared.setBooks(std::move(list));
+    m_dirty = false;
+}
+
+} // namespace streamscope

@@ -1,0 +1,133 @@
+#pragma once
+
+// The local order books of one depth stream, one per instrument (docs/books.md), kept on the
+// stream's worker by its venue's BookRules (engine/book/BookSync):
+//   - every diff event of the venue's type is looked up by its symbol (a book is made at its
+//     first diff; at most kMaxBooks a stream, names of kMaxInstrumentChars letters, digits and
+//     ._:/- only, so the report's and /metrics' label set stays bounded), its levels read exactly
+//     (MessageDecoder::decodeLevels, book/FixedPoint.h) and handed to the instrument's BookSync;
+//   - on the tick: the REST snapshots the books ask for and the audits that are due (every
+//     "book_audit_s"), fetched from the stream's "rest_url" (else the venue's host mapping)
+//     through the worker's network access manager, at most kMaxInFlight at once, within the
+//     venue's request weight (a token bucket of BookRules::weightPerMinute), each answer at most
+//     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; an answer 429 or 418 pauses the
+//     stream's requests for its Retry-After (kDefaultPauseS without one, at most kMaxPauseS),
+//     and so does a used-weight header at kIpWeightShare of the venue's per-IP limit (other
+//     clients on this machine spend it too), until the minute is over; a crossed book's timer; the books'
+//     status published to StreamShared when it changed, and an event when a book loses sync or
+//     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
+//     snapshot's depth (BookSync::prune);
+//   - reset() when the connections went: every book starts over.
+// One instrument's desync fetches that instrument's snapshot only; the others go on.
+//
+// Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
+// hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
+// vector, no lock, no log.
+
+#include "book/BookSync.h"
+#include "protocol/MessageDecoder.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QObject>
+#include <QtCore/QPointer>
+#include <QtCore/QUrl>
+#include <QtNetwork/QSslConfiguration>
+
+#include <memory>
+#include <vector>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace streamscope {
+
+class Clock;
+class SessionStatus;
+class StreamShared;
+struct DecodedFields;
+struct StreamConfig;
+
+class BookKeeper final : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kMaxBooks = 1024;
+    static constexpr int kMaxInstrumentChars = 32;
+    static constexpr int kMaxInFlight = 4;
+    static constexpr qint64 kMaxSnapshotBytes = 8 * 1024 * 1024;
+    static constexpr int kSnapshotTimeoutMs = 10000;
+    static constexpr int kDefaultPauseS = 60;
+    static constexpr int kMaxPauseS = 600;
+    static constexpr double kIpWeightShare = 0.8;
+
+    BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared, MessageDecoder &decoder,
+               const Clock &clock, SessionStatus &status, QObject *parent = nullptr);
+    ~BookKeeper() override;
+
+    // Whether `config` keeps books with `rules` (null: the venue has none): a parsed stream
+    // that reads the venue's own fields (no latency_field) and did not say "book": false.
+    static bool wanted(const StreamConfig &config, const book::BookRules *rules);
+
+    // The worker's manager (ServerTimeService); without one no snapshot is fetched.
+    void setNetwork(QNetworkAccessManager *manager) { m_manager = manager; }
+
+    // A decoded data message, whole and padded.
+    void onData(const DecodedFields &fields, const MessageView &message);
+    // The stream's connections went: every book starts over.
+    void reset();
+    void tick(qint64 nowMs);
+
+    int bookCount() const { return int(m_books.size()); }
+    // Diff events of instruments beyond kMaxBooks or with names we do not take.
+    quint64 untracked() const { return m_untracked; }
+    const book::BookSync *book(const QString &instrument) const;
+
+private:
+    struct Entry {
+        std::unique_ptr<book::BookSync> sync;
+        QByteArray key; // the symbol's bytes, which the hash's raw-data keys point into
+        QPointer<QNetworkReply> reply;
+        bool replyIsAudit = false;
+        BookState reportedState = BookState::Unknown;
+        quint64 reportedResyncs = 0;
+        quint64 reportedCrossed = 0;
+    };
+    class LevelReader;
+
+    Entry *find(std::string_view symbol);
+    Entry *add(std::string_view symbol);
+    void fetch(Entry &entry, bool audit, qint64 nowMs);
+    void onReply(Entry *entry, QNetworkReply *reply, bool audit);
+    bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
+    void refill(qint64 nowMs);
+    void pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs);
+    void report(Entry &entry);
+    void publish();
+
+    const StreamConfig &m_config;
+    const book::BookRules &m_rules;
+    StreamShared &m_shared;
+    MessageDecoder &m_decoder;
+    const Clock &m_clock;
+    SessionStatus &m_status;
+    QPointer<QNetworkAccessManager> m_manager;
+    QUrl m_restBase;
+    QSslConfiguration m_tls;
+    MessageDecoder::LevelKeys m_diffKeys;
+    MessageDecoder::LevelKeys m_snapshotKeys;
+
+    std::vector<std::unique_ptr<Entry>> m_books;
+    QHash<QByteArray, Entry *> m_bySymbol; // keys are Entry::key
+    Entry *m_last = nullptr;
+    std::vector<book::LevelChange> m_levels; // the current diff's, reused
+    quint64 m_untracked = 0;
+    bool m_dirty = true;
+
+    double m_weight = 0.0; // request weight available now
+    qint64 m_weightAtMs = -1;
+    qint64 m_pausedUntilMs = 0; // the venue said to wait (429/418 Retry-After, or its IP weight nearly spent)
+    std::string_view m_diffType;
+    int m_inFlight = 0;
+    qint64 m_auditPeriodMs = 0;
+};
+
+} // namespace streamscope
