@@ -149,8 +149,9 @@ void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const ch
     case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
     case MessageKind::Pong:
         // The answer to the venue's text keep-alive: the connection is alive (its watchdog
-        // saw a frame, above); no data, no decode.
+        // saw a frame, above), and the ping is answered; no data, no decode.
         c.controlMessages.add();
+        link.watchdog.pongSeen();
         break;
     case MessageKind::Connection:
         c.controlMessages.add();

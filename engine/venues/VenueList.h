@@ -13,5 +13,7 @@
 STREAMSCOPE_VENUE(binance)
 STREAMSCOPE_VENUE(betfair)
 STREAMSCOPE_VENUE(okx)
+STREAMSCOPE_VENUE(bybit)
+STREAMSCOPE_VENUE(hyperliquid)
 STREAMSCOPE_VENUE(generic)
 // clang-format on

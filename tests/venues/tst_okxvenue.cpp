@@ -8,16 +8,12 @@
 #include "VenueTestSupport.h"
 
 #include "protocol/MessageDecoder.h"
-#include "stats/StreamShared.h"
 #include "venues/VenueHandler.h"
-#include "venues/VenueHost.h"
 #include "venues/VenueRegistry.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 #include <climits>
 #include <memory>
@@ -28,75 +24,22 @@ using replay::ReplayServer;
 
 namespace {
 
-// A host that keeps what the handler reports; nothing is sent anywhere.
-struct RecordingHost final : VenueHost {
-    void sendOn(int, const QString &text, const QString &, const QString &) override { sent << text; }
-    void venueEvent(EventKind kind, const QString &text) override { events << qMakePair(kind, text); }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return m_shared; }
-    qint64 monotonicMs() const override { return 0; }
-    qint64 wallMs() const override { return 1700000000000; }
-    StreamShared m_shared{1, StreamConfig{}};
-    QStringList sent;
-    QList<QPair<EventKind, QString>> events;
-};
-
 StreamConfig okxConfig(const QUrl &url, const QStringList &subscribe)
 {
-    StreamConfig c;
-    c.name = QStringLiteral("okx");
-    c.venue = Venue("okx");
-    c.url = url;
-    c.subscribe = subscribe;
-    c.reconnectBaseMs = 50;
-    c.reconnectMaxMs = 200;
-    c.stallTimeoutMs = 60000;
-    return c;
+    return channelStream("okx", url, subscribe);
 }
 
 // The replay pool's quirks (engine/venues/okx/OkxScenarios.cpp): seqIds step by 3 from 1000;
 // message 200 says prevSeqId = seqId of 199, + 1.
 constexpr qint64 kGapExpectedPrev = 1000 + 3 * 199;
 
-// A websocket server of this test's own on 127.0.0.1: it keeps what its clients send, answers
-// "ping" with "pong" while `answerPings`, and answers a subscription with `onSubscribe`.
-class OkxLikeServer : public QObject {
+// A websocket server of this test's own on 127.0.0.1 that answers OKX's "ping" with "pong".
+class OkxLikeServer : public LoopbackVenueServer {
 public:
     OkxLikeServer()
-        : m_server(QStringLiteral("okx-like"), QWebSocketServer::NonSecureMode)
+        : LoopbackVenueServer(QStringLiteral("/ws/v5/public"), QStringLiteral("ping"), QStringLiteral("pong"))
     {
-        connect(&m_server, &QWebSocketServer::newConnection, this, [this] {
-            while (QWebSocket *socket = m_server.nextPendingConnection()) {
-                ++connections;
-                socket->setParent(this);
-                connect(socket, &QWebSocket::textMessageReceived, this, [this, socket](const QString &text) {
-                    received << text;
-                    if (text == QLatin1String("ping")) {
-                        ++pings;
-                        if (answerPings)
-                            socket->sendTextMessage(QStringLiteral("pong"));
-                        return;
-                    }
-                    for (const QString &reply : std::as_const(onSubscribe))
-                        socket->sendTextMessage(reply);
-                });
-            }
-        });
     }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/ws/v5/public").arg(m_server.serverPort())); }
-
-    bool answerPings = true;
-    QStringList onSubscribe;
-    QStringList received;
-    int connections = 0;
-    int pings = 0;
-
-private:
-    QWebSocketServer m_server;
 };
 
 } // namespace

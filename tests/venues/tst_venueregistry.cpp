@@ -61,7 +61,7 @@ void TestVenueRegistry::listsEveryVenueOnce()
 {
     QCOMPARE(namesOf(VenueCatalog::venues()),
              (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("okx"),
-                          QStringLiteral("generic")}));
+                          QStringLiteral("bybit"), QStringLiteral("hyperliquid"), QStringLiteral("generic")}));
     for (const VenueEntry &e : VenueRegistry::entries()) {
         QVERIFY(e.createHandler && e.decodeSpec && e.presets);
         QCOMPARE(VenueRegistry::find(e.venue), &e);
@@ -75,6 +75,10 @@ void TestVenueRegistry::listsEveryVenueOnce()
     QCOMPARE(VenueCatalog::title(Venue("okx")), QStringLiteral("OKX"));
     // Subscriptions as "channel:instrument" (ChannelSubscription.h): the new venues' one shape.
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("okx")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("bybit")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("hyperliquid")));
+    QCOMPARE(VenueCatalog::title(Venue("bybit")), QStringLiteral("Bybit"));
+    QCOMPARE(VenueCatalog::title(Venue("hyperliquid")), QStringLiteral("Hyperliquid"));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue("binance")));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue::Generic));
     QCOMPARE(VenueCatalog::title(Venue("betfair")), QStringLiteral("Betfair"));
@@ -182,11 +186,13 @@ void TestVenueRegistry::scenarios()
     for (const auto &set : VenueScenarios::sets())
         venues << QString::fromLatin1(set.venue);
     QCOMPARE(venues, namesOf(VenueCatalog::venues()));
-    QCOMPARE(VenueScenarios::names(),
-             (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"),
-                          QStringLiteral("large_depth20"), QStringLiteral("xlarge_depth_diff"),
-                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
-                          QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"), QStringLiteral("okx_trades")}));
+    QCOMPARE(
+        VenueScenarios::names(),
+        (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
+                     QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"),
+                     QStringLiteral("multiplex_mix"), QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"),
+                     QStringLiteral("okx_trades"), QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"),
+                     QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);
@@ -242,6 +248,10 @@ void TestVenueRegistry::handlers_data()
     QTest::newRow("generic") << QStringLiteral("generic") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
     QTest::newRow("okx") << QStringLiteral("okx") << QStringLiteral("wss://ws.okx.com:8443/ws/v5/public") << 0 << false
                          << false;
+    QTest::newRow("bybit") << QStringLiteral("bybit") << QStringLiteral("wss://stream.bybit.com/v5/public/spot") << 0
+                           << false << false;
+    QTest::newRow("hyperliquid") << QStringLiteral("hyperliquid") << QStringLiteral("wss://api.hyperliquid.xyz/ws")
+                                 << 30 << false << false;
     QTest::newRow("not registered: generic")
         << QStringLiteral("nosuchvenue") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
 }
@@ -263,12 +273,18 @@ void TestVenueRegistry::handlers()
     QCOMPARE(handler->headScanHeartbeats(true) == HeadScanner::Heartbeats::LeaveToDecoder,
              leavesHeartbeatsToTheDecoder);
     QCOMPARE(&handler->decodeSpec(), &VenueRegistry::entryOf(c.venue).decodeSpec());
-    // OKX keeps alive with the text "ping"; the others with the transport's ping.
-    QCOMPARE(handler->keepAlivePing(), venue == QLatin1String("okx") ? QStringLiteral("ping") : QString());
-    QCOMPARE(handler->maxStreamsPerConnection(),
-             venue == QLatin1String("okx")           ? 256
-                 : venue == QLatin1String("binance") ? 1024
-                                                     : 0);
+    // OKX, Bybit and Hyperliquid keep alive with their own text (Bybit's every interval, the
+    // others' after silence); the others with the transport's ping.
+    const QHash<QString, QString> pings = {{QStringLiteral("okx"), QStringLiteral("ping")},
+                                           {QStringLiteral("bybit"), QStringLiteral(R"({"op":"ping"})")},
+                                           {QStringLiteral("hyperliquid"), QStringLiteral(R"({"method":"ping"})")}};
+    QCOMPARE(handler->keepAlivePing(), pings.value(venue));
+    QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit"));
+    const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},
+                                               {QStringLiteral("binance"), 1024},
+                                               {QStringLiteral("bybit"), 500},
+                                               {QStringLiteral("hyperliquid"), 1000}};
+    QCOMPARE(handler->maxStreamsPerConnection(), perConnection.value(venue));
 }
 
 QTEST_GUILESS_MAIN(TestVenueRegistry)

@@ -2,7 +2,6 @@
 
 #include "OkxSpec.h"
 #include "OkxVenue.h"
-#include "model/ChannelSubscription.h"
 #include "venues/VenueRegistry.h"
 
 namespace streamscope::okx {
@@ -26,33 +25,13 @@ VenuePresets presets()
     return p;
 }
 
-// "channel:instrument" for every pair (ChannelSubscription.h), in the order given.
-QStringList streamNames(const QStringList &instruments, const QStringList &channels)
-{
-    QStringList names;
-    for (const QString &channel : channels) {
-        for (const QString &instrument : instruments) {
-            const QString name = ChannelSubscription{channel.trimmed(), instrument.trimmed()}.text();
-            if (ChannelSubscription::parse(name) && !names.contains(name))
-                names << name;
-        }
-    }
-    return names;
-}
-
 } // namespace
 
 VenueEntry entry()
 {
-    VenueEntry e;
-    e.title = "OKX";
+    VenueEntry e = venueEntry<OkxVenue, &decodeSpec>("OKX", &presets);
     e.channelSubscriptions = true;
-    e.createHandler = [](const StreamConfig &config, VenueHost &host) -> std::unique_ptr<VenueHandler> {
-        return std::make_unique<OkxVenue>(config, host, decodeSpec());
-    };
-    e.decodeSpec = &decodeSpec;
-    e.presets = &presets;
-    e.streamNames = &streamNames;
+    e.streamNames = &channelStreamNames;
     return e;
 }
 

@@ -1,5 +1,8 @@
 #include "ScenarioKit.h"
 
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -84,6 +87,12 @@ ScenarioBuilder &ScenarioBuilder::fmt(const char *format, Args... args)
     const int n = std::snprintf(buf, sizeof buf, format, args...);
     m_out.append(buf, size_t(std::clamp(n, 0, int(sizeof buf) - 1)));
     return *this;
+}
+
+QByteArray jsonString(const QString &text)
+{
+    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["..."]
+    return array.mid(1, array.size() - 2);
 }
 
 } // namespace streamscope::scenario

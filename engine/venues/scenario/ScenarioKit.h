@@ -81,6 +81,9 @@ struct ControlAnswer {
     bool startsData = false;         // a subscription: the data begins (with wait_subscribe=1)
 };
 
+// `text` as a JSON string, quotes included (a request quoted in an answer).
+QByteArray jsonString(const QString &text);
+
 // The special messages of a scenario, served besides its pool.
 struct ScenarioSpecials {
     // A change stream (Betfair-like, over lines): data follows a subscription, starts with an
