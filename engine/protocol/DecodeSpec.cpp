@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace streamscope {
 
@@ -13,7 +14,12 @@ bool TextMarker::matches(const DecodedFields &fields) const
 }
 
 DecodeSpec::DecodeSpec(std::initializer_list<FieldRule> rules)
-    : m_rules(rules)
+    : DecodeSpec(std::vector<FieldRule>(rules))
+{
+}
+
+DecodeSpec::DecodeSpec(std::vector<FieldRule> rules)
+    : m_rules(std::move(rules))
 {
     Q_ASSERT(m_rules.size() <= kMaxRules);
     buildIndex();

@@ -90,6 +90,8 @@ public:
     // Indexes the rules by scope and the first character of their key; keys must be printable
     // ASCII. Copies keep their own index (it points into their own rules).
     explicit DecodeSpec(std::initializer_list<FieldRule> rules);
+    // The same from rules put together (a venue that reads another's rules and more).
+    explicit DecodeSpec(std::vector<FieldRule> rules);
 
     // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
     // identity rules only when `identity`. Hot path: one table lookup, and for a key some rule

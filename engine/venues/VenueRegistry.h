@@ -66,6 +66,17 @@ VenueEntry venueEntry(const char *title, VenuePresets (*presets)())
 // venues with channelSubscriptions.
 QStringList channelStreamNames(const QStringList &instruments, const QStringList &channels);
 
+// venueEntry() for a venue whose subscriptions are "channel:instrument" pairs
+// (channelSubscriptions, channelStreamNames).
+template<typename Handler, const DecodeSpec &(*Spec)()>
+VenueEntry channelVenueEntry(const char *title, VenuePresets (*presets)())
+{
+    VenueEntry e = venueEntry<Handler, Spec>(title, presets);
+    e.channelSubscriptions = true;
+    e.streamNames = &channelStreamNames;
+    return e;
+}
+
 class VenueRegistry {
 public:
     // In the order of VenueList.h.

@@ -3,8 +3,9 @@
 // whose time goes back, or trades whose tids are no sequence, count no gap); a run against the
 // replay server's hyperliquid_books and hyperliquid_trades scenarios with exact counts and the
 // keep-alive answered; a loopback websocket server of this test's own that checks one subscribe
-// request per subscription, paced, answers {"method":"ping"} and then stops answering (the
-// stream reconnects); a refused request shown in the venue's words, escaped.
+// request per subscription, paced, answers {"method":"ping"} and then stops answering while
+// data keeps coming (the stream reconnects: a missed pong is a dead connection); a refused
+// request shown in the venue's words, escaped.
 
 #include "VenueTestSupport.h"
 
@@ -14,6 +15,7 @@
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QTimer>
 
 #include <memory>
 
@@ -174,8 +176,8 @@ void TestHyperliquidVenue::replayScenarioCountsExactly()
 
 void TestHyperliquidVenue::replayAnswersThePing()
 {
-    // Once the data ends the connection is quiet: {"method":"ping"} after ping_interval_ms of
-    // silence, answered {"channel":"pong"}; the connection stays.
+    // {"method":"ping"} every interval, answered {"channel":"pong"}: the connection stays, and a
+    // pong is no data.
     ReplayServer server;
     QVERIFY(server.listen());
     Engine engine;
@@ -234,21 +236,31 @@ void TestHyperliquidVenue::keepsAliveAndReconnectsWhenUnanswered()
     HyperliquidLikeServer server;
     QVERIFY(server.listen());
     Engine engine;
-    StreamConfig c = hyperliquidConfig(server.url(), {QStringLiteral("l2Book:BTC")});
+    // Data keeps coming all along: the keep-alive goes every interval however busy the
+    // connection, and only its answer keeps the connection.
+    QTimer data;
+    QObject::connect(&data, &QTimer::timeout, &server, [&server] {
+        server.broadcast(QStringLiteral(R"({"channel":"trades","data":[{"coin":"BTC","side":"B","px":"1","sz":"1",)"
+                                        R"("time":1700000000000,"tid":1}]})"));
+    });
+    data.start(20);
+    StreamConfig c = hyperliquidConfig(server.url(), {QStringLiteral("trades:BTC")});
     c.pingIntervalMs = 200;
-    c.pongTimeoutMs = 60000; // only the text keep-alive's own rule may declare the connection dead
+    c.pongTimeoutMs = 60000; // only the missed pong may declare the connection dead
     const StreamId id = engine.addStream(c);
     QTRY_COMPARE_WITH_TIMEOUT(server.requests().size(), 1, scaledMs(10000));
-    // Pings after each silence, answered: the connection stays.
+    // Pings every interval, answered: the connection stays.
     QTRY_VERIFY_WITH_TIMEOUT(server.pings >= 4, scaledMs(15000));
     QCOMPARE(server.connections, 1);
     QCOMPARE(snap(engine, id).reconnects, quint64(0));
-    // The server stops answering: the connection is dead; the stream connects and subscribes
-    // again.
+    QVERIFY(snap(engine, id).dataMessages > 0);
+    // The server stops answering; data still comes: the connection is dead, and the stream
+    // connects and subscribes again.
     server.answerPings = false;
     QTRY_VERIFY_WITH_TIMEOUT(server.connections >= 2, scaledMs(15000));
     QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).reconnects >= 1, scaledMs(5000));
     QTRY_VERIFY_WITH_TIMEOUT(server.requests().count(server.requests().first()) >= 2, scaledMs(10000));
+    data.stop();
 }
 
 void TestHyperliquidVenue::refusedRequestShownEscaped()

@@ -273,13 +273,13 @@ void TestVenueRegistry::handlers()
     QCOMPARE(handler->headScanHeartbeats(true) == HeadScanner::Heartbeats::LeaveToDecoder,
              leavesHeartbeatsToTheDecoder);
     QCOMPARE(&handler->decodeSpec(), &VenueRegistry::entryOf(c.venue).decodeSpec());
-    // OKX, Bybit and Hyperliquid keep alive with their own text (Bybit's every interval, the
-    // others' after silence); the others with the transport's ping.
+    // OKX, Bybit and Hyperliquid keep alive with their own text (OKX's after silence, the
+    // others' every interval); the others with the transport's ping.
     const QHash<QString, QString> pings = {{QStringLiteral("okx"), QStringLiteral("ping")},
                                            {QStringLiteral("bybit"), QStringLiteral(R"({"op":"ping"})")},
                                            {QStringLiteral("hyperliquid"), QStringLiteral(R"({"method":"ping"})")}};
     QCOMPARE(handler->keepAlivePing(), pings.value(venue));
-    QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit"));
+    QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit") || venue == QLatin1String("hyperliquid"));
     const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},
                                                {QStringLiteral("binance"), 1024},
                                                {QStringLiteral("bybit"), 500},

@@ -40,10 +40,7 @@ VenuePresets presets()
 
 VenueEntry entry()
 {
-    VenueEntry e = venueEntry<BybitVenue, &decodeSpec>("Bybit", &presets);
-    e.channelSubscriptions = true;
-    e.streamNames = &channelStreamNames;
-    return e;
+    return channelVenueEntry<BybitVenue, &decodeSpec>("Bybit", &presets);
 }
 
 } // namespace streamscope::bybit

@@ -36,18 +36,6 @@ bool BybitVenue::request(int link, Op op, const std::vector<ChannelSubscription>
     return !pairs.empty();
 }
 
-void BybitVenue::onDisconnected()
-{
-    VenueHandler::onDisconnected();
-    m_books.reset();
-}
-
-void BybitVenue::onSwitchedOver()
-{
-    VenueHandler::onSwitchedOver();
-    m_books.reset();
-}
-
 void BybitVenue::onData(const DecodedFields &fields, bool checkSequence)
 {
     StreamShared &shared = m_host.shared();

@@ -27,19 +27,21 @@ public:
     static constexpr int kMaxArgsPerRequest = 10;
 
     BybitVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
-        : ChannelVenueHandler(config, host, spec, "Bybit", kDefaultMaxSubscriptionsPerConnection)
+        : ChannelVenueHandler(config, host, spec,
+                              {.venue = "Bybit",
+                               .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
+                               .keepAlivePing = R"({"op":"ping"})",
+                               .keepAlivePeriodic = true,
+                               .messagesPerSecond = 0})
     {
     }
 
-    QString keepAlivePing() const override { return QStringLiteral(R"({"op":"ping"})"); }
-    bool keepAlivePeriodic() const override { return true; }
-    void onDisconnected() override;
-    void onSwitchedOver() override;
     void onData(const DecodedFields &fields, bool checkSequence) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
 private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
+    void resetContinuity() override { m_books.reset(); }
     void reportGap(const DecodedFields &fields, const BybitSequence::Result &result);
 
     BybitSequence m_books;

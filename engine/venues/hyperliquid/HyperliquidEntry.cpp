@@ -28,10 +28,7 @@ VenuePresets presets()
 
 VenueEntry entry()
 {
-    VenueEntry e = venueEntry<HyperliquidVenue, &decodeSpec>("Hyperliquid", &presets);
-    e.channelSubscriptions = true;
-    e.streamNames = &channelStreamNames;
-    return e;
+    return channelVenueEntry<HyperliquidVenue, &decodeSpec>("Hyperliquid", &presets);
 }
 
 } // namespace streamscope::hyperliquid

@@ -4,9 +4,11 @@
 // per "channel:instrument" subscription ("l2Book:BTC" is {"type":"l2Book","coin":"BTC"}) on
 // every connection with its share, split over connections past max_streams_per_connection
 // (default kDefaultMaxSubscriptionsPerConnection); outgoing messages paced to
-// kMessagesPerSecond a connection; the keep-alive {"method":"ping"} after ping_interval_ms
-// without a frame, answered {"channel":"pong"}, and a ping no frame followed within
-// ping_interval_ms declares the connection dead (VenueHandler::keepAlivePing); refused requests
+// kMessagesPerSecond a connection; the keep-alive {"method":"ping"} every ping_interval_ms
+// however busy the connection, answered {"channel":"pong"}, and a ping not answered within
+// ping_interval_ms declares the connection dead (VenueHandler::keepAlivePeriodic: Hyperliquid
+// closes a connection after 60 s without a message, and its documentation leaves open whether
+// it counts the client's messages or its own, so the client sends one either way); refused requests
 // kept and shown in the venue's words, escaped. No continuity rule: no message carries a
 // sequence number (every l2Book message is the whole book; a trade's tid is no sequence).
 // What the decoder reads is HyperliquidSpec.cpp; the registry entry, HyperliquidEntry.cpp.
@@ -27,12 +29,15 @@ public:
     static constexpr int kMessagesPerSecond = 30;
 
     HyperliquidVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
-        : ChannelVenueHandler(config, host, spec, "Hyperliquid", kDefaultMaxSubscriptionsPerConnection)
+        : ChannelVenueHandler(config, host, spec,
+                              {.venue = "Hyperliquid",
+                               .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
+                               .keepAlivePing = R"({"method":"ping"})",
+                               .keepAlivePeriodic = true,
+                               .messagesPerSecond = kMessagesPerSecond})
     {
     }
 
-    int controlMessagesPerSecond() const override { return kMessagesPerSecond; }
-    QString keepAlivePing() const override { return QStringLiteral(R"({"method":"ping"})"); }
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
 private:

@@ -12,15 +12,14 @@ namespace {
 // whose messages StreamScope reads (event time "ts"; the books channels carry seqId).
 VenuePresets presets()
 {
-    VenueMarket market;
-    market.id = QStringLiteral("public");
-    market.title = QStringLiteral("Public");
-    market.endpoints = {QUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public")),
-                        QUrl(QStringLiteral("wss://wspap.okx.com:8443/ws/v5/public"))};
-    market.channels = {QStringLiteral("books"), QStringLiteral("books5"), QStringLiteral("bbo-tbt"),
-                       QStringLiteral("trades"), QStringLiteral("tickers")};
     VenuePresets p;
-    p.markets = {market};
+    p.markets = {VenueMarket{.id = QStringLiteral("public"),
+                             .title = QStringLiteral("Public"),
+                             .endpoints = {QUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public")),
+                                           QUrl(QStringLiteral("wss://wspap.okx.com:8443/ws/v5/public"))},
+                             .channels = {QStringLiteral("books"), QStringLiteral("books5"), QStringLiteral("bbo-tbt"),
+                                          QStringLiteral("trades"), QStringLiteral("tickers")},
+                             .choices = {}}};
     p.exampleInstruments = {QStringLiteral("BTC-USDT"), QStringLiteral("ETH-USDT"), QStringLiteral("BTC-USDT-SWAP")};
     return p;
 }
@@ -29,10 +28,7 @@ VenuePresets presets()
 
 VenueEntry entry()
 {
-    VenueEntry e = venueEntry<OkxVenue, &decodeSpec>("OKX", &presets);
-    e.channelSubscriptions = true;
-    e.streamNames = &channelStreamNames;
-    return e;
+    return channelVenueEntry<OkxVenue, &decodeSpec>("OKX", &presets);
 }
 
 } // namespace streamscope::okx

@@ -61,19 +61,6 @@ bool OkxVenue::request(int link, Op op, const std::vector<ChannelSubscription> &
     return sent;
 }
 
-void OkxVenue::onDisconnected()
-{
-    VenueHandler::onDisconnected();
-    m_books.reset();
-    m_budgets.clear();
-}
-
-void OkxVenue::onSwitchedOver()
-{
-    VenueHandler::onSwitchedOver();
-    m_books.reset();
-}
-
 void OkxVenue::onData(const DecodedFields &fields, bool checkSequence)
 {
     StreamShared &shared = m_host.shared();

@@ -32,13 +32,15 @@ public:
     static constexpr int kMaxArgsPerRequest = 256;
 
     OkxVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
-        : ChannelVenueHandler(config, host, spec, "OKX", kDefaultMaxSubscriptionsPerConnection)
+        : ChannelVenueHandler(config, host, spec,
+                              {.venue = "OKX",
+                               .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
+                               .keepAlivePing = "ping",
+                               .keepAlivePeriodic = false,
+                               .messagesPerSecond = 0})
     {
     }
 
-    QString keepAlivePing() const override { return QStringLiteral("ping"); }
-    void onDisconnected() override;
-    void onSwitchedOver() override;
     void onData(const DecodedFields &fields, bool checkSequence) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
@@ -48,6 +50,7 @@ private:
     // the hourly budget.
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
     void connectionUp(int link) override;
+    void resetContinuity() override { m_books.reset(); }
     void reportGap(const DecodedFields &fields, const OkxSequence::Result &result);
 
     struct Budget {
