@@ -5,8 +5,7 @@
 
 #include "../integration/IntegrationSupport.h"
 
-#include "stats/StreamShared.h"
-#include "venues/VenueHost.h"
+#include "RecordingHost.h"
 
 #include <QtCore/QPointer>
 #include <QtWebSockets/QWebSocket>
@@ -33,22 +32,6 @@ inline StreamConfig channelStream(const char *venue, const QUrl &url, const QStr
     c.stallTimeoutMs = 60000;
     return c;
 }
-
-// A host that keeps what the handler reports; nothing is sent anywhere.
-struct RecordingHost final : VenueHost {
-    void sendOn(int, const QString &text, const QString &, const QString &) override { sent << text; }
-    void venueEvent(EventKind kind, const QString &text) override { events << qMakePair(kind, text); }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return m_shared; }
-    qint64 monotonicMs() const override { return 0; }
-    qint64 wallMs() const override { return 1700000000000; }
-    StreamShared m_shared{1, StreamConfig{}};
-    QStringList sent;
-    QList<QPair<EventKind, QString>> events;
-};
 
 // A websocket server of the test's own on 127.0.0.1 (not the replay server): it keeps what its
 // clients send, answers the venue's keep-alive `ping` (the exact text) with `pong` while
@@ -114,6 +97,61 @@ private:
 inline StreamSnapshot snap(const Engine &engine, StreamId id)
 {
     return engine.snapshot(id);
+}
+
+// What a channel venue's replay scenario run of `count` messages gives once `dataMessages` of
+// them were data (with latency: the caller checks that every one carried its event time).
+inline StreamSnapshot runChannelScenario(const char *venue, const QString &scenario, const QString &subscription,
+                                         quint64 count, quint64 dataMessages)
+{
+    replay::ReplayServer server;
+    if (!server.listen())
+        return {};
+    Engine engine;
+    StreamConfig c = channelStream(venue,
+                                   QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=%3&wait_subscribe=1")
+                                            .arg(server.port())
+                                            .arg(scenario)
+                                            .arg(count)),
+                                   {subscription});
+    c.pingIntervalMs = 60000; // no keep-alive within the run: the message counts stay exact
+    const StreamId id = engine.addStream(c);
+    // A run that does not get there returns what it got, for the caller's comparisons to show.
+    const bool arrived =
+        QTest::qWaitFor([&] { return snap(engine, id).dataMessages >= dataMessages; }, scaledMs(20000));
+    Q_UNUSED(arrived);
+    return engine.snapshot(id, true);
+}
+
+// A channel venue's keep-alive against its replay scenario: `ping_interval_ms` 300, at least
+// four pings, each answered, no reconnect; a pong is no data. Returns false (with a message)
+// when not.
+inline bool keepAliveAnsweredByReplay(const char *venue, const QString &scenario, const QString &subscription,
+                                      QString *why)
+{
+    replay::ReplayServer server;
+    if (!server.listen())
+        return false;
+    Engine engine;
+    StreamConfig c = channelStream(
+        venue, QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=10&wait_subscribe=1").arg(server.port()).arg(scenario)),
+        {subscription});
+    c.pingIntervalMs = 300;
+    c.pongTimeoutMs = 60000; // only the keep-alive's own rule could call the connection dead
+    const StreamId id = engine.addStream(c);
+    const bool ok = QTest::qWaitFor([&] { return snap(engine, id).dataMessages == 10; }, scaledMs(10000))
+        && QTest::qWaitFor([&] { return snap(engine, id).outgoingPings >= 4; }, scaledMs(15000));
+    const StreamSnapshot s = snap(engine, id);
+    *why = QStringLiteral("data %1, pings %2, control %3, reconnects %4, parse errors %5, errors %6")
+               .arg(s.dataMessages)
+               .arg(s.outgoingPings)
+               .arg(s.controlMessages)
+               .arg(s.reconnects)
+               .arg(s.parseErrors)
+               .arg(s.errors);
+    // Each ping answered (the last may be on its way).
+    return ok && s.reconnects == 0 && s.parseErrors == 0 && s.errors == 0 && s.dataMessages == 10
+        && s.controlMessages + 1 >= s.outgoingPings;
 }
 
 } // namespace streamscope::testing

@@ -22,7 +22,6 @@
 
 using namespace streamscope;
 using namespace streamscope::testing;
-using replay::ReplayServer;
 
 namespace {
 
@@ -138,8 +137,7 @@ void TestBybitVenue::continuity()
         QVERIFY(ok);
         bybit->onData(f, true);
     }
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, gaps);
     QCOMPARE(s.sequenceResets, resets);
     QCOMPARE(quint64(s.recentGaps.size()), gaps);
@@ -161,8 +159,7 @@ void TestBybitVenue::gapRecordNamesTheTopic()
     // During a rollover's overlap continuity is not checked.
     f.finalUpdateId = 99;
     bybit->onData(f, false);
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);
     QCOMPARE(g.symbol, QStringLiteral("orderbook.50.BTC\\x1bUSDT")); // the peer's text, escaped
@@ -289,16 +286,8 @@ void TestBybitVenue::replayScenarioCountsExactly()
     QFETCH(quint64, resets);
     // 450 messages: a snapshot first (books), the snapshot re-sent with the same u at 100, the
     // gap at 200, the restart (u = 1) at 300; data only after the subscription.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c = bybitConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
-        {subscription});
-    c.pingIntervalMs = 60000; // no keep-alive within the run: the message counts stay exact
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(450), scaledMs(20000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = runChannelScenario("bybit", scenario, subscription, 450, 450);
+    QCOMPARE(s.dataMessages, quint64(450));
     QCOMPARE(s.messages, quint64(451)); // the subscription's answer and 450 data
     QCOMPARE(s.results, quint64(1));
     QCOMPARE(s.errors, quint64(0));
@@ -308,37 +297,22 @@ void TestBybitVenue::replayScenarioCountsExactly()
     QCOMPARE(s.duplicates, quint64(0));
     QCOMPARE(s.venueErrors, quint64(0));
     QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(s.latency.count, std::uint64_t(450)); // every data message carried its "ts"
     if (gaps) {
         const GapRecord g = s.recentGaps.value(0);
         QCOMPARE(g.symbol, QStringLiteral("orderbook.50.BTCUSDT"));
         QCOMPARE(g.expectedFrom, kGapExpected);
         QCOMPARE(g.missingTo(), kGapExpected);
     }
-    const StreamSnapshot withLatency = engine.snapshot(id, true);
-    QCOMPARE(withLatency.latency.count, std::uint64_t(450)); // every data message carried its "ts"
 }
 
 void TestBybitVenue::replayAnswersThePing()
 {
-    // {"op":"ping"} every interval, answered as Bybit answers on public spot: the connection
-    // stays, and a pong is no data.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c =
-        bybitConfig(QUrl(QStringLiteral("ws://127.0.0.1:%1/bybit_trades?count=10&wait_subscribe=1").arg(server.port())),
-                    {QStringLiteral("publicTrade:BTCUSDT")});
-    c.pingIntervalMs = 300;
-    c.pongTimeoutMs = 60000;
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(10), scaledMs(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).outgoingPings >= 4, scaledMs(15000));
-    const StreamSnapshot s = snap(engine, id);
-    QCOMPARE(s.reconnects, quint64(0));
-    QCOMPARE(s.parseErrors, quint64(0));
-    QCOMPARE(s.errors, quint64(0));
-    QCOMPARE(s.dataMessages, quint64(10));
-    QVERIFY(s.controlMessages >= s.outgoingPings - 1); // each answered (the last may be on its way)
+    // {"op":"ping"} every interval, answered as Bybit answers on public spot.
+    QString why;
+    QVERIFY2(
+        keepAliveAnsweredByReplay("bybit", QStringLiteral("bybit_trades"), QStringLiteral("publicTrade:BTCUSDT"), &why),
+        qPrintable(why));
 }
 
 void TestBybitVenue::subscribesAndDeclaresAMissedPongDead()

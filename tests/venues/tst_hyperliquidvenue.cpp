@@ -21,7 +21,6 @@
 
 using namespace streamscope;
 using namespace streamscope::testing;
-using replay::ReplayServer;
 
 namespace {
 
@@ -132,8 +131,7 @@ void TestHyperliquidVenue::nothingIsSequenced()
         f.eventTime = time;
         handler->onData(f, true);
     }
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.updates, quint64(3));
     QCOMPARE(s.gaps, quint64(0));
     QCOMPARE(s.sequenceResets, quint64(0));
@@ -152,16 +150,8 @@ void TestHyperliquidVenue::replayScenarioCountsExactly()
 {
     QFETCH(QString, scenario);
     QFETCH(QString, subscription);
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c = hyperliquidConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
-        {subscription});
-    c.pingIntervalMs = 60000; // no keep-alive within the run: the message counts stay exact
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(450), scaledMs(20000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = runChannelScenario("hyperliquid", scenario, subscription, 450, 450);
+    QCOMPARE(s.dataMessages, quint64(450));
     QCOMPARE(s.messages, quint64(451)); // the subscriptionResponse and 450 data
     QCOMPARE(s.results, quint64(1));
     QCOMPARE(s.errors, quint64(0));
@@ -170,31 +160,16 @@ void TestHyperliquidVenue::replayScenarioCountsExactly()
     QCOMPARE(s.sequenceResets, quint64(0));
     QCOMPARE(s.venueErrors, quint64(0));
     QCOMPARE(s.reconnects, quint64(0));
-    const StreamSnapshot withLatency = engine.snapshot(id, true);
-    QCOMPARE(withLatency.latency.count, std::uint64_t(450)); // every data message carried its "time"
+    QCOMPARE(s.latency.count, std::uint64_t(450)); // every data message carried its "time"
 }
 
 void TestHyperliquidVenue::replayAnswersThePing()
 {
-    // {"method":"ping"} every interval, answered {"channel":"pong"}: the connection stays, and a
-    // pong is no data.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c = hyperliquidConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/hyperliquid_trades?count=10&wait_subscribe=1").arg(server.port())),
-        {QStringLiteral("trades:BTC")});
-    c.pingIntervalMs = 300;
-    c.pongTimeoutMs = 60000;
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(10), scaledMs(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).outgoingPings >= 4, scaledMs(15000));
-    const StreamSnapshot s = snap(engine, id);
-    QCOMPARE(s.reconnects, quint64(0));
-    QCOMPARE(s.parseErrors, quint64(0));
-    QCOMPARE(s.errors, quint64(0));
-    QCOMPARE(s.dataMessages, quint64(10));
-    QVERIFY(s.controlMessages >= s.outgoingPings - 1);
+    // {"method":"ping"} every interval, answered {"channel":"pong"}.
+    QString why;
+    QVERIFY2(keepAliveAnsweredByReplay("hyperliquid", QStringLiteral("hyperliquid_trades"),
+                                       QStringLiteral("trades:BTC"), &why),
+             qPrintable(why));
 }
 
 void TestHyperliquidVenue::subscribesPaced()

@@ -20,7 +20,6 @@
 
 using namespace streamscope;
 using namespace streamscope::testing;
-using replay::ReplayServer;
 
 namespace {
 
@@ -132,8 +131,7 @@ void TestOkxVenue::continuity()
         QVERIFY(ok1 && ok2);
         okx->onData(f, true);
     }
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, gaps);
     QCOMPARE(s.sequenceResets, resets);
     QCOMPARE(quint64(s.recentGaps.size()), gaps);
@@ -156,8 +154,7 @@ void TestOkxVenue::gapRecordNamesTheChain()
     // During a rollover's overlap continuity is not checked.
     f.prevFinalUpdateId = 99;
     okx->onData(f, false);
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);
     QCOMPARE(g.symbol, QStringLiteral("books:BTC-\\x1b-USDT")); // the peer's text, escaped
@@ -257,15 +254,8 @@ void TestOkxVenue::replayScenarioCountsExactly()
     QFETCH(quint64, resets);
     // 450 messages: a snapshot first (books), the keep-alive update at 100, the gap at 200, the
     // reset at 300, the notice at 400 (not data); data only after the subscription.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(okxConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
-        {subscription}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(449), scaledMs(20000));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = runChannelScenario("okx", scenario, subscription, 450, 449);
+    QCOMPARE(s.dataMessages, quint64(449));
     QCOMPARE(s.messages, quint64(451)); // the subscription's answer, 449 data, the notice
     QCOMPARE(s.results, quint64(1));
     QCOMPARE(s.errors, quint64(0));
@@ -274,39 +264,25 @@ void TestOkxVenue::replayScenarioCountsExactly()
     QCOMPARE(s.sequenceResets, resets);
     QCOMPARE(s.venueErrors, quint64(0));
     QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(s.venueNotices, quint64(1));
     QVERIFY2(s.venueNotice.startsWith(QLatin1String("64008: The connection will soon be closed for a service upgrade")),
              qPrintable(s.venueNotice));
-    QCOMPARE(s.latency.count, std::uint64_t(0)); // not asked for
+    QCOMPARE(s.latency.count, std::uint64_t(449)); // every data message carried its "ts"
     if (gaps) {
         const GapRecord g = s.recentGaps.value(0);
         QCOMPARE(g.symbol, QStringLiteral("books:BTC-USDT"));
         QCOMPARE(g.expectedFrom, kGapExpectedPrev + 1);
         QCOMPARE(g.missingTo(), kGapExpectedPrev + 1);
     }
-    const StreamSnapshot withLatency = engine.snapshot(id, true);
-    QCOMPARE(withLatency.latency.count, std::uint64_t(449)); // every data message carried its "ts"
 }
 
 void TestOkxVenue::replayAnswersTheTextPing()
 {
     // Once the data ends the connection is quiet: the stream pings after ping_interval_ms of
     // silence, the replay server answers "pong", and the connection stays.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c =
-        okxConfig(QUrl(QStringLiteral("ws://127.0.0.1:%1/okx_trades?count=10&wait_subscribe=1").arg(server.port())),
-                  {QStringLiteral("trades:BTC-USDT")});
-    c.pingIntervalMs = 300;
-    c.pongTimeoutMs = 60000; // only the text keep-alive's own rule could call the connection dead
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(10), scaledMs(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).outgoingPings >= 4, scaledMs(15000));
-    const StreamSnapshot s = snap(engine, id);
-    QCOMPARE(s.reconnects, quint64(0));
-    QCOMPARE(s.parseErrors, quint64(0));
-    QCOMPARE(s.dataMessages, quint64(10));             // a pong is no data
-    QVERIFY(s.controlMessages >= s.outgoingPings - 1); // each answered (the last may be on its way)
+    QString why;
+    QVERIFY2(keepAliveAnsweredByReplay("okx", QStringLiteral("okx_trades"), QStringLiteral("trades:BTC-USDT"), &why),
+             qPrintable(why));
 }
 
 void TestOkxVenue::subscribesAndKeepsAliveWithTextPings()

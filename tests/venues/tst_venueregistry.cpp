@@ -2,6 +2,7 @@
 // entries (handler, decode spec, presets) and the replay scenarios, in one order; the public
 // VenueCatalog reads the presets from it. No network.
 
+#include "RecordingHost.h"
 #include "VenueCatalog.h"
 #include "VenueScenarios.h"
 #include "stats/StreamShared.h"
@@ -22,20 +23,6 @@ QStringList namesOf(const QList<Venue> &venues)
         out << venueName(v);
     return out;
 }
-
-// A host that does nothing: the handlers are only asked for their rules here.
-struct QuietHost final : VenueHost {
-    void sendOn(int, const QString &, const QString &, const QString &) override { }
-    void venueEvent(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return m_shared; }
-    qint64 monotonicMs() const override { return 0; }
-    qint64 wallMs() const override { return 0; }
-    StreamShared m_shared{1, StreamConfig{}};
-};
 
 const FieldRule *ruleFor(const DecodeSpec &spec, const char *key, FieldScope scope)
 {
@@ -266,7 +253,7 @@ void TestVenueRegistry::handlers()
     StreamConfig c;
     c.venue = venueFromName(venue);
     c.url = QUrl(url);
-    QuietHost host;
+    streamscope::testing::RecordingHost host;
     const std::unique_ptr<VenueHandler> handler = VenueHandler::create(c, host);
     QCOMPARE(handler->controlMessagesPerSecond(), perSecond);
     QCOMPARE(handler->ownsFreshness(), ownsFreshness);
