@@ -44,6 +44,8 @@ enum class FieldRole : quint8 {
     Text,          // string → texts[slot]
     Number,        // integer, or null for none → numbers[slot]
     Flag,          // boolean, OR-ed into bit `slot` of flags
+    EventTimeText, // an RFC 3339 time as text ("2023-09-25T07:48:36.925533Z", protocol/TimeText.h) → eventTime
+                   // in µs (the spec's timeUnit is then Microseconds)
     // The roles that hold further fields (last, so that one compare tells them apart):
     Event, // an object that is the event, or an array of events whose first stands for the batch
     Items, // an array of objects, each read with the rules of scope kItem (every one, to the end)

@@ -48,7 +48,8 @@ void TestVenueRegistry::listsEveryVenueOnce()
 {
     QCOMPARE(namesOf(VenueCatalog::venues()),
              (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("okx"),
-                          QStringLiteral("bybit"), QStringLiteral("hyperliquid"), QStringLiteral("generic")}));
+                          QStringLiteral("bybit"), QStringLiteral("hyperliquid"), QStringLiteral("kraken"),
+                          QStringLiteral("generic")}));
     for (const VenueEntry &e : VenueRegistry::entries()) {
         QVERIFY(e.createHandler && e.decodeSpec && e.presets);
         QCOMPARE(VenueRegistry::find(e.venue), &e);
@@ -64,6 +65,7 @@ void TestVenueRegistry::listsEveryVenueOnce()
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("okx")));
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("bybit")));
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("hyperliquid")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("kraken")));
     QCOMPARE(VenueCatalog::title(Venue("bybit")), QStringLiteral("Bybit"));
     QCOMPARE(VenueCatalog::title(Venue("hyperliquid")), QStringLiteral("Hyperliquid"));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue("binance")));
@@ -179,7 +181,8 @@ void TestVenueRegistry::scenarios()
                      QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"),
                      QStringLiteral("multiplex_mix"), QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"),
                      QStringLiteral("okx_trades"), QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"),
-                     QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades")}));
+                     QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades"),
+                     QStringLiteral("kraken_book"), QStringLiteral("kraken_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);
@@ -239,6 +242,8 @@ void TestVenueRegistry::handlers_data()
                            << false << false;
     QTest::newRow("hyperliquid") << QStringLiteral("hyperliquid") << QStringLiteral("wss://api.hyperliquid.xyz/ws")
                                  << 30 << false << false;
+    QTest::newRow("kraken") << QStringLiteral("kraken") << QStringLiteral("wss://ws.kraken.com/v2") << 0 << false
+                            << false;
     QTest::newRow("not registered: generic")
         << QStringLiteral("nosuchvenue") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
 }
@@ -264,13 +269,15 @@ void TestVenueRegistry::handlers()
     // others' every interval); the others with the transport's ping.
     const QHash<QString, QString> pings = {{QStringLiteral("okx"), QStringLiteral("ping")},
                                            {QStringLiteral("bybit"), QStringLiteral(R"({"op":"ping"})")},
-                                           {QStringLiteral("hyperliquid"), QStringLiteral(R"({"method":"ping"})")}};
+                                           {QStringLiteral("hyperliquid"), QStringLiteral(R"({"method":"ping"})")},
+                                           {QStringLiteral("kraken"), QStringLiteral(R"({"method":"ping"})")}};
     QCOMPARE(handler->keepAlivePing(), pings.value(venue));
     QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit") || venue == QLatin1String("hyperliquid"));
     const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},
                                                {QStringLiteral("binance"), 1024},
                                                {QStringLiteral("bybit"), 500},
-                                               {QStringLiteral("hyperliquid"), 1000}};
+                                               {QStringLiteral("hyperliquid"), 1000},
+                                               {QStringLiteral("kraken"), 200}};
     QCOMPARE(handler->maxStreamsPerConnection(), perConnection.value(venue));
 }
 
