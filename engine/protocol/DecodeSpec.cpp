@@ -10,6 +10,8 @@ namespace streamscope {
 
 bool TextMarker::matches(const DecodedFields &fields) const
 {
+    if (slot == kEventType)
+        return !value.empty() && fields.eventType == value;
     return !value.empty() && fields.texts[slot] == value;
 }
 

@@ -65,6 +65,7 @@ struct FieldRule {
 
 // A decoded text slot that marks a message: the venue's heartbeat (Betfair ct=HEARTBEAT).
 struct TextMarker {
+    static constexpr quint8 kEventType = 0xff; // a slot that means the decoded event type
     quint8 slot = 0;
     std::string_view value{}; // empty: no marker
 

@@ -52,8 +52,9 @@ bool VenueHandler::sendConfiguredOnConnect(int link, int shard)
     return !m_config.sendOnConnect.isEmpty();
 }
 
-void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
+void VenueHandler::onData(int link, const DecodedFields &fields, bool checkSequence)
 {
+    Q_UNUSED(link);
     m_host.shared().venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
         return;
@@ -140,8 +141,9 @@ QString VenueHandler::chainName(const DecodedFields &f)
         + QLatin1Char(':') + peerText(QByteArrayView(f.symbol.data(), qsizetype(f.symbol.size())), kMaxSymbolChars);
 }
 
-void VenueHandler::onHeartbeat(const DecodedFields *fields)
+void VenueHandler::onHeartbeat(int link, const DecodedFields *fields)
 {
+    Q_UNUSED(link);
     Q_UNUSED(fields);
 }
 

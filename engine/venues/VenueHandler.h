@@ -118,11 +118,12 @@ public:
     {
         return head.heartbeatCandidate && m_spec.heartbeat.matches(fields);
     }
-    // A decoded data message that counts. checkSequence is false while a rollover overlap
-    // makes two connections' sequences interleave.
-    virtual void onData(const DecodedFields &fields, bool checkSequence);
-    // A venue heartbeat (Betfair ct=HEARTBEAT); `fields` is decoded when the stream parses.
-    virtual void onHeartbeat(const DecodedFields *fields);
+    // A decoded data message that counts, on connection `link`. checkSequence is false while a
+    // rollover overlap makes two connections' sequences interleave.
+    virtual void onData(int link, const DecodedFields &fields, bool checkSequence);
+    // A venue heartbeat on `link` (Betfair ct=HEARTBEAT); `fields` is decoded when the stream
+    // parses.
+    virtual void onHeartbeat(int link, const DecodedFields *fields);
     // A Betfair connection message or similar.
     virtual void onConnectionMessage(int link, const char *data, qsizetype len)
     {

@@ -135,7 +135,7 @@ void TestBybitVenue::continuity()
         bool ok = false;
         f.finalUpdateId = parts[2].toLongLong(&ok);
         QVERIFY(ok);
-        bybit->onData(f, true);
+        bybit->onData(1, f, true);
     }
     const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, gaps);
@@ -154,11 +154,11 @@ void TestBybitVenue::gapRecordNamesTheTopic()
     f.texts[0] = "delta";
     for (const qint64 u : {10, 11, 15}) {
         f.finalUpdateId = u;
-        bybit->onData(f, true);
+        bybit->onData(1, f, true);
     }
     // During a rollover's overlap continuity is not checked.
     f.finalUpdateId = 99;
-    bybit->onData(f, false);
+    bybit->onData(1, f, false);
     const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);

@@ -129,7 +129,7 @@ void TestHyperliquidVenue::nothingIsSequenced()
     f.symbol = "BTC";
     for (const qint64 time : {1700000000500, 1700000000100, 1700000000900}) {
         f.eventTime = time;
-        handler->onData(f, true);
+        handler->onData(1, f, true);
     }
     const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.updates, quint64(3));

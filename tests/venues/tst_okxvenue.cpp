@@ -129,7 +129,7 @@ void TestOkxVenue::continuity()
         f.prevFinalUpdateId = parts[2].toLongLong(&ok1);
         f.finalUpdateId = parts[3].toLongLong(&ok2);
         QVERIFY(ok1 && ok2);
-        okx->onData(f, true);
+        okx->onData(1, f, true);
     }
     const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, gaps);
@@ -149,11 +149,11 @@ void TestOkxVenue::gapRecordNamesTheChain()
     for (const auto &[prev, seq] : {std::pair<qint64, qint64>{-1, 10}, {10, 13}, {20, 25}}) {
         f.prevFinalUpdateId = prev;
         f.finalUpdateId = seq;
-        okx->onData(f, true);
+        okx->onData(1, f, true);
     }
     // During a rollover's overlap continuity is not checked.
     f.prevFinalUpdateId = 99;
-    okx->onData(f, false);
+    okx->onData(1, f, false);
     const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);

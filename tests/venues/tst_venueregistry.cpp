@@ -49,7 +49,7 @@ void TestVenueRegistry::listsEveryVenueOnce()
     QCOMPARE(namesOf(VenueCatalog::venues()),
              (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("okx"),
                           QStringLiteral("bybit"), QStringLiteral("hyperliquid"), QStringLiteral("kraken"),
-                          QStringLiteral("generic")}));
+                          QStringLiteral("coinbase"), QStringLiteral("generic")}));
     for (const VenueEntry &e : VenueRegistry::entries()) {
         QVERIFY(e.createHandler && e.decodeSpec && e.presets);
         QCOMPARE(VenueRegistry::find(e.venue), &e);
@@ -66,6 +66,7 @@ void TestVenueRegistry::listsEveryVenueOnce()
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("bybit")));
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("hyperliquid")));
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("kraken")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("coinbase")));
     QCOMPARE(VenueCatalog::title(Venue("bybit")), QStringLiteral("Bybit"));
     QCOMPARE(VenueCatalog::title(Venue("hyperliquid")), QStringLiteral("Hyperliquid"));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue("binance")));
@@ -182,7 +183,8 @@ void TestVenueRegistry::scenarios()
                      QStringLiteral("multiplex_mix"), QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"),
                      QStringLiteral("okx_trades"), QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"),
                      QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades"),
-                     QStringLiteral("kraken_book"), QStringLiteral("kraken_trades")}));
+                     QStringLiteral("kraken_book"), QStringLiteral("kraken_trades"), QStringLiteral("coinbase_level2"),
+                     QStringLiteral("coinbase_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);
@@ -244,6 +246,8 @@ void TestVenueRegistry::handlers_data()
                                  << 30 << false << false;
     QTest::newRow("kraken") << QStringLiteral("kraken") << QStringLiteral("wss://ws.kraken.com/v2") << 0 << false
                             << false;
+    QTest::newRow("coinbase") << QStringLiteral("coinbase") << QStringLiteral("wss://advanced-trade-ws.coinbase.com")
+                              << 8 << false << true;
     QTest::newRow("not registered: generic")
         << QStringLiteral("nosuchvenue") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
 }
@@ -273,11 +277,9 @@ void TestVenueRegistry::handlers()
                                            {QStringLiteral("kraken"), QStringLiteral(R"({"method":"ping"})")}};
     QCOMPARE(handler->keepAlivePing(), pings.value(venue));
     QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit") || venue == QLatin1String("hyperliquid"));
-    const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},
-                                               {QStringLiteral("binance"), 1024},
-                                               {QStringLiteral("bybit"), 500},
-                                               {QStringLiteral("hyperliquid"), 1000},
-                                               {QStringLiteral("kraken"), 200}};
+    const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},    {QStringLiteral("binance"), 1024},
+                                               {QStringLiteral("bybit"), 500},  {QStringLiteral("hyperliquid"), 1000},
+                                               {QStringLiteral("kraken"), 200}, {QStringLiteral("coinbase"), 100}};
     QCOMPARE(handler->maxStreamsPerConnection(), perConnection.value(venue));
 }
 

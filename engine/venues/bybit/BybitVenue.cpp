@@ -36,8 +36,9 @@ bool BybitVenue::request(int link, Op op, const std::vector<ChannelSubscription>
     return !pairs.empty();
 }
 
-void BybitVenue::onData(const DecodedFields &fields, bool checkSequence)
+void BybitVenue::onData(int link, const DecodedFields &fields, bool checkSequence)
 {
+    Q_UNUSED(link);
     StreamShared &shared = m_host.shared();
     shared.venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone)

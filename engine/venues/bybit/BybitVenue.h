@@ -36,7 +36,7 @@ public:
     {
     }
 
-    void onData(const DecodedFields &fields, bool checkSequence) override;
+    void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
 private:

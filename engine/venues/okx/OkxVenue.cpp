@@ -61,8 +61,9 @@ bool OkxVenue::request(int link, Op op, const std::vector<ChannelSubscription> &
     return sent;
 }
 
-void OkxVenue::onData(const DecodedFields &fields, bool checkSequence)
+void OkxVenue::onData(int link, const DecodedFields &fields, bool checkSequence)
 {
+    Q_UNUSED(link);
     StreamShared &shared = m_host.shared();
     shared.venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone

@@ -41,7 +41,7 @@ public:
     {
     }
 
-    void onData(const DecodedFields &fields, bool checkSequence) override;
+    void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
