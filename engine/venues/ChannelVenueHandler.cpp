@@ -2,6 +2,8 @@
 
 #include "VenueHost.h"
 
+#include <algorithm>
+
 namespace streamscope {
 
 bool ChannelVenueHandler::onConnected(int link, int shard, bool rollover, const QStringList &streams)
@@ -14,6 +16,19 @@ bool ChannelVenueHandler::onConnected(int link, int shard, bool rollover, const 
         sent = !pairs.empty() && request(link, Op::Subscribe, pairs);
     }
     return sendConfiguredOnConnect(link, shard) || sent;
+}
+
+std::vector<std::pair<QString, QStringList>> ChannelVenueHandler::byChannel(
+    const std::vector<ChannelSubscription> &pairs)
+{
+    std::vector<std::pair<QString, QStringList>> out;
+    for (const ChannelSubscription &pair : pairs) {
+        auto it = std::find_if(out.begin(), out.end(), [&pair](const auto &c) { return c.first == pair.channel; });
+        if (it == out.end())
+            it = out.insert(out.end(), {pair.channel, {}});
+        it->second << pair.instrument;
+    }
+    return out;
 }
 
 void ChannelVenueHandler::sendControl(int link, const QString &method, const QStringList &params, qint64 requestId)

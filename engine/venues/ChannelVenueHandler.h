@@ -14,6 +14,7 @@
 
 #include "VenueHandler.h"
 
+#include <utility>
 #include <vector>
 
 namespace streamscope {
@@ -64,6 +65,9 @@ protected:
     {
         return op == Op::Subscribe ? QStringLiteral("subscribe") : QStringLiteral("unsubscribe");
     }
+    // The instruments of `pairs` by channel, the channels in the order they first come (for a
+    // venue that takes one request a channel).
+    static std::vector<std::pair<QString, QStringList>> byChannel(const std::vector<ChannelSubscription> &pairs);
     // Sends `pairs` on `link` in the venue's request(s); false when nothing was sent.
     virtual bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) = 0;
     // A connection came up, before its subscriptions are sent (OKX: its request budget).

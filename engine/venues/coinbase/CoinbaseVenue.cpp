@@ -42,17 +42,8 @@ void CoinbaseVenue::connectionUp(int link)
 bool CoinbaseVenue::request(int link, Op op, const std::vector<ChannelSubscription> &pairs)
 {
     // One request a channel, with its products, in the order the channels come.
-    QStringList channels;
-    for (const ChannelSubscription &pair : pairs)
-        if (!channels.contains(pair.channel))
-            channels << pair.channel;
-    for (const QString &channel : std::as_const(channels)) {
-        QStringList products;
-        for (const ChannelSubscription &pair : pairs)
-            if (pair.channel == channel)
-                products << pair.instrument;
+    for (const auto &[channel, products] : byChannel(pairs))
         send(link, op, channel, products);
-    }
     std::vector<ChannelSubscription> &mine = m_subscribed[link];
     for (const ChannelSubscription &pair : pairs) {
         const auto same = [&pair](const ChannelSubscription &s) {

@@ -12,16 +12,9 @@ bool KrakenVenue::request(int link, Op op, const std::vector<ChannelSubscription
 {
     // One request a channel, with its symbols, in the order the channels come.
     const QString name = opName(op);
-    QStringList channels;
-    for (const ChannelSubscription &pair : pairs)
-        if (!channels.contains(pair.channel))
-            channels << pair.channel;
-    for (const QString &channel : std::as_const(channels)) {
-        QJsonArray symbols;
-        for (const ChannelSubscription &pair : pairs)
-            if (pair.channel == channel)
-                symbols.append(pair.instrument);
-        const QJsonObject params{{QStringLiteral("channel"), channel}, {QStringLiteral("symbol"), symbols}};
+    for (const auto &[channel, symbols] : byChannel(pairs)) {
+        const QJsonObject params{{QStringLiteral("channel"), channel},
+                                 {QStringLiteral("symbol"), QJsonArray::fromStringList(symbols)}};
         const QJsonObject message{{QStringLiteral("method"), name}, {QStringLiteral("params"), params}};
         m_host.sendOn(link, QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)), name, QString());
     }
