@@ -123,6 +123,24 @@ inline StreamSnapshot runChannelScenario(const char *venue, const QString &scena
     return engine.snapshot(id, true);
 }
 
+// A stream of `venue` subscribing `subscription` on `server` (which answers with its
+// onSubscribe replies), once it has counted `venueErrors` venue errors and `venueNotices`
+// notices, or the wait ran out (the caller's comparisons then show what it got).
+inline StreamSnapshot afterVenueReplies(const char *venue, LoopbackVenueServer &server, const QString &subscription,
+                                        quint64 venueErrors, quint64 venueNotices)
+{
+    Engine engine;
+    const StreamId id = engine.addStream(channelStream(venue, server.url(), {subscription}));
+    const bool arrived = QTest::qWaitFor(
+        [&] {
+            const StreamSnapshot s = snap(engine, id);
+            return s.venueErrors >= venueErrors && s.venueNotices >= venueNotices;
+        },
+        scaledMs(10000));
+    Q_UNUSED(arrived);
+    return snap(engine, id);
+}
+
 // A channel venue's keep-alive against its replay scenario: `ping_interval_ms` 300, at least
 // four pings, each answered, no reconnect; a pong is no data. Returns false (with a message)
 // when not.

@@ -391,10 +391,8 @@ void TestBybitVenue::failedRequestShownEscaped()
     server.onSubscribe = {QStringLiteral(
         R"({"success":false,"ret_msg":"error:\u001b[31mhandler not found\u202e","conn_id":"c1","req_id":"","op":"subscribe"})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(bybitConfig(server.url(), {QStringLiteral("orderbook.50:BTCUSDT")}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueErrors, quint64(1), scaledMs(10000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("bybit", server, QStringLiteral("orderbook.50:BTCUSDT"), 1, 0);
+    QCOMPARE(s.venueErrors, quint64(1));
     QCOMPARE(s.errors, quint64(1));
     QCOMPARE(s.venueErrorCode, QStringLiteral("subscribe")); // Bybit gives no code: the refused op
     QCOMPARE(s.venueErrorMessage, QStringLiteral("error:\\x1b[31mhandler not found\\u202e"));

@@ -275,10 +275,8 @@ void TestCoinbaseVenue::refusalShownEscaped()
     LoopbackVenueServer server(QString(), QStringLiteral("-"), QString());
     server.onSubscribe = {QStringLiteral(R"({"type":"error","message":"failure to subscribe \u001b[31m\u202e"})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(coinbaseConfig(server.url(), {QStringLiteral("level2:NOPE-USD")}));
-    QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).venueErrors >= 1, scaledMs(10000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("coinbase", server, QStringLiteral("level2:NOPE-USD"), 1, 0);
+    QVERIFY(s.venueErrors >= 1); // the heartbeats' request is refused too
     QCOMPARE(s.venueErrorCode, QString());
     QCOMPARE(s.venueErrorMessage, QStringLiteral("failure to subscribe \\x1b[31m\\u202e"));
     QCOMPARE(s.parseErrors, quint64(0));

@@ -243,10 +243,8 @@ void TestHyperliquidVenue::refusedRequestShownEscaped()
     HyperliquidLikeServer server;
     server.onSubscribe = {QStringLiteral(R"({"channel":"error","data":"Invalid subscription \u001b[31mx\u202e"})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(hyperliquidConfig(server.url(), {QStringLiteral("l2Book:NOPE")}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueErrors, quint64(1), scaledMs(10000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("hyperliquid", server, QStringLiteral("l2Book:NOPE"), 1, 0);
+    QCOMPARE(s.venueErrors, quint64(1));
     QCOMPARE(s.errors, quint64(1));
     QCOMPARE(s.venueErrorCode, QString());
     QCOMPARE(s.venueErrorMessage, QStringLiteral("Invalid subscription \\x1b[31mx\\u202e"));

@@ -224,11 +224,9 @@ void TestKrakenVenue::refusalAndStatusShownEscaped()
                        R"("symbol":"ABC/USD\u202e","time_in":"2023-09-25T09:04:31.742599Z"})"),
         QStringLiteral(R"({"channel":"status","type":"update","data":[{"system":"cancel_only\u0007"}]})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(krakenConfig(server.url(), {QStringLiteral("book:ABC/USD")}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueErrors, quint64(1), scaledMs(10000));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("kraken", server, QStringLiteral("book:ABC/USD"), 1, 1);
+    QCOMPARE(s.venueErrors, quint64(1));
+    QCOMPARE(s.venueNotices, quint64(1));
     QCOMPARE(s.errors, quint64(1));
     QCOMPARE(s.venueErrorCode, QStringLiteral("subscribe"));
     QCOMPARE(s.venueErrorMessage, QStringLiteral("Currency pair not supported \\x1b[31m (ABC/USD\\u202e)"));

@@ -385,11 +385,9 @@ void TestOkxVenue::venueErrorAndNoticeShownEscaped()
         QStringLiteral(R"({"event":"error","code":"60012","msg":"Invalid request: \u001b[31mred\u202e","connId":"a"})"),
         QStringLiteral(R"({"event":"notice","code":"64008","msg":"upgrade\u0007 soon","connId":"a"})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(okxConfig(server.url(), {QStringLiteral("books:BTC-USDT")}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueErrors, quint64(1), scaledMs(10000));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("okx", server, QStringLiteral("books:BTC-USDT"), 1, 1);
+    QCOMPARE(s.venueErrors, quint64(1));
+    QCOMPARE(s.venueNotices, quint64(1));
     QCOMPARE(s.errors, quint64(1));
     QCOMPARE(s.venueErrorCode, QStringLiteral("60012"));
     QCOMPARE(s.venueErrorMessage, QStringLiteral("Invalid request: \\x1b[31mred\\u202e"));
