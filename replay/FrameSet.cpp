@@ -74,6 +74,7 @@ FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Prot
     frame.size = wire.size();
     frame.stampOffset = shift ? header + 6 : -1;
     frame.timeMsOffset = at(message.timeMsOffset);
+    frame.timeTextOffset = at(message.timeTextOffset);
     frame.firstSeqOffset = at(message.firstSeqOffset);
     frame.lastSeqOffset = at(message.lastSeqOffset);
     frame.clkOffset = at(message.clkOffset);

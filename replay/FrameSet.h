@@ -28,6 +28,7 @@ public:
         qsizetype size = 0;
         int stampOffset = -1;    // 19 digits: ns since the epoch
         int timeMsOffset = -1;   // 13 digits: ms since the epoch
+        int timeTextOffset = -1; // ScenarioPool::kTimeTextWidth characters: the same as RFC 3339 text
         int firstSeqOffset = -1; // ScenarioPool::kSeqWidth characters
         int lastSeqOffset = -1;
         int clkOffset = -1;         // ScenarioPool::kClkWidth digits

@@ -611,6 +611,7 @@ void ReplayConnection::writeBatch(quint64 limit)
     // A venue falling behind stamps ever older event times (lag_ms_per_s).
     const quint64 lagMs = m_options.lagMsPerS * quint64(m_dataClock.isValid() ? m_dataClock.elapsed() : 0) / 1000;
     FrameSet::writeNumber(m_nowMsText, venueNowMs() - lagMs, ScenarioPool::kTimeMsWidth, '0');
+    scenario::writeTimeText(m_nowTimeText, venueNowMs() - lagMs);
     const quint64 first = m_sent;
     while (m_sent < limit && used < kBatchBytes) {
         const FrameSet::Frame &frame = pickFrame(m_sent);
@@ -618,6 +619,8 @@ void ReplayConnection::writeBatch(quint64 limit)
         std::memcpy(dst, m_frames->frameData(frame), size_t(frame.size));
         if (frame.timeMsOffset >= 0)
             std::memcpy(dst + frame.timeMsOffset, m_nowMsText, ScenarioPool::kTimeMsWidth);
+        if (frame.timeTextOffset >= 0)
+            std::memcpy(dst + frame.timeTextOffset, m_nowTimeText, ScenarioPool::kTimeTextWidth);
         if (frame.stampOffset >= 0)
             FrameSet::writeNumber(dst + frame.stampOffset, nowNs(), FrameSet::kStampWidth, '0');
         if (frame.firstSeqOffset >= 0) {

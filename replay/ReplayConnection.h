@@ -117,6 +117,7 @@ private:
     bool m_eventArmed = false;
     bool m_badJson = false;
     char m_nowMsText[16] = {};    // the send time in ms, 13 digits, once per batch
+    char m_nowTimeText[32] = {};  // the same as RFC 3339 text, kTimeTextWidth characters
     quint64 m_heartbeatMs = 5000; // Betfair: as requested by the subscription, echoed
     quint64 m_perStreamSerial = 0;
     quint64 m_apiRequests = 0; // websocket-API requests (string ids) answered

@@ -21,6 +21,7 @@ using scenario::PoolMessage;
 class ScenarioPool {
 public:
     static constexpr int kTimeMsWidth = scenario::kTimeMsWidth;
+    static constexpr int kTimeTextWidth = scenario::kTimeTextWidth;
     static constexpr int kSeqWidth = scenario::kSeqWidth;
     static constexpr int kClkWidth = scenario::kClkWidth;
     static constexpr quint64 kFirstSeq = scenario::kFirstSeq;

@@ -144,6 +144,22 @@ bool DemoWorkspace::start(QString *error)
     bf.stallTimeoutMs = 5000;
     w.streams.append(bf);
 
+    // The venues that subscribe by channel and instrument, each answering its own requests and
+    // keep-alive from its replay scenario, with its quirks (docs/venues.md): OKX's legal reset,
+    // Bybit's restart (u = 1) and a gap each, Hyperliquid unsequenced.
+    const auto channelVenue = [&](const char *venue, const QString &name, const QString &scenario,
+                                  const QString &subscription) {
+        StreamConfig c = binance(name, scenario + QStringLiteral("?rate=20&wait_subscribe=1"), {subscription});
+        c.venue = Venue(venue);
+        return c;
+    };
+    w.streams.append(channelVenue("okx", QStringLiteral("okx-books"), QStringLiteral("okx_books"),
+                                  QStringLiteral("books:BTC-USDT")));
+    w.streams.append(channelVenue("bybit", QStringLiteral("bybit-books"), QStringLiteral("bybit_books"),
+                                  QStringLiteral("orderbook.50:BTCUSDT")));
+    w.streams.append(channelVenue("hyperliquid", QStringLiteral("hyperliquid-trades"),
+                                  QStringLiteral("hyperliquid_trades"), QStringLiteral("trades:BTC")));
+
     w.alerts = QJsonArray{
         QJsonObject{{QStringLiteral("stream"), QStringLiteral("stalling-feed")}, {QStringLiteral("silent_s"), 4}},
         QJsonObject{{QStringLiteral("stream"), QStringLiteral("btcusdt-depth-diff")}, {QStringLiteral("gaps"), true}}};

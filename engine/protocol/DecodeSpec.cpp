@@ -4,16 +4,24 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace streamscope {
 
 bool TextMarker::matches(const DecodedFields &fields) const
 {
+    if (slot == kEventType)
+        return !value.empty() && fields.eventType == value;
     return !value.empty() && fields.texts[slot] == value;
 }
 
 DecodeSpec::DecodeSpec(std::initializer_list<FieldRule> rules)
-    : m_rules(rules)
+    : DecodeSpec(std::vector<FieldRule>(rules))
+{
+}
+
+DecodeSpec::DecodeSpec(std::vector<FieldRule> rules)
+    : m_rules(std::move(rules))
 {
     Q_ASSERT(m_rules.size() <= kMaxRules);
     buildIndex();

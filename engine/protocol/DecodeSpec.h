@@ -44,6 +44,8 @@ enum class FieldRole : quint8 {
     Text,          // string → texts[slot]
     Number,        // integer, or null for none → numbers[slot]
     Flag,          // boolean, OR-ed into bit `slot` of flags
+    EventTimeText, // an RFC 3339 time as text ("2023-09-25T07:48:36.925533Z", protocol/TimeText.h) → eventTime
+                   // in µs (the spec's timeUnit is then Microseconds)
     // The roles that hold further fields (last, so that one compare tells them apart):
     Event, // an object that is the event, or an array of events whose first stands for the batch
     Items, // an array of objects, each read with the rules of scope kItem (every one, to the end)
@@ -63,6 +65,7 @@ struct FieldRule {
 
 // A decoded text slot that marks a message: the venue's heartbeat (Betfair ct=HEARTBEAT).
 struct TextMarker {
+    static constexpr quint8 kEventType = 0xff; // a slot that means the decoded event type
     quint8 slot = 0;
     std::string_view value{}; // empty: no marker
 
@@ -90,6 +93,8 @@ public:
     // Indexes the rules by scope and the first character of their key; keys must be printable
     // ASCII. Copies keep their own index (it points into their own rules).
     explicit DecodeSpec(std::initializer_list<FieldRule> rules);
+    // The same from rules put together (a venue that reads another's rules and more).
+    explicit DecodeSpec(std::vector<FieldRule> rules);
 
     // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
     // identity rules only when `identity`. Hot path: one table lookup, and for a key some rule

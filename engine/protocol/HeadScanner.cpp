@@ -123,6 +123,21 @@ Q_ALWAYS_INLINE bool valueIs(std::string_view head, std::size_t p, std::string_v
     return p + n + 2 <= head.size() && head[p] == '"' && head[p + 1 + n] == '"' && bytesAre(head.data() + p + 1, value);
 }
 
+// The value at p (after optional whitespace) is the string "value" or the literal value (true,
+// false, a number), written bare.
+bool valueOrLiteralIs(std::string_view head, std::size_t p, std::string_view value)
+{
+    if (valueIs(head, p, value))
+        return true;
+    p = skipSpace(head, p);
+    const std::size_t n = value.size();
+    if (p + n >= head.size() || !bytesAre(head.data() + p, value))
+        return false;
+    const char after = head[p + n];
+    return after == ',' || after == '}' || after == ']' || after == ' ' || after == '\t' || after == '\r'
+        || after == '\n';
+}
+
 // The key at p is `key`, written bare, followed at once by ':'.
 Q_ALWAYS_INLINE bool firstKeyIs(std::string_view head, std::size_t p, std::string_view key)
 {
@@ -173,6 +188,15 @@ HeadInfo HeadScanner::scan(const char *data, qsizetype len, const HeadSpec &spec
         }
         info.kind = MessageKind::Data;
         return info;
+    }
+    for (const HeadSpec::KeyedKind &keyed : spec.keyedKinds) {
+        if (keyed.key.empty())
+            continue;
+        const std::size_t at = findKey(head, keyed.key);
+        if (at != std::string_view::npos && valueOrLiteralIs(head, at, keyed.value)) {
+            info.kind = keyed.kind;
+            return info;
+        }
     }
     if (!spec.rpcResponses) {
         info.kind = MessageKind::Data;

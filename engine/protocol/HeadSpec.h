@@ -48,6 +48,17 @@ struct HeadSpec {
     // A first key whose string value says what the message is; a value not listed is data.
     std::string_view kindKey{};
     std::array<KindValue, 6> kinds{};
+    // A key anywhere in the head whose value makes the message `kind`, for a message whose first
+    // key is neither a data key nor kindKey: a venue whose answers have keys in no fixed order
+    // (Bybit: {"success":true,"ret_msg":"pong",..,"op":"ping"}, {"req_id":"1","op":"pong",..}).
+    // Tried in order; the first whose key holds its value decides. The value is written bare and
+    // matches the string "value" or the literal value (true, false, a number).
+    struct KeyedKind {
+        std::string_view key{}; // empty: unused
+        std::string_view value{};
+        MessageKind kind = MessageKind::Unknown;
+    };
+    std::array<KeyedKind, 4> keyedKinds{};
     // Look for JSON-RPC-shaped responses in a message that none of the above classified.
     bool rpcResponses = true;
     // A message that is exactly this text (not JSON) answers the venue's text keep-alive

@@ -1,5 +1,7 @@
 #include "MessageDecoder.h"
 
+#include "TimeText.h"
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -162,6 +164,19 @@ simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
     return value.get_int64().get(out);
 }
 
+// An RFC 3339 time (Kraken, Coinbase) in µs; text of another form is a field of the wrong type.
+simdjson::error_code readTimeText(ondemand::value value, std::int64_t &out)
+{
+    std::string_view text;
+    if (auto e = value.get_string().get(text))
+        return e;
+    std::int64_t micros = 0;
+    if (!rfc3339Micros(text, micros))
+        return simdjson::INCORRECT_TYPE;
+    out = micros;
+    return simdjson::SUCCESS;
+}
+
 // Only an integer is an event id; any other value (a generic feed's "a") is skipped.
 simdjson::error_code readEventId(ondemand::value value, std::int64_t &out)
 {
@@ -177,6 +192,7 @@ Q_ALWAYS_INLINE simdjson::error_code readField(const FieldRule &rule, ondemand::
 {
     switch (rule.role) {
     case FieldRole::EventTime: return readTime(value, out.eventTime);
+    case FieldRole::EventTimeText: return readTimeText(value, out.eventTime);
     case FieldRole::EventType: return value.get_string().get(out.eventType);
     case FieldRole::Symbol: return value.get_string().get(out.symbol);
     case FieldRole::FirstUpdateId: return value.get_int64().get(out.firstUpdateId);

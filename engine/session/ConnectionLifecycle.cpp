@@ -429,9 +429,12 @@ void ConnectionLifecycle::tick(qint64 nowMs)
 
     // The venue's text keep-alive (OKX "ping"), else the transport's own ping.
     const QString textPing = m_venue.keepAlivePing();
+    const ConnectionWatchdog::KeepAlive keepAlive = textPing.isEmpty() ? ConnectionWatchdog::KeepAlive::TransportPing
+        : m_venue.keepAlivePeriodic()                                  ? ConnectionWatchdog::KeepAlive::TextPeriodic
+                                                                       : ConnectionWatchdog::KeepAlive::TextOnSilence;
     for (std::size_t i = 0; i < m_links.size(); ++i) {
         Link &l = *m_links.links()[i];
-        switch (l.watchdog.check(nowMs, m_config, l.transport && l.transport->hasPing(), !textPing.isEmpty())) {
+        switch (l.watchdog.check(nowMs, m_config, l.transport && l.transport->hasPing(), keepAlive)) {
         case ConnectionWatchdog::Verdict::ConnectTimeout:
             linkLost(l,
                      QStringLiteral("connection %1: no connection after %2")
@@ -439,7 +442,13 @@ void ConnectionLifecycle::tick(qint64 nowMs)
                          .arg(secondsText(m_config.connectTimeoutMs)));
             return;
         case ConnectionWatchdog::Verdict::Dead:
-            linkLost(l, QStringLiteral("no frame or pong for %1").arg(secondsText(l.watchdog.silentMs(nowMs))));
+            if (keepAlive == ConnectionWatchdog::KeepAlive::TextPeriodic && l.watchdog.pongWaitMs(nowMs) > 0
+                && l.watchdog.silentMs(nowMs) <= m_config.pongTimeoutMs)
+                linkLost(l,
+                         QStringLiteral("no answer to the keep-alive ping for %1")
+                             .arg(secondsText(l.watchdog.pongWaitMs(nowMs))));
+            else
+                linkLost(l, QStringLiteral("no frame or pong for %1").arg(secondsText(l.watchdog.silentMs(nowMs))));
             return;
         case ConnectionWatchdog::Verdict::PingDue:
             l.watchdog.pinged(nowMs);

@@ -147,11 +147,12 @@ void MessageRouter::handleMessage(Link &link, ReceivedMessage &message, const ch
     switch (head.kind) {
     case MessageKind::Data:
     case MessageKind::Unknown: handleData(link, message, data, len, head, nowUs, latencyMs, decodedHead); break;
-    case MessageKind::Heartbeat: onHeartbeatMessage(nullptr); break;
+    case MessageKind::Heartbeat: onHeartbeatMessage(link.id, nullptr); break;
     case MessageKind::Pong:
         // The answer to the venue's text keep-alive: the connection is alive (its watchdog
-        // saw a frame, above); no data, no decode.
+        // saw a frame, above), and the ping is answered; no data, no decode.
         c.controlMessages.add();
+        link.watchdog.pongSeen();
         break;
     case MessageKind::Connection:
         c.controlMessages.add();
@@ -196,7 +197,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
         decoded = &fields;
         // The head scan finds heartbeats itself unless the venue leaves them to the decoder.
         if (m_heartbeats == HeadScanner::Heartbeats::LeaveToDecoder && m_venue.isHeartbeat(head, fields)) {
-            onHeartbeatMessage(&fields);
+            onHeartbeatMessage(link.id, &fields);
             return;
         }
         if (m_venue.onNotice(link.id, fields)) {
@@ -233,7 +234,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
         } else if (fields.eventTime != DecodedFields::kNone) {
             m_shared.latency.recordInvalid();
         }
-        m_venue.onData(fields, m_rollover.checksSequence(link.id));
+        m_venue.onData(link.id, fields, m_rollover.checksSequence(link.id));
         if (m_books)
             m_books->onData(fields, message.padded());
     } else {
@@ -243,10 +244,10 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
 }
 
 // A venue heartbeat: `fields` when the decoder read it (parsed mode), else null.
-void MessageRouter::onHeartbeatMessage(const DecodedFields *fields)
+void MessageRouter::onHeartbeatMessage(int link, const DecodedFields *fields)
 {
     m_shared.counters.heartbeats.add();
-    m_venue.onHeartbeat(fields);
+    m_venue.onHeartbeat(link, fields);
     if (m_status.state() == StreamState::Stalled && m_venue.ownsFreshness())
         m_status.setState(m_venue.liveState(), QStringLiteral("heartbeats again"));
 }

@@ -64,7 +64,7 @@ private:
                        const HeadInfo &head, const DecodedFields *decodedHead);
     void handleData(Link &link, ReceivedMessage &message, const char *data, qsizetype len, const HeadInfo &head,
                     qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead);
-    void onHeartbeatMessage(const DecodedFields *fields);
+    void onHeartbeatMessage(int link, const DecodedFields *fields);
     void onDataDecodeFailed(const char *data, qsizetype len);
     void routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len);
 

@@ -40,17 +40,21 @@ bool VenueHandler::onConnected(int link, int shard, bool rollover, const QString
         sendControl(link, QStringLiteral("SUBSCRIBE"), streams, nextRequestId());
         sent = true;
     }
-    if (shard == 0) {
-        for (const QString &text : m_config.sendOnConnect) {
-            m_host.sendOn(link, text, QString(), QString());
-            sent = true;
-        }
-    }
-    return sent;
+    return sendConfiguredOnConnect(link, shard) || sent;
 }
 
-void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
+bool VenueHandler::sendConfiguredOnConnect(int link, int shard)
 {
+    if (shard != 0)
+        return false;
+    for (const QString &text : m_config.sendOnConnect)
+        m_host.sendOn(link, text, QString(), QString());
+    return !m_config.sendOnConnect.isEmpty();
+}
+
+void VenueHandler::onData(int link, const DecodedFields &fields, bool checkSequence)
+{
+    Q_UNUSED(link);
     m_host.shared().venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone || fields.firstUpdateId == DecodedFields::kNone)
         return;
@@ -81,8 +85,65 @@ void VenueHandler::onData(const DecodedFields &fields, bool checkSequence)
     shared.pushGap(std::move(record));
 }
 
-void VenueHandler::onHeartbeat(const DecodedFields *fields)
+std::vector<ChannelSubscription> VenueHandler::channelPairs(const QStringList &entries, const char *venue,
+                                                            const QString &op)
 {
+    std::vector<ChannelSubscription> pairs;
+    QStringList refused;
+    for (const QString &entry : entries) {
+        if (auto pair = ChannelSubscription::parse(entry))
+            pairs.push_back(std::move(*pair));
+        else
+            refused << peerText(entry, kMaxSymbolChars);
+    }
+    if (!refused.isEmpty())
+        m_host.venueEvent(EventKind::Info,
+                          QStringLiteral("%1 %2: not \"channel:instrument\", not sent: %3")
+                              .arg(QLatin1String(venue), op, refused.join(QStringLiteral(", "))));
+    return pairs;
+}
+
+void VenueHandler::noteVenueError(const QString &code, const QString &message)
+{
+    StreamShared &shared = m_host.shared();
+    shared.venue.venueErrors.add();
+    shared.editVenue([&](VenueDetails &d) {
+        d.errorCode = peerText(code, kMaxErrorChars);
+        d.errorMessage = peerText(message, kMaxErrorChars);
+    });
+}
+
+void VenueHandler::noteVenueNotice(const char *venue, const QString &notice)
+{
+    const QString shown = peerText(notice, kMaxErrorChars);
+    StreamShared &shared = m_host.shared();
+    shared.venue.venueNotices.add();
+    shared.editVenue([&](VenueDetails &d) { d.notice = shown; });
+    m_host.venueEvent(EventKind::Info, QStringLiteral("%1 notice %2").arg(QLatin1String(venue), shown));
+}
+
+void VenueHandler::noteGap(const QString &symbol, qint64 expectedFrom, qint64 resumedAt, const QString &text)
+{
+    StreamShared &shared = m_host.shared();
+    shared.counters.gaps.add();
+    GapRecord record;
+    record.timeMs = m_host.wallMs();
+    record.symbol = symbol;
+    record.expectedFrom = expectedFrom;
+    record.resumedAt = resumedAt;
+    m_host.venueEvent(EventKind::Gap, text);
+    shared.pushGap(std::move(record));
+}
+
+QString VenueHandler::chainName(const DecodedFields &f)
+{
+    return peerText(QByteArrayView(f.eventType.data(), qsizetype(f.eventType.size())), kMaxSymbolChars)
+        + QLatin1Char(':') + peerText(QByteArrayView(f.symbol.data(), qsizetype(f.symbol.size())), kMaxSymbolChars);
+}
+
+void VenueHandler::onHeartbeat(int link, const DecodedFields *fields)
+{
+    Q_UNUSED(link);
     Q_UNUSED(fields);
 }
 

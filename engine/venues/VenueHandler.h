@@ -16,6 +16,7 @@
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
 
+#include "model/ChannelSubscription.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/DecodeSpec.h"
@@ -28,6 +29,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace streamscope {
 
@@ -72,6 +74,10 @@ public:
     // a dead connection (ConnectionWatchdog). Empty: the transport's ping (websockets), every
     // ping_interval_ms.
     virtual QString keepAlivePing() const { return {}; }
+    // The text keep-alive goes every ping_interval_ms however busy the connection, and a ping
+    // whose answer (a Pong message) does not come within ping_interval_ms means a dead
+    // connection (Bybit); false: it goes only after silence, as above.
+    virtual bool keepAlivePeriodic() const { return false; }
     // Streams the stream's URL itself names (they count toward the first connection's share).
     virtual int streamsNamedInUrl(const QUrl &url) const;
     // The URL of connection `shard` (> 0) of a stream split over several: it carries only
@@ -118,11 +124,12 @@ public:
     {
         return head.heartbeatCandidate && m_spec.heartbeat.matches(fields);
     }
-    // A decoded data message that counts. checkSequence is false while a rollover overlap
-    // makes two connections' sequences interleave.
-    virtual void onData(const DecodedFields &fields, bool checkSequence);
-    // A venue heartbeat (Betfair ct=HEARTBEAT); `fields` is decoded when the stream parses.
-    virtual void onHeartbeat(const DecodedFields *fields);
+    // A decoded data message that counts, on connection `link`. checkSequence is false while a
+    // rollover overlap makes two connections' sequences interleave.
+    virtual void onData(int link, const DecodedFields &fields, bool checkSequence);
+    // A venue heartbeat on `link` (Betfair ct=HEARTBEAT); `fields` is decoded when the stream
+    // parses.
+    virtual void onHeartbeat(int link, const DecodedFields *fields);
     // A Betfair connection message or similar.
     virtual void onConnectionMessage(int link, const char *data, qsizetype len)
     {
@@ -156,6 +163,24 @@ protected:
 
     // A venue's error text is shown (escaped, model/PeerText.h) up to this length.
     static constexpr qsizetype kMaxErrorChars = 300;
+
+    // The stream's send_on_connect texts, on its first connection (`shard` 0); true if any.
+    bool sendConfiguredOnConnect(int link, int shard);
+
+    // Shared by the venues whose subscriptions are "channel:instrument" pairs
+    // (VenueEntry::channelSubscriptions) and whose errors and notices are their own:
+    // The entries that are pairs; the others are named in an event ("<venue> <op>: not
+    // "channel:instrument", not sent: ..") and left out.
+    std::vector<ChannelSubscription> channelPairs(const QStringList &entries, const char *venue, const QString &op);
+    // A venue error (the answer to a request): counted in venue_errors, its code and message
+    // kept escaped (venue_error_code, venue_error_message).
+    void noteVenueError(const QString &code, const QString &message);
+    // A venue notice: counted in venue_notices, kept escaped (venue_notice) and logged.
+    void noteVenueNotice(const char *venue, const QString &notice);
+    // A gap: counted, kept as a GapRecord (symbol escaped by the caller) and logged as `text`.
+    void noteGap(const QString &symbol, qint64 expectedFrom, qint64 resumedAt, const QString &text);
+    // A chain's name as shown: the peer's event type and symbol, "channel:instrument", escaped.
+    static QString chainName(const DecodedFields &fields);
 
     const StreamConfig &m_config;
     VenueHost &m_host;

@@ -1,5 +1,7 @@
 #include "VenueRegistry.h"
 
+#include "model/ChannelSubscription.h"
+
 namespace streamscope {
 
 // Each listed folder's entry() (VenueList.h).
@@ -21,6 +23,19 @@ VenueEntry named(VenueEntry entry, const char *folder)
 }
 
 } // namespace
+
+QStringList channelStreamNames(const QStringList &instruments, const QStringList &channels)
+{
+    QStringList names;
+    for (const QString &channel : channels) {
+        for (const QString &instrument : instruments) {
+            const QString name = ChannelSubscription{channel.trimmed(), instrument.trimmed()}.text();
+            if (ChannelSubscription::parse(name) && !names.contains(name))
+                names << name;
+        }
+    }
+    return names;
+}
 
 const std::vector<VenueEntry> &VenueRegistry::entries()
 {

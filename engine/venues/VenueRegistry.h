@@ -46,6 +46,37 @@ struct VenueEntry {
     QUrl (*streamUrl)(const QUrl &base, const QStringList &streams) = nullptr;
 };
 
+// A folder's entry with its handler `Handler` (constructed from the config, the host and the
+// spec) and decode spec `Spec`; the folder adds what else it has (presets, stream names).
+template<typename Handler, const DecodeSpec &(*Spec)()>
+VenueEntry venueEntry(const char *title, VenuePresets (*presets)())
+{
+    VenueEntry e;
+    e.title = title;
+    e.createHandler = [](const StreamConfig &config, VenueHost &host) -> std::unique_ptr<VenueHandler> {
+        return std::make_unique<Handler>(config, host, Spec());
+    };
+    e.decodeSpec = Spec;
+    e.presets = presets;
+    return e;
+}
+
+// "channel:instrument" for every pair of `channels` × `instruments`, in that order, without
+// repeats or entries that are no pair (model/ChannelSubscription.h): the streamNames of the
+// venues with channelSubscriptions.
+QStringList channelStreamNames(const QStringList &instruments, const QStringList &channels);
+
+// venueEntry() for a venue whose subscriptions are "channel:instrument" pairs
+// (channelSubscriptions, channelStreamNames).
+template<typename Handler, const DecodeSpec &(*Spec)()>
+VenueEntry channelVenueEntry(const char *title, VenuePresets (*presets)())
+{
+    VenueEntry e = venueEntry<Handler, Spec>(title, presets);
+    e.channelSubscriptions = true;
+    e.streamNames = &channelStreamNames;
+    return e;
+}
+
 class VenueRegistry {
 public:
     // In the order of VenueList.h.

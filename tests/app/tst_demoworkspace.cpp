@@ -55,7 +55,11 @@ void TestDemoWorkspace::savedDemoOpensAgain()
     Workspace reopened;
     const Workspace::LoadResult r = Workspace::load(path, reopened);
     QVERIFY2(r.ok, qPrintable(r.error));
-    QCOMPARE(reopened.streams.size(), 10);
+    QCOMPARE(reopened.streams.size(), 13);
+    for (const char *venue : {"okx", "bybit", "hyperliquid"}) // the channel venues, from their scenarios
+        QVERIFY2(std::any_of(reopened.streams.cbegin(), reopened.streams.cend(),
+                             [venue](const StreamConfig &c) { return c.venue == Venue(venue); }),
+                 venue);
     const auto betfair = std::find_if(reopened.streams.cbegin(), reopened.streams.cend(),
                                       [](const StreamConfig &c) { return c.venue == Venue("betfair"); });
     QVERIFY(betfair != reopened.streams.cend());

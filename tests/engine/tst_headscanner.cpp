@@ -57,6 +57,8 @@ private slots:
     void heartbeatsLeftToTheDecoder();
     void specGivenAsData_data();
     void specGivenAsData();
+    void keyedKinds_data();
+    void keyedKinds();
 };
 
 void tst_HeadScanner::classify_data()
@@ -308,6 +310,41 @@ void tst_HeadScanner::specGivenAsData()
     const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), spec);
     QCOMPARE(kindName(info.kind), kind);
     QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);
+}
+
+// Kinds found by a key anywhere in the head (HeadSpec::keyedKinds), for answers whose keys come
+// in no fixed order (Bybit's), with literal and string values.
+void tst_HeadScanner::keyedKinds_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<QByteArray>("kind");
+    QTest::newRow("data by its first key") << QByteArray(R"({"topic":"x","success":false})") << QByteArray("Data");
+    QTest::newRow("a pong by ret_msg") << QByteArray(R"({"success":true,"ret_msg":"pong","conn_id":"a","op":"ping"})")
+                                       << QByteArray("Pong");
+    QTest::newRow("a pong by op") << QByteArray(R"({"req_id":"7","op":"pong","args":["1"]})") << QByteArray("Pong");
+    QTest::newRow("true, a literal") << QByteArray(R"({"success":true,"ret_msg":"","op":"subscribe"})")
+                                     << QByteArray("Result");
+    QTest::newRow("false, a literal, spaced")
+        << QByteArray(R"({ "success" : false , "ret_msg":"error"})") << QByteArray("Error");
+    QTest::newRow("false at the end") << QByteArray(R"({"op":"subscribe","success":false})") << QByteArray("Error");
+    QTest::newRow("a longer literal is not it") << QByteArray(R"({"success":falsey})") << QByteArray("Data");
+    QTest::newRow("none of them") << QByteArray(R"({"op":"subscribe"})") << QByteArray("Data");
+}
+
+void tst_HeadScanner::keyedKinds()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(QByteArray, kind);
+    HeadSpec spec;
+    spec.dataKeys = {"topic"};
+    spec.keyedKinds = {
+        HeadSpec::KeyedKind{.key = "ret_msg", .value = "pong", .kind = MessageKind::Pong},
+        HeadSpec::KeyedKind{.key = "op", .value = "pong", .kind = MessageKind::Pong},
+        HeadSpec::KeyedKind{.key = "success", .value = "false", .kind = MessageKind::Error},
+        HeadSpec::KeyedKind{.key = "success", .value = "true", .kind = MessageKind::Result},
+    };
+    spec.rpcResponses = false;
+    QCOMPARE(kindName(HeadScanner::scan(message.constData(), message.size(), spec).kind), kind);
 }
 
 QTEST_GUILESS_MAIN(tst_HeadScanner)

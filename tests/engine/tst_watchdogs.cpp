@@ -19,6 +19,8 @@ private slots:
     void connection();
     void textKeepAlive_data();
     void textKeepAlive();
+    void periodicKeepAlive_data();
+    void periodicKeepAlive();
     void stall_data();
     void stall();
     void throttle();
@@ -115,10 +117,55 @@ void TestWatchdogs::textKeepAlive()
         w.frameSeen();
         w.observe(lastFrameAt);
     }
-    QCOMPARE(w.check(now, config, true, true), verdict);
+    QCOMPARE(w.check(now, config, true, ConnectionWatchdog::KeepAlive::TextOnSilence), verdict);
     // The transport's own ping keeps its rule: every interval, dead only past the pong timeout.
     if (lastPingAt >= 0 && lastFrameAt < 0)
-        QVERIFY(w.check(now, config, true, false) != Verdict::Dead);
+        QVERIFY(w.check(now, config, true, ConnectionWatchdog::KeepAlive::TransportPing) != Verdict::Dead);
+}
+
+// The venue's periodic text keep-alive (Bybit {"op":"ping"}, VenueHandler::keepAlivePeriodic):
+// a ping every interval however busy the connection, and a ping that no pong answered within
+// the interval is a dead connection, whatever data keeps coming.
+void TestWatchdogs::periodicKeepAlive_data()
+{
+    QTest::addColumn<qint64>("lastPingAt"); // -1: none
+    QTest::addColumn<qint64>("pongAt");     // -1: none
+    QTest::addColumn<qint64>("now");
+    QTest::addColumn<Verdict>("verdict");
+    // Config: ping every 1 s, dead after 30 s without a frame. Connected at 100; a message
+    // comes on every tick.
+    QTest::newRow("under the interval") << qint64(-1) << qint64(-1) << qint64(1099) << Verdict::Ok;
+    QTest::newRow("the interval: ping, busy or not") << qint64(-1) << qint64(-1) << qint64(1100) << Verdict::PingDue;
+    QTest::newRow("pinged, answer awaited") << qint64(1100) << qint64(-1) << qint64(2100) << Verdict::Ok;
+    QTest::newRow("pinged, no pong within the interval, data coming: dead")
+        << qint64(1100) << qint64(-1) << qint64(2101) << Verdict::Dead;
+    QTest::newRow("pinged and answered: alive") << qint64(1100) << qint64(1200) << qint64(2099) << Verdict::Ok;
+    QTest::newRow("answered: the next ping a whole interval later")
+        << qint64(1100) << qint64(1200) << qint64(2100) << Verdict::PingDue;
+}
+
+void TestWatchdogs::periodicKeepAlive()
+{
+    QFETCH(qint64, lastPingAt);
+    QFETCH(qint64, pongAt);
+    QFETCH(qint64, now);
+    QFETCH(Verdict, verdict);
+    StreamConfig config;
+    config.pingIntervalMs = 1000;
+    config.pongTimeoutMs = 30000;
+    ConnectionWatchdog w;
+    w.connecting(0);
+    w.connected(100);
+    if (lastPingAt >= 0)
+        w.pinged(lastPingAt);
+    if (pongAt >= 0) {
+        w.pongSeen();
+        w.observe(pongAt);
+    }
+    w.frameSeen();
+    w.observe(now);
+    QCOMPARE(w.check(now, config, true, ConnectionWatchdog::KeepAlive::TextPeriodic), verdict);
+    QCOMPARE(w.pongWaitMs(now), lastPingAt >= 0 && pongAt < 0 ? now - lastPingAt : qint64(-1));
 }
 
 void TestWatchdogs::stall_data()

@@ -8,95 +8,37 @@
 #include "VenueTestSupport.h"
 
 #include "protocol/MessageDecoder.h"
-#include "stats/StreamShared.h"
 #include "venues/VenueHandler.h"
-#include "venues/VenueHost.h"
 #include "venues/VenueRegistry.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 #include <climits>
 #include <memory>
 
 using namespace streamscope;
 using namespace streamscope::testing;
-using replay::ReplayServer;
 
 namespace {
 
-// A host that keeps what the handler reports; nothing is sent anywhere.
-struct RecordingHost final : VenueHost {
-    void sendOn(int, const QString &text, const QString &, const QString &) override { sent << text; }
-    void venueEvent(EventKind kind, const QString &text) override { events << qMakePair(kind, text); }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return m_shared; }
-    qint64 monotonicMs() const override { return 0; }
-    qint64 wallMs() const override { return 1700000000000; }
-    StreamShared m_shared{1, StreamConfig{}};
-    QStringList sent;
-    QList<QPair<EventKind, QString>> events;
-};
-
 StreamConfig okxConfig(const QUrl &url, const QStringList &subscribe)
 {
-    StreamConfig c;
-    c.name = QStringLiteral("okx");
-    c.venue = Venue("okx");
-    c.url = url;
-    c.subscribe = subscribe;
-    c.reconnectBaseMs = 50;
-    c.reconnectMaxMs = 200;
-    c.stallTimeoutMs = 60000;
-    return c;
+    return channelStream("okx", url, subscribe);
 }
 
 // The replay pool's quirks (engine/venues/okx/OkxScenarios.cpp): seqIds step by 3 from 1000;
 // message 200 says prevSeqId = seqId of 199, + 1.
 constexpr qint64 kGapExpectedPrev = 1000 + 3 * 199;
 
-// A websocket server of this test's own on 127.0.0.1: it keeps what its clients send, answers
-// "ping" with "pong" while `answerPings`, and answers a subscription with `onSubscribe`.
-class OkxLikeServer : public QObject {
+// A websocket server of this test's own on 127.0.0.1 that answers OKX's "ping" with "pong".
+class OkxLikeServer : public LoopbackVenueServer {
 public:
     OkxLikeServer()
-        : m_server(QStringLiteral("okx-like"), QWebSocketServer::NonSecureMode)
+        : LoopbackVenueServer(QStringLiteral("/ws/v5/public"), QStringLiteral("ping"), QStringLiteral("pong"))
     {
-        connect(&m_server, &QWebSocketServer::newConnection, this, [this] {
-            while (QWebSocket *socket = m_server.nextPendingConnection()) {
-                ++connections;
-                socket->setParent(this);
-                connect(socket, &QWebSocket::textMessageReceived, this, [this, socket](const QString &text) {
-                    received << text;
-                    if (text == QLatin1String("ping")) {
-                        ++pings;
-                        if (answerPings)
-                            socket->sendTextMessage(QStringLiteral("pong"));
-                        return;
-                    }
-                    for (const QString &reply : std::as_const(onSubscribe))
-                        socket->sendTextMessage(reply);
-                });
-            }
-        });
     }
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/ws/v5/public").arg(m_server.serverPort())); }
-
-    bool answerPings = true;
-    QStringList onSubscribe;
-    QStringList received;
-    int connections = 0;
-    int pings = 0;
-
-private:
-    QWebSocketServer m_server;
 };
 
 } // namespace
@@ -187,10 +129,9 @@ void TestOkxVenue::continuity()
         f.prevFinalUpdateId = parts[2].toLongLong(&ok1);
         f.finalUpdateId = parts[3].toLongLong(&ok2);
         QVERIFY(ok1 && ok2);
-        okx->onData(f, true);
+        okx->onData(1, f, true);
     }
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, gaps);
     QCOMPARE(s.sequenceResets, resets);
     QCOMPARE(quint64(s.recentGaps.size()), gaps);
@@ -208,13 +149,12 @@ void TestOkxVenue::gapRecordNamesTheChain()
     for (const auto &[prev, seq] : {std::pair<qint64, qint64>{-1, 10}, {10, 13}, {20, 25}}) {
         f.prevFinalUpdateId = prev;
         f.finalUpdateId = seq;
-        okx->onData(f, true);
+        okx->onData(1, f, true);
     }
     // During a rollover's overlap continuity is not checked.
     f.prevFinalUpdateId = 99;
-    okx->onData(f, false);
-    StreamSnapshot s;
-    host.m_shared.fillSnapshot(s, false);
+    okx->onData(1, f, false);
+    const StreamSnapshot s = snapshotOf(host);
     QCOMPARE(s.gaps, quint64(1));
     const GapRecord g = s.recentGaps.value(0);
     QCOMPARE(g.symbol, QStringLiteral("books:BTC-\\x1b-USDT")); // the peer's text, escaped
@@ -314,15 +254,8 @@ void TestOkxVenue::replayScenarioCountsExactly()
     QFETCH(quint64, resets);
     // 450 messages: a snapshot first (books), the keep-alive update at 100, the gap at 200, the
     // reset at 300, the notice at 400 (not data); data only after the subscription.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(okxConfig(
-        QUrl(QStringLiteral("ws://127.0.0.1:%1/%2?count=450&wait_subscribe=1").arg(server.port()).arg(scenario)),
-        {subscription}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(449), scaledMs(20000));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = runChannelScenario("okx", scenario, subscription, 450, 449);
+    QCOMPARE(s.dataMessages, quint64(449));
     QCOMPARE(s.messages, quint64(451)); // the subscription's answer, 449 data, the notice
     QCOMPARE(s.results, quint64(1));
     QCOMPARE(s.errors, quint64(0));
@@ -331,39 +264,25 @@ void TestOkxVenue::replayScenarioCountsExactly()
     QCOMPARE(s.sequenceResets, resets);
     QCOMPARE(s.venueErrors, quint64(0));
     QCOMPARE(s.reconnects, quint64(0));
+    QCOMPARE(s.venueNotices, quint64(1));
     QVERIFY2(s.venueNotice.startsWith(QLatin1String("64008: The connection will soon be closed for a service upgrade")),
              qPrintable(s.venueNotice));
-    QCOMPARE(s.latency.count, std::uint64_t(0)); // not asked for
+    QCOMPARE(s.latency.count, std::uint64_t(449)); // every data message carried its "ts"
     if (gaps) {
         const GapRecord g = s.recentGaps.value(0);
         QCOMPARE(g.symbol, QStringLiteral("books:BTC-USDT"));
         QCOMPARE(g.expectedFrom, kGapExpectedPrev + 1);
         QCOMPARE(g.missingTo(), kGapExpectedPrev + 1);
     }
-    const StreamSnapshot withLatency = engine.snapshot(id, true);
-    QCOMPARE(withLatency.latency.count, std::uint64_t(449)); // every data message carried its "ts"
 }
 
 void TestOkxVenue::replayAnswersTheTextPing()
 {
     // Once the data ends the connection is quiet: the stream pings after ping_interval_ms of
     // silence, the replay server answers "pong", and the connection stays.
-    ReplayServer server;
-    QVERIFY(server.listen());
-    Engine engine;
-    StreamConfig c =
-        okxConfig(QUrl(QStringLiteral("ws://127.0.0.1:%1/okx_trades?count=10&wait_subscribe=1").arg(server.port())),
-                  {QStringLiteral("trades:BTC-USDT")});
-    c.pingIntervalMs = 300;
-    c.pongTimeoutMs = 60000; // only the text keep-alive's own rule could call the connection dead
-    const StreamId id = engine.addStream(c);
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(10), scaledMs(10000));
-    QTRY_VERIFY_WITH_TIMEOUT(snap(engine, id).outgoingPings >= 4, scaledMs(15000));
-    const StreamSnapshot s = snap(engine, id);
-    QCOMPARE(s.reconnects, quint64(0));
-    QCOMPARE(s.parseErrors, quint64(0));
-    QCOMPARE(s.dataMessages, quint64(10));             // a pong is no data
-    QVERIFY(s.controlMessages >= s.outgoingPings - 1); // each answered (the last may be on its way)
+    QString why;
+    QVERIFY2(keepAliveAnsweredByReplay("okx", QStringLiteral("okx_trades"), QStringLiteral("trades:BTC-USDT"), &why),
+             qPrintable(why));
 }
 
 void TestOkxVenue::subscribesAndKeepsAliveWithTextPings()
@@ -466,11 +385,9 @@ void TestOkxVenue::venueErrorAndNoticeShownEscaped()
         QStringLiteral(R"({"event":"error","code":"60012","msg":"Invalid request: \u001b[31mred\u202e","connId":"a"})"),
         QStringLiteral(R"({"event":"notice","code":"64008","msg":"upgrade\u0007 soon","connId":"a"})")};
     QVERIFY(server.listen());
-    Engine engine;
-    const StreamId id = engine.addStream(okxConfig(server.url(), {QStringLiteral("books:BTC-USDT")}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueErrors, quint64(1), scaledMs(10000));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).venueNotices, quint64(1), scaledMs(5000));
-    const StreamSnapshot s = snap(engine, id);
+    const StreamSnapshot s = afterVenueReplies("okx", server, QStringLiteral("books:BTC-USDT"), 1, 1);
+    QCOMPARE(s.venueErrors, quint64(1));
+    QCOMPARE(s.venueNotices, quint64(1));
     QCOMPARE(s.errors, quint64(1));
     QCOMPARE(s.venueErrorCode, QStringLiteral("60012"));
     QCOMPARE(s.venueErrorMessage, QStringLiteral("Invalid request: \\x1b[31mred\\u202e"));

@@ -2,6 +2,7 @@
 // entries (handler, decode spec, presets) and the replay scenarios, in one order; the public
 // VenueCatalog reads the presets from it. No network.
 
+#include "RecordingHost.h"
 #include "VenueCatalog.h"
 #include "VenueScenarios.h"
 #include "stats/StreamShared.h"
@@ -22,20 +23,6 @@ QStringList namesOf(const QList<Venue> &venues)
         out << venueName(v);
     return out;
 }
-
-// A host that does nothing: the handlers are only asked for their rules here.
-struct QuietHost final : VenueHost {
-    void sendOn(int, const QString &, const QString &, const QString &) override { }
-    void venueEvent(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
-    StreamShared &shared() override { return m_shared; }
-    qint64 monotonicMs() const override { return 0; }
-    qint64 wallMs() const override { return 0; }
-    StreamShared m_shared{1, StreamConfig{}};
-};
 
 const FieldRule *ruleFor(const DecodeSpec &spec, const char *key, FieldScope scope)
 {
@@ -61,7 +48,8 @@ void TestVenueRegistry::listsEveryVenueOnce()
 {
     QCOMPARE(namesOf(VenueCatalog::venues()),
              (QStringList{QStringLiteral("binance"), QStringLiteral("betfair"), QStringLiteral("okx"),
-                          QStringLiteral("generic")}));
+                          QStringLiteral("bybit"), QStringLiteral("hyperliquid"), QStringLiteral("kraken"),
+                          QStringLiteral("coinbase"), QStringLiteral("generic")}));
     for (const VenueEntry &e : VenueRegistry::entries()) {
         QVERIFY(e.createHandler && e.decodeSpec && e.presets);
         QCOMPARE(VenueRegistry::find(e.venue), &e);
@@ -75,6 +63,12 @@ void TestVenueRegistry::listsEveryVenueOnce()
     QCOMPARE(VenueCatalog::title(Venue("okx")), QStringLiteral("OKX"));
     // Subscriptions as "channel:instrument" (ChannelSubscription.h): the new venues' one shape.
     QVERIFY(VenueCatalog::channelSubscriptions(Venue("okx")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("bybit")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("hyperliquid")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("kraken")));
+    QVERIFY(VenueCatalog::channelSubscriptions(Venue("coinbase")));
+    QCOMPARE(VenueCatalog::title(Venue("bybit")), QStringLiteral("Bybit"));
+    QCOMPARE(VenueCatalog::title(Venue("hyperliquid")), QStringLiteral("Hyperliquid"));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue("binance")));
     QVERIFY(!VenueCatalog::channelSubscriptions(Venue::Generic));
     QCOMPARE(VenueCatalog::title(Venue("betfair")), QStringLiteral("Betfair"));
@@ -182,11 +176,15 @@ void TestVenueRegistry::scenarios()
     for (const auto &set : VenueScenarios::sets())
         venues << QString::fromLatin1(set.venue);
     QCOMPARE(venues, namesOf(VenueCatalog::venues()));
-    QCOMPARE(VenueScenarios::names(),
-             (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"),
-                          QStringLiteral("large_depth20"), QStringLiteral("xlarge_depth_diff"),
-                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
-                          QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"), QStringLiteral("okx_trades")}));
+    QCOMPARE(
+        VenueScenarios::names(),
+        (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
+                     QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"),
+                     QStringLiteral("multiplex_mix"), QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"),
+                     QStringLiteral("okx_trades"), QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"),
+                     QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades"),
+                     QStringLiteral("kraken_book"), QStringLiteral("kraken_trades"), QStringLiteral("coinbase_level2"),
+                     QStringLiteral("coinbase_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);
@@ -242,6 +240,14 @@ void TestVenueRegistry::handlers_data()
     QTest::newRow("generic") << QStringLiteral("generic") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
     QTest::newRow("okx") << QStringLiteral("okx") << QStringLiteral("wss://ws.okx.com:8443/ws/v5/public") << 0 << false
                          << false;
+    QTest::newRow("bybit") << QStringLiteral("bybit") << QStringLiteral("wss://stream.bybit.com/v5/public/spot") << 0
+                           << false << false;
+    QTest::newRow("hyperliquid") << QStringLiteral("hyperliquid") << QStringLiteral("wss://api.hyperliquid.xyz/ws")
+                                 << 30 << false << false;
+    QTest::newRow("kraken") << QStringLiteral("kraken") << QStringLiteral("wss://ws.kraken.com/v2") << 0 << false
+                            << false;
+    QTest::newRow("coinbase") << QStringLiteral("coinbase") << QStringLiteral("wss://advanced-trade-ws.coinbase.com")
+                              << 8 << false << true;
     QTest::newRow("not registered: generic")
         << QStringLiteral("nosuchvenue") << QStringLiteral("ws://127.0.0.1:1/") << 0 << false << false;
 }
@@ -256,19 +262,25 @@ void TestVenueRegistry::handlers()
     StreamConfig c;
     c.venue = venueFromName(venue);
     c.url = QUrl(url);
-    QuietHost host;
+    streamscope::testing::RecordingHost host;
     const std::unique_ptr<VenueHandler> handler = VenueHandler::create(c, host);
     QCOMPARE(handler->controlMessagesPerSecond(), perSecond);
     QCOMPARE(handler->ownsFreshness(), ownsFreshness);
     QCOMPARE(handler->headScanHeartbeats(true) == HeadScanner::Heartbeats::LeaveToDecoder,
              leavesHeartbeatsToTheDecoder);
     QCOMPARE(&handler->decodeSpec(), &VenueRegistry::entryOf(c.venue).decodeSpec());
-    // OKX keeps alive with the text "ping"; the others with the transport's ping.
-    QCOMPARE(handler->keepAlivePing(), venue == QLatin1String("okx") ? QStringLiteral("ping") : QString());
-    QCOMPARE(handler->maxStreamsPerConnection(),
-             venue == QLatin1String("okx")           ? 256
-                 : venue == QLatin1String("binance") ? 1024
-                                                     : 0);
+    // OKX, Bybit and Hyperliquid keep alive with their own text (OKX's after silence, the
+    // others' every interval); the others with the transport's ping.
+    const QHash<QString, QString> pings = {{QStringLiteral("okx"), QStringLiteral("ping")},
+                                           {QStringLiteral("bybit"), QStringLiteral(R"({"op":"ping"})")},
+                                           {QStringLiteral("hyperliquid"), QStringLiteral(R"({"method":"ping"})")},
+                                           {QStringLiteral("kraken"), QStringLiteral(R"({"method":"ping"})")}};
+    QCOMPARE(handler->keepAlivePing(), pings.value(venue));
+    QCOMPARE(handler->keepAlivePeriodic(), venue == QLatin1String("bybit") || venue == QLatin1String("hyperliquid"));
+    const QHash<QString, int> perConnection = {{QStringLiteral("okx"), 256},    {QStringLiteral("binance"), 1024},
+                                               {QStringLiteral("bybit"), 500},  {QStringLiteral("hyperliquid"), 1000},
+                                               {QStringLiteral("kraken"), 200}, {QStringLiteral("coinbase"), 100}};
+    QCOMPARE(handler->maxStreamsPerConnection(), perConnection.value(venue));
 }
 
 QTEST_GUILESS_MAIN(TestVenueRegistry)

@@ -34,14 +34,8 @@ VenuePresets presets()
 
 VenueEntry entry()
 {
-    VenueEntry e;
-    e.title = "Betfair";
+    VenueEntry e = venueEntry<BetfairVenue, &decodeSpec>("Betfair", &presets);
     e.lineProtocol = true;
-    e.createHandler = [](const StreamConfig &config, VenueHost &host) -> std::unique_ptr<VenueHandler> {
-        return std::make_unique<BetfairVenue>(config, host, decodeSpec());
-    };
-    e.decodeSpec = &decodeSpec;
-    e.presets = &presets;
     return e;
 }
 

@@ -1,6 +1,7 @@
 #include "BetfairSpec.h"
 
 #include "BetfairFields.h"
+#include "venues/SpecConventions.h"
 
 namespace streamscope::betfair {
 
@@ -31,26 +32,7 @@ const DecodeSpec &decodeSpec()
         s.timeUnit = LatencyUnit::Milliseconds;
         s.prefixDecode = false;
         s.heartbeat = {.slot = kChangeType, .value = "HEARTBEAT"};
-        const HeadSpec::KindValue change{.value = "mcm",
-                                         .kind = MessageKind::Data,
-                                         .heartbeatCandidate = true,
-                                         .refineKey = "ct",
-                                         .refineValue = "HEARTBEAT",
-                                         .refinedKind = MessageKind::Heartbeat};
-        HeadSpec::KindValue orderChange = change;
-        orderChange.value = "ocm";
-        s.head.kindKey = "op";
-        s.head.kinds = {
-            change,
-            orderChange,
-            HeadSpec::KindValue{.value = "connection", .kind = MessageKind::Connection},
-            HeadSpec::KindValue{.value = "status",
-                                .kind = MessageKind::Result,
-                                .readId = true,
-                                .refineKey = "statusCode",
-                                .refineValue = "FAILURE",
-                                .refinedKind = MessageKind::Error},
-        };
+        useChangeStreamHead(s.head);
         return s;
     }();
     return spec;

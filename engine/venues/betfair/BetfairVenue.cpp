@@ -113,8 +113,9 @@ void BetfairVenue::track(const DecodedFields &f)
     }
 }
 
-void BetfairVenue::onData(const DecodedFields &f, bool checkSequence)
+void BetfairVenue::onData(int link, const DecodedFields &f, bool checkSequence)
 {
+    Q_UNUSED(link);
     Q_UNUSED(checkSequence);
     m_changeSeen = true;
     track(f);
@@ -155,8 +156,9 @@ void BetfairVenue::onData(const DecodedFields &f, bool checkSequence)
     }
 }
 
-void BetfairVenue::onHeartbeat(const DecodedFields *fields)
+void BetfairVenue::onHeartbeat(int link, const DecodedFields *fields)
 {
+    Q_UNUSED(link);
     m_changeSeen = true;
     if (fields)
         track(*fields);

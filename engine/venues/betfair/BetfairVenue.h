@@ -28,8 +28,8 @@ public:
     bool ownsFreshness() const override { return true; }
     bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
     void onDisconnected() override;
-    void onData(const DecodedFields &fields, bool checkSequence) override;
-    void onHeartbeat(const DecodedFields *fields) override;
+    void onData(int link, const DecodedFields &fields, bool checkSequence) override;
+    void onHeartbeat(int link, const DecodedFields *fields) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
     void onTick(qint64 nowMs) override;

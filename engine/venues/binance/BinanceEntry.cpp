@@ -9,13 +9,7 @@ namespace streamscope::binance {
 
 VenueEntry entry()
 {
-    VenueEntry e;
-    e.title = "Binance";
-    e.createHandler = [](const StreamConfig &config, VenueHost &host) -> std::unique_ptr<VenueHandler> {
-        return std::make_unique<BinanceVenue>(config, host, decodeSpec());
-    };
-    e.decodeSpec = &decodeSpec;
-    e.presets = &BinancePresets::presets;
+    VenueEntry e = venueEntry<BinanceVenue, &decodeSpec>("Binance", &BinancePresets::presets);
     e.streamNames = &BinancePresets::streamNames;
     e.streamUrl = [](const QUrl &base, const QStringList &streams) {
         return BinancePresets::combinedUrl(base, streams);

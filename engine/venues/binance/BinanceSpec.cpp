@@ -1,5 +1,7 @@
 #include "BinanceSpec.h"
 
+#include "venues/SpecConventions.h"
+
 namespace streamscope::binance {
 
 // Binance market streams: an event {"e":type,"E":time ms,"s":symbol,...} on a raw stream, or
@@ -11,24 +13,10 @@ namespace streamscope::binance {
 const DecodeSpec &decodeSpec()
 {
     static const DecodeSpec spec = [] {
-        DecodeSpec s{
-            {.key = "E", .role = FieldRole::EventTime},
-            {.key = "e", .role = FieldRole::EventType},
-            {.key = "s", .role = FieldRole::Symbol},
-            {.key = "U", .role = FieldRole::FirstUpdateId},
-            {.key = "u", .role = FieldRole::FinalUpdateId},
-            {.key = "pu", .role = FieldRole::PrevUpdateId},
-            {.key = "a", .role = FieldRole::EventId, .identity = true},
-            {.key = "t", .role = FieldRole::EventId, .identity = true},
-            {.key = "stream", .role = FieldRole::StreamName, .scopes = kRootScope, .identity = true},
-            {.key = "data", .role = FieldRole::Event, .scopes = kRootScope},
-        };
-        s.timeUnit = LatencyUnit::Milliseconds;
-        s.sequencedEventType = "depthUpdate";
-        s.idEndsEventTypes = {"aggTrade", "trade"};
+        DecodeSpec s(depthStreamRules());
+        useDepthStreamConventions(s);
         // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.
         s.notice = {.eventType = "serverShutdown", .rawPrefix = R"({"stream":"!serverShutdown")", .rawProbe = 11};
-        s.head.dataKeys = {"stream", "e"};
         return s;
     }();
     return spec;

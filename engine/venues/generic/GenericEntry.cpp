@@ -9,14 +9,7 @@ namespace streamscope::generic {
 
 VenueEntry entry()
 {
-    VenueEntry e;
-    e.title = "Generic";
-    e.createHandler = [](const StreamConfig &config, VenueHost &host) {
-        return std::make_unique<VenueHandler>(config, host, decodeSpec());
-    };
-    e.decodeSpec = &decodeSpec;
-    e.presets = [] { return VenuePresets{}; };
-    return e;
+    return venueEntry<VenueHandler, &decodeSpec>("Generic", [] { return VenuePresets{}; });
 }
 
 } // namespace streamscope::generic

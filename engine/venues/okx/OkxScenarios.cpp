@@ -95,12 +95,6 @@ QByteArray event(const char *name, const QByteArray &rest)
     return QByteArray(R"({"event":")") + name + "\"," + rest + R"(,"connId":"a4d3ae55"})";
 }
 
-QByteArray jsonString(const QString &text)
-{
-    const QByteArray array = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact); // ["..."]
-    return array.mid(1, array.size() - 2);
-}
-
 // OKX's answers: "pong" to "ping"; one event per argument of op subscribe / unsubscribe; an
 // error (code 60012) to anything else, quoting the request.
 scenario::ControlAnswer control(const QByteArray &request)
@@ -121,9 +115,10 @@ scenario::ControlAnswer control(const QByteArray &request)
         answer.startsData = subscribe;
         return answer;
     }
-    answer.replies.push_back(event("error",
-                                   R"("code":"60012","msg":)"
-                                       + jsonString(QStringLiteral("Invalid request: ") + QString::fromUtf8(request))));
+    answer.replies.push_back(
+        event("error",
+              R"("code":"60012","msg":)"
+                  + scenario::jsonString(QStringLiteral("Invalid request: ") + QString::fromUtf8(request))));
     return answer;
 }
 

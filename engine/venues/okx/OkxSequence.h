@@ -10,14 +10,15 @@
 //   - the first update of a chain (none since the last snapshot or connection) starts it;
 //   - anything else whose prevSeqId is not the previous seqId is a gap.
 // The numbers are the peer's: they are only compared, never computed with, so any int64 is
-// safe. Chains are told apart by a hash of channel and instrument in a small fixed table; no
-// allocation per message.
+// safe. Chains are told apart by a hash of channel and instrument (ChainTable); no allocation
+// per message.
 //
 // Thread contract: one instance per handler, used on the stream's worker.
 
+#include "venues/ChainTable.h"
+
 #include <QtCore/QtGlobal>
 
-#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -32,16 +33,10 @@ public:
     };
 
     Result check(std::string_view channel, std::string_view instrument, std::int64_t prevSeqId, std::int64_t seqId);
-    void reset();
+    void reset() { m_chains.reset(); }
 
 private:
-    static constexpr int kSlots = 64;
-    struct Slot {
-        std::uint64_t hash = 0; // 0: empty
-        std::int64_t lastSeq = 0;
-    };
-    std::array<Slot, kSlots> m_slots{};
-    int m_used = 0;
+    ChainTable m_chains;
 };
 
 } // namespace streamscope::okx

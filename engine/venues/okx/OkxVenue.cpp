@@ -1,7 +1,5 @@
 #include "OkxVenue.h"
 
-#include "model/ChannelSubscription.h"
-#include "model/PeerText.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHost.h"
 
@@ -14,15 +12,6 @@
 namespace streamscope::okx {
 
 namespace {
-
-// A channel and instrument are the peer's text where they are shown (a gap's symbol).
-constexpr qsizetype kMaxChainChars = 96;
-
-QString chainName(const DecodedFields &f)
-{
-    return peerText(QByteArrayView(f.eventType.data(), qsizetype(f.eventType.size())), kMaxChainChars)
-        + QLatin1Char(':') + peerText(QByteArrayView(f.symbol.data(), qsizetype(f.symbol.size())), kMaxChainChars);
-}
 
 // n + 1, or n when nothing follows it.
 qint64 following(std::int64_t n)
@@ -38,37 +27,16 @@ QString valueText(const QJsonValue &v)
 
 } // namespace
 
-bool OkxVenue::onConnected(int link, int shard, bool rollover, const QStringList &streams)
+void OkxVenue::connectionUp(int link)
 {
-    Q_UNUSED(rollover);
     m_budgets.insert(link, Budget{m_host.monotonicMs(), 0});
-    bool sent = !streams.isEmpty() && request(link, QStringLiteral("subscribe"), streams);
-    if (shard == 0) {
-        for (const QString &text : m_config.sendOnConnect) {
-            m_host.sendOn(link, text, QString(), QString());
-            sent = true;
-        }
-    }
-    return sent;
 }
 
-bool OkxVenue::request(int link, const QString &op, const QStringList &subscriptions)
+bool OkxVenue::request(int link, Op op, const std::vector<ChannelSubscription> &pairs)
 {
-    QJsonArray args;
-    QStringList refused;
-    for (const QString &entry : subscriptions) {
-        if (const auto pair = ChannelSubscription::parse(entry))
-            args.append(
-                QJsonObject{{QStringLiteral("channel"), pair->channel}, {QStringLiteral("instId"), pair->instrument}});
-        else
-            refused << peerText(entry, kMaxChainChars);
-    }
-    if (!refused.isEmpty())
-        m_host.venueEvent(EventKind::Info,
-                          QStringLiteral("OKX %1: not \"channel:instrument\", not sent: %2")
-                              .arg(op, refused.join(QStringLiteral(", "))));
+    const QString name = opName(op);
     bool sent = false;
-    for (qsizetype from = 0; from < args.size(); from += kMaxArgsPerRequest) {
+    for (std::size_t from = 0; from < pairs.size(); from += kMaxArgsPerRequest) {
         Budget &budget = m_budgets[link];
         const qint64 now = m_host.monotonicMs();
         if (now - budget.windowStartMs >= kHourMs)
@@ -77,47 +45,25 @@ bool OkxVenue::request(int link, const QString &op, const QStringList &subscript
             m_host.venueEvent(EventKind::Info,
                               QStringLiteral("OKX %1 not sent: %2 requests on this connection within the hour, "
                                              "the venue's limit")
-                                  .arg(op)
+                                  .arg(name)
                                   .arg(kRequestsPerHour));
             return sent;
         }
         ++budget.used;
         QJsonArray part;
-        for (qsizetype i = from; i < std::min(args.size(), from + kMaxArgsPerRequest); ++i)
-            part.append(args.at(i));
-        const QJsonObject message{{QStringLiteral("op"), op}, {QStringLiteral("args"), part}};
-        m_host.sendOn(link, QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)), op, QString());
+        for (std::size_t i = from; i < std::min(pairs.size(), from + kMaxArgsPerRequest); ++i)
+            part.append(QJsonObject{{QStringLiteral("channel"), pairs[i].channel},
+                                    {QStringLiteral("instId"), pairs[i].instrument}});
+        const QJsonObject message{{QStringLiteral("op"), name}, {QStringLiteral("args"), part}};
+        m_host.sendOn(link, QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)), name, QString());
         sent = true;
     }
     return sent;
 }
 
-void OkxVenue::sendControl(int link, const QString &method, const QStringList &params, qint64 requestId)
+void OkxVenue::onData(int link, const DecodedFields &fields, bool checkSequence)
 {
-    Q_UNUSED(requestId); // OKX's public requests are answered by their arguments, not an id
-    if (method == QLatin1String("SUBSCRIBE"))
-        request(link, QStringLiteral("subscribe"), params);
-    else if (method == QLatin1String("UNSUBSCRIBE"))
-        request(link, QStringLiteral("unsubscribe"), params);
-    else
-        m_host.venueEvent(EventKind::Info, QStringLiteral("OKX has no %1 request").arg(method));
-}
-
-void OkxVenue::onDisconnected()
-{
-    VenueHandler::onDisconnected();
-    m_books.reset();
-    m_budgets.clear();
-}
-
-void OkxVenue::onSwitchedOver()
-{
-    VenueHandler::onSwitchedOver();
-    m_books.reset();
-}
-
-void OkxVenue::onData(const DecodedFields &fields, bool checkSequence)
-{
+    Q_UNUSED(link);
     StreamShared &shared = m_host.shared();
     shared.venue.updates.add();
     if (!checkSequence || fields.finalUpdateId == DecodedFields::kNone
@@ -145,22 +91,15 @@ void OkxVenue::onData(const DecodedFields &fields, bool checkSequence)
 
 void OkxVenue::reportGap(const DecodedFields &fields, const OkxSequence::Result &result)
 {
-    StreamShared &shared = m_host.shared();
-    shared.counters.gaps.add();
-    GapRecord record;
-    record.timeMs = m_host.wallMs();
-    record.symbol = chainName(fields);
+    const QString chain = chainName(fields);
     // The missed updates' seqIds lie in (the last seqId, this prevSeqId]: missingTo() is the
     // prevSeqId (seqIds are not consecutive, so no count of missed updates is claimed).
-    record.expectedFrom = following(result.expectedPrev);
-    record.resumedAt = following(fields.prevFinalUpdateId);
-    m_host.venueEvent(EventKind::Gap,
-                      QStringLiteral("sequence gap in %1: expected prevSeqId %2, got %3 (seqId %4)")
-                          .arg(record.symbol)
-                          .arg(result.expectedPrev)
-                          .arg(fields.prevFinalUpdateId)
-                          .arg(fields.finalUpdateId));
-    shared.pushGap(std::move(record));
+    noteGap(chain, following(result.expectedPrev), following(fields.prevFinalUpdateId),
+            QStringLiteral("sequence gap in %1: expected prevSeqId %2, got %3 (seqId %4)")
+                .arg(chain)
+                .arg(result.expectedPrev)
+                .arg(fields.prevFinalUpdateId)
+                .arg(fields.finalUpdateId));
 }
 
 void OkxVenue::onConnectionMessage(int link, const char *data, qsizetype len)
@@ -169,13 +108,9 @@ void OkxVenue::onConnectionMessage(int link, const char *data, qsizetype len)
     const QJsonObject o = QJsonDocument::fromJson(QByteArray(data, len)).object();
     if (o.value(QStringLiteral("event")).toString() != QLatin1String("notice"))
         return; // channel-conn-count: informative only
-    const QString code = peerText(valueText(o.value(QStringLiteral("code"))), kMaxErrorChars);
-    const QString text = peerText(o.value(QStringLiteral("msg")).toString(), kMaxErrorChars);
-    const QString notice = code.isEmpty() ? text : code + QStringLiteral(": ") + text;
-    StreamShared &shared = m_host.shared();
-    shared.venue.venueNotices.add();
-    shared.editVenue([&](VenueDetails &d) { d.notice = notice; });
-    m_host.venueEvent(EventKind::Info, QStringLiteral("OKX notice %1").arg(notice));
+    const QString code = valueText(o.value(QStringLiteral("code")));
+    const QString text = o.value(QStringLiteral("msg")).toString();
+    noteVenueNotice("OKX", code.isEmpty() ? text : code + QStringLiteral(": ") + text);
 }
 
 void OkxVenue::onResponse(int link, bool isError, const ResponseRecord &record)
@@ -184,14 +119,7 @@ void OkxVenue::onResponse(int link, bool isError, const ResponseRecord &record)
     if (!isError)
         return;
     const QJsonObject o = QJsonDocument::fromJson(record.body).object();
-    const QString code = peerText(valueText(o.value(QStringLiteral("code"))), kMaxErrorChars);
-    const QString message = peerText(o.value(QStringLiteral("msg")).toString(), kMaxErrorChars);
-    StreamShared &shared = m_host.shared();
-    shared.venue.venueErrors.add();
-    shared.editVenue([&](VenueDetails &d) {
-        d.errorCode = code;
-        d.errorMessage = message;
-    });
+    noteVenueError(valueText(o.value(QStringLiteral("code"))), o.value(QStringLiteral("msg")).toString());
 }
 
 } // namespace streamscope::okx

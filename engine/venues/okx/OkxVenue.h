@@ -14,13 +14,13 @@
 // Thread contract: see VenueHandler.
 
 #include "OkxSequence.h"
-#include "venues/VenueHandler.h"
+#include "venues/ChannelVenueHandler.h"
 
 #include <QtCore/QHash>
 
 namespace streamscope::okx {
 
-class OkxVenue final : public VenueHandler {
+class OkxVenue final : public ChannelVenueHandler {
 public:
     // OKX documents no count of channels per connection, only that one request's arguments
     // stay under 64 KB; 256 of the longest public arguments (~70 bytes) take 18 KB.
@@ -31,28 +31,26 @@ public:
     // Arguments in one subscribe request (a connection's share may take several).
     static constexpr int kMaxArgsPerRequest = 256;
 
-    using VenueHandler::VenueHandler;
-
-    int maxStreamsPerConnection() const override
+    OkxVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
+        : ChannelVenueHandler(config, host, spec,
+                              {.venue = "OKX",
+                               .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
+                               .keepAlivePing = "ping",
+                               .keepAlivePeriodic = false,
+                               .messagesPerSecond = 0})
     {
-        return m_config.maxStreamsPerConnection > 0 ? m_config.maxStreamsPerConnection
-                                                    : kDefaultMaxSubscriptionsPerConnection;
     }
-    QString keepAlivePing() const override { return QStringLiteral("ping"); }
-    bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
-    void onDisconnected() override;
-    void onSwitchedOver() override;
-    void onData(const DecodedFields &fields, bool checkSequence) override;
+
+    void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
-    // SUBSCRIBE / UNSUBSCRIBE with "channel:instrument" params, as OKX's op subscribe /
-    // unsubscribe; OKX has no request that lists subscriptions.
-    void sendControl(int link, const QString &method, const QStringList &params, qint64 requestId) override;
 
 private:
-    // Sends op `op` with `subscriptions` on `link`, kMaxArgsPerRequest at a time, within the
-    // hourly budget; false when nothing was sent.
-    bool request(int link, const QString &op, const QStringList &subscriptions);
+    // op subscribe / unsubscribe with `pairs` on `link`, kMaxArgsPerRequest at a time, within
+    // the hourly budget.
+    bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
+    void connectionUp(int link) override;
+    void resetContinuity() override { m_books.reset(); }
     void reportGap(const DecodedFields &fields, const OkxSequence::Result &result);
 
     struct Budget {

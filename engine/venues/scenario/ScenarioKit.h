@@ -20,9 +20,10 @@ namespace streamscope::scenario {
 
 // Widths and first values of the rewritten places: every such field has a fixed width, so
 // that a message is patched in place with no allocation.
-constexpr int kTimeMsWidth = 13; // event time in ms
-constexpr int kSeqWidth = 12;    // sequence numbers and trade ids, right aligned, padded with JSON whitespace
-constexpr int kClkWidth = 12;    // Betfair clk digits inside its string
+constexpr int kTimeMsWidth = 13;   // event time in ms
+constexpr int kTimeTextWidth = 27; // event time as RFC 3339 text, "2023-11-14T22:13:20.000000Z" (ms precision)
+constexpr int kSeqWidth = 12;      // sequence numbers and trade ids, right aligned, padded with JSON whitespace
+constexpr int kClkWidth = 12;      // Betfair clk digits inside its string
 constexpr int kHeartbeatWidth = 5;
 constexpr quint64 kFirstSeq = 5000000000ull;
 constexpr quint64 kSeqSpan = 200; // u = U + kSeqSpan, next U = u + 1
@@ -33,6 +34,7 @@ constexpr quint64 kBaseTimeMs = 1700000000000ull;
 struct PoolMessage {
     QByteArray json;
     int timeMsOffset = -1;      // event time: kTimeMsWidth digits
+    int timeTextOffset = -1;    // event time as text: kTimeTextWidth characters (writeTimeText)
     int firstSeqOffset = -1;    // first sequence number (Binance "U")
     int lastSeqOffset = -1;     // last sequence number (Binance "u")
     int clkOffset = -1;         // Betfair "clk": kClkWidth digits inside the string
@@ -54,8 +56,13 @@ public:
     ScenarioBuilder &price();
     ScenarioBuilder &qty();
     ScenarioBuilder &odds();
+    // A price and a size as JSON numbers (Kraken writes them so).
+    ScenarioBuilder &priceNumber();
+    ScenarioBuilder &qtyNumber();
     // An event time; `patched`: the server writes the send time there.
     ScenarioBuilder &timeMs(quint64 ms, bool patched);
+    // The same as RFC 3339 text (Kraken, Coinbase), without its quotes.
+    ScenarioBuilder &timeText(quint64 ms, bool patched);
     ScenarioBuilder &seq(quint64 value, bool first);
     ScenarioBuilder &tradeId(quint64 value);
     ScenarioBuilder &heartbeatMs();
@@ -80,6 +87,13 @@ struct ControlAnswer {
     std::vector<QByteArray> replies; // sent in order, each as one message
     bool startsData = false;         // a subscription: the data begins (with wait_subscribe=1)
 };
+
+// Writes `ms` since the epoch as RFC 3339 UTC text of kTimeTextWidth characters at `dst`
+// ("2023-11-14T22:13:20.123000Z"); no allocation (the replay server patches with it).
+void writeTimeText(char *dst, quint64 ms);
+
+// `text` as a JSON string, quotes included (a request quoted in an answer).
+QByteArray jsonString(const QString &text);
 
 // The special messages of a scenario, served besides its pool.
 struct ScenarioSpecials {

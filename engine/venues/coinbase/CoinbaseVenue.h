@@ -1,0 +1,58 @@
+#pragma once
+
+// Coinbase Advanced Trade's market data websocket: on every connection the heartbeats channel
+// ({"type":"subscribe","channel":"heartbeats"}: channels close after 60 to 90 s without an
+// update otherwise), then {"type":"subscribe","product_ids":[..],"channel":"level2"} for its
+// share of the stream's "channel:instrument" subscriptions, one request a channel, split over
+// connections past max_streams_per_connection (default kDefaultMaxSubscriptionsPerConnection);
+// outgoing messages paced to kMessagesPerSecond; liveness from the transport's ping and the
+// heartbeats (about one a second). Continuity: "sequence_num" counts every message of a
+// connection (data and heartbeats alike, CoinbaseSequence): a jump is a gap, and the
+// connection's subscriptions are sent again (unsubscribe, subscribe), Coinbase's recovery.
+// Refusals kept and shown in the venue's words, escaped. What the decoder reads is
+// CoinbaseSpec.cpp; the registry entry, CoinbaseEntry.cpp.
+//
+// Thread contract: see VenueHandler.
+
+#include "venues/ChainTable.h"
+#include "venues/ChannelVenueHandler.h"
+
+#include <QtCore/QHash>
+
+namespace streamscope::coinbase {
+
+class CoinbaseVenue final : public ChannelVenueHandler {
+public:
+    // Coinbase documents no count of subscriptions per connection: 100 is our choice.
+    static constexpr int kDefaultMaxSubscriptionsPerConnection = 100;
+    // Unauthenticated messages: 8 a second per IP address (Coinbase's limit).
+    static constexpr int kMessagesPerSecond = 8;
+
+    CoinbaseVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
+        : ChannelVenueHandler(config, host, spec,
+                              {.venue = "Coinbase",
+                               .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
+                               .keepAlivePing = "",
+                               .keepAlivePeriodic = false,
+                               .messagesPerSecond = kMessagesPerSecond})
+    {
+    }
+
+    void onData(int link, const DecodedFields &fields, bool checkSequence) override;
+    void onHeartbeat(int link, const DecodedFields *fields) override;
+    void onResponse(int link, bool isError, const ResponseRecord &record) override;
+    void onDisconnected() override;
+
+private:
+    bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
+    void connectionUp(int link) override;
+    void resetContinuity() override { m_sequences.reset(); }
+    // One message's sequence_num on `link`: in order, or a gap (counted, recovered).
+    void sequence(int link, std::int64_t sequenceNum);
+    void send(int link, Op op, const QString &channel, const QStringList &products);
+
+    ChainTable m_sequences;                                    // the last sequence_num by connection
+    QHash<int, std::vector<ChannelSubscription>> m_subscribed; // by link; touched by requests only
+};
+
+} // namespace streamscope::coinbase

@@ -1,0 +1,51 @@
+#include "KrakenVenue.h"
+
+#include "venues/VenueHost.h"
+
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonDocument>
+#include <QtCore/QJsonObject>
+
+namespace streamscope::kraken {
+
+bool KrakenVenue::request(int link, Op op, const std::vector<ChannelSubscription> &pairs)
+{
+    // One request a channel, with its symbols, in the order the channels come.
+    const QString name = opName(op);
+    for (const auto &[channel, symbols] : byChannel(pairs)) {
+        const QJsonObject params{{QStringLiteral("channel"), channel},
+                                 {QStringLiteral("symbol"), QJsonArray::fromStringList(symbols)}};
+        const QJsonObject message{{QStringLiteral("method"), name}, {QStringLiteral("params"), params}};
+        m_host.sendOn(link, QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)), name, QString());
+    }
+    return !pairs.empty();
+}
+
+void KrakenVenue::onConnectionMessage(int link, const char *data, qsizetype len)
+{
+    Q_UNUSED(link);
+    // {"channel":"status","type":"update","data":[{"system":"online",..}]}: anything but online
+    // (maintenance, cancel_only, post_only) is a notice.
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray(data, len)).object();
+    const QJsonObject status = o.value(QStringLiteral("data")).toArray().at(0).toObject();
+    const QString system = status.value(QStringLiteral("system")).toString();
+    if (system.isEmpty() || system == QLatin1String("online"))
+        return;
+    noteVenueNotice("Kraken", QStringLiteral("system ") + system);
+}
+
+void KrakenVenue::onResponse(int link, bool isError, const ResponseRecord &record)
+{
+    Q_UNUSED(link);
+    if (!isError)
+        return;
+    // {"error":"..","method":"subscribe","success":false,"symbol":"..",..}: no code; the
+    // refused method, and the symbol when it names one.
+    const QJsonObject o = QJsonDocument::fromJson(record.body).object();
+    const QString symbol = o.value(QStringLiteral("symbol")).toString();
+    const QString error = o.value(QStringLiteral("error")).toString();
+    noteVenueError(o.value(QStringLiteral("method")).toString(),
+                   symbol.isEmpty() ? error : error + QStringLiteral(" (") + symbol + QLatin1Char(')'));
+}
+
+} // namespace streamscope::kraken

@@ -1,0 +1,6 @@
+# Kraken (docs/venues.md): handler, decode spec, registry entry with presets; scenarios.
+list(APPEND STREAMSCOPE_VENUE_ENGINE_SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/KrakenVenue.h ${CMAKE_CURRENT_LIST_DIR}/KrakenVenue.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/KrakenSpec.h ${CMAKE_CURRENT_LIST_DIR}/KrakenSpec.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/KrakenEntry.cpp)
+list(APPEND STREAMSCOPE_VENUE_SCENARIO_SOURCES ${CMAKE_CURRENT_LIST_DIR}/KrakenScenarios.cpp)
