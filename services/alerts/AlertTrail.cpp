@@ -14,6 +14,12 @@ T saturate(qint64 v)
     return T(std::clamp<qint64>(v, 0, qint64(std::numeric_limits<T>::max())));
 }
 
+// How much a total grew since the last sample, saturating at 255 (a total that went back counts 0).
+quint8 newSince(quint64 total, quint64 last)
+{
+    return quint8(total > last ? std::min<quint64>(total - last, 255) : 0);
+}
+
 } // namespace
 
 void AlertTrail::record(StreamId id, const QString &name, const AlertMonitor::Sample &sample, qint64 nowMs)
@@ -22,6 +28,8 @@ void AlertTrail::record(StreamId id, const QString &name, const AlertMonitor::Sa
     if (t.ring.empty()) {
         t.ring.resize(kCapacity);
         t.lastGaps = sample.gaps;
+        t.lastBookResyncs = sample.bookResyncs;
+        t.lastBookCrossed = sample.bookCrossedEpisodes;
         t.firstMs = nowMs;
         t.lastMs = nowMs;
     }
@@ -32,10 +40,19 @@ void AlertTrail::record(StreamId id, const QString &name, const AlertMonitor::Sa
     p.silentDs = saturate<quint32>(sample.silentMs / 100);
     p.atDeltaMs = saturate<quint32>(nowMs - t.lastMs);
     p.runningForS = saturate<quint16>(sample.runningForMs / 1000);
-    p.newGaps =
-        saturate<quint8>(sample.gaps >= t.lastGaps ? qint64(std::min<quint64>(sample.gaps - t.lastGaps, 255)) : 0);
+    p.newGaps = newSince(sample.gaps, t.lastGaps);
     p.state = quint8(sample.state);
+    p.newBookResyncs = newSince(sample.bookResyncs, t.lastBookResyncs);
+    p.newBookCrossed = newSince(sample.bookCrossedEpisodes, t.lastBookCrossed);
+    p.booksDesynced = saturate<quint8>(sample.booksDesynced.size());
+    p.booksCrossed = saturate<quint8>(sample.booksCrossed.size());
+    if (!sample.booksDesynced.isEmpty())
+        t.desyncedNames = sample.booksDesynced.mid(0, 5);
+    if (!sample.booksCrossed.isEmpty())
+        t.crossedNames = sample.booksCrossed.mid(0, 5);
     t.lastGaps = sample.gaps;
+    t.lastBookResyncs = sample.bookResyncs;
+    t.lastBookCrossed = sample.bookCrossedEpisodes;
     if (t.count == kCapacity) // the oldest goes: the trail starts at the next one
         t.firstMs += t.ring[size_t((t.head + 1) % kCapacity)].atDeltaMs;
     t.ring[size_t(t.head)] = p;
@@ -85,11 +102,15 @@ QVector<AlertTrail::Episode> AlertTrail::preview(const AlertRule &rule,
                              }
                          });
         quint64 gaps = 0;
+        quint64 resyncs = 0;
+        quint64 crossed = 0;
         for (int i = 0; i < t.count; ++i) {
             const Packed &p = t.ring[size_t((t.head - t.count + i + kCapacity) % kCapacity)];
             if (i > 0)
                 nowMs += p.atDeltaMs;
             gaps += p.newGaps;
+            resyncs += p.newBookResyncs;
+            crossed += p.newBookCrossed;
             AlertMonitor::Sample s;
             s.state = StreamState(p.state);
             s.msgsPerSec = p.msgsPerSec;
@@ -97,6 +118,10 @@ QVector<AlertTrail::Episode> AlertTrail::preview(const AlertRule &rule,
             s.silentMs = qint64(p.silentDs) * 100;
             s.gaps = gaps;
             s.runningForMs = qint64(p.runningForS) * 1000;
+            s.bookResyncs = resyncs;
+            s.bookCrossedEpisodes = crossed;
+            s.booksDesynced = t.desyncedNames.mid(0, p.booksDesynced);
+            s.booksCrossed = t.crossedNames.mid(0, p.booksCrossed);
             const qsizetype before = episodes.size();
             monitor.evaluate(it.key(), t.name, s, nowMs);
             for (qsizetype k = before; k < episodes.size(); ++k)

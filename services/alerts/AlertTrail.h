@@ -1,7 +1,8 @@
 #pragma once
 
 // The last ten minutes of what the alert rules were evaluated on, per stream: one
-// AlertMonitor::Sample a second (packed, about 12 KB a stream), and what a rule would have
+// AlertMonitor::Sample a second (packed, about 14 KB a stream; the instruments a book alert
+// names are the ones last seen, not each second's), and what a rule would have
 // raised on them, for the alert-rules editor's preview. A preview replays the samples through
 // a fresh AlertMonitor that holds only the rule under edit, so it follows the monitor's own
 // logic exactly: for_s, clear_after_s, the rate rule's warm-up, the gap hold.
@@ -46,12 +47,16 @@ public:
 private:
     struct Packed {
         float msgsPerSec = 0.0f;
-        float p99Ms = 0.0f;      // NaN: none
-        quint32 silentDs = 0;    // tenths of a second, saturating
-        quint32 atDeltaMs = 0;   // since the previous sample, saturating
-        quint16 runningForS = 0; // saturating
-        quint8 newGaps = 0;      // since the previous sample, saturating
-        quint8 state = 0;        // StreamState
+        float p99Ms = 0.0f;        // NaN: none
+        quint32 silentDs = 0;      // tenths of a second, saturating
+        quint32 atDeltaMs = 0;     // since the previous sample, saturating
+        quint16 runningForS = 0;   // saturating
+        quint8 newGaps = 0;        // since the previous sample, saturating
+        quint8 state = 0;          // StreamState
+        quint8 newBookResyncs = 0; // since the previous sample, saturating
+        quint8 newBookCrossed = 0;
+        quint8 booksDesynced = 0; // instruments out of sync now, saturating
+        quint8 booksCrossed = 0;
     };
     struct Trail {
         QString name;
@@ -61,6 +66,12 @@ private:
         qint64 firstMs = 0; // epoch ms of the oldest sample kept
         qint64 lastMs = 0;
         quint64 lastGaps = 0;
+        quint64 lastBookResyncs = 0;
+        quint64 lastBookCrossed = 0;
+        // The names of the instruments last seen out of sync or crossed (at most five, as the
+        // alert's text shows them): a preview names them from here.
+        QStringList desyncedNames;
+        QStringList crossedNames;
     };
     QHash<StreamId, Trail> m_streams;
 };

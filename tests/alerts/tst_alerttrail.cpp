@@ -114,6 +114,49 @@ private slots:
         QCOMPARE(trail.spanMs(), 299'000);
     }
 
+    // Order books: an instrument out of sync for 5 s (then resynced), one crossed once; the
+    // preview raises what the live monitor raised, naming the instrument.
+    void booksPreviewed()
+    {
+        AlertRule rule;
+        rule.stream = QStringLiteral("a");
+        rule.bookDesync = true;
+        rule.bookCrossed = true;
+        rule.clearAfterS = 0;
+        AlertMonitor live;
+        live.setRules({rule});
+        QList<Raised> liveRaised;
+        qint64 nowMs = kStartMs;
+        connect(&live, &AlertMonitor::alertRaised, this,
+                [&](StreamId, const QString &, const QString &, int condition) {
+                    liveRaised << Raised{condition, nowMs};
+                });
+        AlertTrail trail;
+        for (int i = 0; i < 120; ++i) {
+            nowMs = kStartMs + qint64(i) * 1000;
+            AlertMonitor::Sample s = second(i, 100);
+            if (i >= 30 && i < 35)
+                s.booksDesynced = {QStringLiteral("BTCUSDT")};
+            s.bookResyncs = i >= 35 ? 1 : 0;
+            if (i == 80)
+                s.booksCrossed = {QStringLiteral("ETHUSDT")};
+            s.bookCrossedEpisodes = i >= 80 ? 1 : 0;
+            live.evaluate(1, QStringLiteral("a"), s, nowMs);
+            trail.record(1, QStringLiteral("a"), s, nowMs);
+        }
+        const QVector<AlertTrail::Episode> preview = trail.preview(rule, [](const QString &) { return true; });
+        QCOMPARE(liveRaised.size(), 2);
+        QCOMPARE(preview.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(preview[i].condition, liveRaised[i].condition);
+            QCOMPARE(preview[i].raisedMs, liveRaised[i].atMs);
+        }
+        QCOMPARE(preview[0].condition, int(AlertMonitor::Condition::BookDesync));
+        QVERIFY2(preview[0].text.contains(QStringLiteral("BTCUSDT")), qPrintable(preview[0].text));
+        QCOMPARE(preview[1].condition, int(AlertMonitor::Condition::BookCrossed));
+        QVERIFY2(preview[1].text.contains(QStringLiteral("ETHUSDT")), qPrintable(preview[1].text));
+    }
+
     // A "*" rule previews every stream it applies to.
     void anyStreamRule()
     {

@@ -79,11 +79,16 @@ private slots:
         rate->setValue(25);
         forS->setValue(15);
         QTest::keyClick(gaps, Qt::Key_Space);
+        auto *bookDesync = dialog.findChild<QCheckBox *>(QStringLiteral("bookDesync"));
+        QVERIFY(bookDesync && bookDesync->isEnabled());
+        QTest::keyClick(bookDesync, Qt::Key_Space);
         QVector<AlertRule> rules = dialog.rules();
         QCOMPARE(rules.size(), 2);
         QCOMPARE(rules[1].rateBelow, 25.0);
         QCOMPARE(rules[1].forS, 15);
         QVERIFY(rules[1].gaps);
+        QVERIFY(rules[1].bookDesync);
+        QVERIFY(!rules[1].bookCrossed);
         QCOMPARE(rules[0], rule(QStringLiteral("*"), 0, 30)); // untouched
         QVERIFY(list->item(1)->text().contains(QStringLiteral("rate < 25")));
 

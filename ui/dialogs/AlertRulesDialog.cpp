@@ -69,6 +69,13 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     m_silent->setSpecialValueText(tr("off"));
     m_gaps = new QCheckBox(tr("on a sequence &gap"));
     m_gaps->setObjectName(QStringLiteral("gaps"));
+    m_bookDesync = new QCheckBox(tr("when an order book loses s&ync"));
+    m_bookDesync->setObjectName(QStringLiteral("bookDesync"));
+    m_bookDesync->setToolTip(tr("An instrument's book is out of sync or resyncing, or resynced since the last "
+                                "second (book_desync; docs/books.md)"));
+    m_bookCrossed = new QCheckBox(tr("when an order book is cr&ossed"));
+    m_bookCrossed->setObjectName(QStringLiteral("bookCrossed"));
+    m_bookCrossed->setToolTip(tr("An instrument's best bid is at or above its best ask (book_crossed)"));
     m_for = new QSpinBox;
     m_for->setObjectName(QStringLiteral("forS"));
     m_for->setRange(0, AlertRule::kMaxHysteresisS);
@@ -85,6 +92,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     form->addRow(tr("&p99 above:"), m_p99Above);
     form->addRow(tr("S&ilent for:"), m_silent);
     form->addRow(tr("Gaps:"), m_gaps);
+    form->addRow(tr("Books:"), m_bookDesync);
+    form->addRow(QString(), m_bookCrossed);
     form->addRow(tr("Raise &after:"), m_for);
     form->addRow(tr("&Clear after:"), m_clearAfter);
 
@@ -134,7 +143,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
         connect(box, &QDoubleSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
     for (QSpinBox *box : {m_silent, m_for, m_clearAfter})
         connect(box, &QSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
-    connect(m_gaps, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
+    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed})
+        connect(box, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
     connect(buttons, &QDialogButtonBox::accepted, this, &AlertRulesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AlertRulesDialog::reject);
     if (m_notifier)
@@ -204,6 +214,10 @@ QString AlertRulesDialog::ruleLabel(const AlertRule &rule) const
         kinds << tr("silent %1 s").arg(rule.silentS);
     if (rule.gaps)
         kinds << tr("gaps");
+    if (rule.bookDesync)
+        kinds << tr("book sync");
+    if (rule.bookCrossed)
+        kinds << tr("book crossed");
     const QString who = rule.stream == AlertRule::kAnyStream ? tr("* (every other stream)") : rule.stream;
     return kinds.isEmpty() ? tr("%1: nothing").arg(who)
                            : QStringLiteral("%1: %2").arg(who, kinds.join(QStringLiteral(", ")));
@@ -223,8 +237,8 @@ void AlertRulesDialog::refreshList()
 void AlertRulesDialog::onCurrentRowChanged(int row)
 {
     const bool valid = row >= 0 && row < m_rules.size();
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps, m_for, m_clearAfter})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps,
+                                                       m_bookDesync, m_bookCrossed, m_for, m_clearAfter})
         w->setEnabled(valid);
     if (valid) {
         m_filling = true;
@@ -234,6 +248,8 @@ void AlertRulesDialog::onCurrentRowChanged(int row)
         m_p99Above->setValue(r.p99AboveMs);
         m_silent->setValue(r.silentS);
         m_gaps->setChecked(r.gaps);
+        m_bookDesync->setChecked(r.bookDesync);
+        m_bookCrossed->setChecked(r.bookCrossed);
         m_for->setValue(r.forS);
         m_clearAfter->setValue(r.clearAfterS);
         m_filling = false;
@@ -252,6 +268,8 @@ void AlertRulesDialog::onFormEdited()
     r.p99AboveMs = m_p99Above->value();
     r.silentS = m_silent->value();
     r.gaps = m_gaps->isChecked();
+    r.bookDesync = m_bookDesync->isChecked();
+    r.bookCrossed = m_bookCrossed->isChecked();
     r.forS = m_for->value();
     r.clearAfterS = m_clearAfter->value();
     m_list->item(row)->setText(ruleLabel(r));

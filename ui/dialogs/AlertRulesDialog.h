@@ -2,7 +2,7 @@
 
 // Streams → Alert rules…: every alert rule of the workspace in one list ("*" for every stream
 // without a rule of its own), one form for the selected rule (each kind: rate below, p99
-// above, silent, gaps; with for_s and clear_after_s), a preview of what the rule would have
+// above, silent, gaps, an order book out of sync or crossed; with for_s and clear_after_s), a preview of what the rule would have
 // raised on the last ten minutes (AlertTrail: the samples the monitor was given, replayed
 // through a monitor holding only this rule), and each destination with its own "Send test"
 // button and result. Rules are checked as the workspace loader checks them (AlertRule::fromJson).
@@ -66,6 +66,8 @@ private:
     QDoubleSpinBox *m_p99Above = nullptr;
     QSpinBox *m_silent = nullptr;
     QCheckBox *m_gaps = nullptr;
+    QCheckBox *m_bookDesync = nullptr;
+    QCheckBox *m_bookCrossed = nullptr;
     QSpinBox *m_for = nullptr;
     QSpinBox *m_clearAfter = nullptr;
     QLabel *m_previewSummary = nullptr;
