@@ -354,8 +354,10 @@ void TestHostilePeer::attackIsHandledAndNeighbourExact()
     if (c.mode == HostilePeer::Mode::WebSocket) {
         attacked.venue = Venue("binance");
         attacked.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/ws").arg(peer.port()));
-        // The server time (docs/clock.md) from the neighbour: the peer counts every connection.
+        // The server time (docs/clock.md) and the order books' snapshots (docs/books.md) from the
+        // neighbour: the peer counts every connection.
         attacked.serverTimeUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/api/v3/time").arg(neighbourServer.port()));
+        attacked.restUrl = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(neighbourServer.port()));
     } else {
         attacked.url = QUrl(QStringLiteral("tcp://127.0.0.1:%1").arg(peer.port()));
     }
