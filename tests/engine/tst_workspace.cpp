@@ -134,9 +134,9 @@ void TestWorkspace::rejects_data()
     QTest::newRow("tls without port") << one(R"({"name":"a","url":"tls://h"})")
                                       << QStringLiteral("streams[0].url: expected a port in a tls URL");
     QTest::newRow("bad venue")
-        << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
-        << QStringLiteral(
-               "streams[0].venue: expected \"binance\", \"betfair\", \"okx\" or \"generic\", found \"kraken\"");
+        << one(R"({"name":"a","url":"ws://h:1/","venue":"nosuchvenue"})")
+        << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\", \"okx\", \"bybit\", \"hyperliquid\", "
+                          "\"kraken\", \"coinbase\" or \"generic\", found \"nosuchvenue\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("pointer") << one(R"({"name":"a","url":"ws://h:1/","latency_field":"ts"})")
