@@ -148,9 +148,9 @@ void TestWorkspace::rejects_data()
     QTest::newRow("tls without port") << one(R"({"name":"a","url":"tls://h"})")
                                       << QStringLiteral("streams[0].url: expected a port in a tls URL");
     QTest::newRow("bad venue")
-        << one(R"({"name":"a","url":"ws://h:1/","venue":"kraken"})")
-        << QStringLiteral(
-               "streams[0].venue: expected \"binance\", \"betfair\", \"okx\" or \"generic\", found \"kraken\"");
+        << one(R"({"name":"a","url":"ws://h:1/","venue":"nosuchvenue"})")
+        << QStringLiteral("streams[0].venue: expected \"binance\", \"betfair\", \"okx\", \"bybit\", \"hyperliquid\", "
+                          "\"kraken\", \"coinbase\" or \"generic\", found \"nosuchvenue\"");
     QTest::newRow("bad mode") << one(R"({"name":"a","url":"ws://h:1/","mode":"fast"})")
                               << QStringLiteral("streams[0].mode: expected \"parsed\" or \"raw\"");
     QTest::newRow("bad transport") << one(R"({"name":"a","url":"ws://h:1/","transport":"quick"})")

@@ -71,7 +71,7 @@ expect_caught "the engine's CMake naming a venue's sources" "a venue's sources a
 mkdir -p "$work/tree/engine/venues/nosuchvenue" && touch "$work/tree/engine/venues/nosuchvenue/sources.cmake"
 expect_caught "a venue folder VenueList.h does not list" "does not list"
 
-sed -i 's/^STREAMSCOPE_VENUE(generic)$/STREAMSCOPE_VENUE(generic)\nSTREAMSCOPE_VENUE(kraken)/' "$work/tree/engine/venues/VenueList.h"
+sed -i 's/^STREAMSCOPE_VENUE(generic)$/STREAMSCOPE_VENUE(generic)\nSTREAMSCOPE_VENUE(nosuchvenue)/' "$work/tree/engine/venues/VenueList.h"
 expect_caught "a listed venue without a folder" "which has no folder"
 
 [[ $failures -eq 0 ]] || exit 1
