@@ -214,7 +214,10 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(tail.endsWith("the end\r\n"), scaledMs(60000));
         QVERIFY2(maxHeld <= CaptureWindow::kMaxWindowBytes + 2 * line.size(), qPrintable(QString::number(maxHeld)));
         QVERIFY(maxHeld > CaptureWindow::kMaxWindowBytes / 2); // the idle client held it back
-        QCOMPARE(problems.size(), 0);
+        // The skip is said when the idle client is next given a message: when it reads again,
+        // or earlier, when the kernel takes a few more of its bytes (its send buffer grows as
+        // TCP tunes it, sooner on a busy machine). Either way, once.
+        QVERIFY2(problems.size() <= 1, qPrintable(QString::number(problems.size())));
 
         QByteArray idleTail;
         connect(&idle, &QTcpSocket::readyRead, this, [&] { idleTail = (idleTail + idle.readAll()).right(64); });
