@@ -120,6 +120,11 @@ BookKeeper::~BookKeeper()
     }
 }
 
+void BookKeeper::setNetwork(QNetworkAccessManager *manager)
+{
+    m_manager = manager;
+}
+
 bool BookKeeper::wanted(const StreamConfig &config, const book::BookRules *rules)
 {
     return rules && config.book && config.mode == DecodeMode::Parsed && config.latencyField.isEmpty();

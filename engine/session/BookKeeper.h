@@ -68,7 +68,7 @@ public:
     static bool wanted(const StreamConfig &config, const book::BookRules *rules);
 
     // The worker's manager (ServerTimeService); without one no snapshot is fetched.
-    void setNetwork(QNetworkAccessManager *manager) { m_manager = manager; }
+    void setNetwork(QNetworkAccessManager *manager);
 
     // A decoded data message, whole and padded.
     void onData(const DecodedFields &fields, const MessageView &message);
