@@ -118,6 +118,16 @@ function(streamscope_reuse_precompiled_headers target)
     endforeach()
     target_precompile_headers(${target} REUSE_FROM ${_owner})
     target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-error=invalid-pch>)
+    # An executable's moc file (AUTOMOC's mocs_compilation.cpp) is empty when its sources
+    # include their own moc output, as every test does: loading the header for it costs more
+    # CPU (1.8 s for the widgets header) than compiling it without (0.0 s), once per test.
+    get_target_property(_type ${target} TYPE)
+    get_target_property(_automoc ${target} AUTOMOC)
+    if(_type STREQUAL "EXECUTABLE" AND _automoc)
+        get_target_property(_binary_dir ${target} BINARY_DIR)
+        set_source_files_properties(${_binary_dir}/${target}_autogen/mocs_compilation.cpp TARGET_DIRECTORY ${target}
+            PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+    endif()
     get_target_property(_sources ${target} SOURCES)
     get_target_property(_source_dir ${target} SOURCE_DIR)
     foreach(_s IN LISTS _sources)
