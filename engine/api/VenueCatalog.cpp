@@ -1,8 +1,58 @@
 #include "VenueCatalog.h"
 
+#include "model/StreamConfig.h"
+#include "session/ShardPlan.h"
+#include "stats/StreamShared.h"
+#include "venues/VenueHandler.h"
+#include "venues/VenueHost.h"
 #include "venues/VenueRegistry.h"
 
+#include <memory>
+
 namespace streamscope {
+
+namespace {
+
+// A host that keeps what a handler sends on each connection; nothing goes anywhere.
+class PreviewHost final : public VenueHost {
+public:
+    explicit PreviewHost(const StreamConfig &config)
+        : m_shared(0, config)
+    {
+    }
+    void sendOn(int link, const QString &text, const QString &, const QString &) override
+    {
+        if (link >= 0 && link < int(sent.size()))
+            sent[link] << text;
+    }
+    void venueEvent(EventKind, const QString &) override { }
+    void venueFailed(const QString &) override { }
+    void venueReconnect(const QString &) override { }
+    void venueStalled(const QString &) override { }
+    void rollOver(int, const QString &) override { }
+    StreamShared &shared() override { return m_shared; }
+    qint64 monotonicMs() const override { return 0; }
+    qint64 wallMs() const override { return 0; }
+
+    QList<QStringList> sent;
+
+private:
+    StreamShared m_shared;
+};
+
+} // namespace
+
+QList<QStringList> VenueCatalog::openingMessages(const StreamConfig &config)
+{
+    PreviewHost host(config);
+    const std::unique_ptr<VenueHandler> handler = VenueHandler::create(config, host);
+    const QList<QStringList> shards =
+        ShardPlan::split(config.subscribe, handler->maxStreamsPerConnection(), handler->streamsNamedInUrl(config.url));
+    host.sent.resize(shards.size());
+    for (int i = 0; i < int(shards.size()); ++i)
+        handler->onConnected(i, i, false, shards[i]);
+    return host.sent;
+}
 
 QList<Venue> VenueCatalog::venues()
 {

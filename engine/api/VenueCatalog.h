@@ -17,6 +17,8 @@
 
 namespace streamscope {
 
+struct StreamConfig;
+
 class VenueCatalog {
 public:
     // Every venue, in the registry's order ("binance", "betfair", "generic").
@@ -36,6 +38,11 @@ public:
     // The URL that opens `streams` on `base` (its scheme, host and port); `base` itself when
     // the venue names no streams in its URL.
     static QUrl streamUrl(Venue venue, const QUrl &base, const QStringList &streams);
+
+    // What the stream's connections send when they come up, as its venue's handler would send
+    // them (its subscribe requests, then send_on_connect on the first): the texts of each
+    // connection, in order. For the add-stream dialog's preview; nothing is sent anywhere.
+    static QList<QStringList> openingMessages(const StreamConfig &config);
 };
 
 } // namespace streamscope

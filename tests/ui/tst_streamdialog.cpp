@@ -1,4 +1,6 @@
 #include "StreamDialog.h"
+#include "VenueCatalog.h"
+#include "VenuePage.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonArray>
@@ -6,8 +8,10 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QCompleter>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListWidget>
 #include <QtWidgets/QPlainTextEdit>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QRadioButton>
@@ -29,6 +33,13 @@ private slots:
     void editRoundTripsABinanceStream();
     void labelsShowNoAmpersand();
     void editKeepsABinanceStreamOnItsOwnUrl();
+    void channelVenueBuildsPairsAndPreview();
+    void everyChannelVenuePreviewsItsOwnRequest_data();
+    void everyChannelVenuePreviewsItsOwnRequest();
+    void channelVenueRejectsBadChoices();
+    void editKeepsAChannelStreamsOwnPairs();
+    void findOpensAChannelOnAnyVenue();
+    void websocketClientRoundTrips();
 
 private:
     template<typename T>
@@ -305,6 +316,206 @@ void tst_StreamDialog::editKeepsABinanceStreamOnItsOwnUrl()
     QVERIFY2(d.validate(&error), qPrintable(error));
     QCOMPARE(d.config().venue, Venue::Generic);
     QVERIFY(d.config().subscribe.isEmpty());
+}
+
+namespace {
+
+void checkChannel(QListWidget *channels, const QString &channel)
+{
+    const QList<QListWidgetItem *> found = channels->findItems(channel, Qt::MatchExactly);
+    QVERIFY2(!found.isEmpty(), qPrintable(channel));
+    found.first()->setCheckState(Qt::Checked);
+}
+
+} // namespace
+
+// OKX: every instrument × every checked channel, the venue's first endpoint, and a preview of
+// the subscribe request OKX's handler sends when the connection comes up.
+void tst_StreamDialog::channelVenueBuildsPairsAndPreview()
+{
+    StreamDialog d({});
+    d.setVenue(Venue("okx"));
+    QCOMPARE(d.preset(), StreamDialog::Preset::ChannelVenue);
+    QCOMPARE(child<QComboBox>(&d, "preset")->currentText(), QStringLiteral("OKX"));
+    QTest::keyClicks(child<QLineEdit>(&d, "venueInstruments"), QStringLiteral("BTC-USDT, ETH-USDT BTC-USDT"));
+    checkChannel(child<QListWidget>(&d, "venueChannels"), QStringLiteral("books"));
+    checkChannel(child<QListWidget>(&d, "venueChannels"), QStringLiteral("trades"));
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    const StreamConfig c = d.config();
+    QCOMPARE(c.venue, Venue("okx"));
+    QCOMPARE(c.url, QUrl(QStringLiteral("wss://ws.okx.com:8443/ws/v5/public")));
+    QCOMPARE(c.subscribe,
+             QStringList({QStringLiteral("books:BTC-USDT"), QStringLiteral("trades:BTC-USDT"),
+                          QStringLiteral("books:ETH-USDT"), QStringLiteral("trades:ETH-USDT")}));
+    QCOMPARE(c.name, QStringLiteral("okx-btc-usdt-and-1-more"));
+    const QString preview = child<QPlainTextEdit>(&d, "venuePreview")->toPlainText();
+    QVERIFY2(preview.startsWith(c.url.toString() + QLatin1Char('\n')), qPrintable(preview));
+    QVERIFY2(preview.contains(QStringLiteral("\"op\":\"subscribe\"")), qPrintable(preview));
+    for (const QString &pair : c.subscribe) {
+        const QString instrument = pair.section(QLatin1Char(':'), 1);
+        QVERIFY2(preview.contains(QStringLiteral("\"instId\":\"%1\"").arg(instrument)), qPrintable(preview));
+    }
+    // The preview is what the engine's venue handler sends, connection by connection.
+    QStringList expected{c.url.toString()};
+    for (const QStringList &texts : VenueCatalog::openingMessages(c))
+        for (const QString &text : texts)
+            expected << QStringLiteral("→ ") + text;
+    QCOMPARE(preview, expected.join(QLatin1Char('\n')));
+}
+
+void tst_StreamDialog::everyChannelVenuePreviewsItsOwnRequest_data()
+{
+    QTest::addColumn<QString>("venue");
+    const QList<Venue> venues = VenuePage::venues();
+    QVERIFY(venues.size() >= 5); // OKX, Bybit, Coinbase, Kraken, Hyperliquid
+    for (const Venue &v : venues)
+        QTest::newRow(qPrintable(venueName(v))) << venueName(v);
+}
+
+// Each channel venue: its presets fill the page, and the preview holds the venue's own request
+// naming the instrument, which differs from venue to venue.
+void tst_StreamDialog::everyChannelVenuePreviewsItsOwnRequest()
+{
+    QFETCH(QString, venue);
+    const VenuePresets presets = VenueCatalog::presets(venueFromName(venue));
+    StreamDialog d({});
+    d.setVenue(venueFromName(venue));
+    QCOMPARE(child<QComboBox>(&d, "preset")->currentText(), presets.title);
+    const QString instrument = presets.exampleInstruments.value(0);
+    QVERIFY(!instrument.isEmpty());
+    QCOMPARE(child<QLineEdit>(&d, "venueInstruments")->placeholderText().section(QStringLiteral(", "), 0, 0),
+             instrument);
+    QTest::keyClicks(child<QLineEdit>(&d, "venueInstruments"), instrument);
+    auto *channels = child<QListWidget>(&d, "venueChannels");
+    QCOMPARE(channels->count(), int(presets.markets.first().channels.size()));
+    channels->item(0)->setCheckState(Qt::Checked);
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().venue, venueFromName(venue));
+    QCOMPARE(d.config().subscribe,
+             QStringList{presets.markets.first().channels.first() + QLatin1Char(':') + instrument});
+    const QStringList lines = child<QPlainTextEdit>(&d, "venuePreview")->toPlainText().split(QLatin1Char('\n'));
+    QVERIFY2(lines.size() >= 2, qPrintable(lines.join(QLatin1Char('|'))));
+    bool named = false;
+    for (const QString &line : lines.mid(1)) {
+        QVERIFY2(line.startsWith(QStringLiteral("→ {")), qPrintable(lines.join(QLatin1Char('|'))));
+        named = named || line.contains(instrument);
+    }
+    QVERIFY2(named, qPrintable(lines.join(QLatin1Char('|'))));
+}
+
+void tst_StreamDialog::channelVenueRejectsBadChoices()
+{
+    StreamDialog d({});
+    d.setVenue(Venue("kraken"));
+    QString error;
+    QVERIFY(!d.validate(&error));
+    QVERIFY2(error.startsWith(QStringLiteral("Name at least one instrument (for example BTC/USD)")), qPrintable(error));
+    QTest::keyClicks(child<QLineEdit>(&d, "venueInstruments"), QStringLiteral("BTC/USD"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error, QStringLiteral("Choose at least one channel."));
+    checkChannel(child<QListWidget>(&d, "venueChannels"), QStringLiteral("book"));
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    child<QComboBox>(&d, "venueEndpoint")->setEditText(QStringLiteral("https://ws.kraken.com/v2"));
+    QVERIFY(!d.validate(&error));
+    QCOMPARE(error, QStringLiteral("The endpoint must be a ws:// or wss:// URL with a host."));
+    QCOMPARE(child<QPlainTextEdit>(&d, "venuePreview")->toPlainText(), error);
+    child<QComboBox>(&d, "venueEndpoint")->setEditText(QStringLiteral("ws://127.0.0.1:40001/kraken_book"));
+    child<QLineEdit>(&d, "venueInstruments")->setText(QString(65, QLatin1Char('X')));
+    QVERIFY(!d.validate(&error));
+    QVERIFY2(error.contains(QStringLiteral("at most 64 characters")), qPrintable(error));
+}
+
+// A stored stream whose pairs are not every instrument × every channel comes back exactly as
+// it was; a change of instruments replaces its list with the product of the choices. A custom
+// endpoint (a replay server's) and the market are kept.
+void tst_StreamDialog::editKeepsAChannelStreamsOwnPairs()
+{
+    StreamConfig c;
+    c.name = QStringLiteral("bybit-mix");
+    c.venue = Venue("bybit");
+    c.url = QUrl(QStringLiteral("wss://stream.bybit.com/v5/public/linear"));
+    c.subscribe = {QStringLiteral("orderbook.50:BTCUSDT"), QStringLiteral("publicTrade:ETHUSDT")};
+    StreamDialog d({});
+    d.setConfig(c, AlertRule());
+    QCOMPARE(d.preset(), StreamDialog::Preset::ChannelVenue);
+    QCOMPARE(child<QComboBox>(&d, "venueMarket")->currentData().toString(), QStringLiteral("linear"));
+    QCOMPARE(child<QLineEdit>(&d, "venueInstruments")->text(), QStringLiteral("BTCUSDT, ETHUSDT"));
+    QVERIFY(!child<QLabel>(&d, "venueKept")->isHidden());
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QVERIFY(Workspace::sameStream(d.config(), c));
+
+    QTest::keyClick(child<QLineEdit>(&d, "venueInstruments"), Qt::Key_End);
+    QTest::keyClicks(child<QLineEdit>(&d, "venueInstruments"), QStringLiteral(" SOLUSDT"));
+    QVERIFY(child<QLabel>(&d, "venueKept")->isHidden());
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().subscribe.size(), 6); // 3 instruments × 2 channels
+    QVERIFY(d.config().subscribe.contains(QStringLiteral("publicTrade:SOLUSDT")));
+
+    // A product list on a replay server's URL round-trips with nothing kept aside.
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:40001/bybit_books"));
+    c.subscribe = {QStringLiteral("orderbook.50:BTCUSDT"), QStringLiteral("publicTrade:BTCUSDT")};
+    StreamDialog e({});
+    e.setConfig(c, AlertRule());
+    QVERIFY(child<QLabel>(&e, "venueKept")->isHidden());
+    QCOMPARE(child<QComboBox>(&e, "venueEndpoint")->currentText(), c.url.toString());
+    QVERIFY2(e.validate(&error), qPrintable(error));
+    QVERIFY(Workspace::sameStream(e.config(), c));
+}
+
+// The Find box lists every venue's channels and opens the one picked, on its market.
+void tst_StreamDialog::findOpensAChannelOnAnyVenue()
+{
+    StreamDialog d({});
+    auto *find = child<QLineEdit>(&d, "find");
+    QCompleter *completer = find->completer();
+    QVERIFY(completer);
+    completer->setCompletionPrefix(QStringLiteral("trade"));
+    QStringList found;
+    for (int i = 0; completer->setCurrentRow(i); ++i)
+        found << completer->currentCompletion();
+    QVERIFY2(found.contains(QStringLiteral("Bybit · Linear (USDT/USDC contracts) · publicTrade")),
+             qPrintable(found.join(QLatin1Char('|'))));
+    QVERIFY2(found.contains(QStringLiteral("OKX · trades")), qPrintable(found.join(QLatin1Char('|'))));
+    QVERIFY2(found.contains(QStringLiteral("Binance · Spot · aggTrade")), qPrintable(found.join(QLatin1Char('|'))));
+
+    QVERIFY(d.findChannel(QStringLiteral("Bybit · Linear (USDT/USDC contracts) · publicTrade")));
+    QCOMPARE(child<QComboBox>(&d, "preset")->currentText(), QStringLiteral("Bybit"));
+    QCOMPARE(child<QComboBox>(&d, "venueMarket")->currentData().toString(), QStringLiteral("linear"));
+    QCOMPARE(child<QListWidget>(&d, "venueChannels")
+                 ->findItems(QStringLiteral("publicTrade"), Qt::MatchExactly)
+                 .first()
+                 ->checkState(),
+             Qt::Checked);
+    QCOMPARE(child<QComboBox>(&d, "venueEndpoint")->currentText(),
+             QStringLiteral("wss://stream.bybit.com/v5/public/linear"));
+
+    QVERIFY(d.findChannel(QStringLiteral("Binance · USD-M futures · depthDiff")));
+    QCOMPARE(d.preset(), StreamDialog::Preset::BinanceFutures);
+    QVERIFY(child<QCheckBox>(&d, "depthDiff")->isChecked());
+    QVERIFY(!d.findChannel(QStringLiteral("Nowhere · nothing")));
+}
+
+void tst_StreamDialog::websocketClientRoundTrips()
+{
+    StreamDialog d({});
+    d.setPreset(StreamDialog::Preset::Generic);
+    child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
+    QString error;
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().transport, WebSocketClient::Qt);
+    auto *transport = child<QComboBox>(&d, "transport");
+    transport->setCurrentIndex(transport->findData(int(WebSocketClient::Native)));
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().transport, WebSocketClient::Native);
+
+    StreamDialog e({});
+    e.setConfig(d.config(), AlertRule());
+    QCOMPARE(child<QComboBox>(&e, "transport")->currentData().toInt(), int(WebSocketClient::Native));
+    QVERIFY2(e.validate(&error), qPrintable(error));
+    QCOMPARE(e.config().transport, WebSocketClient::Native);
 }
 
 QTEST_MAIN(tst_StreamDialog)

@@ -172,6 +172,17 @@ BinanceRequest BinancePage::request() const
     return r;
 }
 
+bool BinancePage::selectChannel(const QString &channel)
+{
+    for (QCheckBox *box : {m_trade, m_aggTrade, m_kline, m_depth, m_diff, m_bookTicker}) {
+        if (box->objectName() == channel && box->isEnabled()) {
+            box->setChecked(true);
+            return true;
+        }
+    }
+    return false;
+}
+
 QString BinancePage::suggestedName() const
 {
     const QStringList symbols = BinanceStreamBuilder::parseSymbols(m_symbols->text(), nullptr);

@@ -43,6 +43,8 @@ public:
     bool fromConfig(const StreamConfig &config);
     // Sets venue, url and subscribe of `config`; false and `error` when a choice is invalid.
     bool toConfig(StreamConfig &config, QString *error) const;
+    // Checks the stream type `channel` ("aggTrade", "depthDiff"); false when the page has none.
+    bool selectChannel(const QString &channel);
     // "binance-btcusdt", "binance-fut-btcusdt-and-2-more"
     QString suggestedName() const;
 

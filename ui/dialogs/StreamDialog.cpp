@@ -3,9 +3,13 @@
 #include "BetfairPage.h"
 #include "BinancePage.h"
 #include "GenericPage.h"
+#include "VenueCatalog.h"
+#include "VenuePage.h"
 
+#include <QtCore/QStringListModel>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QCompleter>
 #include <QtWidgets/QDialogButtonBox>
 #include <QtWidgets/QDoubleSpinBox>
 #include <QtWidgets/QFormLayout>
@@ -24,6 +28,9 @@ namespace {
 constexpr int kBinancePage = 0;
 constexpr int kBetfairPage = 1;
 constexpr int kGenericPage = 2;
+constexpr int kVenuePage = 3;
+// A preset entry's venue (Preset::ChannelVenue).
+constexpr int kVenueRole = Qt::UserRole + 1;
 constexpr int kMaxNameLength = 64;
 } // namespace
 
@@ -42,6 +49,10 @@ StreamDialog::StreamDialog(const QStringList &existingNames, QWidget *parent)
     m_preset->addItem(tr("Binance spot"), int(Preset::BinanceSpot));
     m_preset->addItem(tr("Binance USD-M futures"), int(Preset::BinanceFutures));
     m_preset->addItem(tr("Betfair exchange stream"), int(Preset::Betfair));
+    for (const Venue &venue : VenuePage::venues()) {
+        m_preset->addItem(VenueCatalog::title(venue), int(Preset::ChannelVenue));
+        m_preset->setItemData(m_preset->count() - 1, venueName(venue), kVenueRole);
+    }
     m_preset->addItem(tr("Generic ws / wss / tcp / tls"), int(Preset::Generic));
     m_preset->addItem(tr("Binance protocol, own URL"), int(Preset::BinanceOwnUrl));
     m_preset->setItemData(m_preset->count() - 1,
@@ -52,16 +63,20 @@ StreamDialog::StreamDialog(const QStringList &existingNames, QWidget *parent)
     auto *top = new QFormLayout;
     top->addRow(tr("&Preset:"), m_preset);
     top->addRow(tr("&Name:"), m_name);
+    top->addRow(tr("F&ind:"), buildFind());
 
     m_binance = new BinancePage;
     m_betfair = new BetfairPage;
     m_generic = new GenericPage;
+    m_venue = new VenuePage;
     m_pages = new QStackedWidget;
     m_pages->addWidget(m_binance);
     m_pages->addWidget(m_betfair);
     m_pages->addWidget(m_generic);
+    m_pages->addWidget(m_venue);
     connect(m_binance, &BinancePage::changed, this, &StreamDialog::onPageChanged);
     connect(m_generic, &GenericPage::changed, this, &StreamDialog::onPageChanged);
+    connect(m_venue, &VenuePage::changed, this, &StreamDialog::onPageChanged);
 
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("error"));
@@ -100,6 +115,12 @@ QWidget *StreamDialog::buildOptions()
     m_mode->addItem(tr("Parsed (latency, gaps)"), int(DecodeMode::Parsed));
     m_mode->addItem(tr("Raw (count only)"), int(DecodeMode::Raw));
     m_mode->setToolTip(tr("Raw skips JSON decoding: fastest, but no latency or gap checks"));
+    m_transport = new QComboBox;
+    m_transport->setObjectName(QStringLiteral("transport"));
+    m_transport->addItem(tr("Qt WebSockets"), int(WebSocketClient::Qt));
+    m_transport->addItem(tr("StreamScope's own"), int(WebSocketClient::Native));
+    m_transport->setToolTip(tr("The websocket client of a ws/wss stream: Qt's, or StreamScope's own framing, which "
+                               "reads messages straight into the decoder's buffer (less CPU a message)"));
     m_stallS = new QSpinBox;
     m_stallS->setObjectName(QStringLiteral("stallTimeout"));
     m_stallS->setRange(1, 3600);
@@ -109,6 +130,7 @@ QWidget *StreamDialog::buildOptions()
     m_reconnectOnStall = new QCheckBox(tr("Reconnect when stalled"));
     auto *of = new QFormLayout(options);
     of->addRow(tr("&Decode:"), m_mode);
+    of->addRow(tr("&Websocket client:"), m_transport);
     of->addRow(tr("S&tall after:"), m_stallS);
     of->addRow(QString(), m_reconnectOnStall);
 
@@ -148,6 +170,76 @@ QWidget *StreamDialog::buildOptions()
     return box;
 }
 
+// Every channel of every venue, as "Venue · Market · channel" (the market left out where the
+// venue has one), searched by any part of the text.
+QWidget *StreamDialog::buildFind()
+{
+    QStringList entries;
+    for (const Venue &venue : VenueCatalog::venues()) {
+        const VenuePresets presets = VenueCatalog::presets(venue);
+        for (const VenueMarket &market : presets.markets) {
+            for (const QString &channel : market.channels) {
+                QStringList parts{presets.title};
+                if (presets.markets.size() > 1)
+                    parts << market.title;
+                parts << channel;
+                const QString entry = parts.join(QStringLiteral(" · "));
+                entries << entry;
+                m_findTargets.insert(entry, FindTarget{venue, market.id, channel});
+            }
+        }
+    }
+    m_find = new QLineEdit;
+    m_find->setObjectName(QStringLiteral("find"));
+    m_find->setPlaceholderText(tr("a channel on any venue: books, trades, kline…"));
+    m_find->setClearButtonEnabled(true);
+    auto *completer = new QCompleter(new QStringListModel(entries, this), this);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    completer->setMaxVisibleItems(12);
+    m_find->setCompleter(completer);
+    connect(completer, qOverload<const QString &>(&QCompleter::activated), this, [this](const QString &text) {
+        if (findChannel(text))
+            QMetaObject::invokeMethod(m_find, &QLineEdit::clear, Qt::QueuedConnection);
+    });
+    return m_find;
+}
+
+bool StreamDialog::findChannel(const QString &text)
+{
+    const auto it = m_findTargets.constFind(text);
+    if (it == m_findTargets.constEnd())
+        return false;
+    const FindTarget &target = it.value();
+    if (target.venue == Venue("binance")) {
+        setPreset(target.market == QLatin1String("usdm") ? Preset::BinanceFutures : Preset::BinanceSpot);
+        m_binance->selectChannel(target.channel);
+    } else if (VenueCatalog::channelSubscriptions(target.venue)) {
+        setVenue(target.venue);
+        m_venue->select(target.market, target.channel);
+    } else {
+        setVenue(target.venue);
+    }
+    return true;
+}
+
+void StreamDialog::setVenue(Venue venue)
+{
+    if (venue == Venue("binance")) {
+        setPreset(Preset::BinanceSpot);
+        return;
+    }
+    if (venue == Venue("betfair")) {
+        setPreset(Preset::Betfair);
+        return;
+    }
+    const int i = m_preset->findData(venueName(venue), kVenueRole);
+    if (i >= 0)
+        m_preset->setCurrentIndex(i);
+    else
+        setPreset(Preset::Generic);
+}
+
 StreamDialog::Preset StreamDialog::preset() const
 {
     return Preset(m_preset->currentData().toInt());
@@ -164,7 +256,12 @@ void StreamDialog::onPresetChanged()
 {
     const Preset p = preset();
     const bool binance = p == Preset::BinanceSpot || p == Preset::BinanceFutures;
-    m_pages->setCurrentIndex(binance ? kBinancePage : p == Preset::Betfair ? kBetfairPage : kGenericPage);
+    m_pages->setCurrentIndex(binance                         ? kBinancePage
+                                 : p == Preset::Betfair      ? kBetfairPage
+                                 : p == Preset::ChannelVenue ? kVenuePage
+                                                             : kGenericPage);
+    if (p == Preset::ChannelVenue)
+        m_venue->setVenue(venueFromName(m_preset->currentData(kVenueRole).toString()));
     if (binance)
         m_binance->setMarket(p == Preset::BinanceFutures ? BinancePage::Market::UsdmFutures
                                                          : BinancePage::Market::Spot);
@@ -183,6 +280,7 @@ QString StreamDialog::suggestedName() const
     case Preset::BinanceSpot:
     case Preset::BinanceFutures: base = m_binance->suggestedName(); break;
     case Preset::Betfair: base = BetfairPage::suggestedName(); break;
+    case Preset::ChannelVenue: base = m_venue->suggestedName(); break;
     case Preset::Generic:
     case Preset::BinanceOwnUrl:
     case Preset::Unknown: base = m_generic->suggestedName(); break;
@@ -218,6 +316,7 @@ bool StreamDialog::validate(QString *errorOut)
         case Preset::BinanceSpot:
         case Preset::BinanceFutures: ok = m_binance->toConfig(c, &error); break;
         case Preset::Betfair: ok = m_betfair->toConfig(c, &m_secrets, &error); break;
+        case Preset::ChannelVenue: ok = m_venue->toConfig(c, &error); break;
         case Preset::Generic:
         case Preset::Unknown: ok = m_generic->toConfig(c, &error); break;
         case Preset::BinanceOwnUrl:
@@ -236,6 +335,7 @@ bool StreamDialog::validate(QString *errorOut)
         return false;
     }
     c.mode = DecodeMode(m_mode->currentData().toInt());
+    c.transport = WebSocketClient(m_transport->currentData().toInt());
     c.stallTimeoutMs = m_stallS->value() * 1000;
     c.reconnectOnStall = m_reconnectOnStall->isChecked();
 
@@ -283,6 +383,10 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
         setPreset(Preset::Betfair);
         m_betfair->fromConfig(config);
         done = true;
+    } else if (VenueCatalog::channelSubscriptions(config.venue)) {
+        setVenue(config.venue);
+        m_venue->fromConfig(config);
+        done = true;
     }
     if (!done) {
         // A Binance stream on a URL the Binance page cannot build stays a Binance stream.
@@ -294,6 +398,9 @@ void StreamDialog::setConfig(const StreamConfig &config, const AlertRule &rule)
     const int mode = m_mode->findData(int(config.mode));
     if (mode >= 0)
         m_mode->setCurrentIndex(mode);
+    const int transport = m_transport->findData(int(config.transport));
+    if (transport >= 0)
+        m_transport->setCurrentIndex(transport);
     m_stallS->setValue(std::max(1, config.stallTimeoutMs / 1000));
     m_reconnectOnStall->setChecked(config.reconnectOnStall);
     m_rule = rule;

@@ -10,4 +10,5 @@ target_sources(streamscope_ui PRIVATE
     dialogs/GenericPage.h dialogs/GenericPage.cpp
     dialogs/NotifyDialog.h dialogs/NotifyDialog.cpp
     dialogs/StreamDialog.h dialogs/StreamDialog.cpp
+    dialogs/VenuePage.h dialogs/VenuePage.cpp
 )
