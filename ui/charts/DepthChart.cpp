@@ -153,8 +153,10 @@ void DepthChart::paintEvent(QPaintEvent *)
         const QString text = tr("mid %1").arg(priceText(mid));
         const double x = at(mid, 0).x();
         const int w = fm.horizontalAdvance(text);
-        const double left = std::clamp(x - w / 2.0, below.left() + fm.horizontalAdvance(priceText(lo)) + 8.0,
-                                       std::max(below.left(), below.right() - fm.horizontalAdvance(priceText(hi)) - 8.0 - w));
+        // Centred on the mid, but clear of the end prices.
+        const double minLeft = below.left() + fm.horizontalAdvance(priceText(lo)) + 8.0;
+        const double maxLeft = std::max(minLeft, below.right() - fm.horizontalAdvance(priceText(hi)) - 8.0 - w);
+        const double left = std::clamp(x - w / 2.0, minLeft, maxLeft);
         p.drawText(QRectF(left, below.top(), w + 2, below.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
         QPen midPen(pal.color(QPalette::Mid), 1.0, Qt::DashLine);
         p.setPen(midPen);

@@ -4,6 +4,9 @@
 #include "Format.h"
 
 #include <QtGui/QPainter>
+#include <QtWidgets/QStyle>
+
+#include <algorithm>
 
 namespace streamscope::ui {
 

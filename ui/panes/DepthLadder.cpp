@@ -283,7 +283,7 @@ void DepthLadder::onDepth(const BookDepth &depth)
 
 QString DepthLadder::note() const
 {
-    return m_note->isVisible() || m_split->isHidden() ? m_note->text() : QString();
+    return m_split->isHidden() ? m_note->text() : QString();
 }
 
 void DepthLadder::setNote(const QString &note)
