@@ -284,8 +284,9 @@ void ReplayConnection::answerDepth(const QByteArray &head, const QUrl &target)
     const ReplayServer::DepthPosition at =
         m_server ? m_server->depthPosition(pool->name()) : ReplayServer::DepthPosition{};
     const quint64 lastUpdateId = at.poolIndex < 0 ? ScenarioPool::kFirstSeq - 1 : at.lastUpdateId;
-    answerHttp(head, "200 OK",
-               depthSnapshotJson(*pool, at.poolIndex, lastUpdateId, limitOk && limit > 0 ? std::min(limit, 5000) : 100));
+    answerHttp(
+        head, "200 OK",
+        depthSnapshotJson(*pool, at.poolIndex, lastUpdateId, limitOk && limit > 0 ? std::min(limit, 5000) : 100));
 }
 
 void ReplayConnection::answerHttp(const QByteArray &head, const QByteArray &status, const QByteArray &body)

@@ -85,8 +85,9 @@ void TestDemoWorkspace::depthStreamBookSyncs()
     app::DemoWorkspace demo;
     QString error;
     QVERIFY2(demo.start(&error), qPrintable(error));
-    const auto depth = std::find_if(demo.workspace().streams.cbegin(), demo.workspace().streams.cend(),
-                                    [](const StreamConfig &c) { return c.name == QLatin1String("btcusdt-depth-diff"); });
+    const auto depth =
+        std::find_if(demo.workspace().streams.cbegin(), demo.workspace().streams.cend(),
+                     [](const StreamConfig &c) { return c.name == QLatin1String("btcusdt-depth-diff"); });
     QVERIFY(depth != demo.workspace().streams.cend());
     Engine engine;
     const StreamId id = engine.addStream(*depth);
@@ -97,7 +98,8 @@ void TestDemoWorkspace::depthStreamBookSyncs()
     QTRY_COMPARE_WITH_TIMEOUT(book().state, BookState::Synced, testing::scaledMs(20000));
     const BookStatus b = book();
     QCOMPARE(b.instrument, QStringLiteral("BTCUSDT"));
-    QVERIFY2(b.bidLevels > 20 && b.askLevels > 20, qPrintable(QStringLiteral("%1 %2").arg(b.bidLevels).arg(b.askLevels)));
+    QVERIFY2(b.bidLevels > 20 && b.askLevels > 20,
+             qPrintable(QStringLiteral("%1 %2").arg(b.bidLevels).arg(b.askLevels)));
     QCOMPARE(b.crossedEpisodes, quint64(0));
     QCOMPARE(b.resyncs, quint64(0));
 }

@@ -377,8 +377,7 @@ void TestReplayServer::depthSnapshot()
 {
     auto server = startServer();
     QVERIFY(server);
-    const auto [status0, body0] =
-        httpGet(server->port(), "/book_depth_diff/api/v3/depth?symbol=BTCUSDT&limit=5000");
+    const auto [status0, body0] = httpGet(server->port(), "/book_depth_diff/api/v3/depth?symbol=BTCUSDT&limit=5000");
     QCOMPARE(status0, QByteArray("HTTP/1.1 200 OK"));
     const QJsonObject first = QJsonDocument::fromJson(body0).object();
     QCOMPARE(first.value(QStringLiteral("lastUpdateId")).toInteger(), qint64(ScenarioPool::kFirstSeq - 1));
@@ -421,8 +420,8 @@ void TestReplayServer::depthSnapshot()
 
     // Another symbol, a scenario without a book, the server's default scenario (not a book's).
     for (const QByteArray &target :
-         {QByteArray("/book_depth_diff/api/v3/depth?symbol=ETHUSDT"), QByteArray("/xlarge_depth_diff/api/v3/depth?symbol=BTCUSDT"),
-          QByteArray("/api/v3/depth?symbol=BTCUSDT")}) {
+         {QByteArray("/book_depth_diff/api/v3/depth?symbol=ETHUSDT"),
+          QByteArray("/xlarge_depth_diff/api/v3/depth?symbol=BTCUSDT"), QByteArray("/api/v3/depth?symbol=BTCUSDT")}) {
         const auto [status, body] = httpGet(server->port(), target);
         QCOMPARE(status, QByteArray("HTTP/1.1 400 Bad Request"));
         QCOMPARE(body, QByteArray(R"({"code":-1121,"msg":"Invalid symbol."})"));

@@ -75,10 +75,12 @@ QStringList venueSide(BookVenueServer &venue, const QString &symbol, bool bids, 
     BookVenueServer::Book &b = venue.book(symbol);
     if (bids) {
         for (auto it = b.bids.rbegin(); it != b.bids.rend() && out.size() < n; ++it)
-            out << QString::number(it->first, 'g', 12) + QLatin1Char(' ') + QString::number(it->second.second.toDouble(), 'g', 12);
+            out << QString::number(it->first, 'g', 12) + QLatin1Char(' ')
+                    + QString::number(it->second.second.toDouble(), 'g', 12);
     } else {
         for (auto it = b.asks.begin(); it != b.asks.end() && out.size() < n; ++it)
-            out << QString::number(it->first, 'g', 12) + QLatin1Char(' ') + QString::number(it->second.second.toDouble(), 'g', 12);
+            out << QString::number(it->first, 'g', 12) + QLatin1Char(' ')
+                    + QString::number(it->second.second.toDouble(), 'g', 12);
     }
     return out;
 }
@@ -150,7 +152,8 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
              QStringLiteral("27000.5"));
     QVERIFY2(ladder->statusText().startsWith(QStringLiteral("update %1 · ").arg(venue.book(btc).id)),
              qPrintable(ladder->statusText()));
-    QVERIFY2(ladder->statusText().contains(QLatin1String("synced · 26 bids, 25 asks")), qPrintable(ladder->statusText()));
+    QVERIFY2(ladder->statusText().contains(QLatin1String("synced · 26 bids, 25 asks")),
+             qPrintable(ladder->statusText()));
     QCOMPARE(ladder->chart()->bidSteps().size(), 20);
     QVERIFY(ladder->note().isEmpty());
 
@@ -161,8 +164,9 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
     QCOMPARE(ladder->model()->index(changedRow, DepthLadderModel::ColBid).data().toString(), QStringLiteral("9.75"));
     QVERIFY(ladder->model()->index(changedRow, DepthLadderModel::ColBid).data(DepthLadderModel::FlashRole).toDouble()
             > 0.0);
-    QCOMPARE(ladder->model()->index(changedRow + 1, DepthLadderModel::ColBid).data(DepthLadderModel::FlashRole).toDouble(),
-             0.0);
+    QCOMPARE(
+        ladder->model()->index(changedRow + 1, DepthLadderModel::ColBid).data(DepthLadderModel::FlashRole).toDouble(),
+        0.0);
 
     // Another instrument picked: its book.
     ladder->setInstrument(eth);
@@ -211,8 +215,9 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
     w.selectStream(idOf(w, QStringLiteral("books")));
     w.detailsDock()->show();
     w.detailsDock()->raise();
-    QTRY_VERIFY_WITH_TIMEOUT(w.details()->booksText().contains(QLatin1String("last audit 100.0 % of the top levels match")),
-                             scaledMs(15000));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        w.details()->booksText().contains(QLatin1String("last audit 100.0 % of the top levels match")),
+        scaledMs(15000));
     QVERIFY2(w.details()->booksText().startsWith(QLatin1String("Order books: synced 2")),
              qPrintable(w.details()->booksText()));
     QVERIFY2(w.details()->booksText().contains(QLatin1String("0 stale levels")), qPrintable(w.details()->booksText()));

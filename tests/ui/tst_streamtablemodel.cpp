@@ -2,9 +2,9 @@
 #include "StreamTableModel.h"
 
 #include <QtCore/QSortFilterProxyModel>
+#include <QtGui/QBrush>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
-#include <QtGui/QBrush>
 #include <QtTest/QTest>
 
 using namespace streamscope;
@@ -327,8 +327,9 @@ void tst_StreamTableModel::bookColumn()
     QStringList order;
     for (int r = 0; r < proxy.rowCount(); ++r)
         order << proxy.index(r, StreamTableModel::ColName).data().toString();
-    QCOMPARE(order, (QStringList{QStringLiteral("crossed"), QStringLiteral("syncing"), QStringLiteral("synced"),
-                                 QStringLiteral("trades")}));
+    QCOMPARE(order,
+             (QStringList{QStringLiteral("crossed"), QStringLiteral("syncing"), QStringLiteral("synced"),
+                          QStringLiteral("trades")}));
 
     // A book's state changing is a change of the row.
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);

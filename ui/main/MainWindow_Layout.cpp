@@ -301,8 +301,10 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
         // ... and one saved before the Book column came shows it, as by default.
         if (savedColumns <= StreamTableModel::ColBook) {
             m_table->horizontalHeader()->setSectionHidden(StreamTableModel::ColBook, false);
-            if (m_table->columnWidth(StreamTableModel::ColBook) < m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 4)
-                m_table->setColumnWidth(StreamTableModel::ColBook, m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 13);
+            if (m_table->columnWidth(StreamTableModel::ColBook)
+                < m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 4)
+                m_table->setColumnWidth(StreamTableModel::ColBook,
+                                        m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 13);
         }
         // The buttons' column is as wide as its buttons, whatever width a header saved with
         // fewer buttons holds.

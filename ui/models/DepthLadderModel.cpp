@@ -40,7 +40,7 @@ QVariant DepthLadderModel::headerData(int section, Qt::Orientation orientation, 
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        return QVariant(section == ColBid ? Qt::AlignRight | Qt::AlignVCenter
+        return QVariant(section == ColBid       ? Qt::AlignRight | Qt::AlignVCenter
                             : section == ColAsk ? Qt::AlignLeft | Qt::AlignVCenter
                                                 : Qt::AlignHCenter | Qt::AlignVCenter);
     }
@@ -85,8 +85,7 @@ QVariant DepthLadderModel::data(const QModelIndex &index, int role) const
         if (column == ColPrice)
             return depthText(level->price);
         return ownSide ? depthText(level->qty) : QVariant();
-    case BarRole:
-        return level && ownSide && m_maxQty > 0.0 ? double(level->qty) / m_maxQty : 0.0;
+    case BarRole: return level && ownSide && m_maxQty > 0.0 ? double(level->qty) / m_maxQty : 0.0;
     case FlashRole: return level && column != ColPrice ? flashOf(*level, bid) : 0.0;
     case SideRole: return bid ? 0 : 1;
     case PriceRole: return level ? QVariant(level->price) : QVariant();

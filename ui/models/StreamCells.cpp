@@ -179,8 +179,8 @@ int bookSeverity(BookState s)
     return 0;
 }
 
-constexpr BookState kBookStates[] = {BookState::Synced, BookState::Syncing, BookState::Resyncing,
-                                     BookState::Desynced, BookState::Crossed};
+constexpr BookState kBookStates[] = {BookState::Synced, BookState::Syncing, BookState::Resyncing, BookState::Desynced,
+                                     BookState::Crossed};
 constexpr int kNamedBooks = 5; // books named in the tooltip, of those not synced
 } // namespace
 
@@ -223,7 +223,8 @@ QString StreamCells::BookSummary::toolTip(const QVector<BookStatus> &books) cons
         if (count[int(s)] > 0)
             parts.append(QStringLiteral("%1 %2").arg(count[int(s)]).arg(QLatin1String(bookStateName(s))));
     }
-    QString tip = tr("%1: %2").arg(countNoun(quint64(total), tr("book"), tr("books")), parts.join(QStringLiteral(", ")));
+    QString tip =
+        tr("%1: %2").arg(countNoun(quint64(total), tr("book"), tr("books")), parts.join(QStringLiteral(", ")));
     int named = 0;
     for (const BookStatus &b : books) {
         if (b.state == BookState::Synced)

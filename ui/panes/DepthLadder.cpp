@@ -334,8 +334,8 @@ void DepthLadder::showStatus()
         text = parts.join(QStringLiteral(" · "));
     }
     m_status->setText(text);
-    m_status->setStyleSheet(m_hasDepth ? QStringLiteral("color: %1;").arg(bookStateColor(d.state, isDarkPalette()).name())
-                                       : QString());
+    m_status->setStyleSheet(
+        m_hasDepth ? QStringLiteral("color: %1;").arg(bookStateColor(d.state, isDarkPalette()).name()) : QString());
 }
 
 } // namespace streamscope::ui

@@ -297,8 +297,9 @@ QString StreamDetails::booksSummary(const QVector<BookStatus> &books)
     else
         text += tr(" · no audit yet");
     if (resyncs > 0 || crossed > 0)
-        text += tr(" · %1, %2").arg(countNoun(resyncs, tr("resync"), tr("resyncs")),
-                                     countNoun(crossed, tr("crossed episode"), tr("crossed episodes")));
+        text += tr(" · %1, %2")
+                    .arg(countNoun(resyncs, tr("resync"), tr("resyncs")),
+                         countNoun(crossed, tr("crossed episode"), tr("crossed episodes")));
     return text;
 }
 
@@ -336,7 +337,8 @@ void StreamDetails::setValue(const QString &path, const QString &key, const QJso
         item->setToolTip(0, path);
         m_items.insert(path, item);
         // Latency is what users look for first: open it once, then leave it as they set it.
-        if (path == QLatin1String("latency_ms") || path == QLatin1String("connections") || path == QLatin1String("books"))
+        if (path == QLatin1String("latency_ms") || path == QLatin1String("connections")
+            || path == QLatin1String("books"))
             item->setExpanded(true);
     }
     QString text;

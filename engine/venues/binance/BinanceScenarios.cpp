@@ -94,7 +94,8 @@ PoolMessage bookDiff(ScenarioBuilder &b, quint64 i)
         for (int k = 0; k < n; ++k) {
             const double u = unit(b.rng());
             const qint64 rank = qint64(u * u * kDepth);
-            const qint64 cents = side == 0 ? kBestBidCents - rank * kTickCents : kBestBidCents + (rank + 1) * kTickCents;
+            const qint64 cents =
+                side == 0 ? kBestBidCents - rank * kTickCents : kBestBidCents + (rank + 1) * kTickCents;
             const bool removed = unit(b.rng()) < 0.125;
             char level[96];
             std::snprintf(level, sizeof level, R"(%s["%lld.%02lld000000","%.8f"])", k == 0 ? "" : ",",
@@ -151,9 +152,12 @@ void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
 std::vector<scenario::ScenarioDefinition> scenarios()
 {
     return {
-        {"small_aggtrade", 300000, &aggTrade, &specials}, {"medium_kline", 150000, &kline, &specials},
-        {"large_depth20", 60000, &depth20, &specials},    {"xlarge_depth_diff", 30000, &depthDiff, &specials},
-        {"huge_ticker_arr", 600, &tickerArr, &specials},  {"multiplex_mix", 120000, &mix, &specials},
+        {"small_aggtrade", 300000, &aggTrade, &specials},
+        {"medium_kline", 150000, &kline, &specials},
+        {"large_depth20", 60000, &depth20, &specials},
+        {"xlarge_depth_diff", 30000, &depthDiff, &specials},
+        {"huge_ticker_arr", 600, &tickerArr, &specials},
+        {"multiplex_mix", 120000, &mix, &specials},
         {"book_depth_diff", 30000, &bookDiff, &specials, "BTCUSDT"},
     };
 }
