@@ -138,6 +138,7 @@ void MainWindow::buildDocks()
     m_ladder = new DepthLadder(m_engine, m_hub);
     m_bookDock = dock(tr("Order book"), "bookDock", m_ladder, Qt::RightDockWidgetArea);
     m_bookDock->setToolTip(tr("The depth ladder and depth chart of the selected depth stream's order books"));
+    connect(m_bookDock, &QDockWidget::visibilityChanged, m_ladder, &DepthLadder::setShown);
     tabifyDockWidget(m_chartsDock, m_bookDock);
     m_chartsDock->raise();
 

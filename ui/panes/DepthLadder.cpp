@@ -173,7 +173,7 @@ void DepthLadder::setStream(StreamId id, const QString &name, const QString &una
 
 void DepthLadder::refreshBooks()
 {
-    if (!isVisible() && m_instruments->count() > 0)
+    if (!shown() && m_instruments->count() > 0)
         return; // brought up to date when shown
     QVector<BookStatus> books;
     const bool local = m_stream != kInvalidStreamId && m_engine && m_engine->contains(m_stream);
@@ -221,6 +221,18 @@ void DepthLadder::showEvent(QShowEvent *event)
     poll();
 }
 
+void DepthLadder::setShown(bool on)
+{
+    if (on == m_shown)
+        return;
+    m_shown = on;
+    if (on)
+        refreshBooks();
+    updateTimer();
+    if (on)
+        poll();
+}
+
 void DepthLadder::hideEvent(QHideEvent *event)
 {
     QWidget::hideEvent(event);
@@ -229,7 +241,7 @@ void DepthLadder::hideEvent(QHideEvent *event)
 
 void DepthLadder::updateTimer()
 {
-    const bool run = isVisible() && !m_freeze->isChecked() && m_engine && m_stream != kInvalidStreamId
+    const bool run = shown() && !m_freeze->isChecked() && m_engine && m_stream != kInvalidStreamId
         && m_engine->contains(m_stream) && !instrument().isEmpty();
     if (run && !m_timer->isActive())
         m_timer->start();

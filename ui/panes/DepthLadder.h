@@ -7,7 +7,8 @@
 //
 // Its data: Engine::requestBookDepth(), a copy of the top levels of one book made on the stream's
 // worker and handed back queued (Engine::bookDepthReady). At most one request is out at a time,
-// one every kRequestMs, and only while the pane is visible, not frozen and has a book to show:
+// one every kRequestMs, and only while the pane is shown (its dock's tab current: setShown()),
+// not frozen and has a book to show:
 // nothing is copied otherwise. The instruments come from the stream's snapshot (its books'
 // status), read on the SnapshotHub's ticks.
 //
@@ -72,6 +73,9 @@ public:
     void poll();
     // The hub's tick: the stream's books, for the picker.
     void refreshBooks();
+    // Whether its dock shows it: a dock behind another's tab stays "visible" as a widget, so
+    // the window passes on the dock's visibilityChanged (true when it has none).
+    void setShown(bool shown);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -80,6 +84,7 @@ protected:
 private:
     void onDepth(const BookDepth &depth);
     void updateTimer();
+    bool shown() const { return isVisible() && m_shown; }
     void setNote(const QString &note);
     void showStatus();
 
@@ -104,6 +109,7 @@ private:
     qint64 m_pendingSinceMs = 0; // on m_clock
     quint64 m_requests = 0;
     bool m_hasDepth = false;
+    bool m_shown = true;
     bool m_centered = false; // the spread scrolled into view once for this book
 };
 
