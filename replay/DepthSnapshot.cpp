@@ -13,7 +13,7 @@ namespace {
 // decimals, so a double orders them exactly.
 using Side = std::map<double, std::pair<QString, QString>>;
 
-void apply(Side &side, const QJsonArray &levels)
+void applyLevels(Side &side, const QJsonArray &levels)
 {
     for (const QJsonValue &v : levels) {
         const QJsonArray level = v.toArray();
@@ -46,8 +46,8 @@ QByteArray depthSnapshotJson(const ScenarioPool &pool, qint64 lastIndex, quint64
     for (qint64 k = 1; k <= n; ++k) {
         const PoolMessage &m = messages[size_t((end + k) % n)];
         const QJsonObject data = QJsonDocument::fromJson(m.json).object().value(QStringLiteral("data")).toObject();
-        apply(bids, data.value(QStringLiteral("b")).toArray());
-        apply(asks, data.value(QStringLiteral("a")).toArray());
+        applyLevels(bids, data.value(QStringLiteral("b")).toArray());
+        applyLevels(asks, data.value(QStringLiteral("a")).toArray());
     }
     const QJsonObject answer{{QStringLiteral("lastUpdateId"), qint64(lastUpdateId)},
                              {QStringLiteral("bids"), levels(bids.rbegin(), bids.rend(), limit)},
