@@ -6,8 +6,8 @@
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
-//       tests' BookVenueServer: its depth diffs and REST snapshot), selects it and shows its
-//       Order book pane
+//       tests' BookVenueServer: its depth diffs and REST snapshot, audited every 30 s), selects it
+//       and shows its Order book pane (--details: and its Details)
 //   ui_harness load STREAMS RATE SECONDS [--no-window] [--replay-port=PORT]
 //       STREAMS websocket streams at RATE msgs/s each from an in-process replay server, or
 //       from `streamscope-replay --port PORT --loop` in another process (--replay-port: the
@@ -436,6 +436,13 @@ int main(int argc, char **argv)
             window.bookDock()->raise();
             window.resizeDocks({window.bookDock()}, {560}, Qt::Horizontal);
         });
+        QTimer::singleShot(3000, &window, [&window] { window.ladder()->setInstrument(QStringLiteral("BTCUSDT")); });
+        // --details: the Details tab too, with the books' line and the audits' figures.
+        if (args.contains(QStringLiteral("--details")))
+            QTimer::singleShot(3000, &window, [&window] {
+                window.detailsDock()->raise();
+                window.resizeDocks({window.detailsDock()}, {420}, Qt::Vertical);
+            });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {
             window.streamTable()->selectRow(1);

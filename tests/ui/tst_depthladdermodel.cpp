@@ -114,6 +114,7 @@ void tst_DepthLadderModel::changedLevelsFlashAndFade()
     QCOMPARE(flash(DepthLadderModel::bestBidRow() + 2, DepthLadderModel::ColBid), 1.0);
     QCOMPARE(flash(DepthLadderModel::bestAskRow(), DepthLadderModel::ColAsk), 0.0);
     QCOMPARE(flash(DepthLadderModel::bestBidRow(), DepthLadderModel::ColPrice), 0.0);
+    QCOMPARE(flash(DepthLadderModel::bestBidRow(), DepthLadderModel::ColAsk), 0.0); // the other side's empty cell
     // Fading: half-way at half the time, gone after kFlashMs.
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     QVERIFY(model.advance(1200 + DepthLadderModel::kFlashMs / 2));

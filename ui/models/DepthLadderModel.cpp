@@ -86,7 +86,7 @@ QVariant DepthLadderModel::data(const QModelIndex &index, int role) const
             return depthText(level->price);
         return ownSide ? depthText(level->qty) : QVariant();
     case BarRole: return level && ownSide && m_maxQty > 0.0 ? double(level->qty) / m_maxQty : 0.0;
-    case FlashRole: return level && column != ColPrice ? flashOf(*level, bid) : 0.0;
+    case FlashRole: return level && ownSide ? flashOf(*level, bid) : 0.0;
     case SideRole: return bid ? 0 : 1;
     case PriceRole: return level ? QVariant(level->price) : QVariant();
     case Qt::TextAlignmentRole: return headerData(column, Qt::Horizontal, role);

@@ -21,6 +21,12 @@ void DepthBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
     QColor tint = side;
     tint.setAlpha(dark ? 22 : 14);
     painter->fillRect(r, tint);
+    const double flash = index.data(DepthLadderModel::FlashRole).toDouble();
+    if (flash > 0.0) {
+        QColor amber = dark ? QColor(0xf0, 0xb7, 0x2f) : QColor(0xff, 0xc1, 0x07);
+        amber.setAlpha(int((dark ? 140 : 200) * std::min(flash, 1.0)));
+        painter->fillRect(r, amber);
+    }
     const double bar = index.data(DepthLadderModel::BarRole).toDouble();
     if (bar > 0.0) {
         const int w = std::max(1, int(r.width() * std::min(bar, 1.0)));
@@ -30,12 +36,6 @@ void DepthBarDelegate::paint(QPainter *painter, const QStyleOptionViewItem &opti
         QColor fill = side;
         fill.setAlpha(dark ? 110 : 75);
         painter->fillRect(barRect, fill);
-    }
-    const double flash = index.data(DepthLadderModel::FlashRole).toDouble();
-    if (flash > 0.0) {
-        QColor amber = dark ? QColor(0xf0, 0xb7, 0x2f) : QColor(0xff, 0xc1, 0x07);
-        amber.setAlpha(int((dark ? 150 : 170) * std::min(flash, 1.0)));
-        painter->fillRect(r, amber);
     }
     painter->restore();
 
