@@ -23,6 +23,9 @@
 #include <QtTest/QTest>
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
+#include <QtWidgets/QHeaderView>
+#include <QtWidgets/QMenu>
+#include <QtWidgets/QTableView>
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -131,6 +134,16 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
     venue.diff(eth, {}, {{QStringLiteral("1830.00"), QStringLiteral("4")}});
     QTRY_COMPARE_WITH_TIMEOUT(bookCell(w, QStringLiteral("books")), QStringLiteral("synced 2/2"), scaledMs(15000));
     QCOMPARE(bookCell(w, QStringLiteral("no-books")), QString());
+    // In the column chooser like the others.
+    QMenu columns;
+    w.fillColumnMenu(&columns);
+    QAction *bookColumn = columns.findChild<QAction *>(QStringLiteral("column%1").arg(StreamTableModel::ColBook));
+    QVERIFY(bookColumn && bookColumn->isChecked());
+    QCOMPARE(bookColumn->text(), QStringLiteral("Book"));
+    bookColumn->toggle();
+    QVERIFY(w.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColBook));
+    bookColumn->toggle();
+    QVERIFY(!w.streamTable()->horizontalHeader()->isSectionHidden(StreamTableModel::ColBook));
 
     // The Order book pane, shown, follows the selected stream: its books in the picker. Behind
     // the charts' tab it asks for nothing.
