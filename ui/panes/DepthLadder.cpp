@@ -345,9 +345,13 @@ void DepthLadder::showStatus()
             parts << tr("frozen");
         text = parts.join(QStringLiteral(" · "));
     }
-    m_status->setText(text);
-    m_status->setStyleSheet(
-        m_hasDepth ? QStringLiteral("color: %1;").arg(bookStateColor(d.state, isDarkPalette()).name()) : QString());
+    if (m_status->text() != text)
+        m_status->setText(text);
+    // The state's colour; a style sheet is set only when it changes (the hub ticks ten times a second).
+    const QString style =
+        m_hasDepth ? QStringLiteral("color: %1;").arg(bookStateColor(d.state, isDarkPalette()).name()) : QString();
+    if (m_status->styleSheet() != style)
+        m_status->setStyleSheet(style);
 }
 
 } // namespace streamscope::ui
