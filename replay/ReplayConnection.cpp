@@ -1,5 +1,7 @@
 #include "ReplayConnection.h"
 
+#include "DepthSnapshot.h"
+
 #include "ReplayServer.h"
 #include "ScenarioPool.h"
 #include "WebSocketWire.h"
@@ -12,6 +14,7 @@
 #include <QTcpSocket>
 #include <QTimer>
 #include <QUrl>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <chrono>
@@ -31,6 +34,8 @@ constexpr qsizetype kBatchBytes = 256 * 1024;
 constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
 // Plain HTTP GETs answered with the server time, as Binance's REST endpoints do.
 constexpr QByteArrayView kServerTimePaths[] = {"/api/v3/time", "/fapi/v1/time"};
+// Binance's REST depth snapshot, after an optional /<scenario> prefix (a book scenario's).
+constexpr QByteArrayView kDepthPath = "/api/v3/depth";
 constexpr qsizetype kMaxLineBytes = 1024 * 1024;
 constexpr quint64 kMaxPaceBurst = 100000; // messages per tick after a long backlog
 
@@ -186,8 +191,12 @@ bool ReplayConnection::handleHttpRequest()
     const QByteArray requestLine = head.left(head.indexOf("\r\n"));
     const QList<QByteArray> parts = requestLine.split(' ');
     const QByteArray key = headerValue(head, "Sec-WebSocket-Key");
-    if (parts.size() >= 3 && parts[0] == "GET" && key.isEmpty() && isServerTimeTarget(parts[1])) {
-        answerServerTime(head, QUrl(QString::fromLatin1(parts[1])));
+    if (parts.size() >= 3 && parts[0] == "GET" && key.isEmpty()
+        && (isServerTimeTarget(parts[1]) || isDepthTarget(parts[1]))) {
+        if (isDepthTarget(parts[1]))
+            answerDepth(head, QUrl(QString::fromLatin1(parts[1])));
+        else
+            answerServerTime(head, QUrl(QString::fromLatin1(parts[1])));
         // The next request on a kept-alive connection may already be buffered.
         return m_socket && m_socket->state() == QAbstractSocket::ConnectedState && !m_closing && handleHttpRequest();
     }
@@ -245,9 +254,46 @@ void ReplayConnection::answerServerTime(const QByteArray &head, const QUrl &targ
     const ReplayOptions options = ReplayOptions::fromUrl(m_serverOptions, target);
     const QByteArray body =
         R"({"serverTime":)" + QByteArray::number(quint64(qint64(nowMs()) + options.clockOffsetMs)) + '}';
+    answerHttp(head, "200 OK", body);
+}
+
+bool ReplayConnection::isDepthTarget(const QByteArray &target)
+{
+    const qsizetype query = target.indexOf('?');
+    const QByteArrayView path = QByteArrayView(target).first(query < 0 ? target.size() : query);
+    return path.endsWith(kDepthPath);
+}
+
+void ReplayConnection::answerDepth(const QByteArray &head, const QUrl &target)
+{
+    QString scenario = target.path().chopped(qsizetype(kDepthPath.size()));
+    while (scenario.startsWith(QLatin1Char('/')))
+        scenario.remove(0, 1);
+    if (scenario.isEmpty())
+        scenario = m_serverOptions.scenario;
+    const std::shared_ptr<const ScenarioPool> pool = ScenarioPool::get(scenario);
+    const QUrlQuery query(target);
+    const QString symbol = query.queryItemValue(QStringLiteral("symbol"));
+    bool limitOk = false;
+    const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&limitOk);
+    if (!pool || pool->bookSymbol().isEmpty() || symbol != pool->bookSymbol()) {
+        // Binance's answer to a symbol it does not list.
+        answerHttp(head, "400 Bad Request", R"({"code":-1121,"msg":"Invalid symbol."})");
+        return;
+    }
+    const ReplayServer::DepthPosition at =
+        m_server ? m_server->depthPosition(pool->name()) : ReplayServer::DepthPosition{};
+    const quint64 lastUpdateId = at.poolIndex < 0 ? ScenarioPool::kFirstSeq - 1 : at.lastUpdateId;
+    answerHttp(
+        head, "200 OK",
+        depthSnapshotJson(*pool, at.poolIndex, lastUpdateId, limitOk && limit > 0 ? std::min(limit, 5000) : 100));
+}
+
+void ReplayConnection::answerHttp(const QByteArray &head, const QByteArray &status, const QByteArray &body)
+{
     const bool close = headerValue(head, "Connection").compare("close", Qt::CaseInsensitive) == 0
         || head.left(head.indexOf("\r\n")).endsWith("HTTP/1.0");
-    m_socket->write("HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "
+    m_socket->write("HTTP/1.1 " + status + "\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "
                     + QByteArray::number(body.size()) + (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body);
     if (close) {
         m_closing = true;
@@ -613,6 +659,8 @@ void ReplayConnection::writeBatch(quint64 limit)
     FrameSet::writeNumber(m_nowMsText, venueNowMs() - lagMs, ScenarioPool::kTimeMsWidth, '0');
     scenario::writeTimeText(m_nowTimeText, venueNowMs() - lagMs);
     const quint64 first = m_sent;
+    qint64 depthIndex = -1; // the batch's last depth diff: its pool index and its u
+    quint64 depthLast = 0;
     while (m_sent < limit && used < kBatchBytes) {
         const FrameSet::Frame &frame = pickFrame(m_sent);
         char *dst = out + used;
@@ -629,6 +677,8 @@ void ReplayConnection::writeBatch(quint64 limit)
             FrameSet::writeNumber(dst + frame.lastSeqOffset, firstSeq + ScenarioPool::kSeqSpan, ScenarioPool::kSeqWidth,
                                   ' ');
             ++m_depthSeq;
+            depthIndex = qint64((m_poolIndex - 1) % m_frames->frames().size());
+            depthLast = firstSeq + ScenarioPool::kSeqSpan;
         }
         if (frame.clkOffset >= 0)
             FrameSet::writeNumber(dst + frame.clkOffset, ++m_clk, ScenarioPool::kClkWidth, '0');
@@ -644,6 +694,8 @@ void ReplayConnection::writeBatch(quint64 limit)
     m_socket->write(batch);
     if (m_server) {
         m_server->addSent(m_sent - first);
+        if (depthIndex >= 0 && !m_pool->bookSymbol().isEmpty())
+            m_server->noteDepth(m_pool->name(), depthIndex, depthLast);
         if (m_options.market)
             m_server->advanceMarket(m_options.scenario, m_sent);
     }

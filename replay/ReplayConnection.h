@@ -56,6 +56,13 @@ private:
     // clock offset like the event times; the connection is kept for further requests.
     static bool isServerTimeTarget(const QByteArray &target);
     void answerServerTime(const QByteArray &head, const QUrl &target);
+    // GET [/<scenario>]/api/v3/depth?symbol=S&limit=N (no upgrade): a book scenario's REST
+    // snapshot at the last diff its latest connection sent (DepthSnapshot.h); the scenario is
+    // the path's prefix, else the server's. The connection is kept for further requests.
+    static bool isDepthTarget(const QByteArray &target);
+    void answerDepth(const QByteArray &head, const QUrl &target);
+    // An answer to a plain HTTP request, closing the connection when the client asked to.
+    void answerHttp(const QByteArray &head, const QByteArray &status, const QByteArray &body);
     quint64 venueNowMs() const; // the server's clock: now plus the clock offset
     void rejectHttp(const QByteArray &status, const QByteArray &body);
     void handleClientMessage(const WebSocketFrameParser::Message &message);

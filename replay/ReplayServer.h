@@ -68,6 +68,17 @@ public:
         p = std::max(p, position);
     }
     bool isSilent() const { return m_silent; }
+    // Book scenarios (DepthSnapshot.h): the last depth diff a connection of `scenario` sent, its
+    // pool index and its `u`, which the REST snapshot answers at. The latest connection's.
+    struct DepthPosition {
+        qint64 poolIndex = -1; // none sent yet
+        quint64 lastUpdateId = 0;
+    };
+    void noteDepth(const QString &scenario, qint64 poolIndex, quint64 lastUpdateId)
+    {
+        m_depth.insert(scenario, {poolIndex, lastUpdateId});
+    }
+    DepthPosition depthPosition(const QString &scenario) const { return m_depth.value(scenario); }
 
 signals:
     void clientConnected();
@@ -84,6 +95,7 @@ private:
     QList<ReplayConnection *> m_connections;
     QSet<QString> m_droppedKeys;
     QHash<QString, quint64> m_markets;
+    QHash<QString, DepthPosition> m_depth;
     QString m_errorString;
     quint64 m_serial = 0;
     bool m_silent = false;

@@ -48,6 +48,7 @@ std::shared_ptr<const ScenarioPool> ScenarioPool::get(const QString &name)
 
 ScenarioPool::ScenarioPool(const QString &name, const scenario::ScenarioDefinition &definition)
     : m_name(name)
+    , m_bookSymbol(definition.bookSymbol ? QString::fromLatin1(definition.bookSymbol) : QString())
 {
     // A fixed seed per scenario (FNV-1a of the name), so every run serves the same pool.
     std::uint64_t seed = kSeed;

@@ -47,6 +47,8 @@ public:
     const PoolMessage &segment(int part) const { return m_specials.segments[part]; }
     // The venue's own requests answered (ScenarioSpecials::control); null: Binance's.
     scenario::ControlAnswer (*control() const)(const QByteArray &request) { return m_specials.control; }
+    // A book scenario's instrument (its REST snapshot: DepthSnapshot.h); empty for the others.
+    const QString &bookSymbol() const { return m_bookSymbol; }
     // Median JSON size of the pool's messages, in bytes.
     qsizetype medianSize() const;
 
@@ -54,6 +56,7 @@ private:
     ScenarioPool(const QString &name, const scenario::ScenarioDefinition &definition);
 
     QString m_name;
+    QString m_bookSymbol;
     std::vector<PoolMessage> m_messages;
     scenario::ScenarioSpecials m_specials;
 };

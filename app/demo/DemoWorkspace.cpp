@@ -103,7 +103,7 @@ bool DemoWorkspace::start(QString *error)
         binance(QStringLiteral("btcusdt-depth20"), QStringLiteral("large_depth20?rate=10"),
                 {QStringLiteral("btcusdt@depth20@100ms")}),
         binance(QStringLiteral("btcusdt-depth-diff"),
-                QStringLiteral("xlarge_depth_diff?rate=10&misbehave=gap&after=150&gap=3"),
+                QStringLiteral("book_depth_diff?rate=10&misbehave=gap&after=150&gap=3"),
                 {QStringLiteral("btcusdt@depth@100ms")}),
         binance(QStringLiteral("multiplex-mix"), QStringLiteral("multiplex_mix?rate=300"), {}),
         binance(QStringLiteral("flaky-feed"),
@@ -113,6 +113,9 @@ bool DemoWorkspace::start(QString *error)
                 QStringLiteral("small_aggtrade?rate=20&misbehave=silent&after=400&silent_ms=12000"),
                 {QStringLiteral("solusdt@aggTrade")}),
     };
+    // The depth diffs keep one coherent book, whose REST snapshot the replay server answers
+    // under the scenario's name: the stream's book syncs, and resyncs after the gap.
+    w.streams[3].restUrl = QUrl(QStringLiteral("http://127.0.0.1:%1/book_depth_diff").arg(wsPort));
     // A venue whose clock is 700 ms ahead of ours: its raw latencies are all negative, and the
     // server time (asked with the same offset) explains them (docs/clock.md).
     StreamConfig clockOff =

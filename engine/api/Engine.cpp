@@ -62,6 +62,7 @@ Engine::Engine(Options options, QObject *parent)
     qRegisterMetaType<streamscope::StreamEvent>();
     qRegisterMetaType<streamscope::StreamState>();
     qRegisterMetaType<streamscope::StreamId>("streamscope::StreamId");
+    qRegisterMetaType<streamscope::BookDepth>();
     const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
     for (int i = 0; i < count; ++i) {
         auto *thread = new QThread(this);
@@ -70,6 +71,7 @@ Engine::Engine(Options options, QObject *parent)
         auto *worker = new EngineWorker;
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
+        connect(worker, &EngineWorker::bookDepthReady, this, &Engine::onBookDepth, Qt::QueuedConnection);
         thread->start();
         worker->post([worker] { worker->init(); });
         m_threads.push_back(thread);
@@ -429,6 +431,24 @@ QVector<InspectedMessage> Engine::takeInspected(StreamId id)
 {
     const auto it = m_streams.constFind(id);
     return it == m_streams.constEnd() ? QVector<InspectedMessage>{} : it->shared->takeInspected();
+}
+
+quint64 Engine::requestBookDepth(StreamId id, const QString &instrument, int levels)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return 0;
+    const quint64 requestId = m_nextDepthRequest++;
+    EngineWorker *worker = it->worker;
+    worker->post([=] { worker->copyBookDepth(id, instrument, levels, requestId); });
+    return requestId;
+}
+
+void Engine::onBookDepth(const BookDepth &depth)
+{
+    handOffAcquire(&kEventHandOffToken);
+    if (m_streams.contains(depth.stream))
+        emit bookDepthReady(depth);
 }
 
 void Engine::onWorkerEvent(const StreamEvent &event)

@@ -10,6 +10,7 @@
 // the lock-free statistics and may be called ten times a second at no cost to the workers.
 // Signals are emitted on the Engine's thread, never once per message.
 
+#include "BookDepth.h"
 #include "StreamConfig.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
@@ -104,7 +105,14 @@ public:
     void setInspecting(StreamId id, bool on);
     QVector<InspectedMessage> takeInspected(StreamId id);
 
+    // The depth ladder (docs/books.md): a copy of the top `levels` (at most BookDepth::kMaxLevels)
+    // of a side of the stream's book of `instrument`, made on the stream's worker and handed back
+    // as bookDepthReady() with the id returned here (0: no such stream, no answer comes). Only
+    // what is asked for is copied: a few times a second while a ladder is shown.
+    quint64 requestBookDepth(StreamId id, const QString &instrument, int levels);
+
 signals:
+    void bookDepthReady(const streamscope::BookDepth &depth);
     void streamAdded(streamscope::StreamId id);
     void streamRemoved(streamscope::StreamId id);
     void stateChanged(streamscope::StreamId id, streamscope::StreamState state, const QString &reason);
@@ -124,6 +132,7 @@ private:
     std::shared_ptr<FlightRecorder> startFlight(const StreamConfig &config);
     CaptureWriter &captureWriter();
     void onWorkerEvent(const streamscope::StreamEvent &event);
+    void onBookDepth(const streamscope::BookDepth &depth);
     EngineWorker *leastLoadedWorker() const;
     qint64 sendControl(StreamId id, const QString &method, const QStringList &params);
 
@@ -135,6 +144,7 @@ private:
     QHash<StreamId, Entry> m_streams;
     QList<StreamId> m_order;
     StreamId m_nextId = 1;
+    quint64 m_nextDepthRequest = 1;
 };
 
 } // namespace streamscope

@@ -107,6 +107,18 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
         s->sendRaw(text);
 }
 
+void EngineWorker::copyBookDepth(StreamId id, const QString &instrument, int levels, quint64 requestId)
+{
+    BookDepth depth;
+    depth.stream = id;
+    depth.instrument = instrument;
+    depth.requestId = requestId;
+    if (const StreamSession *s = m_sessions.value(id); !s || !s->copyBookDepth(instrument, levels, depth))
+        depth.found = false;
+    handOffRelease(&kEventHandOffToken);
+    emit bookDepthReady(depth);
+}
+
 void EngineWorker::onTick()
 {
     m_busy.sample(SystemClock::instance().monotonicMs());

@@ -10,6 +10,7 @@
 // publish() emits eventOccurred, which the Engine receives queued on its own thread.
 
 #include "ThreadHandOff.h"
+#include "model/BookDepth.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
@@ -67,6 +68,9 @@ public:
     void runCommands(StreamId id);
     void sendControl(StreamId id, const QString &method, const QStringList &params, qint64 requestId);
     void sendRaw(StreamId id, const QString &text);
+    // Copies the top `levels` of one of the stream's books and emits bookDepthReady (an answer
+    // with found = false when the stream or its book is not there).
+    void copyBookDepth(StreamId id, const QString &instrument, int levels, quint64 requestId);
 
     void publish(const StreamEvent &event) override
     {
@@ -80,6 +84,7 @@ public:
 
 signals:
     void eventOccurred(const streamscope::StreamEvent &event);
+    void bookDepthReady(const streamscope::BookDepth &depth);
 
 private:
     Q_INVOKABLE void runPosted();

@@ -2,6 +2,7 @@
 
 #include "Clock.h"
 #include "SessionStatus.h"
+#include "book/DepthCopy.h"
 #include "model/PeerText.h"
 #include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
@@ -136,6 +137,17 @@ const BookSync *BookKeeper::book(const QString &instrument) const
     return it == m_bySymbol.cend() ? nullptr : (*it)->sync.get();
 }
 
+bool BookKeeper::copyDepth(const QString &instrument, int levels, qint64 nowMs, BookDepth &out) const
+{
+    const auto it = m_bySymbol.constFind(instrument.toUtf8());
+    if (it == m_bySymbol.cend())
+        return false;
+    const Entry &e = **it;
+    book::copyDepth(*e.sync, levels, out);
+    out.ageMs = e.changedAtMs < 0 ? -1 : std::max<qint64>(0, nowMs - e.changedAtMs);
+    return true;
+}
+
 BookKeeper::Entry *BookKeeper::find(std::string_view symbol)
 {
     if (m_last && std::string_view(m_last->key.constData(), std::size_t(m_last->key.size())) == symbol)
@@ -230,6 +242,10 @@ void BookKeeper::tick(qint64 nowMs)
     for (const std::unique_ptr<Entry> &e : m_books) {
         e->sync->tick(nowMs);
         e->sync->prune(depth);
+        if (const std::int64_t id = e->sync->updateId(); id != e->seenUpdateId) {
+            e->seenUpdateId = id;
+            e->changedAtMs = nowMs;
+        }
         report(*e);
         if (e->sync->takeChanged())
             m_dirty = true;

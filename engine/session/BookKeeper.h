@@ -17,7 +17,8 @@
 //     status published to StreamShared when it changed, and an event when a book loses sync or
 //     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
 //     snapshot's depth (BookSync::prune);
-//   - reset() when the connections went: every book starts over.
+//   - reset() when the connections went: every book starts over;
+//   - copyDepth(): the depth ladder's copy of one book's top levels (book/DepthCopy), on request.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
@@ -44,6 +45,7 @@ namespace streamscope {
 class Clock;
 class SessionStatus;
 class StreamShared;
+struct BookDepth;
 struct DecodedFields;
 struct StreamConfig;
 
@@ -80,6 +82,9 @@ public:
     // Diff events of instruments beyond kMaxBooks or with names we do not take.
     quint64 untracked() const { return m_untracked; }
     const book::BookSync *book(const QString &instrument) const;
+    // The top `levels` of the instrument's book, with how long ago it last changed; false (and
+    // `out` left as it is) when the stream keeps no book of that instrument.
+    bool copyDepth(const QString &instrument, int levels, qint64 nowMs, BookDepth &out) const;
 
 private:
     struct Entry {
@@ -90,6 +95,8 @@ private:
         BookState reportedState = BookState::Unknown;
         quint64 reportedResyncs = 0;
         quint64 reportedCrossed = 0;
+        std::int64_t seenUpdateId = INT64_MIN; // on the last tick
+        qint64 changedAtMs = -1;               // the tick that saw the update id move
     };
     class LevelReader;
 

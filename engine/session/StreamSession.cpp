@@ -49,6 +49,11 @@ StreamId StreamSession::id() const
     return m_shared->id;
 }
 
+bool StreamSession::copyBookDepth(const QString &instrument, int levels, BookDepth &out) const
+{
+    return m_books && m_books->copyDepth(instrument, levels, m_clock.monotonicMs(), out);
+}
+
 void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
 {
     m_recorders.setRecorder(std::move(recorder));

@@ -52,6 +52,7 @@
 namespace streamscope {
 
 class BookKeeper;
+struct BookDepth;
 class CaptureRecorder;
 class FlightRecorder;
 class MessageDecoder;
@@ -88,6 +89,9 @@ public:
         m_outgoing.sendControl(method, params, requestId);
     }
     void sendRaw(const QString &text) { m_outgoing.sendRaw(text); }
+    // The depth ladder's copy of one book's top levels (BookKeeper::copyDepth); false when the
+    // stream keeps no book of that instrument.
+    bool copyBookDepth(const QString &instrument, int levels, BookDepth &out) const;
     // Records the stream's messages and events from now on (null: stops). Its messages carry
     // the receive time the hot path reads anyway; events are recorded where they happen.
     void setRecorder(std::shared_ptr<CaptureRecorder> recorder);

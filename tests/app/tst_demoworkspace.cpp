@@ -1,8 +1,11 @@
 // The built-in demo's workspace, saved, opens again: its secrets are references, its
 // certificate outlives the run, and its save note names what a copy cannot do (this run's
-// ports).
+// ports). Its depth-diff stream's book syncs against the replay server's REST snapshot.
+
+#include "../common/TimeFactor.h"
 
 #include "DemoWorkspace.h"
+#include "Engine.h"
 #include "SecretStore.h"
 #include "Workspace.h"
 
@@ -19,6 +22,7 @@ class TestDemoWorkspace : public QObject {
 private slots:
     void initTestCase();
     void savedDemoOpensAgain();
+    void depthStreamBookSyncs();
 };
 
 void TestDemoWorkspace::initTestCase()
@@ -72,6 +76,32 @@ void TestDemoWorkspace::savedDemoOpensAgain()
     QCOMPARE(QFileInfo(caFile).dir().dirName(), QStringLiteral("tst_demoworkspace"));
     QVERIFY2(note.contains(QDir::toNativeSeparators(caFile)), qPrintable(note));
     QVERIFY2(note.contains(QLatin1String("env:STREAMSCOPE_DEMO_APP_KEY")), qPrintable(note));
+}
+
+// The demo's depth diffs keep one coherent book and its replay server answers the REST snapshot
+// (replay/DepthSnapshot.h): the book syncs, with levels on both sides, and does not cross.
+void TestDemoWorkspace::depthStreamBookSyncs()
+{
+    app::DemoWorkspace demo;
+    QString error;
+    QVERIFY2(demo.start(&error), qPrintable(error));
+    const auto depth =
+        std::find_if(demo.workspace().streams.cbegin(), demo.workspace().streams.cend(),
+                     [](const StreamConfig &c) { return c.name == QLatin1String("btcusdt-depth-diff"); });
+    QVERIFY(depth != demo.workspace().streams.cend());
+    Engine engine;
+    const StreamId id = engine.addStream(*depth);
+    const auto book = [&engine, id] {
+        const QVector<BookStatus> books = engine.snapshot(id).books;
+        return books.isEmpty() ? BookStatus() : books.first();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(book().state, BookState::Synced, testing::scaledMs(20000));
+    const BookStatus b = book();
+    QCOMPARE(b.instrument, QStringLiteral("BTCUSDT"));
+    QVERIFY2(b.bidLevels > 20 && b.askLevels > 20,
+             qPrintable(QStringLiteral("%1 %2").arg(b.bidLevels).arg(b.askLevels)));
+    QCOMPARE(b.crossedEpisodes, quint64(0));
+    QCOMPARE(b.resyncs, quint64(0));
 }
 
 QTEST_GUILESS_MAIN(TestDemoWorkspace)

@@ -21,6 +21,7 @@
 #include <QWebSocket>
 
 #include <chrono>
+#include <map>
 #include <memory>
 
 using namespace streamscope::replay;
@@ -128,6 +129,7 @@ private slots:
     void betfairHeartbeatAndClk();
     void depthSequenceContinuity();
     void gap();
+    void depthSnapshot();
     void controlResponses_data();
     void controlResponses();
     void waitSubscribe();
@@ -330,6 +332,101 @@ void TestReplayServer::gap()
         }
     }
     QCOMPARE(gaps, 1);
+}
+
+namespace {
+// One plain HTTP GET on the server's port (the server runs on this thread: the wait runs the
+// event loop); the status line and the body.
+QPair<QByteArray, QByteArray> httpGet(quint16 port, const QByteArray &target)
+{
+    QTcpSocket s;
+    QByteArray all;
+    QObject::connect(&s, &QTcpSocket::connected, &s, [&s, target] {
+        s.write("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    });
+    QObject::connect(&s, &QTcpSocket::readyRead, &s, [&s, &all] { all += s.readAll(); });
+    s.connectToHost(QHostAddress::LocalHost, port);
+    QElapsedTimer waited;
+    waited.start();
+    while (s.state() != QAbstractSocket::UnconnectedState && waited.elapsed() < 10000)
+        QTest::qWait(5);
+    all += s.readAll();
+    const qsizetype head = all.indexOf("\r\n\r\n");
+    return {all.left(all.indexOf("\r\n")), head < 0 ? QByteArray() : all.mid(head + 4)};
+}
+
+// A side of a book: price text → quantity text, by price value.
+using BookSide = std::map<double, QString>;
+void applyLevels(BookSide &side, const QJsonArray &levels)
+{
+    for (const QJsonValue &v : levels) {
+        const QJsonArray l = v.toArray();
+        if (l.at(1).toString().toDouble() == 0.0)
+            side.erase(l.at(0).toString().toDouble());
+        else
+            side[l.at(0).toString().toDouble()] = l.at(1).toString();
+    }
+}
+} // namespace
+
+// A book scenario's REST snapshot, as Binance's /api/v3/depth: before any diff the whole pool
+// at kFirstSeq − 1; after a connection's diffs, at the last one's u, equal to the first snapshot
+// with those diffs applied (what a client keeping the book by Binance's rules holds), never
+// crossed; other symbols and scenarios refused as Binance refuses an unknown symbol.
+void TestReplayServer::depthSnapshot()
+{
+    auto server = startServer();
+    QVERIFY(server);
+    const auto [status0, body0] = httpGet(server->port(), "/book_depth_diff/api/v3/depth?symbol=BTCUSDT&limit=5000");
+    QCOMPARE(status0, QByteArray("HTTP/1.1 200 OK"));
+    const QJsonObject first = QJsonDocument::fromJson(body0).object();
+    QCOMPARE(first.value(QStringLiteral("lastUpdateId")).toInteger(), qint64(ScenarioPool::kFirstSeq - 1));
+    BookSide bids;
+    BookSide asks;
+    applyLevels(bids, first.value(QStringLiteral("bids")).toArray());
+    applyLevels(asks, first.value(QStringLiteral("asks")).toArray());
+    QVERIFY(bids.size() > 20 && asks.size() > 20);
+    QVERIFY(bids.rbegin()->first < asks.begin()->first); // not crossed
+    // Best first, as Binance writes them.
+    QCOMPARE(first.value(QStringLiteral("bids")).toArray().at(0).toArray().at(0).toString().toDouble(),
+             bids.rbegin()->first);
+
+    WsClient client;
+    client.open(server->port(), QStringLiteral("/book_depth_diff?count=120"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 120, 10000);
+    qint64 lastU = 0;
+    for (qsizetype i = 0; i < client.messages.size(); ++i) {
+        const QJsonObject data = client.json(i).value(QStringLiteral("data")).toObject();
+        applyLevels(bids, data.value(QStringLiteral("b")).toArray());
+        applyLevels(asks, data.value(QStringLiteral("a")).toArray());
+        lastU = data.value(QStringLiteral("u")).toInteger();
+    }
+    const auto [status1, body1] = httpGet(server->port(), "/book_depth_diff/api/v3/depth?symbol=BTCUSDT&limit=1000");
+    QCOMPARE(status1, QByteArray("HTTP/1.1 200 OK"));
+    const QJsonObject later = QJsonDocument::fromJson(body1).object();
+    QCOMPARE(later.value(QStringLiteral("lastUpdateId")).toInteger(), lastU);
+    BookSide snapBids;
+    BookSide snapAsks;
+    applyLevels(snapBids, later.value(QStringLiteral("bids")).toArray());
+    applyLevels(snapAsks, later.value(QStringLiteral("asks")).toArray());
+    QCOMPARE(snapBids, bids);
+    QCOMPARE(snapAsks, asks);
+    QVERIFY(bids.rbegin()->first < asks.begin()->first);
+    // limit cuts each side.
+    const QJsonObject few =
+        QJsonDocument::fromJson(httpGet(server->port(), "/book_depth_diff/api/v3/depth?symbol=BTCUSDT&limit=5").second)
+            .object();
+    QCOMPARE(few.value(QStringLiteral("bids")).toArray().size(), 5);
+
+    // Another symbol, a scenario without a book, the server's default scenario (not a book's).
+    for (const QByteArray &target :
+         {QByteArray("/book_depth_diff/api/v3/depth?symbol=ETHUSDT"),
+          QByteArray("/xlarge_depth_diff/api/v3/depth?symbol=BTCUSDT"), QByteArray("/api/v3/depth?symbol=BTCUSDT")}) {
+        const auto [status, body] = httpGet(server->port(), target);
+        QCOMPARE(status, QByteArray("HTTP/1.1 400 Bad Request"));
+        QCOMPARE(body, QByteArray(R"({"code":-1121,"msg":"Invalid symbol."})"));
+    }
+    QCOMPARE(server->connectionCount(), 1); // the websocket's: HTTP requests are no stream connections
 }
 
 void TestReplayServer::controlResponses_data()

@@ -1,10 +1,13 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details|capture [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|inspector|details|capture|book [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
-//       it under Xvfb (`import -window root`) and for docs/screenshots
+//       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
+//       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
+//       tests' BookVenueServer: its depth diffs and REST snapshot, audited every 30 s), selects it
+//       and shows its Order book pane (--details: and its Details)
 //   ui_harness load STREAMS RATE SECONDS [--no-window] [--replay-port=PORT]
 //       STREAMS websocket streams at RATE msgs/s each from an in-process replay server, or
 //       from `streamscope-replay --port PORT --loop` in another process (--replay-port: the
@@ -13,8 +16,11 @@
 //       CPU of the GUI thread and of every other thread of the process (the engine's workers,
 //       Qt's helpers) apart, as % of one core over the measured seconds
 
+#include "../books/BookVenueServer.h"
+
 #include "CaptureController.h"
 #include "DemoWorkspace.h"
+#include "DepthLadder.h"
 #include "Engine.h"
 #include "InspectorModel.h"
 #include "LatencyChart.h"
@@ -28,6 +34,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <random>
 #include <vector>
 
 #ifdef Q_OS_LINUX
@@ -222,6 +229,90 @@ static int runLoad(const QStringList &args)
     return QCoreApplication::exec();
 }
 
+// The `book` scene's venue: three instruments with 60 levels a side on a fixed grid around their
+// mid prices; every 50 ms one instrument changes a few levels near its top (a level now and then
+// goes and comes back), so the ladder flashes. Bids stay below the mid and asks above it.
+class BookScene {
+public:
+    bool start()
+    {
+        if (!m_venue.listen())
+            return false;
+        for (const Instrument &i : m_instruments) {
+            m_venue.book(i.symbol).id = 4'000'000'000LL + i.tick;
+            QList<QPair<QString, QString>> bids;
+            QList<QPair<QString, QString>> asks;
+            for (int k = 0; k < 60; ++k) {
+                bids.append({price(i, -1 - k), qty(i)});
+                asks.append({price(i, k), qty(i)});
+            }
+            m_venue.diff(i.symbol, bids, asks);
+        }
+        QObject::connect(&m_timer, &QTimer::timeout, [this] { step(); });
+        m_timer.start(50);
+        return true;
+    }
+    streamscope::StreamConfig stream() const
+    {
+        StreamConfig c;
+        c.name = QStringLiteral("binance-books");
+        c.venue = Venue("binance");
+        QStringList symbols;
+        for (const Instrument &i : m_instruments)
+            symbols << i.symbol;
+        c.url = m_venue.streamUrl(symbols);
+        c.restUrl = m_venue.restUrl();
+        c.bookAuditS = 30;
+        return c;
+    }
+
+private:
+    struct Instrument {
+        QString symbol;
+        qint64 midCents; // the mid price in hundredths
+        int tick;        // the grid, in hundredths
+        double size;     // a typical quantity
+    };
+    QString price(const Instrument &i, int step) const
+    {
+        // Asks from one tick above the mid up (step 0, 1, ...), bids from one tick below it down
+        // (step -1, -2, ...).
+        const qint64 cents = i.midCents + (step >= 0 ? step + 1 : step) * i.tick;
+        return QStringLiteral("%1.%2000000").arg(cents / 100).arg(cents % 100, 2, 10, QLatin1Char('0'));
+    }
+    QString qty(const Instrument &i)
+    {
+        const double q = std::exponential_distribution<double>(1.0)(m_rng) * i.size + i.size / 50.0;
+        return QString::number(q, 'f', 8);
+    }
+    void step()
+    {
+        const Instrument &i = m_instruments[m_next++ % m_instruments.size()];
+        QList<QPair<QString, QString>> bids;
+        QList<QPair<QString, QString>> asks;
+        std::uniform_int_distribution<int> rank(0, 15);
+        std::uniform_int_distribution<int> count(1, 3);
+        for (int n = count(m_rng); n > 0; --n) {
+            const int r = rank(m_rng);
+            const bool gone = r > 2 && std::uniform_int_distribution<int>(0, 9)(m_rng) == 0;
+            const QString q = gone ? QStringLiteral("0.00000000") : qty(i);
+            if (std::uniform_int_distribution<int>(0, 1)(m_rng) == 0)
+                bids.append({price(i, -1 - r), q});
+            else
+                asks.append({price(i, r), q});
+        }
+        m_venue.diff(i.symbol, bids, asks);
+    }
+
+    streamscope::testing::BookVenueServer m_venue;
+    QVector<Instrument> m_instruments{{QStringLiteral("BTCUSDT"), 9'712'300, 10, 0.8},
+                                      {QStringLiteral("ETHUSDT"), 361'500, 1, 12.0},
+                                      {QStringLiteral("SOLUSDT"), 23'410, 1, 90.0}};
+    std::mt19937_64 m_rng{20261202};
+    QTimer m_timer;
+    qsizetype m_next = 0;
+};
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
@@ -240,7 +331,18 @@ int main(int argc, char **argv)
     }
     Engine engine;
     ui::MainWindow window(&engine);
-    window.setWorkspace(demo.workspace(), QString());
+    BookScene books;
+    if (scene == QLatin1String("book")) {
+        if (!books.start()) {
+            qCritical("the book scene's venue could not listen on 127.0.0.1");
+            return 1;
+        }
+        Workspace ws = demo.workspace();
+        ws.streams.prepend(books.stream());
+        window.setWorkspace(ws, QString());
+    } else {
+        window.setWorkspace(demo.workspace(), QString());
+    }
     if (args.contains(QStringLiteral("--dark")))
         ui::Theme::apply(ui::Theme::Mode::Dark);
     window.move(0, 0);
@@ -325,6 +427,22 @@ int main(int argc, char **argv)
             QTableView *view = window.inspector()->view();
             view->selectRow(std::max(0, window.inspector()->model()->rowCount() - 3));
         });
+    } else if (scene == QLatin1String("book")) {
+        QTimer::singleShot(1500, &window, [&window] {
+            for (const ui::StreamTableModel::Row &r : window.streamModel()->rows())
+                if (r.snap.name == QLatin1String("binance-books"))
+                    window.selectStream(r.snap.id);
+            window.bookDock()->show();
+            window.bookDock()->raise();
+            window.resizeDocks({window.bookDock()}, {560}, Qt::Horizontal);
+        });
+        QTimer::singleShot(3000, &window, [&window] { window.ladder()->setInstrument(QStringLiteral("BTCUSDT")); });
+        // --details: the Details tab too, with the books' line and the audits' figures.
+        if (args.contains(QStringLiteral("--details")))
+            QTimer::singleShot(3000, &window, [&window] {
+                window.detailsDock()->raise();
+                window.resizeDocks({window.detailsDock()}, {420}, Qt::Vertical);
+            });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {
             window.streamTable()->selectRow(1);

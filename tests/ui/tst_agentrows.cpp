@@ -3,6 +3,7 @@
 // View → Corrected latency applies to it, and the inspector names it and says why it has
 // no messages to show.
 
+#include "DepthLadder.h"
 #include "Engine.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
@@ -82,6 +83,16 @@ private:
                                               {QStringLiteral("negative"), samples},
                                               {QStringLiteral("invalid"), 0}}},
                                  {QStringLiteral("clock_offset_ms"), 0.521},
+                                 {QStringLiteral("books"),
+                                  QJsonArray{QJsonObject{{QStringLiteral("instrument"), QStringLiteral("BTCUSDT")},
+                                                         {QStringLiteral("state"), QStringLiteral("crossed")},
+                                                         {QStringLiteral("crossed_episodes"), 2},
+                                                         {QStringLiteral("audits"), 4},
+                                                         {QStringLiteral("last_audit_match_ratio"), 0.75},
+                                                         {QStringLiteral("min_audit_match_ratio"), 0.5},
+                                                         {QStringLiteral("stale_levels"), 3}},
+                                             QJsonObject{{QStringLiteral("instrument"), QStringLiteral("ETHUSDT")},
+                                                         {QStringLiteral("state"), QStringLiteral("synced")}}}},
                                  {QStringLiteral("clock_offset_uncertainty_ms"), 0.2},
                                  {QStringLiteral("clock_offset_source"), QStringLiteral("server_time")},
                                  {QStringLiteral("latency_floor_ms"), -0.4},
@@ -150,6 +161,18 @@ void tst_AgentRows::figuresAreTheAgents()
     corrected->setChecked(true);
     QTRY_VERIFY_WITH_TIMEOUT(w.streamModel()->row(id)->latencyCorrected, scaledMs(15000));
     QTRY_VERIFY_WITH_TIMEOUT(std::abs(w.streamModel()->row(id)->p50Ms - 1.0) < 0.1, scaledMs(30000));
+
+    // The agent's order books: the Book column and Details as for a local stream; the Order book
+    // pane says why it shows no ladder.
+    QCOMPARE(w.streamModel()->index(w.streamModel()->rowOf(id), StreamTableModel::ColBook).data().toString(),
+             QStringLiteral("crossed 1"));
+    QVERIFY2(w.details()->booksText().startsWith(QLatin1String("Order books: synced 1 of 2, crossed 1")),
+             qPrintable(w.details()->booksText()));
+    QVERIFY2(w.details()->booksText().contains(
+                 QLatin1String("last audit 75.0 % of the top levels match (lowest 50.0 %), 3 stale levels")),
+             qPrintable(w.details()->booksText()));
+    QVERIFY2(w.ladder()->note().contains(QLatin1String("agent's order books stay on its machine")),
+             qPrintable(w.ladder()->note()));
 
     // The inspector names the stream, as its dock does, and says why it shows nothing.
     const QLabel *title = w.inspector()->findChild<QLabel *>(QStringLiteral("inspectorTitle"));

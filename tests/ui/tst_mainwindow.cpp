@@ -681,6 +681,10 @@ void tst_MainWindow::backlogColumnHiddenByDefaultAndInOldLayouts()
     QHeaderView *header = w.streamTable()->horizontalHeader();
     QVERIFY(header->isSectionHidden(StreamTableModel::ColBacklog));
     QVERIFY(header->isSectionHidden(StreamTableModel::ColGaps));
+    // The Book column came later still: shown, as by default, with room for "synced 3/3".
+    QVERIFY(!header->isSectionHidden(StreamTableModel::ColBook));
+    QVERIFY(header->sectionSize(StreamTableModel::ColBook)
+            >= header->fontMetrics().horizontalAdvance(QStringLiteral("synced 3/3")));
     QCOMPARE(header->visualIndex(StreamTableModel::ColActions), 1);
     QCOMPARE(header->sectionSize(StreamTableModel::ColActions), StreamActionDelegate::columnWidth());
 }

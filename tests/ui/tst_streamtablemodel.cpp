@@ -1,6 +1,8 @@
+#include "Format.h"
 #include "StreamTableModel.h"
 
 #include <QtCore/QSortFilterProxyModel>
+#include <QtGui/QBrush>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -37,6 +39,7 @@ private slots:
     void thousandRowsUpdateInOneBlock();
     void periodicStreamShowsItsPeriod();
     void backlogColumn();
+    void bookColumn();
 };
 
 void tst_StreamTableModel::passesModelTester()
@@ -269,6 +272,73 @@ void tst_StreamTableModel::backlogColumn()
     const QString unknown = model.index(1, StreamTableModel::ColBacklog).data(Qt::ToolTipRole).toString();
     QVERIFY2(unknown.startsWith(QLatin1String("Unread now: unknown; most in the last 10 s: unknown")),
              qPrintable(unknown));
+}
+
+// The Book column: the worst state of the stream's books with its count, "synced k/N" when all
+// are synced, empty without books; sorted worst first (descending), its tooltip every state.
+void tst_StreamTableModel::bookColumn()
+{
+    const auto book = [](const char *instrument, BookState state, const char *reason = "") {
+        BookStatus b;
+        b.instrument = QLatin1String(instrument);
+        b.state = state;
+        b.lastResyncReason = QLatin1String(reason);
+        return b;
+    };
+    StreamTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    StreamSnapshot synced = snap(1, QStringLiteral("synced"), 10, 0);
+    synced.books = {book("BTCUSDT", BookState::Synced), book("ETHUSDT", BookState::Synced),
+                    book("SOLUSDT", BookState::Synced)};
+    StreamSnapshot crossed = snap(2, QStringLiteral("crossed"), 10, 0);
+    crossed.books = {book("BTCUSDT", BookState::Synced), book("ETHUSDT", BookState::Crossed),
+                     book("SOLUSDT", BookState::Resyncing, "a gap: U 120 after 100")};
+    StreamSnapshot syncing = snap(3, QStringLiteral("syncing"), 10, 0);
+    syncing.books = {book("BTCUSDT", BookState::Syncing), book("ETHUSDT", BookState::Synced)};
+    StreamSnapshot none = snap(4, QStringLiteral("trades"), 10, 0);
+    model.update({synced, crossed, syncing, none}, 1000);
+
+    QCOMPARE(model.headerData(StreamTableModel::ColBook, Qt::Horizontal).toString(), QStringLiteral("Book"));
+    const auto cell = [&model](int row, int role = Qt::DisplayRole) {
+        return model.index(row, StreamTableModel::ColBook).data(role);
+    };
+    QCOMPARE(cell(0).toString(), QStringLiteral("synced 3/3"));
+    QCOMPARE(cell(1).toString(), QStringLiteral("crossed 1"));
+    QCOMPARE(cell(2).toString(), QStringLiteral("syncing 1"));
+    QCOMPARE(cell(3).toString(), QString());
+    QCOMPARE(cell(1, StreamTableModel::CsvRole).toString(), QStringLiteral("crossed 1"));
+    // Coloured by the worst state.
+    QCOMPARE(cell(0, Qt::ForegroundRole).value<QBrush>().color(), bookStateColor(BookState::Synced, false));
+    QCOMPARE(cell(1, Qt::ForegroundRole).value<QBrush>().color(), bookStateColor(BookState::Crossed, false));
+    QVERIFY(!cell(3, Qt::ForegroundRole).isValid());
+    // Every state in the tooltip, and the books not synced by name with their reason.
+    const QString tip = cell(1, Qt::ToolTipRole).toString();
+    QVERIFY2(tip.startsWith(QLatin1String("3 books: 1 synced, 1 resyncing, 1 crossed")), qPrintable(tip));
+    QVERIFY2(tip.contains(QLatin1String("ETHUSDT crossed")), qPrintable(tip));
+    QVERIFY2(tip.contains(QLatin1String("SOLUSDT resyncing: a gap: U 120 after 100")), qPrintable(tip));
+    QVERIFY2(!tip.contains(QLatin1String("BTCUSDT")), qPrintable(tip));
+    QVERIFY(!cell(3, Qt::ToolTipRole).isValid() || cell(3, Qt::ToolTipRole).toString().isEmpty());
+
+    // Sorted descending, the worst comes first and a stream without books last.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(StreamTableModel::SortRole);
+    proxy.sort(StreamTableModel::ColBook, Qt::DescendingOrder);
+    QStringList order;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        order << proxy.index(r, StreamTableModel::ColName).data().toString();
+    QCOMPARE(order,
+             (QStringList{QStringLiteral("crossed"), QStringLiteral("syncing"), QStringLiteral("synced"),
+                          QStringLiteral("trades")}));
+
+    // A book's state changing is a change of the row.
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    StreamSnapshot later = synced;
+    later.takenAtNs = kTick;
+    later.books[1].state = BookState::Desynced;
+    model.apply({later}, {}, 1100);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(cell(0).toString(), QStringLiteral("desynced 1"));
 }
 
 QTEST_MAIN(tst_StreamTableModel)

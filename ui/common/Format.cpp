@@ -71,6 +71,19 @@ QColor stateColor(StreamState state, bool dark)
     return dark ? QColor(0x9d, 0xa5, 0xb0) : QColor(0x65, 0x6d, 0x76);
 }
 
+QColor bookStateColor(BookState state, bool dark)
+{
+    switch (state) {
+    case BookState::Synced: return stateColor(StreamState::Live, dark);
+    case BookState::Syncing: return stateColor(StreamState::Connecting, dark);
+    case BookState::Resyncing: return stateColor(StreamState::Reconnecting, dark);
+    case BookState::Desynced:
+    case BookState::Crossed: return stateColor(StreamState::Failed, dark);
+    case BookState::Unknown: break;
+    }
+    return stateColor(StreamState::Unknown, dark);
+}
+
 bool isDarkPalette()
 {
     const QPalette p = QGuiApplication::palette();

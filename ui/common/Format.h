@@ -5,6 +5,7 @@
 // library's ValueFormat.h, which the alert texts use too), and the states' colours.
 // Pure functions, any thread.
 
+#include "BookStatus.h"
 #include "ClockEstimate.h"
 #include "HostClock.h"
 #include "StreamTypes.h"
@@ -33,6 +34,9 @@ QString hostClockText(const HostClockState &state);
 
 // Colour of a state for text or a badge, readable on light and dark backgrounds.
 QColor stateColor(StreamState state, bool dark);
+// Colour of an order book's state (docs/books.md): synced green, syncing blue, resyncing amber,
+// desynced and crossed red.
+QColor bookStateColor(BookState state, bool dark);
 // Whether the application palette is a dark one.
 bool isDarkPalette();
 

@@ -71,13 +71,13 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     buildCentral();
     buildDocks();
     m_actions->addToolBar();
-    m_actions->fillMenuBar(
-        {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock});
+    m_actions->fillMenuBar({m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
+                            m_eventsDock, m_alertsDock});
     m_actions->addFreeze(m_inspector->freezeAction());
     m_selection =
         new SelectionController(engine, m_hub, m_model, m_proxy, m_table,
                                 {m_rateChart, m_latencyChart, m_inspector, m_inspectorDock, m_details, m_detailsDock,
-                                 m_results, m_resultsDock, m_errors, m_errorsDock, m_eventPane},
+                                 m_results, m_resultsDock, m_errors, m_errorsDock, m_eventPane, m_ladder},
                                 this);
     m_capture = new CaptureController(engine, m_hub, m_model, m_eventLog, m_workspace, m_actions, this);
     m_status = new StatusBarController(statusBar(), m_model, &m_alertService->monitor(), this);

@@ -62,6 +62,7 @@ namespace streamscope::ui {
 class AlertsController;
 class CaptureController;
 class CaptureList;
+class DepthLadder;
 class EventLogModel;
 class EventLogPane;
 class FlightRecorderController;
@@ -117,6 +118,8 @@ public:
     RateChart *rateChart() const { return m_rateChart; }
     LatencyChart *latencyChart() const { return m_latencyChart; }
     StreamDetails *details() const { return m_details; }
+    DepthLadder *ladder() const { return m_ladder; }
+    QDockWidget *bookDock() const { return m_bookDock; }
     QDockWidget *detailsDock() const { return m_detailsDock; }
     SelectionController *selection() const { return m_selection; }
     // The selected streams that can be acted on (local ones; a remote agent's are read-only).
@@ -199,6 +202,7 @@ private:
     QSplitter *m_chartSplitter = nullptr;
     MessageInspector *m_inspector = nullptr;
     StreamDetails *m_details = nullptr;
+    DepthLadder *m_ladder = nullptr;
     ResponseModel *m_results = nullptr;
     ResponseModel *m_errors = nullptr;
     EventLogModel *m_eventLog = nullptr;
@@ -220,6 +224,7 @@ private:
     QDockWidget *m_eventsDock = nullptr;
     QDockWidget *m_alertsDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
+    QDockWidget *m_bookDock = nullptr;
     bool m_dark = false;
     QByteArray m_defaultState;
 };

@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 
 #include "AlertsController.h"
+#include "DepthLadder.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "EventLogPane.h"
@@ -70,7 +71,7 @@ void MainWindow::buildCentral()
     header->setStretchLastSection(false);
     const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     // p50 has room for a periodic stream's "every 1000 ms ±3".
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16};
+    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16, 13};
     for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
         if (c != StreamTableModel::ColActions)
             m_table->setColumnWidth(c, widths[c] * digit);
@@ -132,6 +133,14 @@ void MainWindow::buildDocks()
     m_chartSplitter->addWidget(m_latencyChart);
     m_chartSplitter->setChildrenCollapsible(false);
     m_chartsDock = dock(tr("Charts"), "chartsDock", m_chartSplitter, Qt::RightDockWidgetArea);
+    // The order book of the selected depth stream, a tab beside the charts: hidden behind them
+    // it copies nothing from the engine.
+    m_ladder = new DepthLadder(m_engine, m_hub);
+    m_bookDock = dock(tr("Order book"), "bookDock", m_ladder, Qt::RightDockWidgetArea);
+    m_bookDock->setToolTip(tr("The depth ladder and depth chart of the selected depth stream's order books"));
+    connect(m_bookDock, &QDockWidget::visibilityChanged, m_ladder, &DepthLadder::setShown);
+    tabifyDockWidget(m_chartsDock, m_bookDock);
+    m_chartsDock->raise();
 
     m_inspector = new MessageInspector(m_engine, this);
     m_inspectorDock = dock(tr("Inspector"), "inspectorDock", m_inspector, Qt::BottomDockWidgetArea);
@@ -240,8 +249,8 @@ QJsonObject MainWindow::saveLayout() const
     layout.insert(QStringLiteral("table_columns"), int(StreamTableModel::ColumnCount));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
-    for (QDockWidget *d :
-         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock})
+    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
+                           m_eventsDock, m_alertsDock})
         docks.insert(d->objectName(), !d->isHidden());
     layout.insert(QStringLiteral("docks"), docks);
     return layout;
@@ -263,8 +272,8 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     fitToScreen(); // a layout saved on a larger screen
     // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
     const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
-    for (QDockWidget *d :
-         {m_chartsDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock, m_eventsDock, m_alertsDock}) {
+    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
+                           m_eventsDock, m_alertsDock}) {
         const QJsonValue v = docks.value(d->objectName());
         if (v.isBool())
             d->setVisible(v.toBool());
@@ -287,8 +296,17 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     if (!header.isEmpty()) {
         m_table->horizontalHeader()->restoreState(header);
         // A header saved before the Backlog column came shows it: hidden, as by default.
-        if (layout.value(QStringLiteral("table_columns")).toInt() <= StreamTableModel::ColBacklog)
+        const int savedColumns = layout.value(QStringLiteral("table_columns")).toInt();
+        if (savedColumns <= StreamTableModel::ColBacklog)
             m_table->horizontalHeader()->setSectionHidden(StreamTableModel::ColBacklog, true);
+        // ... and one saved before the Book column came shows it, as by default.
+        if (savedColumns <= StreamTableModel::ColBook) {
+            m_table->horizontalHeader()->setSectionHidden(StreamTableModel::ColBook, false);
+            if (m_table->columnWidth(StreamTableModel::ColBook)
+                < m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 4)
+                m_table->setColumnWidth(StreamTableModel::ColBook,
+                                        m_table->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 13);
+        }
         // The buttons' column is as wide as its buttons, whatever width a header saved with
         // fewer buttons holds.
         m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());

@@ -1,6 +1,7 @@
 #include "SelectionController.h"
 
 #include "CaptureList.h"
+#include "DepthLadder.h"
 #include "Engine.h"
 #include "EventLogPane.h"
 #include "Format.h"
@@ -121,6 +122,12 @@ void SelectionController::showSelection()
         isRemoteStream(current)
             ? tr("An agent's messages stay on its machine: select a local stream or a capture to inspect messages.")
             : QString());
+    if (m_panes.ladder)
+        m_panes.ladder->setStream(current, name,
+                                  isRemoteStream(current)
+                                      ? tr("An agent's order books stay on its machine: its Book column and "
+                                           "Details show their state.")
+                                      : QString());
     m_panes.events->setSelectedStream(name);
     m_panes.latencyChart->setStream(current, name);
     if (current != m_panes.details->stream()) {

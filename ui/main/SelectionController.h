@@ -1,7 +1,7 @@
 #pragma once
 
 // What the panes show of the stream table's selection: the rate chart's streams, the latency
-// chart's, the inspector's and the details pane's stream, the Results and Errors lists, the
+// chart's, the inspector's, the order book's and the details pane's stream, the Results and Errors lists, the
 // event log's "Selected stream"; an open capture shows its own messages, histogram and rate.
 // Fed by the SnapshotHub's slow ticks: the per-second history (owned here), the charts, the
 // details pane (while it is shown) and the selected stream's results and errors.
@@ -25,6 +25,7 @@ class Engine;
 
 namespace streamscope::ui {
 
+class DepthLadder;
 class EventLogPane;
 class LatencyChart;
 class MessageInspector;
@@ -48,6 +49,7 @@ public:
         ResponseModel *errors = nullptr;
         QDockWidget *errorsDock = nullptr;
         EventLogPane *events = nullptr;
+        DepthLadder *ladder = nullptr; // the order book pane (null: none)
     };
 
     SelectionController(Engine *engine, SnapshotHub *hub, StreamTableModel *model, QSortFilterProxyModel *proxy,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace streamscope::ui {
@@ -35,6 +36,7 @@ QVariant StreamCells::header(int section, int role)
         case Col::ColResults: return tr("Results");
         case Col::ColErrors: return tr("Errors");
         case Col::ColBacklog: return tr("Backlog");
+        case Col::ColBook: return tr("Book");
         case Col::ColActions: return QString();
         default: break;
         }
@@ -55,11 +57,14 @@ QVariant StreamCells::header(int section, int role)
         case Col::ColErrors: return tr("Errors returned by the endpoint");
         case Col::ColBacklog:
             return tr("Bytes received but not read yet (socket and kernel queue) and the time to handle one message");
+        case Col::ColBook:
+            return tr("The local order books of a depth stream: the worst state and how many books are in it "
+                      "(synced, syncing, resyncing, desynced, crossed); hover a row for every state");
         case Col::ColActions: return tr("Stop, restart, remove");
         default: break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        if (section >= Col::ColRate && section != Col::ColActions)
+        if (section >= Col::ColRate && section != Col::ColActions && section != Col::ColBook)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -89,6 +94,7 @@ QVariant StreamCells::display(const Row &r, int column) const
     case Col::ColResults: return formatCount(s.results);
     case Col::ColErrors: return formatCount(s.errors);
     case Col::ColBacklog: return backlogText(s.freshness);
+    case Col::ColBook: return bookSummary(s.books).text();
     default: break;
     }
     return {};
@@ -135,6 +141,7 @@ QString StreamCells::csv(const Row &r, int column) const
     case Col::ColResults: return QString::number(s.results);
     case Col::ColErrors: return QString::number(s.errors);
     case Col::ColBacklog: return s.freshness.unreadBytes < 0 ? QString() : QString::number(s.freshness.unreadBytes);
+    case Col::ColBook: return bookSummary(s.books).text();
     default: break;
     }
     return {};
@@ -155,6 +162,93 @@ QString StreamCells::backlogText(const FreshnessEstimate &f)
     if (f.processingUs >= 0)
         text += tr(", %1 µs/msg").arg(f.processingUs, 0, 'f', f.processingUs < 10 ? 1 : 0);
     return text;
+}
+
+namespace {
+// Worst last: the column shows the worst state a book of the stream is in.
+int bookSeverity(BookState s)
+{
+    switch (s) {
+    case BookState::Synced: return 1;
+    case BookState::Syncing: return 2;
+    case BookState::Resyncing: return 3;
+    case BookState::Desynced: return 4;
+    case BookState::Crossed: return 5;
+    case BookState::Unknown: break;
+    }
+    return 0;
+}
+
+constexpr BookState kBookStates[] = {BookState::Synced, BookState::Syncing, BookState::Resyncing, BookState::Desynced,
+                                     BookState::Crossed};
+constexpr int kNamedBooks = 5; // books named in the tooltip, of those not synced
+} // namespace
+
+StreamCells::BookSummary StreamCells::bookSummary(const QVector<BookStatus> &books)
+{
+    BookSummary out;
+    for (const BookStatus &b : books) {
+        const int state = int(b.state);
+        if (state < 0 || state >= int(std::size(out.count)))
+            continue;
+        ++out.count[state];
+        ++out.total;
+        if (bookSeverity(b.state) > bookSeverity(out.worst))
+            out.worst = b.state;
+    }
+    return out;
+}
+
+QString StreamCells::BookSummary::text() const
+{
+    if (total == 0 || worst == BookState::Unknown)
+        return {};
+    const QString name = QString::fromLatin1(bookStateName(worst));
+    if (worst == BookState::Synced)
+        return QStringLiteral("%1 %2/%3").arg(name).arg(count[int(worst)]).arg(total);
+    return QStringLiteral("%1 %2").arg(name).arg(count[int(worst)]);
+}
+
+qint64 StreamCells::BookSummary::sortKey() const
+{
+    if (total == 0)
+        return -1;
+    return qint64(bookSeverity(worst)) * 100'000 + count[int(worst)];
+}
+
+QString StreamCells::BookSummary::toolTip(const QVector<BookStatus> &books) const
+{
+    QStringList parts;
+    for (BookState s : kBookStates) {
+        if (count[int(s)] > 0)
+            parts.append(QStringLiteral("%1 %2").arg(count[int(s)]).arg(QLatin1String(bookStateName(s))));
+    }
+    QString tip =
+        tr("%1: %2").arg(countNoun(quint64(total), tr("book"), tr("books")), parts.join(QStringLiteral(", ")));
+    int named = 0;
+    for (const BookStatus &b : books) {
+        if (b.state == BookState::Synced)
+            continue;
+        if (named++ == kNamedBooks) {
+            tip += tr("\n…");
+            break;
+        }
+        tip += QStringLiteral("\n%1 %2").arg(b.instrument, QLatin1String(bookStateName(b.state)));
+        if (!b.lastResyncReason.isEmpty() && b.state != BookState::Syncing)
+            tip += QStringLiteral(": ") + b.lastResyncReason;
+    }
+    return tip;
+}
+
+bool StreamCells::sameBookStates(const QVector<BookStatus> &a, const QVector<BookStatus> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (qsizetype i = 0; i < a.size(); ++i) {
+        if (a[i].state != b[i].state || a[i].instrument != b[i].instrument)
+            return false;
+    }
+    return true;
 }
 
 QVariant StreamCells::sort(const Row &r, int column) const
@@ -179,6 +273,7 @@ QVariant StreamCells::sort(const Row &r, int column) const
     case Col::ColResults: return s.results;
     case Col::ColErrors: return s.errors;
     case Col::ColBacklog: return qint64(s.freshness.unreadBytes);
+    case Col::ColBook: return bookSummary(s.books).sortKey();
     default: break;
     }
     return {};
@@ -276,6 +371,8 @@ QVariant StreamCells::toolTip(const Row &r, int column) const
             tip += QLatin1Char('\n') + r.snap.clock.note;
         return tip;
     }
+    if (column == Col::ColBook && !r.snap.books.isEmpty())
+        return bookSummary(r.snap.books).toolTip(r.snap.books);
     if (column == Col::ColParseErrors && !r.snap.lastParseError.isEmpty())
         return tr("Last: %1\n%2").arg(r.snap.lastParseError, peerText(r.snap.lastBadMessage, 300));
     if (!r.alert.isEmpty())

@@ -36,6 +36,22 @@ public:
     // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
     static QString backlogText(const FreshnessEstimate &f);
 
+    // The Book column: how many of a stream's order books are in each state, and the worst.
+    struct BookSummary {
+        int total = 0;
+        int count[6] = {}; // by int(BookState)
+        BookState worst = BookState::Unknown;
+        // The worst state with its count ("crossed 1"), or "synced 3/3"; empty without books.
+        QString text() const;
+        // Worst first when sorted descending; -1 without books.
+        qint64 sortKey() const;
+        // "3 books: 2 synced, 1 crossed" and the books that are not synced, by name.
+        QString toolTip(const QVector<BookStatus> &books) const;
+    };
+    static BookSummary bookSummary(const QVector<BookStatus> &books);
+    // Whether two readings' books differ in what the column shows.
+    static bool sameBookStates(const QVector<BookStatus> &a, const QVector<BookStatus> &b);
+
 private:
     static QString csvHeader(int column);
     QString stateToolTip(const Row &r) const;

@@ -114,6 +114,8 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (column == ColState)
             return QBrush(stateColor(r.snap.state, m_dark));
+        if (column == ColBook && !r.snap.books.isEmpty())
+            return QBrush(bookStateColor(StreamCells::bookSummary(r.snap.books).worst, m_dark));
         return {};
     case Qt::BackgroundRole:
         if (!r.alert.isEmpty())
@@ -127,7 +129,7 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (column >= ColRate && column != ColActions)
+        if (column >= ColRate && column != ColActions && column != ColBook)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     default: break;
@@ -254,7 +256,7 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
             || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
             || old.results != s.results || old.errors != s.errors || old.name != s.name || old.record.on != s.record.on
             || old.record.error != s.record.error || old.lastMessageMs > 0 || rate != row.msgsPerSec
-            || brate != row.bytesPerSec;
+            || brate != row.bytesPerSec || !StreamCells::sameBookStates(old.books, s.books);
         const LatencySnapshot keep = std::move(row.snap.latency);
         row.snap = s;
         row.snap.latency = std::move(keep);

@@ -41,6 +41,8 @@ public:
         // After the buttons, so that a layout saved before it keeps its columns; hidden by
         // default (docs/freshness.md, "Backpressure").
         ColBacklog,
+        // Also after the buttons for the same reason: the order books' states (docs/books.md).
+        ColBook,
         ColumnCount
     };
     enum Role {

@@ -22,6 +22,7 @@
 #include <QtWidgets/QTreeWidget>
 #include <QtWidgets/QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 
@@ -56,8 +57,11 @@ QStringList orderedKeys(const QJsonObject &o, const QStringList &first)
     return keys;
 }
 
-QString scalarText(const QJsonValue &v)
+QString scalarText(const QJsonValue &v, const QString &key)
 {
+    // A share (the audit's match ratio) reads as a percentage; none yet is null.
+    if (v.isDouble() && key.endsWith(QLatin1String("_ratio")))
+        return QStringLiteral("%1 %").arg(v.toDouble() * 100.0, 0, 'f', 1);
     switch (v.type()) {
     case QJsonValue::Bool: return v.toBool() ? QObject::tr("yes") : QObject::tr("no");
     case QJsonValue::Double: {
@@ -85,6 +89,14 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_state->setTextFormat(Qt::PlainText);
     m_state->setWordWrap(true);
     m_state->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_books = new QLabel;
+    m_books->setObjectName(QStringLiteral("detailBooks"));
+    m_books->setTextFormat(Qt::PlainText);
+    m_books->setWordWrap(true);
+    m_books->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_books->setToolTip(tr("The stream's local order books: their states, and what the last REST audits found "
+                           "(the report's \"books\" below, one entry per instrument)"));
+    m_books->hide();
 
     m_rate = new Sparkline(tr("msgs/s"), [](double v) { return formatRate(v); });
     m_rate->setObjectName(QStringLiteral("rateSparkline"));
@@ -105,6 +117,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     leftLayout->setContentsMargins(0, 0, 0, 0);
     leftLayout->addWidget(m_title);
     leftLayout->addWidget(m_state);
+    leftLayout->addWidget(m_books);
     leftLayout->addWidget(m_rate, 1);
     leftLayout->addWidget(m_latency, 1);
     leftLayout->addWidget(alertTitle);
@@ -183,6 +196,8 @@ void StreamDetails::setStream(StreamId id, const QString &name)
     m_counters->clear();
     m_items.clear();
     m_state->clear();
+    m_books->clear();
+    m_books->hide();
     m_rate->setPoints({});
     m_latency->setPoints({});
     QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
@@ -196,6 +211,9 @@ void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const 
     if (!snap.stateReason.isEmpty())
         state += QStringLiteral(": ") + snap.stateReason;
     m_state->setText(state);
+    const QString books = booksSummary(snap.books);
+    m_books->setText(books);
+    m_books->setVisible(!books.isEmpty());
 
     history.streamPoints(m_stream, m_buffer);
     m_rate->setPoints(m_buffer);
@@ -227,6 +245,62 @@ void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const 
             outermost.append(item);
     }
     qDeleteAll(outermost);
+}
+
+QString StreamDetails::booksText() const
+{
+    return m_books->text();
+}
+
+QString StreamDetails::booksSummary(const QVector<BookStatus> &books)
+{
+    if (books.isEmpty())
+        return {};
+    constexpr BookState kStates[] = {BookState::Synced, BookState::Syncing, BookState::Resyncing, BookState::Desynced,
+                                     BookState::Crossed};
+    QStringList states;
+    for (BookState st : kStates) {
+        const auto n = std::count_if(books.begin(), books.end(), [st](const BookStatus &b) { return b.state == st; });
+        if (n > 0)
+            states << (st == BookState::Synced && n < books.size()
+                           ? tr("synced %1 of %2").arg(n).arg(books.size())
+                           : QStringLiteral("%1 %2").arg(QLatin1String(bookStateName(st))).arg(n));
+    }
+    QString text = tr("Order books: %1").arg(states.join(QStringLiteral(", ")));
+    // The audits (book_audit_s): the last match and the lowest seen over the books audited.
+    double last = 2.0;
+    double lowest = 2.0;
+    qint64 stale = 0;
+    quint64 audits = 0;
+    quint64 mismatches = 0;
+    quint64 resyncs = 0;
+    quint64 crossed = 0;
+    for (const BookStatus &b : books) {
+        if (b.lastAuditMatchRatio >= 0.0)
+            last = std::min(last, b.lastAuditMatchRatio);
+        if (b.minAuditMatchRatio >= 0.0)
+            lowest = std::min(lowest, b.minAuditMatchRatio);
+        stale += std::max<qint64>(0, b.staleLevels);
+        audits += b.audits;
+        mismatches += b.auditMismatches;
+        resyncs += b.resyncs;
+        crossed += b.crossedEpisodes;
+    }
+    if (audits > 0 && last <= 1.0)
+        text += tr(" · last audit %1 % of the top levels match (lowest %2 %), %3; %4 of %5 audits found a "
+                   "difference")
+                    .arg(last * 100.0, 0, 'f', 1)
+                    .arg(lowest * 100.0, 0, 'f', 1)
+                    .arg(countNoun(quint64(stale), tr("stale level"), tr("stale levels")))
+                    .arg(mismatches)
+                    .arg(audits);
+    else
+        text += tr(" · no audit yet");
+    if (resyncs > 0 || crossed > 0)
+        text += tr(" · %1, %2")
+                    .arg(countNoun(resyncs, tr("resync"), tr("resyncs")),
+                         countNoun(crossed, tr("crossed episode"), tr("crossed episodes")));
+    return text;
 }
 
 QString StreamDetails::valueAt(const QString &path) const
@@ -263,7 +337,8 @@ void StreamDetails::setValue(const QString &path, const QString &key, const QJso
         item->setToolTip(0, path);
         m_items.insert(path, item);
         // Latency is what users look for first: open it once, then leave it as they set it.
-        if (path == QLatin1String("latency_ms") || path == QLatin1String("connections"))
+        if (path == QLatin1String("latency_ms") || path == QLatin1String("connections")
+            || path == QLatin1String("books"))
             item->setExpanded(true);
     }
     QString text;
@@ -277,10 +352,14 @@ void StreamDetails::setValue(const QString &path, const QString &key, const QJso
         text = a.isEmpty() ? tr("none") : countNoun(quint64(a.size()), tr("entry"), tr("entries"));
         for (int i = 0; i < a.size(); ++i) {
             const QString n = QString::number(i + 1);
-            setValue(path + QLatin1Char('/') + n, QStringLiteral("#") + n, a.at(i), item, seen);
+            // A book's or an instrument's entry is named by its instrument.
+            const QString instrument = a.at(i).toObject().value(QStringLiteral("instrument")).toString();
+            setValue(path + QLatin1Char('/') + n,
+                     instrument.isEmpty() ? QStringLiteral("#") + n : QStringLiteral("#%1 %2").arg(n, instrument),
+                     a.at(i), item, seen);
         }
     } else {
-        text = scalarText(value);
+        text = scalarText(value, key);
     }
     if (item->text(1) != text)
         item->setText(1, text);

@@ -52,6 +52,10 @@ public:
     // its entries are not.
     QList<QPair<QString, QString>> fields() const;
     QTreeWidget *counters() const { return m_counters; }
+    // The order books in a line (docs/books.md): "Order books: synced 2 of 3, crossed 1 · last
+    // audit 100 % of the top levels match (lowest 83.3 %), 4 stale levels"; empty without books.
+    QString booksText() const;
+    static QString booksSummary(const QVector<BookStatus> &books);
     Sparkline *rateLine() const { return m_rate; }
     Sparkline *latencyLine() const { return m_latency; }
     QAbstractItemModel *alerts() const;
@@ -66,6 +70,7 @@ private:
     QStackedWidget *m_pages = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_state = nullptr;
+    QLabel *m_books = nullptr;
     Sparkline *m_rate = nullptr;
     Sparkline *m_latency = nullptr;
     QTreeWidget *m_counters = nullptr;

@@ -1,6 +1,8 @@
 # ui/panes: the dock panes' widgets (message inspector, stream details, event log) and the
 # table's delegates.
 target_sources(streamscope_ui PRIVATE
+    panes/DepthBarDelegate.h panes/DepthBarDelegate.cpp
+    panes/DepthLadder.h panes/DepthLadder.cpp
     panes/EventLogPane.h panes/EventLogPane.cpp
     panes/FrozenColumnsView.h panes/FrozenColumnsView.cpp
     panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp

@@ -76,6 +76,44 @@ ClockEstimate clockFrom(const QJsonObject &o)
     return c;
 }
 
+// The report's order books (docs/books.md) back into their status: the Book column and Details
+// show an agent's books as a local stream's. At most 1,024 (the engine's bound), names cut to 32.
+QVector<BookStatus> booksFrom(const QJsonArray &list)
+{
+    QVector<BookStatus> out;
+    for (const QJsonValue &v : list) {
+        if (out.size() >= 1024)
+            break;
+        const QJsonObject o = v.toObject();
+        BookStatus b;
+        b.instrument = peerText(o.value(QStringLiteral("instrument")).toString().toUtf8(), 32);
+        const QString state = o.value(QStringLiteral("state")).toString();
+        for (BookState known :
+             {BookState::Syncing, BookState::Synced, BookState::Resyncing, BookState::Desynced, BookState::Crossed})
+            if (state == QLatin1String(bookStateName(known)))
+                b.state = known;
+        b.resyncs = count(o, QStringLiteral("resyncs"));
+        b.checksumFailures = count(o, QStringLiteral("checksum_failures"));
+        b.crossedEpisodes = count(o, QStringLiteral("crossed_episodes"));
+        b.audits = count(o, QStringLiteral("audits"));
+        b.auditMismatches = count(o, QStringLiteral("audit_mismatches"));
+        const auto ratio = [&o](const char *key) {
+            const QJsonValue r = o.value(QLatin1String(key));
+            return r.isDouble() && r.toDouble() >= 0.0 && r.toDouble() <= 1.0 ? r.toDouble() : -1.0;
+        };
+        b.lastAuditMatchRatio = ratio("last_audit_match_ratio");
+        b.minAuditMatchRatio = ratio("min_audit_match_ratio");
+        b.staleLevels = qint64(std::min<quint64>(count(o, QStringLiteral("stale_levels")), quint64(INT64_MAX)));
+        b.bidLevels = int(std::min<quint64>(count(o, QStringLiteral("bid_levels")), 1'000'000));
+        b.askLevels = int(std::min<quint64>(count(o, QStringLiteral("ask_levels")), 1'000'000));
+        const std::optional<double> toSync = milliseconds(o, QStringLiteral("time_to_sync_ms"));
+        b.timeToSyncMs = toSync && *toSync >= 0 ? qint64(*toSync) : -1;
+        b.lastResyncReason = peerText(o.value(QStringLiteral("last_resync_reason")).toString().toUtf8(), 300);
+        out.append(b);
+    }
+    return out;
+}
+
 // A histogram from the agent's [index, count] pairs; indices outside the bucket range and
 // counts that are no count are dropped.
 void readBuckets(const QJsonArray &pairs, LatencySnapshot &out)
@@ -250,6 +288,7 @@ bool RemoteAgent::parse(const QByteArray &json, QVector<StreamSnapshot> *out, QS
             info.url = RedactedUrl::fromText(peerText(co.value(QStringLiteral("url")).toString(), 500));
             s.connections.append(info);
         }
+        s.books = booksFrom(o.value(QStringLiteral("books")).toArray());
         const QJsonObject live = o.value(QStringLiteral("live")).toObject();
         const QJsonValue age = live.value(QStringLiteral("last_message_age_ms"));
         if (age.isDouble() && age.toDouble() >= 0 && age.toDouble() < 1e12)

@@ -1,6 +1,7 @@
 // Binance's replay scenarios (the benchmark's workloads, docs/benchmarks.md): combined-stream
 // messages of aggTrade, kline, partial depth, depth diffs and the !ticker@arr batch, alone or
-// mixed. Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing of the
+// mixed; and the demo's depth diffs of one coherent book, whose REST snapshot the server serves.
+// Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing of the
 // engine.
 
 #include "ScenarioKit.h"
@@ -69,6 +70,44 @@ PoolMessage depthDiff(ScenarioBuilder &b, quint64 i)
     return b.take();
 }
 
+// One coherent book of BTCUSDT, for the demo's depth stream and its REST snapshot: 40 price
+// levels a side on a 0.10 grid around 97,123.45 (bids from 97,123.40 down, asks from 97,123.50
+// up), so the book never crosses; each diff sets one to five levels of the top 40 a side, one
+// in eight removed (quantity 0). The pool's messages, applied in order and round again, are the
+// venue's book (replay/DepthSnapshot).
+PoolMessage bookDiff(ScenarioBuilder &b, quint64 i)
+{
+    constexpr qint64 kBestBidCents = 9'712'340;
+    constexpr qint64 kTickCents = 10;
+    constexpr int kDepth = 40;
+    const quint64 first = scenario::kFirstSeq + i * (scenario::kSeqSpan + 1);
+    b.raw(R"({"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":)").timeMs(kBaseTimeMs + i, true);
+    b.raw(R"(,"s":"BTCUSDT","U":)").seq(first, true);
+    b.raw(R"(,"u":)").seq(first + scenario::kSeqSpan, false);
+    std::uniform_int_distribution<int> count(1, 5);
+    // Nearer the top, more often: the square of a uniform draw.
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::exponential_distribution<double> size(1.5);
+    for (int side = 0; side < 2; ++side) {
+        b.raw(side == 0 ? R"(,"b":[)" : R"(],"a":[)");
+        const int n = count(b.rng());
+        for (int k = 0; k < n; ++k) {
+            const double u = unit(b.rng());
+            const qint64 rank = qint64(u * u * kDepth);
+            const qint64 cents =
+                side == 0 ? kBestBidCents - rank * kTickCents : kBestBidCents + (rank + 1) * kTickCents;
+            const bool removed = unit(b.rng()) < 0.125;
+            char level[96];
+            std::snprintf(level, sizeof level, R"(%s["%lld.%02lld000000","%.8f"])", k == 0 ? "" : ",",
+                          static_cast<long long>(cents / 100), static_cast<long long>(cents % 100),
+                          removed ? 0.0 : 0.002 + size(b.rng()));
+            b.raw(level);
+        }
+    }
+    b.raw("]}}");
+    return b.take();
+}
+
 PoolMessage tickerArr(ScenarioBuilder &b, quint64 i)
 {
     const quint64 ts = kBaseTimeMs + i;
@@ -113,9 +152,13 @@ void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
 std::vector<scenario::ScenarioDefinition> scenarios()
 {
     return {
-        {"small_aggtrade", 300000, &aggTrade, &specials}, {"medium_kline", 150000, &kline, &specials},
-        {"large_depth20", 60000, &depth20, &specials},    {"xlarge_depth_diff", 30000, &depthDiff, &specials},
-        {"huge_ticker_arr", 600, &tickerArr, &specials},  {"multiplex_mix", 120000, &mix, &specials},
+        {"small_aggtrade", 300000, &aggTrade, &specials},
+        {"medium_kline", 150000, &kline, &specials},
+        {"large_depth20", 60000, &depth20, &specials},
+        {"xlarge_depth_diff", 30000, &depthDiff, &specials},
+        {"huge_ticker_arr", 600, &tickerArr, &specials},
+        {"multiplex_mix", 120000, &mix, &specials},
+        {"book_depth_diff", 30000, &bookDiff, &specials, "BTCUSDT"},
     };
 }
 

@@ -119,6 +119,10 @@ struct ScenarioDefinition {
     // The pool's message number `index` (the pool holds up to 500, built in order).
     PoolMessage (*message)(ScenarioBuilder &b, quint64 index) = nullptr;
     void (*specials)(ScenarioBuilder &b, ScenarioSpecials &out) = nullptr;
+    // A depth-diff scenario whose diffs keep one coherent book of this instrument (bids below the
+    // asks): the replay server answers a REST snapshot of it (replay/README.md, "Order-book
+    // snapshots"). Null: no snapshot.
+    const char *bookSymbol = nullptr;
 };
 
 } // namespace streamscope::scenario
