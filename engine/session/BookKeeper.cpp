@@ -38,32 +38,49 @@ bool instrumentName(std::string_view s)
 
 MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
 {
-    return {k.event, k.bids, k.asks, k.updateId};
+    return {k.event, k.bids,  k.asks,    k.updateId, k.price,   k.qty,
+            k.levels, k.side, k.bidSide, k.askSide,  k.checksum};
 }
 } // namespace
 
 // Reads a message's levels into exact changes; the first that does not fit stops it.
 class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
 public:
-    explicit LevelReader(std::vector<LevelChange> &out)
+    // `places`: also note the most decimal places the prices and the quantities were written
+    // with (a venue's checksum formats them so).
+    explicit LevelReader(std::vector<LevelChange> &out, bool places = false)
         : m_out(out)
+        , m_places(places)
     {
     }
     bool level(bool ask, std::string_view price, std::string_view qty) override
     {
         LevelChange c;
         c.side = ask ? Side::Ask : Side::Bid;
-        if (!book::parseFixed(price, c.price)) {
+        int pricePlaces = 0;
+        int qtyPlaces = 0;
+        if (!book::parseFixed(price, c.price, m_places ? &pricePlaces : nullptr)) {
             refuse("price", price);
             return false;
         }
-        if (!book::parseFixed(qty, c.qty)) {
+        if (!book::parseFixed(qty, c.qty, m_places ? &qtyPlaces : nullptr)) {
             refuse("quantity", qty);
             return false;
         }
+        m_priceDecimals = std::max(m_priceDecimals, pricePlaces);
+        m_qtyDecimals = std::max(m_qtyDecimals, qtyPlaces);
         m_out.push_back(c);
         return true;
     }
+    void checksum(std::uint32_t value) override
+    {
+        m_checksum = value;
+        m_hasChecksum = true;
+    }
+    bool hasChecksum() const { return m_hasChecksum; }
+    std::uint32_t checksumValue() const { return m_checksum; }
+    int priceDecimals() const { return m_priceDecimals; }
+    int qtyDecimals() const { return m_qtyDecimals; }
     void updateId(std::int64_t id) override
     {
         m_id = id;
@@ -83,6 +100,11 @@ private:
     }
 
     std::vector<LevelChange> &m_out;
+    const bool m_places;
+    int m_priceDecimals = 0;
+    int m_qtyDecimals = 0;
+    std::uint32_t m_checksum = 0;
+    bool m_hasChecksum = false;
     QString m_refused;
     std::int64_t m_id = 0;
     bool m_hasId = false;
@@ -102,6 +124,9 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     , m_snapshotKeys(decoderKeys(rules.snapshotKeys()))
     , m_weight(rules.weightPerMinute())
     , m_diffType(rules.diffEventType())
+    , m_inStream(rules.snapshotSource() == book::SnapshotSource::Stream)
+    , m_checksummed(rules.checksummed())
+    , m_kindSlot(rules.kindSlot())
     , m_auditPeriodMs(qint64(config.bookAuditS) * 1000)
 {
     QString tlsError;
@@ -165,6 +190,10 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
 
 void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 {
+    if (m_inStream) {
+        onStreamData(fields, message);
+        return;
+    }
     if (fields.eventType != m_diffType || fields.symbol.empty())
         return;
     Entry *e = find(fields.symbol);
@@ -184,6 +213,77 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
     e->sync->onDiff(book::DiffIds{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId},
                     m_levels.data(), m_levels.size());
     m_dirty = true;
+}
+
+void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &message)
+{
+    const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
+    const std::string_view kind =
+        m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts ? fields.texts[std::size_t(m_kindSlot)]
+                                                                             : std::string_view();
+    const book::BookMessage what = m_rules.classify(fields.eventType, kind, ids);
+    if (what == book::BookMessage::None || fields.symbol.empty())
+        return;
+    Entry *e = find(fields.symbol);
+    if (!e && !(e = add(fields.symbol))) {
+        ++m_untracked;
+        return;
+    }
+    m_levels.clear();
+    LevelReader reader(m_levels, m_checksummed);
+    if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
+        const QString why = reader.refused().isEmpty()
+            ? QStringLiteral("the message's levels could not be read: ") + m_decoder.lastError()
+            : reader.refused();
+        e->sync->onUnreadableDiff(why);
+        m_dirty = true;
+        return;
+    }
+    book::StreamMessage m;
+    m.ids = ids;
+    m.snapshot = what == book::BookMessage::Snapshot;
+    m.hasChecksum = reader.hasChecksum();
+    m.checksum = reader.checksumValue();
+    m.priceDecimals = reader.priceDecimals();
+    m.qtyDecimals = reader.qtyDecimals();
+    e->sync->onStreamMessage(m, m_levels.data(), m_levels.size());
+    m_dirty = true;
+}
+
+void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)
+{
+    const qint64 nowMs = m_clock.monotonicMs();
+    for (const QString &instrument : instruments) {
+        const auto it = m_bySymbol.constFind(instrument.toUtf8());
+        if (it == m_bySymbol.cend())
+            continue;
+        (*it)->sync->lostByVenue(why, nowMs);
+        report(**it);
+        m_dirty = true;
+    }
+}
+
+// In-stream books: a book that lost sync is resubscribed (the venue then sends its snapshot).
+void BookKeeper::tickStream(qint64 nowMs)
+{
+    for (const std::unique_ptr<Entry> &e : m_books) {
+        BookSync &sync = *e->sync;
+        if (!sync.wantsSnapshot(nowMs))
+            continue;
+        sync.snapshotRequested(nowMs);
+        if (!m_resubscribe || !m_resubscribe(sync.instrument()))
+            sync.onSnapshotFailed(QStringLiteral("the venue's handler cannot resubscribe the book"), nowMs);
+        m_dirty = true;
+    }
+    for (const std::unique_ptr<Entry> &e : m_books) {
+        e->sync->tick(nowMs);
+        e->sync->prune(e->sync->streamDepth());
+        report(*e);
+        if (e->sync->takeChanged())
+            m_dirty = true;
+    }
+    if (m_dirty)
+        publish();
 }
 
 void BookKeeper::reset()
@@ -211,6 +311,10 @@ void BookKeeper::refill(qint64 nowMs)
 
 void BookKeeper::tick(qint64 nowMs)
 {
+    if (m_inStream) {
+        tickStream(nowMs);
+        return;
+    }
     refill(nowMs);
     const double weight = m_rules.snapshotWeight();
     // Syncs first, then audits; both within the weight and the requests in flight.

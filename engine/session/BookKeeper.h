@@ -19,6 +19,11 @@
 //     snapshot's depth (BookSync::prune);
 //   - reset() when the connections went: every book starts over.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
+// A venue whose snapshot comes in the stream (BookRules::snapshotSource() Stream) fetches
+// nothing: its snapshot and update messages (BookRules::classify()) go to the instrument's
+// BookSync::onStreamMessage() with their ids, checksum and decimal places, and a book that lost
+// sync is resubscribed through the venue's handler (setResubscriber(); VenueHandler::
+// resubscribeBook), within the book's retry backoff; no audit, no request weight.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
 // hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
@@ -33,6 +38,7 @@
 #include <QtCore/QUrl>
 #include <QtNetwork/QSslConfiguration>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -69,6 +75,13 @@ public:
 
     // The worker's manager (ServerTimeService); without one no snapshot is fetched.
     void setNetwork(QNetworkAccessManager *manager);
+    // In-stream venues: asks the venue for a new snapshot of an instrument's book (resubscribes
+    // it); false when it cannot (the book then stays desynced and says why).
+    using Resubscriber = std::function<bool(const QString &instrument)>;
+    void setResubscriber(Resubscriber resubscriber) { m_resubscribe = std::move(resubscriber); }
+    // The venue's handler found these instruments' books wrong and has asked for new snapshots
+    // (Coinbase: its connection's sequence broke).
+    void lostByVenue(const QStringList &instruments, const QString &why);
 
     // A decoded data message, whole and padded.
     void onData(const DecodedFields &fields, const MessageView &message);
@@ -95,6 +108,8 @@ private:
 
     Entry *find(std::string_view symbol);
     Entry *add(std::string_view symbol);
+    void onStreamData(const DecodedFields &fields, const MessageView &message);
+    void tickStream(qint64 nowMs);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
     bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
@@ -126,6 +141,10 @@ private:
     qint64 m_weightAtMs = -1;
     qint64 m_pausedUntilMs = 0; // the venue said to wait (429/418 Retry-After, or its IP weight nearly spent)
     std::string_view m_diffType;
+    const bool m_inStream;
+    const bool m_checksummed;
+    const int m_kindSlot;
+    Resubscriber m_resubscribe;
     int m_inFlight = 0;
     qint64 m_auditPeriodMs = 0;
 };
