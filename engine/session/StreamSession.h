@@ -71,6 +71,9 @@ public:
                   TransportFactory transports = networkTransports(), QObject *parent = nullptr);
     ~StreamSession() override;
 
+    // The stream's order books (docs/books.md); null when it keeps none. For tests and the
+    // worker's own readers.
+    const BookKeeper *books() const { return m_books.get(); }
     StreamId id() const;
     StreamState state() const { return m_status.state(); }
 
