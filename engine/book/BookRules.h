@@ -84,12 +84,14 @@ public:
     // The DecodedFields::texts slot that says whether a message is a snapshot or an update;
     // -1: none.
     virtual int kindSlot() const { return -1; }
-    // In-stream venues: the levels a side the venue keeps the book at, from the most levels a
-    // side of its snapshot (the subscribed depth, which a thin book may not fill); levels beyond
-    // it are dropped after every message (the venue sends no removal for a level that falls
-    // out of it). 0: all of them.
-    virtual std::size_t streamDepth(std::size_t snapshotLevels) const
+    // In-stream venues: the levels a side the venue keeps the book at, from the snapshot's event
+    // type (Bybit's topic "orderbook.50.X" says it) or else the most levels a side of the
+    // snapshot (the subscribed depth, which a thin book may not fill); levels beyond it are
+    // dropped after every message (the venue sends no removal for a level that falls out of
+    // it). 0: all of them.
+    virtual std::size_t streamDepth(std::string_view eventType, std::size_t snapshotLevels) const
     {
+        (void)eventType;
         (void)snapshotLevels;
         return 0;
     }

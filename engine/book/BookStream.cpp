@@ -58,7 +58,7 @@ void BookSync::streamSnapshot(const StreamMessage &message, const LevelChange *c
     for (std::size_t i = 0; i < count; ++i)
         bids += changes[i].side == Side::Bid ? 1 : 0;
     apply(m_book, changes, count);
-    m_streamDepth = m_rules.streamDepth(std::max(bids, count - bids));
+    m_streamDepth = m_rules.streamDepth(message.eventType, std::max(bids, count - bids));
     if (m_streamDepth > 0) {
         m_book.pruneBeyond(Side::Bid, m_streamDepth);
         m_book.pruneBeyond(Side::Ask, m_streamDepth);

@@ -51,6 +51,7 @@ struct LevelChange {
 // One in-stream message's book fields, as its keeper read them.
 struct StreamMessage {
     DiffIds ids;
+    std::string_view eventType; // the decoded event type (Bybit's topic), valid during the call
     bool snapshot = false;
     bool hasChecksum = false;
     std::uint32_t checksum = 0;

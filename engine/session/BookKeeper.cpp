@@ -14,6 +14,7 @@
 #include <QtNetwork/QNetworkRequest>
 
 #include <algorithm>
+#include <cstring>
 
 namespace streamscope {
 
@@ -229,6 +230,11 @@ void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &me
         ++m_untracked;
         return;
     }
+    // The decoder's views of unescaped text do not outlive its next pass (decodeLevels): the
+    // event type a snapshot's depth is read from is copied first.
+    char typeCopy[64];
+    const std::size_t typeBytes = std::min(sizeof typeCopy, fields.eventType.size());
+    std::memcpy(typeCopy, fields.eventType.data(), typeBytes);
     m_levels.clear();
     LevelReader reader(m_levels, m_checksummed);
     if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
@@ -241,6 +247,7 @@ void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &me
     }
     book::StreamMessage m;
     m.ids = ids;
+    m.eventType = std::string_view(typeCopy, typeBytes);
     m.snapshot = what == book::BookMessage::Snapshot;
     m.hasChecksum = reader.hasChecksum();
     m.checksum = reader.checksumValue();

@@ -16,6 +16,15 @@
 
 namespace streamscope::testing {
 
+// Expected levels in the form StreamBooksRig::levels() gives them.
+inline QStringList texts(std::initializer_list<const char *> items)
+{
+    QStringList out;
+    for (const char *i : items)
+        out << QLatin1String(i);
+    return out;
+}
+
 struct StreamBooksRig {
     static StreamConfig configFor(const char *venue, const QStringList &subscribe)
     {

@@ -2,6 +2,9 @@
 
 #include "BybitFields.h"
 
+#include <algorithm>
+#include <charconv>
+
 namespace streamscope::bybit {
 
 using book::BookMessage;
@@ -36,8 +39,14 @@ DiffAction BybitBookRules::next(const book::DiffIds &diff, std::int64_t bookId) 
     return bookId < INT64_MAX && diff.last == bookId + 1 ? DiffAction::Apply : DiffAction::Gap;
 }
 
-std::size_t BybitBookRules::streamDepth(std::size_t snapshotLevels) const
+std::size_t BybitBookRules::streamDepth(std::string_view topic, std::size_t snapshotLevels) const
 {
+    // "orderbook.<depth>.<symbol>"
+    std::size_t depth = 0;
+    const std::string_view rest = topic.substr(std::min(topic.size(), diffEventType().size()));
+    const auto r = std::from_chars(rest.data(), rest.data() + rest.size(), depth);
+    if (r.ec == std::errc() && r.ptr != rest.data() + rest.size() && *r.ptr == '.' && depth > 0 && depth <= 100'000)
+        return depth;
     for (const std::size_t d : kDepths) {
         if (snapshotLevels <= d)
             return d;

@@ -10,8 +10,9 @@
 //   - a "delta" sets each level's absolute size (0 removes it); its "u" is the book's + 1, else
 //     the book has a gap (a "u" that went back too) and resyncs (resubscribed);
 //   - level-1 books are snapshots only (one resent with the same "u" after 3 s unchanged).
-// The depth is the topic's; the book is cut to the snapshot's size a side rounded up to the
-// depths Bybit offers (kDepths). No checksum.
+// The book is cut to the topic's depth after every message (Bybit sends no removal for a level
+// pushed beyond it); a topic without one, to the snapshot's size a side rounded up to the depths
+// Bybit offers (kDepths). No checksum.
 //
 // Thread contract: an immutable static object.
 
@@ -33,7 +34,7 @@ public:
     book::LevelKeys diffKeys() const override { return {"data", "b", "a", {}}; }
     book::LevelKeys snapshotKeys() const override { return diffKeys(); }
     book::DiffAction next(const book::DiffIds &diff, std::int64_t bookId) const override;
-    std::size_t streamDepth(std::size_t snapshotLevels) const override;
+    std::size_t streamDepth(std::string_view eventType, std::size_t snapshotLevels) const override;
 
 private:
     BybitBookRules() = default;

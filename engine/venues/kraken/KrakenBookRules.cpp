@@ -62,7 +62,7 @@ DiffAction KrakenBookRules::next(const book::DiffIds &, std::int64_t) const
     return DiffAction::Apply; // no sequence: the checksum is the check
 }
 
-std::size_t KrakenBookRules::streamDepth(std::size_t snapshotLevels) const
+std::size_t KrakenBookRules::streamDepth(std::string_view, std::size_t snapshotLevels) const
 {
     for (const std::size_t d : kDepths) {
         if (snapshotLevels <= d)

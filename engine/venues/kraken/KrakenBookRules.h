@@ -47,7 +47,7 @@ public:
     }
     book::LevelKeys snapshotKeys() const override { return diffKeys(); }
     book::DiffAction next(const book::DiffIds &diff, std::int64_t bookId) const override;
-    std::size_t streamDepth(std::size_t snapshotLevels) const override;
+    std::size_t streamDepth(std::string_view eventType, std::size_t snapshotLevels) const override;
     bool checksummed() const override { return true; }
     std::uint32_t checksum(const book::OrderBook &book, int priceDecimals, int qtyDecimals) const override;
 

@@ -36,8 +36,18 @@ DiffAction OkxBookRules::next(const book::DiffIds &diff, std::int64_t bookId) co
     return diff.prev == bookId ? DiffAction::Apply : DiffAction::Gap;
 }
 
-std::size_t OkxBookRules::streamDepth(std::size_t snapshotLevels) const
+std::size_t OkxBookRules::streamDepth(std::string_view channel, std::size_t snapshotLevels) const
 {
+    struct Known {
+        std::string_view channel;
+        std::size_t depth;
+    };
+    static constexpr Known kChannels[] = {{"books", 400},        {"books-l2-tbt", 400}, {"books50-l2-tbt", 50},
+                                          {"books5", 5},         {"bbo-tbt", 1}};
+    for (const Known &k : kChannels) {
+        if (channel == k.channel)
+            return k.depth;
+    }
     for (const std::size_t d : kDepths) {
         if (snapshotLevels <= d)
             return d;

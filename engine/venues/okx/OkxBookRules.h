@@ -13,7 +13,8 @@
 //     the chain goes on from the new seqId); any other prevSeqId is a gap, and the book
 //     resyncs (resubscribed);
 //   - the "checksum" field has been deprecated (0 since mid-2026): it is not read.
-// The book is cut to the snapshot's size a side rounded up to the channels' depths (kDepths).
+// The book is cut to its channel's depth ("books" 400, "books50-l2-tbt" 50, "books5" 5,
+// "bbo-tbt" 1); another channel's, to the snapshot's size a side rounded up to those (kDepths).
 //
 // Thread contract: an immutable static object.
 
@@ -35,7 +36,7 @@ public:
     book::LevelKeys diffKeys() const override { return {"data", "bids", "asks", {}}; }
     book::LevelKeys snapshotKeys() const override { return diffKeys(); }
     book::DiffAction next(const book::DiffIds &diff, std::int64_t bookId) const override;
-    std::size_t streamDepth(std::size_t snapshotLevels) const override;
+    std::size_t streamDepth(std::string_view eventType, std::size_t snapshotLevels) const override;
 
 private:
     OkxBookRules() = default;
