@@ -4,6 +4,7 @@
 #include "book/Crc32.h"
 #include "book/OrderBook.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace streamscope::kraken {
@@ -19,9 +20,11 @@ namespace {
 // not fit (more places than the book keeps, whose product passes int64).
 bool feed(std::uint32_t &crc, Fixed v, int places)
 {
+    static constexpr Fixed kPow10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000};
+    static_assert(book::kDecimals == 8);
     Fixed n = v;
-    for (int p = places; p < book::kDecimals; ++p)
-        n /= 10; // exact: no value has more places than the most seen
+    if (places < book::kDecimals)
+        n /= kPow10[book::kDecimals - std::max(0, places)]; // exact: no value has more places than the most seen
     for (int p = book::kDecimals; p < places; ++p) {
         if (n > INT64_MAX / 10)
             return false;
