@@ -47,16 +47,16 @@ enum class BookMessage : std::uint8_t { None, Diff, Snapshot };
 // `asks`, or all in one array under `levels` whose objects say their side under `side`
 // (Coinbase: "bid" or "offer").
 struct LevelKeys {
-    std::string_view event;    // the key of an envelope's nested event ("data", an object or an
-                               // array whose first element is read); empty: the root
-    std::string_view bids;     // "b"
-    std::string_view asks;     // "a"
-    std::string_view updateId; // a snapshot's update id ("lastUpdateId"); empty in diffs
-    std::string_view price = {};    // an object level's price key ("price"); empty: array levels
-    std::string_view qty = {};      // and its quantity key ("qty")
-    std::string_view levels = {};   // one array of both sides ("updates"); empty: bids and asks
-    std::string_view side = {};     // its levels' side key ("side")
-    std::string_view bidSide = {};  // the side's values ("bid", "offer")
+    std::string_view event;        // the key of an envelope's nested event ("data", an object or an
+                                   // array whose first element is read); empty: the root
+    std::string_view bids;         // "b"
+    std::string_view asks;         // "a"
+    std::string_view updateId;     // a snapshot's update id ("lastUpdateId"); empty in diffs
+    std::string_view price = {};   // an object level's price key ("price"); empty: array levels
+    std::string_view qty = {};     // and its quantity key ("qty")
+    std::string_view levels = {};  // one array of both sides ("updates"); empty: bids and asks
+    std::string_view side = {};    // its levels' side key ("side")
+    std::string_view bidSide = {}; // the side's values ("bid", "offer")
     std::string_view askSide = {};
     std::string_view checksum = {}; // the venue's checksum of the book, an unsigned 32-bit integer
 };

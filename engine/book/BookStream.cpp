@@ -111,8 +111,8 @@ void BookSync::streamTick(qint64 nowMs)
         m_changed = true;
     }
     if (m_fetching && m_requestedAtMs >= 0 && nowMs - m_requestedAtMs >= kStreamSnapshotTimeoutMs)
-        onSnapshotFailed(QStringLiteral("no snapshot within %1 s of resubscribing").arg(kStreamSnapshotTimeoutMs / 1000),
-                         nowMs);
+        onSnapshotFailed(
+            QStringLiteral("no snapshot within %1 s of resubscribing").arg(kStreamSnapshotTimeoutMs / 1000), nowMs);
 }
 
 } // namespace streamscope::book

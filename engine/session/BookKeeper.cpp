@@ -39,8 +39,7 @@ bool instrumentName(std::string_view s)
 
 MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
 {
-    return {k.event, k.bids,  k.asks,    k.updateId, k.price,   k.qty,
-            k.levels, k.side, k.bidSide, k.askSide,  k.checksum};
+    return {k.event, k.bids, k.asks, k.updateId, k.price, k.qty, k.levels, k.side, k.bidSide, k.askSide, k.checksum};
 }
 } // namespace
 
@@ -219,9 +218,9 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &message)
 {
     const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
-    const std::string_view kind =
-        m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts ? fields.texts[std::size_t(m_kindSlot)]
-                                                                             : std::string_view();
+    const std::string_view kind = m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts
+        ? fields.texts[std::size_t(m_kindSlot)]
+        : std::string_view();
     const book::BookMessage what = m_rules.classify(fields.eventType, kind, ids);
     if (what == book::BookMessage::None || fields.symbol.empty())
         return;

@@ -28,7 +28,7 @@ constexpr int kBatches = 201;
 constexpr int kPerBatch = 1000;
 
 // The median over kBatches of the ns one call of `step(i)` takes, i counting on across batches.
-template <typename Step>
+template<typename Step>
 double medianNs(Step step)
 {
     std::vector<double> samples;
@@ -104,9 +104,10 @@ private slots:
     {
         QFETCH(QString, venue);
         QFETCH(int, depth);
-        const BookRules &rules = venue == QLatin1String("bybit") ? static_cast<const BookRules &>(bybit::BybitBookRules::instance())
-            : venue == QLatin1String("okx")                      ? static_cast<const BookRules &>(okx::OkxBookRules::instance())
-                                                                 : static_cast<const BookRules &>(kraken::KrakenBookRules::instance());
+        const BookRules &rules = venue == QLatin1String("bybit")
+            ? static_cast<const BookRules &>(bybit::BybitBookRules::instance())
+            : venue == QLatin1String("okx") ? static_cast<const BookRules &>(okx::OkxBookRules::instance())
+                                            : static_cast<const BookRules &>(kraken::KrakenBookRules::instance());
         const bool kraken = venue == QLatin1String("kraken");
         const bool okx = venue == QLatin1String("okx");
         const Fixed mid = 45000 * kUnit;
@@ -117,8 +118,8 @@ private slots:
         m.snapshot = true;
         m.ids = {INT64_MIN, 100, okx ? -1 : INT64_MIN};
         m.eventType = venue == QLatin1String("bybit") ? std::string_view("orderbook.200.X")
-            : okx                                       ? std::string_view("books")
-                                                        : std::string_view("book");
+            : okx                                     ? std::string_view("books")
+                                                      : std::string_view("book");
         m.priceDecimals = 1;
         m.qtyDecimals = 8;
         // Kraken: the snapshot's checksum, as the venue would send it.
@@ -191,20 +192,22 @@ private slots:
         for (int i = 0; i < 200; ++i)
             asks += (i ? "," : "") + QStringLiteral(R"(["%1.0","2.5"])").arg(45001 + i).toUtf8();
         asks += ']';
-        rig.last()->deliver(R"({"topic":"orderbook.200.BTCUSDT","type":"snapshot","ts":1780000000000,"data":{"s":"BTCUSDT","b":)"
-                            + bids + R"(,"a":)" + asks + R"(,"u":100,"seq":7},"cts":1780000000000})");
+        rig.last()->deliver(
+            R"({"topic":"orderbook.200.BTCUSDT","type":"snapshot","ts":1780000000000,"data":{"s":"BTCUSDT","b":)" + bids
+            + R"(,"a":)" + asks + R"(,"u":100,"seq":7},"cts":1780000000000})");
         const std::int64_t total = std::int64_t(kBatches) * kPerBatch;
         std::vector<QByteArray> messages;
         messages.reserve(std::size_t(total));
         for (std::int64_t i = 0; i < total; ++i) {
             const bool ask = i & 1;
-            messages.push_back(QStringLiteral(R"({"topic":"orderbook.200.BTCUSDT","type":"delta","ts":1780000000000,)"
-                                              R"("data":{"s":"BTCUSDT","b":[%1],"a":[%2],"u":%3,"seq":%4},"cts":1780000000000})")
-                                   .arg(ask ? QString() : QStringLiteral(R"(["%1.0","%2"])").arg(45000 - (i / 2) % 50).arg(1 + i % 7),
-                                        ask ? QStringLiteral(R"(["%1.0","%2"])").arg(45001 + (i / 2) % 50).arg(1 + i % 7) : QString())
-                                   .arg(101 + i)
-                                   .arg(8 + i)
-                                   .toUtf8());
+            messages.push_back(
+                QStringLiteral(R"({"topic":"orderbook.200.BTCUSDT","type":"delta","ts":1780000000000,)"
+                               R"("data":{"s":"BTCUSDT","b":[%1],"a":[%2],"u":%3,"seq":%4},"cts":1780000000000})")
+                    .arg(ask ? QString() : QStringLiteral(R"(["%1.0","%2"])").arg(45000 - (i / 2) % 50).arg(1 + i % 7),
+                         ask ? QStringLiteral(R"(["%1.0","%2"])").arg(45001 + (i / 2) % 50).arg(1 + i % 7) : QString())
+                    .arg(101 + i)
+                    .arg(8 + i)
+                    .toUtf8());
         }
         const double ns = medianNs([&](std::int64_t i) { rig.last()->deliver(messages[std::size_t(i)]); });
         if (books) {

@@ -163,8 +163,10 @@ private:
 void fill(KrakenBookServer::Book &b, double mid)
 {
     for (int i = 1; i <= 12; ++i) {
-        KrakenBookServer::set(b.bids, QString::number(mid - i * 0.5, 'f', 1), QStringLiteral("1.%1").arg(i, 8, 10, QLatin1Char('0')));
-        KrakenBookServer::set(b.asks, QString::number(mid + i * 0.5, 'f', 1), QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
+        KrakenBookServer::set(b.bids, QString::number(mid - i * 0.5, 'f', 1),
+                              QStringLiteral("1.%1").arg(i, 8, 10, QLatin1Char('0')));
+        KrakenBookServer::set(b.asks, QString::number(mid + i * 0.5, 'f', 1),
+                              QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
     }
 }
 
@@ -249,7 +251,8 @@ void TestKrakenBooksLoopback::checksumMismatchResubscribesOneBook()
     QCOMPARE(entry.value(QStringLiteral("checksum_failures")).toInt(), 1);
     QCOMPARE(entry.value(QStringLiteral("resyncs")).toInt(), 1);
     QCOMPARE(entry.value(QStringLiteral("bid_levels")).toInt(), 10);
-    QVERIFY(entry.value(QStringLiteral("last_resync_reason")).toString().startsWith(QLatin1String("checksum mismatch")));
+    QVERIFY(
+        entry.value(QStringLiteral("last_resync_reason")).toString().startsWith(QLatin1String("checksum mismatch")));
     QVERIFY(entry.value(QStringLiteral("time_to_sync_ms")).toInt() >= 0);
 }
 

@@ -104,7 +104,8 @@ private slots:
         QVERIFY2(s.lastResyncReason.contains(QStringLiteral("103")), qPrintable(s.lastResyncReason));
         const QStringList sent = r.takeSent();
         QCOMPARE(sent.size(), 2);
-        QVERIFY2(sent[0].contains(QStringLiteral("unsubscribe")) && sent[0].contains(QStringLiteral("orderbook.50.BTCUSDT")),
+        QVERIFY2(sent[0].contains(QStringLiteral("unsubscribe"))
+                     && sent[0].contains(QStringLiteral("orderbook.50.BTCUSDT")),
                  qPrintable(sent[0]));
         QVERIFY2(sent[1].contains(QStringLiteral("\"subscribe\"")) && !sent[1].contains(QStringLiteral("ETHUSDT")),
                  qPrintable(sent[1]));

@@ -65,9 +65,9 @@ QByteArray levelsJson(const Levels &levels)
 
 QByteArray message(const char *type, const char *symbol, const Levels &bids, const Levels &asks, quint32 checksum)
 {
-    return QByteArray(R"({"channel":"book","type":")") + type + R"(","data":[{"symbol":")" + symbol
-        + R"(","bids":)" + levelsJson(bids) + R"(,"asks":)" + levelsJson(asks) + R"(,"checksum":)"
-        + QByteArray::number(checksum) + R"(,"timestamp":"2026-12-02T14:00:00.000000Z"}]})";
+    return QByteArray(R"({"channel":"book","type":")") + type + R"(","data":[{"symbol":")" + symbol + R"(","bids":)"
+        + levelsJson(bids) + R"(,"asks":)" + levelsJson(asks) + R"(,"checksum":)" + QByteArray::number(checksum)
+        + R"(,"timestamp":"2026-12-02T14:00:00.000000Z"}]})";
 }
 
 QByteArray snapshot(const char *symbol = "BTC/USD")

@@ -56,7 +56,7 @@ private slots:
         StreamBooksRig r = rig();
         r.send(snapshot());
         r.send(update(100, 123, R"([["8476.98","0","0","0"],["8476.50","7","0","2"]])"));
-        r.send(update(123, 123, "[]"));            // the keep-alive after ~60 s idle
+        r.send(update(123, 123, "[]")); // the keep-alive after ~60 s idle
         r.send(update(123, 130, "[]", R"([["8477.00","10","0","3"]])"));
         QCOMPARE(r.state("BTC-USDT"), BookState::Synced);
         QCOMPARE(r.levels("BTC-USDT", Side::Bid), texts({"8476.5:7", "8475.55:101"}));

@@ -21,8 +21,7 @@ int BybitBookRules::kindSlot() const
     return kType;
 }
 
-BookMessage BybitBookRules::classify(std::string_view eventType, std::string_view kind,
-                                     const book::DiffIds &ids) const
+BookMessage BybitBookRules::classify(std::string_view eventType, std::string_view kind, const book::DiffIds &ids) const
 {
     if (eventType.substr(0, diffEventType().size()) != diffEventType())
         return BookMessage::None;

@@ -18,8 +18,7 @@ int CoinbaseBookRules::kindSlot() const
     return kEventType;
 }
 
-BookMessage CoinbaseBookRules::classify(std::string_view eventType, std::string_view kind,
-                                        const book::DiffIds &) const
+BookMessage CoinbaseBookRules::classify(std::string_view eventType, std::string_view kind, const book::DiffIds &) const
 {
     if (eventType != diffEventType())
         return BookMessage::None;

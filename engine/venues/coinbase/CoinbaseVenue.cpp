@@ -96,9 +96,10 @@ void CoinbaseVenue::sequence(int link, std::int64_t sequenceNum)
                 books << s.instrument;
         }
         if (!books.isEmpty())
-            m_host.booksLost(books, QStringLiteral("the connection's sequence broke (%1 after %2): resubscribed")
-                                        .arg(sequenceNum)
-                                        .arg(expected - 1));
+            m_host.booksLost(books,
+                             QStringLiteral("the connection's sequence broke (%1 after %2): resubscribed")
+                                 .arg(sequenceNum)
+                                 .arg(expected - 1));
     }
 }
 

@@ -42,8 +42,8 @@ std::size_t OkxBookRules::streamDepth(std::string_view channel, std::size_t snap
         std::string_view channel;
         std::size_t depth;
     };
-    static constexpr Known kChannels[] = {{"books", 400},        {"books-l2-tbt", 400}, {"books50-l2-tbt", 50},
-                                          {"books5", 5},         {"bbo-tbt", 1}};
+    static constexpr Known kChannels[] = {
+        {"books", 400}, {"books-l2-tbt", 400}, {"books50-l2-tbt", 50}, {"books5", 5}, {"bbo-tbt", 1}};
     for (const Known &k : kChannels) {
         if (channel == k.channel)
             return k.depth;
