@@ -59,6 +59,11 @@ struct LevelKeys {
     std::string_view bidSide = {}; // the side's values ("bid", "offer")
     std::string_view askSide = {};
     std::string_view checksum = {}; // the venue's checksum of the book, an unsigned 32-bit integer
+    // Every element of the `event` array an event of its own instrument, named under
+    // `eventSymbol` ("product_id"), its kind under `eventKind` ("type") (Coinbase: one message
+    // may carry several products' events); empty: the message's first element stands for it.
+    std::string_view eventSymbol = {};
+    std::string_view eventKind = {};
 };
 
 class OrderBook;

@@ -729,6 +729,11 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
                 return e;
             sink.updateId(id);
             failedKey = {};
+        } else if (nested && !keys.eventSymbol.empty() && (key == keys.eventSymbol || key == keys.eventKind)) {
+            std::string_view text;
+            if (auto e = field.value().get_string().get(text))
+                return e;
+            sink.eventText(key == keys.eventSymbol, text);
         } else if (!keys.checksum.empty() && key == keys.checksum) {
             failedKey = keys.checksum;
             std::uint64_t sum = 0;
@@ -750,12 +755,22 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
                 ondemand::array events;
                 if (auto e = value.get_array().get(events))
                     return e;
-                for (auto first : events) {
-                    if (first.get_object().get(inner) == simdjson::SUCCESS) {
-                        if (auto e = walkLevels(inner, keys, sink, true, failedKey, stopped))
-                            return e;
+                for (auto element : events) {
+                    if (keys.eventSymbol.empty()) {
+                        if (element.get_object().get(inner) == simdjson::SUCCESS) {
+                            if (auto e = walkLevels(inner, keys, sink, true, failedKey, stopped))
+                                return e;
+                        }
+                        break; // the first element stands for the message
                     }
-                    break; // the first element stands for the message
+                    // Each element an event of its own instrument (Coinbase).
+                    if (auto e = element.get_object().get(inner))
+                        return e;
+                    sink.beginEvent();
+                    if (auto e = walkLevels(inner, keys, sink, true, failedKey, stopped))
+                        return e;
+                    if (stopped)
+                        break;
                 }
                 if (stopped)
                     return simdjson::SUCCESS;

@@ -68,7 +68,8 @@ public:
     // (`bidSide` or `askSide`); a price or quantity is a string or a number, handed over as the
     // text sent. In the root or in the object under `event` (an envelope's "data"; an array's
     // first element; empty: the root only); an update id under `updateId` (a REST snapshot's
-    // "lastUpdateId"; empty: none) and the venue's checksum under `checksum` (empty: none).
+    // "lastUpdateId"; empty: none) and the venue's checksum under `checksum` (empty: none). With
+    // `eventSymbol`, every element of the `event` array is read, each an instrument's event.
     // Keys as written in the message.
     struct LevelKeys {
         std::string_view event;
@@ -82,6 +83,10 @@ public:
         std::string_view bidSide = {};
         std::string_view askSide = {};
         std::string_view checksum = {};
+        // Each element of the `event` array an event of its own (Coinbase): its instrument and
+        // its kind under these keys, handed over with LevelSink::beginEvent() / eventText().
+        std::string_view eventSymbol = {};
+        std::string_view eventKind = {};
     };
     // Receives the levels in the order they come, as the text sent (valid during the call).
     class LevelSink {
@@ -90,6 +95,13 @@ public:
         virtual bool level(bool ask, std::string_view price, std::string_view qty) = 0;
         virtual void updateId(std::int64_t id) = 0;
         virtual void checksum(std::uint32_t value) { (void)value; }
+        // An event of its own begins (LevelKeys::eventSymbol), and its symbol or kind text.
+        virtual void beginEvent() { }
+        virtual void eventText(bool symbol, std::string_view text)
+        {
+            (void)symbol;
+            (void)text;
+        }
 
     protected:
         ~LevelSink() = default;

@@ -39,7 +39,8 @@ bool instrumentName(std::string_view s)
 
 MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
 {
-    return {k.event, k.bids, k.asks, k.updateId, k.price, k.qty, k.levels, k.side, k.bidSide, k.askSide, k.checksum};
+    return {k.event, k.bids,    k.asks,    k.updateId, k.price,       k.qty,      k.levels,
+            k.side,  k.bidSide, k.askSide, k.checksum, k.eventSymbol, k.eventKind};
 }
 } // namespace
 
@@ -48,10 +49,29 @@ class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
 public:
     // `places`: also note the most decimal places the prices and the quantities were written
     // with (a venue's checksum formats them so).
-    explicit LevelReader(std::vector<LevelChange> &out, bool places = false)
+    // `events`: a message of several instruments' events (LevelKeys::eventSymbol): where each
+    // begins in `out`, its symbol and kind.
+    explicit LevelReader(std::vector<LevelChange> &out, bool places = false, std::vector<EventSlice> *events = nullptr)
         : m_out(out)
         , m_places(places)
+        , m_events(events)
     {
+    }
+    void beginEvent() override
+    {
+        if (m_events)
+            m_events->push_back(EventSlice{std::uint32_t(m_out.size())});
+    }
+    void eventText(bool symbol, std::string_view text) override
+    {
+        if (!m_events || m_events->empty())
+            return;
+        EventSlice &e = m_events->back();
+        char *to = symbol ? e.symbol : e.kind;
+        const std::size_t room = symbol ? sizeof e.symbol : sizeof e.kind;
+        const std::size_t n = std::min(room, text.size());
+        std::memcpy(to, text.data(), n);
+        (symbol ? e.symbolBytes : e.kindBytes) = text.size() > room ? 0 : std::uint8_t(n); // too long: none
     }
     bool level(bool ask, std::string_view price, std::string_view qty) override
     {
@@ -101,6 +121,7 @@ private:
 
     std::vector<LevelChange> &m_out;
     const bool m_places;
+    std::vector<EventSlice> *const m_events;
     int m_priceDecimals = 0;
     int m_qtyDecimals = 0;
     std::uint32_t m_checksum = 0;
@@ -127,11 +148,13 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     , m_inStream(rules.snapshotSource() == book::SnapshotSource::Stream)
     , m_checksummed(rules.checksummed())
     , m_kindSlot(rules.kindSlot())
+    , m_multiEvent(!rules.diffKeys().eventSymbol.empty())
     , m_auditPeriodMs(qint64(config.bookAuditS) * 1000)
 {
     QString tlsError;
     m_tls = tlsConfiguration(config, &tlsError); // a bad CA file fails the stream's own connection first
     m_levels.reserve(4096);
+    m_events.reserve(16);
 }
 
 BookKeeper::~BookKeeper()
@@ -217,6 +240,10 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 
 void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &message)
 {
+    if (m_multiEvent) {
+        onEventsData(fields, message);
+        return;
+    }
     const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
     const std::string_view kind = m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts
         ? fields.texts[std::size_t(m_kindSlot)]
@@ -254,6 +281,55 @@ void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &me
     m.qtyDecimals = reader.qtyDecimals();
     e->sync->onStreamMessage(m, m_levels.data(), m_levels.size());
     m_dirty = true;
+}
+
+// A message whose every event is an instrument's own (Coinbase): each to its book.
+void BookKeeper::onEventsData(const DecodedFields &fields, const MessageView &message)
+{
+    const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
+    const std::string_view firstKind = m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts
+        ? fields.texts[std::size_t(m_kindSlot)]
+        : std::string_view();
+    if (m_rules.classify(fields.eventType, firstKind, ids) == book::BookMessage::None)
+        return; // another channel's
+    char typeCopy[64];
+    const std::size_t typeBytes = std::min(sizeof typeCopy, fields.eventType.size());
+    std::memcpy(typeCopy, fields.eventType.data(), typeBytes);
+    const std::string_view type(typeCopy, typeBytes);
+    Entry *first = fields.symbol.empty() ? nullptr : find(fields.symbol);
+    m_levels.clear();
+    m_events.clear();
+    LevelReader reader(m_levels, m_checksummed, &m_events);
+    if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
+        // Which event was unreadable is not known: the first product's book cannot follow.
+        if (first) {
+            first->sync->onUnreadableDiff(reader.refused().isEmpty()
+                                              ? QStringLiteral("the message's levels could not be read: ")
+                                                  + m_decoder.lastError()
+                                              : reader.refused());
+            m_dirty = true;
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < m_events.size(); ++i) {
+        const EventSlice &slice = m_events[i];
+        const std::string_view symbol(slice.symbol, slice.symbolBytes);
+        const book::BookMessage what = m_rules.classify(type, std::string_view(slice.kind, slice.kindBytes), ids);
+        if (what == book::BookMessage::None || symbol.empty())
+            continue;
+        Entry *e = find(symbol);
+        if (!e && !(e = add(symbol))) {
+            ++m_untracked;
+            continue;
+        }
+        const std::size_t end = i + 1 < m_events.size() ? m_events[i + 1].begin : m_levels.size();
+        book::StreamMessage m;
+        m.ids = ids;
+        m.eventType = type;
+        m.snapshot = what == book::BookMessage::Snapshot;
+        e->sync->onStreamMessage(m, m_levels.data() + slice.begin, end - slice.begin);
+        m_dirty = true;
+    }
 }
 
 void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)

@@ -108,7 +108,16 @@ private:
 
     Entry *find(std::string_view symbol);
     Entry *add(std::string_view symbol);
+    // One event of a message of several instruments' events (book::LevelKeys::eventSymbol).
+    struct EventSlice {
+        std::uint32_t begin = 0; // its first level in m_levels
+        char symbol[kMaxInstrumentChars] = {};
+        std::uint8_t symbolBytes = 0; // 0: none, or too long to be one of ours
+        char kind[16] = {};
+        std::uint8_t kindBytes = 0;
+    };
     void onStreamData(const DecodedFields &fields, const MessageView &message);
+    void onEventsData(const DecodedFields &fields, const MessageView &message);
     void tickStream(qint64 nowMs);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
@@ -134,6 +143,7 @@ private:
     QHash<QByteArray, Entry *> m_bySymbol; // keys are Entry::key
     Entry *m_last = nullptr;
     std::vector<book::LevelChange> m_levels; // the current diff's, reused
+    std::vector<EventSlice> m_events;        // the current message's events, reused
     quint64 m_untracked = 0;
     bool m_dirty = true;
 
@@ -144,6 +154,7 @@ private:
     const bool m_inStream;
     const bool m_checksummed;
     const int m_kindSlot;
+    const bool m_multiEvent; // every event of a message its own instrument's (Coinbase)
     Resubscriber m_resubscribe;
     int m_inFlight = 0;
     qint64 m_auditPeriodMs = 0;

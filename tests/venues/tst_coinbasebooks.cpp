@@ -126,6 +126,24 @@ private slots:
         QCOMPARE(r.status("BTC-USD").crossedEpisodes, quint64(1));
     }
 
+    // One message, two products' events: each to its own book.
+    void twoProductsInOneMessage()
+    {
+        StreamBooksRig r = rig();
+        r.send(snapshot(0));
+        r.send(snapshot(1, "ETH-USD"));
+        r.send(R"({"channel":"l2_data","client_id":"","timestamp":"2026-12-02T14:00:00.000000000Z","sequence_num":2,)"
+               R"("events":[{"type":"update","product_id":"BTC-USD","updates":[)"
+               + level("bid", "21921.50", "4") + R"(]},{"type":"update","product_id":"ETH-USD","updates":[)"
+               + level("offer", "21921.74", "0") + "]}]}");
+        QCOMPARE(r.levels("BTC-USD", Side::Bid), texts({"21921.73:0.06317902", "21921.5:4", "21921.3:1.2"}));
+        QCOMPARE(r.levels("BTC-USD", Side::Ask).size(), 2);
+        QCOMPARE(r.levels("ETH-USD", Side::Ask), texts({"21922:2"}));
+        QCOMPARE(r.levels("ETH-USD", Side::Bid).size(), 2);
+        QCOMPARE(r.state("BTC-USD"), BookState::Synced);
+        QCOMPARE(r.state("ETH-USD"), BookState::Synced);
+    }
+
     // An update before the snapshot is not applied.
     void updateBeforeSnapshot()
     {

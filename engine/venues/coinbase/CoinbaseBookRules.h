@@ -13,7 +13,8 @@
 //     follows the connection's count (CoinbaseVenue) and, at a jump, resubscribes and has the
 //     connection's books resync (VenueHost::booksLost). The book itself takes an update whose
 //     sequence_num did not pass its own (a repeat, or one that went back) for a gap.
-// A message's first event stands for it (Coinbase sends one a message). Full depth: no cut.
+// One message may carry several products' events: each goes to its product's book. Full depth:
+// no cut.
 //
 // Thread contract: an immutable static object.
 
@@ -41,7 +42,10 @@ public:
                 .levels = "updates",
                 .side = "side",
                 .bidSide = "bid",
-                .askSide = "offer"};
+                .askSide = "offer",
+                .checksum = {},
+                .eventSymbol = "product_id",
+                .eventKind = "type"};
     }
     book::LevelKeys snapshotKeys() const override { return diffKeys(); }
     book::DiffAction next(const book::DiffIds &diff, std::int64_t bookId) const override;
