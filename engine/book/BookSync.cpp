@@ -105,8 +105,13 @@ void BookSync::onDiff(const DiffIds &ids, const LevelChange *changes, std::size_
 
 void BookSync::onUnreadableDiff(const QString &why)
 {
-    if (synced())
+    if (synced()) {
         desync(why);
+    } else if (m_inStream) {
+        // A snapshot that cannot be read leaves the book waiting: say why.
+        m_status.lastResyncReason = why;
+        m_changed = true;
+    }
 }
 
 void BookSync::checkCrossed()
