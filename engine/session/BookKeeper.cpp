@@ -1,5 +1,6 @@
 #include "BookKeeper.h"
 
+#include "BookLevelReader.h"
 #include "Clock.h"
 #include "SessionStatus.h"
 #include "model/PeerText.h"
@@ -24,9 +25,6 @@ using book::LevelChange;
 using book::Side;
 
 namespace {
-// What of a peer's text a reason quotes.
-constexpr qsizetype kQuotedChars = 80;
-
 bool instrumentName(std::string_view s)
 {
     if (s.empty() || s.size() > std::size_t(BookKeeper::kMaxInstrumentChars))
@@ -43,93 +41,6 @@ MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
             k.side,  k.bidSide, k.askSide, k.checksum, k.eventSymbol, k.eventKind};
 }
 } // namespace
-
-// Reads a message's levels into exact changes; the first that does not fit stops it.
-class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
-public:
-    // `places`: also note the most decimal places the prices and the quantities were written
-    // with (a venue's checksum formats them so).
-    // `events`: a message of several instruments' events (LevelKeys::eventSymbol): where each
-    // begins in `out`, its symbol and kind.
-    explicit LevelReader(std::vector<LevelChange> &out, bool places = false, std::vector<EventSlice> *events = nullptr)
-        : m_out(out)
-        , m_places(places)
-        , m_events(events)
-    {
-    }
-    void beginEvent() override
-    {
-        if (m_events)
-            m_events->push_back(EventSlice{std::uint32_t(m_out.size())});
-    }
-    void eventText(bool symbol, std::string_view text) override
-    {
-        if (!m_events || m_events->empty())
-            return;
-        EventSlice &e = m_events->back();
-        char *to = symbol ? e.symbol : e.kind;
-        const std::size_t room = symbol ? sizeof e.symbol : sizeof e.kind;
-        const std::size_t n = std::min(room, text.size());
-        std::memcpy(to, text.data(), n);
-        (symbol ? e.symbolBytes : e.kindBytes) = text.size() > room ? 0 : std::uint8_t(n); // too long: none
-    }
-    bool level(bool ask, std::string_view price, std::string_view qty) override
-    {
-        LevelChange c;
-        c.side = ask ? Side::Ask : Side::Bid;
-        int pricePlaces = 0;
-        int qtyPlaces = 0;
-        if (!book::parseFixed(price, c.price, m_places ? &pricePlaces : nullptr)) {
-            refuse("price", price);
-            return false;
-        }
-        if (!book::parseFixed(qty, c.qty, m_places ? &qtyPlaces : nullptr)) {
-            refuse("quantity", qty);
-            return false;
-        }
-        m_priceDecimals = std::max(m_priceDecimals, pricePlaces);
-        m_qtyDecimals = std::max(m_qtyDecimals, qtyPlaces);
-        m_out.push_back(c);
-        return true;
-    }
-    void checksum(std::uint32_t value) override
-    {
-        m_checksum = value;
-        m_hasChecksum = true;
-    }
-    bool hasChecksum() const { return m_hasChecksum; }
-    std::uint32_t checksumValue() const { return m_checksum; }
-    int priceDecimals() const { return m_priceDecimals; }
-    int qtyDecimals() const { return m_qtyDecimals; }
-    void updateId(std::int64_t id) override
-    {
-        m_id = id;
-        m_hasId = true;
-    }
-    const QString &refused() const { return m_refused; }
-    bool hasId() const { return m_hasId; }
-    std::int64_t id() const { return m_id; }
-
-private:
-    void refuse(const char *what, std::string_view text)
-    {
-        m_refused = QStringLiteral("a %1 that is not an exact decimal of at most %2 places: \"%3\"")
-                        .arg(QLatin1String(what))
-                        .arg(book::kDecimals)
-                        .arg(peerText(QByteArrayView(text.data(), qsizetype(text.size())), kQuotedChars));
-    }
-
-    std::vector<LevelChange> &m_out;
-    const bool m_places;
-    std::vector<EventSlice> *const m_events;
-    int m_priceDecimals = 0;
-    int m_qtyDecimals = 0;
-    std::uint32_t m_checksum = 0;
-    bool m_hasChecksum = false;
-    QString m_refused;
-    std::int64_t m_id = 0;
-    bool m_hasId = false;
-};
 
 BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared,
                        MessageDecoder &decoder, const Clock &clock, SessionStatus &status, QObject *parent)
@@ -238,136 +149,6 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
     m_dirty = true;
 }
 
-void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &message)
-{
-    if (m_multiEvent) {
-        onEventsData(fields, message);
-        return;
-    }
-    const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
-    const std::string_view kind = m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts
-        ? fields.texts[std::size_t(m_kindSlot)]
-        : std::string_view();
-    const book::BookMessage what = m_rules.classify(fields.eventType, kind, ids);
-    if (what == book::BookMessage::None || fields.symbol.empty())
-        return;
-    Entry *e = find(fields.symbol);
-    if (!e && !(e = add(fields.symbol))) {
-        ++m_untracked;
-        return;
-    }
-    // The decoder's views of unescaped text do not outlive its next pass (decodeLevels): the
-    // event type a snapshot's depth is read from is copied first.
-    char typeCopy[64];
-    const std::size_t typeBytes = std::min(sizeof typeCopy, fields.eventType.size());
-    std::memcpy(typeCopy, fields.eventType.data(), typeBytes);
-    m_levels.clear();
-    LevelReader reader(m_levels, m_checksummed);
-    if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
-        const QString why = reader.refused().isEmpty()
-            ? QStringLiteral("the message's levels could not be read: ") + m_decoder.lastError()
-            : reader.refused();
-        e->sync->onUnreadableDiff(why);
-        m_dirty = true;
-        return;
-    }
-    book::StreamMessage m;
-    m.ids = ids;
-    m.eventType = std::string_view(typeCopy, typeBytes);
-    m.snapshot = what == book::BookMessage::Snapshot;
-    m.hasChecksum = reader.hasChecksum();
-    m.checksum = reader.checksumValue();
-    m.priceDecimals = reader.priceDecimals();
-    m.qtyDecimals = reader.qtyDecimals();
-    e->sync->onStreamMessage(m, m_levels.data(), m_levels.size());
-    m_dirty = true;
-}
-
-// A message whose every event is an instrument's own (Coinbase): each to its book.
-void BookKeeper::onEventsData(const DecodedFields &fields, const MessageView &message)
-{
-    const book::DiffIds ids{fields.firstUpdateId, fields.finalUpdateId, fields.prevFinalUpdateId};
-    const std::string_view firstKind = m_kindSlot >= 0 && std::size_t(m_kindSlot) < DecodedFields::kTexts
-        ? fields.texts[std::size_t(m_kindSlot)]
-        : std::string_view();
-    if (m_rules.classify(fields.eventType, firstKind, ids) == book::BookMessage::None)
-        return; // another channel's
-    char typeCopy[64];
-    const std::size_t typeBytes = std::min(sizeof typeCopy, fields.eventType.size());
-    std::memcpy(typeCopy, fields.eventType.data(), typeBytes);
-    const std::string_view type(typeCopy, typeBytes);
-    Entry *first = fields.symbol.empty() ? nullptr : find(fields.symbol);
-    m_levels.clear();
-    m_events.clear();
-    LevelReader reader(m_levels, m_checksummed, &m_events);
-    if (!m_decoder.decodeLevels(message, m_diffKeys, reader)) {
-        // Which event was unreadable is not known: the first product's book cannot follow.
-        if (first) {
-            first->sync->onUnreadableDiff(reader.refused().isEmpty()
-                                              ? QStringLiteral("the message's levels could not be read: ")
-                                                  + m_decoder.lastError()
-                                              : reader.refused());
-            m_dirty = true;
-        }
-        return;
-    }
-    for (std::size_t i = 0; i < m_events.size(); ++i) {
-        const EventSlice &slice = m_events[i];
-        const std::string_view symbol(slice.symbol, slice.symbolBytes);
-        const book::BookMessage what = m_rules.classify(type, std::string_view(slice.kind, slice.kindBytes), ids);
-        if (what == book::BookMessage::None || symbol.empty())
-            continue;
-        Entry *e = find(symbol);
-        if (!e && !(e = add(symbol))) {
-            ++m_untracked;
-            continue;
-        }
-        const std::size_t end = i + 1 < m_events.size() ? m_events[i + 1].begin : m_levels.size();
-        book::StreamMessage m;
-        m.ids = ids;
-        m.eventType = type;
-        m.snapshot = what == book::BookMessage::Snapshot;
-        e->sync->onStreamMessage(m, m_levels.data() + slice.begin, end - slice.begin);
-        m_dirty = true;
-    }
-}
-
-void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)
-{
-    const qint64 nowMs = m_clock.monotonicMs();
-    for (const QString &instrument : instruments) {
-        const auto it = m_bySymbol.constFind(instrument.toUtf8());
-        if (it == m_bySymbol.cend())
-            continue;
-        (*it)->sync->lostByVenue(why, nowMs);
-        report(**it);
-        m_dirty = true;
-    }
-}
-
-// In-stream books: a book that lost sync is resubscribed (the venue then sends its snapshot).
-void BookKeeper::tickStream(qint64 nowMs)
-{
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        BookSync &sync = *e->sync;
-        if (!sync.wantsSnapshot(nowMs))
-            continue;
-        sync.snapshotRequested(nowMs);
-        if (!m_resubscribe || !m_resubscribe(sync.instrument()))
-            sync.onSnapshotFailed(QStringLiteral("the venue's handler cannot resubscribe the book"), nowMs);
-        m_dirty = true;
-    }
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        e->sync->tick(nowMs);
-        e->sync->prune(e->sync->streamDepth());
-        report(*e);
-        if (e->sync->takeChanged())
-            m_dirty = true;
-    }
-    if (m_dirty)
-        publish();
-}
-
 void BookKeeper::reset()
 {
     for (const std::unique_ptr<Entry> &e : m_books) {
@@ -463,7 +244,7 @@ bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vec
     if (!reader.hasId()) {
         why = QStringLiteral("no \"%1\" in the answer: %2")
                   .arg(QLatin1String(m_snapshotKeys.updateId.data(), qsizetype(m_snapshotKeys.updateId.size())),
-                       peerText(body, kQuotedChars));
+                       peerText(body, LevelReader::kQuotedChars));
         return false;
     }
     id = reader.id();
@@ -487,9 +268,9 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
     if (body.size() > kMaxSnapshotBytes || reply->bytesAvailable() > 0)
         why = QStringLiteral("answer over %1 MiB").arg(kMaxSnapshotBytes / (1024 * 1024));
     else if (reply->error() != QNetworkReply::NoError && status == 0)
-        why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), kQuotedChars * 2);
+        why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), LevelReader::kQuotedChars * 2);
     else if (status != 200)
-        why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, kQuotedChars));
+        why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, LevelReader::kQuotedChars));
     else if (readSnapshot(body, id, levels, why))
         why.clear();
     const bool ok = why.isEmpty();
