@@ -9,6 +9,10 @@
 #include "StreamBooksRig.h"
 
 #include "book/Crc32.h"
+#include "venues/scenario/ScenarioKit.h"
+#include "venues/scenario/VenueScenarios.h"
+
+#include <random>
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -205,6 +209,26 @@ private slots:
         QCOMPARE(r.state("BTC/USD"), BookState::Synced);
         QVERIFY(!r.levels("BTC/USD", Side::Bid).join(QLatin1Char(' ')).contains(QStringLiteral("45000")));
         QCOMPARE(r.status("BTC/USD").checksumFailures, quint64(0));
+    }
+
+    // The replay server's kraken_book pool: its checksums are the CRC32s of the book it builds,
+    // which never crosses; the local book agrees throughout.
+    void replayScenario()
+    {
+        const scenario::ScenarioDefinition *def = scenario::VenueScenarios::find(QStringLiteral("kraken_book"));
+        QVERIFY(def);
+        std::mt19937_64 rng(7);
+        scenario::ScenarioBuilder b(rng);
+        StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
+        for (quint64 i = 0; i < 500; ++i)
+            r.send(def->message(b, i).json);
+        const BookStatus s = r.status("BTC/USD");
+        QCOMPARE(s.state, BookState::Synced);
+        QCOMPARE(s.checksumFailures, quint64(0));
+        QCOMPARE(s.resyncs, quint64(0));
+        QCOMPARE(s.crossedEpisodes, quint64(0));
+        QCOMPARE(s.bidLevels, 10);
+        QCOMPARE(s.askLevels, 10);
     }
 };
 
