@@ -7,6 +7,7 @@ namespace streamscope::book {
 
 BookSync::BookSync(const BookRules &rules, const QString &instrument, std::size_t maxLevelsPerSide)
     : m_rules(rules)
+    , m_inStream(rules.snapshotSource() == SnapshotSource::Stream)
     , m_book(maxLevelsPerSide)
 {
     m_status.instrument = instrument;
@@ -104,8 +105,13 @@ void BookSync::onDiff(const DiffIds &ids, const LevelChange *changes, std::size_
 
 void BookSync::onUnreadableDiff(const QString &why)
 {
-    if (synced())
+    if (synced()) {
         desync(why);
+    } else if (m_inStream) {
+        // A snapshot that cannot be read leaves the book waiting: say why.
+        m_status.lastResyncReason = why;
+        m_changed = true;
+    }
 }
 
 void BookSync::checkCrossed()
@@ -152,11 +158,14 @@ void BookSync::reset()
 
 bool BookSync::wantsSnapshot(qint64 nowMs) const
 {
+    if (m_inStream) // the first snapshot comes with the subscription
+        return m_needSnapshot && !m_fetching && m_status.state == BookState::Desynced && nowMs >= m_retryAtMs;
     return m_needSnapshot && !m_fetching && !m_pending.empty() && nowMs >= m_retryAtMs;
 }
 
 void BookSync::snapshotRequested(qint64 nowMs)
 {
+    m_requestedAtMs = nowMs;
     m_fetching = true;
     m_needSnapshot = false;
     if (m_syncStartMs < 0)
@@ -248,6 +257,8 @@ void BookSync::onSnapshot(std::int64_t snapshotId, const std::vector<LevelChange
 
 void BookSync::tick(qint64 nowMs)
 {
+    if (m_inStream)
+        streamTick(nowMs);
     if (m_status.state != BookState::Crossed) {
         m_crossedSinceMs = -1;
         return;
@@ -266,6 +277,8 @@ void BookSync::tick(qint64 nowMs)
 
 std::size_t BookSync::prune(std::size_t depth)
 {
+    if (depth == 0)
+        return 0; // no limit
     const std::size_t dropped = m_book.pruneBeyond(Side::Bid, depth) + m_book.pruneBeyond(Side::Ask, depth);
     if (dropped)
         m_changed = true;
@@ -276,7 +289,7 @@ std::size_t BookSync::prune(std::size_t depth)
 
 bool BookSync::auditDue(qint64 nowMs, qint64 periodMs) const
 {
-    return periodMs > 0 && synced() && m_audit == AuditStage::None
+    return periodMs > 0 && !m_inStream && synced() && m_audit == AuditStage::None
         && (m_lastAuditMs < 0 || nowMs - m_lastAuditMs >= periodMs);
 }
 

@@ -20,7 +20,17 @@
 // snapshot older than the audit's start, or whose diffs do not continue it, leaves the audit
 // inconclusive (not counted).
 //
-// Thread contract: the stream's worker only. onDiff() is the hot path: it allocates nothing
+// In-stream venues (BookRules::snapshotSource() Stream: Bybit, OKX, Kraken, Coinbase) feed
+// onStreamMessage() instead (BookStream.cpp): a snapshot message (re)starts the book, which is
+// a legal reset, never a resync; an update before the first snapshot is dropped (the snapshot
+// the subscription brings is newer); each later update is applied, ignored or found to break
+// the book by the rules' next(); the book is cut to the venue's depth after every message and,
+// where the venue sends a checksum, checked against it (a mismatch counts in checksumFailures
+// and resyncs). A book that lost sync wants a snapshot like a REST book does; its keeper gets
+// it by resubscribing (snapshotRequested() then), and one that has not come
+// kStreamSnapshotTimeoutMs later is asked for again. No audit.
+//
+// Thread contract: the stream's worker only. onDiff() and onStreamMessage() are the hot path: it allocates nothing
 // once synced unless an audit's buffer grows; buffering while syncing grows bounded buffers.
 
 #include "BookRules.h"
@@ -38,6 +48,18 @@ struct LevelChange {
     Fixed qty = 0;
 };
 
+// One in-stream message's book fields, as its keeper read them.
+struct StreamMessage {
+    DiffIds ids;
+    std::string_view eventType; // the decoded event type (Bybit's topic), valid during the call
+    bool snapshot = false;
+    bool hasChecksum = false;
+    std::uint32_t checksum = 0;
+    // The most decimal places its prices and its quantities were written with (checksums only).
+    int priceDecimals = 0;
+    int qtyDecimals = 0;
+};
+
 class BookSync {
 public:
     static constexpr std::size_t kMaxPendingEvents = 4096;
@@ -50,6 +72,7 @@ public:
     static constexpr qint64 kCrossedResyncMs = 1000;
     static constexpr qint64 kRetryMinMs = 1000;
     static constexpr qint64 kRetryMaxMs = 30000;
+    static constexpr qint64 kStreamSnapshotTimeoutMs = 10000;
 
     BookSync(const BookRules &rules, const QString &instrument,
              std::size_t maxLevelsPerSide = OrderBook::kDefaultMaxLevels);
@@ -59,10 +82,15 @@ public:
     void onDiff(const DiffIds &ids, const LevelChange *changes, std::size_t count);
     // A diff whose levels could not be read exactly (FixedPoint.h): the book cannot follow.
     void onUnreadableDiff(const QString &why);
+    // In-stream venues: one snapshot or update message with its level changes (BookStream.cpp).
+    void onStreamMessage(const StreamMessage &message, const LevelChange *changes, std::size_t count);
+    // The venue's handler found the book wrong (Coinbase: its connection's sequence broke) and
+    // has already asked for a new snapshot: desynced, then resyncing.
+    void lostByVenue(const QString &why, qint64 nowMs);
 
     // ---- the keeper, off the hot path ----
-    // A snapshot is wanted (syncing, desynced or resyncing with a diff buffered, none in flight,
-    // the retry time reached).
+    // A snapshot is wanted (REST: syncing, desynced or resyncing with a diff buffered; in-stream:
+    // desynced; none in flight, the retry time reached).
     bool wantsSnapshot(qint64 nowMs) const;
     void snapshotRequested(qint64 nowMs);
     // `levels`: the snapshot's, any order.
@@ -82,13 +110,16 @@ public:
     void tick(qint64 nowMs);
     // The pruning policy (docs/books.md): each side keeps the `depth` levels nearest the top,
     // the depth its snapshots have. The venue sends no diff for a level beyond that depth that
-    // does not change, so such a level would go stale. Returns the levels dropped.
+    // does not change, so such a level would go stale. Returns the levels dropped; 0: no limit.
     std::size_t prune(std::size_t depth);
 
     const QString &instrument() const { return m_status.instrument; }
     BookState state() const { return m_status.state; }
     const OrderBook &book() const { return m_book; }
     std::int64_t updateId() const { return m_id; }
+    bool inStream() const { return m_inStream; }
+    // In-stream: the levels a side the venue keeps the book at (0: all), from its last snapshot.
+    std::size_t streamDepth() const { return m_streamDepth; }
     // The status with the current level counts.
     const BookStatus &status();
     // Something a snapshot shows changed since the last call.
@@ -121,8 +152,12 @@ private:
     bool replay(OrderBook &book, std::int64_t snapshotId, std::int64_t &id);
     void tryCompleteAudit();
     void compare();
+    void streamSnapshot(const StreamMessage &message, const LevelChange *changes, std::size_t count);
+    void verifyChecksum(const StreamMessage &message);
+    void streamTick(qint64 nowMs);
 
     const BookRules &m_rules;
+    const bool m_inStream;
     OrderBook m_book;
     std::int64_t m_id = INT64_MIN;
     bool m_expectFirst = false; // the next diff is the first after the snapshot
@@ -145,6 +180,13 @@ private:
     qint64 m_lastAuditMs = -1;
     std::int64_t m_auditStartId = INT64_MIN;
     std::int64_t m_auditSnapshotId = INT64_MIN;
+    // In-stream books.
+    std::size_t m_streamDepth = 0;
+    int m_priceDecimals = 0; // the most places seen since the snapshot (a checksum's formatting)
+    int m_qtyDecimals = 0;
+    qint64 m_requestedAtMs = -1;    // the resubscribe's time
+    bool m_syncedSinceTick = false; // time to sync taken on the next tick (no clock on the hot path)
+
     std::unique_ptr<OrderBook> m_auditBook; // made at the first audit, reused
     Fixed m_auditWorst[2] = {0, 0};         // the snapshot's worst price a side
     bool m_auditHasSide[2] = {false, false};

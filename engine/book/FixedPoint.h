@@ -22,7 +22,8 @@ inline constexpr Fixed kUnit = 100'000'000; // 10^kDecimals: "1" is this many un
 inline constexpr std::size_t kMaxChars = 40;
 
 // Reads `text` ("27123.45000000", "0.001", "5") into `out`; false if it does not fit.
-inline bool parseFixed(std::string_view text, Fixed &out)
+// `placesWritten`, when given, receives the decimal places written, trailing zeros included ("0.10" 2).
+inline bool parseFixed(std::string_view text, Fixed &out, int *placesWritten = nullptr)
 {
     if (text.empty() || text.size() > kMaxChars)
         return false;
@@ -40,6 +41,8 @@ inline bool parseFixed(std::string_view text, Fixed &out)
         digits = true;
     }
     Fixed fraction = 0;
+    if (placesWritten)
+        *placesWritten = i < text.size() ? int(text.size() - i - 1) : 0;
     if (i < text.size()) { // the '.'
         ++i;
         int places = 0;

@@ -62,15 +62,31 @@ public:
     // nothing is then counted as an error.
     bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec);
 
-    // Where a message's order-book levels are: arrays of [price, quantity] pairs of strings
-    // under `bids` and `asks`, in the root or in the object under `event` (an envelope's
-    // "data"; empty: the root only), and an update id under `updateId` (a REST snapshot's
-    // "lastUpdateId"; empty: none). Keys as written in the message.
+    // Where a message's order-book levels are (book/BookRules.h, LevelKeys, says the same):
+    // [price, quantity, ...] arrays, or objects with `price` and `qty` keys, under `bids` and
+    // `asks` or all in one array under `levels` whose objects name their side under `side`
+    // (`bidSide` or `askSide`); a price or quantity is a string or a number, handed over as the
+    // text sent. In the root or in the object under `event` (an envelope's "data"; an array's
+    // first element; empty: the root only); an update id under `updateId` (a REST snapshot's
+    // "lastUpdateId"; empty: none) and the venue's checksum under `checksum` (empty: none). With
+    // `eventSymbol`, every element of the `event` array is read, each an instrument's event.
+    // Keys as written in the message.
     struct LevelKeys {
         std::string_view event;
         std::string_view bids;
         std::string_view asks;
         std::string_view updateId;
+        std::string_view price = {};
+        std::string_view qty = {};
+        std::string_view levels = {};
+        std::string_view side = {};
+        std::string_view bidSide = {};
+        std::string_view askSide = {};
+        std::string_view checksum = {};
+        // Each element of the `event` array an event of its own (Coinbase): its instrument and
+        // its kind under these keys, handed over with LevelSink::beginEvent() / eventText().
+        std::string_view eventSymbol = {};
+        std::string_view eventKind = {};
     };
     // Receives the levels in the order they come, as the text sent (valid during the call).
     class LevelSink {
@@ -78,14 +94,22 @@ public:
         // False stops the walk (a level the book cannot take); decodeLevels() then returns false.
         virtual bool level(bool ask, std::string_view price, std::string_view qty) = 0;
         virtual void updateId(std::int64_t id) = 0;
+        virtual void checksum(std::uint32_t value) { (void)value; }
+        // An event of its own begins (LevelKeys::eventSymbol), and its symbol or kind text.
+        virtual void beginEvent() { }
+        virtual void eventText(bool symbol, std::string_view text)
+        {
+            (void)symbol;
+            (void)text;
+        }
 
     protected:
         ~LevelSink() = default;
     };
     // Reads the levels of one whole padded message (a depth diff or a REST snapshot copied
     // into a ReceiveBuffer) and hands each to `sink`. False: not valid JSON, a level that is not
-    // a pair of strings, an update id that is not an int64, or the sink stopped; lastError()
-    // says which. Nothing is allocated.
+    // a pair of strings or numbers, an update id that is not an int64, a checksum that is not an
+    // unsigned 32-bit integer, or the sink stopped; lastError() says which. Nothing is allocated.
     bool decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink);
 
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".

@@ -1,5 +1,6 @@
 #include "BookKeeper.h"
 
+#include "BookLevelReader.h"
 #include "Clock.h"
 #include "SessionStatus.h"
 #include "book/DepthCopy.h"
@@ -15,6 +16,7 @@
 #include <QtNetwork/QNetworkRequest>
 
 #include <algorithm>
+#include <cstring>
 
 namespace streamscope {
 
@@ -24,9 +26,6 @@ using book::LevelChange;
 using book::Side;
 
 namespace {
-// What of a peer's text a reason quotes.
-constexpr qsizetype kQuotedChars = 80;
-
 bool instrumentName(std::string_view s)
 {
     if (s.empty() || s.size() > std::size_t(BookKeeper::kMaxInstrumentChars))
@@ -39,55 +38,10 @@ bool instrumentName(std::string_view s)
 
 MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
 {
-    return {k.event, k.bids, k.asks, k.updateId};
+    return {k.event, k.bids,    k.asks,    k.updateId, k.price,       k.qty,      k.levels,
+            k.side,  k.bidSide, k.askSide, k.checksum, k.eventSymbol, k.eventKind};
 }
 } // namespace
-
-// Reads a message's levels into exact changes; the first that does not fit stops it.
-class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
-public:
-    explicit LevelReader(std::vector<LevelChange> &out)
-        : m_out(out)
-    {
-    }
-    bool level(bool ask, std::string_view price, std::string_view qty) override
-    {
-        LevelChange c;
-        c.side = ask ? Side::Ask : Side::Bid;
-        if (!book::parseFixed(price, c.price)) {
-            refuse("price", price);
-            return false;
-        }
-        if (!book::parseFixed(qty, c.qty)) {
-            refuse("quantity", qty);
-            return false;
-        }
-        m_out.push_back(c);
-        return true;
-    }
-    void updateId(std::int64_t id) override
-    {
-        m_id = id;
-        m_hasId = true;
-    }
-    const QString &refused() const { return m_refused; }
-    bool hasId() const { return m_hasId; }
-    std::int64_t id() const { return m_id; }
-
-private:
-    void refuse(const char *what, std::string_view text)
-    {
-        m_refused = QStringLiteral("a %1 that is not an exact decimal of at most %2 places: \"%3\"")
-                        .arg(QLatin1String(what))
-                        .arg(book::kDecimals)
-                        .arg(peerText(QByteArrayView(text.data(), qsizetype(text.size())), kQuotedChars));
-    }
-
-    std::vector<LevelChange> &m_out;
-    QString m_refused;
-    std::int64_t m_id = 0;
-    bool m_hasId = false;
-};
 
 BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared,
                        MessageDecoder &decoder, const Clock &clock, SessionStatus &status, QObject *parent)
@@ -103,11 +57,16 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     , m_snapshotKeys(decoderKeys(rules.snapshotKeys()))
     , m_weight(rules.weightPerMinute())
     , m_diffType(rules.diffEventType())
+    , m_inStream(rules.snapshotSource() == book::SnapshotSource::Stream)
+    , m_checksummed(rules.checksummed())
+    , m_kindSlot(rules.kindSlot())
+    , m_multiEvent(!rules.diffKeys().eventSymbol.empty())
     , m_auditPeriodMs(qint64(config.bookAuditS) * 1000)
 {
     QString tlsError;
     m_tls = tlsConfiguration(config, &tlsError); // a bad CA file fails the stream's own connection first
     m_levels.reserve(4096);
+    m_events.reserve(16);
 }
 
 BookKeeper::~BookKeeper()
@@ -177,6 +136,10 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
 
 void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 {
+    if (m_inStream) {
+        onStreamData(fields, message);
+        return;
+    }
     if (fields.eventType != m_diffType || fields.symbol.empty())
         return;
     Entry *e = find(fields.symbol);
@@ -223,6 +186,10 @@ void BookKeeper::refill(qint64 nowMs)
 
 void BookKeeper::tick(qint64 nowMs)
 {
+    if (m_inStream) {
+        tickStream(nowMs);
+        return;
+    }
     refill(nowMs);
     const double weight = m_rules.snapshotWeight();
     // Syncs first, then audits; both within the weight and the requests in flight.
@@ -293,7 +260,7 @@ bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vec
     if (!reader.hasId()) {
         why = QStringLiteral("no \"%1\" in the answer: %2")
                   .arg(QLatin1String(m_snapshotKeys.updateId.data(), qsizetype(m_snapshotKeys.updateId.size())),
-                       peerText(body, kQuotedChars));
+                       peerText(body, LevelReader::kQuotedChars));
         return false;
     }
     id = reader.id();
@@ -317,9 +284,9 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
     if (body.size() > kMaxSnapshotBytes || reply->bytesAvailable() > 0)
         why = QStringLiteral("answer over %1 MiB").arg(kMaxSnapshotBytes / (1024 * 1024));
     else if (reply->error() != QNetworkReply::NoError && status == 0)
-        why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), kQuotedChars * 2);
+        why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), LevelReader::kQuotedChars * 2);
     else if (status != 200)
-        why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, kQuotedChars));
+        why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, LevelReader::kQuotedChars));
     else if (readSnapshot(body, id, levels, why))
         why.clear();
     const bool ok = why.isEmpty();

@@ -20,6 +20,11 @@
 //   - reset() when the connections went: every book starts over;
 //   - copyDepth(): the depth ladder's copy of one book's top levels (book/DepthCopy), on request.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
+// A venue whose snapshot comes in the stream (BookRules::snapshotSource() Stream) fetches
+// nothing: its snapshot and update messages (BookRules::classify()) go to the instrument's
+// BookSync::onStreamMessage() with their ids, checksum and decimal places, and a book that lost
+// sync is resubscribed through the venue's handler (setResubscriber(); VenueHandler::
+// resubscribeBook), within the book's retry backoff; no audit, no request weight.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
 // hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
@@ -34,6 +39,7 @@
 #include <QtCore/QUrl>
 #include <QtNetwork/QSslConfiguration>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,6 +77,13 @@ public:
 
     // The worker's manager (ServerTimeService); without one no snapshot is fetched.
     void setNetwork(QNetworkAccessManager *manager);
+    // In-stream venues: asks the venue for a new snapshot of an instrument's book (resubscribes
+    // it); false when it cannot (the book then stays desynced and says why).
+    using Resubscriber = std::function<bool(const QString &instrument)>;
+    void setResubscriber(Resubscriber resubscriber) { m_resubscribe = std::move(resubscriber); }
+    // The venue's handler found these instruments' books wrong and has asked for new snapshots
+    // (Coinbase: its connection's sequence broke).
+    void lostByVenue(const QStringList &instruments, const QString &why);
 
     // A decoded data message, whole and padded.
     void onData(const DecodedFields &fields, const MessageView &message);
@@ -102,6 +115,17 @@ private:
 
     Entry *find(std::string_view symbol);
     Entry *add(std::string_view symbol);
+    // One event of a message of several instruments' events (book::LevelKeys::eventSymbol).
+    struct EventSlice {
+        std::uint32_t begin = 0; // its first level in m_levels
+        char symbol[kMaxInstrumentChars] = {};
+        std::uint8_t symbolBytes = 0; // 0: none, or too long to be one of ours
+        char kind[16] = {};
+        std::uint8_t kindBytes = 0;
+    };
+    void onStreamData(const DecodedFields &fields, const MessageView &message);
+    void onEventsData(const DecodedFields &fields, const MessageView &message);
+    void tickStream(qint64 nowMs);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
     bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
@@ -126,6 +150,7 @@ private:
     QHash<QByteArray, Entry *> m_bySymbol; // keys are Entry::key
     Entry *m_last = nullptr;
     std::vector<book::LevelChange> m_levels; // the current diff's, reused
+    std::vector<EventSlice> m_events;        // the current message's events, reused
     quint64 m_untracked = 0;
     bool m_dirty = true;
 
@@ -133,6 +158,11 @@ private:
     qint64 m_weightAtMs = -1;
     qint64 m_pausedUntilMs = 0; // the venue said to wait (429/418 Retry-After, or its IP weight nearly spent)
     std::string_view m_diffType;
+    const bool m_inStream;
+    const bool m_checksummed;
+    const int m_kindSlot;
+    const bool m_multiEvent; // every event of a message its own instrument's (Coinbase)
+    Resubscriber m_resubscribe;
     int m_inFlight = 0;
     qint64 m_auditPeriodMs = 0;
 };

@@ -24,6 +24,7 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
 {
     if (const book::BookRules *rules = m_venue->bookRules(); BookKeeper::wanted(m_config, rules)) {
         m_books = std::make_unique<BookKeeper>(m_config, *rules, *m_shared, decoder, clock, m_status);
+        m_books->setResubscriber([this](const QString &instrument) { return m_venue->resubscribeBook(instrument); });
         m_router.setBooks(m_books.get());
         m_lifecycle.setBooks(m_books.get());
     }
@@ -91,6 +92,12 @@ void StreamSession::venueEvent(EventKind kind, const QString &text)
         m_status.record(QStringLiteral("gap"), QJsonObject{{QStringLiteral("text"), peerText(text)}});
     if (m_status.allow(kind))
         m_status.emitEvent(kind, text);
+}
+
+void StreamSession::booksLost(const QStringList &instruments, const QString &reason)
+{
+    if (m_books)
+        m_books->lostByVenue(instruments, reason);
 }
 
 void StreamSession::venueFailed(const QString &reason)

@@ -72,6 +72,9 @@ public:
                   TransportFactory transports = networkTransports(), QObject *parent = nullptr);
     ~StreamSession() override;
 
+    // The stream's order books (docs/books.md); null when it keeps none. For tests and the
+    // worker's own readers.
+    const BookKeeper *books() const { return m_books.get(); }
     StreamId id() const;
     StreamState state() const { return m_status.state(); }
 
@@ -120,6 +123,7 @@ private:
     void venueStalled(const QString &reason) override;
     void rollOver(int link, const QString &reason) override;
     StreamShared &shared() override { return *m_shared; }
+    void booksLost(const QStringList &instruments, const QString &reason) override;
     qint64 monotonicMs() const override { return m_clock.monotonicMs(); }
     qint64 wallMs() const override { return m_clock.wallMs(); }
 

@@ -13,6 +13,7 @@ bool ChannelVenueHandler::onConnected(int link, int shard, bool rollover, const 
     bool sent = false;
     if (!streams.isEmpty()) {
         const std::vector<ChannelSubscription> pairs = channelPairs(streams, m_venue, opName(Op::Subscribe));
+        track(link, Op::Subscribe, pairs);
         sent = !pairs.empty() && request(link, Op::Subscribe, pairs);
     }
     return sendConfiguredOnConnect(link, shard) || sent;
@@ -41,8 +42,38 @@ void ChannelVenueHandler::sendControl(int link, const QString &method, const QSt
     }
     const Op op = subscribe ? Op::Subscribe : Op::Unsubscribe;
     const std::vector<ChannelSubscription> pairs = channelPairs(params, m_venue, opName(op));
+    track(link, op, pairs);
     if (!pairs.empty())
         request(link, op, pairs);
+}
+
+void ChannelVenueHandler::track(int link, Op op, const std::vector<ChannelSubscription> &pairs)
+{
+    std::vector<ChannelSubscription> &mine = m_linkPairs[link];
+    for (const ChannelSubscription &pair : pairs) {
+        const auto same = [&pair](const ChannelSubscription &s) {
+            return s.channel == pair.channel && s.instrument == pair.instrument;
+        };
+        mine.erase(std::remove_if(mine.begin(), mine.end(), same), mine.end());
+        if (op == Op::Subscribe)
+            mine.push_back(pair);
+    }
+}
+
+bool ChannelVenueHandler::resubscribeBook(const QString &instrument)
+{
+    bool sent = false;
+    for (auto it = m_linkPairs.cbegin(); it != m_linkPairs.cend(); ++it) {
+        for (const ChannelSubscription &pair : it.value()) {
+            if (pair.instrument != instrument || !isBookChannel(pair.channel))
+                continue;
+            const std::vector<ChannelSubscription> one{pair};
+            request(it.key(), Op::Unsubscribe, one);
+            request(it.key(), Op::Subscribe, one);
+            sent = true;
+        }
+    }
+    return sent;
 }
 
 } // namespace streamscope

@@ -14,6 +14,8 @@
 
 #include "VenueHandler.h"
 
+#include <QtCore/QHash>
+
 #include <utility>
 #include <vector>
 
@@ -48,6 +50,7 @@ public:
     void onDisconnected() override
     {
         VenueHandler::onDisconnected();
+        m_linkPairs.clear();
         resetContinuity();
     }
     void onSwitchedOver() override
@@ -58,6 +61,9 @@ public:
     // SUBSCRIBE / UNSUBSCRIBE with "channel:instrument" params, as the venue's own requests;
     // these venues have no request that lists subscriptions.
     void sendControl(int link, const QString &method, const QStringList &params, qint64 requestId) override;
+    // Unsubscribes and subscribes again the book channels (isBookChannel()) of `instrument` on
+    // the connections that carry them: the venue then sends the book's snapshot.
+    bool resubscribeBook(const QString &instrument) override;
 
 protected:
     enum class Op : quint8 { Subscribe, Unsubscribe };
@@ -74,11 +80,21 @@ protected:
     virtual void connectionUp(int link) { Q_UNUSED(link); }
     // Continuity starts again (the connection set was dropped, or a rollover switched).
     virtual void resetContinuity() { }
+    // A subscription channel whose messages keep a book ("orderbook.50", "books", "book").
+    virtual bool isBookChannel(const QString &channel) const
+    {
+        Q_UNUSED(channel);
+        return false;
+    }
 
     const char *const m_venue;
 
 private:
+    // What each connection subscribed (touched by requests only, never per message).
+    void track(int link, Op op, const std::vector<ChannelSubscription> &pairs);
+
     const Traits m_traits;
+    QHash<int, std::vector<ChannelSubscription>> m_linkPairs;
 };
 
 } // namespace streamscope

@@ -66,6 +66,14 @@ public:
     // The venue's rules for a local order book per instrument on its depth streams
     // (docs/books.md); null: the venue keeps no books.
     virtual const book::BookRules *bookRules() const { return nullptr; }
+    // A venue whose book snapshot comes in the stream: asks for a new one for `instrument` (its
+    // book lost sync) by resubscribing its book channel; false when it cannot (no such
+    // subscription on a connection now).
+    virtual bool resubscribeBook(const QString &instrument)
+    {
+        Q_UNUSED(instrument);
+        return false;
+    }
     // Streams one connection may carry; 0 unlimited.
     virtual int maxStreamsPerConnection() const { return 0; }
     // The venue's own keep-alive: a text message that it answers with its spec's

@@ -9,6 +9,7 @@
 #include "model/StreamRecords.h"
 
 #include <QtCore/QString>
+#include <QtCore/QStringList>
 
 namespace streamscope {
 
@@ -26,6 +27,13 @@ public:
     virtual void venueStalled(const QString &reason) = 0;       // Stalled (reconnects if configured)
     virtual void rollOver(int link, const QString &reason) = 0; // make-before-break replacement
     virtual StreamShared &shared() = 0;
+    // The books of these instruments are known wrong and their new snapshots asked for (the
+    // venue's own rule found it: Coinbase's connection sequence broke, and it resubscribed).
+    virtual void booksLost(const QStringList &instruments, const QString &reason)
+    {
+        Q_UNUSED(instruments);
+        Q_UNUSED(reason);
+    }
     // The session's clocks: monotonic ms for every duration and deadline (the times the
     // hooks are given), epoch ms for times that are shown (a gap's time).
     virtual qint64 monotonicMs() const = 0;

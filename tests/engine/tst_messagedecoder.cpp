@@ -65,12 +65,35 @@ void checkFields(const DecodedFields &f, qint64 eventTime, const QByteArray &eve
     QCOMPARE((QList<qint64>{f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId}), updateIds);
 }
 
+// Records what decodeLevels() hands over, as "b:price:qty" / "a:price:qty", "id:N", "sum:N",
+// "event", "symbol:X", "kind:X".
+class LevelLog final : public MessageDecoder::LevelSink {
+    static QString text(std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); }
+
+public:
+    bool level(bool ask, std::string_view price, std::string_view qty) override
+    {
+        log << QStringLiteral("%1:%2:%3").arg(ask ? QLatin1Char('a') : QLatin1Char('b')).arg(text(price), text(qty));
+        return true;
+    }
+    void updateId(std::int64_t id) override { log << QStringLiteral("id:%1").arg(id); }
+    void checksum(std::uint32_t value) override { log << QStringLiteral("sum:%1").arg(value); }
+    void beginEvent() override { log << QStringLiteral("event"); }
+    void eventText(bool symbol, std::string_view value) override
+    {
+        log << (symbol ? QStringLiteral("symbol:") : QStringLiteral("kind:")) + LevelLog::text(value);
+    }
+    QStringList log;
+};
+
 } // namespace
 
 class tst_MessageDecoder : public QObject {
     Q_OBJECT
 
 private slots:
+    void decodeLevels_data();
+    void decodeLevels();
     void decode_data();
     void decode();
     void recoversAfterFailure_data();
@@ -904,6 +927,95 @@ void tst_MessageDecoder::specGivenAsData()
     // The unit is the spec's: the session turns this time into microseconds with it.
     if (eventTime != kNone)
         QCOMPARE(qint64(double(f.eventTime) * streamscope::microsecondsPerUnit(acmeSpec().timeUnit)), eventTime);
+}
+
+// The level shapes of the venues' books (book/BookRules.h, LevelKeys): [price, qty] arrays of
+// strings, longer arrays, objects of JSON numbers whose text is handed over as sent, one array
+// of both sides named by a side key, a checksum, an event array of several instruments.
+void tst_MessageDecoder::decodeLevels_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<int>("shape");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<QStringList>("log");
+    // shape 0: Binance diff; 1: OKX; 2: Kraken; 3: Coinbase; 4: Binance REST snapshot
+    QTest::newRow("binance diff in an envelope")
+        << QByteArray(R"({"stream":"x","data":{"e":"depthUpdate","b":[["1.50","2"]],"a":[["1.60","0"]]}})") << 0 << true
+        << QStringList{QStringLiteral("b:1.50:2"), QStringLiteral("a:1.60:0")};
+    QTest::newRow("binance snapshot at the root")
+        << QByteArray(R"({"lastUpdateId":160,"bids":[["0.0024","10"]],"asks":[]})") << 4 << true
+        << QStringList{QStringLiteral("id:160"), QStringLiteral("b:0.0024:10")};
+    QTest::newRow("okx: data array, four strings a level")
+        << QByteArray(R"({"arg":{"channel":"books"},"action":"update","data":[{"asks":[["8476.98","415","0","13"]],)"
+                      R"("bids":[],"checksum":0,"prevSeqId":1,"seqId":2}]})")
+        << 1 << true << QStringList{QStringLiteral("a:8476.98:415")};
+    QTest::newRow("kraken: number text as sent, checksum")
+        << QByteArray(R"({"channel":"book","type":"update","data":[{"symbol":"BTC/USD","bids":[{"price":45283.5,)"
+                      R"("qty":0.10000000},{"qty":2 , "price":0.00001}],"asks":[],"checksum":3310070434}]})")
+        << 2 << true
+        << QStringList{QStringLiteral("b:45283.5:0.10000000"), QStringLiteral("b:0.00001:2"),
+                       QStringLiteral("sum:3310070434")};
+    QTest::newRow("kraken: a checksum beyond 32 bits")
+        << QByteArray(R"({"channel":"book","data":[{"bids":[],"asks":[],"checksum":4294967296}]})") << 2 << false
+        << QStringList{};
+    QTest::newRow("kraken: a level without its quantity")
+        << QByteArray(R"({"channel":"book","data":[{"bids":[{"price":1.5}],"asks":[]}]})") << 2 << false
+        << QStringList{};
+    QTest::newRow("coinbase: one array, sides named, two events")
+        << QByteArray(R"({"channel":"l2_data","sequence_num":3,"events":[{"type":"update","product_id":"BTC-USD",)"
+                      R"("updates":[{"side":"bid","event_time":"t","price_level":"10.5","new_quantity":"1"},)"
+                      R"({"side":"offer","event_time":"t","price_level":"11","new_quantity":"0"}]},)"
+                      R"({"type":"snapshot","product_id":"ETH-USD","updates":[{"side":"offer","price_level":"2",)"
+                      R"("new_quantity":"3"}]}]})")
+        << 3 << true << QStringList{QStringLiteral("event"),          QStringLiteral("kind:update"),
+                                    QStringLiteral("symbol:BTC-USD"), QStringLiteral("b:10.5:1"),
+                                    QStringLiteral("a:11:0"),         QStringLiteral("event"),
+                                    QStringLiteral("kind:snapshot"),  QStringLiteral("symbol:ETH-USD"),
+                                    QStringLiteral("a:2:3")};
+    QTest::newRow("coinbase: a side that is neither")
+        << QByteArray(R"({"channel":"l2_data","events":[{"type":"update","product_id":"BTC-USD","updates":[)"
+                      R"({"side":"ask","price_level":"1","new_quantity":"1"}]}]})")
+        << 3 << false << QStringList{};
+}
+
+void tst_MessageDecoder::decodeLevels()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(int, shape);
+    QFETCH(bool, ok);
+    QFETCH(QStringList, log);
+    MessageDecoder::LevelKeys keys[] = {
+        {"data", "b", "a", {}},
+        {"data", "bids", "asks", {}},
+        {.event = "data",
+         .bids = "bids",
+         .asks = "asks",
+         .updateId = {},
+         .price = "price",
+         .qty = "qty",
+         .checksum = "checksum"},
+        {.event = "events",
+         .bids = {},
+         .asks = {},
+         .updateId = {},
+         .price = "price_level",
+         .qty = "new_quantity",
+         .levels = "updates",
+         .side = "side",
+         .bidSide = "bid",
+         .askSide = "offer",
+         .checksum = {},
+         .eventSymbol = "product_id",
+         .eventKind = "type"},
+        {{}, "bids", "asks", "lastUpdateId"},
+    };
+    ReceiveBuffer buffer;
+    MessageDecoder decoder;
+    LevelLog sink;
+    const MessageView view = buffer.copy(json.constData(), json.size());
+    QCOMPARE(decoder.decodeLevels(view, keys[shape], sink), ok);
+    if (ok)
+        QCOMPARE(sink.log, log);
 }
 
 QTEST_GUILESS_MAIN(tst_MessageDecoder)

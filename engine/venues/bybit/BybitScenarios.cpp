@@ -45,10 +45,12 @@ bool snapshotAt(quint64 i)
     return i == 0 || i == kResendAt || i == kRestartAt;
 }
 
-void levels(ScenarioBuilder &b, int count)
+void levels(ScenarioBuilder &b, int count, bool asks)
 {
-    for (int k = 0; k < count; ++k)
-        b.raw(k == 0 ? "[" : ",[").price().raw(",").qty().raw("]");
+    for (int k = 0; k < count; ++k) {
+        b.raw(k == 0 ? "[" : ",[");
+        (asks ? b.askPrice() : b.bidPrice()).raw(",").qty().raw("]");
+    }
 }
 
 PoolMessage books(ScenarioBuilder &b, quint64 i)
@@ -57,9 +59,9 @@ PoolMessage books(ScenarioBuilder &b, quint64 i)
     const int count = snapshot ? 50 : 2;
     b.raw(R"({"topic":"orderbook.50.BTCUSDT","type":")").raw(snapshot ? "snapshot" : "delta");
     b.raw(R"(","ts":)").timeMs(kBaseTimeMs + i, true).raw(R"(,"data":{"s":"BTCUSDT","b":[)");
-    levels(b, count);
+    levels(b, count, false);
     b.raw(R"(],"a":[)");
-    levels(b, count);
+    levels(b, count, true);
     b.raw(R"(],"u":)").num(updateIdOf(i)).raw(R"(,"seq":)").num(71000000000 + 7 * i);
     b.raw(R"(},"cts":)").num(kBaseTimeMs + i).raw("}");
     return b.take();

@@ -1,5 +1,6 @@
 #include "BybitVenue.h"
 
+#include "BybitBookRules.h"
 #include "BybitFields.h"
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
@@ -22,6 +23,11 @@ QString topicName(const DecodedFields &f)
 }
 
 } // namespace
+
+const book::BookRules *BybitVenue::bookRules() const
+{
+    return &BybitBookRules::instance();
+}
 
 bool BybitVenue::request(int link, Op op, const std::vector<ChannelSubscription> &pairs)
 {

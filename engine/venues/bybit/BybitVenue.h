@@ -7,7 +7,8 @@
 // (default kDefaultMaxSubscriptionsPerConnection); the keep-alive {"op":"ping"} every
 // ping_interval_ms (Bybit recommends 20 s) however busy the connection, and a ping not answered
 // within ping_interval_ms declares the connection dead (VenueHandler::keepAlivePeriodic);
-// order-book continuity per topic (BybitSequence: snapshots, restarts, gaps); failed requests
+// order-book continuity per topic (BybitSequence: snapshots, restarts, gaps) and a local order
+// book per instrument (BybitBookRules), resubscribed when it loses sync; failed requests
 // kept and shown in the venue's words, escaped. What the decoder reads of Bybit's messages is
 // BybitSpec.cpp; the registry entry, BybitEntry.cpp.
 //
@@ -36,12 +37,17 @@ public:
     {
     }
 
+    const book::BookRules *bookRules() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
 private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
     void resetContinuity() override { m_books.reset(); }
+    bool isBookChannel(const QString &channel) const override
+    {
+        return channel.startsWith(QLatin1String("orderbook."));
+    }
     void reportGap(const DecodedFields &fields, const BybitSequence::Result &result);
 
     BybitSequence m_books;

@@ -63,7 +63,8 @@ PoolMessage level2(ScenarioBuilder &b, quint64 i)
     const int count = snapshot ? 20 : 2;
     for (int k = 0; k < count; ++k) {
         b.raw(k == 0 ? R"({"side":")" : R"(,{"side":")").raw(k % 2 ? "offer" : "bid");
-        b.raw(R"(","event_time":"2023-11-14T22:13:20.000000Z","price_level":)").price();
+        b.raw(R"(","event_time":"2023-11-14T22:13:20.000000Z","price_level":)");
+        k % 2 ? b.askPrice() : b.bidPrice();
         b.raw(R"(,"new_quantity":)").qty().raw("}");
     }
     b.raw("]}]}");

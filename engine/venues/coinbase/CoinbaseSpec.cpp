@@ -1,12 +1,15 @@
 #include "CoinbaseSpec.h"
 
+#include "CoinbaseFields.h"
+
 namespace streamscope::coinbase {
 
 // Coinbase Advanced Trade's market data websocket. Every feed message is {"channel":..,
 // "client_id":"","timestamp":"2023-02-09T20:32:50.714964855Z","sequence_num":N,"events":[..]}:
 // the channel ("l2_data", "market_trades", "ticker", "heartbeats", "subscriptions") is the event
 // type, "timestamp" (RFC 3339 text, read to the µs) the event time, "sequence_num" the
-// connection's sequence number (finalUpdateId), the first event's "product_id" the symbol. A
+// connection's sequence number (finalUpdateId), the first event's "product_id" the symbol and
+// its "type" ("snapshot", "update") the kind (CoinbaseFields.h). A
 // heartbeats message is decoded like data (its sequence_num counts in the connection's
 // sequence) and then taken for a heartbeat; "subscriptions" answers a subscribe or unsubscribe;
 // {"type":"error","message":".."} refuses one.
@@ -18,6 +21,7 @@ const DecodeSpec &decodeSpec()
             {.key = "timestamp", .role = FieldRole::EventTimeText, .scopes = kRootScope},
             {.key = "sequence_num", .role = FieldRole::FinalUpdateId, .scopes = kRootScope},
             {.key = "events", .role = FieldRole::Event, .scopes = kRootScope},
+            {.key = "type", .role = FieldRole::Text, .scopes = kEventScope, .slot = kEventType},
             {.key = "product_id", .role = FieldRole::Symbol, .scopes = kEventScope},
         };
         s.timeUnit = LatencyUnit::Microseconds;

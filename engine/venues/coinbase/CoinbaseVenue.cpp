@@ -1,5 +1,6 @@
 #include "CoinbaseVenue.h"
 
+#include "CoinbaseBookRules.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHost.h"
 
@@ -88,7 +89,23 @@ void CoinbaseVenue::sequence(int link, std::int64_t sequenceNum)
     if (!mine.empty()) {
         request(link, Op::Unsubscribe, mine);
         request(link, Op::Subscribe, mine);
+        // The dropped message may have been any product's: every book of the connection.
+        QStringList books;
+        for (const ChannelSubscription &s : mine) {
+            if (isBookChannel(s.channel))
+                books << s.instrument;
+        }
+        if (!books.isEmpty())
+            m_host.booksLost(books,
+                             QStringLiteral("the connection's sequence broke (%1 after %2): resubscribed")
+                                 .arg(sequenceNum)
+                                 .arg(expected - 1));
     }
+}
+
+const book::BookRules *CoinbaseVenue::bookRules() const
+{
+    return &CoinbaseBookRules::instance();
 }
 
 void CoinbaseVenue::onData(int link, const DecodedFields &fields, bool checkSequence)

@@ -8,7 +8,9 @@
 // outgoing messages paced to kMessagesPerSecond; liveness from the transport's ping and the
 // heartbeats (about one a second). Continuity: "sequence_num" counts every message of a
 // connection (data and heartbeats alike, CoinbaseSequence): a jump is a gap, and the
-// connection's subscriptions are sent again (unsubscribe, subscribe), Coinbase's recovery.
+// connection's subscriptions are sent again (unsubscribe, subscribe), Coinbase's recovery, and
+// the local order books of its level2 products resync from the snapshots that brings
+// (CoinbaseBookRules, VenueHost::booksLost).
 // Refusals kept and shown in the venue's words, escaped. What the decoder reads is
 // CoinbaseSpec.cpp; the registry entry, CoinbaseEntry.cpp.
 //
@@ -38,6 +40,7 @@ public:
     {
     }
 
+    const book::BookRules *bookRules() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onHeartbeat(int link, const DecodedFields *fields) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
@@ -47,6 +50,7 @@ private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
     void connectionUp(int link) override;
     void resetContinuity() override { m_sequences.reset(); }
+    bool isBookChannel(const QString &channel) const override { return channel == QLatin1String("level2"); }
     // One message's sequence_num on `link`: in order, or a gap (counted, recovered).
     void sequence(int link, std::int64_t sequenceNum);
     void send(int link, Op op, const QString &channel, const QStringList &products);

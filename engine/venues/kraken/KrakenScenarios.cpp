@@ -3,8 +3,9 @@
 // 500-message pool so that a run's counts are exact: every pool starts with a book snapshot
 // (which carries no timestamp); a heartbeat at every kHeartbeatEvery-th message from
 // kHeartbeatFirst on; a system status "maintenance" at kStatusAt. Event times are RFC 3339 text
-// the server writes at send time. The books' checksums are fixed numbers, not the CRC32 of the
-// levels. The server answers subscribe / unsubscribe (one answer a symbol), ping, and anything
+// the server writes at send time. The book's bids lie below 45,000 and its asks above (it never
+// crosses), and every book message carries the CRC32 checksum of the book it leaves at depth
+// 10, as Kraken's does (docs/books.md). The server answers subscribe / unsubscribe (one answer a symbol), ping, and anything
 // else with an error. Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing
 // of the engine.
 
@@ -13,6 +14,9 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+
+#include <map>
+#include <string>
 
 namespace streamscope::kraken {
 
@@ -38,10 +42,69 @@ const char *ownMessage(quint64 i)
     return nullptr;
 }
 
-void levels(ScenarioBuilder &b, int count)
+// The pool's book as its messages build it (the pool is built in order, from message 0), for
+// their checksums: price → (price text, quantity text), at Kraken's default depth.
+constexpr std::size_t kDepth = 10;
+struct PoolBook {
+    std::map<double, std::pair<std::string, std::string>> bids;
+    std::map<double, std::pair<std::string, std::string>> asks;
+};
+thread_local PoolBook t_book;
+
+// CRC-32 (ISO-HDLC), bit by bit: the scenarios include nothing of the engine, and a pool is
+// built once.
+quint32 crc32(const std::string &s)
 {
-    for (int k = 0; k < count; ++k)
-        b.raw(k == 0 ? R"({"price":)" : R"(,{"price":)").priceNumber().raw(R"(,"qty":)").qtyNumber().raw("}");
+    quint32 c = 0xFFFFFFFFu;
+    for (const char ch : s) {
+        c ^= quint8(ch);
+        for (int k = 0; k < 8; ++k)
+            c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xFFFFFFFFu;
+}
+
+// Kraken's checksum: the top 10 asks (lowest first) then bids (highest first), each price and
+// quantity text with its '.' and leading zeros removed.
+quint32 checksum(const PoolBook &book)
+{
+    std::string s;
+    const auto add = [&s](const std::string &t) {
+        bool leading = true;
+        for (const char c : t) {
+            if (c == '.' || (leading && c == '0'))
+                continue;
+            leading = false;
+            s += c;
+        }
+    };
+    std::size_t n = 0;
+    for (auto it = book.asks.begin(); it != book.asks.end() && n < kDepth; ++it, ++n) {
+        add(it->second.first);
+        add(it->second.second);
+    }
+    n = 0;
+    for (auto it = book.bids.rbegin(); it != book.bids.rend() && n < kDepth; ++it, ++n) {
+        add(it->second.first);
+        add(it->second.second);
+    }
+    return crc32(s);
+}
+
+void levels(ScenarioBuilder &b, int count, bool asks)
+{
+    auto &side = asks ? t_book.asks : t_book.bids;
+    for (int k = 0; k < count; ++k) {
+        b.raw(k == 0 ? R"({"price":)" : R"(,{"price":)");
+        const std::string price((asks ? b.askPriceNumber() : b.bidPriceNumber()).lastWritten());
+        b.raw(R"(,"qty":)");
+        const std::string qty(b.qtyNumber().lastWritten());
+        b.raw("}");
+        side[std::stod(price)] = {price, qty};
+    }
+    // Cut to the depth: the worst levels go.
+    while (side.size() > kDepth)
+        side.erase(asks ? std::prev(side.end()) : side.begin());
 }
 
 PoolMessage book(ScenarioBuilder &b, quint64 i)
@@ -50,12 +113,14 @@ PoolMessage book(ScenarioBuilder &b, quint64 i)
         return b.raw(own).take();
     const bool snapshot = i == 0;
     const int count = snapshot ? 10 : 1;
+    if (snapshot)
+        t_book = PoolBook();
     b.raw(R"({"channel":"book","type":")").raw(snapshot ? "snapshot" : "update");
     b.raw(R"(","data":[{"symbol":"BTC/USD","bids":[)");
-    levels(b, count);
+    levels(b, count, false);
     b.raw(R"(],"asks":[)");
-    levels(b, snapshot ? count : 0);
-    b.raw(R"(],"checksum":)").num(2439117997 - i);
+    levels(b, snapshot ? count : 0, true);
+    b.raw(R"(],"checksum":)").num(checksum(t_book));
     if (!snapshot)
         b.raw(R"(,"timestamp":")").timeText(kBaseTimeMs + i, true).raw("\"");
     b.raw("}]}");

@@ -1,10 +1,12 @@
 #include "KrakenSpec.h"
 
+#include "KrakenFields.h"
+
 namespace streamscope::kraken {
 
 // Kraken's WebSocket v2 (public). Data: {"channel":"book" | "trade" | "ticker",..,"type":
 // "snapshot" | "update","data":[{"symbol":"BTC/USD",..,"timestamp":"2023-10-06T17:35:55.440295Z"}]}:
-// the channel is the event type, the first element of "data" stands for the push, its "symbol"
+// the channel is the event type, "type" its kind (KrakenFields.h), the first element of "data" stands for the push, its "symbol"
 // is the symbol and its "timestamp" (RFC 3339 text, µs) the event time. {"channel":"heartbeat"}
 // (about once a second when nothing else is sent) is a heartbeat, {"channel":"status",..} the
 // system status (the first message on a connection, and on a change). Answers to requests start
@@ -15,6 +17,7 @@ const DecodeSpec &decodeSpec()
     static const DecodeSpec spec = [] {
         DecodeSpec s{
             {.key = "channel", .role = FieldRole::EventType, .scopes = kRootScope},
+            {.key = "type", .role = FieldRole::Text, .scopes = kRootScope, .slot = kType},
             {.key = "data", .role = FieldRole::Event, .scopes = kRootScope},
             {.key = "symbol", .role = FieldRole::Symbol, .scopes = kEventScope},
             {.key = "timestamp", .role = FieldRole::EventTimeText, .scopes = kEventScope},

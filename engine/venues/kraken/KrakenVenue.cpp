@@ -1,5 +1,6 @@
 #include "KrakenVenue.h"
 
+#include "KrakenBookRules.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
@@ -7,6 +8,11 @@
 #include <QtCore/QJsonObject>
 
 namespace streamscope::kraken {
+
+const book::BookRules *KrakenVenue::bookRules() const
+{
+    return &KrakenBookRules::instance();
+}
 
 bool KrakenVenue::request(int link, Op op, const std::vector<ChannelSubscription> &pairs)
 {

@@ -8,8 +8,9 @@
 // else is sent, so silence is already a sign), answered {"method":"pong",..}, and a ping no
 // frame followed within ping_interval_ms declares the connection dead; refused requests and a
 // system status other than "online" shown in the venue's words, escaped. No continuity rule
-// here: books carry a CRC32 checksum (the book-integrity work), trades no sequence. What the
-// decoder reads is KrakenSpec.cpp; the registry entry, KrakenEntry.cpp.
+// here: books carry a CRC32 checksum, checked by the local order book (KrakenBookRules), which
+// resubscribes a book that fails it; trades carry no sequence. What the decoder reads is
+// KrakenSpec.cpp; the registry entry, KrakenEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
@@ -32,11 +33,13 @@ public:
     {
     }
 
+    const book::BookRules *bookRules() const override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
 private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
+    bool isBookChannel(const QString &channel) const override { return channel == QLatin1String("book"); }
 };
 
 } // namespace streamscope::kraken

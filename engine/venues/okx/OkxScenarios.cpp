@@ -54,9 +54,10 @@ PoolMessage notice(ScenarioBuilder &b)
     return b.take();
 }
 
-void level(ScenarioBuilder &b, bool first)
+void level(ScenarioBuilder &b, bool first, bool ask)
 {
-    b.raw(first ? "[" : ",[").price().raw(",").qty().raw(R"(,"0","1"])");
+    b.raw(first ? "[" : ",[");
+    (ask ? b.askPrice() : b.bidPrice()).raw(",").qty().raw(R"(,"0","1"])");
 }
 
 PoolMessage books(ScenarioBuilder &b, quint64 i)
@@ -68,10 +69,10 @@ PoolMessage books(ScenarioBuilder &b, quint64 i)
     b.raw(R"({"arg":{"channel":"books","instId":"BTC-USDT"},"action":")").raw(snapshot ? "snapshot" : "update");
     b.raw(R"(","data":[{"asks":[)");
     for (int k = 0; k < levels; ++k)
-        level(b, k == 0);
+        level(b, k == 0, true);
     b.raw(R"(],"bids":[)");
     for (int k = 0; k < levels; ++k)
-        level(b, k == 0);
+        level(b, k == 0, false);
     b.raw(R"(],"ts":")").timeMs(kBaseTimeMs + i, true).raw(R"(","checksum":-855196043,"prevSeqId":)");
     b.raw(QByteArray::number(prevOf(i)).constData()).raw(R"(,"seqId":)").raw(QByteArray::number(seqOf(i)).constData());
     b.raw("}]}");

@@ -1,5 +1,6 @@
 #include "OkxVenue.h"
 
+#include "OkxBookRules.h"
 #include "stats/StreamShared.h"
 #include "venues/VenueHost.h"
 
@@ -59,6 +60,11 @@ bool OkxVenue::request(int link, Op op, const std::vector<ChannelSubscription> &
         sent = true;
     }
     return sent;
+}
+
+const book::BookRules *OkxVenue::bookRules() const
+{
+    return &OkxBookRules::instance();
 }
 
 void OkxVenue::onData(int link, const DecodedFields &fields, bool checkSequence)

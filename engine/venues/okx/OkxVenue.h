@@ -7,7 +7,8 @@
 // per connection an hour, as OKX allows (a request beyond is not sent, and said so); the text
 // "ping" after ping_interval_ms without a frame, answered "pong" (VenueHandler::keepAlivePing);
 // order-book continuity per channel and instrument (OkxSequence: snapshots, keep-alive
-// updates, legal resets, gaps); errors and notices kept and shown in the venue's own words,
+// updates, legal resets, gaps) and a local order book per instrument (OkxBookRules),
+// resubscribed when it loses sync; errors and notices kept and shown in the venue's own words,
 // escaped. What the decoder reads of OKX's messages is OkxSpec.cpp; the registry entry,
 // OkxEntry.cpp.
 //
@@ -41,6 +42,7 @@ public:
     {
     }
 
+    const book::BookRules *bookRules() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
@@ -51,6 +53,10 @@ private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
     void connectionUp(int link) override;
     void resetContinuity() override { m_books.reset(); }
+    bool isBookChannel(const QString &channel) const override
+    {
+        return channel.startsWith(QLatin1String("books")) || channel == QLatin1String("bbo-tbt");
+    }
     void reportGap(const DecodedFields &fields, const OkxSequence::Result &result);
 
     struct Budget {

@@ -25,6 +25,26 @@ ScenarioBuilder &ScenarioBuilder::price()
     return fmt("\"%.2f\"", uniform(20000.0, 70000.0));
 }
 
+ScenarioBuilder &ScenarioBuilder::bidPrice()
+{
+    return fmt("\"%.2f\"", uniform(20000.0, 44999.99));
+}
+
+ScenarioBuilder &ScenarioBuilder::askPrice()
+{
+    return fmt("\"%.2f\"", uniform(45000.01, 69999.99));
+}
+
+ScenarioBuilder &ScenarioBuilder::bidPriceNumber()
+{
+    return fmt("%.1f", uniform(20000.0, 44999.9));
+}
+
+ScenarioBuilder &ScenarioBuilder::askPriceNumber()
+{
+    return fmt("%.1f", uniform(45000.1, 69999.9));
+}
+
 ScenarioBuilder &ScenarioBuilder::qty()
 {
     return fmt("\"%.5f\"", uniform(0.0001, 5.0));
@@ -105,6 +125,7 @@ ScenarioBuilder &ScenarioBuilder::fmt(const char *format, Args... args)
 {
     char buf[64];
     const int n = std::snprintf(buf, sizeof buf, format, args...);
+    m_lastBegin = m_out.size();
     m_out.append(buf, size_t(std::clamp(n, 0, int(sizeof buf) - 1)));
     return *this;
 }

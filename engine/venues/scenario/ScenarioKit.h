@@ -14,6 +14,7 @@
 
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace streamscope::scenario {
@@ -54,11 +55,19 @@ public:
     ScenarioBuilder &raw(const char *text);
     ScenarioBuilder &num(quint64 value);
     ScenarioBuilder &price();
+    // A price of a book's side: bids below 45,000, asks above, so that a book of them never
+    // crosses (the same width of text as price()).
+    ScenarioBuilder &bidPrice();
+    ScenarioBuilder &askPrice();
     ScenarioBuilder &qty();
     ScenarioBuilder &odds();
     // A price and a size as JSON numbers (Kraken writes them so).
     ScenarioBuilder &priceNumber();
+    ScenarioBuilder &bidPriceNumber();
+    ScenarioBuilder &askPriceNumber();
     ScenarioBuilder &qtyNumber();
+    // The text the last price, size or number call wrote (until the next call).
+    std::string_view lastWritten() const { return std::string_view(m_out).substr(m_lastBegin); }
     // An event time; `patched`: the server writes the send time there.
     ScenarioBuilder &timeMs(quint64 ms, bool patched);
     // The same as RFC 3339 text (Kraken, Coinbase), without its quotes.
@@ -78,6 +87,7 @@ private:
 
     std::mt19937_64 &m_rng;
     std::string m_out;
+    std::size_t m_lastBegin = 0;
     PoolMessage m_msg;
 };
 
