@@ -1,6 +1,7 @@
 #include "MetricsServer.h"
 
 #include "BookReport.h"
+#include "InstrumentReport.h"
 #include "ClockReport.h"
 #include "Engine.h"
 #include "FlightReport.h"
@@ -456,6 +457,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     appendFreshnessMetrics(out, streams, names, classic);
     appendFlightMetrics(out, streams, names, classic);
     appendBookMetrics(out, streams, names, classic); // docs/books.md
+    appendInstrumentMetrics(out, streams, names);    // docs/freshness.md
     if (!classic)
         out += "# EOF\n";
     return out;

@@ -1,6 +1,7 @@
 #include "Report.h"
 
 #include "BookReport.h"
+#include "InstrumentReport.h"
 #include "ClockReport.h"
 #include "FlightReport.h"
 #include "FreshnessReport.h"
@@ -115,6 +116,7 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("error"), s.record.error}});
         addFlightFields(o, s); // docs/capture.md, "Flight recorder"
         addBookFields(o, s);   // docs/books.md
+        addInstrumentFields(o, s); // docs/freshness.md, "Instruments that go quiet"
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
             o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);
