@@ -1,13 +1,13 @@
 #include "MetricsServer.h"
 
 #include "BookReport.h"
-#include "InstrumentReport.h"
 #include "ClockReport.h"
 #include "Engine.h"
 #include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
 #include "InputFile.h"
+#include "InstrumentReport.h"
 #include "MetricsText.h"
 #include "Report.h"
 

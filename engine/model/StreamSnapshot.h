@@ -5,10 +5,10 @@
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
 #include "BookStatus.h"
-#include "InstrumentStatus.h"
 #include "ClockEstimate.h"
 #include "FlightConfig.h"
 #include "Freshness.h"
+#include "InstrumentStatus.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
 #include "RedactedUrl.h"

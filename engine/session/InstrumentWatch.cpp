@@ -70,16 +70,15 @@ bool InstrumentWatch::tick(qint64 nowMs, bool live)
     for (std::size_t i = 0; i < items.size(); ++i) {
         Entry &e = items[i]->value;
         // It is not live itself when past its threshold, so liveLearned counts the others.
-        const bool othersLive =
-            liveLearned > 0 || (lastUnlearnedMs >= 0 && nowMs - lastUnlearnedMs <= e.thresholdMs);
+        const bool othersLive = liveLearned > 0 || (lastUnlearnedMs >= 0 && nowMs - lastUnlearnedMs <= e.thresholdMs);
         const bool stale = live && e.thresholdMs >= 0 && e.past && othersLive;
         if (stale == e.stale)
             continue;
         e.stale = stale;
         if (stale)
             ++e.staleEpisodes;
-        m_changes.push_back(Change{int(i), stale, nowMs - e.lastDataMs, e.learner.usualGapMs().value_or(-1),
-                                   e.thresholdMs});
+        m_changes.push_back(
+            Change{int(i), stale, nowMs - e.lastDataMs, e.learner.usualGapMs().value_or(-1), e.thresholdMs});
         m_dirty = true;
     }
     const bool due = m_dirty

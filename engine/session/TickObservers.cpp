@@ -95,11 +95,11 @@ void TickObservers::watchInstruments(qint64 nowMs)
     for (const InstrumentWatch::Change &c : m_instruments->changes()) {
         const QString &name = list.at(c.index).instrument;
         if (c.stale && m_status.allow(EventKind::Stalled))
-            m_status.emitEvent(EventKind::Stalled,
-                               QStringLiteral("instrument %1 stale: silent for %2 while the others speak, well beyond "
-                                              "its usual gap of %3 (stale past %4)")
-                                   .arg(name, secondsText(c.silentMs), secondsText(c.usualGapMs),
-                                        secondsText(c.thresholdMs)));
+            m_status.emitEvent(
+                EventKind::Stalled,
+                QStringLiteral("instrument %1 stale: silent for %2 while the others speak, well beyond "
+                               "its usual gap of %3 (stale past %4)")
+                    .arg(name, secondsText(c.silentMs), secondsText(c.usualGapMs), secondsText(c.thresholdMs)));
         else if (!c.stale && c.silentMs == 0 && m_status.allow(EventKind::Info))
             m_status.emitEvent(EventKind::Info, QStringLiteral("instrument %1 speaks again").arg(name));
     }

@@ -206,7 +206,8 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
         if (rule.instrumentStale && (!sample.instrumentsStale.isEmpty() || newStale)) {
             holds[size_t(Condition::InstrumentStale)] = true;
             const qsizetype n = sample.instrumentsStale.size();
-            texts[size_t(Condition::InstrumentStale)] = n == 0 ? tr("an instrument went quiet")
+            texts[size_t(Condition::InstrumentStale)] = n == 0
+                ? tr("an instrument went quiet")
                 : tr("instrument%1 stale: %2%3")
                       .arg(n > 1 ? QStringLiteral("s") : QString(),
                            sample.instrumentsStale.mid(0, 5).join(QStringLiteral(", ")),

@@ -22,8 +22,8 @@ void addInstrumentFields(QJsonObject &o, const StreamSnapshot &s)
 
 void appendInstrumentMetrics(QByteArray &out, const QVector<StreamSnapshot> &streams, const QList<QByteArray> &names)
 {
-    const bool any = std::any_of(streams.begin(), streams.end(),
-                                 [](const StreamSnapshot &s) { return !s.instruments.isEmpty(); });
+    const bool any =
+        std::any_of(streams.begin(), streams.end(), [](const StreamSnapshot &s) { return !s.instruments.isEmpty(); });
     if (!any)
         return;
     const QByteArray stale = QByteArrayLiteral("streamscope_instrument_stale");

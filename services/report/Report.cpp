@@ -1,10 +1,10 @@
 #include "Report.h"
 
 #include "BookReport.h"
-#include "InstrumentReport.h"
 #include "ClockReport.h"
 #include "FlightReport.h"
 #include "FreshnessReport.h"
+#include "InstrumentReport.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -114,8 +114,8 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("dropped"), qint64(s.record.dropped)},
                                  {QStringLiteral("errors"), qint64(s.record.errors)},
                                  {QStringLiteral("error"), s.record.error}});
-        addFlightFields(o, s); // docs/capture.md, "Flight recorder"
-        addBookFields(o, s);   // docs/books.md
+        addFlightFields(o, s);     // docs/capture.md, "Flight recorder"
+        addBookFields(o, s);       // docs/books.md
         addInstrumentFields(o, s); // docs/freshness.md, "Instruments that go quiet"
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);

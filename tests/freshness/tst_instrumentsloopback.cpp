@@ -177,9 +177,8 @@ void TestInstrumentsLoopback::quietInstrumentIsFlaggedByName()
     steady.start();
     QTimer evaluate;
     evaluate.setInterval(100);
-    connect(&evaluate, &QTimer::timeout, &service, [&] {
-        service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady.elapsed());
-    });
+    connect(&evaluate, &QTimer::timeout, &service,
+            [&] { service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady.elapsed()); });
     evaluate.start();
 
     QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
@@ -218,7 +217,11 @@ void TestInstrumentsLoopback::quietInstrumentIsFlaggedByName()
     QVERIFY(!raised.first().text.contains(QLatin1String("BTCUSDT")));
     QCOMPARE(raised.first().condition, QStringLiteral("instrument_stale"));
     service.addToReport(report);
-    QCOMPARE(report.value(QStringLiteral("streams")).toArray().at(0).toObject().value(QStringLiteral("alerts_raised"))
+    QCOMPARE(report.value(QStringLiteral("streams"))
+                 .toArray()
+                 .at(0)
+                 .toObject()
+                 .value(QStringLiteral("alerts_raised"))
                  .toInteger(),
              1);
 

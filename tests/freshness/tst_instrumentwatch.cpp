@@ -182,9 +182,9 @@ void TestInstrumentWatch::boundedAndNamed()
 
     InstrumentWatch names;
     names.onData(std::string(kMaxInstrumentChars + 1, 'A')); // too long
-    names.onData("BTC USDT");                                  // a space
-    names.onData("BTC\"}");                                    // what a label could not hold
-    names.onData(std::string(kMaxInstrumentChars, 'A'));       // the longest taken
+    names.onData("BTC USDT");                                // a space
+    names.onData("BTC\"}");                                  // what a label could not hold
+    names.onData(std::string(kMaxInstrumentChars, 'A'));     // the longest taken
     names.onData("BTC-USDT-SWAP");
     names.onData("PI_XBTUSD:1/x.y");
     QCOMPARE(names.size(), 3);

@@ -2,6 +2,7 @@
 
 #include "EventLogModel.h"
 #include "Format.h"
+#include "InstrumentList.h"
 #include "Report.h"
 #include "Sparkline.h"
 #include "StreamHistory.h"
@@ -99,6 +100,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     alertView->setObjectName(QStringLiteral("detailAlerts"));
     alertView->hideColumn(1); // the stream: this one
     auto *alertTitle = new QLabel(tr("Active alerts"));
+    m_instruments = new InstrumentList;
 
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
@@ -107,6 +109,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     leftLayout->addWidget(m_state);
     leftLayout->addWidget(m_rate, 1);
     leftLayout->addWidget(m_latency, 1);
+    leftLayout->addWidget(m_instruments, 2);
     leftLayout->addWidget(alertTitle);
     leftLayout->addWidget(alertView, 1);
 
@@ -185,6 +188,7 @@ void StreamDetails::setStream(StreamId id, const QString &name)
     m_state->clear();
     m_rate->setPoints({});
     m_latency->setPoints({});
+    m_instruments->clear();
     QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
 }
 
@@ -201,6 +205,7 @@ void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const 
     m_rate->setPoints(m_buffer);
     history.latencyPoints(m_stream, m_buffer);
     m_latency->setPoints(m_buffer);
+    m_instruments->setInstruments(snap.instruments, snap.instrumentsUntracked);
 
     const QJsonArray streams = app::buildReport({snap}, durationS).value(QStringLiteral("streams")).toArray();
     const QJsonObject report = streams.isEmpty() ? QJsonObject() : streams.first().toObject();

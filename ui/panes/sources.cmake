@@ -3,6 +3,7 @@
 target_sources(streamscope_ui PRIVATE
     panes/EventLogPane.h panes/EventLogPane.cpp
     panes/FrozenColumnsView.h panes/FrozenColumnsView.cpp
+    panes/InstrumentList.h panes/InstrumentList.cpp
     panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
     panes/MessageInspector.h panes/MessageInspector.cpp
     panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp
