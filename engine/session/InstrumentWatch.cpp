@@ -49,6 +49,7 @@ bool InstrumentWatch::tick(qint64 nowMs, bool live)
         e.learner.onData(nowMs);
         e.lastDataMs = nowMs;
         e.past = false;
+        e.counted = false;
         const std::optional<qint64> usual = e.learner.usualGapMs();
         e.thresholdMs = usual ? std::max(SilenceLearner::kMinAlarmMs, SilenceLearner::kFactor * *usual) : -1;
     }
@@ -75,8 +76,11 @@ bool InstrumentWatch::tick(qint64 nowMs, bool live)
         if (stale == e.stale)
             continue;
         e.stale = stale;
-        if (stale)
+        // One episode a silence, however often the stream's own state hides and shows it.
+        if (stale && !e.counted) {
             ++e.staleEpisodes;
+            e.counted = true;
+        }
         m_changes.push_back(
             Change{int(i), stale, nowMs - e.lastDataMs, e.learner.usualGapMs().value_or(-1), e.thresholdMs});
         m_dirty = true;

@@ -83,6 +83,7 @@ private:
         qint64 thresholdMs = -1;  // past this silence it is stale; -1 not learned yet
         bool past = false;        // silent past thresholdMs in this silence
         bool stale = false;
+        bool counted = false; // this silence's episode is counted
         quint64 staleEpisodes = 0;
         SilenceLearner learner;
     };

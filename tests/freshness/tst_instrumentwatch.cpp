@@ -133,6 +133,10 @@ void TestInstrumentWatch::notStaleWhileTheStreamIsDown()
     QVERIFY(!statusOf(w, QStringLiteral("SOLUSDT")).stale);
     QCOMPARE(w.changes().size(), std::size_t(1));
     QVERIFY(w.changes().front().silentMs > 0); // not "speaks again"
+    // The stream back, the same silence: stale again, still one episode.
+    t = run(w, t, t + 100, twoOfThree, 500, true);
+    QVERIFY(statusOf(w, QStringLiteral("SOLUSDT")).stale);
+    QCOMPARE(statusOf(w, QStringLiteral("SOLUSDT")).staleEpisodes, quint64(1));
 }
 
 void TestInstrumentWatch::notStaleWhenTheWholeStreamIsSilent()
