@@ -7,6 +7,7 @@
 #include "FreshnessReport.h"
 #include "HttpConnection.h"
 #include "InputFile.h"
+#include "InstrumentReport.h"
 #include "MetricsText.h"
 #include "Report.h"
 
@@ -456,6 +457,7 @@ QByteArray MetricsServer::render(const Engine &engine, Format format)
     appendFreshnessMetrics(out, streams, names, classic);
     appendFlightMetrics(out, streams, names, classic);
     appendBookMetrics(out, streams, names, classic); // docs/books.md
+    appendInstrumentMetrics(out, streams, names);    // docs/freshness.md
     if (!classic)
         out += "# EOF\n";
     return out;

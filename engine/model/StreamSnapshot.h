@@ -8,6 +8,7 @@
 #include "ClockEstimate.h"
 #include "FlightConfig.h"
 #include "Freshness.h"
+#include "InstrumentStatus.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
 #include "RedactedUrl.h"
@@ -93,6 +94,11 @@ struct StreamSnapshot {
     QVector<GapRecord> recentGaps;       // the last gaps, oldest first (at most 100)
     QVector<RateLimitInfo> rateLimits;   // from the last websocket-API response that carried them
     QVector<BookStatus> books;           // one local order book per instrument of a depth stream (docs/books.md)
+    // Each instrument of a stream whose messages name theirs, in the order first seen (at most
+    // 1,024; docs/freshness.md, "Instruments that go quiet"), and the data messages that named
+    // one beyond them or by a name not taken.
+    QVector<InstrumentStatus> instruments;
+    quint64 instrumentsUntracked = 0;
 };
 
 } // namespace streamscope

@@ -27,6 +27,9 @@ struct DecodedFields {
     std::int64_t prevFinalUpdateId = kNone; // the previous event's last, when the venue says it (Binance pu)
     std::string_view eventType;
     std::string_view symbol;
+    // The event stood for an array of events of several instruments (Binance !ticker@arr): its
+    // symbol is the first's only. Told only by a walk that wants the symbol (decode()'s `symbol`).
+    bool batch = false;
 
     // What tells events apart, read only when asked (a rollover's de-duplication).
     std::string_view stream;      // which stream of the connection (Binance: the envelope's "stream")
@@ -43,6 +46,7 @@ struct DecodedFields {
     {
         eventTime = firstUpdateId = finalUpdateId = prevFinalUpdateId = tradeId = kNone;
         eventType = symbol = stream = {};
+        batch = false;
         for (std::string_view &t : texts)
             t = {};
         for (std::int64_t &n : numbers)

@@ -105,6 +105,7 @@ struct WalkState {
     bool stopped = false;      // the walk ended early: the document was not read to its end
     const char *failedKey = nullptr;
     bool identity = true; // read the fields that identify an event (decode()'s `identity`)
+    bool symbol = false;  // a nested event's walk goes on until its symbol (decode()'s `symbol`)
 };
 thread_local WalkState t_walk;
 
@@ -149,12 +150,13 @@ bool idComplete(const DecodedFields &out, const DecodeSpec &spec)
 }
 
 // A nested event of which nothing more is wanted when its identity is not: its type and time
-// are known, and it wants no sequence fields (which come later). The parent skips the rest by
+// are known (and its symbol, when the walk wants it), and it wants no sequence fields (which
+// come later). The parent skips the rest by
 // counting brackets, as after an id.
 bool timeComplete(const DecodedFields &out, const DecodeSpec &spec)
 {
     return !t_walk.identity && out.eventTime != DecodedFields::kNone && !out.eventType.empty()
-        && !wantsSequence(out, spec);
+        && !wantsSequence(out, spec) && (!t_walk.symbol || !out.symbol.empty());
 }
 
 simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
@@ -260,6 +262,23 @@ simdjson::error_code decodeItems(ondemand::value value, DecodedFields &out, cons
 simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope,
                                   const DecodeSpec &spec);
 
+// Whether a batch's next element is of the instrument its first named (`out.symbol`): its
+// symbol, or none. A value we cannot read counts as another's.
+bool sameSymbol(ondemand::object element, const DecodedFields &out, const DecodeSpec &spec)
+{
+    for (auto field : element) {
+        ondemand::raw_json_string key;
+        if (field.key().get(key))
+            return false;
+        const FieldRule *rule = spec.find(key.raw(), kEventScope, t_walk.identity);
+        if (!rule || rule->role != FieldRole::Symbol)
+            continue;
+        std::string_view symbol;
+        return field.value().get_string().get(symbol) == simdjson::SUCCESS && symbol == out.symbol;
+    }
+    return true;
+}
+
 // An Event value (Binance combined streams' "data"): the event, or an array of events
 // (!ticker@arr) whose first stands for the batch.
 simdjson::error_code decodeEvent(ondemand::value value, DecodedFields &out, const DecodeSpec &spec)
@@ -277,15 +296,29 @@ simdjson::error_code decodeEvent(ondemand::value value, DecodedFields &out, cons
         ondemand::array items;
         if (auto e = value.get_array().get(items))
             return e;
+        bool first = true;
+        bool peek = false;
         for (auto item : items) {
-            ondemand::object first;
-            if (auto e = item.get_object().get(first))
-                return e;
-            if (auto e = decodeObject(first, out, kEventScope, spec))
-                return e;
-            stopBefore(value, out, spec);
+            ondemand::object element;
+            if (first) {
+                if (auto e = item.get_object().get(element))
+                    return e;
+                const bool hadSymbol = !out.symbol.empty();
+                if (auto e = decodeObject(element, out, kEventScope, spec))
+                    return e;
+                // A walk that wants the symbol, which the first element gave: the second says
+                // whether the batch is one instrument's (a venue's trades) or many (!ticker@arr).
+                peek = t_walk.symbol && !hadSymbol && !out.symbol.empty();
+                first = false;
+                if (peek)
+                    continue;
+            } else {
+                out.batch = item.get_object().get(element) != simdjson::SUCCESS || !sameSymbol(element, out, spec);
+            }
             break; // the rest of the batch is skipped, and the envelope read on to its end
         }
+        if (!first)
+            stopBefore(value, out, spec);
     }
     return simdjson::SUCCESS;
 }
@@ -503,11 +536,11 @@ std::size_t MessageDecoder::headBytes(std::size_t len, const std::string &pointe
 }
 
 bool MessageDecoder::decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out,
-                                const DecodeSpec &spec)
+                                const DecodeSpec &spec, bool symbol)
 {
     out.reset();
     char *data = head.writable();
-    t_walk = WalkState{data + head.messageBytes, false, nullptr, false};
+    t_walk = WalkState{data + head.messageBytes, false, nullptr, false, symbol};
     if (decodePrefix(data, std::size_t(std::min(head.size, head.messageBytes)), pointer, out, spec))
         return true;
     // As in decode(): the next long messages go straight to the whole message.
@@ -542,7 +575,7 @@ private:
 } // namespace
 
 bool MessageDecoder::decode(const MessageView &message, const std::string &pointer, DecodedFields &out,
-                            const DecodeSpec &spec, bool identity)
+                            const DecodeSpec &spec, bool identity, bool symbol)
 {
     Q_ASSERT(message.isWhole());
     const auto fail = [this](simdjson::error_code e) {
@@ -558,7 +591,7 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
     char *const data = message.writable();
     const auto len = std::size_t(message.size);
     // A message shorter than a lazy tail cannot have one: its walk skips the checks.
-    t_walk = WalkState{len >= kLazyTailBytes ? data + len : nullptr, false, nullptr, identity};
+    t_walk = WalkState{len >= kLazyTailBytes ? data + len : nullptr, false, nullptr, identity, symbol};
     const ClearedEnd cleared(data + len);
 
     // A long message whose fields all come before a long tail needs only its head indexed:
@@ -575,7 +608,7 @@ bool MessageDecoder::decode(const MessageView &message, const std::string &point
                 return true;
             m_prefixSkips = kPrefixRetryAfter;
             out.reset();
-            t_walk = WalkState{t_walk.end, false, nullptr, identity};
+            t_walk = WalkState{t_walk.end, false, nullptr, identity, symbol};
         }
     }
 

@@ -48,8 +48,10 @@ public:
     // symbol and trade id of an event that is not a depth diff), which only a rollover's
     // de-duplication needs. Without it the walk of an event nested in an envelope stops once
     // its type and time are known (a sequenced event's sequence fields are always read).
+    // `symbol`: such a walk goes on until the event's symbol too (a stream that watches each
+    // instrument's cadence, session/InstrumentWatch).
     bool decode(const MessageView &message, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
-                bool identity = true);
+                bool identity = true, bool symbol = false);
 
     // A long message whose head only may be converted yet: how many of its first bytes
     // decodeHead() needs (0: the whole message is needed, for it is short, its spec reads to the
@@ -60,7 +62,8 @@ public:
     // without what tells events apart (no rollover de-duplicates a stream that converts heads
     // only). False: the prefix was not enough, and the whole message must be decode()d;
     // nothing is then counted as an error.
-    bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec);
+    bool decodeHead(const MessageView &head, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
+                    bool symbol = false);
 
     // Where a message's order-book levels are (book/BookRules.h, LevelKeys, says the same):
     // [price, quantity, ...] arrays, or objects with `price` and `qty` keys, under `bids` and

@@ -26,15 +26,6 @@ using book::LevelChange;
 using book::Side;
 
 namespace {
-bool instrumentName(std::string_view s)
-{
-    if (s.empty() || s.size() > std::size_t(BookKeeper::kMaxInstrumentChars))
-        return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
-            || c == ':' || c == '/' || c == '-';
-    });
-}
 
 MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
 {
@@ -71,8 +62,8 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
 
 BookKeeper::~BookKeeper()
 {
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        if (QNetworkReply *r = e->reply) {
+    for (const auto &item : m_books.items()) {
+        if (QNetworkReply *r = item->value.reply) {
             r->disconnect(this);
             r->abort();
             r->deleteLater();
@@ -92,16 +83,16 @@ bool BookKeeper::wanted(const StreamConfig &config, const book::BookRules *rules
 
 const BookSync *BookKeeper::book(const QString &instrument) const
 {
-    const auto it = m_bySymbol.constFind(instrument.toUtf8());
-    return it == m_bySymbol.cend() ? nullptr : (*it)->sync.get();
+    const auto *item = m_books.find(instrument.toUtf8());
+    return item ? item->value.sync.get() : nullptr;
 }
 
 bool BookKeeper::copyDepth(const QString &instrument, int levels, qint64 nowMs, BookDepth &out) const
 {
-    const auto it = m_bySymbol.constFind(instrument.toUtf8());
-    if (it == m_bySymbol.cend())
+    const auto *item = m_books.find(instrument.toUtf8());
+    if (!item)
         return false;
-    const Entry &e = **it;
+    const Entry &e = item->value;
     book::copyDepth(*e.sync, levels, out);
     out.ageMs = e.changedAtMs < 0 ? -1 : std::max<qint64>(0, nowMs - e.changedAtMs);
     return true;
@@ -109,29 +100,18 @@ bool BookKeeper::copyDepth(const QString &instrument, int levels, qint64 nowMs, 
 
 BookKeeper::Entry *BookKeeper::find(std::string_view symbol)
 {
-    if (m_last && std::string_view(m_last->key.constData(), std::size_t(m_last->key.size())) == symbol)
-        return m_last;
-    // A key of raw data: the lookup copies nothing.
-    const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
-    if (it == m_bySymbol.cend())
-        return nullptr;
-    m_last = *it;
-    return m_last;
+    auto *item = m_books.find(symbol);
+    return item ? &item->value : nullptr;
 }
 
 BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
 {
-    if (int(m_books.size()) >= kMaxBooks || !instrumentName(symbol))
+    auto *item = m_books.add(symbol);
+    if (!item)
         return nullptr;
-    auto entry = std::make_unique<Entry>();
-    entry->key = QByteArray(symbol.data(), qsizetype(symbol.size()));
-    entry->sync = std::make_unique<BookSync>(m_rules, QString::fromLatin1(entry->key));
-    Entry *e = entry.get();
-    m_books.push_back(std::move(entry));
-    m_bySymbol.insert(e->key, e);
-    m_last = e;
+    item->value.sync = std::make_unique<BookSync>(m_rules, QString::fromLatin1(item->key));
     m_dirty = true;
-    return e;
+    return &item->value;
 }
 
 void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
@@ -163,14 +143,15 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 
 void BookKeeper::reset()
 {
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        if (QNetworkReply *r = e->reply) {
+    for (const auto &item : m_books.items()) {
+        Entry &e = item->value;
+        if (QNetworkReply *r = e.reply) {
             r->disconnect(this);
             r->abort();
             r->deleteLater();
-            e->reply = nullptr;
+            e.reply = nullptr;
         }
-        e->sync->reset();
+        e.sync->reset();
     }
     m_inFlight = 0;
     m_dirty = true;
@@ -194,31 +175,38 @@ void BookKeeper::tick(qint64 nowMs)
     const double weight = m_rules.snapshotWeight();
     // Syncs first, then audits; both within the weight and the requests in flight.
     for (int pass = 0; pass < 2; ++pass) {
-        for (const std::unique_ptr<Entry> &e : m_books) {
+        for (const auto &item : m_books.items()) {
             if (m_inFlight >= kMaxInFlight || m_weight < weight || !m_manager || nowMs < m_pausedUntilMs)
                 break;
-            if (e->reply)
+            Entry &e = item->value;
+            if (e.reply)
                 continue;
-            if (pass == 0 && e->sync->wantsSnapshot(nowMs))
-                fetch(*e, false, nowMs);
-            else if (pass == 1 && e->sync->auditDue(nowMs, m_auditPeriodMs))
-                fetch(*e, true, nowMs);
+            if (pass == 0 && e.sync->wantsSnapshot(nowMs))
+                fetch(e, false, nowMs);
+            else if (pass == 1 && e.sync->auditDue(nowMs, m_auditPeriodMs))
+                fetch(e, true, nowMs);
         }
     }
     const auto depth = std::size_t(m_rules.snapshotDepth());
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        e->sync->tick(nowMs);
-        e->sync->prune(depth);
-        if (const std::int64_t id = e->sync->updateId(); id != e->seenUpdateId) {
-            e->seenUpdateId = id;
-            e->changedAtMs = nowMs;
-        }
-        report(*e);
-        if (e->sync->takeChanged())
-            m_dirty = true;
-    }
+    for (const auto &item : m_books.items())
+        tickBook(item->value, nowMs, depth);
     if (m_dirty)
         publish();
+}
+
+// One book's housekeeping: its timers, the cut to `depth`, the time its update id last moved
+// (the depth ladder's age), its figures.
+void BookKeeper::tickBook(Entry &e, qint64 nowMs, std::size_t depth)
+{
+    e.sync->tick(nowMs);
+    e.sync->prune(depth);
+    if (const std::int64_t id = e.sync->updateId(); id != e.seenUpdateId) {
+        e.seenUpdateId = id;
+        e.changedAtMs = nowMs;
+    }
+    report(e);
+    if (e.sync->takeChanged())
+        m_dirty = true;
 }
 
 void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
@@ -362,9 +350,9 @@ void BookKeeper::report(Entry &e)
 void BookKeeper::publish()
 {
     QVector<BookStatus> list;
-    list.reserve(qsizetype(m_books.size()));
-    for (const std::unique_ptr<Entry> &e : m_books)
-        list.append(e->sync->status());
+    list.reserve(m_books.size());
+    for (const auto &item : m_books.items())
+        list.append(item->value.sync->status());
     m_shared.setBooks(std::move(list));
     m_dirty = false;
 }

@@ -3,8 +3,8 @@
 // The local order books of one depth stream, one per instrument (docs/books.md), kept on the
 // stream's worker by its venue's BookRules (engine/book/BookSync):
 //   - every diff event of the venue's type is looked up by its symbol (a book is made at its
-//     first diff; at most kMaxBooks a stream, names of kMaxInstrumentChars letters, digits and
-//     ._:/- only, so the report's and /metrics' label set stays bounded), its levels read exactly
+//     first diff; at most kMaxBooks a stream, named by InstrumentIndex's rule, so the report's
+//     and /metrics' label set stays bounded), its levels read exactly
 //     (MessageDecoder::decodeLevels, book/FixedPoint.h) and handed to the instrument's BookSync;
 //   - on the tick: the REST snapshots the books ask for and the audits that are due (every
 //     "book_audit_s"), fetched from the stream's "rest_url" (else the venue's host mapping)
@@ -30,10 +30,10 @@
 // hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
 // vector, no lock, no log.
 
+#include "InstrumentIndex.h"
 #include "book/BookSync.h"
 #include "protocol/MessageDecoder.h"
 
-#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
 #include <QtCore/QUrl>
@@ -58,8 +58,7 @@ struct StreamConfig;
 class BookKeeper final : public QObject {
     Q_OBJECT
 public:
-    static constexpr int kMaxBooks = 1024;
-    static constexpr int kMaxInstrumentChars = 32;
+    static constexpr int kMaxBooks = kMaxInstruments;
     static constexpr int kMaxInFlight = 4;
     static constexpr qint64 kMaxSnapshotBytes = 8 * 1024 * 1024;
     static constexpr int kSnapshotTimeoutMs = 10000;
@@ -91,7 +90,7 @@ public:
     void reset();
     void tick(qint64 nowMs);
 
-    int bookCount() const { return int(m_books.size()); }
+    int bookCount() const { return m_books.size(); }
     // Diff events of instruments beyond kMaxBooks or with names we do not take.
     quint64 untracked() const { return m_untracked; }
     const book::BookSync *book(const QString &instrument) const;
@@ -102,7 +101,6 @@ public:
 private:
     struct Entry {
         std::unique_ptr<book::BookSync> sync;
-        QByteArray key; // the symbol's bytes, which the hash's raw-data keys point into
         QPointer<QNetworkReply> reply;
         bool replyIsAudit = false;
         BookState reportedState = BookState::Unknown;
@@ -126,6 +124,7 @@ private:
     void onStreamData(const DecodedFields &fields, const MessageView &message);
     void onEventsData(const DecodedFields &fields, const MessageView &message);
     void tickStream(qint64 nowMs);
+    void tickBook(Entry &entry, qint64 nowMs, std::size_t depth);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
     bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
@@ -146,9 +145,7 @@ private:
     MessageDecoder::LevelKeys m_diffKeys;
     MessageDecoder::LevelKeys m_snapshotKeys;
 
-    std::vector<std::unique_ptr<Entry>> m_books;
-    QHash<QByteArray, Entry *> m_bySymbol; // keys are Entry::key
-    Entry *m_last = nullptr;
+    InstrumentIndex<Entry> m_books;
     std::vector<book::LevelChange> m_levels; // the current diff's, reused
     std::vector<EventSlice> m_events;        // the current message's events, reused
     quint64 m_untracked = 0;

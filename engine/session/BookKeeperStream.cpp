@@ -112,11 +112,12 @@ void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)
 {
     const qint64 nowMs = m_clock.monotonicMs();
     for (const QString &instrument : instruments) {
-        const auto it = m_bySymbol.constFind(instrument.toUtf8());
-        if (it == m_bySymbol.cend())
+        const QByteArray key = instrument.toUtf8();
+        Entry *e = find(std::string_view(key.constData(), std::size_t(key.size())));
+        if (!e)
             continue;
-        (*it)->sync->lostByVenue(why, nowMs);
-        report(**it);
+        e->sync->lostByVenue(why, nowMs);
+        report(*e);
         m_dirty = true;
     }
 }
@@ -124,8 +125,8 @@ void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)
 // In-stream books: a book that lost sync is resubscribed (the venue then sends its snapshot).
 void BookKeeper::tickStream(qint64 nowMs)
 {
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        BookSync &sync = *e->sync;
+    for (const auto &item : m_books.items()) {
+        BookSync &sync = *item->value.sync;
         if (!sync.wantsSnapshot(nowMs))
             continue;
         sync.snapshotRequested(nowMs);
@@ -133,13 +134,8 @@ void BookKeeper::tickStream(qint64 nowMs)
             sync.onSnapshotFailed(QStringLiteral("the venue's handler cannot resubscribe the book"), nowMs);
         m_dirty = true;
     }
-    for (const std::unique_ptr<Entry> &e : m_books) {
-        e->sync->tick(nowMs);
-        e->sync->prune(e->sync->streamDepth());
-        report(*e);
-        if (e->sync->takeChanged())
-            m_dirty = true;
-    }
+    for (const auto &item : m_books.items())
+        tickBook(item->value, nowMs, item->value.sync->streamDepth());
     if (m_dirty)
         publish();
 }

@@ -3,6 +3,7 @@
 #include "BookKeeper.h"
 #include "Clock.h"
 #include "ConnectionLifecycle.h"
+#include "InstrumentWatch.h"
 #include "Link.h"
 #include "SessionRecorders.h"
 #include "SessionStatus.h"
@@ -50,6 +51,7 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
     , m_clockTrack(observers.clock())
     , m_eventTypes(observers.eventTypes())
     , m_backpressure(observers.backpressure())
+    , m_instruments(observers.instruments())
     , m_latencyPointer(config.latencyField.toStdString())
     , m_usPerUnit(microsecondsPerUnit(config.latencyField.isEmpty() ? venue.decodeSpec().timeUnit : config.latencyUnit))
     , m_minEventTime(inUnits(kMinPlausibleUs, m_usPerUnit))
@@ -113,7 +115,8 @@ void MessageRouter::onLongMessage(Link &link, ReceivedMessage &message, qsizetyp
         return;
     }
     DecodedFields fields;
-    if (!head.isWhole() && data && m_decoder.decodeHead(head, m_latencyPointer, fields, m_venue.decodeSpec())) {
+    if (!head.isWhole() && data
+        && m_decoder.decodeHead(head, m_latencyPointer, fields, m_venue.decodeSpec(), m_instruments != nullptr)) {
         handleMessage(link, message, head.data, head.messageBytes, false, info, &fields);
         return;
     }
@@ -185,7 +188,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
         if (decodedHead)
             fields = *decodedHead;
         else
-            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap);
+            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap, m_instruments != nullptr);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -235,6 +238,9 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             m_shared.latency.recordInvalid();
         }
         m_venue.onData(link.id, fields, m_rollover.checksSequence(link.id));
+        // A batch (!ticker@arr) names its first event's instrument only: it counts for none.
+        if (m_instruments && !fields.symbol.empty() && !fields.batch)
+            m_instruments->onData(fields.symbol);
         if (m_books)
             m_books->onData(fields, message.padded());
     } else {

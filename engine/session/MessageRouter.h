@@ -32,6 +32,7 @@ class ClockTracker;
 class ConnectionLifecycle;
 class Clock;
 class EventTypeTracker;
+class InstrumentWatch;
 class MakeBeforeBreak;
 class StallWatchdog;
 class MessageDecoder;
@@ -81,6 +82,7 @@ private:
     ClockTracker &m_clockTrack;
     EventTypeTracker &m_eventTypes;
     BackpressureMeter &m_backpressure;
+    InstrumentWatch *const m_instruments; // null: the stream's messages name no instrument
     BookKeeper *m_books = nullptr;
 
     // From the configuration.

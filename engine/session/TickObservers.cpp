@@ -28,6 +28,8 @@ TickObservers::TickObservers(const StreamConfig &config, StreamShared &shared, c
     , m_namesPeriodic(EventTypeTracker::allPeriodic(EventTypeTracker::streamNames(config.url, config.subscribe)))
     , m_eventTypes(shared.freshness)
 {
+    if (InstrumentWatch::wanted(config, venue.decodeSpec()))
+        m_instruments = std::make_unique<InstrumentWatch>();
 }
 
 QUrl TickObservers::serverTimeUrl() const
@@ -47,6 +49,8 @@ void TickObservers::connected(qint64 nowMs)
     m_trend.reset();
     m_eventTypes.reconnected();
     m_backpressure.reset();
+    if (m_instruments)
+        m_instruments->connected(nowMs);
     // The server-time probe: the stream's own server_time_url, else its venue's endpoint
     // (Binance only).
     if (!m_serverTime || m_clockTrack.hasProbe())
@@ -73,8 +77,33 @@ void TickObservers::tick(qint64 nowMs, bool dataSinceLastTick, qint64 unreadByte
     }
     m_wallMinusMonotonicMs = wallMinusMono;
     checkFreshness(nowMs, dataSinceLastTick, unreadBytes);
+    if (m_instruments)
+        watchInstruments(nowMs);
     if (const QString note = m_clockTrack.tick(nowMs); !note.isEmpty())
         m_status.emitEvent(EventKind::Info, note);
+}
+
+// Each instrument's own silence (docs/freshness.md, "Instruments that go quiet"): published when
+// it changed, an event when one goes quiet or speaks again (names are InstrumentIndex's: safe).
+void TickObservers::watchInstruments(qint64 nowMs)
+{
+    const StreamState state = m_status.state();
+    const bool live = state == StreamState::Live || state == StreamState::Degraded;
+    if (!m_instruments->tick(nowMs, live))
+        return;
+    const QVector<InstrumentStatus> list = m_instruments->statuses();
+    for (const InstrumentWatch::Change &c : m_instruments->changes()) {
+        const QString &name = list.at(c.index).instrument;
+        if (c.stale && m_status.allow(EventKind::Stalled))
+            m_status.emitEvent(
+                EventKind::Stalled,
+                QStringLiteral("instrument %1 stale: silent for %2 while the others speak, well beyond "
+                               "its usual gap of %3 (stale past %4)")
+                    .arg(name, secondsText(c.silentMs), secondsText(c.usualGapMs), secondsText(c.thresholdMs)));
+        else if (!c.stale && c.silentMs == 0 && m_status.allow(EventKind::Info))
+            m_status.emitEvent(EventKind::Info, QStringLiteral("instrument %1 speaks again").arg(name));
+    }
+    m_shared.setInstruments(list, m_instruments->untracked());
 }
 
 // Freshness beyond "messages arrive" (docs/freshness.md): a silence well beyond the stream's

@@ -12,8 +12,10 @@
 //   EventTypeTracker    per event type: its latency, which types are periodic, their cadence
 //   BackpressureMeter   unread bytes (each transport's unreadBytes()) and the time one message
 //                       in 64 takes
-// The hot path feeds the clock tracker, the event types and the backpressure meter (a compare,
-// a table slot, a countdown); everything else, the choices and the events they cause, happens
+//   InstrumentWatch     each instrument's own cadence in a stream whose messages name theirs,
+//                       and which went quiet while the others speak
+// The hot path feeds the clock tracker, the event types, the backpressure meter and the
+// instruments (a compare, a table slot, a countdown, a hash lookup); everything else, the choices and the events they cause, happens
 // here on the tick. A step of the wall clock (a change of wall − monotonic time between two ticks
 // beyond a second) starts the figures that span it over.
 //
@@ -22,11 +24,13 @@
 #include "Backpressure.h"
 #include "ClockTracker.h"
 #include "EventTypeTracker.h"
+#include "InstrumentWatch.h"
 #include "LatencyTrend.h"
 #include "SilenceLearner.h"
 
 #include <QtCore/QUrl>
 
+#include <memory>
 #include <optional>
 
 namespace streamscope {
@@ -54,6 +58,8 @@ public:
     ClockTracker &clock() { return m_clockTrack; }
     EventTypeTracker &eventTypes() { return m_eventTypes; }
     BackpressureMeter &backpressure() { return m_backpressure; }
+    // Null when the stream's messages name no instrument (InstrumentWatch::wanted()).
+    InstrumentWatch *instruments() { return m_instruments.get(); }
 
     // The stream is about to connect: a stream that will ask for the server time starts the
     // worker's network thread now (ServerTimeService says why).
@@ -74,6 +80,7 @@ private:
     enum class TrendSource : quint8 { Unknown = 0, Stream, NonPeriodicTypes, None };
 
     void checkFreshness(qint64 nowMs, bool dataSinceLastTick, qint64 unreadBytes);
+    void watchInstruments(qint64 nowMs);
     QUrl serverTimeUrl() const; // the stream's own, else its venue's; empty: none
 
     const StreamConfig &m_config;
@@ -91,6 +98,7 @@ private:
     bool m_namesPeriodic = false;  // every stream name the configuration asks for is periodic
     std::optional<qint64> m_wallMinusMonotonicMs;
     BackpressureMeter m_backpressure;
+    std::unique_ptr<InstrumentWatch> m_instruments;
     // Last: large (the event table's spacings).
     EventTypeTracker m_eventTypes;
 };

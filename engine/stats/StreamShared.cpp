@@ -109,6 +109,8 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.connections = m_venue.connections;
         out.rateLimits = m_venue.rateLimits;
         out.books = m_books;
+        out.instruments = m_instruments;
+        out.instrumentsUntracked = m_instrumentsUntracked;
     }
     const VenueCounters &v = venue;
     out.updates = v.updates.load();

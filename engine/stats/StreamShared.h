@@ -15,6 +15,7 @@
 #include "StreamCommands.h"
 #include "StreamCounters.h"
 #include "model/BookStatus.h"
+#include "model/InstrumentStatus.h"
 #include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
@@ -108,6 +109,15 @@ public:
         QMutexLocker lock(&m_mutex);
         m_books = std::move(books);
     }
+    // The stream's instruments as they are now (session/InstrumentWatch, on the tick when they
+    // changed, at most once a second for their counts alone), and the data messages that named
+    // an instrument it does not track.
+    void setInstruments(QVector<InstrumentStatus> instruments, quint64 untracked)
+    {
+        QMutexLocker lock(&m_mutex);
+        m_instruments = std::move(instruments);
+        m_instrumentsUntracked = untracked;
+    }
     // Runs `edit` on the venue details under the mutex (low rate only).
     template<typename F>
     void editVenue(F &&edit)
@@ -145,6 +155,8 @@ private:
     std::deque<GapRecord> m_gaps;
     VenueDetails m_venue;
     QVector<BookStatus> m_books;
+    QVector<InstrumentStatus> m_instruments;
+    quint64 m_instrumentsUntracked = 0;
 };
 
 } // namespace streamscope

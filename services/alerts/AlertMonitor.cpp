@@ -96,6 +96,7 @@ QString AlertMonitor::conditionName(int condition)
     case Condition::Gaps: return QStringLiteral("gaps");
     case Condition::BookDesync: return QStringLiteral("book_desync");
     case Condition::BookCrossed: return QStringLiteral("book_crossed");
+    case Condition::InstrumentStale: return QStringLiteral("instrument_stale");
     case Condition::Count: break;
     }
     return QStringLiteral("unknown");
@@ -139,6 +140,7 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
         st.lastGaps = sample.gaps;
         st.lastBookResyncs = sample.bookResyncs;
         st.lastBookCrossed = sample.bookCrossedEpisodes;
+        st.lastInstrumentStale = sample.instrumentStaleEpisodes;
     }
     if (sample.gaps > st.lastGaps)
         st.lastGapMs = nowMs;
@@ -152,6 +154,9 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
     if (sample.bookCrossedEpisodes > st.lastBookCrossed)
         st.lastBookCrossedMs = nowMs;
     st.lastBookCrossed = sample.bookCrossedEpisodes;
+    // An instrument that went stale and spoke again between two samples still makes an episode.
+    const bool newStale = sample.instrumentStaleEpisodes > st.lastInstrumentStale;
+    st.lastInstrumentStale = sample.instrumentStaleEpisodes;
 
     // A stream the user stopped raises nothing, and its alerts end.
     const bool running = sample.state != StreamState::Stopped && sample.state != StreamState::Idle
@@ -197,6 +202,16 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
             texts[size_t(Condition::BookCrossed)] = sample.booksCrossed.isEmpty()
                 ? tr("order book was crossed")
                 : tr("order book crossed: %1").arg(sample.booksCrossed.mid(0, 5).join(QStringLiteral(", ")));
+        }
+        if (rule.instrumentStale && (!sample.instrumentsStale.isEmpty() || newStale)) {
+            holds[size_t(Condition::InstrumentStale)] = true;
+            const qsizetype n = sample.instrumentsStale.size();
+            texts[size_t(Condition::InstrumentStale)] = n == 0
+                ? tr("an instrument went quiet")
+                : tr("instrument%1 stale: %2%3")
+                      .arg(n > 1 ? QStringLiteral("s") : QString(),
+                           sample.instrumentsStale.mid(0, 5).join(QStringLiteral(", ")),
+                           n > 5 ? tr(" and %1 more").arg(n - 5) : QString());
         }
     }
 

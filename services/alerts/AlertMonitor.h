@@ -25,9 +25,9 @@ public:
     static constexpr qint64 kWarmUpMs = 5000;   // rate rules wait this long after a (re)start
     static constexpr qint64 kGapHoldMs = 10000; // a gap episode lasts this long after the last gap
 
-    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, BookDesync, BookCrossed, Count };
-    // "rate_below", "p99_above_ms", "silent_s", "gaps", "book_desync", "book_crossed": the rule
-    // key behind a condition.
+    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, BookDesync, BookCrossed, InstrumentStale, Count };
+    // "rate_below", "p99_above_ms", "silent_s", "gaps", "book_desync", "book_crossed",
+    // "instrument_stale": the rule key behind a condition.
     static QString conditionName(int condition);
 
     struct Sample {
@@ -43,6 +43,10 @@ public:
         quint64 bookCrossedEpisodes = 0;
         QStringList booksDesynced;
         QStringList booksCrossed;
+        // Instruments of a combined stream (docs/freshness.md, "Instruments that go quiet"): the
+        // stale episodes' total, and those stale now (their names, escaped, for the text).
+        quint64 instrumentStaleEpisodes = 0;
+        QStringList instrumentsStale;
     };
 
     explicit AlertMonitor(QObject *parent = nullptr);
@@ -89,6 +93,7 @@ private:
         qint64 lastBookResyncMs = 0;
         quint64 lastBookCrossed = 0;
         qint64 lastBookCrossedMs = 0;
+        quint64 lastInstrumentStale = 0;
         bool seen = false;
     };
     QVector<AlertRule> m_rules;

@@ -20,6 +20,8 @@ QJsonObject AlertRule::toJson() const
         o.insert(QStringLiteral("book_desync"), true);
     if (bookCrossed)
         o.insert(QStringLiteral("book_crossed"), true);
+    if (instrumentStale)
+        o.insert(QStringLiteral("instrument_stale"), true);
     if (forS > 0)
         o.insert(QStringLiteral("for_s"), forS);
     if (clearAfterS != kDefaultClearAfterS)
@@ -59,7 +61,8 @@ bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &
         target = v.toBool(false);
         return true;
     };
-    if (!flag("gaps", r.gaps) || !flag("book_desync", r.bookDesync) || !flag("book_crossed", r.bookCrossed))
+    if (!flag("gaps", r.gaps) || !flag("book_desync", r.bookDesync) || !flag("book_crossed", r.bookCrossed)
+        || !flag("instrument_stale", r.instrumentStale))
         return false;
     const auto seconds = [&](const char *key, int &target) {
         const QJsonValue v = o.value(QLatin1String(key));

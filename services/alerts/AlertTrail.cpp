@@ -30,6 +30,7 @@ void AlertTrail::record(StreamId id, const QString &name, const AlertMonitor::Sa
         t.lastGaps = sample.gaps;
         t.lastBookResyncs = sample.bookResyncs;
         t.lastBookCrossed = sample.bookCrossedEpisodes;
+        t.lastInstrumentStale = sample.instrumentStaleEpisodes;
         t.firstMs = nowMs;
         t.lastMs = nowMs;
     }
@@ -50,6 +51,11 @@ void AlertTrail::record(StreamId id, const QString &name, const AlertMonitor::Sa
         t.desyncedNames = sample.booksDesynced.mid(0, 5);
     if (!sample.booksCrossed.isEmpty())
         t.crossedNames = sample.booksCrossed.mid(0, 5);
+    p.newInstrumentStale = newSince(sample.instrumentStaleEpisodes, t.lastInstrumentStale);
+    p.instrumentsStale = saturate<quint8>(sample.instrumentsStale.size());
+    if (!sample.instrumentsStale.isEmpty())
+        t.staleNames = sample.instrumentsStale.mid(0, 5);
+    t.lastInstrumentStale = sample.instrumentStaleEpisodes;
     t.lastGaps = sample.gaps;
     t.lastBookResyncs = sample.bookResyncs;
     t.lastBookCrossed = sample.bookCrossedEpisodes;
@@ -104,6 +110,7 @@ QVector<AlertTrail::Episode> AlertTrail::preview(const AlertRule &rule,
         quint64 gaps = 0;
         quint64 resyncs = 0;
         quint64 crossed = 0;
+        quint64 staleEpisodes = 0;
         for (int i = 0; i < t.count; ++i) {
             const Packed &p = t.ring[size_t((t.head - t.count + i + kCapacity) % kCapacity)];
             if (i > 0)
@@ -111,6 +118,7 @@ QVector<AlertTrail::Episode> AlertTrail::preview(const AlertRule &rule,
             gaps += p.newGaps;
             resyncs += p.newBookResyncs;
             crossed += p.newBookCrossed;
+            staleEpisodes += p.newInstrumentStale;
             AlertMonitor::Sample s;
             s.state = StreamState(p.state);
             s.msgsPerSec = p.msgsPerSec;
@@ -122,6 +130,8 @@ QVector<AlertTrail::Episode> AlertTrail::preview(const AlertRule &rule,
             s.bookCrossedEpisodes = crossed;
             s.booksDesynced = t.desyncedNames.mid(0, p.booksDesynced);
             s.booksCrossed = t.crossedNames.mid(0, p.booksCrossed);
+            s.instrumentStaleEpisodes = staleEpisodes;
+            s.instrumentsStale = t.staleNames.mid(0, p.instrumentsStale);
             const qsizetype before = episodes.size();
             monitor.evaluate(it.key(), t.name, s, nowMs);
             for (qsizetype k = before; k < episodes.size(); ++k)

@@ -1,8 +1,8 @@
 #pragma once
 
 // The last ten minutes of what the alert rules were evaluated on, per stream: one
-// AlertMonitor::Sample a second (packed, about 14 KB a stream; the instruments a book alert
-// names are the ones last seen, not each second's), and what a rule would have
+// AlertMonitor::Sample a second (packed, about 14 KB a stream; the instruments a book or
+// instrument alert names are the ones last seen, not each second's), and what a rule would have
 // raised on them, for the alert-rules editor's preview. A preview replays the samples through
 // a fresh AlertMonitor that holds only the rule under edit, so it follows the monitor's own
 // logic exactly: for_s, clear_after_s, the rate rule's warm-up, the gap hold.
@@ -57,6 +57,8 @@ private:
         quint8 newBookCrossed = 0;
         quint8 booksDesynced = 0; // instruments out of sync now, saturating
         quint8 booksCrossed = 0;
+        quint8 newInstrumentStale = 0; // stale episodes since the previous sample, saturating
+        quint8 instrumentsStale = 0;   // instruments stale now, saturating
     };
     struct Trail {
         QString name;
@@ -68,10 +70,12 @@ private:
         quint64 lastGaps = 0;
         quint64 lastBookResyncs = 0;
         quint64 lastBookCrossed = 0;
+        quint64 lastInstrumentStale = 0;
         // The names of the instruments last seen out of sync or crossed (at most five, as the
         // alert's text shows them): a preview names them from here.
         QStringList desyncedNames;
         QStringList crossedNames;
+        QStringList staleNames;
     };
     QHash<StreamId, Trail> m_streams;
 };

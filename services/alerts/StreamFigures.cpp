@@ -1,5 +1,7 @@
 #include "StreamFigures.h"
 
+#include "PeerText.h"
+
 #include <algorithm>
 
 namespace streamscope::alerts {
@@ -51,6 +53,11 @@ AlertMonitor::Sample alertSample(const StreamSnapshot &s, double msgsPerSec, dou
             sample.booksDesynced.append(b.instrument);
         else if (b.state == BookState::Crossed)
             sample.booksCrossed.append(b.instrument);
+    }
+    for (const InstrumentStatus &i : s.instruments) {
+        sample.instrumentStaleEpisodes += i.staleEpisodes;
+        if (i.stale)
+            sample.instrumentsStale.append(peerText(i.instrument));
     }
     sample.runningForMs = nowMs - startedAtMs;
     return sample;

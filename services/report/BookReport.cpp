@@ -18,24 +18,6 @@ double round4(double v)
     return std::round(v * 10000.0) / 10000.0;
 }
 
-// A label value: the engine takes only instrument names of letters, digits and ._:/-, but the
-// text format's escapes are applied all the same.
-QByteArray labelValue(const QString &v)
-{
-    QByteArray out;
-    for (const char c : v.toUtf8()) {
-        if (c == '\\')
-            out += "\\\\";
-        else if (c == '"')
-            out += "\\\"";
-        else if (c == '\n')
-            out += "\\n";
-        else
-            out += c;
-    }
-    return out;
-}
-
 constexpr BookState kStates[] = {BookState::Syncing, BookState::Synced, BookState::Resyncing, BookState::Desynced,
                                  BookState::Crossed};
 

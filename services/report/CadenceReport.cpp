@@ -24,13 +24,6 @@ QJsonValue optionalMs(double ms)
     return ms >= 0 ? QJsonValue(round3(ms)) : QJsonValue(QJsonValue::Null);
 }
 
-QByteArray labelValue(const QString &v)
-{
-    QByteArray out = v.toUtf8();
-    out.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
-    return out;
-}
-
 } // namespace
 
 QString eventTypeLabel(const QString &name)

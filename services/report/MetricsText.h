@@ -21,6 +21,24 @@ inline QByteArray metricNumber(double v)
     return std::isnan(v) ? QByteArrayLiteral("NaN") : QByteArray::number(v, 'g', 9);
 }
 
+// A label value: the engine takes only instrument names of letters, digits and ._:/-
+// (the engine's one name rule), but the text format's escapes are applied all the same.
+inline QByteArray labelValue(const QString &v)
+{
+    QByteArray out;
+    for (const char c : v.toUtf8()) {
+        if (c == '\\')
+            out += "\\\\";
+        else if (c == '"')
+            out += "\\\"";
+        else if (c == '\n')
+            out += "\\n";
+        else
+            out += c;
+    }
+    return out;
+}
+
 // "# TYPE name type" and "# HELP name help" of one family (`name` is its full name).
 inline void appendFamily(QByteArray &out, const QByteArray &name, const char *type, const char *help)
 {

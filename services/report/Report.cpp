@@ -4,6 +4,7 @@
 #include "ClockReport.h"
 #include "FlightReport.h"
 #include "FreshnessReport.h"
+#include "InstrumentReport.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -113,8 +114,9 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
                                  {QStringLiteral("dropped"), qint64(s.record.dropped)},
                                  {QStringLiteral("errors"), qint64(s.record.errors)},
                                  {QStringLiteral("error"), s.record.error}});
-        addFlightFields(o, s); // docs/capture.md, "Flight recorder"
-        addBookFields(o, s);   // docs/books.md
+        addFlightFields(o, s);     // docs/capture.md, "Flight recorder"
+        addBookFields(o, s);       // docs/books.md
+        addInstrumentFields(o, s); // docs/freshness.md, "Instruments that go quiet"
         if (!s.venueErrorCode.isEmpty()) {
             o.insert(QStringLiteral("venue_error_code"), s.venueErrorCode);
             o.insert(QStringLiteral("venue_error_message"), s.venueErrorMessage);

@@ -157,6 +157,86 @@ private slots:
         QVERIFY2(preview[1].text.contains(QStringLiteral("ETHUSDT")), qPrintable(preview[1].text));
     }
 
+    // Instruments: one stale for 20 s, and one whose short episode fell between two samples; the
+    // preview raises what the live monitor raised, naming the instrument, and clears alike.
+    void instrumentStalePreviewed()
+    {
+        AlertRule rule;
+        rule.stream = QStringLiteral("a");
+        rule.instrumentStale = true;
+        rule.clearAfterS = 2;
+        AlertMonitor live;
+        live.setRules({rule});
+        QList<Raised> liveRaised;
+        QList<Raised> liveCleared;
+        QStringList liveTexts;
+        qint64 nowMs = kStartMs;
+        connect(&live, &AlertMonitor::alertRaised, this,
+                [&](StreamId, const QString &, const QString &text, int condition) {
+                    liveRaised << Raised{condition, nowMs};
+                    liveTexts << text;
+                });
+        connect(&live, &AlertMonitor::alertCleared, this,
+                [&](StreamId, const QString &, const QString &, int condition) {
+                    liveCleared << Raised{condition, nowMs};
+                });
+        AlertTrail trail;
+        for (int i = 0; i < 120; ++i) {
+            nowMs = kStartMs + qint64(i) * 1000;
+            AlertMonitor::Sample s = second(i, 100);
+            if (i >= 30 && i < 50)
+                s.instrumentsStale = {QStringLiteral("SOLUSDT")};
+            s.instrumentStaleEpisodes = i >= 30 ? 1 : 0;
+            s.instrumentStaleEpisodes += i >= 90 ? 1 : 0; // stale and back between two samples
+            live.evaluate(1, QStringLiteral("a"), s, nowMs);
+            trail.record(1, QStringLiteral("a"), s, nowMs);
+        }
+        const QVector<AlertTrail::Episode> preview = trail.preview(rule, [](const QString &) { return true; });
+        QCOMPARE(liveRaised.size(), 2);
+        QCOMPARE(liveCleared.size(), 2);
+        QCOMPARE(liveRaised[0].atMs, kStartMs + 30'000);
+        QCOMPARE(liveCleared[0].atMs, kStartMs + 51'000); // clear_after_s after the last stale sample
+        QCOMPARE(liveRaised[1].atMs, kStartMs + 90'000);
+        QCOMPARE(liveTexts[0], QStringLiteral("instrument stale: SOLUSDT"));
+        QCOMPARE(liveTexts[1], QStringLiteral("an instrument went quiet"));
+        QCOMPARE(preview.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(preview[i].condition, int(AlertMonitor::Condition::InstrumentStale));
+            QCOMPARE(preview[i].raisedMs, liveRaised[i].atMs);
+            QCOMPARE(preview[i].clearedMs, liveCleared[i].atMs);
+        }
+        QCOMPARE(preview[0].text, liveTexts[0]);
+        QCOMPARE(AlertMonitor::conditionName(int(AlertMonitor::Condition::InstrumentStale)),
+                 QStringLiteral("instrument_stale"));
+    }
+
+    // The rule's JSON: read, written back, a wrong type named.
+    void instrumentStaleRuleJson()
+    {
+        AlertRule r;
+        QString error;
+        QVERIFY(AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
+                                                {QStringLiteral("instrument_stale"), true},
+                                                {QStringLiteral("for_s"), 3},
+                                                {QStringLiteral("clear_after_s"), 7}},
+                                    QStringLiteral("alerts[0]"), r, &error));
+        QVERIFY(r.instrumentStale && !r.isEmpty());
+        QCOMPARE(r.forS, 3);
+        QCOMPARE(r.clearAfterS, 7);
+        QCOMPARE(r.toJson().value(QStringLiteral("instrument_stale")).toBool(), true);
+        AlertRule back;
+        QVERIFY(AlertRule::fromJson(r.toJson(), QStringLiteral("alerts[0]"), back, &error));
+        QVERIFY(back == r);
+        QVERIFY(!AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
+                                                 {QStringLiteral("instrument_stale"), QStringLiteral("yes")}},
+                                     QStringLiteral("alerts[1]"), r, &error));
+        QCOMPARE(error, QStringLiteral("alerts[1].instrument_stale: expected true or false"));
+        AlertRule off;
+        off.stream = QStringLiteral("*");
+        QVERIFY(off.isEmpty());
+        QVERIFY(!off.toJson().contains(QStringLiteral("instrument_stale")));
+    }
+
     // A "*" rule previews every stream it applies to.
     void anyStreamRule()
     {

@@ -106,6 +106,8 @@ private slots:
     void venueFields();
     void withoutIdentity_data();
     void withoutIdentity();
+    void withSymbol_data();
+    void withSymbol();
     void longMessages_data();
     void longMessages();
     void longMessageAfterAMiss();
@@ -549,6 +551,60 @@ QByteArray tickers(int n)
 }
 
 } // namespace
+
+// A stream that watches each instrument's cadence (session/InstrumentWatch): the walk goes on to
+// the event's symbol, and an array of events says whether it is one instrument's or many.
+void tst_MessageDecoder::withSymbol_data()
+{
+    QTest::addColumn<QByteArray>("message");
+    QTest::addColumn<qint64>("eventTime");
+    QTest::addColumn<QByteArray>("symbol");
+    QTest::addColumn<bool>("batch");
+    QTest::newRow("combined aggTrade: its symbol too")
+        << QByteArray(R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":17,"s":"BTCUSDT","a":5,"p":"1"}})")
+        << qint64(17) << QByteArray("BTCUSDT") << false;
+    QTest::newRow("raw event") << QByteArray(R"({"e":"aggTrade","E":20,"s":"ETHUSDT","a":5})") << qint64(20)
+                               << QByteArray("ETHUSDT") << false;
+    QTest::newRow("array of several instruments")
+        << QByteArray(R"({"stream":"!ticker@arr","data":[{"e":"24hrTicker","E":30,"s":"BTCUSDT","c":"1"},)"
+                      R"({"e":"24hrTicker","E":31,"s":"ETHUSDT","c":"2"}]})")
+        << qint64(30) << QByteArray("BTCUSDT") << true;
+    QTest::newRow("array of one instrument's events")
+        << QByteArray(R"({"stream":"x","data":[{"e":"trade","E":40,"s":"SOLUSDT","t":1},)"
+                      R"({"e":"trade","E":41,"s":"SOLUSDT","t":2},{"e":"trade","E":42,"s":"XRPUSDT","t":3}]})")
+        << qint64(40) << QByteArray("SOLUSDT") << false;
+    QTest::newRow("array of one event") << QByteArray(R"({"stream":"x","data":[{"e":"trade","E":50,"s":"ADAUSDT"}]})")
+                                        << qint64(50) << QByteArray("ADAUSDT") << false;
+    QTest::newRow("second element without a symbol")
+        << QByteArray(R"({"stream":"x","data":[{"e":"trade","E":60,"s":"ADAUSDT"},{"e":"trade","E":61}]})")
+        << qint64(60) << QByteArray("ADAUSDT") << false;
+    QTest::newRow("second element not an object")
+        << QByteArray(R"({"stream":"x","data":[{"e":"trade","E":70,"s":"ADAUSDT"},7]})") << qint64(70)
+        << QByteArray("ADAUSDT") << true;
+    QTest::newRow("long ticker array, decoded from its prefix")
+        << "{\"stream\":\"!ticker@arr\",\"data\":[" + tickers(300) + "]}" << qint64(1700000000000)
+        << QByteArray("SYM0USDT") << true;
+}
+
+void tst_MessageDecoder::withSymbol()
+{
+    QFETCH(QByteArray, message);
+    QFETCH(qint64, eventTime);
+    QFETCH(QByteArray, symbol);
+    QFETCH(bool, batch);
+    ReceiveBuffer buffer;
+    MessageDecoder decoder;
+    DecodedFields f;
+    QVERIFY(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(kBinance), false,
+                           true));
+    QCOMPARE(qint64(f.eventTime), eventTime);
+    QCOMPARE(bytes(f.symbol), symbol);
+    QCOMPARE(f.batch, batch);
+    // Without the symbol wanted nothing says "batch".
+    QVERIFY(decoder.decode(buffer.copy(message.constData(), message.size()), std::string(), f, specOf(kBinance), false,
+                           false));
+    QVERIFY(!f.batch);
+}
 
 void tst_MessageDecoder::longMessages_data()
 {

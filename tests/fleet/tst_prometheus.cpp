@@ -244,7 +244,7 @@ void TestPrometheus::scrapedCountsMatchTheReport()
                  },
                  20000),
              qPrintable(prometheus.log()));
-    QCOMPARE(alerts.size(), 8);
+    QCOMPARE(alerts.size(), 9);
     for (const QString &q : std::as_const(ruleQueries)) {
         QString error;
         prometheus.query(q, &error);

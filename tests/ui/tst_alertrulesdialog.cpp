@@ -82,6 +82,10 @@ private slots:
         auto *bookDesync = dialog.findChild<QCheckBox *>(QStringLiteral("bookDesync"));
         QVERIFY(bookDesync && bookDesync->isEnabled());
         QTest::keyClick(bookDesync, Qt::Key_Space);
+        auto *instrumentStale = dialog.findChild<QCheckBox *>(QStringLiteral("instrumentStale"));
+        QVERIFY(instrumentStale && instrumentStale->isEnabled());
+        QVERIFY(!instrumentStale->isChecked());
+        QTest::keyClick(instrumentStale, Qt::Key_Space);
         QVector<AlertRule> rules = dialog.rules();
         QCOMPARE(rules.size(), 2);
         QCOMPARE(rules[1].rateBelow, 25.0);
@@ -89,6 +93,8 @@ private slots:
         QVERIFY(rules[1].gaps);
         QVERIFY(rules[1].bookDesync);
         QVERIFY(!rules[1].bookCrossed);
+        QVERIFY(rules[1].instrumentStale);
+        QVERIFY(list->item(1)->text().contains(QStringLiteral("instrument stale")));
         QCOMPARE(rules[0], rule(QStringLiteral("*"), 0, 30)); // untouched
         QVERIFY(list->item(1)->text().contains(QStringLiteral("rate < 25")));
 

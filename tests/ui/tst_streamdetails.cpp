@@ -1,5 +1,6 @@
 #include "EventLogModel.h"
 #include "Format.h"
+#include "InstrumentList.h"
 #include "Sparkline.h"
 #include "StreamDetails.h"
 #include "StreamHistory.h"
@@ -45,6 +46,7 @@ private slots:
     void connectionRowsFollowTheStream();
     void sparklinesShowTheLastMinutes();
     void alertsAndEventsOfThisStreamOnly();
+    void instrumentsOfACombinedStream();
 };
 
 void tst_StreamDetails::showsEveryReportFieldAndUpdatesInPlace()
@@ -203,6 +205,69 @@ void tst_StreamDetails::alertsAndEventsOfThisStreamOnly()
     details.setStream(kInvalidStreamId, QString());
     QCOMPARE(details.events()->rowCount(), 0);
     QCOMPARE(details.alerts()->rowCount(), 0);
+}
+
+// A combined stream's instruments: one compact row each, the stale one marked; a stream of one
+// instrument shows no list; another stream's rows never linger.
+void tst_StreamDetails::instrumentsOfACombinedStream()
+{
+    EventLogModel events;
+    QStandardItemModel alerts(0, 3);
+    StreamDetails details(&events, &alerts);
+    StreamHistory history;
+    InstrumentList *list = details.instruments();
+    QVERIFY(list && list->isHidden());
+
+    details.setStream(4, QStringLiteral("trades"));
+    StreamSnapshot s = snapshot(4, QStringLiteral("trades"), 3000, 1'000'000'000);
+    const auto instrument = [](const char *name, quint64 messages, bool stale, quint64 episodes) {
+        InstrumentStatus i;
+        i.instrument = QString::fromLatin1(name);
+        i.messages = messages;
+        i.stale = stale;
+        i.staleEpisodes = episodes;
+        return i;
+    };
+    s.instruments = {instrument("SOLUSDT", 1200, false, 0)};
+    details.refresh(s, 10.0, history);
+    QVERIFY(list->isHidden()); // one instrument: nothing to compare it with
+
+    s.instruments = {instrument("BTCUSDT", 1500, false, 0), instrument("ETHUSDT", 1400, false, 1),
+                     instrument("SOLUSDT", 1200, true, 2)};
+    details.refresh(s, 10.0, history);
+    QVERIFY(!list->isHidden());
+    QTreeWidget *view = list->view();
+    QCOMPARE(view->topLevelItemCount(), 3);
+    QCOMPARE(list->title(), QStringLiteral("Instruments: 3, 1 stale"));
+    const QTreeWidgetItem *sol = view->topLevelItem(2);
+    QCOMPARE(sol->text(InstrumentList::ColInstrument), QStringLiteral("SOLUSDT"));
+    QCOMPARE(sol->text(InstrumentList::ColMessages), formatCount(1200));
+    QCOMPARE(sol->text(InstrumentList::ColStale), QStringLiteral("STALE"));
+    QCOMPARE(sol->text(InstrumentList::ColEpisodes), QStringLiteral("2"));
+    QVERIFY(sol->font(InstrumentList::ColInstrument).bold());
+    QVERIFY(sol->foreground(InstrumentList::ColInstrument) != view->palette().text());
+    const QTreeWidgetItem *eth = view->topLevelItem(1);
+    QCOMPARE(eth->text(InstrumentList::ColStale), QString());
+    QVERIFY(!eth->font(InstrumentList::ColInstrument).bold());
+    // The report's rows hold the same list under its own names.
+    QCOMPARE(details.valueAt(QStringLiteral("instruments/3/instrument")), QStringLiteral("SOLUSDT"));
+    QCOMPARE(details.valueAt(QStringLiteral("instruments/3/stale")), QStringLiteral("yes"));
+
+    // It speaks again: the same rows, changed in place, the mark gone.
+    view->setCurrentItem(view->topLevelItem(2));
+    s.instruments[2].stale = false;
+    s.instruments[2].messages = 1300;
+    details.refresh(s, 11.0, history);
+    QCOMPARE(view->topLevelItemCount(), 3);
+    QCOMPARE(view->currentItem(), sol);
+    QCOMPARE(sol->text(InstrumentList::ColStale), QString());
+    QVERIFY(!sol->font(InstrumentList::ColInstrument).bold());
+    QCOMPARE(list->title(), QStringLiteral("Instruments: 3"));
+
+    // Another stream: the list starts empty.
+    details.setStream(5, QStringLiteral("other"));
+    QVERIFY(list->isHidden());
+    QCOMPARE(view->topLevelItemCount(), 0);
 }
 
 QTEST_MAIN(tst_StreamDetails)

@@ -76,6 +76,10 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     m_bookCrossed = new QCheckBox(tr("when an order book is cr&ossed"));
     m_bookCrossed->setObjectName(QStringLiteral("bookCrossed"));
     m_bookCrossed->setToolTip(tr("An instrument's best bid is at or above its best ask (book_crossed)"));
+    m_instrumentStale = new QCheckBox(tr("when an instrument goes &quiet"));
+    m_instrumentStale->setObjectName(QStringLiteral("instrumentStale"));
+    m_instrumentStale->setToolTip(tr("An instrument of a combined stream is silent well beyond its own cadence while "
+                                     "the others speak (instrument_stale; docs/freshness.md)"));
     m_for = new QSpinBox;
     m_for->setObjectName(QStringLiteral("forS"));
     m_for->setRange(0, AlertRule::kMaxHysteresisS);
@@ -94,6 +98,7 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     form->addRow(tr("Gaps:"), m_gaps);
     form->addRow(tr("Books:"), m_bookDesync);
     form->addRow(QString(), m_bookCrossed);
+    form->addRow(tr("Instruments:"), m_instrumentStale);
     form->addRow(tr("Raise &after:"), m_for);
     form->addRow(tr("&Clear after:"), m_clearAfter);
 
@@ -143,7 +148,7 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
         connect(box, &QDoubleSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
     for (QSpinBox *box : {m_silent, m_for, m_clearAfter})
         connect(box, &QSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed})
+    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed, m_instrumentStale})
         connect(box, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
     connect(buttons, &QDialogButtonBox::accepted, this, &AlertRulesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AlertRulesDialog::reject);
@@ -218,6 +223,8 @@ QString AlertRulesDialog::ruleLabel(const AlertRule &rule) const
         kinds << tr("book sync");
     if (rule.bookCrossed)
         kinds << tr("book crossed");
+    if (rule.instrumentStale)
+        kinds << tr("instrument stale");
     const QString who = rule.stream == AlertRule::kAnyStream ? tr("* (every other stream)") : rule.stream;
     return kinds.isEmpty() ? tr("%1: nothing").arg(who)
                            : QStringLiteral("%1: %2").arg(who, kinds.join(QStringLiteral(", ")));
@@ -237,8 +244,9 @@ void AlertRulesDialog::refreshList()
 void AlertRulesDialog::onCurrentRowChanged(int row)
 {
     const bool valid = row >= 0 && row < m_rules.size();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps,
-                                                       m_bookDesync, m_bookCrossed, m_for, m_clearAfter})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps, m_bookDesync,
+                                          m_bookCrossed, m_instrumentStale, m_for, m_clearAfter})
         w->setEnabled(valid);
     if (valid) {
         m_filling = true;
@@ -250,6 +258,7 @@ void AlertRulesDialog::onCurrentRowChanged(int row)
         m_gaps->setChecked(r.gaps);
         m_bookDesync->setChecked(r.bookDesync);
         m_bookCrossed->setChecked(r.bookCrossed);
+        m_instrumentStale->setChecked(r.instrumentStale);
         m_for->setValue(r.forS);
         m_clearAfter->setValue(r.clearAfterS);
         m_filling = false;
@@ -270,6 +279,7 @@ void AlertRulesDialog::onFormEdited()
     r.gaps = m_gaps->isChecked();
     r.bookDesync = m_bookDesync->isChecked();
     r.bookCrossed = m_bookCrossed->isChecked();
+    r.instrumentStale = m_instrumentStale->isChecked();
     r.forS = m_for->value();
     r.clearAfterS = m_clearAfter->value();
     m_list->item(row)->setText(ruleLabel(r));

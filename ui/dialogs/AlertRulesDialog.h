@@ -2,8 +2,8 @@
 
 // Streams → Alert rules…: every alert rule of the workspace in one list ("*" for every stream
 // without a rule of its own), one form for the selected rule (each kind: rate below, p99
-// above, silent, gaps, an order book out of sync or crossed; with for_s and clear_after_s), a preview of what the rule would have
-// raised on the last ten minutes (AlertTrail: the samples the monitor was given, replayed
+// above, silent, gaps, an order book out of sync or crossed, an instrument gone quiet; with
+// for_s and clear_after_s), a preview of what the rule would have raised on the last ten minutes (AlertTrail: the samples the monitor was given, replayed
 // through a monitor holding only this rule), and each destination with its own "Send test"
 // button and result. Rules are checked as the workspace loader checks them (AlertRule::fromJson).
 //
@@ -68,6 +68,7 @@ private:
     QCheckBox *m_gaps = nullptr;
     QCheckBox *m_bookDesync = nullptr;
     QCheckBox *m_bookCrossed = nullptr;
+    QCheckBox *m_instrumentStale = nullptr;
     QSpinBox *m_for = nullptr;
     QSpinBox *m_clearAfter = nullptr;
     QLabel *m_previewSummary = nullptr;

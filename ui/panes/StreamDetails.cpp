@@ -2,6 +2,7 @@
 
 #include "EventLogModel.h"
 #include "Format.h"
+#include "InstrumentList.h"
 #include "Report.h"
 #include "Sparkline.h"
 #include "StreamHistory.h"
@@ -111,6 +112,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     alertView->setObjectName(QStringLiteral("detailAlerts"));
     alertView->hideColumn(1); // the stream: this one
     auto *alertTitle = new QLabel(tr("Active alerts"));
+    m_instruments = new InstrumentList;
 
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
@@ -120,6 +122,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     leftLayout->addWidget(m_books);
     leftLayout->addWidget(m_rate, 1);
     leftLayout->addWidget(m_latency, 1);
+    leftLayout->addWidget(m_instruments, 2);
     leftLayout->addWidget(alertTitle);
     leftLayout->addWidget(alertView, 1);
 
@@ -200,6 +203,7 @@ void StreamDetails::setStream(StreamId id, const QString &name)
     m_books->hide();
     m_rate->setPoints({});
     m_latency->setPoints({});
+    m_instruments->clear();
     QTimer::singleShot(0, m_eventView, &QTableView::scrollToBottom);
 }
 
@@ -219,6 +223,7 @@ void StreamDetails::refresh(const StreamSnapshot &snap, double durationS, const 
     m_rate->setPoints(m_buffer);
     history.latencyPoints(m_stream, m_buffer);
     m_latency->setPoints(m_buffer);
+    m_instruments->setInstruments(snap.instruments, snap.instrumentsUntracked);
 
     const QJsonArray streams = app::buildReport({snap}, durationS).value(QStringLiteral("streams")).toArray();
     const QJsonObject report = streams.isEmpty() ? QJsonObject() : streams.first().toObject();

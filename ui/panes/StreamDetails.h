@@ -2,8 +2,8 @@
 
 // The details pane of the selected stream: every counter of the headless report under the
 // report's own names (connections, gap records and venue details included), sparklines of its
-// message rate and p99 latency over the last five minutes, its active alerts and its recent
-// events. Refreshed once a second by SelectionController while the pane is shown; values change in
+// message rate and p99 latency over the last five minutes, the instruments of a combined stream
+// and which went quiet (InstrumentList), its active alerts and its recent events. Refreshed once a second by SelectionController while the pane is shown; values change in
 // place, so that what the user expanded, selected or scrolled to stays where it is.
 // GUI thread only.
 
@@ -26,6 +26,7 @@ namespace streamscope::ui {
 
 class EventLogFilter;
 class EventLogModel;
+class InstrumentList;
 class Sparkline;
 class StreamHistory;
 
@@ -58,6 +59,7 @@ public:
     static QString booksSummary(const QVector<BookStatus> &books);
     Sparkline *rateLine() const { return m_rate; }
     Sparkline *latencyLine() const { return m_latency; }
+    InstrumentList *instruments() const { return m_instruments; }
     QAbstractItemModel *alerts() const;
     QAbstractItemModel *events() const;
 
@@ -73,6 +75,7 @@ private:
     QLabel *m_books = nullptr;
     Sparkline *m_rate = nullptr;
     Sparkline *m_latency = nullptr;
+    InstrumentList *m_instruments = nullptr;
     QTreeWidget *m_counters = nullptr;
     QHash<QString, QTreeWidgetItem *> m_items; // report path → its row
     QSortFilterProxyModel *m_alerts = nullptr;

@@ -5,6 +5,7 @@ target_sources(streamscope_ui PRIVATE
     panes/DepthLadder.h panes/DepthLadder.cpp
     panes/EventLogPane.h panes/EventLogPane.cpp
     panes/FrozenColumnsView.h panes/FrozenColumnsView.cpp
+    panes/InstrumentList.h panes/InstrumentList.cpp
     panes/MatchHighlightDelegate.h panes/MatchHighlightDelegate.cpp
     panes/MessageInspector.h panes/MessageInspector.cpp
     panes/StreamActionDelegate.h panes/StreamActionDelegate.cpp

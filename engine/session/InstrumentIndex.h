@@ -1,0 +1,86 @@
+#pragma once
+
+// The instruments of one stream by name, for the figures kept per instrument (the order books,
+// session/BookKeeper; each instrument's cadence, session/InstrumentWatch). One bound and one
+// name rule for all of them, so that the report's and /metrics' label set stays bounded: at
+// most kMaxInstruments a stream, names of at most kMaxInstrumentChars letters, digits and
+// ._:/- only; anything else is not taken (its owner counts it as untracked).
+//
+// Thread contract: the stream's worker only. find() is the hot path: the last instrument
+// compared first, then a hash lookup by a view of the symbol (a key of raw data: nothing is
+// copied or allocated). add() allocates, once per instrument.
+
+#include <QtCore/QByteArray>
+#include <QtCore/QHash>
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace streamscope {
+
+inline constexpr int kMaxInstruments = 1024;
+inline constexpr int kMaxInstrumentChars = 32;
+
+// A name we take as an instrument's: 1..kMaxInstrumentChars of [A-Za-z0-9._:/-].
+inline bool instrumentName(std::string_view s)
+{
+    if (s.empty() || s.size() > std::size_t(kMaxInstrumentChars))
+        return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+            || c == ':' || c == '/' || c == '-';
+    });
+}
+
+template<typename T>
+class InstrumentIndex {
+public:
+    struct Item {
+        QByteArray key; // the symbol's bytes, which the hash's raw-data keys point into
+        T value{};
+    };
+
+    Item *find(std::string_view symbol)
+    {
+        if (m_last && std::string_view(m_last->key.constData(), std::size_t(m_last->key.size())) == symbol)
+            return m_last;
+        const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
+        if (it == m_bySymbol.cend())
+            return nullptr;
+        m_last = *it;
+        return m_last;
+    }
+    const Item *find(const QByteArray &symbol) const
+    {
+        const auto it = m_bySymbol.constFind(symbol);
+        return it == m_bySymbol.cend() ? nullptr : *it;
+    }
+
+    // A new instrument, or null when the stream has kMaxInstruments already or the name is not
+    // one we take. `symbol` must not be known yet (find() first).
+    Item *add(std::string_view symbol)
+    {
+        if (int(m_items.size()) >= kMaxInstruments || !instrumentName(symbol))
+            return nullptr;
+        auto item = std::make_unique<Item>();
+        item->key = QByteArray(symbol.data(), qsizetype(symbol.size()));
+        Item *i = item.get();
+        m_items.push_back(std::move(item));
+        m_bySymbol.insert(i->key, i);
+        m_last = i;
+        return i;
+    }
+
+    // In the order they were first seen.
+    const std::vector<std::unique_ptr<Item>> &items() const { return m_items; }
+    int size() const { return int(m_items.size()); }
+
+private:
+    std::vector<std::unique_ptr<Item>> m_items;
+    QHash<QByteArray, Item *> m_bySymbol; // keys are Item::key
+    Item *m_last = nullptr;
+};
+
+} // namespace streamscope
