@@ -1,6 +1,6 @@
 #pragma once
 
-// The workspace reader's one tool (Workspace.cpp, WorkspaceAgents.cpp): walks one JSON object,
+// The workspace reader's one tool (Workspace.cpp, WorkspaceStreams.cpp, WorkspaceAgents.cpp): walks one JSON object,
 // remembering which keys were read, and reports an error naming the file, the key's path and
 // what was expected. Internal to the workspace's loading.
 //
@@ -173,6 +173,18 @@ namespace streamscope::workspace_detail {
 // relative, opened as every connection opens it (a regular file within the PEM bound) and
 // stored in `caFile`. False, with the error set, when it is not readable.
 bool readTls(ObjectReader &r, const QString &file, QString &caFile);
+
+// A "record" object (docs/capture.md) over `c`, which holds the defaults or the top level's;
+// and its saved form, without what equals `base` (Workspace.cpp).
+bool readRecord(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
+                RecordConfig &c);
+QJsonObject recordToJson(const RecordConfig &c, const RecordConfig &base);
+
+// One "notify" array of destinations, and one stream (WorkspaceStreams.cpp).
+bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadResult &result, const QString &file,
+                QList<NotifyTarget> &out);
+bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadResult &result, const QString &file,
+                StreamConfig &c);
 
 // The top-level "agents" array (WorkspaceAgents.cpp); `file` names it in errors, and a
 // relative tls.ca_file is taken from its folder.
