@@ -26,6 +26,7 @@
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QTreeWidget>
 
 using namespace streamscope;
 using namespace streamscope::testing;
