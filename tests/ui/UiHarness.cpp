@@ -30,6 +30,7 @@
 #include "StreamDialog.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
+#include "VenueCatalog.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -52,6 +53,7 @@
 #include <QtWidgets/QComboBox>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLineEdit>
+#include <QtWidgets/QListWidget>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QToolButton>
 
@@ -387,15 +389,29 @@ int main(int argc, char **argv)
     }
 
     if (scene == QLatin1String("dialog")) {
-        QTimer::singleShot(1500, &window, [&window] {
+        // --venue okx: that venue's page with two instruments on two channels.
+        const QString venue = args.value(args.indexOf(QStringLiteral("--venue")) + 1);
+        const bool onVenue = args.contains(QStringLiteral("--venue"));
+        QTimer::singleShot(1500, &window, [&window, venue, onVenue] {
             auto *d = new ui::StreamDialog({}, &window);
             d->setAttribute(Qt::WA_DeleteOnClose);
-            d->setPreset(ui::StreamDialog::Preset::BinanceSpot);
-            d->findChild<QLineEdit *>(QStringLiteral("symbols"))->setText(QStringLiteral("BTCUSDT, ETHUSDT, SOLUSDT"));
-            d->findChild<QCheckBox *>(QStringLiteral("kline"))->setChecked(true);
-            d->findChild<QCheckBox *>(QStringLiteral("depth"))->setChecked(true);
-            d->findChild<QComboBox *>(QStringLiteral("depthSpeed"))->setCurrentText(QStringLiteral("100ms"));
-            d->findChild<QCheckBox *>(QStringLiteral("bookTicker"))->setChecked(true);
+            if (onVenue) {
+                d->setVenue(venueFromName(venue));
+                const VenuePresets presets = VenueCatalog::presets(venueFromName(venue));
+                d->findChild<QLineEdit *>(QStringLiteral("venueInstruments"))
+                    ->setText(presets.exampleInstruments.mid(0, 2).join(QStringLiteral(", ")));
+                auto *channels = d->findChild<QListWidget *>(QStringLiteral("venueChannels"));
+                for (int i = 0; i < std::min(2, channels->count()); ++i)
+                    channels->item(i)->setCheckState(Qt::Checked);
+            } else {
+                d->setPreset(ui::StreamDialog::Preset::BinanceSpot);
+                d->findChild<QLineEdit *>(QStringLiteral("symbols"))
+                    ->setText(QStringLiteral("BTCUSDT, ETHUSDT, SOLUSDT"));
+                d->findChild<QCheckBox *>(QStringLiteral("kline"))->setChecked(true);
+                d->findChild<QCheckBox *>(QStringLiteral("depth"))->setChecked(true);
+                d->findChild<QComboBox *>(QStringLiteral("depthSpeed"))->setCurrentText(QStringLiteral("100ms"));
+                d->findChild<QCheckBox *>(QStringLiteral("bookTicker"))->setChecked(true);
+            }
             d->show();
             d->move(window.geometry().center() - d->rect().center());
         });
