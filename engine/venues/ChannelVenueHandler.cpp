@@ -10,6 +10,7 @@ bool ChannelVenueHandler::onConnected(int link, int shard, bool rollover, const 
 {
     Q_UNUSED(rollover);
     connectionUp(link);
+    m_linkPairs.remove(link);
     bool sent = false;
     if (!streams.isEmpty()) {
         const std::vector<ChannelSubscription> pairs = channelPairs(streams, m_venue, opName(Op::Subscribe));

@@ -87,6 +87,9 @@ protected:
         return false;
     }
 
+    // The pairs connection `link` subscribed, as its requests left them.
+    std::vector<ChannelSubscription> subscribedOn(int link) const { return m_linkPairs.value(link); }
+
     const char *const m_venue;
 
 private:

@@ -8,7 +8,6 @@
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 
-#include <algorithm>
 #include <climits>
 
 namespace streamscope::coinbase {
@@ -36,7 +35,6 @@ void CoinbaseVenue::connectionUp(int link)
 {
     // A new connection counts its own sequence; the heartbeats channel keeps its channels open.
     m_sequences.set(linkKey(link), INT64_MIN);
-    m_subscribed.remove(link);
     send(link, Op::Subscribe, QStringLiteral("heartbeats"), {});
 }
 
@@ -45,22 +43,7 @@ bool CoinbaseVenue::request(int link, Op op, const std::vector<ChannelSubscripti
     // One request a channel, with its products, in the order the channels come.
     for (const auto &[channel, products] : byChannel(pairs))
         send(link, op, channel, products);
-    std::vector<ChannelSubscription> &mine = m_subscribed[link];
-    for (const ChannelSubscription &pair : pairs) {
-        const auto same = [&pair](const ChannelSubscription &s) {
-            return s.channel == pair.channel && s.instrument == pair.instrument;
-        };
-        mine.erase(std::remove_if(mine.begin(), mine.end(), same), mine.end());
-        if (op == Op::Subscribe)
-            mine.push_back(pair);
-    }
     return !pairs.empty();
-}
-
-void CoinbaseVenue::onDisconnected()
-{
-    ChannelVenueHandler::onDisconnected();
-    m_subscribed.clear();
 }
 
 void CoinbaseVenue::sequence(int link, std::int64_t sequenceNum)
@@ -85,7 +68,7 @@ void CoinbaseVenue::sequence(int link, std::int64_t sequenceNum)
                       .arg(where)
                       .arg(expected)
                       .arg(sequenceNum));
-    const std::vector<ChannelSubscription> mine = m_subscribed.value(link);
+    const std::vector<ChannelSubscription> mine = subscribedOn(link);
     if (!mine.empty()) {
         request(link, Op::Unsubscribe, mine);
         request(link, Op::Subscribe, mine);

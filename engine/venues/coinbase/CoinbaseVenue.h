@@ -19,7 +19,6 @@
 #include "venues/ChainTable.h"
 #include "venues/ChannelVenueHandler.h"
 
-#include <QtCore/QHash>
 
 namespace streamscope::coinbase {
 
@@ -44,7 +43,6 @@ public:
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onHeartbeat(int link, const DecodedFields *fields) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
-    void onDisconnected() override;
 
 private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
@@ -55,8 +53,7 @@ private:
     void sequence(int link, std::int64_t sequenceNum);
     void send(int link, Op op, const QString &channel, const QStringList &products);
 
-    ChainTable m_sequences;                                    // the last sequence_num by connection
-    QHash<int, std::vector<ChannelSubscription>> m_subscribed; // by link; touched by requests only
+    ChainTable m_sequences; // the last sequence_num by connection
 };
 
 } // namespace streamscope::coinbase
