@@ -42,6 +42,16 @@ bool isHeaderName(const QString &name)
     });
 }
 
+// A "headers" key of `r` that is not a header name: the error, naming it.
+bool checkHeaderName(ObjectReader &r, const QString &name)
+{
+    if (isHeaderName(name))
+        return true;
+    return r.error(
+        QStringLiteral("headers"),
+        QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, found \"%1\"").arg(name));
+}
+
 bool hasLineBreak(const QString &value)
 {
     return value.contains(QLatin1Char('\r')) || value.contains(QLatin1Char('\n')) || value.contains(QChar(0));
@@ -156,11 +166,8 @@ bool readNotify(const QJsonArray &array, const QString &path, Workspace::LoadRes
             if (t.type != NotifyTarget::Type::Webhook)
                 return r.error(QStringLiteral("headers"), QStringLiteral("expected only in a webhook destination"));
             for (auto it = v->begin(); it != v->end(); ++it) {
-                if (!isHeaderName(it.key()))
-                    return r.error(QStringLiteral("headers"),
-                                   QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
-                                                  "found \"%1\"")
-                                       .arg(it.key()));
+                if (!checkHeaderName(r, it.key()))
+                    return false;
                 if (!it.value().isString() || hasLineBreak(it.value().toString()))
                     return r.error(QStringLiteral("headers.") + it.key(),
                                    QStringLiteral("expected a string on one line"));
@@ -273,11 +280,8 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
     if (auto v = r.object(QStringLiteral("headers"))) {
         for (auto it = v->begin(); it != v->end(); ++it) {
             // The name first: every later message puts it in the key's path.
-            if (!isHeaderName(it.key()))
-                return r.error(QStringLiteral("headers"),
-                               QStringLiteral("expected header names of letters, digits and !#$%&'*+-.^_`|~, "
-                                              "found \"%1\"")
-                                   .arg(it.key()));
+            if (!checkHeaderName(r, it.key()))
+                return false;
             if (!it.value().isString())
                 return r.error(QStringLiteral("headers.") + it.key(),
                                QStringLiteral("expected a string, found %1").arg(ObjectReader::typeName(it.value())));

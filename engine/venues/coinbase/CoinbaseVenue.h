@@ -19,7 +19,6 @@
 #include "venues/ChainTable.h"
 #include "venues/ChannelVenueHandler.h"
 
-
 namespace streamscope::coinbase {
 
 class CoinbaseVenue final : public ChannelVenueHandler {
