@@ -38,6 +38,12 @@ struct DiffIds {
 enum class DiffAction : std::uint8_t { Apply, Ignore, Gap };
 
 enum class SnapshotSource : std::uint8_t { Rest, Stream };
+// Where an in-stream book's audit against the venue's REST snapshot compares them
+// (docs/books.md, "The audit"): none (the venue has no REST snapshot to audit against), at the
+// same update id (the snapshot's id is the stream's own), or at the nearest (the snapshot says
+// the point it was taken at in a key the stream's messages carry too, AuditKeys::updateId read
+// from each message as StreamMessage::auditKey: Bybit's cross sequence, OKX's timestamp).
+enum class AuditPoint : std::uint8_t { None, SameId, Nearest };
 // What a decoded data message is to a book.
 enum class BookMessage : std::uint8_t { None, Diff, Snapshot };
 
@@ -64,7 +70,57 @@ struct LevelKeys {
     // may carry several products' events); empty: the message's first element stands for it.
     std::string_view eventSymbol = {};
     std::string_view eventKind = {};
+    // A REST answer's own status at its root: the venue's code (a number or a string) and its
+    // message (Bybit "retCode"/"retMsg", OKX "code"/"msg"); empty: none.
+    std::string_view errorCode = {};
+    std::string_view errorMessage = {};
 };
+
+// A REST base on the stream's own host (a testnet, a replay server, a loopback venue): http for
+// ws, https for wss, the stream's port.
+inline QUrl sameHostRestBase(const QUrl &stream)
+{
+    QUrl u;
+    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
+    u.setHost(stream.host());
+    u.setPort(stream.port());
+    return u;
+}
+
+// A venue's stream host and the REST host its snapshots come from.
+struct RestHost {
+    const char *stream;
+    const char *rest;
+};
+// The REST base of a stream at `stream`: https on the REST host `hosts` map its host to, else
+// its own host (sameHostRestBase).
+template<std::size_t N>
+QUrl mappedRestBase(const QUrl &stream, const RestHost (&hosts)[N])
+{
+    const QString host = stream.host().toLower();
+    for (const RestHost &known : hosts) {
+        if (host == QLatin1String(known.stream)) {
+            QUrl u;
+            u.setScheme(QStringLiteral("https"));
+            u.setHost(QLatin1String(known.rest));
+            return u;
+        }
+    }
+    return sameHostRestBase(stream);
+}
+
+// `path` ("/api/v3/depth") under `base`, keeping a path the base has; no query, no fragment.
+inline QUrl restPathUrl(const QUrl &base, const QString &path)
+{
+    QUrl u = base;
+    QString prefix = base.path();
+    while (prefix.endsWith(QLatin1Char('/')))
+        prefix.chop(1);
+    u.setPath(prefix + path);
+    u.setQuery(QString());
+    u.setFragment(QString());
+    return u;
+}
 
 class OrderBook;
 
@@ -158,6 +214,39 @@ public:
     // other clients of this machine), and that limit; empty: the venue sends none.
     virtual QByteArray usedWeightHeader() const { return {}; }
     virtual int ipWeightPerMinute() const { return 0; }
+    // The venue asks to slow down with this HTTP status (Binance 429 and 418; Bybit's 403
+    // "access too frequent" too): the seconds to pause when it sends no Retry-After; 0: not such
+    // an answer.
+    virtual int pauseSeconds(int httpStatus) const { return httpStatus == 429 || httpStatus == 418 ? 60 : 0; }
+
+    // In-stream venues with a REST snapshot to audit against (Bybit, OKX; the others keep these
+    // defaults: no audit). How a book kept at `streamDepth` levels a side (0: all) is compared.
+    virtual AuditPoint auditPoint(std::size_t streamDepth) const
+    {
+        (void)streamDepth;
+        return AuditPoint::None;
+    }
+    // The audit's snapshot request for `instrument` under `restBase`, from a stream at
+    // `streamUrl` keeping `streamDepth` levels a side; empty: it cannot be asked (the stream's
+    // URL does not say what the request needs), and `why` says so.
+    virtual QUrl auditUrl(const QUrl &restBase, const QUrl &streamUrl, const QString &instrument,
+                          std::size_t streamDepth, QString &why) const
+    {
+        (void)restBase;
+        (void)streamUrl;
+        (void)instrument;
+        (void)streamDepth;
+        why = QStringLiteral("the venue has no snapshot to audit against");
+        return {};
+    }
+    // Where the audit's answer keeps its levels, its id (at `point`) and its own status.
+    virtual LevelKeys auditKeys(AuditPoint point) const
+    {
+        (void)point;
+        return snapshotKeys();
+    }
+    // The answer's status code (LevelKeys::errorCode, as the text sent) says success.
+    virtual bool answerOk(std::string_view code) const { return code.empty() || code == "0"; }
 };
 
 } // namespace streamscope::book

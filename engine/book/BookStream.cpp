@@ -36,6 +36,8 @@ void BookSync::onStreamMessage(const StreamMessage &message, const LevelChange *
         return;
     case DiffAction::Apply: break;
     }
+    if (m_audit != AuditStage::None)
+        keepForAudit(message, changes, count);
     apply(m_book, changes, count);
     if (m_streamDepth > 0) {
         m_book.pruneBeyond(Side::Bid, m_streamDepth);
@@ -43,15 +45,28 @@ void BookSync::onStreamMessage(const StreamMessage &message, const LevelChange *
     }
     if (message.ids.last != kNone)
         m_id = message.ids.last;
+    m_key = message.auditKey;
     m_changed = true;
     verifyChecksum(message);
     if (synced())
         checkCrossed();
+    if (m_audit == AuditStage::Comparing)
+        tryCompleteAudit();
 }
 
 void BookSync::streamSnapshot(const StreamMessage &message, const LevelChange *changes, std::size_t count)
 {
     // A snapshot starts the book over, whatever it held: the venue's own reset, never a resync.
+    // An audit at the nearest keeps it like any message; one at the same id is given up (the
+    // venue's sequence may start over with it).
+    if (m_audit != AuditStage::None) {
+        if (m_auditPoint == AuditPoint::Nearest) {
+            keepForAudit(message, changes, count);
+        } else {
+            m_audit = AuditStage::None;
+            clearPending(false);
+        }
+    }
     m_book.clear();
     m_book.reserve(count / 2 + count / 8 + 64);
     std::size_t bids = 0;
@@ -64,6 +79,7 @@ void BookSync::streamSnapshot(const StreamMessage &message, const LevelChange *c
         m_book.pruneBeyond(Side::Ask, m_streamDepth);
     }
     m_id = message.ids.last;
+    m_key = message.auditKey;
     m_priceDecimals = 0;
     m_qtyDecimals = 0;
     const bool wasSynced = synced();
@@ -78,6 +94,8 @@ void BookSync::streamSnapshot(const StreamMessage &message, const LevelChange *c
     verifyChecksum(message);
     if (synced())
         checkCrossed();
+    if (m_audit == AuditStage::Comparing)
+        tryCompleteAudit();
 }
 
 void BookSync::verifyChecksum(const StreamMessage &message)
@@ -108,8 +126,11 @@ void BookSync::streamTick(qint64 nowMs)
         m_syncedSinceTick = false;
         m_status.timeToSyncMs = m_syncStartMs >= 0 ? std::max<qint64>(0, nowMs - m_syncStartMs) : 0;
         m_syncStartMs = -1;
+        if (m_lastAuditMs < 0)
+            m_lastAuditMs = nowMs; // the first audit one period after the first sync
         m_changed = true;
     }
+    auditTick(nowMs);
     if (m_fetching && m_requestedAtMs >= 0 && nowMs - m_requestedAtMs >= kStreamSnapshotTimeoutMs)
         onSnapshotFailed(
             QStringLiteral("no snapshot within %1 s of resubscribing").arg(kStreamSnapshotTimeoutMs / 1000), nowMs);

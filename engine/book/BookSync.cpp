@@ -133,6 +133,7 @@ void BookSync::desync(const QString &why)
     m_book.clear();
     m_id = INT64_MIN;
     m_audit = AuditStage::None;
+    m_auditConfirming = false;
     clearPending(false);
     m_needSnapshot = true;
     m_syncStartMs = -1;
@@ -146,6 +147,7 @@ void BookSync::reset()
     m_book.clear();
     m_id = INT64_MIN;
     m_audit = AuditStage::None;
+    m_auditConfirming = false;
     clearPending(false);
     m_needSnapshot = true;
     m_fetching = false; // an answer still on its way is for the old sequence: ignored (onSnapshot)
@@ -289,8 +291,9 @@ std::size_t BookSync::prune(std::size_t depth)
 
 bool BookSync::auditDue(qint64 nowMs, qint64 periodMs) const
 {
-    return periodMs > 0 && !m_inStream && synced() && m_audit == AuditStage::None
-        && (m_lastAuditMs < 0 || nowMs - m_lastAuditMs >= periodMs);
+    return periodMs > 0 && synced() && m_audit == AuditStage::None
+        && (!m_inStream || m_rules.auditPoint(m_streamDepth) != AuditPoint::None)
+        && (m_auditConfirming || m_lastAuditMs < 0 || nowMs - m_lastAuditMs >= periodMs);
 }
 
 void BookSync::auditRequested(qint64 nowMs)
@@ -301,6 +304,8 @@ void BookSync::auditRequested(qint64 nowMs)
     clearPending(false);
     m_audit = AuditStage::Buffering;
     m_auditStartId = m_id;
+    if (m_inStream)
+        streamAuditRequested();
 }
 
 void BookSync::onAuditFailed()
@@ -336,6 +341,10 @@ void BookSync::onAuditSnapshot(std::int64_t snapshotId, const std::vector<LevelC
 
 void BookSync::tryCompleteAudit()
 {
+    if (m_inStream && m_auditPoint == AuditPoint::Nearest) {
+        tryCompleteNearest(false);
+        return;
+    }
     if (m_id < m_auditSnapshotId)
         return; // the snapshot is ahead of the book: compared once the book has reached it
     const bool expectFirst = m_expectFirst;
@@ -376,6 +385,19 @@ void BookSync::compare()
                 ++stale;
         }
     }
+    recordAudit(matched, compared, stale, false);
+}
+
+void BookSync::recordAudit(std::size_t matched, std::size_t compared, qint64 stale, bool nearest)
+{
+    const bool mismatch = matched != compared || stale > 0;
+    if (mismatch && nearest && !m_auditConfirming) {
+        // At the nearest, a level that changed more than once between two of the stream's
+        // messages can differ: audited again at once, and counted if it still differs.
+        m_auditConfirming = true;
+        return;
+    }
+    m_auditConfirming = false;
     const double ratio = compared ? double(matched) / double(compared) : 1.0;
     ++m_status.audits;
     m_status.lastAuditMatchRatio = ratio;
@@ -383,10 +405,11 @@ void BookSync::compare()
         m_status.minAuditMatchRatio < 0 ? ratio : std::min(m_status.minAuditMatchRatio, ratio);
     m_status.staleLevels = stale;
     m_changed = true;
-    if (matched != compared || stale > 0) {
+    if (mismatch) {
         ++m_status.auditMismatches;
-        desync(QStringLiteral("audit at update %1: %2 % of the top %3 levels a side match, %4 stale levels")
-                   .arg(m_id)
+        desync(QStringLiteral("audit %1: %2 % of the top %3 levels a side match, %4 stale levels")
+                   .arg(nearest ? QStringLiteral("at the nearest to the snapshot's %1").arg(m_auditSnapshotId)
+                                : QStringLiteral("at update %1").arg(m_id))
                    .arg(std::floor(ratio * 1000.0) / 10.0)
                    .arg(kAuditTopLevels)
                    .arg(stale));

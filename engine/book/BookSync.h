@@ -28,7 +28,14 @@
 // where the venue sends a checksum, checked against it (a mismatch counts in checksumFailures
 // and resyncs). A book that lost sync wants a snapshot like a REST book does; its keeper gets
 // it by resubscribing (snapshotRequested() then), and one that has not come
-// kStreamSnapshotTimeoutMs later is asked for again. No audit.
+// kStreamSnapshotTimeoutMs later is asked for again.
+// Their audit (BookStreamAudit.cpp; venues whose rules name an AuditPoint: Bybit, OKX): at the
+// same update id (Bybit's 1000-level book) it is the REST audit above; at the nearest, the book
+// is copied when the audit's snapshot is asked for and every message after it kept with its
+// audit key (StreamMessage::auditKey); when the snapshot comes (its key K), the copy is rolled
+// forward through the kept messages up to K and compared price by price with the snapshot,
+// a level that the next message changes matching with its value before or after it; a
+// mismatch there is audited again at once and counted only when it still differs.
 //
 // Thread contract: the stream's worker only. onDiff() and onStreamMessage() are the hot path: it allocates nothing
 // once synced unless an audit's buffer grows; buffering while syncing grows bounded buffers.
@@ -58,6 +65,9 @@ struct StreamMessage {
     // The most decimal places its prices and its quantities were written with (checksums only).
     int priceDecimals = 0;
     int qtyDecimals = 0;
+    // Where in the venue's sequence the message stands for an audit at the nearest (Bybit's
+    // "seq", OKX's "ts"); INT64_MIN: not said.
+    std::int64_t auditKey = INT64_MIN;
 };
 
 class BookSync {
@@ -73,6 +83,9 @@ public:
     static constexpr qint64 kRetryMinMs = 1000;
     static constexpr qint64 kRetryMaxMs = 30000;
     static constexpr qint64 kStreamSnapshotTimeoutMs = 10000;
+    // An audit at the nearest whose snapshot the book has reached with no message after it:
+    // compared with the book as it is after this long (nothing changed in between).
+    static constexpr qint64 kAuditSettleMs = 1000;
 
     BookSync(const BookRules &rules, const QString &instrument,
              std::size_t maxLevelsPerSide = OrderBook::kDefaultMaxLevels);
@@ -135,6 +148,8 @@ private:
         DiffIds ids;
         std::uint32_t begin = 0;
         std::uint32_t count = 0;
+        std::int64_t key = INT64_MIN; // in-stream: the message's audit key
+        bool snapshot = false;        // in-stream: a snapshot message (the book started over)
     };
     enum class AuditStage : std::uint8_t { None = 0, Buffering, Comparing };
 
@@ -152,6 +167,17 @@ private:
     bool replay(OrderBook &book, std::int64_t snapshotId, std::int64_t &id);
     void tryCompleteAudit();
     void compare();
+    // The audit's figures: counted (a mismatch resyncs), or, at the nearest, a first mismatch
+    // audited again at once.
+    void recordAudit(std::size_t matched, std::size_t compared, qint64 stale, bool nearest);
+    // In-stream audits (BookStreamAudit.cpp).
+    void streamAuditRequested();
+    void keepForAudit(const StreamMessage &message, const LevelChange *changes, std::size_t count);
+    void tryCompleteNearest(bool settled);
+    void rollForward(const Pending &p);
+    void compareNearest(const Pending *next);
+    bool changedBy(const Pending &p, Side side, Fixed price, Fixed &qty) const;
+    void auditTick(qint64 nowMs);
     void streamSnapshot(const StreamMessage &message, const LevelChange *changes, std::size_t count);
     void verifyChecksum(const StreamMessage &message);
     void streamTick(qint64 nowMs);
@@ -186,6 +212,14 @@ private:
     int m_qtyDecimals = 0;
     qint64 m_requestedAtMs = -1;    // the resubscribe's time
     bool m_syncedSinceTick = false; // time to sync taken on the next tick (no clock on the hot path)
+
+    // In-stream audits.
+    AuditPoint m_auditPoint = AuditPoint::None;
+    std::int64_t m_key = INT64_MIN;          // the last applied message's audit key
+    std::unique_ptr<OrderBook> m_auditLocal; // at the nearest: the book as the audit began, rolled forward
+    std::size_t m_auditRolled = 0;           // the kept messages rolled into it
+    bool m_auditConfirming = false;          // a mismatch at the nearest, audited again
+    qint64 m_auditWaitSinceMs = -1;
 
     std::unique_ptr<OrderBook> m_auditBook; // made at the first audit, reused
     Fixed m_auditWorst[2] = {0, 0};         // the snapshot's worst price a side

@@ -34,6 +34,29 @@ simdjson::error_code readDecimal(ondemand::value value, std::string_view &out)
     return simdjson::SUCCESS;
 }
 
+// An update id: an integer, or a string of at most 18 digits (OKX writes its numbers as strings).
+simdjson::error_code readId(ondemand::value value, std::int64_t &out)
+{
+    ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    if (type != ondemand::json_type::string)
+        return value.get_int64().get(out);
+    std::string_view text;
+    if (auto e = value.get_string().get(text))
+        return e;
+    if (text.empty() || text.size() > 18)
+        return simdjson::NUMBER_OUT_OF_RANGE;
+    std::int64_t v = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9')
+            return simdjson::INCORRECT_TYPE;
+        v = v * 10 + (c - '0');
+    }
+    out = v;
+    return simdjson::SUCCESS;
+}
+
 enum class LevelSide : quint8 { Bid, Ask, FromLevel };
 
 // One level: a [price, quantity, ...] array, or an object with the price and quantity keys (and,
@@ -134,10 +157,15 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
         } else if (!keys.updateId.empty() && key == keys.updateId) {
             failedKey = keys.updateId;
             std::int64_t id = 0;
-            if (auto e = field.value().get_int64().get(id))
+            if (auto e = readId(field.value(), id))
                 return e;
             sink.updateId(id);
             failedKey = {};
+        } else if (!nested && !keys.errorCode.empty() && (key == keys.errorCode || key == keys.errorMessage)) {
+            std::string_view text;
+            if (auto e = readDecimal(field.value(), text)) // a string, or a number's text
+                return e;
+            sink.errorText(key == keys.errorCode, text);
         } else if (nested && !keys.eventSymbol.empty() && (key == keys.eventSymbol || key == keys.eventKind)) {
             std::string_view text;
             if (auto e = field.value().get_string().get(text))

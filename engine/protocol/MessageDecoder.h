@@ -71,7 +71,7 @@ public:
     // (`bidSide` or `askSide`); a price or quantity is a string or a number, handed over as the
     // text sent. In the root or in the object under `event` (an envelope's "data"; an array's
     // first element; empty: the root only); an update id under `updateId` (a REST snapshot's
-    // "lastUpdateId"; empty: none) and the venue's checksum under `checksum` (empty: none). With
+    // "lastUpdateId"; an integer, or a string of digits as OKX writes them; empty: none) and the venue's checksum under `checksum` (empty: none). With
     // `eventSymbol`, every element of the `event` array is read, each an instrument's event.
     // Keys as written in the message.
     struct LevelKeys {
@@ -90,6 +90,10 @@ public:
         // its kind under these keys, handed over with LevelSink::beginEvent() / eventText().
         std::string_view eventSymbol = {};
         std::string_view eventKind = {};
+        // A REST answer's own status at its root (Bybit "retCode"/"retMsg", OKX "code"/"msg"),
+        // a number or a string, handed over with LevelSink::errorText().
+        std::string_view errorCode = {};
+        std::string_view errorMessage = {};
     };
     // Receives the levels in the order they come, as the text sent (valid during the call).
     class LevelSink {
@@ -103,6 +107,12 @@ public:
         virtual void eventText(bool symbol, std::string_view text)
         {
             (void)symbol;
+            (void)text;
+        }
+        // The answer's status code (`code`) or message, as the text sent.
+        virtual void errorText(bool code, std::string_view text)
+        {
+            (void)code;
             (void)text;
         }
 

@@ -25,15 +25,6 @@ using book::Fixed;
 using book::LevelChange;
 using book::Side;
 
-namespace {
-
-MessageDecoder::LevelKeys decoderKeys(const book::LevelKeys &k)
-{
-    return {k.event, k.bids,    k.asks,    k.updateId, k.price,       k.qty,      k.levels,
-            k.side,  k.bidSide, k.askSide, k.checksum, k.eventSymbol, k.eventKind};
-}
-} // namespace
-
 BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared,
                        MessageDecoder &decoder, const Clock &clock, SessionStatus &status, QObject *parent)
     : QObject(parent)
@@ -44,8 +35,8 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     , m_clock(clock)
     , m_status(status)
     , m_restBase(config.restUrl.isEmpty() ? rules.defaultRestBase(config.url) : config.restUrl)
-    , m_diffKeys(decoderKeys(rules.diffKeys()))
-    , m_snapshotKeys(decoderKeys(rules.snapshotKeys()))
+    , m_diffKeys(bookDecoderKeys(rules.diffKeys()))
+    , m_snapshotKeys(bookDecoderKeys(rules.snapshotKeys()))
     , m_weight(rules.weightPerMinute())
     , m_diffType(rules.diffEventType())
     , m_inStream(rules.snapshotSource() == book::SnapshotSource::Stream)
@@ -211,7 +202,8 @@ void BookKeeper::tickBook(Entry &e, qint64 nowMs, std::size_t depth)
 
 void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
 {
-    const QUrl url = m_rules.snapshotUrl(m_restBase, e.sync->instrument());
+    QString unused;
+    const QUrl url = m_inStream ? streamAuditUrl(e, unused) : m_rules.snapshotUrl(m_restBase, e.sync->instrument());
     QNetworkRequest request(url);
     request.setTransferTimeout(kSnapshotTimeoutMs);
     request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
@@ -236,25 +228,6 @@ void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
     connect(reply, &QNetworkReply::finished, this, [this, entry, reply, audit] { onReply(entry, reply, audit); });
 }
 
-bool BookKeeper::readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<LevelChange> &levels, QString &why)
-{
-    ReceiveBuffer buffer; // one snapshot at a time; freed after
-    const MessageView view = buffer.copy(body.constData(), body.size());
-    LevelReader reader(levels);
-    if (!m_decoder.decodeLevels(view, m_snapshotKeys, reader)) {
-        why = reader.refused().isEmpty() ? m_decoder.lastError() : reader.refused();
-        return false;
-    }
-    if (!reader.hasId()) {
-        why = QStringLiteral("no \"%1\" in the answer: %2")
-                  .arg(QLatin1String(m_snapshotKeys.updateId.data(), qsizetype(m_snapshotKeys.updateId.size())),
-                       peerText(body, LevelReader::kQuotedChars));
-        return false;
-    }
-    id = reader.id();
-    return true;
-}
-
 void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
 {
     reply->deleteLater();
@@ -275,7 +248,7 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
         why = peerText(RedactedUrl::replaceIn(reply->errorString(), reply->url()), LevelReader::kQuotedChars * 2);
     else if (status != 200)
         why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, LevelReader::kQuotedChars));
-    else if (readSnapshot(body, id, levels, why))
+    else if (readAnswer(m_decoder, m_rules, answerKeys(*e), body, id, levels, why))
         why.clear();
     const bool ok = why.isEmpty();
     if (audit) {
@@ -299,10 +272,10 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
 // gone on) with Retry-After, and the weight this machine's IP used in the last minute.
 void BookKeeper::pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs)
 {
-    if (status == 429 || status == 418) {
+    if (const int defaultPauseS = m_rules.pauseSeconds(status)) {
         bool ok = false;
         const qint64 seconds = reply.rawHeader(QByteArrayLiteral("Retry-After")).trimmed().toLongLong(&ok);
-        const qint64 pauseS = ok && seconds > 0 ? std::min<qint64>(seconds, kMaxPauseS) : kDefaultPauseS;
+        const qint64 pauseS = ok && seconds > 0 ? std::min<qint64>(seconds, kMaxPauseS) : defaultPauseS;
         m_pausedUntilMs = std::max(m_pausedUntilMs, nowMs + pauseS * 1000);
         if (m_status.allow(EventKind::Info))
             m_status.emitEvent(

@@ -11,7 +11,7 @@
 //     through the worker's network access manager, at most kMaxInFlight at once, within the
 //     venue's request weight (a token bucket of BookRules::weightPerMinute), each answer at most
 //     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; an answer 429 or 418 pauses the
-//     stream's requests for its Retry-After (kDefaultPauseS without one, at most kMaxPauseS),
+//     stream's requests for its Retry-After (BookRules::pauseSeconds without one, at most kMaxPauseS),
 //     and so does a used-weight header at kIpWeightShare of the venue's per-IP limit (other
 //     clients on this machine spend it too), until the minute is over; a crossed book's timer; the books'
 //     status published to StreamShared when it changed, and an event when a book loses sync or
@@ -24,7 +24,9 @@
 // nothing: its snapshot and update messages (BookRules::classify()) go to the instrument's
 // BookSync::onStreamMessage() with their ids, checksum and decimal places, and a book that lost
 // sync is resubscribed through the venue's handler (setResubscriber(); VenueHandler::
-// resubscribeBook), within the book's retry backoff; no audit, no request weight.
+// resubscribeBook), within the book's retry backoff; its audit, where the venue's rules name an
+// AuditPoint (Bybit, OKX; BookKeeperAudit.cpp), fetches the venue's REST snapshot
+// (BookRules::auditUrl) within the same weight, answer and pause bounds as the REST venues'.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
 // hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
@@ -62,7 +64,6 @@ public:
     static constexpr int kMaxInFlight = 4;
     static constexpr qint64 kMaxSnapshotBytes = 8 * 1024 * 1024;
     static constexpr int kSnapshotTimeoutMs = 10000;
-    static constexpr int kDefaultPauseS = 60;
     static constexpr int kMaxPauseS = 600;
     static constexpr double kIpWeightShare = 0.8;
 
@@ -98,6 +99,14 @@ public:
     // `out` left as it is) when the stream keeps no book of that instrument.
     bool copyDepth(const QString &instrument, int levels, qint64 nowMs, BookDepth &out) const;
 
+    // Reads a venue's REST book answer (BookKeeperAudit.cpp): its levels under `keys` and its
+    // update id; false with `why` (the peer's text escaped) when the venue's own status says an
+    // error (Bybit's retCode/retMsg, OKX's code/msg), it is not JSON, a level does not fit, or
+    // the id is missing.
+    static bool readAnswer(MessageDecoder &decoder, const book::BookRules &rules, const MessageDecoder::LevelKeys &keys,
+                           const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels,
+                           QString &why);
+
 private:
     struct Entry {
         std::unique_ptr<book::BookSync> sync;
@@ -127,7 +136,10 @@ private:
     void tickBook(Entry &entry, qint64 nowMs, std::size_t depth);
     void fetch(Entry &entry, bool audit, qint64 nowMs);
     void onReply(Entry *entry, QNetworkReply *reply, bool audit);
-    bool readSnapshot(const QByteArray &body, std::int64_t &id, std::vector<book::LevelChange> &levels, QString &why);
+    // In-stream books' audits (BookKeeperAudit.cpp).
+    void fetchAudits(qint64 nowMs);
+    QUrl streamAuditUrl(const Entry &entry, QString &why) const;
+    MessageDecoder::LevelKeys answerKeys(const Entry &entry) const;
     void refill(qint64 nowMs);
     void pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs);
     void report(Entry &entry);

@@ -55,6 +55,8 @@ void BookKeeper::onStreamData(const DecodedFields &fields, const MessageView &me
     m.checksum = reader.checksumValue();
     m.priceDecimals = reader.priceDecimals();
     m.qtyDecimals = reader.qtyDecimals();
+    if (reader.hasId())
+        m.auditKey = reader.id(); // the rules' diffKeys().updateId (Bybit's seq, OKX's ts)
     e->sync->onStreamMessage(m, m_levels.data(), m_levels.size());
     m_dirty = true;
 }
@@ -136,6 +138,8 @@ void BookKeeper::tickStream(qint64 nowMs)
     }
     for (const auto &item : m_books.items())
         tickBook(item->value, nowMs, item->value.sync->streamDepth());
+    if (m_auditPeriodMs > 0)
+        fetchAudits(nowMs);
     if (m_dirty)
         publish();
 }

@@ -12,8 +12,19 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace streamscope {
+
+// A venue's level keys (book::LevelKeys) as the decoder takes them.
+inline MessageDecoder::LevelKeys bookDecoderKeys(const book::LevelKeys &k)
+{
+    MessageDecoder::LevelKeys d{k.event, k.bids,    k.asks,    k.updateId, k.price,       k.qty,      k.levels,
+                                k.side,  k.bidSide, k.askSide, k.checksum, k.eventSymbol, k.eventKind};
+    d.errorCode = k.errorCode;
+    d.errorMessage = k.errorMessage;
+    return d;
+}
 
 class BookKeeper::LevelReader final : public MessageDecoder::LevelSink {
 public:
@@ -80,6 +91,16 @@ public:
         m_id = id;
         m_hasId = true;
     }
+    // A REST answer's own status (LevelKeys::errorCode, errorMessage).
+    void errorText(bool code, std::string_view text) override
+    {
+        if (code)
+            m_errorCode.assign(text.data(), std::min<std::size_t>(text.size(), 32));
+        else
+            m_errorMessage = peerText(QByteArrayView(text.data(), qsizetype(text.size())), kQuotedChars);
+    }
+    const std::string &errorCode() const { return m_errorCode; }
+    const QString &errorMessage() const { return m_errorMessage; }
     const QString &refused() const { return m_refused; }
     bool hasId() const { return m_hasId; }
     std::int64_t id() const { return m_id; }
@@ -101,6 +122,8 @@ private:
     std::uint32_t m_checksum = 0;
     bool m_hasChecksum = false;
     QString m_refused;
+    std::string m_errorCode;
+    QString m_errorMessage;
     std::int64_t m_id = 0;
     bool m_hasId = false;
 };

@@ -12,28 +12,12 @@ constexpr std::int64_t kNone = INT64_MIN;
 
 QUrl mappedRestBase(const QUrl &stream)
 {
-    struct RestHost {
-        const char *stream;
-        const char *rest;
-    };
-    static constexpr RestHost kRestHosts[] = {
+    static constexpr book::RestHost kRestHosts[] = {
         {"stream.binance.com", "api.binance.com"},
         {"data-stream.binance.vision", "data-api.binance.vision"},
         {"fstream.binance.com", "fapi.binance.com"},
     };
-    const QString host = stream.host().toLower();
-    QUrl u;
-    for (const RestHost &known : kRestHosts) {
-        if (host == QLatin1String(known.stream)) {
-            u.setScheme(QStringLiteral("https"));
-            u.setHost(QLatin1String(known.rest));
-            return u;
-        }
-    }
-    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(stream.host());
-    u.setPort(stream.port());
-    return u;
+    return book::mappedRestBase(stream, kRestHosts);
 }
 } // namespace
 
@@ -44,14 +28,7 @@ QUrl restBase(const StreamConfig &config)
 
 QUrl restUrl(const QUrl &base, const QString &path)
 {
-    QUrl u = base;
-    QString prefix = base.path();
-    while (prefix.endsWith(QLatin1Char('/')))
-        prefix.chop(1);
-    u.setPath(prefix + path);
-    u.setQuery(QString());
-    u.setFragment(QString());
-    return u;
+    return book::restPathUrl(base, path);
 }
 
 const BinanceBookRules &BinanceBookRules::spot()

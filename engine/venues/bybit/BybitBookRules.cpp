@@ -2,6 +2,8 @@
 
 #include "BybitFields.h"
 
+#include <QtCore/QUrlQuery>
+
 #include <algorithm>
 #include <charconv>
 
@@ -51,6 +53,69 @@ std::size_t BybitBookRules::streamDepth(std::string_view topic, std::size_t snap
             return d;
     }
     return 0;
+}
+
+// ---- the audit against REST -----------------------------------------------------------------
+
+// The snapshot holds every update up to its "u" (the same-id audit's replay).
+bool BybitBookRules::coveredBySnapshot(const book::DiffIds &diff, std::int64_t snapshotId) const
+{
+    return diff.last != INT64_MIN && diff.last <= snapshotId;
+}
+
+book::AuditPoint BybitBookRules::auditPoint(std::size_t streamDepth) const
+{
+    return streamDepth == kSameIdDepth ? book::AuditPoint::SameId : book::AuditPoint::Nearest;
+}
+
+QUrl BybitBookRules::defaultRestBase(const QUrl &streamUrl) const
+{
+    static constexpr book::RestHost kRestHosts[] = {
+        {"stream.bybit.com", "api.bybit.com"},
+        {"stream-testnet.bybit.com", "api-testnet.bybit.com"},
+    };
+    return book::mappedRestBase(streamUrl, kRestHosts);
+}
+
+QUrl BybitBookRules::auditUrl(const QUrl &restBase, const QUrl &streamUrl, const QString &instrument,
+                              std::size_t streamDepth, QString &why) const
+{
+    // wss://stream.bybit.com/v5/public/spot: the category is the path's last segment.
+    const QString path = streamUrl.path();
+    const QString category = path.mid(path.lastIndexOf(QLatin1Char('/')) + 1);
+    int limit = 0;
+    if (category == QLatin1String("spot"))
+        limit = kSpotLimit;
+    else if (category == QLatin1String("linear") || category == QLatin1String("inverse"))
+        limit = kContractLimit;
+    if (limit == 0) {
+        why = QStringLiteral("the stream's URL names no category (/v5/public/spot, linear or inverse)");
+        return {};
+    }
+    if (streamDepth > 0)
+        limit = int(std::min<std::size_t>(std::size_t(limit), streamDepth));
+    QUrl u = book::restPathUrl(restBase, QStringLiteral("/v5/market/orderbook"));
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("category"), category);
+    q.addQueryItem(QStringLiteral("symbol"), instrument);
+    q.addQueryItem(QStringLiteral("limit"), QString::number(limit));
+    u.setQuery(q);
+    return u;
+}
+
+book::LevelKeys BybitBookRules::auditKeys(book::AuditPoint point) const
+{
+    book::LevelKeys k{"result", "b", "a", point == book::AuditPoint::SameId ? "u" : "seq"};
+    k.errorCode = "retCode";
+    k.errorMessage = "retMsg";
+    return k;
+}
+
+int BybitBookRules::pauseSeconds(int httpStatus) const
+{
+    if (httpStatus == 403)
+        return 600; // "access too frequent": Bybit asks for at least 10 minutes
+    return httpStatus == 429 ? 60 : 0;
 }
 
 } // namespace streamscope::bybit

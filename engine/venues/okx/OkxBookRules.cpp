@@ -2,6 +2,10 @@
 
 #include "OkxFields.h"
 
+#include <QtCore/QUrlQuery>
+
+#include <algorithm>
+
 namespace streamscope::okx {
 
 using book::BookMessage;
@@ -53,6 +57,37 @@ std::size_t OkxBookRules::streamDepth(std::string_view channel, std::size_t snap
             return d;
     }
     return 0;
+}
+
+// ---- the audit against REST -----------------------------------------------------------------
+
+QUrl OkxBookRules::defaultRestBase(const QUrl &streamUrl) const
+{
+    static constexpr book::RestHost kRestHosts[] = {
+        {"ws.okx.com", "www.okx.com"},
+        {"wsaws.okx.com", "aws.okx.com"},
+    };
+    return book::mappedRestBase(streamUrl, kRestHosts);
+}
+
+QUrl OkxBookRules::auditUrl(const QUrl &restBase, const QUrl &, const QString &instrument, std::size_t streamDepth,
+                            QString &) const
+{
+    const int sz = streamDepth > 0 ? int(std::min<std::size_t>(kMaxLimit, streamDepth)) : kMaxLimit;
+    QUrl u = book::restPathUrl(restBase, QStringLiteral("/api/v5/market/books"));
+    QUrlQuery q;
+    q.addQueryItem(QStringLiteral("instId"), instrument);
+    q.addQueryItem(QStringLiteral("sz"), QString::number(sz));
+    u.setQuery(q);
+    return u;
+}
+
+book::LevelKeys OkxBookRules::auditKeys(book::AuditPoint) const
+{
+    book::LevelKeys k{"data", "bids", "asks", "ts"};
+    k.errorCode = "code";
+    k.errorMessage = "msg";
+    return k;
 }
 
 } // namespace streamscope::okx

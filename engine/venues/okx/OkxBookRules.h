@@ -15,6 +15,12 @@
 //   - the "checksum" field has been deprecated (0 since mid-2026): it is not read.
 // The book is cut to its channel's depth ("books" 400, "books50-l2-tbt" 50, "books5" 5,
 // "bbo-tbt" 1); another channel's, to the snapshot's size a side rounded up to those (kDepths).
+// The audit against REST (docs/books.md): GET /api/v5/market/books?instId=X&sz=N (N: the book's
+// depth, at most 400), answered {"code":"0","msg":"","data":[{"asks":[..],"bids":[..],"ts":".."}]}.
+// The answer carries no seqId ("books-full", refreshed once a second, none either): the book is
+// compared at the nearest by "ts", the generation time both the answer and every book message
+// carry. A "code" other than "0" fails the audit with its "msg". Within the IP limit of 40
+// requests per 2 s (a stream keeps to half); a 429 pauses the stream's requests.
 //
 // Thread contract: an immutable static object.
 
@@ -33,10 +39,22 @@ public:
     book::BookMessage classify(std::string_view eventType, std::string_view kind,
                                const book::DiffIds &ids) const override;
     int kindSlot() const override;
-    book::LevelKeys diffKeys() const override { return {"data", "bids", "asks", {}}; }
+    // Each message's "ts" is read as its audit key (StreamMessage::auditKey).
+    book::LevelKeys diffKeys() const override { return {"data", "bids", "asks", "ts"}; }
     book::LevelKeys snapshotKeys() const override { return diffKeys(); }
     book::DiffAction next(const book::DiffIds &diff, std::int64_t bookId) const override;
     std::size_t streamDepth(std::string_view eventType, std::size_t snapshotLevels) const override;
+
+    // The audit against REST.
+    static constexpr int kMaxLimit = 400;
+    static constexpr int kIpRequestsPerMinute = 40 * 30;
+    book::AuditPoint auditPoint(std::size_t) const override { return book::AuditPoint::Nearest; }
+    QUrl defaultRestBase(const QUrl &streamUrl) const override;
+    QUrl auditUrl(const QUrl &restBase, const QUrl &streamUrl, const QString &instrument, std::size_t streamDepth,
+                  QString &why) const override;
+    book::LevelKeys auditKeys(book::AuditPoint point) const override;
+    int snapshotWeight() const override { return 1; }
+    int weightPerMinute() const override { return kIpRequestsPerMinute / 2; }
 
 private:
     OkxBookRules() = default;
