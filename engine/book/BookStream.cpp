@@ -73,7 +73,8 @@ void BookSync::streamSnapshot(const StreamMessage &message, const LevelChange *c
     for (std::size_t i = 0; i < count; ++i)
         bids += changes[i].side == Side::Bid ? 1 : 0;
     apply(m_book, changes, count);
-    m_streamDepth = m_rules.streamDepth(message.eventType, std::max(bids, count - bids));
+    m_streamDepth =
+        m_saidDepth > 0 ? m_saidDepth : m_rules.streamDepth(message.eventType, std::max(bids, count - bids));
     if (m_streamDepth > 0) {
         m_book.pruneBeyond(Side::Bid, m_streamDepth);
         m_book.pruneBeyond(Side::Ask, m_streamDepth);
@@ -109,6 +110,13 @@ void BookSync::verifyChecksum(const StreamMessage &message)
         return;
     ++m_status.checksumFailures;
     desync(QStringLiteral("checksum mismatch: the venue's %1, the book's %2").arg(message.checksum).arg(ours));
+}
+
+void BookSync::setDepth(std::size_t levels)
+{
+    m_saidDepth = levels;
+    if (synced())
+        m_streamDepth = levels; // the next message cuts the book to it
 }
 
 void BookSync::lostByVenue(const QString &why, qint64 nowMs)

@@ -133,6 +133,9 @@ public:
     bool inStream() const { return m_inStream; }
     // In-stream: the levels a side the venue keeps the book at (0: all), from its last snapshot.
     std::size_t streamDepth() const { return m_streamDepth; }
+    // In-stream: the depth the venue said it keeps the book at (Kraken's subscribe answer),
+    // which then stands instead of the rules' guess from the snapshot (BookRules::streamDepth).
+    void setDepth(std::size_t levels);
     // The status with the current level counts.
     const BookStatus &status();
     // Something a snapshot shows changed since the last call.
@@ -208,6 +211,7 @@ private:
     std::int64_t m_auditSnapshotId = INT64_MIN;
     // In-stream books.
     std::size_t m_streamDepth = 0;
+    std::size_t m_saidDepth = 0; // setDepth()
     int m_priceDecimals = 0; // the most places seen since the snapshot (a checksum's formatting)
     int m_qtyDecimals = 0;
     qint64 m_requestedAtMs = -1;    // the resubscribe's time

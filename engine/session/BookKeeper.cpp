@@ -101,6 +101,8 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
     if (!item)
         return nullptr;
     item->value.sync = std::make_unique<BookSync>(m_rules, QString::fromLatin1(item->key));
+    if (const int depth = m_depths.value(item->value.sync->instrument()); depth > 0)
+        item->value.sync->setDepth(std::size_t(depth));
     m_dirty = true;
     return &item->value;
 }
@@ -268,8 +270,10 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
     m_dirty = true;
 }
 
-// The venue's word on its request weight: 429 (too many requests) and 418 (banned for having
-// gone on) with Retry-After, and the weight this machine's IP used in the last minute.
+// The venue's word on its request weight: the answers its rules say ask to slow down
+// (BookRules::pauseSeconds: 429 too many requests, Binance's 418 banned for having gone on,
+// Bybit's 403 access too frequent) with Retry-After, and the weight this machine's IP used in
+// the last minute.
 void BookKeeper::pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs)
 {
     if (const int defaultPauseS = m_rules.pauseSeconds(status)) {

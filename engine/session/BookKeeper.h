@@ -36,6 +36,7 @@
 #include "book/BookSync.h"
 #include "protocol/MessageDecoder.h"
 
+#include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
 #include <QtCore/QUrl>
@@ -84,6 +85,9 @@ public:
     // The venue's handler found these instruments' books wrong and has asked for new snapshots
     // (Coinbase: its connection's sequence broke).
     void lostByVenue(const QStringList &instruments, const QString &why);
+    // The venue said the depth it keeps an instrument's book at (Kraken's subscribe answer),
+    // usually before the book's first message: kept for it (at most kMaxBooks instruments).
+    void setDepth(const QString &instrument, int levels);
 
     // A decoded data message, whole and padded.
     void onData(const DecodedFields &fields, const MessageView &message);
@@ -160,6 +164,7 @@ private:
     InstrumentIndex<Entry> m_books;
     std::vector<book::LevelChange> m_levels; // the current diff's, reused
     std::vector<EventSlice> m_events;        // the current message's events, reused
+    QHash<QString, int> m_depths;            // the depths the venue said (setDepth)
     quint64 m_untracked = 0;
     bool m_dirty = true;
 

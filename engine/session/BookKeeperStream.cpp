@@ -124,6 +124,17 @@ void BookKeeper::lostByVenue(const QStringList &instruments, const QString &why)
     }
 }
 
+void BookKeeper::setDepth(const QString &instrument, int levels)
+{
+    if (levels <= 0 || instrument.size() > kMaxInstrumentChars
+        || (m_depths.size() >= kMaxBooks && !m_depths.contains(instrument)))
+        return;
+    m_depths.insert(instrument, levels);
+    const QByteArray key = instrument.toUtf8();
+    if (Entry *e = find(std::string_view(key.constData(), std::size_t(key.size()))))
+        e->sync->setDepth(std::size_t(levels));
+}
+
 // In-stream books: a book that lost sync is resubscribed (the venue then sends its snapshot).
 void BookKeeper::tickStream(qint64 nowMs)
 {

@@ -100,6 +100,12 @@ void StreamSession::booksLost(const QStringList &instruments, const QString &rea
         m_books->lostByVenue(instruments, reason);
 }
 
+void StreamSession::bookDepth(const QString &instrument, int levels)
+{
+    if (m_books)
+        m_books->setDepth(instrument, levels);
+}
+
 void StreamSession::venueFailed(const QString &reason)
 {
     m_lifecycle.fail(reason);

@@ -124,6 +124,7 @@ private:
     void rollOver(int link, const QString &reason) override;
     StreamShared &shared() override { return *m_shared; }
     void booksLost(const QStringList &instruments, const QString &reason) override;
+    void bookDepth(const QString &instrument, int levels) override;
     qint64 monotonicMs() const override { return m_clock.monotonicMs(); }
     qint64 wallMs() const override { return m_clock.wallMs(); }
 

@@ -34,6 +34,13 @@ public:
         Q_UNUSED(instruments);
         Q_UNUSED(reason);
     }
+    // The venue said the depth it keeps an instrument's book at, `levels` a side (Kraken's
+    // subscribe answer): the book is cut to it rather than to a depth guessed from its snapshot.
+    virtual void bookDepth(const QString &instrument, int levels)
+    {
+        Q_UNUSED(instrument);
+        Q_UNUSED(levels);
+    }
     // The session's clocks: monotonic ms for every duration and deadline (the times the
     // hooks are given), epoch ms for times that are shown (a gap's time).
     virtual qint64 monotonicMs() const = 0;

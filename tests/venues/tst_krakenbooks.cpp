@@ -179,6 +179,29 @@ private slots:
         QVERIFY(again.timeToSyncMs >= 0);
     }
 
+    // The depth from the subscribe answer (25), not from the snapshot's size: a book of 8 bids
+    // would be guessed at 10 and cut there; Kraken keeps 25, so when the top bid goes, its top 10
+    // holds an 11th level the cut book lost, and the checksum would not match.
+    void depthFromTheSubscribeAnswer()
+    {
+        StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
+        r.send(QByteArray(R"({"method":"subscribe","result":{"channel":"book","depth":25,"snapshot":true,)"
+               R"("symbol":"BTC/USD"},"success":true,"time_in":"2026-12-02T14:00:00.000000Z",)"
+               R"("time_out":"2026-12-02T14:00:00.000050Z"})"));
+        Levels bids(kBids.begin(), kBids.begin() + 8);
+        r.send(message("snapshot", "BTC/USD", bids, kAsks, reference(kAsks, bids)));
+        const Levels deeper{{"45270.0", "1.00000000"}, {"45269.0", "1.00000000"}, {"45268.0", "1.00000000"}};
+        bids.insert(bids.end(), deeper.begin(), deeper.end());
+        r.send(update(deeper, {}, bids, kAsks));
+        QCOMPARE(r.status("BTC/USD").bidLevels, 11);
+        bids.erase(bids.begin());
+        r.send(update({{"45283.5", "0"}}, {}, bids, kAsks));
+        const BookStatus s = r.status("BTC/USD");
+        QCOMPARE(s.checksumFailures, quint64(0));
+        QCOMPARE(s.state, BookState::Synced);
+        QCOMPARE(s.bidLevels, 10);
+    }
+
     // Best bid ≥ best ask, checksum and all: crossed, once, and resynced after a second.
     void crossedBook()
     {

@@ -12,9 +12,10 @@
 //     descending), each level its price then its quantity, each written with the places Kraken
 //     writes them with, the '.' and the leading zeros removed, is the message's "checksum";
 //   - spot books carry no sequence number.
-// The subscribed depth is not in the messages: it is the snapshot's size a side rounded up to
-// the depths Kraken offers (kDepths; a book thinner than the depth below its own gives a smaller
-// one, and then mismatches and resyncs). The places a price or a quantity is written with are
+// The subscribed depth is not in the messages: the subscribe answer says it (KrakenVenue tells
+// the book keeper, BookSync::setDepth); without one, streamDepth() guesses it as the snapshot's
+// size a side rounded up to the depths Kraken offers (kDepths; a book thinner than the depth
+// below its own gives a smaller one, and then mismatches and resyncs). The places a price or a quantity is written with are
 // the most seen since the snapshot (Kraken writes every level with the instrument's precision).
 //
 // Thread contract: an immutable static object.

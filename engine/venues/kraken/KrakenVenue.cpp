@@ -43,8 +43,10 @@ void KrakenVenue::onConnectionMessage(int link, const char *data, qsizetype len)
 void KrakenVenue::onResponse(int link, bool isError, const ResponseRecord &record)
 {
     Q_UNUSED(link);
-    if (!isError)
+    if (!isError) {
+        noteBookDepth(record);
         return;
+    }
     // {"error":"..","method":"subscribe","success":false,"symbol":"..",..}: no code; the
     // refused method, and the symbol when it names one.
     const QJsonObject o = QJsonDocument::fromJson(record.body).object();
@@ -52,6 +54,25 @@ void KrakenVenue::onResponse(int link, bool isError, const ResponseRecord &recor
     const QString error = o.value(QStringLiteral("error")).toString();
     noteVenueError(o.value(QStringLiteral("method")).toString(),
                    symbol.isEmpty() ? error : error + QStringLiteral(" (") + symbol + QLatin1Char(')'));
+}
+
+// {"method":"subscribe","result":{"channel":"book","depth":10,"snapshot":true,"symbol":"BTC/USD"},
+// "success":true,..}: the depth Kraken keeps that book at, one it offers (KrakenBookRules::kDepths).
+void KrakenVenue::noteBookDepth(const ResponseRecord &record)
+{
+    const QJsonObject o = QJsonDocument::fromJson(record.body).object();
+    const QJsonObject result = o.value(QStringLiteral("result")).toObject();
+    if (o.value(QStringLiteral("method")).toString() != QLatin1String("subscribe")
+        || result.value(QStringLiteral("channel")).toString() != QLatin1String("book"))
+        return;
+    const int depth = result.value(QStringLiteral("depth")).toInt();
+    const QString symbol = result.value(QStringLiteral("symbol")).toString();
+    for (const std::size_t offered : KrakenBookRules::kDepths) {
+        if (std::size_t(depth) == offered && depth > 0 && !symbol.isEmpty()) {
+            m_host.bookDepth(symbol, depth);
+            return;
+        }
+    }
 }
 
 } // namespace streamscope::kraken

@@ -39,6 +39,8 @@ public:
 
 private:
     bool request(int link, Op op, const std::vector<ChannelSubscription> &pairs) override;
+    // A "book" subscription's answer says the depth Kraken keeps it at: told to the book keeper.
+    void noteBookDepth(const ResponseRecord &record);
     bool isBookChannel(const QString &channel) const override { return channel == QLatin1String("book"); }
 };
 
