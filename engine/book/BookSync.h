@@ -212,7 +212,7 @@ private:
     // In-stream books.
     std::size_t m_streamDepth = 0;
     std::size_t m_saidDepth = 0; // setDepth()
-    int m_priceDecimals = 0; // the most places seen since the snapshot (a checksum's formatting)
+    int m_priceDecimals = 0;     // the most places seen since the snapshot (a checksum's formatting)
     int m_qtyDecimals = 0;
     qint64 m_requestedAtMs = -1;    // the resubscribe's time
     bool m_syncedSinceTick = false; // time to sync taken on the next tick (no clock on the hot path)

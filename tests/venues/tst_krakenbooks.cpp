@@ -186,8 +186,8 @@ private slots:
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
         r.send(QByteArray(R"({"method":"subscribe","result":{"channel":"book","depth":25,"snapshot":true,)"
-               R"("symbol":"BTC/USD"},"success":true,"time_in":"2026-12-02T14:00:00.000000Z",)"
-               R"("time_out":"2026-12-02T14:00:00.000050Z"})"));
+                          R"("symbol":"BTC/USD"},"success":true,"time_in":"2026-12-02T14:00:00.000000Z",)"
+                          R"("time_out":"2026-12-02T14:00:00.000050Z"})"));
         Levels bids(kBids.begin(), kBids.begin() + 8);
         r.send(message("snapshot", "BTC/USD", bids, kAsks, reference(kAsks, bids)));
         const Levels deeper{{"45270.0", "1.00000000"}, {"45269.0", "1.00000000"}, {"45268.0", "1.00000000"}};
