@@ -41,6 +41,7 @@
 // once synced unless an audit's buffer grows; buffering while syncing grows bounded buffers.
 
 #include "BookRules.h"
+#include "NearestAudit.h"
 #include "OrderBook.h"
 #include "model/BookStatus.h"
 
@@ -177,9 +178,6 @@ private:
     void streamAuditRequested();
     void keepForAudit(const StreamMessage &message, const LevelChange *changes, std::size_t count);
     void tryCompleteNearest(bool settled);
-    void rollForward(const Pending &p);
-    void compareNearest(const Pending *next);
-    bool changedBy(const Pending &p, Side side, Fixed price, Fixed &qty) const;
     void auditTick(qint64 nowMs);
     void streamSnapshot(const StreamMessage &message, const LevelChange *changes, std::size_t count);
     void verifyChecksum(const StreamMessage &message);
@@ -220,10 +218,8 @@ private:
     // In-stream audits.
     AuditPoint m_auditPoint = AuditPoint::None;
     std::int64_t m_key = INT64_MIN;          // the last applied message's audit key
-    std::unique_ptr<OrderBook> m_auditLocal; // at the nearest: the book as the audit began, rolled forward
-    std::size_t m_auditRolled = 0;           // the kept messages rolled into it
+    std::unique_ptr<NearestAudit> m_nearest; // made at the first audit at the nearest, reused
     bool m_auditConfirming = false;          // a mismatch at the nearest, audited again
-    qint64 m_auditWaitSinceMs = -1;
 
     std::unique_ptr<OrderBook> m_auditBook; // made at the first audit, reused
     Fixed m_auditWorst[2] = {0, 0};         // the snapshot's worst price a side
