@@ -62,8 +62,8 @@ void send(BookSync &sync, const char *type, bool snapshot, std::int64_t last, st
 }
 
 // Bybit: u, and seq as the audit key.
-void bybit(BookSync &sync, const char *topic, bool snapshot, std::int64_t u, std::int64_t seq, const Pairs &bids,
-           const Pairs &asks = {})
+void bybitMessage(BookSync &sync, const char *topic, bool snapshot, std::int64_t u, std::int64_t seq, const Pairs &bids,
+                  const Pairs &asks = {})
 {
     send(sync, topic, snapshot, u, INT64_MIN, seq, bids, asks);
 }
@@ -71,7 +71,7 @@ void bybit(BookSync &sync, const char *topic, bool snapshot, std::int64_t u, std
 // A book synced from a snapshot, its first audit due one period (60 s) after the tick that saw it.
 void synced(BookSync &sync, const char *topic, std::int64_t u, std::int64_t seq)
 {
-    bybit(sync, topic, true, u, seq, kBids, kAsks);
+    bybitMessage(sync, topic, true, u, seq, kBids, kAsks);
     sync.tick(1000);
     QCOMPARE(sync.state(), BookState::Synced);
     QVERIFY(!sync.auditDue(60999, 60000));
@@ -266,8 +266,8 @@ void TestBookAudit::bybitSameIdMatches()
     BookSync sync(BybitBookRules::instance(), QStringLiteral("BTCUSDT"));
     synced(sync, "orderbook.1000.BTCUSDT", 100, 7000);
     sync.auditRequested(61000);
-    bybit(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
-    bybit(sync, "orderbook.1000.BTCUSDT", false, 102, 7020, {{"99", "0"}});
+    bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
+    bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 102, 7020, {{"99", "0"}});
     // The venue's book at u 101; the kept update 102 brings it to the book's own id.
     sync.onAuditSnapshot(101, changes({{"100", "1.5"}, {"99", "2"}, {"98", "3"}}, kAsks));
     QVERIFY(!sync.auditing());
@@ -283,7 +283,7 @@ void TestBookAudit::bybitSameIdCatchesACorruption()
     BookSync sync(BybitBookRules::instance(), QStringLiteral("BTCUSDT"));
     synced(sync, "orderbook.1000.BTCUSDT", 100, 7000);
     sync.auditRequested(61000);
-    bybit(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
+    bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
     sync.onAuditSnapshot(101, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAsks));
     const BookStatus &s = sync.status();
     QCOMPARE(s.audits, quint64(1));
@@ -299,12 +299,12 @@ void TestBookAudit::bybitNearestToleratesTheNextMessage()
     BookSync sync(BybitBookRules::instance(), QStringLiteral("BTCUSDT"));
     synced(sync, "orderbook.50.BTCUSDT", 100, 7000);
     sync.auditRequested(61000);
-    bybit(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
+    bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
     // The snapshot at seq 7015: between two pushes; the next one (7020) changed 99 and 98, and
     // the snapshot saw 99's change only.
     sync.onAuditSnapshot(7015, changes({{"100", "1.5"}, {"99", "4"}, {"98", "3"}}, kAsks));
     QVERIFY(sync.auditing()); // the book has not passed 7015 yet
-    bybit(sync, "orderbook.50.BTCUSDT", false, 102, 7020, {{"99", "4"}, {"98", "6"}});
+    bybitMessage(sync, "orderbook.50.BTCUSDT", false, 102, 7020, {{"99", "4"}, {"98", "6"}});
     QVERIFY(!sync.auditing());
     const BookStatus &s = sync.status();
     QCOMPARE(s.audits, quint64(1));
@@ -319,12 +319,12 @@ void TestBookAudit::bybitNearestConfirmsAMismatch()
 {
     BookSync sync(BybitBookRules::instance(), QStringLiteral("BTCUSDT"));
     synced(sync, "orderbook.50.BTCUSDT", 100, 7000);
-    bybit(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
+    bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
     const auto audit = [&sync](qint64 nowMs, std::int64_t seq) {
         sync.auditRequested(nowMs);
         sync.onAuditSnapshot(seq, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAsks));
         // The next push: a size set again to what it was.
-        bybit(sync, "orderbook.50.BTCUSDT", false, 102 + (nowMs - 61000), seq + 5, {{"100", "1"}});
+        bybitMessage(sync, "orderbook.50.BTCUSDT", false, 102 + (nowMs - 61000), seq + 5, {{"100", "1"}});
     };
     audit(61000, 7010);
     // A first mismatch at the nearest: not counted, audited again at once.
@@ -348,7 +348,7 @@ void TestBookAudit::nearestWaitsThenSettles()
     sync.auditRequested(61000);
     // No message after the snapshot's point: after kAuditSettleMs the book as it is stands for it
     // (a stale level here: 97 the snapshot does not have).
-    bybit(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"97", "1"}});
+    bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"97", "1"}});
     const std::vector<LevelChange> venue = changes({{"100", "1"}, {"99", "2"}, {"98", "3"}, {"96", "1"}}, kAsks);
     sync.onAuditSnapshot(7010, venue);
     QVERIFY(sync.auditing());
@@ -371,7 +371,7 @@ void TestBookAudit::nearestSnapshotBeforeTheAuditIsInconclusive()
 {
     BookSync sync(BybitBookRules::instance(), QStringLiteral("BTCUSDT"));
     synced(sync, "orderbook.50.BTCUSDT", 100, 7000);
-    bybit(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
+    bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
     sync.auditRequested(61000);
     // From before the audit began (7010): the book as it was then is not kept.
     sync.onAuditSnapshot(7005, changes({{"100", "9"}}, kAsks));
