@@ -10,9 +10,10 @@
 //     "book_audit_s"), fetched from the stream's "rest_url" (else the venue's host mapping)
 //     through the worker's network access manager, at most kMaxInFlight at once, within the
 //     venue's request weight (a token bucket of BookRules::weightPerMinute), each answer at most
-//     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects; an answer 429 or 418 pauses the
-//     stream's requests for its Retry-After (BookRules::pauseSeconds without one, at most kMaxPauseS),
-//     and so does a used-weight header at kIpWeightShare of the venue's per-IP limit (other
+//     kMaxSnapshotBytes and kSnapshotTimeoutMs, no redirects, read by the rules' keys with the
+//     venue's own error status (readAnswer); an answer the rules say asks to slow down (429,
+//     Binance's 418, Bybit's 403) pauses the stream's requests for its Retry-After
+//     (BookRules::pauseSeconds without one, at most kMaxPauseS), and so does a used-weight header at kIpWeightShare of the venue's per-IP limit (other
 //     clients on this machine spend it too), until the minute is over; a crossed book's timer; the books'
 //     status published to StreamShared when it changed, and an event when a book loses sync or
 //     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
@@ -20,8 +21,8 @@
 //   - reset() when the connections went: every book starts over;
 //   - copyDepth(): the depth ladder's copy of one book's top levels (book/DepthCopy), on request.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
-// A venue whose snapshot comes in the stream (BookRules::snapshotSource() Stream) fetches
-// nothing: its snapshot and update messages (BookRules::classify()) go to the instrument's
+// A venue whose snapshot comes in the stream (BookRules::snapshotSource() Stream) fetches no
+// snapshot to sync: its snapshot and update messages (BookRules::classify()) go to the instrument's
 // BookSync::onStreamMessage() with their ids, checksum and decimal places, and a book that lost
 // sync is resubscribed through the venue's handler (setResubscriber(); VenueHandler::
 // resubscribeBook), within the book's retry backoff; its audit, where the venue's rules name an
