@@ -80,6 +80,8 @@ FrameSet::Frame FrameSet::append(const PoolMessage &message, ReplayOptions::Prot
     frame.clkOffset = at(message.clkOffset);
     frame.tradeIdOffset = at(message.tradeIdOffset);
     frame.heartbeatMsOffset = at(message.heartbeatMsOffset);
+    frame.instrumentOffsets[0] = at(message.instrumentOffsets[0]);
+    frame.instrumentOffsets[1] = at(message.instrumentOffsets[1]);
     m_data.append(wire);
     m_maxFrameSize = std::max(m_maxFrameSize, frame.size);
     return frame;

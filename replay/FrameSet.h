@@ -31,9 +31,10 @@ public:
         int timeTextOffset = -1; // ScenarioPool::kTimeTextWidth characters: the same as RFC 3339 text
         int firstSeqOffset = -1; // ScenarioPool::kSeqWidth characters
         int lastSeqOffset = -1;
-        int clkOffset = -1;         // ScenarioPool::kClkWidth digits
-        int tradeIdOffset = -1;     // ScenarioPool::kSeqWidth characters
-        int heartbeatMsOffset = -1; // ScenarioPool::kHeartbeatWidth characters
+        int clkOffset = -1;                  // ScenarioPool::kClkWidth digits
+        int tradeIdOffset = -1;              // ScenarioPool::kSeqWidth characters
+        int heartbeatMsOffset = -1;          // ScenarioPool::kHeartbeatWidth characters
+        int instrumentOffsets[2] = {-1, -1}; // ScenarioPool::kInstrumentDigits digits
     };
     static constexpr int kStampWidth = 19;
 

@@ -276,13 +276,17 @@ void ReplayConnection::answerDepth(const QByteArray &head, const QUrl &target)
     const QString symbol = query.queryItemValue(QStringLiteral("symbol"));
     bool limitOk = false;
     const int limit = query.queryItemValue(QStringLiteral("limit")).toInt(&limitOk);
-    if (!pool || pool->bookSymbol().isEmpty() || symbol != pool->bookSymbol()) {
+    const qint64 instrument = pool ? pool->instrumentOf(symbol) : -1;
+    if (!pool || pool->bookSymbol().isEmpty() || (symbol != pool->bookSymbol() && instrument < 0)) {
         // Binance's answer to a symbol it does not list.
         answerHttp(head, "400 Bad Request", R"({"code":-1121,"msg":"Invalid symbol."})");
         return;
     }
-    const ReplayServer::DepthPosition at =
-        m_server ? m_server->depthPosition(pool->name()) : ReplayServer::DepthPosition{};
+    ReplayServer::DepthPosition at;
+    if (m_server) {
+        at = instrument >= 0 ? m_server->depthPosition(pool->name(), quint64(instrument), pool->messages().size())
+                             : m_server->depthPosition(pool->name());
+    }
     const quint64 lastUpdateId = at.poolIndex < 0 ? ScenarioPool::kFirstSeq - 1 : at.lastUpdateId;
     answerHttp(
         head, "200 OK",
@@ -520,6 +524,7 @@ bool ReplayConnection::setupStream(const ReplayOptions &options, QString *error)
         return false;
     }
     m_target = options.effectiveCount();
+    m_numbered = m_pool->messages().front().instrumentOffsets[0] >= 0;
     m_badJson = options.misbehaviour() == ReplayOptions::Misbehaviour::BadJson && options.after;
     switch (options.misbehaviour()) {
     case ReplayOptions::Misbehaviour::Silent: m_event = Event::Silent; break;
@@ -644,6 +649,8 @@ const FrameSet::Frame &ReplayConnection::pickFrame(quint64 index)
         if (m_options.conflatedEvery && (index + 1) % m_options.conflatedEvery == 0)
             return m_frames->conflated();
     }
+    if (m_numbered) // each instrument walks the pool in order: all of one round share a message
+        return frames[size_t(m_depthSeq / m_options.instruments % frames.size())];
     return frames[size_t(m_poolIndex++ % frames.size())];
 }
 
@@ -671,8 +678,15 @@ void ReplayConnection::writeBatch(quint64 limit)
             std::memcpy(dst + frame.timeTextOffset, m_nowTimeText, ScenarioPool::kTimeTextWidth);
         if (frame.stampOffset >= 0)
             FrameSet::writeNumber(dst + frame.stampOffset, nowNs(), FrameSet::kStampWidth, '0');
+        if (frame.instrumentOffsets[0] >= 0) {
+            const quint64 instrument = m_options.firstInstrument + m_depthSeq % m_options.instruments;
+            FrameSet::writeNumber(dst + frame.instrumentOffsets[0], instrument, ScenarioPool::kInstrumentDigits, '0');
+            FrameSet::writeNumber(dst + frame.instrumentOffsets[1], instrument, ScenarioPool::kInstrumentDigits, '0');
+        }
         if (frame.firstSeqOffset >= 0) {
-            const quint64 firstSeq = ScenarioPool::kFirstSeq + m_depthSeq * (ScenarioPool::kSeqSpan + 1);
+            // Each instrument its own sequence: a round of every instrument moves them all on by one.
+            const quint64 round = m_numbered ? m_depthSeq / m_options.instruments : m_depthSeq;
+            const quint64 firstSeq = ScenarioPool::kFirstSeq + round * (ScenarioPool::kSeqSpan + 1);
             FrameSet::writeNumber(dst + frame.firstSeqOffset, firstSeq, ScenarioPool::kSeqWidth, ' ');
             FrameSet::writeNumber(dst + frame.lastSeqOffset, firstSeq + ScenarioPool::kSeqSpan, ScenarioPool::kSeqWidth,
                                   ' ');
@@ -694,7 +708,9 @@ void ReplayConnection::writeBatch(quint64 limit)
     m_socket->write(batch);
     if (m_server) {
         m_server->addSent(m_sent - first);
-        if (depthIndex >= 0 && !m_pool->bookSymbol().isEmpty())
+        if (m_numbered)
+            m_server->noteDepthRange(m_pool->name(), m_options.firstInstrument, m_options.instruments, m_depthSeq);
+        else if (depthIndex >= 0 && !m_pool->bookSymbol().isEmpty())
             m_server->noteDepth(m_pool->name(), depthIndex, depthLast);
         if (m_options.market)
             m_server->advanceMarket(m_options.scenario, m_sent);

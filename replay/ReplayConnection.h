@@ -112,7 +112,8 @@ private:
     quint64 m_target = 0; // messages to send on this connection
     quint64 m_sent = 0;
     quint64 m_poolIndex = 0;
-    quint64 m_depthSeq = 0; // depth-diff updates emitted (sequence numbers derive from it)
+    quint64 m_depthSeq = 0;  // depth-diff updates emitted (sequence numbers derive from it)
+    bool m_numbered = false; // the messages name their instrument (depth_books): sent in turn
     quint64 m_clk = 0;
     bool m_resubscribed = false; // Betfair: the subscription carried clk/initialClk
     bool m_dataStarted = false;

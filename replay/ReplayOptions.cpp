@@ -1,5 +1,7 @@
 #include "ReplayOptions.h"
 
+#include "ScenarioKit.h"
+
 #include <QUrl>
 #include <QUrlQuery>
 
@@ -68,6 +70,10 @@ QString ReplayOptions::validate() const
         return QStringLiteral("clock offset must be within one day (86400000 ms)");
     if (segmentEvery != 0 && segmentEvery < 4)
         return QStringLiteral("segment_every must be at least 4");
+    if (instruments < 1 || instruments > quint64(scenario::kMaxInstruments)
+        || firstInstrument > quint64(scenario::kMaxInstruments) - instruments)
+        return QStringLiteral("instruments must be 1 to %1, and first_instrument + instruments at most %1")
+            .arg(scenario::kMaxInstruments);
     if (misbehaviour() == Misbehaviour::BadJson && after == 0)
         return QStringLiteral("bad_json needs after=K (every K-th message is malformed)");
     return {};
@@ -126,6 +132,10 @@ ReplayOptions ReplayOptions::fromUrl(const ReplayOptions &base, const QUrl &url)
             o.clockOffsetMs = value.toLongLong();
         else if (key == QLatin1String("lag_ms_per_s"))
             o.lagMsPerS = number;
+        else if (key == QLatin1String("instruments"))
+            o.instruments = number;
+        else if (key == QLatin1String("first_instrument"))
+            o.firstInstrument = number;
         // Anything else (streams=..., a client's own parameters) is not ours: ignored.
     }
     return o;

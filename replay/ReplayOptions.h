@@ -58,6 +58,9 @@ struct ReplayOptions {
     quint64 maxAgeMs = 0;           // the server closes a connection this old (Binance: 24 h); 0 never
     int maxStreams = 1024;          // SUBSCRIBE beyond this many streams on one connection: error
     bool perStream = false;         // after each SUBSCRIBE, one message per newly subscribed stream
+    // depth_books: the connection sends the instruments S<first>USDT .. in turn, each its own book
+    quint64 instruments = 1;
+    quint64 firstInstrument = 0;
 
     // Venue behaviour (Betfair-like, line protocol; message indices count from 0)
     quint64 status503After = 0; // messages [after, after + count) carry "status":503

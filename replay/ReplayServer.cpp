@@ -167,6 +167,23 @@ void ReplayServer::setSilent(bool silent)
         connection->setSilent(silent);
 }
 
+ReplayServer::DepthPosition ReplayServer::depthPosition(const QString &scenario, quint64 instrument,
+                                                        std::size_t poolSize) const
+{
+    const auto ranges = m_depthRanges.constFind(scenario);
+    if (ranges == m_depthRanges.cend() || poolSize == 0)
+        return {};
+    for (auto it = ranges->cbegin(); it != ranges->cend() && it.key() <= instrument; ++it) {
+        const quint64 j = instrument - it.key();
+        if (j >= it->count || it->diffs <= j)
+            continue;
+        const quint64 round = (it->diffs - 1 - j) / it->count;
+        return {qint64(round % poolSize),
+                ScenarioPool::kFirstSeq + round * (ScenarioPool::kSeqSpan + 1) + ScenarioPool::kSeqSpan};
+    }
+    return {};
+}
+
 bool ReplayServer::claimDrop(const QString &key)
 {
     if (m_droppedKeys.contains(key))

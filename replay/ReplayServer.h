@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QHostAddress>
 #include <QList>
+#include <QMap>
 #include <QObject>
 #include <QSet>
 #include <QString>
@@ -79,6 +80,15 @@ public:
         m_depth.insert(scenario, {poolIndex, lastUpdateId});
     }
     DepthPosition depthPosition(const QString &scenario) const { return m_depth.value(scenario); }
+    // depth_books: a connection serving the instruments [first, first + count) in turn has
+    // moved `diffs` diffs on (its sequence position); the latest connection's word for each
+    // `first`. The position of one instrument's last diff from that (with `poolSize` messages in
+    // the pool, which each instrument walks in order).
+    void noteDepthRange(const QString &scenario, quint64 first, quint64 count, quint64 diffs)
+    {
+        m_depthRanges[scenario].insert(first, {count, diffs});
+    }
+    DepthPosition depthPosition(const QString &scenario, quint64 instrument, std::size_t poolSize) const;
 
 signals:
     void clientConnected();
@@ -96,6 +106,11 @@ private:
     QSet<QString> m_droppedKeys;
     QHash<QString, quint64> m_markets;
     QHash<QString, DepthPosition> m_depth;
+    struct DepthRange {
+        quint64 count = 1;
+        quint64 diffs = 0;
+    };
+    QHash<QString, QMap<quint64, DepthRange>> m_depthRanges;
     QString m_errorString;
     quint64 m_serial = 0;
     bool m_silent = false;

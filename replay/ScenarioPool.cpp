@@ -66,6 +66,23 @@ ScenarioPool::ScenarioPool(const QString &name, const scenario::ScenarioDefiniti
         definition.specials(b, m_specials);
 }
 
+qint64 ScenarioPool::instrumentOf(const QString &symbol) const
+{
+    if (m_messages.empty() || m_messages.front().instrumentOffsets[0] < 0)
+        return -1;
+    constexpr int kDigits = scenario::kInstrumentDigits;
+    if (symbol.size() != kDigits + 5 || !symbol.startsWith(QLatin1Char('S')) || !symbol.endsWith(QLatin1String("USDT")))
+        return -1;
+    qint64 number = 0;
+    for (int k = 1; k <= kDigits; ++k) {
+        const QChar c = symbol.at(k);
+        if (c < QLatin1Char('0') || c > QLatin1Char('9'))
+            return -1;
+        number = number * 10 + (c.unicode() - '0');
+    }
+    return number;
+}
+
 qsizetype ScenarioPool::medianSize() const
 {
     std::vector<qsizetype> sizes;

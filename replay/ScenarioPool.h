@@ -29,6 +29,7 @@ public:
     static constexpr quint64 kHeartbeatEvery = 1000;
     static constexpr quint64 kFirstTradeId = scenario::kFirstTradeId;
     static constexpr int kHeartbeatWidth = scenario::kHeartbeatWidth;
+    static constexpr int kInstrumentDigits = scenario::kInstrumentDigits;
 
     // nullptr if the name is not a scenario.
     static std::shared_ptr<const ScenarioPool> get(const QString &name);
@@ -49,6 +50,9 @@ public:
     scenario::ControlAnswer (*control() const)(const QByteArray &request) { return m_specials.control; }
     // A book scenario's instrument (its REST snapshot: DepthSnapshot.h); empty for the others.
     const QString &bookSymbol() const { return m_bookSymbol; }
+    // A scenario whose messages name their instrument (depth_books): the number of `symbol`
+    // (S0042USDT: 42); -1 for any other symbol or scenario.
+    qint64 instrumentOf(const QString &symbol) const;
     // Median JSON size of the pool's messages, in bytes.
     qsizetype medianSize() const;
 

@@ -1,6 +1,7 @@
 #include "BenchDriver.h"
 
 #include "BenchStats.h"
+#include "BookRuns.h"
 #include "BuiltinCertificate.h"
 
 #include <QtCore/QCoreApplication>
@@ -359,6 +360,8 @@ int BenchDriver::run()
         runStop();
     if (m_options.scale)
         runScale();
+    if (m_options.books)
+        runBooks();
     if (m_options.soak)
         runSoak();
     stopServer(m_ws);
@@ -933,6 +936,18 @@ void BenchDriver::runScale()
     }
     m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
     log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+}
+
+void BenchDriver::runBooks()
+{
+    BookRunOptions options;
+    options.seconds = m_options.booksSeconds;
+    const BookRunResult result = runBookBench(
+        options, [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); },
+        [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); });
+    m_root[QStringLiteral("books")] = result.json;
+    m_markdown += result.markdown;
+    log() << "books: " << QJsonDocument(result.json).toJson(QJsonDocument::Compact) << Qt::endl;
 }
 
 void BenchDriver::runSoak()

@@ -41,6 +41,8 @@ struct BenchOptions {
     int scaleStreams = 1000;
     double scaleRate = 100;
     double scaleSeconds = 60;
+    bool books = false;
+    double booksSeconds = 30;
     bool soak = false;
     double soakSeconds = 600;
     double soakRate = 50000;
@@ -103,6 +105,7 @@ private:
     void runLatency();
     void runStop();
     void runScale();
+    void runBooks();
     void runSoak();
     void write();
 

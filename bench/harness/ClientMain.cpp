@@ -7,6 +7,7 @@
 //   --client sender --size BYTES --rate R --count N        (latency source; prints "port N")
 //   --client stop --url-idle URL --url-firehose URL --iterations N
 //   --client scale|scale-qws --url URL --streams N --seconds S
+//   --client books --url URL --streams N --instruments N --seconds S --books on|off
 //   --client soak --url URL --count N --seconds S
 //
 // URLs are ws://... or wss://... (websocket) or tls://host:port (Betfair-style lines); over
@@ -38,6 +39,7 @@
 #include <QtCore/QTextStream>
 #include <QtCore/QThread>
 #include <QtCore/QTimer>
+#include <QtCore/QUrlQuery>
 #include <QtNetwork/QSslSocket>
 #include <QtWebSockets/QWebSocket>
 
@@ -602,6 +604,82 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
     return out;
 }
 
+// Order books at scale (depth_books_1000, depth_firehose; docs/benchmarks.md): `streams`
+// Binance depth streams of the replay's depth_books scenario, each carrying `instruments`
+// instruments in turn, with a local book per instrument (`books`) or none. With books, the
+// window opens once every book is synced (each stream's REST budget syncs 12 at once, so at
+// most 12 instruments a stream). Adds books_total, books_synced (at the end), the worker
+// threads' CPU µs a message and the whole process's.
+QJsonObject runBooks(const QUrl &url, int streams, int instruments, double seconds, bool books)
+{
+    Engine engine;
+    QUrl rest = url;
+    rest.setScheme(QStringLiteral("http"));
+    rest.setQuery(QString());
+    for (int i = 0; i < streams; ++i) {
+        QUrl streamUrl = url;
+        QUrlQuery query(url);
+        query.addQueryItem(QStringLiteral("instruments"), QString::number(instruments));
+        query.addQueryItem(QStringLiteral("first_instrument"), QString::number(i * instruments));
+        streamUrl.setQuery(query);
+        StreamConfig c = streamConfigFor(streamUrl, true, false);
+        c.name = QStringLiteral("books%1").arg(i);
+        c.restUrl = rest;
+        c.book = books;
+        c.reconnectBaseMs = 200;
+        engine.addStream(c);
+    }
+    const int total = streams * instruments;
+    auto synced = [&] {
+        int n = 0;
+        for (const StreamSnapshot &s : engine.snapshot(true))
+            for (const BookStatus &b : s.books)
+                n += b.state == BookState::Synced;
+        return n;
+    };
+    if (books)
+        waitFor([&] { return synced() >= total; }, 120000);
+    const int syncedAtStart = books ? synced() : 0;
+    auto liveCount = [&] {
+        int n = 0;
+        for (const StreamSnapshot &s : engine.snapshot())
+            n += s.dataMessages > 0;
+        return n;
+    };
+    auto messages = [&] {
+        quint64 n = 0;
+        for (const StreamSnapshot &s : engine.snapshot())
+            n += s.messages;
+        return n;
+    };
+    double worker0 = -1;
+    QJsonObject out = measureScaleWindow(streams, seconds, liveCount, messages, [&] {
+        if (worker0 < 0)
+            worker0 = threadsCpuUs("engine-worker");
+    });
+    const double worker1 = threadsCpuUs("engine-worker");
+    const double perSecond = out.value(QStringLiteral("msgs_per_s")).toDouble();
+    const double wall = out.value(QStringLiteral("seconds")).toDouble();
+    if (perSecond > 0 && wall > 0) {
+        out[QStringLiteral("cpu_us_per_msg")] = out.value(QStringLiteral("cpu_percent")).toDouble() * 1e4 / perSecond;
+        if (worker0 >= 0)
+            out[QStringLiteral("worker_cpu_us_per_msg")] = (worker1 - worker0) / (perSecond * wall);
+    }
+    out[QStringLiteral("books")] = books;
+    out[QStringLiteral("books_total")] = books ? total : 0;
+    out[QStringLiteral("books_synced_at_start")] = syncedAtStart;
+    out[QStringLiteral("books_synced")] = books ? synced() : 0;
+    quint64 gaps = 0;
+    quint64 parseErrors = 0;
+    for (const StreamSnapshot &s : engine.snapshot(true)) {
+        gaps += s.gaps;
+        parseErrors += s.parseErrors;
+    }
+    out[QStringLiteral("gaps")] = double(gaps);
+    out[QStringLiteral("parse_errors")] = double(parseErrors);
+    return out;
+}
+
 // The transport library's own cost in the scale scenario: bare QWebSockets spread over as many
 // threads as the engine has workers, each socket only counting its messages. Same window and
 // CPU accounting as runScale, without the engine and without the GUI-side poll.
@@ -750,8 +828,12 @@ int main(int argc, char **argv)
                                      QStringLiteral("S"), QStringLiteral("60"));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("Give up after S seconds."),
                                      QStringLiteral("S"), QStringLiteral("120"));
-    parser.addOptions(
-        {client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds, timeout});
+    const QCommandLineOption instruments(QStringLiteral("instruments"), QStringLiteral("Books: instruments a stream."),
+                                         QStringLiteral("N"), QStringLiteral("10"));
+    const QCommandLineOption books(QStringLiteral("books"), QStringLiteral("Books: on or off."),
+                                   QStringLiteral("on|off"), QStringLiteral("on"));
+    parser.addOptions({client, url, urlIdle, urlFirehose, count, stamped, size, rate, iterations, streams, seconds,
+                       timeout, instruments, books});
     parser.process(application);
 
     const QString requested = parser.value(client);
@@ -789,6 +871,10 @@ int main(int argc, char **argv)
         return 0;
     } else if (name == QLatin1String("scale-qws")) {
         print(runScaleQws(u, parser.value(streams).toInt(), parser.value(seconds).toDouble()));
+        return 0;
+    } else if (name == QLatin1String("books")) {
+        print(runBooks(u, parser.value(streams).toInt(), parser.value(instruments).toInt(),
+                       parser.value(seconds).toDouble(), parser.value(books) != QLatin1String("off")));
         return 0;
     } else if (name == QLatin1String("soak")) {
         print(runSoak(u, n, parser.value(seconds).toDouble()));

@@ -1,7 +1,7 @@
 // streamscope-bench: the benchmark of docs/benchmarks.md in one command.
 //
 //   streamscope-bench [--scenarios a,b|all] [--repeat N] [--markdown FILE] [--json FILE]
-//                     [--latency] [--stop] [--scale] [--soak] [--extras] ...
+//                     [--latency] [--stop] [--scale] [--books] [--soak] [--extras] ...
 //                     [--converge [--converge-within D] [--max-repeat N]]
 //                     [--compare-build DIR | --client-binary-old PATH] [--compare-clients LIST]
 //                     [--clients ...,node-ws,node-ws-parse,py-websockets,py-websockets-parse]
@@ -80,6 +80,11 @@ int main(int argc, char **argv)
                                        QStringLiteral("R"), QStringLiteral("100"));
     const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"), QStringLiteral("Measured seconds."),
                                           QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption books(QStringLiteral("books"),
+                                   QStringLiteral("Order books off and on: depth_books_1000 and depth_firehose."));
+    const QCommandLineOption booksSeconds(QStringLiteral("books-seconds"),
+                                          QStringLiteral("Measured seconds of depth_books_1000, each of off and on."),
+                                          QStringLiteral("S"), QStringLiteral("30"));
     const QCommandLineOption soak(QStringLiteral("soak"), QStringLiteral("Long paced run: RSS and counts."));
     const QCommandLineOption soakSeconds(QStringLiteral("soak-seconds"), QStringLiteral("Seconds."),
                                          QStringLiteral("S"), QStringLiteral("600"));
@@ -116,11 +121,12 @@ int main(int argc, char **argv)
     const QCommandLineOption python(QStringLiteral("python"),
                                     QStringLiteral("python3 for the py-websockets peers (default /usr/bin/python3)."),
                                     QStringLiteral("PATH"));
-    parser.addOptions(
-        {scenarios,      clients,   repeat,       countScale,  count,          markdown, json,           binDir,
-         extras,         latency,   latencySizes, latencyRate, latencySeconds, stop,     stopIterations, scale,
-         scaleStreams,   scaleRate, scaleSeconds, soak,        soakSeconds,    soakRate, timeout,        converge,
-         convergeWithin, maxRepeat, compareBuild, oldClient,   compareClients, peersDir, node,           python});
+    parser.addOptions({scenarios,      clients,   repeat,         countScale,  count,          markdown,
+                       json,           binDir,    extras,         latency,     latencySizes,   latencyRate,
+                       latencySeconds, stop,      stopIterations, scale,       scaleStreams,   scaleRate,
+                       scaleSeconds,   soak,      soakSeconds,    soakRate,    timeout,        converge,
+                       convergeWithin, maxRepeat, compareBuild,   oldClient,   compareClients, peersDir,
+                       node,           python,    books,          booksSeconds});
     parser.process(application);
 
     BenchOptions o;
@@ -163,6 +169,8 @@ int main(int argc, char **argv)
     o.scaleStreams = parser.value(scaleStreams).toInt();
     o.scaleRate = parser.value(scaleRate).toDouble();
     o.scaleSeconds = parser.value(scaleSeconds).toDouble();
+    o.books = parser.isSet(books);
+    o.booksSeconds = parser.value(booksSeconds).toDouble();
     o.soak = all4 || parser.isSet(soak);
     o.soakSeconds = parser.value(soakSeconds).toDouble();
     o.soakRate = parser.value(soakRate).toDouble();

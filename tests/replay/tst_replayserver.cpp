@@ -130,6 +130,7 @@ private slots:
     void depthSequenceContinuity();
     void gap();
     void depthSnapshot();
+    void depthBooksManyInstruments();
     void controlResponses_data();
     void controlResponses();
     void waitSubscribe();
@@ -429,6 +430,68 @@ void TestReplayServer::depthSnapshot()
     QCOMPARE(server->connectionCount(), 1); // the websocket's: HTTP requests are no stream connections
 }
 
+// depth_books: a connection sends the instruments it asks for in turn (S0005USDT..S0007USDT),
+// each with its own sequence (U = the instrument's previous u + 1) and its own book; the REST
+// snapshot of each is at that instrument's last u and equals its diffs applied to its first
+// snapshot; an instrument no connection serves yet is at the start (a bad range: handshake).
+void TestReplayServer::depthBooksManyInstruments()
+{
+    auto server = startServer();
+    QVERIFY(server);
+    constexpr int kInstruments = 3;
+    std::map<QString, std::pair<BookSide, BookSide>> books;
+    for (int k = 0; k < kInstruments; ++k) {
+        const QString symbol = QStringLiteral("S%1USDT").arg(5 + k, 4, 10, QLatin1Char('0'));
+        const auto [status, body] =
+            httpGet(server->port(), "/depth_books/api/v3/depth?symbol=" + symbol.toLatin1() + "&limit=5000");
+        QCOMPARE(status, QByteArray("HTTP/1.1 200 OK"));
+        const QJsonObject snapshot = QJsonDocument::fromJson(body).object();
+        QCOMPARE(snapshot.value(QStringLiteral("lastUpdateId")).toInteger(), qint64(ScenarioPool::kFirstSeq - 1));
+        applyLevels(books[symbol].first, snapshot.value(QStringLiteral("bids")).toArray());
+        applyLevels(books[symbol].second, snapshot.value(QStringLiteral("asks")).toArray());
+    }
+
+    WsClient client;
+    client.open(server->port(), QStringLiteral("/depth_books?count=31&instruments=3&first_instrument=5"));
+    QTRY_COMPARE_WITH_TIMEOUT(client.messages.size(), 31, 10000);
+    std::map<QString, qint64> lastU;
+    for (qsizetype i = 0; i < client.messages.size(); ++i) {
+        const QJsonObject message = client.json(i);
+        const QJsonObject data = message.value(QStringLiteral("data")).toObject();
+        const QString symbol = data.value(QStringLiteral("s")).toString();
+        QCOMPARE(symbol, QStringLiteral("S%1USDT").arg(5 + i % kInstruments, 4, 10, QLatin1Char('0')));
+        QCOMPARE(message.value(QStringLiteral("stream")).toString(), symbol.toLower() + QStringLiteral("@depth@100ms"));
+        const qint64 first = data.value(QStringLiteral("U")).toInteger();
+        QCOMPARE(first, lastU.count(symbol) ? lastU[symbol] + 1 : qint64(ScenarioPool::kFirstSeq));
+        lastU[symbol] = data.value(QStringLiteral("u")).toInteger();
+        applyLevels(books[symbol].first, data.value(QStringLiteral("b")).toArray());
+        applyLevels(books[symbol].second, data.value(QStringLiteral("a")).toArray());
+    }
+    QCOMPARE(lastU.size(), std::size_t(kInstruments));
+    for (const auto &[symbol, book] : books) {
+        const auto [status, body] =
+            httpGet(server->port(), "/depth_books/api/v3/depth?symbol=" + symbol.toLatin1() + "&limit=5000");
+        QCOMPARE(status, QByteArray("HTTP/1.1 200 OK"));
+        const QJsonObject snapshot = QJsonDocument::fromJson(body).object();
+        QCOMPARE(snapshot.value(QStringLiteral("lastUpdateId")).toInteger(), lastU[symbol]);
+        BookSide bids;
+        BookSide asks;
+        applyLevels(bids, snapshot.value(QStringLiteral("bids")).toArray());
+        applyLevels(asks, snapshot.value(QStringLiteral("asks")).toArray());
+        QCOMPARE(bids, book.first);
+        QCOMPARE(asks, book.second);
+        QVERIFY(bids.rbegin()->first < asks.begin()->first);
+    }
+    // The instrument after the connection's range has had no diff yet.
+    const QJsonObject other =
+        QJsonDocument::fromJson(httpGet(server->port(), "/depth_books/api/v3/depth?symbol=S0008USDT").second).object();
+    QCOMPARE(other.value(QStringLiteral("lastUpdateId")).toInteger(), qint64(ScenarioPool::kFirstSeq - 1));
+    for (const QByteArray &symbol : {QByteArray("BTCUSDT"), QByteArray("S12345USDT"), QByteArray("S00a1USDT")}) {
+        const auto [status, body] = httpGet(server->port(), "/depth_books/api/v3/depth?symbol=" + symbol);
+        QCOMPARE(status, QByteArray("HTTP/1.1 400 Bad Request"));
+    }
+}
+
 void TestReplayServer::controlResponses_data()
 {
     QTest::addColumn<QString>("request");
@@ -526,6 +589,10 @@ void TestReplayServer::handshake_data()
     QTest::newRow("unknown misbehaviour")
         << "GET /?misbehave=explode HTTP/1.1\r\n" + headers + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         << QByteArray("HTTP/1.1 400 ") << QByteArray("unknown misbehaviour");
+    QTest::newRow("instruments beyond S9999USDT")
+        << "GET /depth_books?instruments=2&first_instrument=9999 HTTP/1.1\r\n" + headers
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        << QByteArray("HTTP/1.1 400 ") << QByteArray("instruments must be 1 to 10000");
     QTest::newRow("not a websocket request") << QByteArray("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                                              << QByteArray("HTTP/1.1 400 ") << QByteArray("websocket upgrade expected");
 }

@@ -177,14 +177,14 @@ void TestVenueRegistry::scenarios()
         venues << QString::fromLatin1(set.venue);
     QCOMPARE(venues, namesOf(VenueCatalog::venues()));
     QCOMPARE(VenueScenarios::names(),
-             (QStringList{QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"),
-                          QStringLiteral("large_depth20"), QStringLiteral("xlarge_depth_diff"),
-                          QStringLiteral("huge_ticker_arr"), QStringLiteral("multiplex_mix"),
-                          QStringLiteral("book_depth_diff"), QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"),
-                          QStringLiteral("okx_trades"), QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"),
-                          QStringLiteral("hyperliquid_books"), QStringLiteral("hyperliquid_trades"),
-                          QStringLiteral("kraken_book"), QStringLiteral("kraken_trades"),
-                          QStringLiteral("coinbase_level2"), QStringLiteral("coinbase_trades")}));
+             (QStringList{
+                 QStringLiteral("small_aggtrade"), QStringLiteral("medium_kline"), QStringLiteral("large_depth20"),
+                 QStringLiteral("xlarge_depth_diff"), QStringLiteral("huge_ticker_arr"),
+                 QStringLiteral("multiplex_mix"), QStringLiteral("book_depth_diff"), QStringLiteral("depth_books"),
+                 QStringLiteral("betfair_mcm"), QStringLiteral("okx_books"), QStringLiteral("okx_trades"),
+                 QStringLiteral("bybit_books"), QStringLiteral("bybit_trades"), QStringLiteral("hyperliquid_books"),
+                 QStringLiteral("hyperliquid_trades"), QStringLiteral("kraken_book"), QStringLiteral("kraken_trades"),
+                 QStringLiteral("coinbase_level2"), QStringLiteral("coinbase_trades")}));
     QVERIFY(VenueScenarios::sets().back().scenarios.empty()); // generic
     const scenario::ScenarioDefinition *mcm = VenueScenarios::find(QStringLiteral("betfair_mcm"));
     QVERIFY(mcm && mcm->message && mcm->specials);

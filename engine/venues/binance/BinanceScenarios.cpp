@@ -1,6 +1,7 @@
 // Binance's replay scenarios (the benchmark's workloads, docs/benchmarks.md): combined-stream
 // messages of aggTrade, kline, partial depth, depth diffs and the !ticker@arr batch, alone or
-// mixed; and the demo's depth diffs of one coherent book, whose REST snapshot the server serves.
+// mixed; and the demo's depth diffs of one coherent book, whose REST snapshot the server serves,
+// also for many instruments at once (depth_books).
 // Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing of the
 // engine.
 
@@ -75,14 +76,22 @@ PoolMessage depthDiff(ScenarioBuilder &b, quint64 i)
 // up), so the book never crosses; each diff sets one to five levels of the top 40 a side, one
 // in eight removed (quantity 0). The pool's messages, applied in order and round again, are the
 // venue's book (replay/DepthSnapshot).
-PoolMessage bookDiff(ScenarioBuilder &b, quint64 i)
+// `numbered`: the instrument is S0000USDT, its number written by the server (depth_books).
+PoolMessage bookDiffOf(ScenarioBuilder &b, quint64 i, bool numbered)
 {
     constexpr qint64 kBestBidCents = 9'712'340;
     constexpr qint64 kTickCents = 10;
     constexpr int kDepth = 40;
     const quint64 first = scenario::kFirstSeq + i * (scenario::kSeqSpan + 1);
-    b.raw(R"({"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":)").timeMs(kBaseTimeMs + i, true);
-    b.raw(R"(,"s":"BTCUSDT","U":)").seq(first, true);
+    if (numbered)
+        b.raw(R"({"stream":")").instrumentSymbol(0, true).raw(R"(@depth@100ms","data":{"e":"depthUpdate","E":)");
+    else
+        b.raw(R"({"stream":"btcusdt@depth@100ms","data":{"e":"depthUpdate","E":)");
+    b.timeMs(kBaseTimeMs + i, true);
+    if (numbered)
+        b.raw(R"(,"s":")").instrumentSymbol(1, false).raw(R"(","U":)").seq(first, true);
+    else
+        b.raw(R"(,"s":"BTCUSDT","U":)").seq(first, true);
     b.raw(R"(,"u":)").seq(first + scenario::kSeqSpan, false);
     std::uniform_int_distribution<int> count(1, 5);
     // Nearer the top, more often: the square of a uniform draw.
@@ -106,6 +115,18 @@ PoolMessage bookDiff(ScenarioBuilder &b, quint64 i)
     }
     b.raw("]}}");
     return b.take();
+}
+
+PoolMessage bookDiff(ScenarioBuilder &b, quint64 i)
+{
+    return bookDiffOf(b, i, false);
+}
+
+// Such a book for many instruments at once (S0000USDT, S0001USDT, ...): the server sends the
+// instruments in turn, and each one walks the pool in order, so each keeps the pool's book.
+PoolMessage numberedBookDiff(ScenarioBuilder &b, quint64 i)
+{
+    return bookDiffOf(b, i, true);
 }
 
 PoolMessage tickerArr(ScenarioBuilder &b, quint64 i)
@@ -159,6 +180,7 @@ std::vector<scenario::ScenarioDefinition> scenarios()
         {"huge_ticker_arr", 600, &tickerArr, &specials},
         {"multiplex_mix", 120000, &mix, &specials},
         {"book_depth_diff", 30000, &bookDiff, &specials, "BTCUSDT"},
+        {"depth_books", 30000, &numberedBookDiff, &specials, "S0000USDT"},
     };
 }
 

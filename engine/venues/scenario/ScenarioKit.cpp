@@ -106,6 +106,13 @@ ScenarioBuilder &ScenarioBuilder::clk()
     return fmt("%0*d", kClkWidth, 0);
 }
 
+ScenarioBuilder &ScenarioBuilder::instrumentSymbol(int place, bool lowerCase)
+{
+    raw(lowerCase ? "s" : "S");
+    m_msg.instrumentOffsets[place] = int(m_out.size());
+    return raw(lowerCase ? "0000usdt" : "0000USDT");
+}
+
 PoolMessage ScenarioBuilder::take()
 {
     m_msg.json = QByteArray(m_out.data(), qsizetype(m_out.size()));

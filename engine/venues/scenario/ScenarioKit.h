@@ -26,6 +26,10 @@ constexpr int kTimeTextWidth = 27; // event time as RFC 3339 text, "2023-11-14T2
 constexpr int kSeqWidth = 12;      // sequence numbers and trade ids, right aligned, padded with JSON whitespace
 constexpr int kClkWidth = 12;      // Betfair clk digits inside its string
 constexpr int kHeartbeatWidth = 5;
+// A scenario of many instruments numbers them in their symbols: S0000USDT .. S9999USDT (the
+// digits patched at send time, in the stream name too, in lower case).
+constexpr int kInstrumentDigits = 4;
+constexpr int kMaxInstruments = 10000;
 constexpr quint64 kFirstSeq = 5000000000ull;
 constexpr quint64 kSeqSpan = 200; // u = U + kSeqSpan, next U = u + 1
 constexpr quint64 kFirstTradeId = 1000000;
@@ -41,6 +45,9 @@ struct PoolMessage {
     int clkOffset = -1;         // Betfair "clk": kClkWidth digits inside the string
     int tradeIdOffset = -1;     // trade id (Binance "a"): kSeqWidth characters, right aligned
     int heartbeatMsOffset = -1; // Betfair "heartbeatMs" echo: kHeartbeatWidth characters
+    // The instrument's number (kInstrumentDigits digits) in its symbol, in the stream name and in
+    // the event (Binance "stream" and "s").
+    int instrumentOffsets[2] = {-1, -1};
 };
 
 // Appends JSON text and remembers where the patchable fields are; random prices and sizes
@@ -76,6 +83,9 @@ public:
     ScenarioBuilder &tradeId(quint64 value);
     ScenarioBuilder &heartbeatMs();
     ScenarioBuilder &clk();
+    // An instrument's symbol, S0000USDT (lower case: s0000usdt), whose number the server writes;
+    // `place` 0 or 1 (PoolMessage::instrumentOffsets).
+    ScenarioBuilder &instrumentSymbol(int place, bool lowerCase);
     // The message built so far; the builder starts the next one.
     PoolMessage take();
     std::mt19937_64 &rng() { return m_rng; }
@@ -131,7 +141,9 @@ struct ScenarioDefinition {
     void (*specials)(ScenarioBuilder &b, ScenarioSpecials &out) = nullptr;
     // A depth-diff scenario whose diffs keep one coherent book of this instrument (bids below the
     // asks): the replay server answers a REST snapshot of it (replay/README.md, "Order-book
-    // snapshots"). Null: no snapshot.
+    // snapshots"). Null: no snapshot. "S0000USDT": the messages name their instrument with
+    // instrumentSymbol(), and a connection serves as many instruments as it asks for, each
+    // its own book.
     const char *bookSymbol = nullptr;
 };
 
