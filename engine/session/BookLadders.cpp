@@ -15,8 +15,8 @@ namespace {
 
 MessageDecoder::LadderKeys decoderKeys(const book::LadderLayout &l)
 {
-    return {l.groups, l.groupId, l.groupImage, l.definition, l.version, l.items, l.itemId, l.itemSub,
-            l.bids,   l.asks,    l.positional};
+    return {l.groups, l.groupId, l.groupImage, l.definition, l.version,   l.items,
+            l.itemId, l.itemSub, l.bids,       l.asks,       l.positional};
 }
 
 // Copies `text` into `to` when it fits, else leaves none.
@@ -69,10 +69,10 @@ void BookKeeper::Ladders::onData(const DecodedFields &fields, const MessageView 
     // The decoder's views do not outlive its next pass: what the message is, first.
     const bool wholeImage = !m_layout.imageKind.empty() && slotText(fields, m_layout.kindSlot) == m_layout.imageKind;
     const std::string_view segmentText = slotText(fields, m_layout.segmentSlot);
-    const Segment segment = segmentText.empty()   ? Segment::None
-        : segmentText == m_layout.segmentStart ? Segment::Start
-        : segmentText == m_layout.segmentEnd   ? Segment::End
-                                               : Segment::Middle;
+    const Segment segment = segmentText.empty() ? Segment::None
+        : segmentText == m_layout.segmentStart  ? Segment::Start
+        : segmentText == m_layout.segmentEnd    ? Segment::End
+                                                : Segment::Middle;
     const std::int64_t updateId = fields.eventTime;
     if (m_gathering && (segment == Segment::None || segment == Segment::Start)) {
         breakGathered(QStringLiteral("a segmented image ended without its last segment"));
@@ -199,10 +199,11 @@ void BookKeeper::Ladders::level(bool ask, std::string_view position, std::string
     c.side = ask ? Side::Ask : Side::Bid;
     if (m_layout.positional) {
         if (position.size() != 1 || position[0] < '0' || position[0] >= char('0' + kMaxPositions)) {
-            refuse(item, QStringLiteral("a ladder position that is not 0 to %1: \"%2\"")
-                             .arg(kMaxPositions - 1)
-                             .arg(peerText(QByteArrayView(position.data(), qsizetype(position.size())),
-                                           LevelReader::kQuotedChars)));
+            refuse(item,
+                   QStringLiteral("a ladder position that is not 0 to %1: \"%2\"")
+                       .arg(kMaxPositions - 1)
+                       .arg(peerText(QByteArrayView(position.data(), qsizetype(position.size())),
+                                     LevelReader::kQuotedChars)));
             return;
         }
         c.position = std::int8_t(position[0] - '0');
@@ -210,10 +211,11 @@ void BookKeeper::Ladders::level(bool ask, std::string_view position, std::string
     const bool priceOk = book::parseFixed(price, c.price);
     if (!priceOk || !book::parseFixed(size, c.qty)) {
         const std::string_view bad = priceOk ? size : price;
-        refuse(item, QStringLiteral("a %1 that is not an exact decimal of at most %2 places: \"%3\"")
-                         .arg(priceOk ? QLatin1String("size") : QLatin1String("price"))
-                         .arg(book::kDecimals)
-                         .arg(peerText(QByteArrayView(bad.data(), qsizetype(bad.size())), LevelReader::kQuotedChars)));
+        refuse(item,
+               QStringLiteral("a %1 that is not an exact decimal of at most %2 places: \"%3\"")
+                   .arg(priceOk ? QLatin1String("size") : QLatin1String("price"))
+                   .arg(book::kDecimals)
+                   .arg(peerText(QByteArrayView(bad.data(), qsizetype(bad.size())), LevelReader::kQuotedChars)));
         return;
     }
     m_changes.push_back(c);
@@ -281,10 +283,11 @@ void BookKeeper::Ladders::apply(bool wholeImage, std::int64_t updateId)
                 if (g.version < m->version)
                     continue; // the same market twice in one image: the higher version stays
             } else if (!wholeImage && m->imaged && m->version != DecodedFields::kNone && g.version < m->version) {
-                breakMarket(*m, QStringLiteral("market %1: version %2 after %3")
-                                    .arg(QLatin1String(g.id, g.idBytes))
-                                    .arg(g.version)
-                                    .arg(m->version));
+                breakMarket(*m,
+                            QStringLiteral("market %1: version %2 after %3")
+                                .arg(QLatin1String(g.id, g.idBytes))
+                                .arg(g.version)
+                                .arg(m->version));
                 continue;
             }
             m->version = g.version;

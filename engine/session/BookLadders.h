@@ -29,6 +29,7 @@
 // entry are allocated once each.
 
 #include "BookKeeper.h"
+#include "protocol/DecodedFields.h"
 
 namespace streamscope {
 
@@ -117,7 +118,7 @@ private:
     std::vector<Change> m_changes;
     bool m_skipGroup = false;
     bool m_skipItem = false;
-    QString m_refused; // the message's first level that did not fit
+    QString m_refused;                    // the message's first level that did not fit
     std::vector<book::LevelChange> m_out; // one book's changes, reused
 
     bool m_gathering = false;    // a segmented image between its first segment and its last

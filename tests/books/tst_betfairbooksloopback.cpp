@@ -152,10 +152,12 @@ void TestBetfairBooksLoopback::laddersSyncAndAVersionGoingBackIsFlagged()
     c.caFile = caFile;
     c.appKey = QStringLiteral("env:STREAMSCOPE_LADDERS_APP_KEY");
     c.session = QStringLiteral("env:STREAMSCOPE_LADDERS_SESSION");
-    c.marketSubscription = QJsonObject{
-        {QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray{kMarket}}}},
-        {QStringLiteral("marketDataFilter"),
-         QJsonObject{{QStringLiteral("fields"), QJsonArray{"EX_ALL_OFFERS", "EX_MARKET_DEF"}}}}};
+    c.marketSubscription =
+        QJsonObject{{QStringLiteral("marketFilter"),
+                     QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QLatin1String(kMarket)}}}},
+                    {QStringLiteral("marketDataFilter"),
+                     QJsonObject{{QStringLiteral("fields"),
+                                  QJsonArray{QStringLiteral("EX_ALL_OFFERS"), QStringLiteral("EX_MARKET_DEF")}}}}};
     const StreamId id = engine.addStream(c);
     const QString first = QStringLiteral("1.23456789/47972");
     const QString second = QStringLiteral("1.23456789/47973/-1.5");

@@ -30,8 +30,8 @@ StreamConfig betfairConfig(const char *fields)
     c.url = QUrl(QStringLiteral("tls://127.0.0.1:1"));
     c.appKey = QStringLiteral("env:STREAMSCOPE_LADDERS_APP_KEY");
     c.session = QStringLiteral("env:STREAMSCOPE_LADDERS_SESSION");
-    QJsonObject subscription{
-        {QStringLiteral("marketFilter"), QJsonObject{{QStringLiteral("marketIds"), QJsonArray{"1.23456789"}}}}};
+    QJsonObject subscription{{QStringLiteral("marketFilter"),
+                              QJsonObject{{QStringLiteral("marketIds"), QJsonArray{QStringLiteral("1.23456789")}}}}};
     if (fields)
         subscription.insert(QStringLiteral("marketDataFilter"),
                             QJsonObject{{QStringLiteral("fields"), QJsonArray{QLatin1String(fields)}}});
@@ -48,12 +48,12 @@ struct BetfairRig : StreamBooksRig {
         takeSent(); // authentication, subscription
     }
     // A market change message: `head` (e.g. "\"ct\":\"SUB_IMAGE\",") before its markets `mc`.
-    void mcm(const char *head, const char *mc)
+    void mcm(const char *head, const QByteArray &mc)
     {
         pt += 100;
         send(QStringLiteral(R"({"op":"mcm","id":2,"clk":"AAAA%1","pt":%1,%2"mc":[%3]})")
                  .arg(pt)
-                 .arg(QLatin1String(head), QLatin1String(mc))
+                 .arg(QLatin1String(head), QString::fromUtf8(mc))
                  .toUtf8());
     }
     // Sent since the last call: market subscriptions only.
@@ -171,11 +171,12 @@ private slots:
     {
         const char *older = R"({"id":"1.23456789","marketDefinition":{"version":6},"rc":[{"id":47972,"atb":[[1.5,1]]},)"
                             R"({"id":47973,"atb":[[1.6,1]]}]})";
-        const char *newer = R"({"id":"1.23456789","marketDefinition":{"version":7},"rc":[{"id":47972,"atb":[[2.5,2]]}]})";
+        const char *newer =
+            R"({"id":"1.23456789","marketDefinition":{"version":7},"rc":[{"id":47972,"atb":[[2.5,2]]}]})";
         for (bool newerFirst : {true, false}) {
             BetfairRig r;
             const QByteArray mc = newerFirst ? QByteArray(newer) + ',' + older : QByteArray(older) + ',' + newer;
-            r.mcm(R"("ct":"SUB_IMAGE",)", mc.constData());
+            r.mcm(R"("ct":"SUB_IMAGE",)", mc);
             QCOMPARE(r.levels(kRunner, Side::Bid), texts({"2.5:2"}));
             QCOMPARE(r.levels(kOther, Side::Bid), QStringList());
             QCOMPARE(r.status(kRunner).resyncs, quint64(0));
@@ -268,8 +269,9 @@ private slots:
     void handicapInTheName()
     {
         BetfairRig r;
-        r.mcm(R"("ct":"SUB_IMAGE",)", R"({"id":"1.5","img":true,"rc":[{"id":10,"hc":-1.5,"atb":[[1.9,2]]},)"
-                                      R"({"id":10,"hc":1.5,"atb":[[2.1,3]]},{"id":11,"hc":0.0,"atb":[[3,4]]}]})");
+        r.mcm(R"("ct":"SUB_IMAGE",)",
+              R"({"id":"1.5","img":true,"rc":[{"id":10,"hc":-1.5,"atb":[[1.9,2]]},)"
+              R"({"id":10,"hc":1.5,"atb":[[2.1,3]]},{"id":11,"hc":0.0,"atb":[[3,4]]}]})");
         QCOMPARE(r.levels("1.5/10/-1.5", Side::Bid), texts({"1.9:2"}));
         QCOMPARE(r.levels("1.5/10/1.5", Side::Bid), texts({"2.1:3"}));
         QCOMPARE(r.levels("1.5/11", Side::Bid), texts({"3:4"}));

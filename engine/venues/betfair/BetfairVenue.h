@@ -62,7 +62,9 @@ private:
     bool m_conflationFlagged = false;
     std::int64_t m_heartbeatMs = 0; // echoed
     std::int64_t m_conflateMs = -1; // echoed
-    qint64 m_bookResubscribedMs = -1; // the last fresh market subscription asked for by a book
+
+    // The last fresh market subscription a price ladder asked for (BetfairVenueBooks.cpp).
+    qint64 m_bookResubscribedMs = -1;
 };
 
 } // namespace streamscope

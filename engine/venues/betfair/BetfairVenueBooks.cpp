@@ -31,8 +31,9 @@ bool BetfairVenue::resubscribeBook(const QString &instrument)
     if (m_bookResubscribedMs >= 0 && nowMs - m_bookResubscribedMs < kBookResubscribeMinMs)
         return true; // asked already: its image covers this book too
     m_bookResubscribedMs = nowMs;
-    m_host.venueEvent(EventKind::Info, QStringLiteral("a price ladder lost sync: market subscription sent again "
-                                                      "without clk, for a new image"));
+    m_host.venueEvent(EventKind::Info,
+                      QStringLiteral("a price ladder lost sync: market subscription sent again "
+                                     "without clk, for a new image"));
     subscribe(m_link, QStringLiteral("marketSubscription"), m_config.marketSubscription, Resume{});
     return true;
 }
