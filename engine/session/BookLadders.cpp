@@ -78,14 +78,16 @@ void BookKeeper::Ladders::onData(const DecodedFields &fields, const MessageView 
         breakGathered(QStringLiteral("a segmented image ended without its last segment"));
         m_gathering = false;
     }
+    if (segment == Segment::Start)
+        m_segmentOpen = true;
+    const bool startSeen = m_segmentOpen;
+    if (segment == Segment::End || segment == Segment::None)
+        m_segmentOpen = false;
     if (!m_gathering) {
         clearSlices();
-        if (wholeImage && (segment == Segment::Middle || segment == Segment::End)) {
-            m_gathering = true; // a segment of an image whose first segment was not seen
-            m_gatherBroken = true;
-        } else if (wholeImage && segment == Segment::Start) {
+        if (wholeImage && segment != Segment::None) {
             m_gathering = true;
-            m_gatherBroken = false;
+            m_gatherBroken = !startSeen; // a segment of an image whose first segment was not seen
         }
     }
     if (!m_keeper.m_decoder.decodeLadders(message, m_keys, *this)) {
@@ -116,6 +118,7 @@ void BookKeeper::Ladders::connectionLost()
     if (m_gathering)
         breakGathered(QStringLiteral("the connection went during a segmented image"));
     m_gathering = false;
+    m_segmentOpen = false;
     clearSlices();
 }
 

@@ -121,8 +121,9 @@ private:
     QString m_refused;                    // the message's first level that did not fit
     std::vector<book::LevelChange> m_out; // one book's changes, reused
 
-    bool m_gathering = false;    // a segmented image between its first segment and its last
-    bool m_gatherBroken = false; // its first segment was not seen
+    bool m_segmentOpen = false;  // a segmented message between its first segment and its last
+    bool m_gathering = false;    // an image in segments, gathered until its last
+    bool m_gatherBroken = false; // the first segment of its message was not seen
     quint64 m_message = 0;       // messages applied
     quint64 m_load = 0;          // market images loaded
 };
