@@ -65,7 +65,7 @@ struct BetfairRig : StreamBooksRig {
                 out << s;
         return out;
     }
-    qint64 pt = 1'780'000'000'000;
+    std::int64_t pt = 1'780'000'000'000;
 };
 
 // The market 1.23456789 with two runners, full ladders, at `version`.
