@@ -227,7 +227,7 @@ void BookKeeper::Ladders::level(bool ask, std::string_view position, std::string
 
 // ---- applying a message --------------------------------------------------------------------
 
-BookKeeper::Ladders::Market *BookKeeper::Ladders::market(const Group &g)
+BookKeeper::Ladders::Market *BookKeeper::Ladders::findMarket(const Group &g)
 {
     const std::string_view id(g.id, g.idBytes);
     if (auto *item = m_markets.find(id))
@@ -275,7 +275,7 @@ void BookKeeper::Ladders::apply(bool wholeImage, std::int64_t updateId)
 {
     ++m_message;
     for (const Group &g : m_groups) {
-        Market *m = g.idBytes ? market(g) : nullptr;
+        Market *m = g.idBytes ? findMarket(g) : nullptr;
         if (!m) {
             m_keeper.m_untracked += g.endItem - g.firstItem;
             continue;
@@ -417,7 +417,7 @@ void BookKeeper::Ladders::breakMarket(Market &market, const QString &why)
 void BookKeeper::Ladders::breakGathered(const QString &why)
 {
     for (const Group &g : m_groups) {
-        Market *m = g.idBytes ? market(g) : nullptr;
+        Market *m = g.idBytes ? findMarket(g) : nullptr;
         if (!m)
             continue;
         for (std::uint32_t i = g.firstItem; i < g.endItem; ++i)

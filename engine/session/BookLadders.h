@@ -96,7 +96,7 @@ private:
 
     void clearSlices();
     void apply(bool wholeImage, std::int64_t updateId);
-    Market *market(const Group &g);
+    Market *findMarket(const Group &g);
     Runner *runner(Market &market, const Group &g, const Item &item);
     void loadMarket(Market &market, const Group &g, std::int64_t updateId);
     void updateMarket(Market &market, const Group &g, std::int64_t updateId);
