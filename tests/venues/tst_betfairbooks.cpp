@@ -5,13 +5,40 @@
 // version that goes back (the books resync by a fresh market subscription), the same market twice
 // in one image, a crossed ladder, a delta for a market with no image yet, a segmented image
 // (whole at SEG_END) and one cut short, the best-offers ladder's places, the handicap in the
-// name, a size that is not an exact decimal, the ladders kept over a reconnect. Every sequence
-// fails without the rule it is named after.
+// name, a size that is not an exact decimal, the ladders kept over a reconnect, no allocation
+// per delta once the ladders are loaded. Every sequence fails without the rule it is named after.
 
 #include "StreamBooksRig.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonObject>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+// Allocations on the test's thread while counting (steadyStateDoesNotAllocate).
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<long> g_allocations{0};
+} // namespace
+
+void *operator new(std::size_t size)
+{
+    if (g_counting.load(std::memory_order_relaxed))
+        g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void *p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void *p) noexcept
+{
+    std::free(p);
+}
+void operator delete(void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -48,13 +75,14 @@ struct BetfairRig : StreamBooksRig {
         takeSent(); // authentication, subscription
     }
     // A market change message: `head` (e.g. "\"ct\":\"SUB_IMAGE\",") before its markets `mc`.
-    void mcm(const char *head, const QByteArray &mc)
+    void mcm(const char *head, const QByteArray &mc) { send(text(head, mc)); }
+    QByteArray text(const char *head, const QByteArray &mc)
     {
         pt += 100;
-        send(QStringLiteral(R"({"op":"mcm","id":2,"clk":"AAAA%1","pt":%1,%2"mc":[%3]})")
-                 .arg(pt)
-                 .arg(QLatin1String(head), QString::fromUtf8(mc))
-                 .toUtf8());
+        return QStringLiteral(R"({"op":"mcm","id":2,"clk":"AAAA%1","pt":%1,%2"mc":[%3]})")
+            .arg(pt)
+            .arg(QLatin1String(head), QString::fromUtf8(mc))
+            .toUtf8();
     }
     // Sent since the last call: market subscriptions only.
     QStringList subscriptions()
@@ -301,6 +329,38 @@ private slots:
         r.mcm(R"("ct":"RESUB_DELTA",)", R"({"id":"1.23456789","rc":[{"id":47972,"atb":[[2.5,7]]}]})");
         QCOMPARE(r.state(kRunner), BookState::Synced);
         QCOMPARE(r.levels(kRunner, Side::Bid), texts({"2.5:7", "2.48:50"}));
+    }
+
+    // Once the ladders are loaded, a delta (head scan, decode, the handler, the ladders' pass,
+    // the book) allocates nothing, full ladders and best offers alike.
+    void steadyStateDoesNotAllocate()
+    {
+        for (const char *fields : {"EX_ALL_OFFERS", "EX_BEST_OFFERS"}) {
+            BetfairRig r(fields);
+            const bool places = QByteArray(fields) == "EX_BEST_OFFERS";
+            r.mcm(R"("ct":"SUB_IMAGE",)",
+                  places ? QByteArray(R"({"id":"1.23456789","img":true,"rc":[{"id":47972,)"
+                                      R"("batb":[[0,2.5,10],[1,2.48,5]],"batl":[[0,2.52,7]]}]})")
+                         : image(3));
+            QList<QByteArray> deltas;
+            for (int i = 0; i < 200; ++i) {
+                const QByteArray size = QByteArray::number(10 + i % 7) + ".5";
+                deltas << r.text("",
+                                 places ? R"({"id":"1.23456789","rc":[{"id":47972,"batb":[[1,2.48,)" + size + "]]}]}"
+                                        : R"({"id":"1.23456789","rc":[{"id":47972,"atb":[[2.48,)" + size
+                                         + R"(],[2.46,0]],"atl":[[2.53,)" + size + "]]}]}");
+            }
+            for (int i = 0; i < 20; ++i) // warm: every reused vector at its size
+                r.send(deltas.at(i));
+            g_allocations = 0;
+            g_counting = true;
+            for (int i = 20; i < deltas.size(); ++i)
+                r.send(deltas.at(i));
+            g_counting = false;
+            QCOMPARE(g_allocations.load(), 0L);
+            QCOMPARE(r.state(kRunner), BookState::Synced);
+            QCOMPARE(r.levels(kRunner, Side::Bid).size(), 2);
+        }
     }
 
     // No ladder field in the subscription: no books.
