@@ -122,6 +122,43 @@ inline QUrl restPathUrl(const QUrl &base, const QString &path)
     return u;
 }
 
+// A venue whose messages carry many instruments' ladders, two levels deep (Betfair: markets
+// `mc[]`, each with its runners `rc[]`): one book per item, named `group/item` (plus `/sub` when
+// the item's sub-key, Betfair's handicap `hc`, is not zero). What the keeper reads and how it
+// treats it (session/BookLadders.cpp):
+//   - messages of event type `messageType` only;
+//   - a message whose `kindSlot` text is `imageKind` is an image of every group it carries, and
+//     a group whose `groupImage` flag is true is an image of that group: it replaces the
+//     group's ladders (its items not in the image are left empty); otherwise a group's items'
+//     levels update their ladders, and a group with no image yet is dropped;
+//   - a group's `version` (in its `definition` object) never goes back: a lower one desyncs the
+//     group's books, except that within one image the same group twice keeps the higher;
+//   - a message in segments (`segmentSlot`: `segmentStart` .. `segmentEnd`) that is an image is
+//     applied whole at its end; one cut short desyncs the books it carried;
+//   - levels are [price, size] under `bids`/`asks`, or with `positional` [position, price, size]
+//     (a best-offers ladder of at most kMaxPositions places, each place set whole; size 0
+//     empties it).
+struct LadderLayout {
+    static constexpr int kMaxPositions = 10;
+    std::string_view messageType; // "mcm"
+    std::string_view groups;      // "mc"
+    std::string_view groupId;     // "id"
+    std::string_view groupImage;  // "img"
+    std::string_view definition;  // "marketDefinition"
+    std::string_view version;     // "version"
+    std::string_view items;       // "rc"
+    std::string_view itemId;      // "id"
+    std::string_view itemSub;     // "hc"
+    std::string_view bids;        // "atb", "batb" or "bdatb"
+    std::string_view asks;        // "atl", "batl" or "bdatl"
+    bool positional = false;
+    int kindSlot = -1; // the DecodedFields::texts slot of the message's kind
+    std::string_view imageKind;
+    int segmentSlot = -1;
+    std::string_view segmentStart;
+    std::string_view segmentEnd;
+};
+
 class OrderBook;
 
 class BookRules {
@@ -167,6 +204,9 @@ public:
         (void)qtyDecimals;
         return 0;
     }
+
+    // A venue of nested ladders (above); null: one instrument a message or event.
+    virtual const LadderLayout *ladders() const { return nullptr; }
 
     virtual LevelKeys diffKeys() const = 0;
     virtual LevelKeys snapshotKeys() const = 0;

@@ -128,6 +128,13 @@ void BookSync::lostByVenue(const QString &why, qint64 nowMs)
     snapshotRequested(nowMs);
 }
 
+void BookSync::onBroken(const QString &why)
+{
+    if (m_status.state == BookState::Desynced || m_status.state == BookState::Resyncing)
+        return;
+    desync(why);
+}
+
 void BookSync::streamTick(qint64 nowMs)
 {
     if (m_syncedSinceTick) {

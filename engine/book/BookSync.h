@@ -101,6 +101,10 @@ public:
     // The venue's handler found the book wrong (Coinbase: its connection's sequence broke) and
     // has already asked for a new snapshot: desynced, then resyncing.
     void lostByVenue(const QString &why, qint64 nowMs);
+    // The venue's data broke the book whatever its state (a Betfair market's version went back,
+    // its image was cut short): desynced, and resubscribed on the keeper's tick; nothing when a
+    // new snapshot is already wanted or on its way.
+    void onBroken(const QString &why);
 
     // ---- the keeper, off the hot path ----
     // A snapshot is wanted (REST: syncing, desynced or resyncing with a diff buffered; in-stream:

@@ -11,28 +11,9 @@ namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
 using decoder::ClearedEnd;
+using decoder::readNumberText;
 
 namespace {
-
-// A price or a quantity: a string, or a number as the text sent (a venue that writes numbers,
-// Kraken's v2, writes them with all their places: the text is exact where a double is not).
-simdjson::error_code readDecimal(ondemand::value value, std::string_view &out)
-{
-    ondemand::json_type type;
-    if (auto e = value.type().get(type))
-        return e;
-    if (type == ondemand::json_type::string)
-        return value.get_string().get(out);
-    if (type != ondemand::json_type::number)
-        return simdjson::INCORRECT_TYPE;
-    std::string_view token = value.raw_json_token();
-    // The token runs on over the whitespace after it.
-    while (!token.empty()
-           && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r'))
-        token.remove_suffix(1);
-    out = token;
-    return simdjson::SUCCESS;
-}
 
 // An update id: an integer, or a string of at most 18 digits (OKX writes its numbers as strings).
 simdjson::error_code readId(ondemand::value value, std::int64_t &out)
@@ -81,7 +62,7 @@ simdjson::error_code readLevel(ondemand::value entry, const MessageDecoder::Leve
                 ondemand::value v;
                 if (auto e = element.get(v))
                     return e;
-                if (auto e = readDecimal(v, n == 0 ? price : qty))
+                if (auto e = readNumberText(v, n == 0 ? price : qty))
                     return e;
             }
             ++n;
@@ -99,11 +80,11 @@ simdjson::error_code readLevel(ondemand::value entry, const MessageDecoder::Leve
             if (auto e = field.unescaped_key().get(key))
                 return e;
             if (key == keys.price) {
-                if (auto e = readDecimal(field.value(), price))
+                if (auto e = readNumberText(field.value(), price))
                     return e;
                 found |= 1;
             } else if (key == keys.qty) {
-                if (auto e = readDecimal(field.value(), qty))
+                if (auto e = readNumberText(field.value(), qty))
                     return e;
                 found |= 2;
             } else if (side == LevelSide::FromLevel && key == keys.side) {
@@ -163,7 +144,7 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
             failedKey = {};
         } else if (!nested && !keys.errorCode.empty() && (key == keys.errorCode || key == keys.errorMessage)) {
             std::string_view text;
-            if (auto e = readDecimal(field.value(), text)) // a string, or a number's text
+            if (auto e = readNumberText(field.value(), text)) // a string, or a number's text
                 return e;
             sink.errorText(key == keys.errorCode, text);
         } else if (nested && !keys.eventSymbol.empty() && (key == keys.eventSymbol || key == keys.eventKind)) {

@@ -125,6 +125,48 @@ public:
     // unsigned 32-bit integer, or the sink stopped; lastError() says which. Nothing is allocated.
     bool decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink);
 
+    // Where a message's nested ladders are (book/BookRules.h, LadderLayout, says the same): an
+    // array of groups under `groups` (Betfair's markets, "mc"), each with its id under `groupId`
+    // (a string or a number, as the text sent), an image flag under `groupImage`, a version
+    // (an int64) under `version` in the object under `definition`, and its items under `items`
+    // (runners, "rc"), each with its id under `itemId`, a sub-key under `itemSub` (a number's
+    // text: Betfair's handicap) and its levels under `bids` and `asks`: [price, size, ...], or
+    // with `positional` [position, price, size, ...]; numbers or strings, as the text sent.
+    struct LadderKeys {
+        std::string_view groups;
+        std::string_view groupId;
+        std::string_view groupImage;
+        std::string_view definition;
+        std::string_view version;
+        std::string_view items;
+        std::string_view itemId;
+        std::string_view itemSub;
+        std::string_view bids;
+        std::string_view asks;
+        bool positional = false;
+    };
+    // Receives a ladder message's parts in the order they come; texts are valid during the call.
+    class LadderSink {
+    public:
+        virtual void beginGroup() = 0;
+        virtual void groupId(std::string_view text) = 0;
+        virtual void groupImage(bool image) = 0;
+        virtual void groupVersion(std::int64_t version) = 0;
+        virtual void beginItem() = 0;
+        virtual void itemId(std::string_view text) = 0;
+        virtual void itemSub(std::string_view text) = 0;
+        // `position` empty unless the ladder is positional.
+        virtual void level(bool ask, std::string_view position, std::string_view price, std::string_view size) = 0;
+
+    protected:
+        ~LadderSink() = default;
+    };
+    // Reads the ladders of one whole padded message and hands them to `sink`. False: not valid
+    // JSON, or a field of the wrong type (a level that is not an array of at least two, or
+    // three, strings or numbers; a version that is not an int64); lastError() says which.
+    // Nothing is allocated.
+    bool decodeLadders(const MessageView &message, const LadderKeys &keys, LadderSink &sink);
+
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
     // The last failure was valid JSON with a field of the wrong type or out of range.

@@ -1,9 +1,9 @@
 #pragma once
 
-// What MessageDecoder's two translation units share (MessageDecoder.cpp: the message's fields;
-// LevelDecoder.cpp: a book's levels): the simdjson parser, and the guard of the byte after a
-// message. Both are compiled with the SIMD options of engine/CMakeLists.txt, and only they
-// include simdjson.
+// What MessageDecoder's translation units share (MessageDecoder.cpp: the message's fields;
+// LevelDecoder.cpp: a book's levels; LadderDecoder.cpp: nested ladders): the simdjson parser,
+// the guard of the byte after a message, a number read as the text sent. They are compiled
+// with the SIMD options of engine/CMakeLists.txt, and only they include simdjson.
 //
 // Thread contract: as MessageDecoder's (one decoder a thread).
 
@@ -42,6 +42,27 @@ private:
     char *m_end;
     char m_saved;
 };
+
+// A price, a quantity or an id: a string, or a number as the text sent (a venue that writes
+// numbers, Kraken's v2, Betfair, writes them with all their places: the text is exact where a
+// double is not).
+inline simdjson::error_code readNumberText(simdjson::ondemand::value value, std::string_view &out)
+{
+    simdjson::ondemand::json_type type;
+    if (auto e = value.type().get(type))
+        return e;
+    if (type == simdjson::ondemand::json_type::string)
+        return value.get_string().get(out);
+    if (type != simdjson::ondemand::json_type::number)
+        return simdjson::INCORRECT_TYPE;
+    std::string_view token = value.raw_json_token();
+    // The token runs on over the whitespace after it.
+    while (!token.empty()
+           && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' || token.back() == '\r'))
+        token.remove_suffix(1);
+    out = token;
+    return simdjson::SUCCESS;
+}
 
 } // namespace decoder
 

@@ -1,5 +1,6 @@
 #include "BookKeeper.h"
 
+#include "BookLadders.h"
 #include "BookLevelReader.h"
 #include "Clock.h"
 #include "SessionStatus.h"
@@ -49,6 +50,8 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
     m_tls = tlsConfiguration(config, &tlsError); // a bad CA file fails the stream's own connection first
     m_levels.reserve(4096);
     m_events.reserve(16);
+    if (const book::LadderLayout *ladders = rules.ladders())
+        m_ladders = std::make_unique<Ladders>(*this, *ladders);
 }
 
 BookKeeper::~BookKeeper()
@@ -109,6 +112,10 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
 
 void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 {
+    if (m_ladders) {
+        m_ladders->onData(fields, message);
+        return;
+    }
     if (m_inStream) {
         onStreamData(fields, message);
         return;
@@ -136,6 +143,11 @@ void BookKeeper::onData(const DecodedFields &fields, const MessageView &message)
 
 void BookKeeper::reset()
 {
+    if (m_ladders) { // the venue resumes the ladders on the next connection (BookLadders.h)
+        m_ladders->connectionLost();
+        m_dirty = true;
+        return;
+    }
     for (const auto &item : m_books.items()) {
         Entry &e = item->value;
         if (QNetworkReply *r = e.reply) {

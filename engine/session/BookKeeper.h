@@ -27,7 +27,9 @@
 // sync is resubscribed through the venue's handler (setResubscriber(); VenueHandler::
 // resubscribeBook), within the book's retry backoff; its audit, where the venue's rules name an
 // AuditPoint (Bybit, OKX; BookKeeperAudit.cpp), fetches the venue's REST snapshot
-// (BookRules::auditUrl) within the same weight, answer and pause bounds as the REST venues'.
+// (BookRules::auditUrl) within the same weight, answer and pause bounds as the REST venues'. A
+// venue whose messages carry many instruments' ladders two levels deep (BookRules::ladders(),
+// Betfair) hands them to its Ladders (BookLadders.h), which keeps one book per market and runner.
 //
 // Thread contract: created, used and destroyed on the stream's worker thread. onData() is the
 // hot path: a hash lookup by a view of the symbol (no allocation), the levels into a reused
@@ -124,6 +126,7 @@ private:
         qint64 changedAtMs = -1;               // the tick that saw the update id move
     };
     class LevelReader;
+    class Ladders;
 
     Entry *find(std::string_view symbol);
     Entry *add(std::string_view symbol);
@@ -178,6 +181,7 @@ private:
     const int m_kindSlot;
     const bool m_multiEvent; // every event of a message its own instrument's (Coinbase)
     Resubscriber m_resubscribe;
+    std::unique_ptr<Ladders> m_ladders; // a venue of nested ladders
     int m_inFlight = 0;
     qint64 m_auditPeriodMs = 0;
 };

@@ -7,7 +7,8 @@
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
 //       tests' BookVenueServer: its depth diffs and REST snapshot, audited every 30 s), selects it
-//       and shows its Order book pane (--details: and its Details)
+//       and shows its Order book pane (--details: and its Details; --select=STREAM
+//       --instrument=NAME: another stream's book, such as the demo's Betfair ladder)
 //   ui_harness load STREAMS RATE SECONDS [--no-window] [--replay-port=PORT]
 //       STREAMS websocket streams at RATE msgs/s each from an in-process replay server, or
 //       from `streamscope-replay --port PORT --loop` in another process (--replay-port: the
@@ -444,15 +445,25 @@ int main(int argc, char **argv)
             view->selectRow(std::max(0, window.inspector()->model()->rowCount() - 3));
         });
     } else if (scene == QLatin1String("book")) {
-        QTimer::singleShot(1500, &window, [&window] {
+        // --select=STREAM --instrument=NAME: another stream's book (the demo's betfair-markets,
+        // 1.2345/47972).
+        QString stream = QStringLiteral("binance-books");
+        QString instrument = QStringLiteral("BTCUSDT");
+        for (const QString &a : args) {
+            if (a.startsWith(QLatin1String("--select=")))
+                stream = a.mid(9);
+            if (a.startsWith(QLatin1String("--instrument=")))
+                instrument = a.mid(13);
+        }
+        QTimer::singleShot(1500, &window, [&window, stream] {
             for (const ui::StreamTableModel::Row &r : window.streamModel()->rows())
-                if (r.snap.name == QLatin1String("binance-books"))
+                if (r.snap.name == stream)
                     window.selectStream(r.snap.id);
             window.bookDock()->show();
             window.bookDock()->raise();
             window.resizeDocks({window.bookDock()}, {560}, Qt::Horizontal);
         });
-        QTimer::singleShot(3000, &window, [&window] { window.ladder()->setInstrument(QStringLiteral("BTCUSDT")); });
+        QTimer::singleShot(3000, &window, [&window, instrument] { window.ladder()->setInstrument(instrument); });
         // --details: the Details tab too, with the books' line and the audits' figures.
         if (args.contains(QStringLiteral("--details")))
             QTimer::singleShot(3000, &window, [&window] {

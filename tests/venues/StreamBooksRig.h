@@ -1,6 +1,6 @@
 #pragma once
 
-// A stream session of an in-stream-snapshot venue (Bybit, OKX, Kraken, Coinbase) without
+// A stream session of an in-stream-snapshot venue (Bybit, OKX, Kraken, Coinbase, Betfair) without
 // sockets, for the tests of its order-book rules: messages written as the venue sends them go
 // through the real path (head scan, decoder, the venue's handler, the book keeper), the test
 // steps the clock, and reads each book's levels, its status and what the handler sent (a
@@ -37,7 +37,12 @@ struct StreamBooksRig {
     }
 
     StreamBooksRig(const char *venue, const QStringList &subscribe)
-        : config(configFor(venue, subscribe))
+        : StreamBooksRig(configFor(venue, subscribe))
+    {
+    }
+    // A stream configured in full (Betfair: its market subscription).
+    explicit StreamBooksRig(const StreamConfig &c)
+        : config(c)
         , rig(config)
     {
         rig.session.start();

@@ -1,5 +1,6 @@
 // Betfair's replay scenario: market change messages over lines, with the specials of a change
-// stream (heartbeat, SUB_IMAGE, RESUB_DELTA, status 503, con=true, a segmented change).
+// stream (heartbeat, SUB_IMAGE with three best offers a side, RESUB_DELTA, status 503, con=true,
+// a segmented change).
 // Compiled into StreamScope::VenueScenarios (Qt Core only): includes nothing of the engine.
 
 #include "ScenarioKit.h"
@@ -28,7 +29,8 @@ void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
     b.raw(R"({"op":"mcm","id":2,"initialClk":"xAeGqeqzBsQHkdq8uQbEB9jygrkG","clk":")").clk();
     b.raw(R"(","conflateMs":0,"heartbeatMs":)").heartbeatMs().raw(R"(,"pt":)").timeMs(kBaseTimeMs, true);
     b.raw(R"(,"ct":"SUB_IMAGE","mc":[{"id":"1.2345","img":true,"rc":[{"id":47972,)");
-    b.raw(R"("batb":[[0,2.5,120.0]]}]}]})");
+    b.raw(R"("batb":[[0,2.5,120.0],[1,2.48,80.0],[2,2.46,45.5]],)");
+    b.raw(R"("batl":[[0,2.52,95.0],[1,2.54,60.0],[2,2.56,30.25]]}]}]})");
     out.subImage = b.take();
     b.raw(R"({"op":"mcm","id":2,"initialClk":"xAeGqeqzBsQHkdq8uQbEB9jygrkG","clk":")").clk();
     b.raw(R"(","conflateMs":0,"heartbeatMs":)").heartbeatMs().raw(R"(,"pt":)").timeMs(kBaseTimeMs, true);

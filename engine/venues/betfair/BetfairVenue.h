@@ -33,6 +33,9 @@ public:
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
     void onTick(qint64 nowMs) override;
+    // Price ladders as books (BetfairBookRules; BetfairVenueBooks.cpp).
+    const book::BookRules *bookRules() const override;
+    bool resubscribeBook(const QString &instrument) override;
 
     // 3 x heartbeatMs (as echoed by the venue, else as requested).
     qint64 staleAfterMs() const;
@@ -59,6 +62,9 @@ private:
     bool m_conflationFlagged = false;
     std::int64_t m_heartbeatMs = 0; // echoed
     std::int64_t m_conflateMs = -1; // echoed
+
+    // The last fresh market subscription a price ladder asked for (BetfairVenueBooks.cpp).
+    qint64 m_bookResubscribedMs = -1;
 };
 
 } // namespace streamscope

@@ -1,6 +1,9 @@
-# Betfair (docs/venues.md): handler, decode spec and its field slots, registry entry; scenarios.
+# Betfair (docs/venues.md): handler, decode spec and its field slots, registry entry, the price
+# ladders' book rules; scenarios.
 list(APPEND STREAMSCOPE_VENUE_ENGINE_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/BetfairVenue.h ${CMAKE_CURRENT_LIST_DIR}/BetfairVenue.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairVenueBooks.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/BetfairBookRules.h ${CMAKE_CURRENT_LIST_DIR}/BetfairBookRules.cpp
     ${CMAKE_CURRENT_LIST_DIR}/BetfairFields.h
     ${CMAKE_CURRENT_LIST_DIR}/BetfairSpec.h ${CMAKE_CURRENT_LIST_DIR}/BetfairSpec.cpp
     ${CMAKE_CURRENT_LIST_DIR}/BetfairEntry.cpp)

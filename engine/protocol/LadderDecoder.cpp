@@ -1,0 +1,190 @@
+// MessageDecoder::decodeLadders: nested ladders, groups of items, read as the text sent
+// (MessageDecoder.h).
+
+#include "MessageDecoder.h"
+#include "MessageDecoderParser.h"
+
+#include <simdjson.h>
+
+#include <string>
+
+namespace streamscope {
+
+namespace ondemand = simdjson::ondemand;
+using decoder::ClearedEnd;
+using decoder::readNumberText;
+
+namespace {
+
+struct Walk {
+    const MessageDecoder::LadderKeys &keys;
+    MessageDecoder::LadderSink &sink;
+    std::string_view failedKey;
+};
+
+// One level: [price, size, ...], or with keys.positional [position, price, size, ...].
+simdjson::error_code readLevel(ondemand::value entry, bool ask, Walk &w)
+{
+    ondemand::array values;
+    if (auto e = entry.get_array().get(values))
+        return e;
+    const int wanted = w.keys.positional ? 3 : 2;
+    std::string_view text[3];
+    int n = 0;
+    for (auto element : values) {
+        if (n < wanted) { // anything after them is skipped
+            ondemand::value v;
+            if (auto e = element.get(v))
+                return e;
+            if (auto e = readNumberText(v, text[n]))
+                return e;
+        }
+        ++n;
+    }
+    if (n < wanted)
+        return simdjson::INCORRECT_TYPE;
+    if (w.keys.positional)
+        w.sink.level(ask, text[0], text[1], text[2]);
+    else
+        w.sink.level(ask, {}, text[0], text[1]);
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code readItem(ondemand::object item, Walk &w)
+{
+    w.sink.beginItem();
+    for (auto field : item) {
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key))
+            return e;
+        const bool bids = key == w.keys.bids;
+        if (bids || key == w.keys.asks) {
+            w.failedKey = key == w.keys.bids ? w.keys.bids : w.keys.asks;
+            ondemand::array levels;
+            if (auto e = field.value().get_array().get(levels))
+                return e;
+            for (auto entry : levels) {
+                ondemand::value value;
+                if (auto e = entry.get(value))
+                    return e;
+                if (auto e = readLevel(value, !bids, w))
+                    return e;
+            }
+            w.failedKey = {};
+        } else if (key == w.keys.itemId || key == w.keys.itemSub) {
+            const bool id = key == w.keys.itemId;
+            w.failedKey = id ? w.keys.itemId : w.keys.itemSub;
+            std::string_view text;
+            if (auto e = readNumberText(field.value(), text))
+                return e;
+            if (id)
+                w.sink.itemId(text);
+            else
+                w.sink.itemSub(text);
+            w.failedKey = {};
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+simdjson::error_code readGroup(ondemand::object group, Walk &w)
+{
+    w.sink.beginGroup();
+    for (auto field : group) {
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key))
+            return e;
+        if (key == w.keys.items) {
+            w.failedKey = w.keys.items;
+            ondemand::array items;
+            if (auto e = field.value().get_array().get(items))
+                return e;
+            w.failedKey = {};
+            for (auto element : items) {
+                ondemand::object item;
+                if (auto e = element.get_object().get(item))
+                    return e;
+                if (auto e = readItem(item, w))
+                    return e;
+            }
+        } else if (key == w.keys.groupId) {
+            w.failedKey = w.keys.groupId;
+            std::string_view text;
+            if (auto e = readNumberText(field.value(), text))
+                return e;
+            w.sink.groupId(text);
+            w.failedKey = {};
+        } else if (key == w.keys.groupImage) {
+            w.failedKey = w.keys.groupImage;
+            bool image = false;
+            if (auto e = field.value().get_bool().get(image))
+                return e;
+            w.sink.groupImage(image);
+            w.failedKey = {};
+        } else if (!w.keys.definition.empty() && key == w.keys.definition) {
+            ondemand::object definition;
+            if (field.value().get_object().get(definition) != simdjson::SUCCESS)
+                continue; // null, or not an object: no version
+            for (auto inner : definition) {
+                std::string_view innerKey;
+                if (auto e = inner.unescaped_key().get(innerKey))
+                    return e;
+                if (innerKey != w.keys.version)
+                    continue;
+                w.failedKey = w.keys.version;
+                std::int64_t version = 0;
+                if (auto e = inner.value().get_int64().get(version))
+                    return e;
+                w.sink.groupVersion(version);
+                w.failedKey = {};
+            }
+        }
+    }
+    return simdjson::SUCCESS;
+}
+
+} // namespace
+
+bool MessageDecoder::decodeLadders(const MessageView &message, const LadderKeys &keys, LadderSink &sink)
+{
+    Q_ASSERT(message.isWhole());
+    char *const data = message.writable();
+    const auto len = std::size_t(message.size);
+    const ClearedEnd cleared(data + len);
+    Walk w{keys, sink, {}};
+    const auto fail = [&](simdjson::error_code e) {
+        m_lastError = int(e);
+        m_failedField = std::string(w.failedKey);
+        return false;
+    };
+    ondemand::document doc;
+    if (auto e = m_parser->parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
+        return fail(e);
+    ondemand::object root;
+    if (auto e = doc.get_object().get(root))
+        return fail(e);
+    for (auto field : root) {
+        std::string_view key;
+        if (auto e = field.unescaped_key().get(key))
+            return fail(e);
+        if (key != keys.groups)
+            continue;
+        w.failedKey = keys.groups;
+        ondemand::array groups;
+        if (auto e = field.value().get_array().get(groups))
+            return fail(e);
+        w.failedKey = {};
+        for (auto element : groups) {
+            ondemand::object group;
+            if (auto e = element.get_object().get(group))
+                return fail(e);
+            if (auto e = readGroup(group, w))
+                return fail(e);
+        }
+    }
+    m_lastError = int(simdjson::SUCCESS);
+    m_failedField.clear();
+    return true;
+}
+
+} // namespace streamscope
