@@ -23,6 +23,7 @@
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
+#include <algorithm>
 #include <functional>
 
 using namespace streamscope;

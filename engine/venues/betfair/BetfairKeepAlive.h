@@ -47,6 +47,9 @@ public:
     void tick(qint64 nowMs);
     // False once the endpoint answered FAIL (until it answers SUCCESS again).
     bool sessionKeptAlive() const { return !m_failed; }
+    // The venue doubted the session: the next tick calls at once, so that a session the
+    // endpoint cannot extend is known (FAIL) before long, rather than retried until the next call.
+    void checkSoon() { m_nextCallMs = 0; }
 
 private:
     void call();

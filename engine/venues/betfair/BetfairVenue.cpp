@@ -261,7 +261,11 @@ void BetfairVenue::onResponse(int link, bool isError, const ResponseRecord &reco
         m_order = {};
         m_host.venueReconnect(why + QStringLiteral(" (subscribing again without clk)"));
         return;
-    case ErrorAction::Retry: m_host.venueReconnect(why); return;
+    case ErrorAction::Retry:
+        if (code == QLatin1String("INVALID_SESSION_INFORMATION"))
+            m_keepAlive->checkSoon(); // retried only while a keep-alive is configured
+        m_host.venueReconnect(why);
+        return;
     case ErrorAction::Record:
     case ErrorAction::Unknown: return;
     }
