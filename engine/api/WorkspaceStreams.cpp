@@ -318,6 +318,29 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
                            QStringLiteral("expected an http or https URL, found \"%1\"").arg(*v));
         c.serverTimeUrl = u;
     }
+    // Betfair's session keep-alive (docs/venues.md): called with the stream's app key and
+    // session, so the stream must have them.
+    if (auto v = r.string(QStringLiteral("keep_alive_url"))) {
+        if (!refuseUrlSecret(r, QStringLiteral("keep_alive_url"), *v))
+            return false;
+        const QUrl u(*v, QUrl::StrictMode);
+        if (!u.isValid() || (u.scheme() != QLatin1String("http") && u.scheme() != QLatin1String("https"))
+            || u.host().isEmpty())
+            return r.error(QStringLiteral("keep_alive_url"),
+                           QStringLiteral("expected an http or https URL such as "
+                                          "https://identitysso.betfair.com/api/keepAlive, found \"%1\"")
+                               .arg(*v));
+        if (c.appKey.isEmpty() || c.session.isEmpty())
+            return r.error(QStringLiteral("keep_alive_url"),
+                           QStringLiteral("expected with \"auth\": {\"app_key\": .., \"session\": ..}, which the "
+                                          "keep-alive sends"));
+        c.keepAliveUrl = u;
+    }
+    if (auto v = r.integer(QStringLiteral("keep_alive_s"), 1, 86400)) {
+        if (c.keepAliveUrl.isEmpty())
+            return r.error(QStringLiteral("keep_alive_s"), QStringLiteral("expected only with keep_alive_url"));
+        c.keepAliveS = int(*v);
+    }
     // Order books (docs/books.md).
     if (auto v = r.string(QStringLiteral("rest_url"))) {
         if (!refuseUrlSecret(r, QStringLiteral("rest_url"), *v))
@@ -445,6 +468,9 @@ QJsonObject Workspace::streamToJson(const StreamConfig &c)
     }
     if (!c.serverTimeUrl.isEmpty())
         o.insert(QStringLiteral("server_time_url"), c.serverTimeUrl.toString());
+    if (!c.keepAliveUrl.isEmpty())
+        o.insert(QStringLiteral("keep_alive_url"), c.keepAliveUrl.toString());
+    putInt("keep_alive_s", c.keepAliveS, d.keepAliveS);
     if (!c.restUrl.isEmpty())
         o.insert(QStringLiteral("rest_url"), c.restUrl.toString());
     if (!c.book)

@@ -67,6 +67,10 @@ struct StreamConfig {
     QJsonObject marketSubscription;
     QJsonObject orderSubscription;
     int heartbeatMs = 5000;
+    // Betfair's session keep-alive (docs/venues.md): its endpoint, called every keepAliveS
+    // with the session and app key above; empty: none.
+    QUrl keepAliveUrl;
+    int keepAliveS = 1200;
 
     // Where the venue's server time is asked (docs/clock.md); empty: the venue's default
     // (Binance: its REST host's /api/v3/time), none for other venues.

@@ -58,6 +58,17 @@ struct RateLimitInfo {
     qint64 count = 0;
 };
 
+// Betfair's session keep-alive (docs/venues.md): its calls' results so far. The venue's texts
+// are escaped (model/PeerText.h); the session token it answers with is never kept.
+struct KeepAliveStatus {
+    bool configured = false;
+    quint64 succeeded = 0; // status SUCCESS
+    quint64 failed = 0;    // status FAIL: the session is no longer extended
+    quint64 errors = 0;    // no answer, or not one of the endpoint's (HTTP status, size, JSON)
+    QString lastStatus;    // "SUCCESS", "FAIL" or "error"; empty before the first answer
+    QString lastError;     // the venue's error code of the last FAIL, or what went wrong
+};
+
 enum class EventKind : quint8 {
     Unknown = 0,
     StateChanged,

@@ -66,6 +66,10 @@ struct StreamSnapshot {
     bool conflatedUnrequested = false; // con=true seen although conflateMs is 0
     quint64 images = 0;                // Betfair SUB_IMAGE messages (the first one and any mid-stream)
     quint64 resubDeltas = 0;           // Betfair RESUB_DELTA messages (after a resubscription with clk)
+    quint64 incompleteImages = 0;      // Betfair segmented changes (images) interrupted before their SEG_END
+    quint64 duplicateMarkets = 0;      // Betfair markets seen again in the same image (the higher version kept)
+    qint64 initialImageMs = -1;        // Betfair: subscription sent → its image complete, ms; -1 none yet
+    int imageMarkets = 0;              // Betfair: markets in the last complete image
     quint64 status503 = 0;             // Betfair change messages with status 503 (see StreamState::Degraded)
     quint64 staleAlarms = 0;           // nothing, not even a heartbeat, within 3 x heartbeatMs
     quint64 duplicates = 0;            // rollover overlap: messages dropped because already counted
@@ -89,6 +93,7 @@ struct StreamSnapshot {
     QString venueErrorCode; // Betfair FAILURE errorCode / Binance error code of the last failure
     QString venueErrorMessage;
     QString venueNotice;                 // the last venue notice, in the venue's words (escaped)
+    KeepAliveStatus keepAlive;           // Betfair's session keep-alive (when configured)
     int subscriptionCount = 0;           // Binance streams subscribed (all connections)
     QVector<ConnectionInfo> connections; // the stream group: one entry per connection
     QVector<GapRecord> recentGaps;       // the last gaps, oldest first (at most 100)

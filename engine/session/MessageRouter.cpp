@@ -238,6 +238,8 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             m_shared.latency.recordInvalid();
         }
         m_venue.onData(link.id, fields, m_rollover.checksSequence(link.id));
+        if (m_venue.wantsWholeMessage() && !decodedHead) // a decoded head is not the whole message
+            m_venue.onWholeMessage(link.id, data, len);
         // A batch (!ticker@arr) names its first event's instrument only: it counts for none.
         if (m_instruments && !fields.symbol.empty() && !fields.batch)
             m_instruments->onData(fields.symbol);

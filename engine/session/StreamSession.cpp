@@ -32,6 +32,7 @@ StreamSession::StreamSession(std::shared_ptr<StreamShared> shared, const StreamC
 
 void StreamSession::setServerTimeService(ServerTimeService *service)
 {
+    m_serverTime = service;
     m_observers.setServerTimeService(service);
     if (m_books && service)
         m_books->setNetwork(service->networkManager());
@@ -92,6 +93,11 @@ void StreamSession::venueEvent(EventKind kind, const QString &text)
         m_status.record(QStringLiteral("gap"), QJsonObject{{QStringLiteral("text"), peerText(text)}});
     if (m_status.allow(kind))
         m_status.emitEvent(kind, text);
+}
+
+QNetworkAccessManager *StreamSession::networkManager()
+{
+    return m_serverTime ? m_serverTime->networkManager() : nullptr;
 }
 
 void StreamSession::booksLost(const QStringList &instruments, const QString &reason)

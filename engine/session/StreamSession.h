@@ -104,7 +104,8 @@ public:
 
     // Where the venue's server time is asked (docs/clock.md): the worker's shared probes. Set
     // before start(); without it the offset comes from the latency floor only.
-    // The same service's network access manager fetches the order books' snapshots.
+    // The same service's network access manager fetches the order books' snapshots and serves
+    // the venue's own REST calls (VenueHost::networkManager).
     void setServerTimeService(ServerTimeService *service);
     // The worker's busy share, which tells "we are slow" from "the venue is late" when the
     // stream falls behind (docs/freshness.md). Without it the cause is unknown.
@@ -127,6 +128,7 @@ private:
     void bookDepth(const QString &instrument, int levels) override;
     qint64 monotonicMs() const override { return m_clock.monotonicMs(); }
     qint64 wallMs() const override { return m_clock.wallMs(); }
+    QNetworkAccessManager *networkManager() override;
 
     // In the order they are made: each part refers to those before it (the lifecycle also to
     // the router, which only its connections call, once it exists).
@@ -142,6 +144,7 @@ private:
     MessageRouter m_router;
     // The stream's order books (docs/books.md); null when it keeps none.
     std::unique_ptr<BookKeeper> m_books;
+    ServerTimeService *m_serverTime = nullptr; // its network access manager serves the venue's REST calls
 };
 
 } // namespace streamscope

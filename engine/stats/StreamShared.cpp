@@ -105,6 +105,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.venueErrorCode = m_venue.errorCode;
         out.venueErrorMessage = m_venue.errorMessage;
         out.venueNotice = m_venue.notice;
+        out.keepAlive = m_venue.keepAlive;
         out.subscriptionCount = m_venue.subscriptionCount;
         out.connections = m_venue.connections;
         out.rateLimits = m_venue.rateLimits;
@@ -119,6 +120,10 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.conflatedUnrequested = v.conflatedUnrequested.load();
     out.images = v.images.load();
     out.resubDeltas = v.resubDeltas.load();
+    out.incompleteImages = v.incompleteImages.load();
+    out.duplicateMarkets = v.duplicateMarkets.load();
+    out.initialImageMs = v.initialImageMs.load();
+    out.imageMarkets = v.imageMarkets.load();
     out.status503 = v.status503.load();
     out.staleAlarms = v.staleAlarms.load();
     out.duplicates = v.duplicates.load();

@@ -39,6 +39,8 @@ struct alignas(64) VenueCounters {
     RelaxedCounter conflated;
     RelaxedCounter images;
     RelaxedCounter resubDeltas;
+    RelaxedCounter incompleteImages; // Betfair: a segmented change interrupted before its SEG_END
+    RelaxedCounter duplicateMarkets; // Betfair: a market seen again in the same image
     RelaxedCounter status503;
     RelaxedCounter staleAlarms;
     RelaxedCounter duplicates;
@@ -55,7 +57,9 @@ struct alignas(64) VenueCounters {
     RelaxedValue<bool> conflatedUnrequested;
     RelaxedValue<bool> rolloverInProgress;
     RelaxedValue<std::int64_t> heartbeatMs;
-    RelaxedValue<std::int64_t> conflateMs; // -1 until echoed
+    RelaxedValue<std::int64_t> conflateMs;     // -1 until echoed
+    RelaxedValue<std::int64_t> initialImageMs; // Betfair: subscription sent → its image complete; -1 none yet
+    RelaxedValue<int> imageMarkets;            // Betfair: markets in the last complete image
 };
 
 // Low-rate venue details, set under the mutex.
@@ -66,7 +70,8 @@ struct VenueDetails {
     QString initialClk;
     QString errorCode;
     QString errorMessage;
-    QString notice; // the last venue notice, escaped (model/PeerText.h)
+    QString notice;            // the last venue notice, escaped (model/PeerText.h)
+    KeepAliveStatus keepAlive; // Betfair's session keep-alive
     int subscriptionCount = 0;
     QVector<ConnectionInfo> connections;
     QVector<RateLimitInfo> rateLimits;
@@ -80,6 +85,7 @@ public:
         : id(id)
     {
         venue.conflateMs.store(-1);
+        venue.initialImageMs.store(-1);
         setConfig(config);
     }
 

@@ -135,6 +135,18 @@ public:
     // A decoded data message that counts, on connection `link`. checkSequence is false while a
     // rollover overlap makes two connections' sequences interleave.
     virtual void onData(int link, const DecodedFields &fields, bool checkSequence);
+    // Set by onData for the rare message the venue must read beyond its decoded fields
+    // (Betfair: an image's markets); the router then hands it over whole, right after onData.
+    // One load per message for everyone else.
+    bool wantsWholeMessage() const { return m_wantsWholeMessage; }
+    // The message onData() was just given, whole (`data`, `len`), when it asked for it.
+    virtual void onWholeMessage(int link, const char *data, qsizetype len)
+    {
+        Q_UNUSED(link);
+        Q_UNUSED(data);
+        Q_UNUSED(len);
+        m_wantsWholeMessage = false;
+    }
     // A venue heartbeat on `link` (Betfair ct=HEARTBEAT); `fields` is decoded when the stream
     // parses.
     virtual void onHeartbeat(int link, const DecodedFields *fields);
@@ -196,6 +208,7 @@ protected:
     SequenceTracker m_sequences;
     StreamState m_liveState = StreamState::Live;
     QString m_liveReason = QStringLiteral("receiving data");
+    bool m_wantsWholeMessage = false; // wantsWholeMessage()
 };
 
 } // namespace streamscope

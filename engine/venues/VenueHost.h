@@ -11,6 +11,8 @@
 #include <QtCore/QString>
 #include <QtCore/QStringList>
 
+class QNetworkAccessManager;
+
 namespace streamscope {
 
 class StreamShared;
@@ -45,6 +47,9 @@ public:
     // hooks are given), epoch ms for times that are shown (a gap's time).
     virtual qint64 monotonicMs() const = 0;
     virtual qint64 wallMs() const = 0;
+    // The worker's network access manager, for a venue's own REST calls (Betfair's session
+    // keep-alive); null when the session has none (a test's host).
+    virtual QNetworkAccessManager *networkManager() { return nullptr; }
 
 protected:
     ~VenueHost() = default;

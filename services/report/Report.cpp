@@ -90,20 +90,32 @@ QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS
         if (s.serverShutdowns)
             o.insert(QStringLiteral("server_shutdowns"), qint64(s.serverShutdowns));
         if (s.venue == Venue("betfair")) {
-            o.insert(QStringLiteral("betfair"),
-                     QJsonObject{{QStringLiteral("connection_id"), s.connectionId},
-                                 {QStringLiteral("connections_available"), s.connectionsAvailable},
-                                 {QStringLiteral("segments"), qint64(s.segments)},
-                                 {QStringLiteral("conflated"), qint64(s.conflated)},
-                                 {QStringLiteral("conflated_unrequested"), s.conflatedUnrequested},
-                                 {QStringLiteral("images"), qint64(s.images)},
-                                 {QStringLiteral("resub_deltas"), qint64(s.resubDeltas)},
-                                 {QStringLiteral("status_503"), qint64(s.status503)},
-                                 {QStringLiteral("stale_alarms"), qint64(s.staleAlarms)},
-                                 {QStringLiteral("heartbeat_ms"), s.heartbeatMs},
-                                 {QStringLiteral("conflate_ms"), s.conflateMs},
-                                 {QStringLiteral("clk"), s.clk},
-                                 {QStringLiteral("initial_clk"), s.initialClk}});
+            QJsonObject bf{{QStringLiteral("connection_id"), s.connectionId},
+                           {QStringLiteral("connections_available"), s.connectionsAvailable},
+                           {QStringLiteral("segments"), qint64(s.segments)},
+                           {QStringLiteral("conflated"), qint64(s.conflated)},
+                           {QStringLiteral("conflated_unrequested"), s.conflatedUnrequested},
+                           {QStringLiteral("images"), qint64(s.images)},
+                           {QStringLiteral("resub_deltas"), qint64(s.resubDeltas)},
+                           {QStringLiteral("status_503"), qint64(s.status503)},
+                           {QStringLiteral("stale_alarms"), qint64(s.staleAlarms)},
+                           {QStringLiteral("heartbeat_ms"), s.heartbeatMs},
+                           {QStringLiteral("conflate_ms"), s.conflateMs},
+                           {QStringLiteral("clk"), s.clk},
+                           {QStringLiteral("initial_clk"), s.initialClk},
+                           {QStringLiteral("incomplete_images"), qint64(s.incompleteImages)},
+                           {QStringLiteral("duplicate_markets"), qint64(s.duplicateMarkets)},
+                           {QStringLiteral("image_markets"), s.imageMarkets}};
+            if (s.initialImageMs >= 0)
+                bf.insert(QStringLiteral("initial_image_ms"), s.initialImageMs);
+            if (s.keepAlive.configured)
+                bf.insert(QStringLiteral("keep_alive"),
+                          QJsonObject{{QStringLiteral("succeeded"), qint64(s.keepAlive.succeeded)},
+                                      {QStringLiteral("failed"), qint64(s.keepAlive.failed)},
+                                      {QStringLiteral("errors"), qint64(s.keepAlive.errors)},
+                                      {QStringLiteral("last_status"), s.keepAlive.lastStatus},
+                                      {QStringLiteral("last_error"), s.keepAlive.lastError}});
+            o.insert(QStringLiteral("betfair"), bf);
         }
         if (s.record.on)
             o.insert(QStringLiteral("record"),

@@ -66,6 +66,7 @@ private slots:
     void missingFileNamesIt();
     void venueKeys();
     void bookKeys();
+    void keepAliveKeys();
     void channelSubscriptions();
     void refusesLiteralCredentials_data();
     void refusesLiteralCredentials();
@@ -183,6 +184,28 @@ void TestWorkspace::rejects_data()
     QTest::newRow("heartbeat range")
         << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","heartbeat_ms":100})")
         << QStringLiteral("streams[0].heartbeat_ms: expected an integer from 500 to 30000, found 100");
+    // Betfair's session keep-alive: an http(s) URL, with the credentials it sends, at most daily.
+    const QByteArray bfAuth = R"("auth":{"app_key":"env:K","session":"env:S"})";
+    QTest::newRow("keep_alive_url not http")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair",)" + bfAuth + R"(,"keep_alive_url":"ftp://h/"})")
+        << QStringLiteral("streams[0].keep_alive_url: expected an http or https URL");
+    QTest::newRow("keep_alive_url without auth")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair","keep_alive_url":"https://h/api/keepAlive"})")
+        << QStringLiteral("streams[0].keep_alive_url: expected with \"auth\"");
+    QTest::newRow("keep_alive_url with a token") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair",)" + bfAuth
+                                                        + R"(,"keep_alive_url":"https://h/k?token=abc123"})")
+                                                 << QStringLiteral("streams[0].keep_alive_url: expected");
+    QTest::newRow("keep_alive_s zero") << one(R"({"name":"a","url":"tls://h:1","venue":"betfair",)" + bfAuth
+                                              + R"(,"keep_alive_url":"https://h/k","keep_alive_s":0})")
+                                       << QStringLiteral(
+                                              "streams[0].keep_alive_s: expected an integer from 1 to 86400, found 0");
+    QTest::newRow("keep_alive_s not an integer")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair",)" + bfAuth
+               + R"(,"keep_alive_url":"https://h/k","keep_alive_s":"60"})")
+        << QStringLiteral("streams[0].keep_alive_s: expected an integer, found a string");
+    QTest::newRow("keep_alive_s without keep_alive_url")
+        << one(R"({"name":"a","url":"tls://h:1","venue":"betfair",)" + bfAuth + R"(,"keep_alive_s":60})")
+        << QStringLiteral("streams[0].keep_alive_s: expected only with keep_alive_url");
     QTest::newRow("subscribe item") << one(R"({"name":"a","url":"ws://h:1/","subscribe":["x",1]})")
                                     << QStringLiteral("streams[0].subscribe[1]: expected a string, found a number");
     // Found by fuzz_workspace: any header name was taken, and the handshake writes "name: value"
@@ -409,6 +432,30 @@ void TestWorkspace::bookKeys()
     QCOMPARE(savedB.value(QStringLiteral("book")), QJsonValue(false));
     QVERIFY(!savedB.contains(QStringLiteral("book_audit_s")));
     QVERIFY(!savedB.contains(QStringLiteral("rest_url")));
+}
+
+void TestWorkspace::keepAliveKeys()
+{
+    Workspace ws;
+    const auto r = Workspace::parse(
+        R"({"version":1,"streams":[{"name":"a","venue":"betfair","url":"tls://127.0.0.1:4443",
+        "auth":{"app_key":"env:K","session":"env:S"},"keep_alive_url":"https://127.0.0.1:8443/api/keepAlive",
+        "keep_alive_s":600},{"name":"b","venue":"betfair","url":"tls://127.0.0.1:4443"}]})",
+        QStringLiteral("ws.json"), ws);
+    QVERIFY2(r.ok, qPrintable(r.error));
+    QVERIFY2(r.warnings.isEmpty(), qPrintable(r.warnings.join(QLatin1Char('\n'))));
+    const StreamConfig &a = ws.streams.at(0);
+    QCOMPARE(a.keepAliveUrl, QUrl(QStringLiteral("https://127.0.0.1:8443/api/keepAlive")));
+    QCOMPARE(a.keepAliveS, 600);
+    const StreamConfig &b = ws.streams.at(1);
+    QVERIFY(b.keepAliveUrl.isEmpty());
+    QCOMPARE(b.keepAliveS, 1200); // every 20 minutes by default
+    const QJsonObject savedA = Workspace::streamToJson(a);
+    QCOMPARE(savedA.value(QStringLiteral("keep_alive_url")).toString(),
+             QStringLiteral("https://127.0.0.1:8443/api/keepAlive"));
+    QCOMPARE(savedA.value(QStringLiteral("keep_alive_s")).toInteger(), qint64(600));
+    QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("keep_alive_url")));
+    QVERIFY(!Workspace::streamToJson(b).contains(QStringLiteral("keep_alive_s")));
 }
 
 void TestWorkspace::channelSubscriptions()

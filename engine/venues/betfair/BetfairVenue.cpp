@@ -1,6 +1,7 @@
 #include "BetfairVenue.h"
 
 #include "BetfairFields.h"
+#include "BetfairKeepAlive.h"
 
 #include "model/PeerText.h"
 #include "platform/SecretStore.h"
@@ -12,6 +13,47 @@
 #include <QtCore/QJsonObject>
 
 namespace streamscope {
+
+BetfairVenue::BetfairVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
+    : VenueHandler(config, host, spec)
+{
+    if (!m_config.keepAliveUrl.isEmpty())
+        m_keepAlive = std::make_unique<BetfairKeepAlive>(m_config, m_host);
+}
+
+BetfairVenue::~BetfairVenue() = default;
+
+BetfairVenue::ErrorAction BetfairVenue::errorAction(const QString &code, bool authentication, bool connectionClosed,
+                                                    bool sessionKeptAlive)
+{
+    // Credentials, permissions and requests refused as they are: the same would be refused
+    // again. The two limits are the account's (connections per app key, markets per
+    // subscription): retrying would take a connection or subscribe again while they are in
+    // use, so they stop the stream too, for its configuration (or another client) to change.
+    static const QStringList kFatal = {QStringLiteral("NO_APP_KEY"),
+                                       QStringLiteral("INVALID_APP_KEY"),
+                                       QStringLiteral("NOT_AUTHORIZED"),
+                                       QStringLiteral("NO_SESSION"),
+                                       QStringLiteral("INVALID_INPUT"),
+                                       QStringLiteral("INVALID_REQUEST"),
+                                       QStringLiteral("MAX_CONNECTION_LIMIT_EXCEEDED"),
+                                       QStringLiteral("SUBSCRIPTION_LIMIT_EXCEEDED")};
+    static const QStringList kRetry = {QStringLiteral("TIMEOUT"), QStringLiteral("TOO_MANY_REQUESTS"),
+                                       QStringLiteral("UNEXPECTED_ERROR"), QStringLiteral("CONNECTION_FAILED")};
+    if (code == QLatin1String("INVALID_SESSION_INFORMATION"))
+        return sessionKeptAlive ? ErrorAction::Retry : ErrorAction::Fatal;
+    if (code == QLatin1String("INVALID_CLOCK"))
+        return ErrorAction::RetryFresh;
+    if (kFatal.contains(code))
+        return ErrorAction::Fatal;
+    if (kRetry.contains(code))
+        return ErrorAction::Retry;
+    // A code not known here: a refused authentication stops the stream, a closed connection
+    // is reconnected.
+    if (authentication)
+        return ErrorAction::Fatal;
+    return connectionClosed ? ErrorAction::Retry : ErrorAction::Record;
+}
 
 bool BetfairVenue::onConnected(int link, int shard, bool rollover, const QStringList &streams)
 {
@@ -63,6 +105,8 @@ void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, cons
         body.insert(QStringLiteral("initialClk"), QString::fromStdString(resume.initialClk));
     if (!resume.clk.empty())
         body.insert(QStringLiteral("clk"), QString::fromStdString(resume.clk));
+    if (op == QLatin1String("marketSubscription"))
+        m_images.subscribed(!resume.initialClk.empty() || !resume.clk.empty());
     if (!resume.initialClk.empty() || !resume.clk.empty()) {
         m_resubscribed = true;
         m_host.venueEvent(EventKind::Info,
@@ -75,6 +119,7 @@ void BetfairVenue::subscribe(int link, const QString &op, QJsonObject body, cons
 void BetfairVenue::onDisconnected()
 {
     VenueHandler::onDisconnected();
+    m_images.disconnected();
     m_link = -1;
     m_liveState = StreamState::Live;
 }
@@ -130,11 +175,16 @@ void BetfairVenue::onData(int link, const DecodedFields &f, bool checkSequence)
             v.updates.add();
     }
     const bool subImage = changeType == std::string_view("SUB_IMAGE");
+    m_wantsWholeMessage = m_images.follow(segmentType, subImage, f.eventType == std::string_view("mcm"));
     if (subImage) {
-        v.images.add();
-        if (m_imagesThisConnection++ > 0)
-            m_host.venueEvent(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
+        // A segmented image counts once, at its first segment.
+        if (segmentType.empty() || segmentType == std::string_view("SEG_START")) {
+            v.images.add();
+            if (m_imagesThisConnection++ > 0)
+                m_host.venueEvent(EventKind::Info, QStringLiteral("SUB_IMAGE mid-stream: the cache is replaced"));
+        }
     } else if (changeType == std::string_view("RESUB_DELTA")) {
+        m_images.resumed();
         v.resubDeltas.add();
         m_host.venueEvent(EventKind::Info,
                           m_resubscribed ? QStringLiteral("RESUB_DELTA: resumed from the last clk")
@@ -156,10 +206,18 @@ void BetfairVenue::onData(int link, const DecodedFields &f, bool checkSequence)
     }
 }
 
+void BetfairVenue::onWholeMessage(int link, const char *data, qsizetype len)
+{
+    Q_UNUSED(link);
+    m_wantsWholeMessage = false;
+    m_images.readMarkets(data, len);
+}
+
 void BetfairVenue::onHeartbeat(int link, const DecodedFields *fields)
 {
     Q_UNUSED(link);
     m_changeSeen = true;
+    m_images.heartbeat();
     if (fields)
         track(*fields);
 }
@@ -190,12 +248,27 @@ void BetfairVenue::onResponse(int link, bool isError, const ResponseRecord &reco
     });
     const QString why = QStringLiteral("%1: %2 %3")
                             .arg(record.method.isEmpty() ? QStringLiteral("status") : record.method, code, message);
-    if (record.method == QLatin1String("authentication")) {
-        m_host.venueFailed(QStringLiteral("authentication failed: ") + why); // retrying cannot help
+    const bool authentication = record.method == QLatin1String("authentication");
+    const bool keptAlive = m_keepAlive && m_keepAlive->sessionKeptAlive();
+    switch (errorAction(code, authentication, o.value(QStringLiteral("connectionClosed")).toBool(), keptAlive)) {
+    case ErrorAction::Fatal:
+        m_host.venueFailed((authentication ? QStringLiteral("authentication failed: ") : QString()) + why
+                           + QStringLiteral(" (not retried: the venue would refuse the same again)"));
         return;
-    }
-    if (o.value(QStringLiteral("connectionClosed")).toBool())
+    case ErrorAction::RetryFresh:
+        // The clk we resumed with was refused: the next subscription asks for a new image.
+        m_market = {};
+        m_order = {};
+        m_host.venueReconnect(why + QStringLiteral(" (subscribing again without clk)"));
+        return;
+    case ErrorAction::Retry:
+        if (code == QLatin1String("INVALID_SESSION_INFORMATION"))
+            m_keepAlive->checkSoon(); // retried only while a keep-alive is configured
         m_host.venueReconnect(why);
+        return;
+    case ErrorAction::Record:
+    case ErrorAction::Unknown: return;
+    }
 }
 
 qint64 BetfairVenue::staleAfterMs() const
@@ -213,6 +286,8 @@ void BetfairVenue::onTick(qint64 nowMs)
         m_host.sendOn(m_link, QStringLiteral("{\"op\":\"heartbeat\",\"id\":%1}").arg(id), QStringLiteral("heartbeat"),
                       QString::number(id));
     }
+    if (m_keepAlive)
+        m_keepAlive->tick(nowMs);
     if (m_market.clk != m_publishedClk) {
         m_publishedClk = m_market.clk;
         const QString clk = QString::fromStdString(m_market.clk);
