@@ -62,7 +62,7 @@ QByteArray bookSnapshotJson(const BookSnapshotEvent &event, qsizetype maxBytes)
     }
     json.chop(1); // its closing brace: the body comes last
     json.reserve(json.size() + kBodyKey.size() + event.body.size() + 1);
-    json += kBodyKey;
+    json.append(kBodyKey);
     const qsizetype at = json.size();
     json += event.body;
     // A line holds no CR or LF: in valid JSON a control character is white space.

@@ -69,7 +69,9 @@ void BookKeeper::recordedAnswer(const QString &instrument, bool audit, const QBy
     QString why = error;
     std::int64_t id = 0;
     std::vector<book::LevelChange> levels;
-    if (why.isEmpty() && readSnapshot(body, id, levels, why))
+    if (why.isEmpty() && body.size() > kMaxSnapshotBytes) // as a live answer's (the file may come from anyone)
+        why = QStringLiteral("answer over %1 MiB").arg(kMaxSnapshotBytes / (1024 * 1024));
+    else if (why.isEmpty() && readSnapshot(body, id, levels, why))
         why.clear();
     applyAnswer(*e, audit, id, levels, why, nowMs);
 }

@@ -8,7 +8,8 @@
 //     desync at the same message;
 //   - the capture replayed (CaptureServer, `streamscope-replay --file`) answers a live engine's
 //     depth requests from the recorded snapshots: its books sync, and resync at the same gap.
-// And the events' format alone: written, read back, a body too large or not JSON left out.
+// A venue that sends its snapshots in the stream (Bybit) rebuilds from a capture's messages
+// alone. And the events' format alone: written, read back, a body too large or not JSON left out.
 
 #include "../common/TimeFactor.h"
 #include "BookVenueServer.h"
@@ -81,6 +82,7 @@ private slots:
     void captureHoldsTheSnapshots();
     void openedCaptureRebuildsTheBooks();
     void replayedCaptureSyncsALiveBook();
+    void inStreamBooksFromTheMessagesAlone();
     void eventFormat();
 
 private:
@@ -278,6 +280,53 @@ void TestBookCapture::replayedCaptureSyncsALiveBook()
     QCOMPARE(eth.resyncs, quint64(0));
     QCOMPARE(eth.crossedEpisodes, quint64(1));
     QCOMPARE(server.depthAnswers(), quint64(3));
+}
+
+// A Bybit capture written here: a snapshot, a delta, a real gap (u 101 then 103), a delta of the
+// old subscription, the snapshot the resubscribe brought.
+void TestBookCapture::inStreamBooksFromTheMessagesAlone()
+{
+    const auto message = [](const char *type, qint64 u, const char *bids) {
+        return QStringLiteral(R"({"topic":"orderbook.50.BTCUSDT","type":"%1","ts":1780000000000,)"
+                              R"("data":{"s":"BTCUSDT","b":%2,"a":[["16611.00","0.029"]],"u":%3,"seq":%4}})")
+            .arg(QLatin1String(type), QLatin1String(bids))
+            .arg(u)
+            .arg(u + 7000000)
+            .toUtf8();
+    };
+    const QList<QByteArray> messages{
+        message("snapshot", 100, R"([["16493.50","0.006"],["16493.00","0.100"]])"),
+        message("delta", 101, R"([["16490.00","1"]])"),
+        message("delta", 103, R"([["16491.00","1"]])"),
+        message("delta", 104, R"([["16492.00","1"]])"),
+        message("snapshot", 200, R"([["16480.00","2"]])"),
+    };
+    const QString path = m_dir.filePath(QStringLiteral("bybit.ndjson"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("2026-12-02T19:00:00.000000Z#{\"event\":\"capture\",\"format\":1,\"mode\":\"parsed\","
+            "\"stream\":\"bybit\",\"url\":\"wss://stream.bybit.com/v5/public/spot\",\"venue\":\"bybit\"}\n");
+    for (int i = 0; i < messages.size(); ++i)
+        f.write(QStringLiteral("2026-12-02T19:00:0%1.000000Z ").arg(i + 1).toLatin1() + messages[i] + '\n');
+    f.close();
+
+    const CaptureAnalysis a = analyzeCapture(path);
+    QVERIFY2(a.ok, qPrintable(a.error));
+    QCOMPARE(a.books.size(), 1);
+    const BookStatus b = a.books[0];
+    QCOMPARE(b.instrument, QStringLiteral("BTCUSDT"));
+    QCOMPARE(b.state, BookState::Synced);
+    QCOMPARE(b.resyncs, quint64(1));
+    QVERIFY2(b.lastResyncReason.contains(QStringLiteral("103")), qPrintable(b.lastResyncReason));
+    QCOMPARE(b.bidLevels, 1); // the last snapshot's
+    int desyncs = 0;
+    for (const CaptureEvent &e : a.events) {
+        if (e.name != QLatin1String("book_desync"))
+            continue;
+        ++desyncs;
+        QCOMPARE(QJsonDocument::fromJson(e.json).object().value(QStringLiteral("message")).toInteger(), 3);
+    }
+    QCOMPARE(desyncs, 1);
 }
 
 void TestBookCapture::eventFormat()
