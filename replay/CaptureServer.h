@@ -83,9 +83,9 @@ signals:
 
 private:
     struct DepthBook {
-        QByteArray body;       // the last snapshot passed, as recorded
-        qint64 index = -1;     // its entry
-        bool served = true;    // a request took it already
+        QByteArray body;    // the last snapshot passed, as recorded
+        qint64 index = -1;  // its entry
+        bool served = true; // a request took it already
         QList<QPointer<CaptureConnection>> waiting;
     };
     void onPendingConnection();

@@ -54,8 +54,9 @@ struct CaptureBooks::State final : SessionEvents, VenueHost {
     {
         const QString name = e.kind == EventKind::Gap ? QStringLiteral("book_desync") : QStringLiteral("book");
         events.append({clock.wallUs(), name,
-                       capture::eventJson(name, QJsonObject{{QStringLiteral("text"), e.text},
-                                                            {QStringLiteral("message"), qint64(messageIndex)}})});
+                       capture::eventJson(name,
+                                          QJsonObject{{QStringLiteral("text"), e.text},
+                                                      {QStringLiteral("message"), qint64(messageIndex)}})});
     }
 
     // VenueHost: nothing is sent or acted on.
@@ -94,8 +95,8 @@ bool CaptureBooks::start(Venue venue, const QJsonObject &header)
     c.name = QStringLiteral("capture");
     c.venue = venue;
     c.url = QUrl(header.value(QStringLiteral("url")).toString());
-    c.mode = header.value(QStringLiteral("mode")).toString() == QLatin1String("raw") ? DecodeMode::Raw
-                                                                                     : DecodeMode::Parsed;
+    c.mode =
+        header.value(QStringLiteral("mode")).toString() == QLatin1String("raw") ? DecodeMode::Raw : DecodeMode::Parsed;
     c.latencyField = header.value(QStringLiteral("latency_field")).toString();
     c.futures = header.value(QStringLiteral("futures")).toBool();
     c.book = header.value(QStringLiteral("book")).toBool(true);
@@ -106,8 +107,8 @@ bool CaptureBooks::start(Venue venue, const QJsonObject &header)
         m_state.reset();
         return false;
     }
-    state->keeper = std::make_unique<BookKeeper>(state->config, *rules, state->block, m_decoder, state->clock,
-                                                 state->status);
+    state->keeper =
+        std::make_unique<BookKeeper>(state->config, *rules, state->block, m_decoder, state->clock, state->status);
     // An in-stream book that lost sync was resubscribed live: the snapshot that brought is in
     // the capture.
     state->keeper->setResubscriber([](const QString &) { return true; });

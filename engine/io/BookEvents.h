@@ -31,9 +31,9 @@ struct BookSnapshotEvent {
     QString instrument;
     bool audit = false; // "purpose": "audit", else "sync"
     qint64 lastUpdateId = 0;
-    QByteArray body;   // the answer's JSON object as received; empty when there is none
-    QString error;     // the fetch failed: why (no body)
-    QString omitted;   // the answer was not recorded: why (no body)
+    QByteArray body; // the answer's JSON object as received; empty when there is none
+    QString error;   // the fetch failed: why (no body)
+    QString omitted; // the answer was not recorded: why (no body)
     qint64 bodyBytes = 0;
 };
 

@@ -17,8 +17,7 @@ void BookKeeper::recordRequest(const Entry &e, bool audit)
 // The answer as received (at most kMaxSnapshotBytes, or the failure that says it was larger);
 // an answer longer than a capture event may be (a quarter of the recorder's buffer) is recorded
 // without its body, and a book rebuilt from the capture then waits for the next one.
-void BookKeeper::recordAnswer(const Entry &e, bool audit, const QByteArray &body, std::int64_t id,
-                              const QString &why)
+void BookKeeper::recordAnswer(const Entry &e, bool audit, const QByteArray &body, std::int64_t id, const QString &why)
 {
     if (!m_status.recording())
         return;

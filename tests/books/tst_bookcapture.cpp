@@ -1,11 +1,12 @@
 // Books survive capture and replay (docs/capture.md, "Order books"). A live Binance depth stream
 // with books (BookVenueServer.h: its websocket and REST snapshot on 127.0.0.1) is recorded while
-// its books sync, one crosses and uncrosses, and a real gap forces a resync. Then:
+// its books sync, one crosses and uncrosses, and a real gap forces a resync; its flight
+// recorder is saved at the end. Then:
 //   - the capture holds each snapshot the books were built from, as book_request and
 //     book_snapshot events (the answer as received), after the message that caused them;
 //   - the capture opened (CaptureAnalysis, File → Open capture) rebuilds the same books: the
 //     same states, resyncs, reasons, crossed episodes and levels as the live report, and the
-//     desync at the same message;
+//     desync at the same message; so does the flight recorder's file;
 //   - the capture replayed (CaptureServer, `streamscope-replay --file`) answers a live engine's
 //     depth requests from the recorded snapshots: its books sync, and resync at the same gap.
 // A venue that sends its snapshots in the stream (Bybit) rebuilds from a capture's messages
@@ -22,6 +23,7 @@
 #include "StreamSnapshot.h"
 
 #include <QtCore/QDir>
+#include <QtCore/QFileInfo>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -80,6 +82,7 @@ class TestBookCapture : public QObject {
 private slots:
     void initTestCase();
     void captureHoldsTheSnapshots();
+    void openedCaptureRebuildsTheBooks_data();
     void openedCaptureRebuildsTheBooks();
     void replayedCaptureSyncsALiveBook();
     void inStreamBooksFromTheMessagesAlone();
@@ -88,6 +91,7 @@ private slots:
 private:
     QTemporaryDir m_dir;
     QString m_file;
+    QString m_flightFile;
     QVector<BookStatus> m_live; // the live books at the end of the recording
     qint64 m_gapFirstId = 0;    // U of the diff after the gap
 };
@@ -103,8 +107,12 @@ void TestBookCapture::initTestCase()
     venue.diff(kEth, levels({{"1800.00", "10"}}), levels({{"1801.50", "4"}, {"1802.00", "5"}}));
     {
         Engine engine(Engine::Options{1});
+        FlightConfig flight;
+        flight.enabled = true;
+        flight.dir = m_dir.filePath(QStringLiteral("flight"));
+        engine.setFlightRecorder(flight);
         StreamConfig config = depthStream(venue.streamUrl({kBtc, kEth}), venue.restUrl());
-        config.record.dir = m_dir.path();
+        config.record.dir = m_dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(config);
         const auto book = [&](const QString &instrument) { return bookOf(engine.snapshot(id).books, instrument); };
         QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
@@ -128,13 +136,18 @@ void TestBookCapture::initTestCase()
         QTRY_COMPARE_WITH_TIMEOUT(book(kBtc).askLevels, 3, scaledMs(5000));
         QTRY_COMPARE_WITH_TIMEOUT(book(kEth).bidLevels, 2, scaledMs(5000));
         // Everything received is on disk before the recording ends.
-        QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.messages == engine.snapshot(id).messages,
-                                 scaledMs(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.messages == engine.snapshot(id).messages, scaledMs(10000));
         m_live = engine.snapshot(id).books;
         QCOMPARE(bookOf(m_live, kBtc).resyncs, quint64(1));
+        // Sealed into a chunk within a second of the last message.
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, engine.snapshot(id).messages,
+                                  scaledMs(10000));
+        m_flightFile = engine.saveFlightRecording(id);
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
     } // the engine's end closes the capture
-    m_file = onlyFile(m_dir.path());
+    m_file = onlyFile(m_dir.filePath(QStringLiteral("record")));
     QVERIFY(!m_file.isEmpty());
+    QVERIFY(QFileInfo::exists(m_flightFile));
 }
 
 void TestBookCapture::captureHoldsTheSnapshots()
@@ -150,7 +163,8 @@ void TestBookCapture::captureHoldsTheSnapshots()
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const replay::CaptureFile::Entry &e = entries[i];
         if (e.kind != replay::CaptureFile::Kind::Event) {
-            const QJsonObject data = QJsonDocument::fromJson(e.payload).object().value(QStringLiteral("data")).toObject();
+            const QJsonObject data =
+                QJsonDocument::fromJson(e.payload).object().value(QStringLiteral("data")).toObject();
             if (data.value(QStringLiteral("s")).toString() == kBtc
                 && data.value(QStringLiteral("U")).toInteger() == m_gapFirstId)
                 gapMessage = i;
@@ -192,9 +206,18 @@ void TestBookCapture::captureHoldsTheSnapshots()
     QVERIFY(btcRequests[1] < btcSnapshotAt[1]);
 }
 
+void TestBookCapture::openedCaptureRebuildsTheBooks_data()
+{
+    QTest::addColumn<bool>("flight");
+    QTest::newRow("recording") << false;
+    QTest::newRow("flight recorder") << true;
+}
+
 void TestBookCapture::openedCaptureRebuildsTheBooks()
 {
-    const CaptureAnalysis a = analyzeCapture(m_file);
+    QFETCH(bool, flight);
+    const QString path = flight ? m_flightFile : m_file;
+    const CaptureAnalysis a = analyzeCapture(path);
     QVERIFY2(a.ok, qPrintable(a.error));
     QCOMPARE(a.books.size(), 2);
     for (const QString &instrument : {kBtc, kEth}) {
@@ -212,7 +235,7 @@ void TestBookCapture::openedCaptureRebuildsTheBooks()
 
     // The desync at the message that showed the gap, at that message's recorded time.
     replay::CaptureFile file;
-    QVERIFY(file.load(m_file));
+    QVERIFY(file.load(path));
     qint64 gapIndex = 0;
     qint64 gapTimeUs = 0;
     qint64 messages = 0;
@@ -257,8 +280,8 @@ void TestBookCapture::replayedCaptureSyncsALiveBook()
     replay::CaptureServer server(options);
     QVERIFY2(server.open(m_file), qPrintable(server.errorString()));
     QVERIFY2(server.listen(), qPrintable(server.errorString()));
-    const QUrl url(QStringLiteral("ws://127.0.0.1:%1/stream?streams=btcusdt@depth@100ms/ethusdt@depth@100ms")
-                       .arg(server.port()));
+    const QUrl url(
+        QStringLiteral("ws://127.0.0.1:%1/stream?streams=btcusdt@depth@100ms/ethusdt@depth@100ms").arg(server.port()));
     const QUrl rest(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
     Engine engine(Engine::Options{1});
     const StreamId id = engine.addStream(depthStream(url, rest));
@@ -364,6 +387,15 @@ void TestBookCapture::eventFormat()
     QVERIFY(capture::readBookSnapshot(capture::bookSnapshotJson(e, 1024), &back));
     QCOMPARE(back.error, e.error);
     QVERIFY(back.audit);
+
+    // What a hostile file may hold instead: read as nothing, or as a snapshot without a body.
+    for (const QByteArray &bad : {QByteArray(R"({"event":"book_snapshot")"), QByteArray(R"({"event":"book_snapshot"})"),
+                                  QByteArray(R"({"event":"book_snapshot","instrument":"X","body":)"),
+                                  QByteArray(R"({"event":"book_snapshot","body":{}})"), QByteArray("{,\"body\":}")})
+        QVERIFY2(!capture::readBookSnapshot(bad, &back), bad.constData());
+    QVERIFY(capture::readBookSnapshot(R"({"event":"book_snapshot","instrument":"X","body":})", &back));
+    QVERIFY(back.body.isEmpty());
+    QVERIFY(!back.omitted.isEmpty());
 
     QString instrument;
     bool audit = false;
