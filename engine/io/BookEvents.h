@@ -42,8 +42,9 @@ struct BookSnapshotEvent {
 bool isEventNamed(const QByteArray &json, const char *name);
 
 QByteArray bookRequestJson(const QString &instrument, bool audit);
-// The book_snapshot event of `event`. A body that would make the event longer than `maxBytes`,
-// or that is not a JSON object, is left out and said so ("body_omitted").
+// The book_snapshot event of `event`, whose body must be one valid JSON object (the writer checks
+// it, BookKeeper with MessageDecoder::isJsonObject; else it sets `omitted`). A body that would
+// make the event longer than `maxBytes` is left out and said so ("body_omitted").
 QByteArray bookSnapshotJson(const BookSnapshotEvent &event, qsizetype maxBytes);
 
 // Reads a book_request or book_snapshot event's JSON; false when it is not one or lacks its

@@ -115,6 +115,11 @@ public:
     // unsigned 32-bit integer, or the sink stopped; lastError() says which. Nothing is allocated.
     bool decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink);
 
+    // Whether a whole padded message is one valid JSON object, every byte of it checked
+    // (simdjson's DOM parser; the walks above skip what they do not read). It allocates a parser
+    // the message's size: off the hot path only (a REST snapshot kept in a capture, BookKeeper).
+    static bool isJsonObject(const MessageView &message);
+
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;
     // The last failure was valid JSON with a field of the wrong type or out of range.
