@@ -1,7 +1,9 @@
 #include "CaptureConnection.h"
 
+#include "BookEvents.h"
 #include "CaptureServer.h"
 #include "FrameSet.h"
+#include "RestAnswer.h"
 #include "WebSocketWire.h"
 
 #include <QCryptographicHash>
@@ -10,6 +12,8 @@
 #include <QStringDecoder>
 #include <QTcpSocket>
 #include <QTimer>
+#include <QUrl>
+#include <QUrlQuery>
 
 #include <algorithm>
 #include <cmath>
@@ -22,16 +26,6 @@ constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
 constexpr qsizetype kMaxClientBytes = 1024 * 1024;    // what a line client may send before we drop it unread
 constexpr qint64 kSocketAheadBytes = 4 * 1024 * 1024; // as fast as possible: kept this far ahead of the kernel
 constexpr int kMaxCloseReasonBytes = 123;             // a control frame's 125 bytes less the code
-
-QByteArray headerValue(const QByteArray &head, const QByteArray &name)
-{
-    for (const QByteArray &line : head.split('\n')) {
-        const qsizetype colon = line.indexOf(':');
-        if (colon > 0 && line.left(colon).trimmed().compare(name, Qt::CaseInsensitive) == 0)
-            return line.mid(colon + 1).trimmed();
-    }
-    return {};
-}
 
 bool isUtf8(const QByteArray &bytes)
 {
@@ -112,6 +106,11 @@ void CaptureConnection::onReadyRead()
     }
     if (!m_open) {
         m_input += bytes;
+        if (m_depthWaiting) { // the next request is read once this one is answered
+            if (m_input.size() > kMaxHandshakeBytes)
+                m_socket->abort();
+            return;
+        }
         if (!handleHandshake())
             return;
         m_parser.append(m_input);
@@ -157,6 +156,12 @@ bool CaptureConnection::handleHandshake()
     const QByteArray head = m_input.left(end);
     m_input.remove(0, end + 4);
     const QByteArray key = headerValue(head, "Sec-WebSocket-Key");
+    const QList<QByteArray> requestLine = head.left(head.indexOf("\r\n")).split(' ');
+    if (m_webSocket && key.isEmpty() && requestLine.size() >= 3 && requestLine[0] == "GET"
+        && !depthPathOf(requestLine[1]).isEmpty()) {
+        handleDepthRequest(head, requestLine[1]);
+        return false;
+    }
     if (!head.startsWith("GET ") || key.isEmpty()) {
         m_socket->write("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
         m_socket->disconnectFromHost();
@@ -173,6 +178,34 @@ bool CaptureConnection::handleHandshake()
     m_next = m_server->position();
     QTimer::singleShot(0, this, &CaptureConnection::pump);
     return true;
+}
+
+void CaptureConnection::handleDepthRequest(const QByteArray &head, const QByteArray &target)
+{
+    m_depthWaiting = true;
+    m_depthHead = head;
+    const QString symbol = QUrlQuery(QUrl(QString::fromLatin1(target))).queryItemValue(QStringLiteral("symbol"));
+    m_server->requestDepth(this, symbol);
+}
+
+void CaptureConnection::answerDepth(const QByteArray &status, const QByteArray &body)
+{
+    if (!m_socket || !m_depthWaiting)
+        return;
+    m_depthWaiting = false;
+    bool close = false;
+    m_socket->write(jsonAnswer(m_depthHead, status, body, &close));
+    m_depthHead.clear();
+    if (close) {
+        m_socket->disconnectFromHost();
+        return;
+    }
+    // A request that came meanwhile, on the next turn of the loop (the server is answering).
+    if (m_input.contains("\r\n\r\n"))
+        QTimer::singleShot(0, this, [this] {
+            if (!m_open && !m_depthWaiting && m_socket)
+                handleHandshake();
+        });
 }
 
 void CaptureConnection::send(const QByteArray &payload, bool base64)
@@ -226,12 +259,16 @@ void CaptureConnection::pump()
             m_readMore->start();
             break;
         }
-        if (status != CaptureWindow::Status::Ready)
-            break; // the end: the connection stays open and quiet
+        if (status != CaptureWindow::Status::Ready) {
+            m_server->captureEnded(); // the end: the connection stays open and quiet
+            break;
+        }
         if (item->passStart)
             m_baseUs = -1; // --loop: the pace starts over with the capture
         const CaptureFile::Entry &e = item->entry;
         if (e.kind == CaptureFile::Kind::Event) {
+            if (e.event == QLatin1String(capture::kBookSnapshotEvent))
+                m_server->bookSnapshotPassed(m_next, e.payload);
             ++m_next;
             if (e.event == QLatin1String("closed")) {
                 const QByteArray eventJson = e.payload; // the window may drop it in moveOn()

@@ -20,7 +20,9 @@ class CaptureServer;
 // When the window's slice of reading runs out, the rest waits for the next turn of the event
 // loop, so that nothing (SIGTERM included) waits for a long read. Answers pings and a client's
 // close; ignores what else the client sends (its subscriptions were answered in the recording
-// already).
+// already). A plain GET of a depth snapshot (RestAnswer.h) instead of a websocket upgrade is
+// answered by the server from the capture's snapshots (CaptureServer::requestDepth), now or
+// later; the connection is kept for the next request unless the client asks otherwise.
 // Thread contract: the server's thread. Owns its socket; deletes itself once it is gone.
 class CaptureConnection : public QObject {
     Q_OBJECT
@@ -30,6 +32,8 @@ public:
     void start();
     // The entry it sends next (the server's position until it is open).
     qint64 next() const;
+    // The answer to its depth request (CaptureServer).
+    void answerDepth(const QByteArray &status, const QByteArray &body);
 
 signals:
     void opened();
@@ -38,6 +42,7 @@ signals:
 private:
     void onReadyRead();
     bool handleHandshake();
+    void handleDepthRequest(const QByteArray &head, const QByteArray &target);
     void pump();
     void send(const QByteArray &payload, bool base64);
     void closeAsRecorded(const QByteArray &eventJson);
@@ -49,6 +54,8 @@ private:
     bool m_open = false;
     bool m_closing = false;
     bool m_closedEmitted = false;
+    bool m_depthWaiting = false; // a depth request is waiting for its answer
+    QByteArray m_depthHead;      // its header
     QByteArray m_input;
     WebSocketFrameParser m_parser;
     QTimer *m_timer = nullptr;    // the next message's recorded time

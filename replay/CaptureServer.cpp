@@ -1,7 +1,7 @@
 #include "CaptureServer.h"
 
+#include "BookEvents.h"
 #include "BuiltinCertificate.h"
-#include "CaptureConnection.h"
 
 #include <QSslCertificate>
 #include <QSslConfiguration>
@@ -13,6 +13,11 @@
 
 #include <algorithm>
 #include <utility>
+
+namespace {
+// Binance's answer to a symbol it does not list.
+constexpr char kInvalidSymbol[] = R"({"code":-1121,"msg":"Invalid symbol."})";
+} // namespace
 
 namespace streamscope::replay {
 
@@ -39,6 +44,77 @@ void CaptureServer::tidy()
     m_window.release(needed);
     for (const QString &message : m_window.takeProblems())
         emit problem(message);
+}
+
+void CaptureServer::answer(CaptureConnection *connection, DepthBook &book)
+{
+    book.served = true;
+    ++m_depthAnswers;
+    connection->answerDepth("200 OK", book.body);
+}
+
+void CaptureServer::requestDepth(CaptureConnection *connection, const QString &symbol)
+{
+    auto it = m_depth.find(symbol);
+    if (it != m_depth.end() && !it->body.isEmpty() && (!it->served || m_ended)) {
+        answer(connection, *it);
+        return;
+    }
+    if (m_ended || (it == m_depth.end() && m_depth.size() >= kMaxDepthBooks)) {
+        connection->answerDepth("400 Bad Request", kInvalidSymbol);
+        return;
+    }
+    if (it == m_depth.end())
+        it = m_depth.insert(symbol, DepthBook());
+    if (it->waiting.size() >= kMaxDepthWaiting) {
+        connection->answerDepth("429 Too Many Requests", R"({"code":-1003,"msg":"Too many requests waiting."})");
+        return;
+    }
+    it->waiting.append(connection);
+}
+
+void CaptureServer::bookSnapshotPassed(qint64 index, const QByteArray &eventJson)
+{
+    capture::BookSnapshotEvent e;
+    if (!capture::readBookSnapshot(eventJson, &e) || e.body.isEmpty())
+        return; // a failed fetch, or an answer the capture does not hold
+    auto it = m_depth.find(e.instrument);
+    if (it == m_depth.end()) {
+        if (m_depth.size() >= kMaxDepthBooks)
+            return;
+        it = m_depth.insert(e.instrument, DepthBook());
+    }
+    DepthBook &book = *it;
+    if (index <= book.index)
+        return; // another client passed it first
+    if (m_depthBytes - book.body.size() + e.body.size() > kMaxDepthBytes)
+        return;
+    m_depthBytes += e.body.size() - book.body.size();
+    book.body = std::move(e.body);
+    book.index = index;
+    book.served = false;
+    const QList<QPointer<CaptureConnection>> waiting = std::exchange(book.waiting, {});
+    for (const QPointer<CaptureConnection> &c : waiting)
+        if (c)
+            answer(c, book);
+}
+
+void CaptureServer::captureEnded()
+{
+    if (m_ended)
+        return;
+    m_ended = true;
+    for (DepthBook &book : m_depth) {
+        const QList<QPointer<CaptureConnection>> waiting = std::exchange(book.waiting, {});
+        for (const QPointer<CaptureConnection> &c : waiting) {
+            if (!c)
+                continue;
+            if (book.body.isEmpty())
+                c->answerDepth("400 Bad Request", kInvalidSymbol);
+            else
+                answer(c, book);
+        }
+    }
 }
 
 CaptureServer::~CaptureServer()

@@ -1,6 +1,7 @@
 #include "ReplayConnection.h"
 
 #include "DepthSnapshot.h"
+#include "RestAnswer.h"
 
 #include "ReplayServer.h"
 #include "ScenarioPool.h"
@@ -34,8 +35,6 @@ constexpr qsizetype kBatchBytes = 256 * 1024;
 constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
 // Plain HTTP GETs answered with the server time, as Binance's REST endpoints do.
 constexpr QByteArrayView kServerTimePaths[] = {"/api/v3/time", "/fapi/v1/time"};
-// Binance's REST depth snapshot, after an optional /<scenario> prefix (a book scenario's).
-constexpr QByteArrayView kDepthPath = "/api/v3/depth";
 constexpr qsizetype kMaxLineBytes = 1024 * 1024;
 constexpr quint64 kMaxPaceBurst = 100000; // messages per tick after a long backlog
 
@@ -56,17 +55,6 @@ QByteArray jsonText(const QJsonValue &value)
 {
     const QByteArray array = QJsonDocument(QJsonArray{value}).toJson(QJsonDocument::Compact);
     return array.mid(1, array.size() - 2);
-}
-
-QByteArray headerValue(const QByteArray &headers, const QByteArray &name)
-{
-    const QList<QByteArray> lines = headers.split('\n');
-    for (const QByteArray &line : lines) {
-        const qsizetype colon = line.indexOf(':');
-        if (colon > 0 && line.left(colon).trimmed().compare(name, Qt::CaseInsensitive) == 0)
-            return line.mid(colon + 1).trimmed();
-    }
-    return {};
 }
 
 } // namespace
@@ -259,14 +247,13 @@ void ReplayConnection::answerServerTime(const QByteArray &head, const QUrl &targ
 
 bool ReplayConnection::isDepthTarget(const QByteArray &target)
 {
-    const qsizetype query = target.indexOf('?');
-    const QByteArrayView path = QByteArrayView(target).first(query < 0 ? target.size() : query);
-    return path.endsWith(kDepthPath);
+    return !depthPathOf(target).isEmpty();
 }
 
+// Binance's REST depth snapshot, after an optional /<scenario> prefix (a book scenario's).
 void ReplayConnection::answerDepth(const QByteArray &head, const QUrl &target)
 {
-    QString scenario = target.path().chopped(qsizetype(kDepthPath.size()));
+    QString scenario = target.path().chopped(depthPathOf(target.path().toLatin1()).size());
     while (scenario.startsWith(QLatin1Char('/')))
         scenario.remove(0, 1);
     if (scenario.isEmpty())
@@ -295,10 +282,8 @@ void ReplayConnection::answerDepth(const QByteArray &head, const QUrl &target)
 
 void ReplayConnection::answerHttp(const QByteArray &head, const QByteArray &status, const QByteArray &body)
 {
-    const bool close = headerValue(head, "Connection").compare("close", Qt::CaseInsensitive) == 0
-        || head.left(head.indexOf("\r\n")).endsWith("HTTP/1.0");
-    m_socket->write("HTTP/1.1 " + status + "\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: "
-                    + QByteArray::number(body.size()) + (close ? "\r\nConnection: close" : "") + "\r\n\r\n" + body);
+    bool close = false;
+    m_socket->write(jsonAnswer(head, status, body, &close));
     if (close) {
         m_closing = true;
         m_socket->disconnectFromHost();

@@ -56,9 +56,10 @@ private:
     // clock offset like the event times; the connection is kept for further requests.
     static bool isServerTimeTarget(const QByteArray &target);
     void answerServerTime(const QByteArray &head, const QUrl &target);
-    // GET [/<scenario>]/api/v3/depth?symbol=S&limit=N (no upgrade): a book scenario's REST
-    // snapshot at the last diff its latest connection sent (DepthSnapshot.h); the scenario is
-    // the path's prefix, else the server's. The connection is kept for further requests.
+    // GET [/<scenario>]/api/v3/depth?symbol=S&limit=N (or /fapi/v1/depth; no upgrade,
+    // RestAnswer.h): a book scenario's REST snapshot at the last diff its latest connection sent
+    // (DepthSnapshot.h); the scenario is the path's prefix, else the server's. The connection is
+    // kept for further requests.
     static bool isDepthTarget(const QByteArray &target);
     void answerDepth(const QByteArray &head, const QUrl &target);
     // An answer to a plain HTTP request, closing the connection when the client asked to.

@@ -1,5 +1,7 @@
 #include "CaptureAnalysis.h"
 
+#include "BookEvents.h"
+#include "CaptureBooks.h"
 #include "CaptureReader.h"
 #include "protocol/MessageDecoder.h"
 #include "venues/VenueRegistry.h"
@@ -56,6 +58,26 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
     std::vector<double> bins; // message counts per bin
     int lastPercent = -1;
     capture::CaptureLine line;
+    CaptureBooks books(decoder);
+    // An event for the log: kept whole while small and within the bounds, else by its name only.
+    const auto keepEvent = [&](qint64 timeUs, const QString &name, const QByteArray &payload) {
+        if (a.events.size() >= options.maxEvents) {
+            ++a.eventsLeftOut;
+            return;
+        }
+        // An event is small; one that is not, or all of them together past a bound (a hostile
+        // file), are kept by name only.
+        const bool whole = payload.size() <= kMaxEventBytes && eventBytes + payload.size() <= kMaxEventsBytes;
+        const QByteArray json = whole
+            ? payload
+            : QJsonDocument(QJsonObject{{QStringLiteral("event"), name}}).toJson(QJsonDocument::Compact);
+        eventBytes += json.size();
+        a.events.append({timeUs, name.isEmpty() ? QStringLiteral("?") : name.left(64), json});
+    };
+    const auto keepBookEvents = [&] {
+        for (const CaptureEvent &e : books.takeEvents())
+            keepEvent(e.timeUs, e.name, e.json);
+    };
 
     while (reader.next(&line)) {
         if (options.cancel && options.cancel->load(std::memory_order_relaxed)) {
@@ -74,10 +96,14 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             first = false;
         }
         a.lastUs = std::max(a.lastUs, line.timeUs);
+        books.advance(line.timeUs);
 
         if (line.kind == capture::CaptureLine::Kind::Event) {
-            const QJsonObject o = QJsonDocument::fromJson(line.payload).object();
-            const QString name = o.value(QStringLiteral("event")).toString();
+            // A book snapshot's body (up to megabytes) is read by the books, not parsed here.
+            const bool bookSnapshot = capture::isEventNamed(line.payload, capture::kBookSnapshotEvent);
+            const QJsonObject o = bookSnapshot ? QJsonObject() : QJsonDocument::fromJson(line.payload).object();
+            const QString name = bookSnapshot ? QString::fromLatin1(capture::kBookSnapshotEvent)
+                                              : o.value(QStringLiteral("event")).toString();
             if (name == QLatin1String("capture") && !sawHeader) {
                 sawHeader = true;
                 if (const QString s = o.value(QStringLiteral("stream")).toString(); !s.isEmpty())
@@ -100,21 +126,13 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                     minEvent = std::int64_t(kMinPlausibleUs / usPerUnit);
                     maxEvent = std::int64_t(kMaxPlausibleUs / usPerUnit);
                 }
+                books.start(a.venue, o);
             }
             a.gaps += name == QLatin1String("gap") ? 1 : 0;
             a.reconnects += name == QLatin1String("reconnect") ? 1 : 0;
-            if (a.events.size() < options.maxEvents) {
-                // An event is small; one that is not, or all of them together past a bound (a
-                // hostile file), are kept by name only.
-                const bool whole =
-                    line.payload.size() <= kMaxEventBytes && eventBytes + line.payload.size() <= kMaxEventsBytes;
-                const QByteArray json = whole
-                    ? line.payload
-                    : QJsonDocument(QJsonObject{{QStringLiteral("event"), name}}).toJson(QJsonDocument::Compact);
-                eventBytes += json.size();
-                a.events.append({line.timeUs, name.isEmpty() ? QStringLiteral("?") : name.left(64), json});
-            } else
-                ++a.eventsLeftOut;
+            keepEvent(line.timeUs, name, bookSnapshot ? capture::withoutBody(line.payload) : line.payload);
+            if (books.event(line.payload))
+                keepBookEvents();
             continue;
         }
 
@@ -126,7 +144,8 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
         double latencyMs = qQNaN();
         if (parsed && !binary && line.payload.size() <= kMaxDecodedBytes) {
             DecodedFields fields;
-            if (decoder.decode(buffer.copy(line.payload.constData(), line.payload.size()), pointer, fields, *spec)) {
+            const MessageView view = buffer.copy(line.payload.constData(), line.payload.size());
+            if (decoder.decode(view, pointer, fields, *spec)) {
                 if (fields.eventTime >= minEvent && fields.eventTime <= maxEvent) {
                     // Both times lie within a few centuries of the epoch: the difference fits.
                     const auto latencyUs = qint64(double(line.timeUs) - double(fields.eventTime) * usPerUnit);
@@ -134,6 +153,10 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
                     latencyMs = double(latencyUs) / 1000.0;
                 } else if (fields.eventTime != DecodedFields::kNone) {
                     ++a.latency.invalid;
+                }
+                if (books.active()) { // last: it reads the message again, which ends the fields' views
+                    books.message(fields, view, a.messages);
+                    keepBookEvents();
                 }
             } else {
                 ++a.parseErrors;
@@ -168,6 +191,8 @@ CaptureAnalysis analyzeCapture(const QString &path, const CaptureAnalysisOptions
             ++a.messagesLeftOut;
         }
     }
+    a.books = books.books();
+    keepBookEvents();
     if (!reader.errorString().isEmpty())
         a.error = reader.errorString(); // what was read before stays
     a.truncated = reader.truncated();

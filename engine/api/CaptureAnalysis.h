@@ -3,8 +3,9 @@
 // A capture file (docs/capture.md) read back as an offline stream: its counts, its latency
 // histogram (receive time − the venue's event time, decoded by the engine's own decoder as a
 // live stream's are: Binance "E", Betfair "pt"), its message rate second by second over the
-// capture's own time span, its events, and its last messages for the inspector. What the
-// desktop app's File → Open capture shows.
+// capture's own time span, its events, its order books rebuilt by the live engine's rules
+// (CaptureBooks.h), and its last messages for the inspector. What the desktop app's File → Open
+// capture shows.
 //
 // Memory is bounded whatever the capture's size or content: the file is read line by line
 // (CaptureReader; a line over 64 MiB is skipped as malformed), the messages kept are the last
@@ -16,6 +17,7 @@
 // Thread contract: analyzeCapture() runs on any thread (a worker thread in the app: it reads
 // the whole file); it touches nothing shared. The result is a plain value.
 
+#include "BookStatus.h"
 #include "LatencySnapshot.h"
 #include "RedactedUrl.h"
 #include "StreamRecords.h"
@@ -65,7 +67,13 @@ struct CaptureAnalysis {
     QVector<double> rate;    // messages per second in each bin, from firstUs
     int rateBinSeconds = 1;
 
-    QVector<CaptureEvent> events; // the first maxEvents (the "capture" line included)
+    // The order books rebuilt from the capture (CaptureBooks.h), one per instrument, as the live
+    // stream's were; empty when its stream keeps none.
+    QVector<BookStatus> books;
+
+    // The first maxEvents (the "capture" line included), and the rebuilt books' events ("book",
+    // "book_desync") among them at their recorded times.
+    QVector<CaptureEvent> events;
     quint64 eventsLeftOut = 0;
     QVector<InspectedMessage> lastMessages; // oldest first
     quint64 messagesLeftOut = 0;            // messages not in lastMessages (older ones)

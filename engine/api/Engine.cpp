@@ -114,13 +114,16 @@ CaptureRecorder::Identity captureIdentity(const StreamConfig &config)
         identity.latencyField = config.latencyField;
         identity.latencyUnit = latencyUnitName(config.latencyUnit);
     }
+    identity.futures = config.futures;
+    identity.book = config.book;
     return identity;
 }
 
 bool sameIdentity(const CaptureRecorder::Identity &a, const CaptureRecorder::Identity &b)
 {
     return a.stream == b.stream && a.venue == b.venue && a.url == b.url && a.mode == b.mode
-        && a.latencyField == b.latencyField && a.latencyUnit == b.latencyUnit;
+        && a.latencyField == b.latencyField && a.latencyUnit == b.latencyUnit && a.futures == b.futures
+        && a.book == b.book;
 }
 
 constexpr qint64 kMiB = 1024 * 1024;

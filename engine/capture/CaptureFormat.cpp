@@ -1,7 +1,5 @@
 #include "CaptureFormat.h"
 
-#include <QtCore/QJsonDocument>
-
 #include <algorithm>
 #include <cstring>
 
@@ -135,19 +133,6 @@ void appendEventLine(std::string &out, qint64 epochUs, const QByteArray &json)
     out[start + kTimeChars] = kEventSeparator;
     out.append(json.constData(), std::size_t(json.size()));
     out.push_back('\n');
-}
-
-QByteArray eventJson(const QString &name, const QJsonObject &fields)
-{
-    QByteArray out =
-        "{\"event\":" + QJsonDocument(QJsonObject{{QStringLiteral("e"), name}}).toJson(QJsonDocument::Compact).mid(5);
-    out.chop(1); // the closing brace of {"e":"name"}
-    const QByteArray rest = QJsonDocument(fields).toJson(QJsonDocument::Compact);
-    if (rest.size() > 2)
-        out += ',' + rest.mid(1);
-    else
-        out += '}';
-    return out;
 }
 
 QString fileName(const QString &stream, qint64 epochUs, int serial, bool compress)

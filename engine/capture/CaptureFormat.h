@@ -11,10 +11,9 @@
 // Thread contract: pure functions, any thread. The append functions only grow `out`, so a
 // reused string allocates nothing once it is large enough.
 
-#include "CaptureReader.h" // kTimeChars, the separators, parseTime(): shared with the readers
+#include "CaptureReader.h" // kTimeChars, the separators, parseTime(), eventJson(): shared with the readers
 
 #include <QtCore/QByteArray>
-#include <QtCore/QJsonObject>
 #include <QtCore/QString>
 
 #include <cstddef>
@@ -37,9 +36,7 @@ bool decodeBase64(const char *text, std::size_t len, QByteArray *out);
 
 void appendMessageLine(std::string &out, qint64 epochUs, const char *data, std::size_t len, bool binary);
 void appendEventLine(std::string &out, qint64 epochUs, const QByteArray &json);
-// An event's JSON object: {"event": name, ...fields}, "event" first so that a reader sees what
-// the line is at once (QJsonObject sorts keys).
-QByteArray eventJson(const QString &name, const QJsonObject &fields);
+// An event's JSON object is eventJson() (CaptureReader.h).
 
 // The file name of a capture: "<stream>-<UTC yyyyMMddTHHmmss>Z[_N].ndjson[.zst]"; characters
 // of the stream's name other than letters, digits, '.', '_' and '-' become '_'.

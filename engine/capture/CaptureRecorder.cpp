@@ -38,7 +38,11 @@ CaptureRecorder::~CaptureRecorder()
 
 void CaptureRecorder::event(qint64 timeUs, const QString &name, QJsonObject fields)
 {
-    const QByteArray json = capture::eventJson(name, fields);
+    eventJson(timeUs, capture::eventJson(name, fields));
+}
+
+void CaptureRecorder::eventJson(qint64 timeUs, const QByteArray &json)
+{
     if (!m_ring.push(CaptureRing::Kind::Event, timeUs, json.constData(), std::size_t(json.size())))
         m_ringDrops.add();
 }
@@ -86,6 +90,12 @@ QJsonObject CaptureRecorder::headerObject(const Identity &identity, bool compres
         o.insert(QStringLiteral("latency_field"), identity.latencyField);
         o.insert(QStringLiteral("latency_unit"), identity.latencyUnit);
     }
+    // What decides the stream's book rules beyond its venue and URL, so that a reader rebuilds
+    // its books as the stream kept them (api/CaptureBooks).
+    if (identity.futures)
+        o.insert(QStringLiteral("futures"), true);
+    if (!identity.book)
+        o.insert(QStringLiteral("book"), false);
     return o;
 }
 

@@ -43,6 +43,8 @@ public:
         QString hostClock = QStringLiteral("unknown");
         QString latencyField; // the stream's own event-time JSON pointer; empty: the venue's
         QString latencyUnit;  // its unit ("ms"), with latencyField
+        bool futures = false; // a Binance USD-M futures stream on a host that does not say so
+        bool book = true;     // false: the stream keeps no order books ("book": false)
     };
 
     CaptureRecorder(const RecordConfig &config, Identity identity, qint64 startedMs);
@@ -65,6 +67,10 @@ public:
     }
     // Worker thread: an event line ({"event": name, ...fields}).
     void event(qint64 timeUs, const QString &name, QJsonObject fields = {});
+    // Worker thread: an event line already written as JSON (eventJson()), at most
+    // maxEventBytes(); a longer one is dropped and counted.
+    void eventJson(qint64 timeUs, const QByteArray &json);
+    std::size_t maxEventBytes() const { return m_ring.maxPayload(); }
 
     // Any thread.
     RecordStatus status() const;

@@ -70,7 +70,11 @@ FlightRecorder::~FlightRecorder()
 
 void FlightRecorder::event(qint64 timeUs, const QString &name, const QJsonObject &fields)
 {
-    const QByteArray json = capture::eventJson(name, fields);
+    eventJson(timeUs, capture::eventJson(name, fields));
+}
+
+void FlightRecorder::eventJson(qint64 timeUs, const QByteArray &json)
+{
     if (!m_ring.push(CaptureRing::Kind::Event, timeUs, json.constData(), std::size_t(json.size())))
         m_eventDrops.add();
 }

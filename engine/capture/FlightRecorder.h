@@ -54,6 +54,9 @@ public:
     }
     // Worker thread: an event line ({"event": name, ...fields}).
     void event(qint64 timeUs, const QString &name, const QJsonObject &fields = {});
+    // Worker thread: an event line already written as JSON, at most maxEventBytes().
+    void eventJson(qint64 timeUs, const QByteArray &json);
+    std::size_t maxEventBytes() const { return m_ring.maxPayload(); }
 
     // Any thread.
     void setKeepMs(qint64 keepMs) { m_keepMs.store(keepMs, std::memory_order_relaxed); }

@@ -1,5 +1,7 @@
 #include "CaptureReader.h"
 
+#include <QtCore/QJsonDocument>
+
 #include <zstd.h>
 #include <zstd_errors.h>
 
@@ -41,6 +43,19 @@ bool isZstdMagic(const QByteArray &bytes)
 }
 
 } // namespace
+
+QByteArray eventJson(const QString &name, const QJsonObject &fields)
+{
+    QByteArray out =
+        "{\"event\":" + QJsonDocument(QJsonObject{{QStringLiteral("e"), name}}).toJson(QJsonDocument::Compact).mid(5);
+    out.chop(1); // the closing brace of {"e":"name"}
+    const QByteArray rest = QJsonDocument(fields).toJson(QJsonDocument::Compact);
+    if (rest.size() > 2)
+        out += ',' + rest.mid(1);
+    else
+        out += '}';
+    return out;
+}
 
 bool parseTime(const char *text, std::size_t len, qint64 *epochUs)
 {

@@ -16,6 +16,7 @@
 #include "InputFile.h"
 
 #include <QtCore/QByteArray>
+#include <QtCore/QJsonObject>
 #include <QtCore/QString>
 
 #include <atomic>
@@ -28,6 +29,10 @@ constexpr int kTimeChars = 27; // "YYYY-MM-DDTHH:MM:SS.uuuuuuZ"
 constexpr char kMessageSeparator = ' ';
 constexpr char kBase64Separator = '=';
 constexpr char kEventSeparator = '#';
+
+// An event's JSON object: {"event": name, ...fields}, "event" first so that a reader sees what
+// the line is at once (QJsonObject sorts keys). Shared with the writers (capture/CaptureFormat).
+QByteArray eventJson(const QString &name, const QJsonObject &fields);
 
 // The time of a line (its first kTimeChars characters); false if it is not one.
 bool parseTime(const char *text, std::size_t len, qint64 *epochUs);

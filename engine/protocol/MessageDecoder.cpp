@@ -27,6 +27,17 @@ QString MessageDecoder::simdjsonVersion()
     return QStringLiteral(QT_STRINGIFY(SIMDJSON_VERSION));
 }
 
+bool MessageDecoder::isJsonObject(const MessageView &message)
+{
+    if (!message.padded || !message.isWhole())
+        return false;
+    simdjson::dom::parser parser;
+    simdjson::dom::element root;
+    if (parser.parse(message.data, std::size_t(message.size), false).get(root) != simdjson::SUCCESS)
+        return false;
+    return root.type() == simdjson::dom::element_type::OBJECT;
+}
+
 QString MessageDecoder::lastError() const
 {
     const auto code = simdjson::error_code(m_lastError);

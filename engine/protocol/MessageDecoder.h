@@ -166,6 +166,10 @@ public:
     // three, strings or numbers; a version that is not an int64); lastError() says which.
     // Nothing is allocated.
     bool decodeLadders(const MessageView &message, const LadderKeys &keys, LadderSink &sink);
+    // Whether a whole padded message is one valid JSON object, every byte of it checked
+    // (simdjson's DOM parser; the walks above skip what they do not read). It allocates a parser
+    // the message's size: off the hot path only (a REST snapshot kept in a capture, BookKeeper).
+    static bool isJsonObject(const MessageView &message);
 
     // What went wrong: "not valid JSON (...)" or "field "E" has the wrong type (...)".
     QString lastError() const;

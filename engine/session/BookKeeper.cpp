@@ -148,6 +148,7 @@ void BookKeeper::reset()
         m_dirty = true;
         return;
     }
+    recordReset();
     for (const auto &item : m_books.items()) {
         Entry &e = item->value;
         if (QNetworkReply *r = e.reply) {
@@ -231,6 +232,7 @@ void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
         e.sync->auditRequested(nowMs);
     else
         e.sync->snapshotRequested(nowMs);
+    recordRequest(e, audit);
     QNetworkReply *reply = m_manager->get(request);
     e.reply = reply;
     e.replyIsAudit = audit;
@@ -264,21 +266,28 @@ void BookKeeper::onReply(Entry *e, QNetworkReply *reply, bool audit)
         why = QStringLiteral("HTTP status %1: %2").arg(status).arg(peerText(body, LevelReader::kQuotedChars));
     else if (readAnswer(m_decoder, m_rules, answerKeys(*e), body, id, levels, why))
         why.clear();
+    recordAnswer(*e, audit, body, id, why);
+    applyAnswer(*e, audit, id, levels, why, nowMs);
+}
+
+void BookKeeper::applyAnswer(Entry &e, bool audit, std::int64_t id, const std::vector<LevelChange> &levels,
+                             const QString &why, qint64 nowMs)
+{
     const bool ok = why.isEmpty();
     if (audit) {
         if (ok)
-            e->sync->onAuditSnapshot(id, levels);
+            e.sync->onAuditSnapshot(id, levels);
         else
-            e->sync->onAuditFailed();
+            e.sync->onAuditFailed();
         if (!ok && m_status.allow(EventKind::Info))
             m_status.emitEvent(EventKind::Info,
-                               QStringLiteral("book %1: audit snapshot failed: %2").arg(e->sync->instrument(), why));
+                               QStringLiteral("book %1: audit snapshot failed: %2").arg(e.sync->instrument(), why));
     } else if (ok) {
-        e->sync->onSnapshot(id, levels, nowMs);
+        e.sync->onSnapshot(id, levels, nowMs);
     } else {
-        e->sync->onSnapshotFailed(why, nowMs);
+        e.sync->onSnapshotFailed(why, nowMs);
     }
-    report(*e);
+    report(e);
     m_dirty = true;
 }
 

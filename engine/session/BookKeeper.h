@@ -19,7 +19,12 @@
 //     crosses (at most ten of a kind a second, EventThrottle); each side pruned to the
 //     snapshot's depth (BookSync::prune);
 //   - reset() when the connections went: every book starts over;
-//   - copyDepth(): the depth ladder's copy of one book's top levels (book/DepthCopy), on request.
+//   - copyDepth(): the depth ladder's copy of one book's top levels (book/DepthCopy), on request;
+//   - when the stream records (a capture or the flight recorder): each snapshot asked for, each
+//     answer handed to a book and each reset as capture events (io/BookEvents.h, written by
+//     BookKeeperCapture.cpp), in order with the messages; a capture read back (api/
+//     CaptureAnalysis) hands them to a keeper of its own (recordedRequest(), recordedAnswer(),
+//     reset()), which rebuilds the same books by the same code.
 // One instrument's desync fetches that instrument's snapshot only; the others go on.
 // A venue whose snapshot comes in the stream (BookRules::snapshotSource() Stream) fetches no
 // snapshot to sync: its snapshot and update messages (BookRules::classify()) go to the instrument's
@@ -39,6 +44,7 @@
 #include "book/BookSync.h"
 #include "protocol/MessageDecoder.h"
 
+#include <QtCore/QByteArray>
 #include <QtCore/QHash>
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
@@ -98,6 +104,13 @@ public:
     void reset();
     void tick(qint64 nowMs);
 
+    // A capture read back (no network): the recorded request and answer of an instrument's
+    // snapshot, at the recorded time. `body` is the answer as received; `error` (the fetch
+    // failed) or, without either, the snapshot is missing from the capture.
+    void recordedRequest(const QString &instrument, bool audit, qint64 nowMs);
+    void recordedAnswer(const QString &instrument, bool audit, const QByteArray &body, const QString &error,
+                        qint64 nowMs);
+
     int bookCount() const { return m_books.size(); }
     // Diff events of instruments beyond kMaxBooks or with names we do not take.
     quint64 untracked() const { return m_untracked; }
@@ -148,6 +161,14 @@ private:
     void fetchAudits(qint64 nowMs);
     QUrl streamAuditUrl(const Entry &entry, QString &why) const;
     MessageDecoder::LevelKeys answerKeys(const Entry &entry) const;
+    // An answer (read, or failed with `why`) handed to the entry's book.
+    void applyAnswer(Entry &entry, bool audit, std::int64_t id, const std::vector<book::LevelChange> &levels,
+                     const QString &why, qint64 nowMs);
+    // The capture events of a request, an answer and a reset, when the stream records (BookKeeperCapture.cpp).
+    void recordRequest(const Entry &entry, bool audit);
+    void recordAnswer(const Entry &entry, bool audit, const QByteArray &body, std::int64_t id, const QString &why);
+    void recordReset();
+    Entry *entryFor(const QString &instrument);
     void refill(qint64 nowMs);
     void pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs);
     void report(Entry &entry);

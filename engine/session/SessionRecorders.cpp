@@ -3,6 +3,9 @@
 #include "capture/CaptureRecorder.h"
 #include "capture/FlightRecorder.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace streamscope {
 
 SessionRecorders::SessionRecorders() = default;
@@ -35,6 +38,24 @@ void SessionRecorders::event(qint64 wallUs, const QString &name, const QJsonObje
         m_recorder->event(wallUs, name, fields);
     if (m_flight)
         m_flight->event(wallUs, name, fields);
+}
+
+void SessionRecorders::eventJson(qint64 wallUs, const QByteArray &json)
+{
+    if (m_recorder)
+        m_recorder->eventJson(wallUs, json);
+    if (m_flight)
+        m_flight->eventJson(wallUs, json);
+}
+
+qsizetype SessionRecorders::maxEventBytes() const
+{
+    std::size_t most = std::size_t(std::numeric_limits<qsizetype>::max());
+    if (m_recorder)
+        most = std::min(most, m_recorder->maxEventBytes());
+    if (m_flight)
+        most = std::min(most, m_flight->maxEventBytes());
+    return qsizetype(most);
 }
 
 QStringList SessionRecorders::takeNews()

@@ -38,6 +38,10 @@ public:
     void message(qint64 receivedUs, const char *data, qsizetype len, bool binary);
     // An event line, when one is on.
     void event(qint64 wallUs, const QString &name, const QJsonObject &fields);
+    // An event line already written as JSON (capture::eventJson()), of at most maxEventBytes().
+    void eventJson(qint64 wallUs, const QByteArray &json);
+    // The longest event line every recorder on takes (a quarter of its buffer).
+    qsizetype maxEventBytes() const;
     // On the tick: what the writer thread reported since the last call, as event texts.
     QStringList takeNews();
 

@@ -62,4 +62,15 @@ bool SessionStatus::recording() const
     return m_recorders.any();
 }
 
+void SessionStatus::recordJson(const QByteArray &json)
+{
+    if (m_recorders.any())
+        m_recorders.eventJson(m_clock.wallUs(), json);
+}
+
+qsizetype SessionStatus::recordLimit() const
+{
+    return m_recorders.maxEventBytes();
+}
+
 } // namespace streamscope

@@ -34,6 +34,9 @@ public:
     void record(const QString &name, const QJsonObject &fields);
     // Whether record() writes anything (spares building a line that goes nowhere).
     bool recording() const;
+    // A capture event line already written as JSON, of at most recordLimit() bytes.
+    void recordJson(const QByteArray &json);
+    qsizetype recordLimit() const;
 
 private:
     StreamShared &m_shared;

@@ -40,9 +40,11 @@ void StreamSession::setServerTimeService(ServerTimeService *service)
 
 StreamSession::~StreamSession()
 {
+    // The books go with the session: no reset (which a recording would keep as the books
+    // starting over, the last thing a capture of them says).
+    m_lifecycle.setBooks(nullptr);
     // While every part is still there: the venue may act on its connections' end.
     m_lifecycle.dropConnections();
-    m_lifecycle.setBooks(nullptr);
     m_router.setBooks(nullptr);
 }
 

@@ -1,5 +1,5 @@
 // File → Open capture: a capture shown as an offline row (messages, histogram, rate over its
-// own span, events), the errors of a bad capture, and the row's record button.
+// own span, events, order books rebuilt), the errors of a bad capture, and the row's record button.
 #include "../common/TimeFactor.h"
 #include "CaptureController.h"
 #include "CaptureList.h"
@@ -169,6 +169,7 @@ class tst_OpenCapture : public QObject {
 private slots:
     void initTestCase();
     void opensACaptureAsAnOfflineRow();
+    void aCapturesBooksInItsRow();
     void keepsTheInspectorsCap();
     void truncatedAndMalformedCaptures();
     void recordButtonThenOpenTheRecording();
@@ -324,6 +325,49 @@ void tst_OpenCapture::opensACaptureAsAnOfflineRow()
     QVERIFY(w.capture()->close(second));
     QCOMPARE(w.streamModel()->rowCount(), 0);
     QVERIFY(!w.capture()->close(second));
+}
+
+// A Bybit depth capture (its snapshots in the stream): a snapshot, a delta, a real gap, the
+// snapshot the resubscribe brought. The row's Book column shows the rebuilt book, and the event
+// log its loss of sync, as a warning at the message that showed it.
+void tst_OpenCapture::aCapturesBooksInItsRow()
+{
+    const auto message = [](const char *type, qint64 u, const char *bids) {
+        return QStringLiteral(R"({"topic":"orderbook.50.BTCUSDT","type":"%1","ts":1764590400000,)"
+                              R"("data":{"s":"BTCUSDT","b":%2,"a":[["16611.00","0.029"]],"u":%3,"seq":%4}})")
+            .arg(QLatin1String(type), QLatin1String(bids))
+            .arg(u)
+            .arg(u + 7000000)
+            .toUtf8();
+    };
+    QByteArray text = eventLine(kT0,
+                                R"({"event":"capture","format":1,"mode":"parsed","stream":"bybit-books",)"
+                                R"("url":"wss://stream.bybit.com/v5/public/spot","venue":"bybit"})");
+    const QList<QByteArray> messages{
+        message("snapshot", 100, R"([["16493.50","0.006"]])"), message("delta", 101, R"([["16490.00","1"]])"),
+        message("delta", 103, R"([["16491.00","1"]])"), message("snapshot", 200, R"([["16480.00","2"]])")};
+    for (int i = 0; i < messages.size(); ++i)
+        text += timeText(kT0 + (i + 1) * 1'000'000) + ' ' + messages[i] + '\n';
+    const QString path = m_dir.filePath(QStringLiteral("bybit-books.ndjson"));
+    QVERIFY(writeFile(path, text));
+
+    Engine engine;
+    MainWindow w(&engine);
+    openThroughAction(w, path);
+    QTRY_COMPARE_WITH_TIMEOUT(w.captures()->captures().size(), 1, scaledMs(10000));
+    const StreamId id = w.captures()->captures().first().id;
+    QCOMPARE(cell(w, id, StreamTableModel::ColBook), QStringLiteral("synced 1/1"));
+    QCOMPARE(w.streamModel()->row(id)->snap.books.first().resyncs, quint64(1));
+    bool sawDesync = false;
+    for (const EventLogModel::Entry *e : eventsOf(w, QStringLiteral("bybit-books (capture)"))) {
+        if (e->kind != QLatin1String("book_desync"))
+            continue;
+        sawDesync = true;
+        QCOMPARE(e->severity, EventLogModel::Severity::Warning);
+        QCOMPARE(e->timeMs, (kT0 + 3'000'000) / 1000);
+        QVERIFY2(e->text.contains(QLatin1String("message: 3")), qPrintable(e->text));
+    }
+    QVERIFY(sawDesync);
 }
 
 void tst_OpenCapture::keepsTheInspectorsCap()

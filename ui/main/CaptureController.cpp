@@ -53,7 +53,8 @@ QString eventText(const CaptureEvent &e)
 
 EventLogModel::Severity severityOf(const QString &event)
 {
-    if (event == QLatin1String("closed") || event == QLatin1String("gap") || event == QLatin1String("reconnect"))
+    if (event == QLatin1String("closed") || event == QLatin1String("gap") || event == QLatin1String("reconnect")
+        || event == QLatin1String("book_desync"))
         return EventLogModel::Severity::Warning;
     return EventLogModel::Severity::Info;
 }

@@ -119,6 +119,7 @@ StreamSnapshot CaptureList::snapshotOf(const CaptureAnalysis &a, StreamId id)
     s.lastMessageMs = a.lastUs / 1000;
     s.lastDataMs = a.lastUs / 1000;
     s.latency = a.latency;
+    s.books = a.books; // rebuilt from the capture (the Book column, Details)
     return s;
 }
 
