@@ -10,6 +10,7 @@
 
 #include "AgentConfig.h"
 #include "FlightConfig.h"
+#include "InstrumentSymbol.h"
 #include "NotifyTarget.h"
 #include "StreamConfig.h"
 
@@ -36,6 +37,9 @@ struct Workspace {
     FlightConfig flight;
     // The headless agents the desktop application watches ("agents"); headless mode ignores them.
     QVector<AgentConfig> agents;
+    // The user's instrument mapping for the cross-venue view ("instrument_aliases": a venue's
+    // spelling → a normalised name; docs/venues.md, "One instrument across venues").
+    InstrumentAliases instrumentAliases;
 
     struct LoadResult {
         bool ok = false;

@@ -136,8 +136,7 @@ void BookKeeper::tickStream(qint64 nowMs)
     }
     for (const auto &item : m_books.items())
         tickBook(item->value, nowMs, item->value.sync->streamDepth());
-    if (m_dirty)
-        publish();
+    publishIfDue(nowMs);
 }
 
 } // namespace streamscope

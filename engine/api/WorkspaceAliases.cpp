@@ -1,0 +1,53 @@
+// The workspace's "instrument_aliases" (docs/workspace.md): a venue's spelling of an instrument
+// → the normalised name the cross-venue view compares it by.
+
+#include "WorkspaceReader.h"
+
+#include "PeerText.h"
+
+namespace streamscope::workspace_detail {
+
+bool readInstrumentAliases(const QJsonObject &object, Workspace::LoadResult &result, const QString &file,
+                           InstrumentAliases &out)
+{
+    const QString path = QStringLiteral("instrument_aliases");
+    const auto fail = [&](const QString &what) {
+        result.error = QStringLiteral("%1: %2").arg(file, what);
+        return false;
+    };
+    if (object.size() > InstrumentAliases::kMaxAliases)
+        return fail(QStringLiteral("%1: expected at most %2 aliases, found %3")
+                        .arg(path)
+                        .arg(InstrumentAliases::kMaxAliases)
+                        .arg(object.size()));
+    QMap<QString, QString> map;
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        // The key is the user's text: escaped, so that a control character shows as such.
+        const QString where = QStringLiteral("%1.\"%2\"").arg(path, peerText(it.key().left(64)));
+        if (normalizedInstrument(it.key()).isEmpty())
+            return fail(QStringLiteral("%1: expected an instrument name as a venue spells it (letters, digits and "
+                                       "- / _ :, at most %2 characters)")
+                            .arg(where)
+                            .arg(kMaxInstrumentNameChars));
+        if (!it.value().isString())
+            return fail(QStringLiteral("%1: expected a string, found %2").arg(where, ObjectReader::typeName(*it)));
+        const QString value = it.value().toString();
+        if (!isNormalizedInstrument(value))
+            return fail(QStringLiteral("%1: expected a normalised name such as \"BTC-USD\" (capitals, parts "
+                                       "joined by -), found \"%2\"")
+                            .arg(where, peerText(value.left(64))));
+        map.insert(it.key(), value);
+    }
+    out = InstrumentAliases(map);
+    return true;
+}
+
+QJsonObject instrumentAliasesToJson(const InstrumentAliases &aliases)
+{
+    QJsonObject o;
+    for (auto it = aliases.map().cbegin(); it != aliases.map().cend(); ++it)
+        o.insert(it.key(), it.value());
+    return o;
+}
+
+} // namespace streamscope::workspace_detail
