@@ -47,7 +47,10 @@ WorkspaceController::WorkspaceController(Engine *engine, alerts::AlertService *a
     connect(m_keychain, &KeychainStore::loaded, this, &WorkspaceController::onSecretLoaded);
     connect(m_keychain, &KeychainStore::failed, this, &WorkspaceController::keychainFailed);
     if (m_alerts)
+    {
         connect(&m_alerts->monitor(), &alerts::AlertMonitor::rulesChanged, this, [this] { setModified(true); });
+        connect(m_alerts, &alerts::AlertService::instrumentAliasesChanged, this, [this] { setModified(true); });
+    }
     updateTitle();
 }
 
@@ -70,6 +73,7 @@ Workspace WorkspaceController::current() const
         }
         ws.alerts = AlertRule::toJson(rules);
         ws.notify = m_alerts->destinations();
+        ws.instrumentAliases = m_alerts->crossVenue().aliases();
     }
     if (m_layout.save)
         ws.layout = m_layout.save();
@@ -117,8 +121,10 @@ void WorkspaceController::apply(const Loaded &loaded, const QString &path)
     for (const StreamConfig &c : ws.streams)
         allTargets += c.notify;
     loadNotifySecrets(allTargets);
-    if (m_alerts)
+    if (m_alerts) {
         m_alerts->setDestinations(ws.notify, ws.streams);
+        m_alerts->setInstrumentAliases(ws.instrumentAliases);
+    }
     if (m_layout.restore)
         m_layout.restore(ws.layout);
     loadAgentSecrets(ws.agents);
