@@ -48,6 +48,8 @@ public:
     // once a second before the streams' evaluate(); emits crossVenueUpdated().
     void updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs);
     const CrossVenueMonitor &crossVenue() const { return m_crossVenue; }
+    // When a venue is flagged (CrossVenueMonitor::Settings; its defaults unless set).
+    void setCrossVenueSettings(const CrossVenueMonitor::Settings &settings) { m_crossVenue.setSettings(settings); }
     // The user's instrument mapping (the workspace's "instrument_aliases"; configure() sets it);
     // emits instrumentAliasesChanged() when it differs.
     void setInstrumentAliases(const InstrumentAliases &aliases);

@@ -1,5 +1,5 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details|capture|book [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|inspector|details|capture|book|crossvenue [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
@@ -17,8 +17,10 @@
 //       Qt's helpers) apart, as % of one core over the measured seconds
 
 #include "../books/BookVenueServer.h"
+#include "../books/SnapshotVenueServer.h"
 
 #include "CaptureController.h"
+#include "CrossVenuePane.h"
 #include "DemoWorkspace.h"
 #include "DepthLadder.h"
 #include "Engine.h"
@@ -315,6 +317,61 @@ private:
     qsizetype m_next = 0;
 };
 
+// The `crossvenue` scene's other venues: the book scene's instruments on an OKX-like and a
+// Bybit-like venue, their mids near the Binance-like venue's (which stay put), moving a little
+// every second; the Bybit-like venue's BTC about 90 bps above.
+class CrossVenueScene {
+public:
+    bool start()
+    {
+        if (!m_okx.listen() || !m_bybit.listen())
+            return false;
+        step();
+        QObject::connect(&m_timer, &QTimer::timeout, [this] { step(); });
+        m_timer.start(1000);
+        return true;
+    }
+    QVector<StreamConfig> streams() const
+    {
+        StreamConfig okx;
+        okx.name = QStringLiteral("okx-books");
+        okx.venue = Venue("okx");
+        okx.url = m_okx.url();
+        StreamConfig bybit;
+        bybit.name = QStringLiteral("bybit-books");
+        bybit.venue = Venue("bybit");
+        bybit.url = m_bybit.url();
+        for (const Pair &p : kPairs) {
+            okx.subscribe << QStringLiteral("books:%1-USDT").arg(p.base);
+            bybit.subscribe << QStringLiteral("orderbook.50:%1USDT").arg(p.base);
+        }
+        return {okx, bybit};
+    }
+
+private:
+    struct Pair {
+        const char *base;
+        double mid;
+        double tick;
+    };
+    static constexpr Pair kPairs[] = {{"BTC", 97123.0, 0.1}, {"ETH", 3615.0, 0.01}, {"SOL", 234.10, 0.01}};
+    void step()
+    {
+        std::uniform_int_distribution<int> jitter(-3, 3);
+        for (const Pair &p : kPairs) {
+            const QString base = QLatin1String(p.base);
+            m_okx.setMid(base + QStringLiteral("-USDT"), p.mid + jitter(m_rng) * p.tick, p.tick);
+            const double away = base == QLatin1String("BTC") ? p.mid * 0.009 : 0.0;
+            m_bybit.setMid(base + QStringLiteral("USDT"), p.mid + away + jitter(m_rng) * p.tick, p.tick);
+        }
+    }
+
+    testing::SnapshotVenueServer m_okx{testing::SnapshotVenueServer::Shape::Okx};
+    testing::SnapshotVenueServer m_bybit{testing::SnapshotVenueServer::Shape::Bybit};
+    std::mt19937_64 m_rng{20261202};
+    QTimer m_timer;
+};
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
@@ -334,6 +391,7 @@ int main(int argc, char **argv)
     Engine engine;
     ui::MainWindow window(&engine);
     BookScene books;
+    CrossVenueScene venues;
     if (scene == QLatin1String("book")) {
         if (!books.start()) {
             qCritical("the book scene's venue could not listen on 127.0.0.1");
@@ -341,6 +399,15 @@ int main(int argc, char **argv)
         }
         Workspace ws = demo.workspace();
         ws.streams.prepend(books.stream());
+        window.setWorkspace(ws, QString());
+    } else if (scene == QLatin1String("crossvenue")) {
+        if (!books.start() || !venues.start()) {
+            qCritical("the cross-venue scene's venues could not listen on 127.0.0.1");
+            return 1;
+        }
+        Workspace ws;
+        ws.streams = {books.stream()};
+        ws.streams += venues.streams();
         window.setWorkspace(ws, QString());
     } else {
         window.setWorkspace(demo.workspace(), QString());
@@ -459,6 +526,12 @@ int main(int argc, char **argv)
                 window.detailsDock()->raise();
                 window.resizeDocks({window.detailsDock()}, {420}, Qt::Vertical);
             });
+    } else if (scene == QLatin1String("crossvenue")) {
+        QTimer::singleShot(1000, &window, [&window] {
+            window.crossVenueDock()->show();
+            window.crossVenueDock()->raise();
+            window.resizeDocks({window.crossVenueDock()}, {window.width() * 62 / 100}, Qt::Horizontal);
+        });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {
             window.streamTable()->selectRow(1);
