@@ -162,7 +162,8 @@ void CrossVenueMonitor::fillSample(StreamId stream, AlertMonitor::Sample &sample
             if (q.stream != stream)
                 continue;
             if (std::isfinite(q.deviationBps)
-                && (!std::isfinite(sample.crossVenueBps) || std::abs(q.deviationBps) > std::abs(sample.crossVenueBps))) {
+                && (!std::isfinite(sample.crossVenueBps)
+                    || std::abs(q.deviationBps) > std::abs(sample.crossVenueBps))) {
                 sample.crossVenueBps = q.deviationBps;
                 sample.crossVenueInstrument = inst.instrument;
             }

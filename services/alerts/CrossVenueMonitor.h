@@ -44,17 +44,17 @@ struct CrossVenueQuote {
     double mid = qQNaN();     // (best bid + best ask) / 2
     double bestBid = qQNaN(); // prices as decimals
     double bestAsk = qQNaN();
-    double latencyMs = qQNaN(); // the stream's latency p50 over its last seconds
-    qint64 ageMs = -1;          // since the stream's last data message; -1 none yet
+    double latencyMs = qQNaN();    // the stream's latency p50 over its last seconds
+    qint64 ageMs = -1;             // since the stream's last data message; -1 none yet
     double deviationBps = qQNaN(); // (mid − median of the others) / that median × 10^4
     qint64 unchangedMs = 0;        // since the mid last moved (as seen once a second)
     CrossVenueFlag flag = CrossVenueFlag::None;
 };
 
 struct CrossVenueInstrument {
-    QString instrument;     // the normalised name ("BTC-USDT")
+    QString instrument; // the normalised name ("BTC-USDT")
     double medianMid = qQNaN();
-    double spreadBps = qQNaN(); // (highest − lowest mid) / median × 10^4
+    double spreadBps = qQNaN();      // (highest − lowest mid) / median × 10^4
     QVector<CrossVenueQuote> quotes; // by stream name
 };
 

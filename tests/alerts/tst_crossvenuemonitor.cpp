@@ -48,11 +48,11 @@ StreamSnapshot venueStream(StreamId id, const QString &name, const char *venue, 
 // Three venues of BTC-USDT, each spelling it its own way, around `mid`; the third at `third`.
 QVector<StreamSnapshot> threeVenues(double mid, double third, qint64 nowMs)
 {
-    return {venueStream(1, QStringLiteral("okx-books"), "okx", QStringLiteral("BTC-USDT"), mid - 0.5, mid + 0.5, nowMs),
-            venueStream(2, QStringLiteral("bybit-books"), "bybit", QStringLiteral("BTCUSDT"), mid - 0.5, mid + 0.5,
-                        nowMs),
-            venueStream(3, QStringLiteral("binance-books"), "binance", QStringLiteral("btcusdt"), third - 0.5,
-                        third + 0.5, nowMs)};
+    return {
+        venueStream(1, QStringLiteral("okx-books"), "okx", QStringLiteral("BTC-USDT"), mid - 0.5, mid + 0.5, nowMs),
+        venueStream(2, QStringLiteral("bybit-books"), "bybit", QStringLiteral("BTCUSDT"), mid - 0.5, mid + 0.5, nowMs),
+        venueStream(3, QStringLiteral("binance-books"), "binance", QStringLiteral("btcusdt"), third - 0.5, third + 0.5,
+                    nowMs)};
 }
 
 QVector<CrossVenueMonitor::Input> inputs(const QVector<StreamSnapshot> &snapshots)
@@ -197,13 +197,13 @@ private slots:
         QVERIFY(!r.isEmpty());
         QCOMPARE(r.toJson().value(QStringLiteral("cross_venue_bps")).toDouble(), 25.0);
         QCOMPARE(r.toJson().value(QStringLiteral("cross_venue_frozen")).toBool(), true);
-        QVERIFY(!AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                                 {QStringLiteral("cross_venue_bps"), -1}},
-                                     QStringLiteral("alerts[0]"), r, &error));
+        QVERIFY(!AlertRule::fromJson(
+            QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("cross_venue_bps"), -1}},
+            QStringLiteral("alerts[0]"), r, &error));
         QCOMPARE(error, QStringLiteral("alerts[0].cross_venue_bps: expected a number ≥ 0"));
-        QVERIFY(!AlertRule::fromJson(QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                                 {QStringLiteral("cross_venue_frozen"), 1}},
-                                     QStringLiteral("alerts[0]"), r, &error));
+        QVERIFY(!AlertRule::fromJson(
+            QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("cross_venue_frozen"), 1}},
+            QStringLiteral("alerts[0]"), r, &error));
         QCOMPARE(error, QStringLiteral("alerts[0].cross_venue_frozen: expected true or false"));
     }
 

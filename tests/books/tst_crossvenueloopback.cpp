@@ -78,10 +78,12 @@ void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
     bybit.setMid(bybitName, 50000.0);
 
     Engine engine;
-    const StreamId a = engine.addStream(stream(QStringLiteral("okx-a"), "okx", okxA.url(), QStringLiteral("books:BTC-USDT")));
-    const StreamId b = engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), QStringLiteral("books:BTC-USDT")));
-    const StreamId y = engine.addStream(stream(QStringLiteral("bybit"), "bybit", bybit.url(),
-                                        QStringLiteral("orderbook.50:BTCUSDT")));
+    const StreamId a =
+        engine.addStream(stream(QStringLiteral("okx-a"), "okx", okxA.url(), QStringLiteral("books:BTC-USDT")));
+    const StreamId b =
+        engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), QStringLiteral("books:BTC-USDT")));
+    const StreamId y =
+        engine.addStream(stream(QStringLiteral("bybit"), "bybit", bybit.url(), QStringLiteral("orderbook.50:BTCUSDT")));
 
     AlertService service;
     Workspace ws;

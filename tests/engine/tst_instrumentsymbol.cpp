@@ -25,28 +25,50 @@ private slots:
     {
         QTest::addColumn<QString>("symbol");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("OKX, Coinbase: dash") << "BTC-USDT" << "BTC-USDT";
-        QTest::newRow("Binance, Bybit: run of capitals") << "BTCUSDT" << "BTC-USDT";
-        QTest::newRow("Binance stream names: lowercase") << "btcusdt" << "BTC-USDT";
-        QTest::newRow("Bitfinex: t prefix") << "tBTCUSDT" << "BTC-USDT";
-        QTest::newRow("Kraken: slash") << "BTC/USDT" << "BTC-USDT";
-        QTest::newRow("underscore") << "btc_usdt" << "BTC-USDT";
-        QTest::newRow("colon") << "BTC:USDT" << "BTC-USDT";
-        QTest::newRow("USD stays USD") << "BTCUSD" << "BTC-USD";
-        QTest::newRow("USDC stays USDC") << "BTCUSDC" << "BTC-USDC";
-        QTest::newRow("FDUSD before USD") << "BTCFDUSD" << "BTC-FDUSD";
-        QTest::newRow("TUSD before USD") << "ETHTUSD" << "ETH-TUSD";
-        QTest::newRow("crypto quote") << "ETHBTC" << "ETH-BTC";
-        QTest::newRow("a third part stays") << "BTC-USDT-SWAP" << "BTC-USDT-SWAP";
-        QTest::newRow("bare coin: as it is") << "BTC" << "BTC";
-        QTest::newRow("Kraken's XBT is a spelling only an alias tells") << "XBT/USD" << "XBT-USD";
-        QTest::newRow("a base of one letter is no split") << "TUSD" << "TUSD";
-        QTest::newRow("blanks around") << "  ETH-USD " << "ETH-USD";
-        QTest::newRow("empty") << "" << "";
-        QTest::newRow("a lone separator") << "BTC-" << "";
-        QTest::newRow("two separators") << "BTC--USD" << "";
-        QTest::newRow("control character") << "BTC\x1bUSD" << "";
-        QTest::newRow("space inside") << "BTC USD" << "";
+        QTest::newRow("OKX, Coinbase: dash") << "BTC-USDT"
+                                             << "BTC-USDT";
+        QTest::newRow("Binance, Bybit: run of capitals") << "BTCUSDT"
+                                                         << "BTC-USDT";
+        QTest::newRow("Binance stream names: lowercase") << "btcusdt"
+                                                         << "BTC-USDT";
+        QTest::newRow("Bitfinex: t prefix") << "tBTCUSDT"
+                                            << "BTC-USDT";
+        QTest::newRow("Kraken: slash") << "BTC/USDT"
+                                       << "BTC-USDT";
+        QTest::newRow("underscore") << "btc_usdt"
+                                    << "BTC-USDT";
+        QTest::newRow("colon") << "BTC:USDT"
+                               << "BTC-USDT";
+        QTest::newRow("USD stays USD") << "BTCUSD"
+                                       << "BTC-USD";
+        QTest::newRow("USDC stays USDC") << "BTCUSDC"
+                                         << "BTC-USDC";
+        QTest::newRow("FDUSD before USD") << "BTCFDUSD"
+                                          << "BTC-FDUSD";
+        QTest::newRow("TUSD before USD") << "ETHTUSD"
+                                         << "ETH-TUSD";
+        QTest::newRow("crypto quote") << "ETHBTC"
+                                      << "ETH-BTC";
+        QTest::newRow("a third part stays") << "BTC-USDT-SWAP"
+                                            << "BTC-USDT-SWAP";
+        QTest::newRow("bare coin: as it is") << "BTC"
+                                             << "BTC";
+        QTest::newRow("Kraken's XBT is a spelling only an alias tells") << "XBT/USD"
+                                                                        << "XBT-USD";
+        QTest::newRow("a base of one letter is no split") << "TUSD"
+                                                          << "TUSD";
+        QTest::newRow("blanks around") << "  ETH-USD "
+                                       << "ETH-USD";
+        QTest::newRow("empty") << ""
+                               << "";
+        QTest::newRow("a lone separator") << "BTC-"
+                                          << "";
+        QTest::newRow("two separators") << "BTC--USD"
+                                        << "";
+        QTest::newRow("control character") << "BTC\x1bUSD"
+                                           << "";
+        QTest::newRow("space inside") << "BTC USD"
+                                      << "";
         QTest::newRow("non-ASCII") << QString::fromUtf8("BTC€USD") << "";
         QTest::newRow("too long") << QString(kMaxInstrumentNameChars + 1, QLatin1Char('A')) << "";
     }
@@ -79,8 +101,8 @@ private slots:
 
     void aliasesResolveSpellings()
     {
-        const InstrumentAliases aliases(
-            {{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")}, {QStringLiteral("BTC"), QStringLiteral("BTC-USD")}});
+        const InstrumentAliases aliases({{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")},
+                                         {QStringLiteral("BTC"), QStringLiteral("BTC-USD")}});
         QCOMPARE(aliases.resolve(QStringLiteral("XBT/USD")), QStringLiteral("BTC-USD"));
         // Keys compare as normalised spellings: another spelling of the same key matches.
         QCOMPARE(aliases.resolve(QStringLiteral("xbtusd")), QStringLiteral("BTC-USD"));
@@ -125,7 +147,8 @@ private slots:
         QTest::newRow("not an object") << QByteArray(R"(["XBT/USD"])")
                                        << "ws.json: instrument_aliases: expected an object, found an array";
         QTest::newRow("value not a string")
-            << QByteArray(R"({"XBT/USD": 1})") << "ws.json: instrument_aliases.\"XBT/USD\": expected a string, found a number";
+            << QByteArray(R"({"XBT/USD": 1})")
+            << "ws.json: instrument_aliases.\"XBT/USD\": expected a string, found a number";
         QTest::newRow("value not normalised")
             << QByteArray(R"({"XBT/USD": "btc/usd"})")
             << "ws.json: instrument_aliases.\"XBT/USD\": expected a normalised name such as \"BTC-USD\" (capitals, "

@@ -129,8 +129,9 @@ private slots:
         QCOMPARE(dialog.result(), int(QDialog::Rejected));
         auto *error = dialog.findChild<QLabel *>(QStringLiteral("error"));
         QVERIFY(!error->isHidden());
-        QCOMPARE(error->text(), QStringLiteral("Row 2: \"BTC/USD\" is not a normalised name; write it as BASE-QUOTE "
-                                               "in capitals, such as BTC-USD."));
+        QCOMPARE(error->text(),
+                 QStringLiteral("Row 2: \"BTC/USD\" is not a normalised name; write it as BASE-QUOTE "
+                                "in capitals, such as BTC-USD."));
 
         table->item(1, 1)->setText(QStringLiteral("BTC-USD"));
         dialog.accept();

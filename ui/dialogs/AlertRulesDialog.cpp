@@ -262,10 +262,9 @@ void AlertRulesDialog::refreshList()
 void AlertRulesDialog::onCurrentRowChanged(int row)
 {
     const bool valid = row >= 0 && row < m_rules.size();
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps, m_bookDesync,
-                                          m_bookCrossed, m_instrumentStale, m_crossVenueBps, m_crossVenueFrozen, m_for,
-                                          m_clearAfter})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps,
+                                                       m_bookDesync, m_bookCrossed, m_instrumentStale, m_crossVenueBps,
+                                                       m_crossVenueFrozen, m_for, m_clearAfter})
         w->setEnabled(valid);
     if (valid) {
         m_filling = true;

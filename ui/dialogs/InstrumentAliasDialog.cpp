@@ -106,8 +106,8 @@ void InstrumentAliasDialog::accept()
         m_error->show();
     };
     for (int row = 0; row < m_table->rowCount(); ++row) {
-        const QString spelling = m_table->item(row, ColSpelling) ? m_table->item(row, ColSpelling)->text().trimmed()
-                                                                 : QString();
+        const QString spelling =
+            m_table->item(row, ColSpelling) ? m_table->item(row, ColSpelling)->text().trimmed() : QString();
         const QString name =
             m_table->item(row, ColName) ? m_table->item(row, ColName)->text().trimmed().toUpper() : QString();
         if (spelling.isEmpty() && name.isEmpty())

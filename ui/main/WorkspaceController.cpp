@@ -46,8 +46,7 @@ WorkspaceController::WorkspaceController(Engine *engine, alerts::AlertService *a
 {
     connect(m_keychain, &KeychainStore::loaded, this, &WorkspaceController::onSecretLoaded);
     connect(m_keychain, &KeychainStore::failed, this, &WorkspaceController::keychainFailed);
-    if (m_alerts)
-    {
+    if (m_alerts) {
         connect(&m_alerts->monitor(), &alerts::AlertMonitor::rulesChanged, this, [this] { setModified(true); });
         connect(m_alerts, &alerts::AlertService::instrumentAliasesChanged, this, [this] { setModified(true); });
     }

@@ -92,7 +92,7 @@ QVariant CrossVenueModel::data(const QModelIndex &index, int role) const
         return flagged ? QVariant(QBrush(QColor(0xf5, 0xb0, 0x41, 0x70))) : QVariant();
     if (role == Qt::TextAlignmentRole)
         return index.column() >= ColMid && index.column() <= ColAge ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                                                     : QVariant();
+                                                                    : QVariant();
     if (role == SortRole) {
         switch (index.column()) {
         case ColInstrument: return row.instrument->instrument;
@@ -127,8 +127,7 @@ QVariant CrossVenueModel::data(const QModelIndex &index, int role) const
     case ColFlag:
         switch (q.flag) {
         case alerts::CrossVenueFlag::Apart: return tr("⚠ apart");
-        case alerts::CrossVenueFlag::Frozen:
-            return tr("⚠ frozen %1").arg(alerts::formatAgeMs(q.unchangedMs));
+        case alerts::CrossVenueFlag::Frozen: return tr("⚠ frozen %1").arg(alerts::formatAgeMs(q.unchangedMs));
         case alerts::CrossVenueFlag::None: break;
         }
         return QString();

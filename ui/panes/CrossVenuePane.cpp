@@ -62,9 +62,9 @@ void CrossVenuePane::refresh()
         return;
     }
     const int flagged = m_model->flaggedCount();
-    m_summary->setText(tr("%1 across venues").arg(alerts::countNoun(n, tr("instrument"), tr("instruments")))
-                       + (flagged > 0 ? tr("; %1 flagged").arg(alerts::countNoun(flagged, tr("row"), tr("rows")))
-                                      : QString()));
+    m_summary->setText(
+        tr("%1 across venues").arg(alerts::countNoun(n, tr("instrument"), tr("instruments")))
+        + (flagged > 0 ? tr("; %1 flagged").arg(alerts::countNoun(flagged, tr("row"), tr("rows"))) : QString()));
 }
 
 void CrossVenuePane::editAliases()
