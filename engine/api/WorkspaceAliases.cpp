@@ -27,8 +27,7 @@ bool readInstrumentAliases(const QJsonObject &object, Workspace::LoadResult &res
         if (normalizedInstrument(it.key()).isEmpty())
             return fail(QStringLiteral("%1: expected an instrument name as a venue spells it (letters, digits and "
                                        "- / _ :, at most %2 characters)")
-                            .arg(where)
-                            .arg(kMaxInstrumentNameChars));
+                            .arg(where, QString::number(kMaxInstrumentNameChars)));
         if (!it.value().isString())
             return fail(QStringLiteral("%1: expected a string, found %2").arg(where, ObjectReader::typeName(*it)));
         const QString value = it.value().toString();

@@ -113,18 +113,16 @@ void InstrumentAliasDialog::accept()
         if (spelling.isEmpty() && name.isEmpty())
             continue; // an empty row is no alias
         if (normalizedInstrument(spelling).isEmpty())
-            return fail(tr("Row %1: \"%2\" is not an instrument name (letters, digits and - / _ :, at most %3 "
-                           "characters).")
-                            .arg(row + 1)
-                            .arg(peerText(spelling, 64))
-                            .arg(kMaxInstrumentNameChars));
+            return fail(
+                tr("Row %1: \"%2\" is not an instrument name (letters, digits and - / _ :, at most %3 "
+                   "characters).")
+                    .arg(QString::number(row + 1), peerText(spelling, 64), QString::number(kMaxInstrumentNameChars)));
         if (!isNormalizedInstrument(name))
             return fail(tr("Row %1: \"%2\" is not a normalised name; write it as BASE-QUOTE in capitals, such as "
                            "BTC-USD.")
-                            .arg(row + 1)
-                            .arg(peerText(name, 64)));
+                            .arg(QString::number(row + 1), peerText(name, 64)));
         if (map.contains(spelling))
-            return fail(tr("Row %1: \"%2\" is given twice.").arg(row + 1).arg(peerText(spelling, 64)));
+            return fail(tr("Row %1: \"%2\" is given twice.").arg(QString::number(row + 1), peerText(spelling, 64)));
         map.insert(spelling, name);
     }
     if (map.size() > InstrumentAliases::kMaxAliases)
