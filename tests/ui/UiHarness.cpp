@@ -3,6 +3,8 @@
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
+//              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
+//                                                    default, and quits: a screenshot without xwd)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
@@ -50,6 +52,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
+#include <QtGui/QPixmap>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -451,6 +454,21 @@ int main(int argc, char **argv)
             QTimer::singleShot(2000, &window, [&window, path] {
                 window.capture()->setFileChooser([path] { return path; });
                 window.capture()->openAction()->trigger();
+            });
+        }
+    }
+
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--grab="))) {
+            const QString path = a.mid(7);
+            int afterS = 20;
+            for (const QString &b : args)
+                if (b.startsWith(QLatin1String("--grab-after=")))
+                    afterS = b.mid(13).toInt();
+            QTimer::singleShot(afterS * 1000, &window, [&window, path] {
+                if (!window.grab().save(path))
+                    qCritical("could not save %s", qPrintable(path));
+                QCoreApplication::quit();
             });
         }
     }
