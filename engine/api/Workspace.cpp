@@ -221,6 +221,9 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
     if (auto v = top.object(QStringLiteral("instrument_aliases"));
         v && !workspace_detail::readInstrumentAliases(*v, result, fileName, ws.instrumentAliases))
         return result;
+    if (auto v = top.object(QStringLiteral("cross_venue"));
+        v && !workspace_detail::readCrossVenue(*v, result, fileName, ws.crossVenue))
+        return result;
     if (!top.ok())
         return result;
     top.warnUnknownKeys();
@@ -259,6 +262,8 @@ QJsonObject Workspace::toJson() const
         o.insert(QStringLiteral("agents"), workspace_detail::agentsToJson(agents));
     if (!instrumentAliases.isEmpty())
         o.insert(QStringLiteral("instrument_aliases"), workspace_detail::instrumentAliasesToJson(instrumentAliases));
+    if (crossVenue != CrossVenueConfig{})
+        o.insert(QStringLiteral("cross_venue"), workspace_detail::crossVenueToJson(crossVenue));
     return o;
 }
 

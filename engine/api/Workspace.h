@@ -9,6 +9,7 @@
 // Thread contract: plain value type; load and save on any one thread.
 
 #include "AgentConfig.h"
+#include "CrossVenueConfig.h"
 #include "FlightConfig.h"
 #include "InstrumentSymbol.h"
 #include "NotifyTarget.h"
@@ -40,6 +41,8 @@ struct Workspace {
     // The user's instrument mapping for the cross-venue view ("instrument_aliases": a venue's
     // spelling → a normalised name; docs/venues.md, "One instrument across venues").
     InstrumentAliases instrumentAliases;
+    // When the cross-venue view flags a venue ("cross_venue": apart_bps, apart_for_s, frozen_s).
+    CrossVenueConfig crossVenue;
 
     struct LoadResult {
         bool ok = false;

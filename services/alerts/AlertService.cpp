@@ -91,6 +91,7 @@ bool AlertService::configure(const Workspace &workspace, bool keychainAvailable,
     m_order = order;
     m_monitor.setRules(rules);
     setInstrumentAliases(workspace.instrumentAliases);
+    setCrossVenueConfig(workspace.crossVenue);
     setDestinations(workspace.notify, workspace.streams);
     return true;
 }
@@ -127,6 +128,12 @@ void AlertService::setInstrumentAliases(const InstrumentAliases &aliases)
         return;
     m_crossVenue.setAliases(aliases);
     emit instrumentAliasesChanged();
+}
+
+void AlertService::setCrossVenueConfig(const CrossVenueConfig &config)
+{
+    m_crossVenueConfig = config;
+    m_crossVenue.setSettings({double(config.apartBps), qint64(config.apartForS) * 1000, qint64(config.frozenS) * 1000});
 }
 
 void AlertService::updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs)

@@ -48,7 +48,10 @@ public:
     // once a second before the streams' evaluate(); emits crossVenueUpdated().
     void updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs);
     const CrossVenueMonitor &crossVenue() const { return m_crossVenue; }
-    // When a venue is flagged (CrossVenueMonitor::Settings; its defaults unless set).
+    // When a venue is flagged: the workspace's "cross_venue" (configure() sets it), or settings
+    // to the millisecond (tests).
+    void setCrossVenueConfig(const CrossVenueConfig &config);
+    const CrossVenueConfig &crossVenueConfig() const { return m_crossVenueConfig; }
     void setCrossVenueSettings(const CrossVenueMonitor::Settings &settings) { m_crossVenue.setSettings(settings); }
     // The user's instrument mapping (the workspace's "instrument_aliases"; configure() sets it);
     // emits instrumentAliasesChanged() when it differs.
@@ -123,6 +126,7 @@ private:
 
     AlertMonitor m_monitor;
     CrossVenueMonitor m_crossVenue;
+    CrossVenueConfig m_crossVenueConfig;
     FlightAlertSaver m_flight;
     QElapsedTimer m_steady;
     Notifier *m_notifier = nullptr;

@@ -8,9 +8,10 @@
 // deviation from the median of the others' mids in basis points, the spread between the venues
 // (highest − lowest mid over the median of all). A stream is flagged for an instrument when
 //   - "apart": it stays more than Settings::apartBps away from the median of the others for
-//     Settings::apartForMs without a break;
-//   - "frozen": its mid has not moved for Settings::frozenMs while another stream's mid of the
-//     same instrument moved within that time.
+//     Settings::apartForMs without a break (50 bps, 10 s unless the workspace's "cross_venue"
+//     says otherwise);
+//   - "frozen": its mid has not moved for Settings::frozenMs (30 s) while another stream's mid
+//     of the same instrument moved within that time.
 // The alert rules "cross_venue_bps" and "cross_venue_frozen" (docs/alerts.md) are evaluated on
 // the same figures (fillSample()). The desktop app and headless mode share it through
 // AlertService, so the window, the report and /metrics show the same numbers.
@@ -22,6 +23,7 @@
 // message: update() once a second with snapshots the caller already holds.
 
 #include "AlertMonitor.h"
+#include "CrossVenueConfig.h"
 #include "InstrumentSymbol.h"
 #include "StreamSnapshot.h"
 
@@ -63,10 +65,11 @@ public:
     static constexpr int kMaxInstruments = 256;
     static constexpr int kMaxQuotes = 32;
 
+    // The workspace's "cross_venue" (CrossVenueConfig), to the millisecond.
     struct Settings {
-        double apartBps = 50.0;
-        qint64 apartForMs = 10'000;
-        qint64 frozenMs = 30'000;
+        double apartBps = CrossVenueConfig{}.apartBps;
+        qint64 apartForMs = CrossVenueConfig{}.apartForS * 1000LL;
+        qint64 frozenMs = CrossVenueConfig{}.frozenS * 1000LL;
     };
     // One stream as the caller holds it: its snapshot (books with their best prices) and its
     // latency p50 over the last seconds (StreamFigures; NaN when none).

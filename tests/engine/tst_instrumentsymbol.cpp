@@ -1,6 +1,7 @@
 // One instrument across venues: the names venues give a pair are written one way
 // (normalizedInstrument), quote assets are never merged, the user's aliases map what a spelling
-// cannot tell, and the workspace's "instrument_aliases" round-trips and names its bad values.
+// cannot tell, and the workspace's "instrument_aliases" and "cross_venue" round-trip and name
+// their bad values.
 
 #include "InstrumentSymbol.h"
 #include "Workspace.h"
@@ -138,6 +139,37 @@ private slots:
 
         // No aliases: no key written.
         QVERIFY(!Workspace().toJson().contains(QStringLiteral("instrument_aliases")));
+    }
+
+    void crossVenueKeys()
+    {
+        Workspace ws;
+        auto r = Workspace::parse(
+            R"({"version": 1, "streams": [], "cross_venue": {"apart_bps": 25, "apart_for_s": 5, "frozen_s": 60}})",
+            QStringLiteral("ws.json"), ws);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(ws.crossVenue.apartBps, 25);
+        QCOMPARE(ws.crossVenue.apartForS, 5);
+        QCOMPARE(ws.crossVenue.frozenS, 60);
+        Workspace back;
+        r = Workspace::parse(QJsonDocument(ws.toJson()).toJson(), QStringLiteral("ws.json"), back);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(back.crossVenue, ws.crossVenue);
+        QVERIFY(!Workspace().toJson().contains(QStringLiteral("cross_venue"))); // the defaults: not written
+
+        r = Workspace::parse(R"({"version": 1, "streams": [], "cross_venue": {"apart_bps": 0}})",
+                             QStringLiteral("ws.json"), ws);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error,
+                 QStringLiteral("ws.json: cross_venue.apart_bps: expected an integer from 1 to 10000, found 0"));
+        r = Workspace::parse(R"({"version": 1, "streams": [], "cross_venue": {"frozen_s": "30"}})",
+                             QStringLiteral("ws.json"), ws);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, QStringLiteral("ws.json: cross_venue.frozen_s: expected an integer, found a string"));
+        r = Workspace::parse(R"({"version": 1, "streams": [], "cross_venue": {"apart": 3}})", QStringLiteral("ws.json"),
+                             ws);
+        QVERIFY(r.ok);
+        QCOMPARE(r.warnings, QStringList{QStringLiteral("ws.json: cross_venue.apart: unknown key, ignored")});
     }
 
     void workspaceRejects_data()

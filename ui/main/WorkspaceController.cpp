@@ -73,6 +73,7 @@ Workspace WorkspaceController::current() const
         ws.alerts = AlertRule::toJson(rules);
         ws.notify = m_alerts->destinations();
         ws.instrumentAliases = m_alerts->crossVenue().aliases();
+        ws.crossVenue = m_alerts->crossVenueConfig();
     }
     if (m_layout.save)
         ws.layout = m_layout.save();
@@ -123,6 +124,7 @@ void WorkspaceController::apply(const Loaded &loaded, const QString &path)
     if (m_alerts) {
         m_alerts->setDestinations(ws.notify, ws.streams);
         m_alerts->setInstrumentAliases(ws.instrumentAliases);
+        m_alerts->setCrossVenueConfig(ws.crossVenue);
     }
     if (m_layout.restore)
         m_layout.restore(ws.layout);

@@ -1,5 +1,6 @@
-// The workspace's "instrument_aliases" (docs/workspace.md): a venue's spelling of an instrument
-// → the normalised name the cross-venue view compares it by.
+// The workspace's cross-venue keys (docs/workspace.md): "instrument_aliases", a venue's spelling
+// of an instrument → the normalised name the cross-venue view compares it by; "cross_venue",
+// when that view flags a venue.
 
 #include "WorkspaceReader.h"
 
@@ -47,6 +48,31 @@ QJsonObject instrumentAliasesToJson(const InstrumentAliases &aliases)
     for (auto it = aliases.map().cbegin(); it != aliases.map().cend(); ++it)
         o.insert(it.key(), it.value());
     return o;
+}
+
+bool readCrossVenue(const QJsonObject &object, Workspace::LoadResult &result, const QString &file,
+                    CrossVenueConfig &out)
+{
+    ObjectReader r(object, QStringLiteral("cross_venue"), result, file);
+    CrossVenueConfig c;
+    if (auto v = r.integer(QStringLiteral("apart_bps"), 1, CrossVenueConfig::kMaxBps))
+        c.apartBps = int(*v);
+    if (auto v = r.integer(QStringLiteral("apart_for_s"), 0, CrossVenueConfig::kMaxSeconds))
+        c.apartForS = int(*v);
+    if (auto v = r.integer(QStringLiteral("frozen_s"), 1, CrossVenueConfig::kMaxSeconds))
+        c.frozenS = int(*v);
+    if (!r.ok())
+        return false;
+    r.warnUnknownKeys();
+    out = c;
+    return true;
+}
+
+QJsonObject crossVenueToJson(const CrossVenueConfig &config)
+{
+    return QJsonObject{{QStringLiteral("apart_bps"), config.apartBps},
+                       {QStringLiteral("apart_for_s"), config.apartForS},
+                       {QStringLiteral("frozen_s"), config.frozenS}};
 }
 
 } // namespace streamscope::workspace_detail
