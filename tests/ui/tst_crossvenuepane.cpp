@@ -7,13 +7,16 @@
 #include "AlertService.h"
 #include "CrossVenueModel.h"
 #include "CrossVenuePane.h"
+#include "Engine.h"
 #include "InstrumentAliasDialog.h"
+#include "MainWindow.h"
 
 #include <QtCore/QTimer>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QtTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QTableView>
@@ -139,6 +142,24 @@ private slots:
         QCOMPARE(dialog.aliases().resolve(QStringLiteral("BTC")), QStringLiteral("BTC-USD"));
         QCOMPARE(dialog.aliases().resolve(QStringLiteral("xbtusd")), QStringLiteral("BTC-USD"));
         QCOMPARE(dialog.aliases().map().size(), 2);
+    }
+
+    // The window's Cross-venue tab shows what its alert service compared, and the workspace it
+    // saves carries the aliases.
+    void inTheWindow()
+    {
+        Engine engine;
+        MainWindow w(&engine);
+        QDockWidget *dock = w.crossVenueDock();
+        QVERIFY(dock);
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Cross-venue"));
+        QCOMPARE(dock->widget(), static_cast<QWidget *>(w.crossVenuePane()));
+        w.alertService()->evaluate(venues(100.0, kStartMs), kStartMs, 0);
+        QCOMPARE(w.crossVenuePane()->model()->rowCount(), 3);
+        w.alertService()->setInstrumentAliases(
+            InstrumentAliases({{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")}}));
+        QCOMPARE(w.currentWorkspace().instrumentAliases.resolve(QStringLiteral("XBT/USD")), QStringLiteral("BTC-USD"));
+        QVERIFY(w.isModified());
     }
 
     // The pane's button opens the dialog; what it accepts goes to the service.
