@@ -23,7 +23,8 @@ bool isAlnum(QChar c)
 // ("USDT" before "USD", "FDUSD" before "USD"), so that BTCUSDT is BTC-USDT and never BTCU-SDT.
 constexpr std::array<const char *, 17> kQuotes = {"FDUSD", "USDT", "USDC", "BUSD", "TUSD", "USD", "EUR", "GBP", "JPY",
                                                   "TRY",   "BRL",  "AUD",  "DAI",  "BTC",  "ETH", "BNB", "SOL"};
-constexpr int kMinBaseChars = 2;
+constexpr qsizetype kPreferredBaseChars = 3;
+constexpr qsizetype kMinBaseChars = 2;
 
 } // namespace
 
@@ -62,10 +63,14 @@ QString normalizedInstrument(const QString &symbol)
         }
         return parts.join(QLatin1Char('-'));
     }
-    for (const char *quote : kQuotes) {
-        const QLatin1String q(quote);
-        if (body.size() >= q.size() + kMinBaseChars && body.endsWith(q))
-            return body.left(body.size() - q.size()) + QLatin1Char('-') + q;
+    // The longest quote that leaves a base of three characters or more (XBTUSD is XBT-USD, not
+    // XB-TUSD), else one that leaves two (OPUSDT).
+    for (const qsizetype minBase : {kPreferredBaseChars, kMinBaseChars}) {
+        for (const char *quote : kQuotes) {
+            const QLatin1String q(quote);
+            if (body.size() >= q.size() + minBase && body.endsWith(q))
+                return body.left(body.size() - q.size()) + QLatin1Char('-') + q;
+        }
     }
     return body;
 }

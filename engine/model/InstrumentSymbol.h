@@ -19,7 +19,8 @@ inline constexpr int kMaxInstrumentNameChars = 32;
 
 // "BASE-QUOTE" (or "BASE-QUOTE-SUFFIX" for a spelling with more parts, "BTC-USDT-SWAP"), in
 // capitals: separators '-', '/', '_' and ':' become '-'; a run of letters and digits without one
-// is split before the longest known quote asset it ends with (USDT, USDC, USD, EUR, BTC, ...);
+// is split before the longest known quote asset it ends with (USDT, USDC, USD, EUR, BTC, ...)
+// that leaves a base of three characters or more, else two (XBTUSD: XBT-USD; OPUSDT: OP-USDT);
 // a leading lowercase "t" before capitals is Bitfinex's trading-pair prefix and goes. A name
 // with no known quote comes back in capitals as it is ("BTC"). Empty for an empty name, one
 // longer than kMaxInstrumentNameChars, or one with characters other than ASCII letters,

@@ -6,6 +6,7 @@
 // "cross_venue" and the /metrics gauges.
 
 #include "AlertService.h"
+#include "BookDepth.h"
 #include "CrossVenueMonitor.h"
 
 #include <QtCore/QJsonArray>

@@ -5,6 +5,7 @@
 // comparison follows the new mapping.
 
 #include "AlertService.h"
+#include "BookDepth.h"
 #include "CrossVenueModel.h"
 #include "CrossVenuePane.h"
 #include "Engine.h"
