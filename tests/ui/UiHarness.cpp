@@ -345,8 +345,8 @@ public:
         bybit.venue = Venue("bybit");
         bybit.url = m_bybit.url();
         for (const Pair &p : kPairs) {
-            okx.subscribe << QStringLiteral("books:%1-USDT").arg(p.base);
-            bybit.subscribe << QStringLiteral("orderbook.50:%1USDT").arg(p.base);
+            okx.subscribe << QStringLiteral("books:%1-USDT").arg(QLatin1String(p.base));
+            bybit.subscribe << QStringLiteral("orderbook.50:%1USDT").arg(QLatin1String(p.base));
         }
         return {okx, bybit};
     }
