@@ -548,7 +548,7 @@ int main(int argc, char **argv)
         QTimer::singleShot(1000, &window, [&window] {
             window.crossVenueDock()->show();
             window.crossVenueDock()->raise();
-            window.resizeDocks({window.crossVenueDock()}, {window.width() * 62 / 100}, Qt::Horizontal);
+            window.resizeDocks({window.crossVenueDock()}, {window.width() * 72 / 100}, Qt::Horizontal);
         });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {

@@ -57,9 +57,9 @@ QVariant CrossVenueModel::headerData(int section, Qt::Orientation orientation, i
         case ColMid: return tr("Mid");
         case ColBid: return tr("Bid");
         case ColAsk: return tr("Ask");
-        case ColDeviation: return tr("Δ median (bps)");
-        case ColSpread: return tr("Spread (bps)");
-        case ColLatency: return tr("Latency p50");
+        case ColDeviation: return tr("Δ bps");
+        case ColSpread: return tr("Spread bps");
+        case ColLatency: return tr("p50");
         case ColAge: return tr("Age");
         case ColFlag: return tr("Flag");
         default: break;
@@ -68,6 +68,7 @@ QVariant CrossVenueModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case ColDeviation: return tr("The stream's mid minus the median of the other venues' mids, in basis points");
+        case ColLatency: return tr("The stream's latency p50 over the last seconds");
         case ColSpread: return tr("Highest minus lowest mid over the venues, in basis points of their median");
         case ColAge: return tr("Since the stream's last data message");
         case ColFlag:
