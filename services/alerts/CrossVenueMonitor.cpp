@@ -206,6 +206,8 @@ QJsonArray CrossVenueMonitor::toJson() const
 
 QByteArray CrossVenueMonitor::renderMetrics() const
 {
+    if (m_instruments.isEmpty())
+        return {}; // no instrument shared by two streams: no family at all
     QByteArray out;
     out += "# TYPE streamscope_cross_venue_spread_bps gauge\n"
            "# HELP streamscope_cross_venue_spread_bps Highest minus lowest mid of an instrument over its venues, "

@@ -94,7 +94,8 @@ public:
 
     // The report's top-level "cross_venue" list (docs/report.md).
     QJsonArray toJson() const;
-    // streamscope_cross_venue_* gauges (docs/report.md, docs/operations.md).
+    // streamscope_cross_venue_* gauges (docs/operations.md); nothing while no instrument is
+    // compared.
     QByteArray renderMetrics() const;
 
 private:

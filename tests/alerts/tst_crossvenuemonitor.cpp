@@ -271,6 +271,7 @@ private slots:
         QVERIFY(metricsWhileApart.contains(
             "streamscope_cross_venue_flagged{instrument=\"BTC-USDT\",stream=\"okx-books\"} 0\n"));
         QVERIFY(metricsWhileApart.contains("# TYPE streamscope_cross_venue_spread_bps gauge\n"));
+        QVERIFY(!AlertService().renderMetrics(false).contains("cross_venue")); // nothing compared: no family
     }
 
     void alertServiceFrozen()
