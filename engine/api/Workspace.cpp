@@ -218,6 +218,12 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
     if (auto v = top.array(QStringLiteral("agents"));
         v && !workspace_detail::readAgents(*v, result, fileName, ws.agents))
         return result;
+    if (auto v = top.object(QStringLiteral("instrument_aliases"));
+        v && !workspace_detail::readInstrumentAliases(*v, result, fileName, ws.instrumentAliases))
+        return result;
+    if (auto v = top.object(QStringLiteral("cross_venue"));
+        v && !workspace_detail::readCrossVenue(*v, result, fileName, ws.crossVenue))
+        return result;
     if (!top.ok())
         return result;
     top.warnUnknownKeys();
@@ -254,6 +260,10 @@ QJsonObject Workspace::toJson() const
     }
     if (!agents.isEmpty())
         o.insert(QStringLiteral("agents"), workspace_detail::agentsToJson(agents));
+    if (!instrumentAliases.isEmpty())
+        o.insert(QStringLiteral("instrument_aliases"), workspace_detail::instrumentAliasesToJson(instrumentAliases));
+    if (crossVenue != CrossVenueConfig{})
+        o.insert(QStringLiteral("cross_venue"), workspace_detail::crossVenueToJson(crossVenue));
     return o;
 }
 

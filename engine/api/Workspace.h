@@ -9,7 +9,9 @@
 // Thread contract: plain value type; load and save on any one thread.
 
 #include "AgentConfig.h"
+#include "CrossVenueConfig.h"
 #include "FlightConfig.h"
+#include "InstrumentSymbol.h"
 #include "NotifyTarget.h"
 #include "StreamConfig.h"
 
@@ -36,6 +38,11 @@ struct Workspace {
     FlightConfig flight;
     // The headless agents the desktop application watches ("agents"); headless mode ignores them.
     QVector<AgentConfig> agents;
+    // The user's instrument mapping for the cross-venue view ("instrument_aliases": a venue's
+    // spelling → a normalised name; docs/venues.md, "One instrument across venues").
+    InstrumentAliases instrumentAliases;
+    // When the cross-venue view flags a venue ("cross_venue": apart_bps, apart_for_s, frozen_s).
+    CrossVenueConfig crossVenue;
 
     struct LoadResult {
         bool ok = false;

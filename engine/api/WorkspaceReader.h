@@ -190,5 +190,12 @@ bool readStream(const QJsonObject &json, const QString &path, Workspace::LoadRes
 // relative tls.ca_file is taken from its folder.
 bool readAgents(const QJsonArray &array, Workspace::LoadResult &result, const QString &file, QVector<AgentConfig> &out);
 QJsonArray agentsToJson(const QVector<AgentConfig> &agents);
+// The top-level "instrument_aliases" and "cross_venue" objects (WorkspaceCrossVenue.cpp).
+bool readInstrumentAliases(const QJsonObject &object, Workspace::LoadResult &result, const QString &file,
+                           InstrumentAliases &out);
+QJsonObject instrumentAliasesToJson(const InstrumentAliases &aliases);
+bool readCrossVenue(const QJsonObject &object, Workspace::LoadResult &result, const QString &file,
+                    CrossVenueConfig &out);
+QJsonObject crossVenueToJson(const CrossVenueConfig &config);
 
 } // namespace streamscope::workspace_detail

@@ -420,6 +420,10 @@ const BookStatus &BookSync::status()
 {
     m_status.bidLevels = int(m_book.levels(Side::Bid));
     m_status.askLevels = int(m_book.levels(Side::Ask));
+    const auto bid = m_book.best(Side::Bid);
+    const auto ask = m_book.best(Side::Ask);
+    m_status.bestBid = bid ? bid->price : 0;
+    m_status.bestAsk = ask ? ask->price : 0;
     return m_status;
 }
 

@@ -40,6 +40,11 @@ struct BookStatus {
     qint64 staleLevels = 0;            // at the last audit: levels kept locally but absent from the snapshot
     int bidLevels = 0;
     int askLevels = 0;
+    // The best bid and ask prices (exact, units of 10^-8 as model/BookDepth.h's kDepthUnit), 0
+    // when that side is empty. Published with the book's other figures, and when only they moved
+    // at most every BookKeeper::kPricePublishMs: the cross-venue comparison's mid (docs/venues.md).
+    qint64 bestBid = 0;
+    qint64 bestAsk = 0;
     qint64 timeToSyncMs = -1; // the last sync's duration, from asking for the snapshot to synced; -1 never synced
     QString lastResyncReason; // why it last lost sync (escaped peer text where it quotes the venue)
 };

@@ -196,8 +196,7 @@ void BookKeeper::tick(qint64 nowMs)
     const auto depth = std::size_t(m_rules.snapshotDepth());
     for (const auto &item : m_books.items())
         tickBook(item->value, nowMs, depth);
-    if (m_dirty)
-        publish();
+    publishIfDue(nowMs);
 }
 
 // One book's housekeeping: its timers, the cut to `depth`, the time its update id last moved
@@ -213,6 +212,15 @@ void BookKeeper::tickBook(Entry &e, qint64 nowMs, std::size_t depth)
     report(e);
     if (e.sync->takeChanged())
         m_dirty = true;
+    const auto bid = e.sync->book().best(Side::Bid);
+    const auto ask = e.sync->book().best(Side::Ask);
+    const book::Fixed bidPrice = bid ? bid->price : 0;
+    const book::Fixed askPrice = ask ? ask->price : 0;
+    if (bidPrice != e.publishedBid || askPrice != e.publishedAsk) {
+        e.publishedBid = bidPrice;
+        e.publishedAsk = askPrice;
+        m_pricesMoved = true;
+    }
 }
 
 void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
@@ -345,7 +353,13 @@ void BookKeeper::report(Entry &e)
     e.reportedState = s.state;
 }
 
-void BookKeeper::publish()
+void BookKeeper::publishIfDue(qint64 nowMs)
+{
+    if (m_dirty || (m_pricesMoved && nowMs - m_publishedAtMs >= kPricePublishMs))
+        publish(nowMs);
+}
+
+void BookKeeper::publish(qint64 nowMs)
 {
     QVector<BookStatus> list;
     list.reserve(m_books.size());
@@ -353,6 +367,8 @@ void BookKeeper::publish()
         list.append(item->value.sync->status());
     m_shared.setBooks(std::move(list));
     m_dirty = false;
+    m_pricesMoved = false;
+    m_publishedAtMs = nowMs;
 }
 
 } // namespace streamscope

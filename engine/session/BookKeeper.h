@@ -76,6 +76,8 @@ public:
     static constexpr int kSnapshotTimeoutMs = 10000;
     static constexpr int kMaxPauseS = 600;
     static constexpr double kIpWeightShare = 0.8;
+    // A book whose best prices moved, and nothing else, is published at most this often.
+    static constexpr qint64 kPricePublishMs = 250;
 
     BookKeeper(const StreamConfig &config, const book::BookRules &rules, StreamShared &shared, MessageDecoder &decoder,
                const Clock &clock, SessionStatus &status, QObject *parent = nullptr);
@@ -137,6 +139,8 @@ private:
         quint64 reportedCrossed = 0;
         std::int64_t seenUpdateId = INT64_MIN; // on the last tick
         qint64 changedAtMs = -1;               // the tick that saw the update id move
+        book::Fixed publishedBid = 0;          // the best prices as last published
+        book::Fixed publishedAsk = 0;
     };
     class LevelReader;
     class Ladders;
@@ -172,7 +176,9 @@ private:
     void refill(qint64 nowMs);
     void pauseIfAsked(const QNetworkReply &reply, int status, qint64 nowMs);
     void report(Entry &entry);
-    void publish();
+    void publish(qint64 nowMs);
+    // publish() when a book's figures changed, or only its best prices and kPricePublishMs passed.
+    void publishIfDue(qint64 nowMs);
 
     const StreamConfig &m_config;
     const book::BookRules &m_rules;
@@ -192,6 +198,8 @@ private:
     QHash<QString, int> m_depths;            // the depths the venue said (setDepth)
     quint64 m_untracked = 0;
     bool m_dirty = true;
+    bool m_pricesMoved = false;
+    qint64 m_publishedAtMs = 0;
 
     double m_weight = 0.0; // request weight available now
     qint64 m_weightAtMs = -1;

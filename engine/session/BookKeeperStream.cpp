@@ -151,8 +151,7 @@ void BookKeeper::tickStream(qint64 nowMs)
         tickBook(item->value, nowMs, item->value.sync->streamDepth());
     if (m_auditPeriodMs > 0)
         fetchAudits(nowMs);
-    if (m_dirty)
-        publish();
+    publishIfDue(nowMs);
 }
 
 } // namespace streamscope

@@ -97,6 +97,8 @@ QString AlertMonitor::conditionName(int condition)
     case Condition::BookDesync: return QStringLiteral("book_desync");
     case Condition::BookCrossed: return QStringLiteral("book_crossed");
     case Condition::InstrumentStale: return QStringLiteral("instrument_stale");
+    case Condition::CrossVenueApart: return QStringLiteral("cross_venue_bps");
+    case Condition::CrossVenueFrozen: return QStringLiteral("cross_venue_frozen");
     case Condition::Count: break;
     }
     return QStringLiteral("unknown");
@@ -212,6 +214,20 @@ void AlertMonitor::evaluate(StreamId id, const QString &name, const Sample &samp
                       .arg(n > 1 ? QStringLiteral("s") : QString(),
                            sample.instrumentsStale.mid(0, 5).join(QStringLiteral(", ")),
                            n > 5 ? tr(" and %1 more").arg(n - 5) : QString());
+        }
+        if (rule.crossVenueBps > 0.0 && std::isfinite(sample.crossVenueBps)
+            && std::abs(sample.crossVenueBps) > rule.crossVenueBps) {
+            holds[size_t(Condition::CrossVenueApart)] = true;
+            texts[size_t(Condition::CrossVenueApart)] = tr("%1 %2 bps from the other venues' median (limit %3)")
+                                                            .arg(sample.crossVenueInstrument)
+                                                            .arg(sample.crossVenueBps, 0, 'f', 1)
+                                                            .arg(rule.crossVenueBps);
+        }
+        if (rule.crossVenueFrozen && !sample.crossVenueFrozen.isEmpty()) {
+            holds[size_t(Condition::CrossVenueFrozen)] = true;
+            texts[size_t(Condition::CrossVenueFrozen)] =
+                tr("price frozen while the other venues move: %1")
+                    .arg(sample.crossVenueFrozen.mid(0, 5).join(QStringLiteral(", ")));
         }
     }
 

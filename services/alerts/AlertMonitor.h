@@ -25,9 +25,20 @@ public:
     static constexpr qint64 kWarmUpMs = 5000;   // rate rules wait this long after a (re)start
     static constexpr qint64 kGapHoldMs = 10000; // a gap episode lasts this long after the last gap
 
-    enum class Condition { RateLow = 0, LatencyHigh, Silent, Gaps, BookDesync, BookCrossed, InstrumentStale, Count };
+    enum class Condition {
+        RateLow = 0,
+        LatencyHigh,
+        Silent,
+        Gaps,
+        BookDesync,
+        BookCrossed,
+        InstrumentStale,
+        CrossVenueApart,
+        CrossVenueFrozen,
+        Count
+    };
     // "rate_below", "p99_above_ms", "silent_s", "gaps", "book_desync", "book_crossed",
-    // "instrument_stale": the rule key behind a condition.
+    // "instrument_stale", "cross_venue_bps", "cross_venue_frozen": the rule key behind a condition.
     static QString conditionName(int condition);
 
     struct Sample {
@@ -47,6 +58,12 @@ public:
         // stale episodes' total, and those stale now (their names, escaped, for the text).
         quint64 instrumentStaleEpisodes = 0;
         QStringList instrumentsStale;
+        // One instrument across venues (CrossVenueMonitor): the stream's largest deviation from
+        // the median of the other venues' mids, in bps (NaN: none compared), its instrument, and
+        // the instruments whose price froze on this stream while the others moved.
+        double crossVenueBps = qQNaN();
+        QString crossVenueInstrument;
+        QStringList crossVenueFrozen;
     };
 
     explicit AlertMonitor(QObject *parent = nullptr);

@@ -22,6 +22,10 @@ QJsonObject AlertRule::toJson() const
         o.insert(QStringLiteral("book_crossed"), true);
     if (instrumentStale)
         o.insert(QStringLiteral("instrument_stale"), true);
+    if (crossVenueBps > 0.0)
+        o.insert(QStringLiteral("cross_venue_bps"), crossVenueBps);
+    if (crossVenueFrozen)
+        o.insert(QStringLiteral("cross_venue_frozen"), true);
     if (forS > 0)
         o.insert(QStringLiteral("for_s"), forS);
     if (clearAfterS != kDefaultClearAfterS)
@@ -51,7 +55,8 @@ bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &
         return true;
     };
     double silent = 0.0;
-    if (!number("rate_below", r.rateBelow) || !number("p99_above_ms", r.p99AboveMs) || !number("silent_s", silent))
+    if (!number("rate_below", r.rateBelow) || !number("p99_above_ms", r.p99AboveMs) || !number("silent_s", silent)
+        || !number("cross_venue_bps", r.crossVenueBps))
         return false;
     r.silentS = int(silent);
     const auto flag = [&](const char *key, bool &target) {
@@ -62,7 +67,7 @@ bool AlertRule::fromJson(const QJsonObject &o, const QString &where, AlertRule &
         return true;
     };
     if (!flag("gaps", r.gaps) || !flag("book_desync", r.bookDesync) || !flag("book_crossed", r.bookCrossed)
-        || !flag("instrument_stale", r.instrumentStale))
+        || !flag("instrument_stale", r.instrumentStale) || !flag("cross_venue_frozen", r.crossVenueFrozen))
         return false;
     const auto seconds = [&](const char *key, int &target) {
         const QJsonValue v = o.value(QLatin1String(key));

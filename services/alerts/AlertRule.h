@@ -2,7 +2,8 @@
 
 // A stream's alert thresholds as stored in the workspace's "alerts" array:
 //   {"stream": "btc-trades", "rate_below": 10, "p99_above_ms": 250, "silent_s": 15, "gaps": true,
-//    "book_desync": true, "book_crossed": true, "instrument_stale": true, "for_s": 0, "clear_after_s": 5}
+//    "book_desync": true, "book_crossed": true, "instrument_stale": true, "cross_venue_bps": 25,
+//    "cross_venue_frozen": true, "for_s": 0, "clear_after_s": 5}
 // "stream": "*" applies to every stream without a rule of its own. A zero or absent
 // threshold is off. `for_s`: a condition raises an alert once it has held that long;
 // `clear_after_s`: the alert clears once the condition has stayed clear that long
@@ -28,19 +29,22 @@ struct AlertRule {
     bool bookDesync = false;               // alert when an order book loses sync (docs/books.md)
     bool bookCrossed = false;              // alert when an order book is crossed
     bool instrumentStale = false;          // alert when an instrument goes quiet (docs/freshness.md)
+    double crossVenueBps = 0.0;            // alert while the stream's mid is this far from the other venues' median
+    bool crossVenueFrozen = false;         // alert while its price is frozen and the other venues' move
     int forS = 0;                          // raise once a condition held this long
     int clearAfterS = kDefaultClearAfterS; // clear once it stayed clear this long
 
     bool isEmpty() const
     {
         return rateBelow <= 0.0 && p99AboveMs <= 0.0 && silentS <= 0 && !gaps && !bookDesync && !bookCrossed
-            && !instrumentStale;
+            && !instrumentStale && crossVenueBps <= 0.0 && !crossVenueFrozen;
     }
     bool operator==(const AlertRule &o) const
     {
         return stream == o.stream && rateBelow == o.rateBelow && p99AboveMs == o.p99AboveMs && silentS == o.silentS
             && gaps == o.gaps && bookDesync == o.bookDesync && bookCrossed == o.bookCrossed
-            && instrumentStale == o.instrumentStale && forS == o.forS && clearAfterS == o.clearAfterS;
+            && instrumentStale == o.instrumentStale && crossVenueBps == o.crossVenueBps
+            && crossVenueFrozen == o.crossVenueFrozen && forS == o.forS && clearAfterS == o.clearAfterS;
     }
 
     QJsonObject toJson() const;

@@ -90,6 +90,8 @@ bool AlertService::configure(const Workspace &workspace, bool keychainAvailable,
         m_streams[name];
     m_order = order;
     m_monitor.setRules(rules);
+    setInstrumentAliases(workspace.instrumentAliases);
+    setCrossVenueConfig(workspace.crossVenue);
     setDestinations(workspace.notify, workspace.streams);
     return true;
 }
@@ -106,11 +108,38 @@ void AlertService::setDestinations(const QList<NotifyTarget> &all, const QVector
 
 void AlertService::evaluate(const QVector<StreamSnapshot> &snapshots, qint64 nowMs, qint64 steadyMs)
 {
+    QVector<CrossVenueMonitor::Input> inputs;
+    inputs.reserve(snapshots.size());
     for (const StreamSnapshot &s : snapshots) {
         StreamFigures &f = m_figures[s.id];
         f.update(s, steadyMs);
+        inputs.append({&s, f.latency().p50Ms()});
+    }
+    updateCrossVenue(inputs, nowMs);
+    for (const StreamSnapshot &s : snapshots) {
+        const StreamFigures &f = m_figures[s.id];
         evaluate(s, Figures{f.msgsPerSec(), f.latency().p99Ms(), nowMs}, nowMs);
     }
+}
+
+void AlertService::setInstrumentAliases(const InstrumentAliases &aliases)
+{
+    if (aliases == m_crossVenue.aliases())
+        return;
+    m_crossVenue.setAliases(aliases);
+    emit instrumentAliasesChanged();
+}
+
+void AlertService::setCrossVenueConfig(const CrossVenueConfig &config)
+{
+    m_crossVenueConfig = config;
+    m_crossVenue.setSettings({double(config.apartBps), qint64(config.apartForS) * 1000, qint64(config.frozenS) * 1000});
+}
+
+void AlertService::updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs)
+{
+    m_crossVenue.update(inputs, nowMs);
+    emit crossVenueUpdated();
 }
 
 AlertMonitor::Sample AlertService::evaluate(const StreamSnapshot &s, const Figures &figures, qint64 nowMs)
@@ -120,7 +149,8 @@ AlertMonitor::Sample AlertService::evaluate(const StreamSnapshot &s, const Figur
     if (!m_streams.contains(s.name))
         m_order << s.name;
     m_streams[s.name];
-    const AlertMonitor::Sample sample = alertSample(s, figures.msgsPerSec, figures.p99Ms, started, nowMs);
+    AlertMonitor::Sample sample = alertSample(s, figures.msgsPerSec, figures.p99Ms, started, nowMs);
+    m_crossVenue.fillSample(s.id, sample);
     m_monitor.evaluate(s.id, s.name, sample, nowMs);
     return sample;
 }
@@ -213,6 +243,7 @@ void AlertService::addToReport(QJsonObject &report) const
                                   {QStringLiteral("failures"), qint64(m_notifier->failures(i))},
                                   {QStringLiteral("suppressed"), qint64(m_notifier->suppressed(i))}});
     report.insert(QStringLiteral("notify"), notify);
+    report.insert(QStringLiteral("cross_venue"), m_crossVenue.toJson());
 }
 
 QByteArray AlertService::renderMetrics(bool classic) const
@@ -231,6 +262,7 @@ QByteArray AlertService::renderMetrics(bool classic) const
         out += "streamscope_alerts_raised_total{stream=\"" + escapeLabel(name).toUtf8() + "\"} "
             + QByteArray::number(m_streams.value(name).raised) + '\n';
     out += m_notifier->renderMetrics(classic);
+    out += m_crossVenue.renderMetrics();
     return out;
 }
 

@@ -3,7 +3,9 @@
 // The one alert path of the desktop app and headless mode: evaluates the workspace's rules
 // once a second (AlertMonitor), saves the stream's flight recorder when an alert fires
 // (FlightAlertSaver), sends every episode to the workspace's "notify" destinations
-// (Notifier) and counts episodes for the report and /metrics. What it evaluates on is the
+// (Notifier) and counts episodes for the report and /metrics. It also compares one instrument
+// across venues (CrossVenueMonitor) before the rules are evaluated, for the cross-venue rules,
+// the report's "cross_venue", /metrics and the window's Cross-venue pane. What it evaluates on is the
 // same in both: headless mode hands it the engine's snapshots and it derives the figures
 // (StreamFigures); the desktop app hands it the figures its stream table derived the same way.
 // Who shows an episode subscribes: headless mode prints message(), the window shows
@@ -14,6 +16,7 @@
 // does not own the engine.
 
 #include "AlertMonitor.h"
+#include "CrossVenueMonitor.h"
 #include "FlightAlertSaver.h"
 #include "Notifier.h"
 #include "StreamFigures.h"
@@ -39,8 +42,20 @@ public:
     bool configure(const Workspace &workspace, bool keychainAvailable, QString *error);
 
     // Headless mode: every stream of the engine's snapshots (they carry latency), its figures
-    // derived here. `nowMs` epoch, `steadyMs` monotonic.
+    // derived here, the cross-venue comparison first. `nowMs` epoch, `steadyMs` monotonic.
     void evaluate(const QVector<StreamSnapshot> &snapshots, qint64 nowMs, qint64 steadyMs);
+    // The desktop app: the cross-venue comparison over every stream's snapshot and latency p50,
+    // once a second before the streams' evaluate(); emits crossVenueUpdated().
+    void updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs);
+    const CrossVenueMonitor &crossVenue() const { return m_crossVenue; }
+    // When a venue is flagged: the workspace's "cross_venue" (configure() sets it), or settings
+    // to the millisecond (tests).
+    void setCrossVenueConfig(const CrossVenueConfig &config);
+    const CrossVenueConfig &crossVenueConfig() const { return m_crossVenueConfig; }
+    void setCrossVenueSettings(const CrossVenueMonitor::Settings &settings) { m_crossVenue.setSettings(settings); }
+    // The user's instrument mapping (the workspace's "instrument_aliases"; configure() sets it);
+    // emits instrumentAliasesChanged() when it differs.
+    void setInstrumentAliases(const InstrumentAliases &aliases);
     // One stream's figures as the caller derived them (the desktop app's stream table, from
     // the same StreamFigures functions).
     struct Figures {
@@ -63,10 +78,11 @@ public:
     const QList<NotifyTarget> &destinations() const { return m_destinations; }
 
     // Per stream "alerts_raised" and "alerts_active" (the episodes still open), and at the top
-    // level "alerts": {"raised", "active"} and "notify": [{"destination", "sent", ...}].
+    // level "alerts": {"raised", "active"}, "notify": [{"destination", "sent", ...}] and
+    // "cross_venue" (CrossVenueMonitor::toJson()).
     void addToReport(QJsonObject &report) const;
-    // streamscope_alerts_active{stream}, streamscope_alerts_raised_total{stream} and the
-    // notifier's families.
+    // streamscope_alerts_active{stream}, streamscope_alerts_raised_total{stream}, the
+    // notifier's families and the cross-venue gauges.
     QByteArray renderMetrics(bool classic) const;
 
     // Runs the event loop until no notification is in flight, at most `timeoutMs`.
@@ -91,6 +107,9 @@ signals:
     // AlertMonitor::Condition, telling one stream's episodes apart.
     void alertRaised(streamscope::StreamId id, int condition, const streamscope::alerts::AlertEvent &event);
     void alertCleared(streamscope::StreamId id, int condition, const streamscope::alerts::AlertEvent &event);
+    // The cross-venue comparison was brought up to date (crossVenue()).
+    void crossVenueUpdated();
+    void instrumentAliasesChanged();
 
 private:
     struct Active {
@@ -106,6 +125,8 @@ private:
     void onCleared(StreamId id, const QString &stream, const QString &text, int condition);
 
     AlertMonitor m_monitor;
+    CrossVenueMonitor m_crossVenue;
+    CrossVenueConfig m_crossVenueConfig;
     FlightAlertSaver m_flight;
     QElapsedTimer m_steady;
     Notifier *m_notifier = nullptr;

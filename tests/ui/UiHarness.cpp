@@ -1,8 +1,10 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details|capture|book [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|inspector|details|capture|book|crossvenue [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
+//              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
+//                                                    default, and quits: a screenshot without xwd)
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
@@ -18,8 +20,10 @@
 //       Qt's helpers) apart, as % of one core over the measured seconds
 
 #include "../books/BookVenueServer.h"
+#include "../books/SnapshotVenueServer.h"
 
 #include "CaptureController.h"
+#include "CrossVenuePane.h"
 #include "DemoWorkspace.h"
 #include "DepthLadder.h"
 #include "Engine.h"
@@ -49,6 +53,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
+#include <QtGui/QPixmap>
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
@@ -316,6 +321,61 @@ private:
     qsizetype m_next = 0;
 };
 
+// The `crossvenue` scene's other venues: the book scene's instruments on an OKX-like and a
+// Bybit-like venue, their mids near the Binance-like venue's (which stay put), moving a little
+// every second; the Bybit-like venue's BTC about 90 bps above.
+class CrossVenueScene {
+public:
+    bool start()
+    {
+        if (!m_okx.listen() || !m_bybit.listen())
+            return false;
+        step();
+        QObject::connect(&m_timer, &QTimer::timeout, [this] { step(); });
+        m_timer.start(1000);
+        return true;
+    }
+    QVector<StreamConfig> streams() const
+    {
+        StreamConfig okx;
+        okx.name = QStringLiteral("okx-books");
+        okx.venue = Venue("okx");
+        okx.url = m_okx.url();
+        StreamConfig bybit;
+        bybit.name = QStringLiteral("bybit-books");
+        bybit.venue = Venue("bybit");
+        bybit.url = m_bybit.url();
+        for (const Pair &p : kPairs) {
+            okx.subscribe << QStringLiteral("books:%1-USDT").arg(QLatin1String(p.base));
+            bybit.subscribe << QStringLiteral("orderbook.50:%1USDT").arg(QLatin1String(p.base));
+        }
+        return {okx, bybit};
+    }
+
+private:
+    struct Pair {
+        const char *base;
+        double mid;
+        double tick;
+    };
+    static constexpr Pair kPairs[] = {{"BTC", 97123.0, 0.1}, {"ETH", 3615.0, 0.01}, {"SOL", 234.10, 0.01}};
+    void step()
+    {
+        std::uniform_int_distribution<int> jitter(-3, 3);
+        for (const Pair &p : kPairs) {
+            const QString base = QLatin1String(p.base);
+            m_okx.setMid(base + QStringLiteral("-USDT"), p.mid + jitter(m_rng) * p.tick, p.tick);
+            const double away = base == QLatin1String("BTC") ? p.mid * 0.009 : 0.0;
+            m_bybit.setMid(base + QStringLiteral("USDT"), p.mid + away + jitter(m_rng) * p.tick, p.tick);
+        }
+    }
+
+    testing::SnapshotVenueServer m_okx{testing::SnapshotVenueServer::Shape::Okx};
+    testing::SnapshotVenueServer m_bybit{testing::SnapshotVenueServer::Shape::Bybit};
+    std::mt19937_64 m_rng{20261202};
+    QTimer m_timer;
+};
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
@@ -335,6 +395,7 @@ int main(int argc, char **argv)
     Engine engine;
     ui::MainWindow window(&engine);
     BookScene books;
+    CrossVenueScene venues;
     if (scene == QLatin1String("book")) {
         if (!books.start()) {
             qCritical("the book scene's venue could not listen on 127.0.0.1");
@@ -342,6 +403,15 @@ int main(int argc, char **argv)
         }
         Workspace ws = demo.workspace();
         ws.streams.prepend(books.stream());
+        window.setWorkspace(ws, QString());
+    } else if (scene == QLatin1String("crossvenue")) {
+        if (!books.start() || !venues.start()) {
+            qCritical("the cross-venue scene's venues could not listen on 127.0.0.1");
+            return 1;
+        }
+        Workspace ws;
+        ws.streams = {books.stream()};
+        ws.streams += venues.streams();
         window.setWorkspace(ws, QString());
     } else {
         window.setWorkspace(demo.workspace(), QString());
@@ -385,6 +455,21 @@ int main(int argc, char **argv)
             QTimer::singleShot(2000, &window, [&window, path] {
                 window.capture()->setFileChooser([path] { return path; });
                 window.capture()->openAction()->trigger();
+            });
+        }
+    }
+
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--grab="))) {
+            const QString path = a.mid(7);
+            int afterS = 20;
+            for (const QString &b : args)
+                if (b.startsWith(QLatin1String("--grab-after=")))
+                    afterS = b.mid(13).toInt();
+            QTimer::singleShot(afterS * 1000, &window, [&window, path] {
+                if (!window.grab().save(path))
+                    qCritical("could not save %s", qPrintable(path));
+                QCoreApplication::quit();
             });
         }
     }
@@ -470,6 +555,12 @@ int main(int argc, char **argv)
                 window.detailsDock()->raise();
                 window.resizeDocks({window.detailsDock()}, {420}, Qt::Vertical);
             });
+    } else if (scene == QLatin1String("crossvenue")) {
+        QTimer::singleShot(1000, &window, [&window] {
+            window.crossVenueDock()->show();
+            window.crossVenueDock()->raise();
+            window.resizeDocks({window.crossVenueDock()}, {window.width() * 72 / 100}, Qt::Horizontal);
+        });
     } else if (scene == QLatin1String("details")) {
         QTimer::singleShot(1000, &window, [&window] {
             window.streamTable()->selectRow(1);

@@ -80,6 +80,18 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     m_instrumentStale->setObjectName(QStringLiteral("instrumentStale"));
     m_instrumentStale->setToolTip(tr("An instrument of a combined stream is silent well beyond its own cadence while "
                                      "the others speak (instrument_stale; docs/freshness.md)"));
+    m_crossVenueBps = new QDoubleSpinBox;
+    m_crossVenueBps->setObjectName(QStringLiteral("crossVenueBps"));
+    m_crossVenueBps->setRange(0, 1e5);
+    m_crossVenueBps->setDecimals(1);
+    m_crossVenueBps->setSuffix(tr(" bps"));
+    m_crossVenueBps->setSpecialValueText(tr("off"));
+    m_crossVenueBps->setToolTip(tr("The stream's mid is this far from the median of the other venues' mids of the "
+                                   "same instrument (cross_venue_bps; docs/venues.md)"));
+    m_crossVenueFrozen = new QCheckBox(tr("when its price &freezes while other venues move"));
+    m_crossVenueFrozen->setObjectName(QStringLiteral("crossVenueFrozen"));
+    m_crossVenueFrozen->setToolTip(tr("The stream's mid has not moved for 30 s while another venue's mid of the same "
+                                      "instrument moved (cross_venue_frozen)"));
     m_for = new QSpinBox;
     m_for->setObjectName(QStringLiteral("forS"));
     m_for->setRange(0, AlertRule::kMaxHysteresisS);
@@ -99,6 +111,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     form->addRow(tr("Books:"), m_bookDesync);
     form->addRow(QString(), m_bookCrossed);
     form->addRow(tr("Instruments:"), m_instrumentStale);
+    form->addRow(tr("Cross-&venue:"), m_crossVenueBps);
+    form->addRow(QString(), m_crossVenueFrozen);
     form->addRow(tr("Raise &after:"), m_for);
     form->addRow(tr("&Clear after:"), m_clearAfter);
 
@@ -144,11 +158,11 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     connect(add, &QPushButton::clicked, this, &AlertRulesDialog::onAdd);
     connect(m_remove, &QPushButton::clicked, this, &AlertRulesDialog::onRemove);
     connect(m_stream, &QComboBox::currentTextChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QDoubleSpinBox *box : {m_rateBelow, m_p99Above})
+    for (QDoubleSpinBox *box : {m_rateBelow, m_p99Above, m_crossVenueBps})
         connect(box, &QDoubleSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
     for (QSpinBox *box : {m_silent, m_for, m_clearAfter})
         connect(box, &QSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed, m_instrumentStale})
+    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed, m_instrumentStale, m_crossVenueFrozen})
         connect(box, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
     connect(buttons, &QDialogButtonBox::accepted, this, &AlertRulesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AlertRulesDialog::reject);
@@ -225,6 +239,10 @@ QString AlertRulesDialog::ruleLabel(const AlertRule &rule) const
         kinds << tr("book crossed");
     if (rule.instrumentStale)
         kinds << tr("instrument stale");
+    if (rule.crossVenueBps > 0)
+        kinds << tr("cross-venue > %1 bps").arg(rule.crossVenueBps);
+    if (rule.crossVenueFrozen)
+        kinds << tr("cross-venue frozen");
     const QString who = rule.stream == AlertRule::kAnyStream ? tr("* (every other stream)") : rule.stream;
     return kinds.isEmpty() ? tr("%1: nothing").arg(who)
                            : QStringLiteral("%1: %2").arg(who, kinds.join(QStringLiteral(", ")));
@@ -244,9 +262,9 @@ void AlertRulesDialog::refreshList()
 void AlertRulesDialog::onCurrentRowChanged(int row)
 {
     const bool valid = row >= 0 && row < m_rules.size();
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps, m_bookDesync,
-                                          m_bookCrossed, m_instrumentStale, m_for, m_clearAfter})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_stream, m_rateBelow, m_p99Above, m_silent, m_gaps,
+                                                       m_bookDesync, m_bookCrossed, m_instrumentStale, m_crossVenueBps,
+                                                       m_crossVenueFrozen, m_for, m_clearAfter})
         w->setEnabled(valid);
     if (valid) {
         m_filling = true;
@@ -259,6 +277,8 @@ void AlertRulesDialog::onCurrentRowChanged(int row)
         m_bookDesync->setChecked(r.bookDesync);
         m_bookCrossed->setChecked(r.bookCrossed);
         m_instrumentStale->setChecked(r.instrumentStale);
+        m_crossVenueBps->setValue(r.crossVenueBps);
+        m_crossVenueFrozen->setChecked(r.crossVenueFrozen);
         m_for->setValue(r.forS);
         m_clearAfter->setValue(r.clearAfterS);
         m_filling = false;
@@ -280,6 +300,8 @@ void AlertRulesDialog::onFormEdited()
     r.bookDesync = m_bookDesync->isChecked();
     r.bookCrossed = m_bookCrossed->isChecked();
     r.instrumentStale = m_instrumentStale->isChecked();
+    r.crossVenueBps = m_crossVenueBps->value();
+    r.crossVenueFrozen = m_crossVenueFrozen->isChecked();
     r.forS = m_for->value();
     r.clearAfterS = m_clearAfter->value();
     m_list->item(row)->setText(ruleLabel(r));

@@ -69,6 +69,8 @@ private:
     QCheckBox *m_bookDesync = nullptr;
     QCheckBox *m_bookCrossed = nullptr;
     QCheckBox *m_instrumentStale = nullptr;
+    QDoubleSpinBox *m_crossVenueBps = nullptr;
+    QCheckBox *m_crossVenueFrozen = nullptr;
     QSpinBox *m_for = nullptr;
     QSpinBox *m_clearAfter = nullptr;
     QLabel *m_previewSummary = nullptr;

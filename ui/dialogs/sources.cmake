@@ -8,6 +8,7 @@ target_sources(streamscope_ui PRIVATE
     dialogs/ConnectAgentDialog.h dialogs/ConnectAgentDialog.cpp
     dialogs/FlightRecorderDialog.h dialogs/FlightRecorderDialog.cpp
     dialogs/GenericPage.h dialogs/GenericPage.cpp
+    dialogs/InstrumentAliasDialog.h dialogs/InstrumentAliasDialog.cpp
     dialogs/NotifyDialog.h dialogs/NotifyDialog.cpp
     dialogs/StreamDialog.h dialogs/StreamDialog.cpp
     dialogs/VenuePage.h dialogs/VenuePage.cpp

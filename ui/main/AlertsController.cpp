@@ -65,6 +65,13 @@ void AlertsController::onTick(const SnapshotHub::Tick &tick)
 {
     if (tick.kind != SnapshotHub::TickKind::Slow)
         return;
+    // One instrument across venues first: the cross-venue rules are evaluated on it.
+    QVector<alerts::CrossVenueMonitor::Input> inputs;
+    for (const StreamTableModel::Row &row : m_model->rows()) {
+        if (!row.offline)
+            inputs.append({&row.snap, row.p50Ms});
+    }
+    m_service->updateCrossVenue(inputs, tick.nowMs);
     for (const StreamTableModel::Row &row : m_model->rows()) {
         if (row.offline)
             continue; // an open capture: nothing happens to it now

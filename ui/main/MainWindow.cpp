@@ -71,8 +71,8 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
     buildCentral();
     buildDocks();
     m_actions->addToolBar();
-    m_actions->fillMenuBar({m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
-                            m_eventsDock, m_alertsDock});
+    m_actions->fillMenuBar({m_chartsDock, m_bookDock, m_crossVenueDock, m_inspectorDock, m_detailsDock, m_resultsDock,
+                            m_errorsDock, m_eventsDock, m_alertsDock});
     m_actions->addFreeze(m_inspector->freezeAction());
     m_selection =
         new SelectionController(engine, m_hub, m_model, m_proxy, m_table,

@@ -61,6 +61,7 @@ namespace streamscope::ui {
 
 class AlertsController;
 class CaptureController;
+class CrossVenuePane;
 class CaptureList;
 class DepthLadder;
 class EventLogModel;
@@ -120,6 +121,8 @@ public:
     StreamDetails *details() const { return m_details; }
     DepthLadder *ladder() const { return m_ladder; }
     QDockWidget *bookDock() const { return m_bookDock; }
+    QDockWidget *crossVenueDock() const { return m_crossVenueDock; }
+    CrossVenuePane *crossVenuePane() const { return m_crossVenue; }
     QDockWidget *detailsDock() const { return m_detailsDock; }
     SelectionController *selection() const { return m_selection; }
     // The selected streams that can be acted on (local ones; a remote agent's are read-only).
@@ -225,6 +228,8 @@ private:
     QDockWidget *m_alertsDock = nullptr;
     QDockWidget *m_detailsDock = nullptr;
     QDockWidget *m_bookDock = nullptr;
+    QDockWidget *m_crossVenueDock = nullptr;
+    CrossVenuePane *m_crossVenue = nullptr;
     bool m_dark = false;
     QByteArray m_defaultState;
 };

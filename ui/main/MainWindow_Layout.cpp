@@ -4,6 +4,7 @@
 #include "MainWindow.h"
 
 #include "AlertsController.h"
+#include "CrossVenuePane.h"
 #include "DepthLadder.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -140,6 +141,12 @@ void MainWindow::buildDocks()
     m_bookDock->setToolTip(tr("The depth ladder and depth chart of the selected depth stream's order books"));
     connect(m_bookDock, &QDockWidget::visibilityChanged, m_ladder, &DepthLadder::setShown);
     tabifyDockWidget(m_chartsDock, m_bookDock);
+    // One instrument across venues: every stream's books side by side (docs/venues.md).
+    m_crossVenue = new CrossVenuePane(m_alertService);
+    m_crossVenueDock = dock(tr("Cross-venue"), "crossVenueDock", m_crossVenue, Qt::RightDockWidgetArea);
+    m_crossVenueDock->setToolTip(tr("One instrument across venues: mid, deviation from the other venues, spread, "
+                                    "latency and age, flagged venues marked"));
+    tabifyDockWidget(m_bookDock, m_crossVenueDock);
     m_chartsDock->raise();
 
     m_inspector = new MessageInspector(m_engine, this);
@@ -249,8 +256,8 @@ QJsonObject MainWindow::saveLayout() const
     layout.insert(QStringLiteral("table_columns"), int(StreamTableModel::ColumnCount));
     layout.insert(QStringLiteral("filter"), m_filter->text());
     QJsonObject docks;
-    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
-                           m_eventsDock, m_alertsDock})
+    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_crossVenueDock, m_inspectorDock, m_detailsDock, m_resultsDock,
+                           m_errorsDock, m_eventsDock, m_alertsDock})
         docks.insert(d->objectName(), !d->isHidden());
     layout.insert(QStringLiteral("docks"), docks);
     return layout;
@@ -272,8 +279,8 @@ void MainWindow::restoreLayout(const QJsonObject &layout)
     fitToScreen(); // a layout saved on a larger screen
     // Dock visibility also as plain booleans, so that a hand-edited file can hide a panel.
     const QJsonObject docks = layout.value(QStringLiteral("docks")).toObject();
-    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_inspectorDock, m_detailsDock, m_resultsDock, m_errorsDock,
-                           m_eventsDock, m_alertsDock}) {
+    for (QDockWidget *d : {m_chartsDock, m_bookDock, m_crossVenueDock, m_inspectorDock, m_detailsDock, m_resultsDock,
+                           m_errorsDock, m_eventsDock, m_alertsDock}) {
         const QJsonValue v = docks.value(d->objectName());
         if (v.isBool())
             d->setVisible(v.toBool());

@@ -46,8 +46,10 @@ WorkspaceController::WorkspaceController(Engine *engine, alerts::AlertService *a
 {
     connect(m_keychain, &KeychainStore::loaded, this, &WorkspaceController::onSecretLoaded);
     connect(m_keychain, &KeychainStore::failed, this, &WorkspaceController::keychainFailed);
-    if (m_alerts)
+    if (m_alerts) {
         connect(&m_alerts->monitor(), &alerts::AlertMonitor::rulesChanged, this, [this] { setModified(true); });
+        connect(m_alerts, &alerts::AlertService::instrumentAliasesChanged, this, [this] { setModified(true); });
+    }
     updateTitle();
 }
 
@@ -70,6 +72,8 @@ Workspace WorkspaceController::current() const
         }
         ws.alerts = AlertRule::toJson(rules);
         ws.notify = m_alerts->destinations();
+        ws.instrumentAliases = m_alerts->crossVenue().aliases();
+        ws.crossVenue = m_alerts->crossVenueConfig();
     }
     if (m_layout.save)
         ws.layout = m_layout.save();
@@ -117,8 +121,11 @@ void WorkspaceController::apply(const Loaded &loaded, const QString &path)
     for (const StreamConfig &c : ws.streams)
         allTargets += c.notify;
     loadNotifySecrets(allTargets);
-    if (m_alerts)
+    if (m_alerts) {
         m_alerts->setDestinations(ws.notify, ws.streams);
+        m_alerts->setInstrumentAliases(ws.instrumentAliases);
+        m_alerts->setCrossVenueConfig(ws.crossVenue);
+    }
     if (m_layout.restore)
         m_layout.restore(ws.layout);
     loadAgentSecrets(ws.agents);

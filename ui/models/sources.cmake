@@ -1,6 +1,7 @@
 # ui/models: the item models behind the stream table, the inspector, the event log and the results /
 # errors lists, and the per-second history.
 target_sources(streamscope_ui PRIVATE
+    models/CrossVenueModel.h models/CrossVenueModel.cpp
     models/DepthLadderModel.h models/DepthLadderModel.cpp
     models/EventLogModel.h models/EventLogModel.cpp
     models/InspectorModel.h models/InspectorModel.cpp

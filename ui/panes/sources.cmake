@@ -1,6 +1,7 @@
 # ui/panes: the dock panes' widgets (message inspector, stream details, event log) and the
 # table's delegates.
 target_sources(streamscope_ui PRIVATE
+    panes/CrossVenuePane.h panes/CrossVenuePane.cpp
     panes/DepthBarDelegate.h panes/DepthBarDelegate.cpp
     panes/DepthLadder.h panes/DepthLadder.cpp
     panes/EventLogPane.h panes/EventLogPane.cpp

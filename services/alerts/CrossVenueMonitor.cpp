@@ -1,0 +1,243 @@
+#include "CrossVenueMonitor.h"
+
+#include "BookDepth.h"
+
+#include <QtCore/QJsonObject>
+#include <QtCore/QMap>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace streamscope::alerts {
+
+namespace {
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return qQNaN();
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+double price(qint64 units)
+{
+    return double(units) / double(kDepthUnit);
+}
+
+QJsonValue number(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+QByteArray label(const QString &v)
+{
+    QString out = v;
+    out.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('"'), QStringLiteral("\\\""))
+        .replace(QLatin1Char('\n'), QStringLiteral("\\n"));
+    return out.toUtf8();
+}
+
+QByteArray gauge(double v)
+{
+    return std::isfinite(v) ? QByteArray::number(v, 'g', 12) : QByteArrayLiteral("NaN");
+}
+
+} // namespace
+
+const char *crossVenueFlagName(CrossVenueFlag flag)
+{
+    switch (flag) {
+    case CrossVenueFlag::Apart: return "apart";
+    case CrossVenueFlag::Frozen: return "frozen";
+    case CrossVenueFlag::None: break;
+    }
+    return "";
+}
+
+void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
+{
+    // Every synced book with both sides, by normalised instrument name; one quote a stream.
+    QMap<QString, QVector<CrossVenueQuote>> byInstrument;
+    for (const Input &in : inputs) {
+        const StreamSnapshot *s = in.snapshot;
+        if (!s || !isRunning(s->state))
+            continue;
+        for (const BookStatus &b : s->books) {
+            if (b.state != BookState::Synced || b.bestBid <= 0 || b.bestAsk <= 0)
+                continue;
+            const QString name = m_aliases.resolve(b.instrument);
+            if (name.isEmpty())
+                continue;
+            auto it = byInstrument.find(name);
+            if (it == byInstrument.end()) {
+                if (byInstrument.size() >= kMaxInstruments * 4)
+                    continue; // a bound on this pass's work; those with one stream go below
+                it = byInstrument.insert(name, {});
+            }
+            QVector<CrossVenueQuote> &quotes = *it;
+            const bool again = std::any_of(quotes.cbegin(), quotes.cend(),
+                                           [s](const CrossVenueQuote &q) { return q.stream == s->id; });
+            if (again || quotes.size() >= kMaxQuotes)
+                continue;
+            CrossVenueQuote q;
+            q.stream = s->id;
+            q.streamName = s->name;
+            q.venue = venueName(s->venue);
+            q.symbol = b.instrument;
+            q.bestBid = price(b.bestBid);
+            q.bestAsk = price(b.bestAsk);
+            q.mid = (q.bestBid + q.bestAsk) / 2.0;
+            q.latencyMs = in.latencyP50Ms;
+            q.ageMs = s->lastDataMs > 0 ? std::max<qint64>(0, nowMs - s->lastDataMs) : -1;
+            quotes.append(q);
+        }
+    }
+
+    QVector<CrossVenueInstrument> result;
+    QHash<QString, History> history;
+    for (auto it = byInstrument.begin(); it != byInstrument.end() && result.size() < kMaxInstruments; ++it) {
+        QVector<CrossVenueQuote> &quotes = *it;
+        if (quotes.size() < 2)
+            continue;
+        std::sort(quotes.begin(), quotes.end(),
+                  [](const CrossVenueQuote &a, const CrossVenueQuote &b) { return a.streamName < b.streamName; });
+        CrossVenueInstrument inst;
+        inst.instrument = it.key();
+        std::vector<double> mids;
+        for (const CrossVenueQuote &q : quotes)
+            mids.push_back(q.mid);
+        inst.medianMid = median(mids);
+        const auto [lo, hi] = std::minmax_element(mids.begin(), mids.end());
+        inst.spreadBps = inst.medianMid > 0 ? (*hi - *lo) / inst.medianMid * 1e4 : qQNaN();
+
+        // First each quote's own history (when its mid last moved), then the flags, which look at
+        // the others' moves.
+        for (CrossVenueQuote &q : quotes) {
+            History h = m_history.value(key(inst.instrument, q.stream));
+            if (!h.seen || h.mid != q.mid) {
+                h.mid = q.mid;
+                h.midChangedAtMs = nowMs;
+                h.seen = true;
+            }
+            q.unchangedMs = nowMs - h.midChangedAtMs;
+            history.insert(key(inst.instrument, q.stream), h);
+        }
+        for (int i = 0; i < quotes.size(); ++i) {
+            CrossVenueQuote &q = quotes[i];
+            std::vector<double> others;
+            bool othersMoved = false;
+            for (int j = 0; j < quotes.size(); ++j) {
+                if (j == i)
+                    continue;
+                others.push_back(quotes[j].mid);
+                othersMoved = othersMoved || quotes[j].unchangedMs < m_settings.frozenMs;
+            }
+            const double ref = median(others);
+            q.deviationBps = ref > 0 ? (q.mid - ref) / ref * 1e4 : qQNaN();
+            History &h = history[key(inst.instrument, q.stream)];
+            const bool apartNow = std::isfinite(q.deviationBps) && std::abs(q.deviationBps) > m_settings.apartBps;
+            if (!apartNow)
+                h.apartSinceMs = 0;
+            else if (h.apartSinceMs == 0)
+                h.apartSinceMs = nowMs;
+            if (apartNow && nowMs - h.apartSinceMs >= m_settings.apartForMs)
+                q.flag = CrossVenueFlag::Apart;
+            else if (q.unchangedMs >= m_settings.frozenMs && othersMoved)
+                q.flag = CrossVenueFlag::Frozen;
+        }
+        inst.quotes = quotes;
+        result.append(inst);
+    }
+    m_instruments = result;
+    m_history = history; // what was not compared this time starts afresh when it comes back
+}
+
+void CrossVenueMonitor::fillSample(StreamId stream, AlertMonitor::Sample &sample) const
+{
+    for (const CrossVenueInstrument &inst : m_instruments) {
+        for (const CrossVenueQuote &q : inst.quotes) {
+            if (q.stream != stream)
+                continue;
+            if (std::isfinite(q.deviationBps)
+                && (!std::isfinite(sample.crossVenueBps)
+                    || std::abs(q.deviationBps) > std::abs(sample.crossVenueBps))) {
+                sample.crossVenueBps = q.deviationBps;
+                sample.crossVenueInstrument = inst.instrument;
+            }
+            if (q.flag == CrossVenueFlag::Frozen)
+                sample.crossVenueFrozen.append(inst.instrument);
+        }
+    }
+}
+
+QJsonArray CrossVenueMonitor::toJson() const
+{
+    QJsonArray out;
+    for (const CrossVenueInstrument &inst : m_instruments) {
+        QJsonArray venues;
+        for (const CrossVenueQuote &q : inst.quotes) {
+            venues.append(QJsonObject{
+                {QStringLiteral("stream"), q.streamName},
+                {QStringLiteral("venue"), q.venue},
+                {QStringLiteral("symbol"), q.symbol},
+                {QStringLiteral("last"), QJsonValue()},
+                {QStringLiteral("mid"), number(q.mid)},
+                {QStringLiteral("best_bid"), number(q.bestBid)},
+                {QStringLiteral("best_ask"), number(q.bestAsk)},
+                {QStringLiteral("latency_ms"), number(q.latencyMs)},
+                {QStringLiteral("age_ms"), q.ageMs >= 0 ? QJsonValue(q.ageMs) : QJsonValue()},
+                {QStringLiteral("deviation_bps"), number(q.deviationBps)},
+                {QStringLiteral("unchanged_ms"), q.unchangedMs},
+                {QStringLiteral("flagged"), q.flag != CrossVenueFlag::None},
+                {QStringLiteral("reason"), QLatin1String(crossVenueFlagName(q.flag))},
+            });
+        }
+        out.append(QJsonObject{{QStringLiteral("instrument"), inst.instrument},
+                               {QStringLiteral("median_mid"), number(inst.medianMid)},
+                               {QStringLiteral("spread_bps"), number(inst.spreadBps)},
+                               {QStringLiteral("venues"), venues}});
+    }
+    return out;
+}
+
+QByteArray CrossVenueMonitor::renderMetrics() const
+{
+    if (m_instruments.isEmpty())
+        return {}; // no instrument shared by two streams: no family at all
+    QByteArray out;
+    out += "# TYPE streamscope_cross_venue_spread_bps gauge\n"
+           "# HELP streamscope_cross_venue_spread_bps Highest minus lowest mid of an instrument over its venues, "
+           "in basis points of their median.\n";
+    for (const CrossVenueInstrument &inst : m_instruments)
+        out += "streamscope_cross_venue_spread_bps{instrument=\"" + label(inst.instrument) + "\"} "
+            + gauge(inst.spreadBps) + '\n';
+    struct Family {
+        const char *name;
+        const char *help;
+        double (*value)(const CrossVenueQuote &);
+    };
+    static const Family kFamilies[] = {
+        {"streamscope_cross_venue_mid", "The stream's mid price of the instrument ((best bid + best ask) / 2).",
+         [](const CrossVenueQuote &q) { return q.mid; }},
+        {"streamscope_cross_venue_deviation_bps",
+         "The stream's mid minus the median of the other venues' mids, in basis points of that median.",
+         [](const CrossVenueQuote &q) { return q.deviationBps; }},
+        {"streamscope_cross_venue_flagged",
+         "1 while the stream is flagged for the instrument (apart from the others, or its price frozen).",
+         [](const CrossVenueQuote &q) { return q.flag != CrossVenueFlag::None ? 1.0 : 0.0; }},
+    };
+    for (const Family &f : kFamilies) {
+        out += QByteArray("# TYPE ") + f.name + " gauge\n# HELP " + f.name + ' ' + f.help + '\n';
+        for (const CrossVenueInstrument &inst : m_instruments)
+            for (const CrossVenueQuote &q : inst.quotes)
+                out += QByteArray(f.name) + "{instrument=\"" + label(inst.instrument) + "\",stream=\""
+                    + label(q.streamName) + "\"} " + gauge(f.value(q)) + '\n';
+    }
+    return out;
+}
+
+} // namespace streamscope::alerts

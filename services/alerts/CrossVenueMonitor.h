@@ -1,0 +1,120 @@
+#pragma once
+
+// One instrument across venues (docs/venues.md, "One instrument across venues"): where all
+// streams meet, once a second, the local order books of every stream are grouped by the
+// instrument's normalised name (model/InstrumentSymbol.h, with the workspace's
+// "instrument_aliases"), and an instrument that two or more streams keep a synced book of is
+// compared: each stream's mid (best bid + best ask) / 2, its latency and freshness, its
+// deviation from the median of the others' mids in basis points, the spread between the venues
+// (highest − lowest mid over the median of all). A stream is flagged for an instrument when
+//   - "apart": it stays more than Settings::apartBps away from the median of the others for
+//     Settings::apartForMs without a break (50 bps, 10 s unless the workspace's "cross_venue"
+//     says otherwise);
+//   - "frozen": its mid has not moved for Settings::frozenMs (30 s) while another stream's mid
+//     of the same instrument moved within that time.
+// The alert rules "cross_venue_bps" and "cross_venue_frozen" (docs/alerts.md) are evaluated on
+// the same figures (fillSample()). The desktop app and headless mode share it through
+// AlertService, so the window, the report and /metrics show the same numbers.
+//
+// Bounded: at most kMaxInstruments instruments (by name order) and kMaxQuotes streams each;
+// label values on /metrics are normalised names (capitals, digits, '-') and stream names.
+//
+// Thread contract: one thread, its owner's (the GUI or headless main thread); never per
+// message: update() once a second with snapshots the caller already holds.
+
+#include "AlertMonitor.h"
+#include "CrossVenueConfig.h"
+#include "InstrumentSymbol.h"
+#include "StreamSnapshot.h"
+
+#include <QtCore/QHash>
+#include <QtCore/QJsonArray>
+#include <QtCore/QVector>
+
+namespace streamscope::alerts {
+
+// Why a stream is flagged for an instrument.
+enum class CrossVenueFlag : quint8 { None = 0, Apart, Frozen };
+const char *crossVenueFlagName(CrossVenueFlag flag); // "", "apart", "frozen"
+
+// One stream's view of one instrument.
+struct CrossVenueQuote {
+    StreamId stream = kInvalidStreamId;
+    QString streamName;
+    QString venue;            // the stream's venue name ("okx")
+    QString symbol;           // as the venue spells it ("BTC-USDT")
+    double mid = qQNaN();     // (best bid + best ask) / 2
+    double bestBid = qQNaN(); // prices as decimals
+    double bestAsk = qQNaN();
+    double latencyMs = qQNaN();    // the stream's latency p50 over its last seconds
+    qint64 ageMs = -1;             // since the stream's last data message; -1 none yet
+    double deviationBps = qQNaN(); // (mid − median of the others) / that median × 10^4
+    qint64 unchangedMs = 0;        // since the mid last moved (as seen once a second)
+    CrossVenueFlag flag = CrossVenueFlag::None;
+};
+
+struct CrossVenueInstrument {
+    QString instrument; // the normalised name ("BTC-USDT")
+    double medianMid = qQNaN();
+    double spreadBps = qQNaN();      // (highest − lowest mid) / median × 10^4
+    QVector<CrossVenueQuote> quotes; // by stream name
+};
+
+class CrossVenueMonitor {
+public:
+    static constexpr int kMaxInstruments = 256;
+    static constexpr int kMaxQuotes = 32;
+
+    // The workspace's "cross_venue" (CrossVenueConfig), to the millisecond.
+    struct Settings {
+        double apartBps = CrossVenueConfig{}.apartBps;
+        qint64 apartForMs = CrossVenueConfig{}.apartForS * 1000LL;
+        qint64 frozenMs = CrossVenueConfig{}.frozenS * 1000LL;
+    };
+    // One stream as the caller holds it: its snapshot (books with their best prices) and its
+    // latency p50 over the last seconds (StreamFigures; NaN when none).
+    struct Input {
+        const StreamSnapshot *snapshot = nullptr;
+        double latencyP50Ms = qQNaN();
+    };
+
+    void setAliases(const InstrumentAliases &aliases) { m_aliases = aliases; }
+    const InstrumentAliases &aliases() const { return m_aliases; }
+    void setSettings(const Settings &settings) { m_settings = settings; }
+    const Settings &settings() const { return m_settings; }
+
+    // Once a second; `nowMs` epoch milliseconds (the clock the snapshots' lastDataMs use).
+    // Streams that do not run and books that are not synced take no part.
+    void update(const QVector<Input> &inputs, qint64 nowMs);
+    const QVector<CrossVenueInstrument> &instruments() const { return m_instruments; }
+
+    // Adds the stream's cross-venue figures to its alert sample: its largest deviation (and
+    // which instrument), the instruments it is frozen on.
+    void fillSample(StreamId stream, AlertMonitor::Sample &sample) const;
+
+    // The report's top-level "cross_venue" list (docs/report.md).
+    QJsonArray toJson() const;
+    // streamscope_cross_venue_* gauges (docs/operations.md); nothing while no instrument is
+    // compared.
+    QByteArray renderMetrics() const;
+
+private:
+    // What is remembered of one stream's view of one instrument between updates.
+    struct History {
+        double mid = qQNaN();
+        qint64 midChangedAtMs = 0;
+        qint64 apartSinceMs = 0; // 0: not apart now
+        bool seen = false;
+    };
+    static QString key(const QString &instrument, StreamId stream)
+    {
+        return instrument + QLatin1Char('\n') + QString::number(stream);
+    }
+
+    InstrumentAliases m_aliases;
+    Settings m_settings;
+    QVector<CrossVenueInstrument> m_instruments;
+    QHash<QString, History> m_history;
+};
+
+} // namespace streamscope::alerts

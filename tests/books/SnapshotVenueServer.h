@@ -1,0 +1,90 @@
+#pragma once
+
+// A venue whose order books come as in-stream snapshots, on 127.0.0.1, for the cross-venue
+// tests and the screenshot harness: a QWebSocketServer that sends each instrument's book, in
+// OKX's shape ("books", {"arg":..,"action":"snapshot","data":[..]}) or Bybit's
+// ("orderbook.50.X", {"type":"snapshot","data":{..}}), to every connection when asked to
+// (setMid()) and whenever a client sends anything (its subscribe request). A book is two levels a
+// side around its mid: mid ∓ halfSpread, mid ∓ 2 × halfSpread.
+//
+// Thread contract: the test's thread; its event loop must run.
+
+#include <QtCore/QDateTime>
+#include <QtCore/QMap>
+#include <QtCore/QPointer>
+#include <QtNetwork/QHostAddress>
+#include <QtWebSockets/QWebSocket>
+#include <QtWebSockets/QWebSocketServer>
+
+namespace streamscope::testing {
+
+class SnapshotVenueServer {
+public:
+    enum class Shape { Okx, Bybit };
+
+    explicit SnapshotVenueServer(Shape shape)
+        : m_shape(shape)
+        , m_ws(QStringLiteral("venue"), QWebSocketServer::NonSecureMode)
+    {
+        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_context, [this] {
+            while (QWebSocket *s = m_ws.nextPendingConnection()) {
+                s->setParent(&m_context);
+                m_sockets.append(s);
+                QObject::connect(s, &QWebSocket::textMessageReceived, &m_context, [this](const QString &) {
+                    for (auto it = m_mids.cbegin(); it != m_mids.cend(); ++it)
+                        send(it.key());
+                });
+            }
+        });
+    }
+
+    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0); }
+    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/ws").arg(m_ws.serverPort())); }
+
+    // The instrument's book around `mid`, sent now to every connection.
+    void setMid(const QString &symbol, double mid, double halfSpread = 0.5)
+    {
+        m_mids[symbol] = {mid, halfSpread};
+        send(symbol);
+    }
+
+private:
+    void send(const QString &symbol)
+    {
+        const auto [mid, half] = m_mids.value(symbol);
+        ++m_seq;
+        const auto text = [](double v) { return QString::number(v, 'f', 2); };
+        const QString bid = text(mid - half);
+        const QString bid2 = text(mid - 2 * half);
+        const QString ask = text(mid + half);
+        const QString ask2 = text(mid + 2 * half);
+        const QString ts = QString::number(QDateTime::currentMSecsSinceEpoch());
+        QString message;
+        if (m_shape == Shape::Okx)
+            message = QStringLiteral(R"({"arg":{"channel":"books","instId":"%1"},"action":"snapshot","data":[{)"
+                                     R"("asks":[["%2","1","0","1"],["%3","2","0","1"]],)"
+                                     R"("bids":[["%4","1","0","1"],["%5","2","0","1"]],)"
+                                     R"("ts":"%6","checksum":0,"prevSeqId":-1,"seqId":%7}]})")
+                          .arg(symbol, ask, ask2, bid, bid2, ts)
+                          .arg(m_seq);
+        else
+            message = QStringLiteral(R"({"topic":"orderbook.50.%1","type":"snapshot","ts":%2,"data":{"s":"%1",)"
+                                     R"("b":[["%3","1"],["%4","2"]],"a":[["%5","1"],["%6","2"]],"u":%7,"seq":%7},)"
+                                     R"("cts":%2})")
+                          .arg(symbol, ts, bid, bid2, ask, ask2)
+                          .arg(100 + m_seq);
+        for (const QPointer<QWebSocket> &s : m_sockets) {
+            if (s)
+                s->sendTextMessage(message);
+        }
+    }
+
+    Shape m_shape;
+    QObject m_context;
+    QWebSocketServer m_ws;
+    QList<QPointer<QWebSocket>> m_sockets;
+    QMap<QString, std::pair<double, double>> m_mids;
+    qint64 m_seq = 0;
+};
+
+} // namespace streamscope::testing

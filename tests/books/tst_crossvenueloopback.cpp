@@ -1,0 +1,155 @@
+// One instrument across venues end to end: the real engine against three venues written in this
+// test (SnapshotVenueServer: QWebSocketServers on 127.0.0.1), two OKX-like ("books", BTC-USDT) and
+// one Bybit-like ("orderbook.50", BTCUSDT), each sending its book as in-stream snapshots. The books sync, their
+// best prices reach the snapshots, and AlertService, fed the engine's snapshots as headless mode
+// feeds it, matches the two spellings as one instrument. When the Bybit-like venue's book moves
+// 1 % away from the others, that venue alone is flagged "apart" and the cross_venue_bps rule
+// raises an episode for its stream; when it comes back, the flag and the episode clear. The
+// report's "cross_venue" and /metrics show it.
+
+#include "../common/TimeFactor.h"
+#include "SnapshotVenueServer.h"
+
+#include "AlertService.h"
+#include "Engine.h"
+#include "StreamSnapshot.h"
+
+#include <QtCore/QDateTime>
+#include <QtCore/QElapsedTimer>
+#include <QtCore/QJsonArray>
+#include <QtCore/QJsonObject>
+#include <QtCore/QTimer>
+#include <QtTest/QSignalSpy>
+
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+using namespace streamscope::alerts;
+using namespace streamscope::testing;
+
+namespace {
+
+StreamConfig stream(const QString &name, const char *venue, const QUrl &url, const QString &subscribe)
+{
+    StreamConfig c;
+    c.name = name;
+    c.venue = Venue(venue);
+    c.url = url;
+    c.subscribe = {subscribe};
+    c.pingIntervalMs = 0;
+    return c;
+}
+
+const CrossVenueQuote *quote(const AlertService &service, const QString &stream)
+{
+    for (const CrossVenueInstrument &i : service.crossVenue().instruments())
+        for (const CrossVenueQuote &q : i.quotes)
+            if (q.streamName == stream)
+                return &q;
+    return nullptr;
+}
+
+CrossVenueFlag flagOf(const AlertService &service, const QString &stream)
+{
+    const CrossVenueQuote *q = quote(service, stream);
+    return q ? q->flag : CrossVenueFlag::None;
+}
+
+} // namespace
+
+class TestCrossVenueLoopback : public QObject {
+    Q_OBJECT
+private slots:
+    void oneVenueMovesAwayAndBack();
+};
+
+void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
+{
+    SnapshotVenueServer okxA(SnapshotVenueServer::Shape::Okx);
+    SnapshotVenueServer okxB(SnapshotVenueServer::Shape::Okx);
+    SnapshotVenueServer bybit(SnapshotVenueServer::Shape::Bybit);
+    QVERIFY(okxA.listen());
+    QVERIFY(okxB.listen());
+    QVERIFY(bybit.listen());
+    const QString okxName = QStringLiteral("BTC-USDT");
+    const QString bybitName = QStringLiteral("BTCUSDT");
+    okxA.setMid(okxName, 50000.0);
+    okxB.setMid(okxName, 50000.0);
+    bybit.setMid(bybitName, 50000.0);
+
+    Engine engine;
+    const StreamId a =
+        engine.addStream(stream(QStringLiteral("okx-a"), "okx", okxA.url(), QStringLiteral("books:BTC-USDT")));
+    const StreamId b =
+        engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), QStringLiteral("books:BTC-USDT")));
+    const StreamId y =
+        engine.addStream(stream(QStringLiteral("bybit"), "bybit", bybit.url(), QStringLiteral("orderbook.50:BTCUSDT")));
+
+    AlertService service;
+    Workspace ws;
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
+                                       {QStringLiteral("cross_venue_bps"), 60},
+                                       {QStringLiteral("for_s"), 1},
+                                       {QStringLiteral("clear_after_s"), 1}}};
+    QString error;
+    QVERIFY2(service.configure(ws, false, &error), qPrintable(error));
+    service.setCrossVenueSettings({60.0, 1000, 600'000});
+    QSignalSpy raised(&service, &AlertService::alertRaised);
+    QSignalSpy cleared(&service, &AlertService::alertCleared);
+
+    // Headless mode's evaluation, a little more often than once a second: the rules' times are
+    // wall-clock differences, so that only makes the test quicker to notice.
+    QElapsedTimer steady;
+    steady.start();
+    QTimer evaluate;
+    QObject::connect(&evaluate, &QTimer::timeout, &service, [&] {
+        service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady.elapsed());
+    });
+    evaluate.start(250);
+
+    // All three synced; BTC-USDT and BTCUSDT are one instrument of three venues.
+    QTRY_VERIFY_WITH_TIMEOUT(service.crossVenue().instruments().size() == 1
+                                 && service.crossVenue().instruments().first().quotes.size() == 3,
+                             scaledMs(15000));
+    const CrossVenueInstrument &btc = service.crossVenue().instruments().first();
+    QCOMPARE(btc.instrument, QStringLiteral("BTC-USDT"));
+    QCOMPARE(quote(service, QStringLiteral("bybit"))->symbol, QStringLiteral("BTCUSDT"));
+    QCOMPARE(quote(service, QStringLiteral("bybit"))->venue, QStringLiteral("bybit"));
+    QCOMPARE(quote(service, QStringLiteral("okx-a"))->mid, 50000.0);
+    QCOMPARE(quote(service, QStringLiteral("okx-a"))->bestBid, 49999.5);
+    QCOMPARE(quote(service, QStringLiteral("okx-a"))->bestAsk, 50000.5);
+    QCOMPARE(btc.spreadBps, 0.0);
+
+    // The Bybit-like venue 1 % above the others: flagged, the rule raised for its stream alone.
+    bybit.setMid(bybitName, 50500.0);
+    QTRY_COMPARE_WITH_TIMEOUT(flagOf(service, QStringLiteral("bybit")), CrossVenueFlag::Apart, scaledMs(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(raised.size(), 1, scaledMs(10000));
+    QCOMPARE(raised[0][0].value<StreamId>(), y);
+    QCOMPARE(raised[0][1].toInt(), int(AlertMonitor::Condition::CrossVenueApart));
+    QCOMPARE(flagOf(service, QStringLiteral("okx-a")), CrossVenueFlag::None);
+    QCOMPARE(flagOf(service, QStringLiteral("okx-b")), CrossVenueFlag::None);
+    QVERIFY(std::abs(quote(service, QStringLiteral("bybit"))->deviationBps - 100.0) < 1e-6);
+
+    QJsonObject report{{QStringLiteral("streams"), QJsonArray{}}};
+    service.addToReport(report);
+    const QJsonObject entry = report.value(QStringLiteral("cross_venue")).toArray().at(0).toObject();
+    QCOMPARE(entry.value(QStringLiteral("instrument")).toString(), QStringLiteral("BTC-USDT"));
+    const QJsonObject bybitEntry = entry.value(QStringLiteral("venues")).toArray().at(0).toObject();
+    QCOMPARE(bybitEntry.value(QStringLiteral("stream")).toString(), QStringLiteral("bybit"));
+    QCOMPARE(bybitEntry.value(QStringLiteral("flagged")).toBool(), true);
+    QCOMPARE(bybitEntry.value(QStringLiteral("reason")).toString(), QStringLiteral("apart"));
+    QVERIFY(service.renderMetrics(false).contains(
+        "streamscope_cross_venue_flagged{instrument=\"BTC-USDT\",stream=\"bybit\"} 1\n"));
+
+    // Back in line: the flag goes at once, the episode after clear_after_s.
+    bybit.setMid(bybitName, 50000.0);
+    QTRY_COMPARE_WITH_TIMEOUT(flagOf(service, QStringLiteral("bybit")), CrossVenueFlag::None, scaledMs(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(cleared.size(), 1, scaledMs(10000));
+    QCOMPARE(cleared[0][0].value<StreamId>(), y);
+    QCOMPARE(raised.size(), 1);
+    Q_UNUSED(a);
+    Q_UNUSED(b);
+}
+
+QTEST_GUILESS_MAIN(TestCrossVenueLoopback)
+#include "tst_crossvenueloopback.moc"
