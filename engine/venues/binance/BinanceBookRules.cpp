@@ -10,48 +10,17 @@ using book::DiffIds;
 namespace {
 constexpr std::int64_t kNone = INT64_MIN;
 
-QUrl mappedRestBase(const QUrl &stream)
-{
-    struct RestHost {
-        const char *stream;
-        const char *rest;
-    };
-    static constexpr RestHost kRestHosts[] = {
-        {"stream.binance.com", "api.binance.com"},
-        {"data-stream.binance.vision", "data-api.binance.vision"},
-        {"fstream.binance.com", "fapi.binance.com"},
-    };
-    const QString host = stream.host().toLower();
-    QUrl u;
-    for (const RestHost &known : kRestHosts) {
-        if (host == QLatin1String(known.stream)) {
-            u.setScheme(QStringLiteral("https"));
-            u.setHost(QLatin1String(known.rest));
-            return u;
-        }
-    }
-    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(stream.host());
-    u.setPort(stream.port());
-    return u;
-}
+// Binance serves REST from other hosts than its streams.
+constexpr RestHost kRestHosts[] = {
+    {"stream.binance.com", "api.binance.com"},
+    {"data-stream.binance.vision", "data-api.binance.vision"},
+    {"fstream.binance.com", "fapi.binance.com"},
+};
 } // namespace
 
 QUrl restBase(const StreamConfig &config)
 {
-    return config.restUrl.isEmpty() ? mappedRestBase(config.url) : config.restUrl;
-}
-
-QUrl restUrl(const QUrl &base, const QString &path)
-{
-    QUrl u = base;
-    QString prefix = base.path();
-    while (prefix.endsWith(QLatin1Char('/')))
-        prefix.chop(1);
-    u.setPath(prefix + path);
-    u.setQuery(QString());
-    u.setFragment(QString());
-    return u;
+    return streamscope::restBase(config, kRestHosts);
 }
 
 const BinanceBookRules &BinanceBookRules::spot()
@@ -102,7 +71,7 @@ DiffAction BinanceBookRules::next(const DiffIds &diff, std::int64_t bookId) cons
 
 QUrl BinanceBookRules::defaultRestBase(const QUrl &streamUrl) const
 {
-    return mappedRestBase(streamUrl);
+    return mappedRestBase(streamUrl, kRestHosts);
 }
 
 QUrl BinanceBookRules::snapshotUrl(const QUrl &base, const QString &instrument) const
