@@ -96,7 +96,7 @@ private:
     MessageDecoder m_decoder;
     ServerTimeService m_serverTime; // the server-time probes its sessions share
     std::shared_ptr<ConnectionPacer> m_connectPacer;
-    WorkerLoad m_busy;              // this thread's busy share, sampled on the tick
+    WorkerLoad m_busy; // this thread's busy share, sampled on the tick
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};

@@ -174,8 +174,8 @@ void ConnectionLifecycle::connectNow()
 QString ConnectionLifecycle::connectLimitText() const
 {
     const VenueHandler::ConnectLimit limit = m_venue.connectLimit();
-    const QString per = limit.windowMs == 1000 ? QStringLiteral("a second")
-                                               : QStringLiteral("in %1").arg(secondsText(limit.windowMs));
+    const QString per =
+        limit.windowMs == 1000 ? QStringLiteral("a second") : QStringLiteral("in %1").arg(secondsText(limit.windowMs));
     return QStringLiteral("%1 allows %2 connection attempts %3 per IP address")
         .arg(QLatin1String(VenueRegistry::entryOf(m_config.venue).title))
         .arg(limit.attempts)

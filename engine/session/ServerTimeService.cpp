@@ -38,8 +38,8 @@ std::shared_ptr<ServerTimeProbe> ServerTimeService::probe(const QUrl &url, Serve
 {
     init();
     // Streams of two venues that ask one URL read its answers each in their own shape.
-    const QString key = url.toString() + QLatin1Char('\n') + tlsKey + QLatin1Char('\n')
-        + QString::number(quintptr(reader), 16);
+    const QString key =
+        url.toString() + QLatin1Char('\n') + tlsKey + QLatin1Char('\n') + QString::number(quintptr(reader), 16);
     if (auto existing = m_probes.value(key).lock())
         return existing;
     auto created = std::make_shared<ServerTimeProbe>(url, reader, tls, m_clock, *m_manager);
