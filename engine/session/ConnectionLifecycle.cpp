@@ -16,6 +16,7 @@
 #include <QtCore/QJsonObject>
 
 #include <algorithm>
+#include <vector>
 
 namespace streamscope {
 

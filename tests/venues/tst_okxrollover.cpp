@@ -14,6 +14,8 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTimer>
 
+#include <algorithm>
+
 using namespace streamscope;
 using namespace streamscope::testing;
 

@@ -71,7 +71,10 @@ public:
                     request->clear();
                     const QList<QByteArray> parts = line.split(' ');
                     const bool ours = parts.size() == 3 && parts[0] == "GET" && parts[1] == m_path;
-                    ours ? ++answered : ++refused;
+                    if (ours)
+                        ++answered;
+                    else
+                        ++refused;
                     const QByteArray body =
                         ours ? answerOf(m_venue, QDateTime::currentMSecsSinceEpoch() + kAheadMs) : "{}";
                     s->write((ours ? "HTTP/1.1 200 OK" : "HTTP/1.1 404 Not Found")
