@@ -147,7 +147,7 @@ std::optional<ServerTimeProbe::Estimate> ServerTimeProbe::estimate() const
     }
     if (low <= high) {
         e.offsetUs = low + (high - low) / 2;
-        e.uncertaintyUs = (high - low + 1) / 2;
+        e.uncertaintyUs = std::max<qint64>(1, (high - low + 1) / 2);
     }
     return e;
 }
