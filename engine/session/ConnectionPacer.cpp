@@ -10,17 +10,17 @@ qint64 ConnectionPacer::reserve(Venue venue, Limit limit, qint64 nowMs)
         return nowMs;
     const qint64 window = windowMs(limit);
     const std::lock_guard lock(m_mutex);
-    std::deque<qint64> &slots = m_slots[std::string(venue.name())];
-    while (!slots.empty() && nowMs - slots.front() >= window)
-        slots.pop_front();
-    // Every `attempts` consecutive slots span at least the window: the new one comes a window
-    // after the one `attempts` places back, and never before the last (the slots stay sorted).
+    std::deque<qint64> &reserved = m_slots[std::string(venue.name())];
+    while (!reserved.empty() && nowMs - reserved.front() >= window)
+        reserved.pop_front();
+    // Every `attempts` consecutive reserved span at least the window: the new one comes a window
+    // after the one `attempts` places back, and never before the last (the reserved stay sorted).
     qint64 at = nowMs;
-    if (qsizetype(slots.size()) >= limit.attempts)
-        at = std::max(at, slots[slots.size() - std::size_t(limit.attempts)] + window);
-    if (!slots.empty())
-        at = std::max(at, slots.back());
-    slots.push_back(at);
+    if (qsizetype(reserved.size()) >= limit.attempts)
+        at = std::max(at, reserved[reserved.size() - std::size_t(limit.attempts)] + window);
+    if (!reserved.empty())
+        at = std::max(at, reserved.back());
+    reserved.push_back(at);
     return at;
 }
 
@@ -30,11 +30,11 @@ void ConnectionPacer::release(Venue venue, qint64 slotMs)
     const auto found = m_slots.find(std::string(venue.name()));
     if (found == m_slots.end())
         return;
-    std::deque<qint64> &slots = found->second;
-    // The last of equal slots: the earlier ones stay where later reservations counted them.
-    const auto it = std::upper_bound(slots.begin(), slots.end(), slotMs);
-    if (it != slots.begin() && *std::prev(it) == slotMs)
-        slots.erase(std::prev(it));
+    std::deque<qint64> &reserved = found->second;
+    // The last of equal reserved: the earlier ones stay where later reservations counted them.
+    const auto it = std::upper_bound(reserved.begin(), reserved.end(), slotMs);
+    if (it != reserved.begin() && *std::prev(it) == slotMs)
+        reserved.erase(std::prev(it));
 }
 
 ConnectSlot::ConnectSlot(std::shared_ptr<ConnectionPacer> pacer, Venue venue, qint64 atMs)

@@ -18,14 +18,14 @@ constexpr Venue kOkx{"okx"};
 constexpr Venue kBybit{"bybit"};
 constexpr ConnectionPacer::Limit kThreeASecond{3, 1000};
 
-// The most slots of `slots` (sorted) within any half-open span of `windowMs`.
-int mostWithin(std::vector<qint64> slots, qint64 windowMs)
+// The most of `taken` within any half-open span of `windowMs`.
+int mostWithin(std::vector<qint64> taken, qint64 windowMs)
 {
-    std::sort(slots.begin(), slots.end());
+    std::sort(taken.begin(), taken.end());
     int most = 0;
     std::size_t from = 0;
-    for (std::size_t to = 0; to < slots.size(); ++to) {
-        while (slots[to] - slots[from] >= windowMs)
+    for (std::size_t to = 0; to < taken.size(); ++to) {
+        while (taken[to] - taken[from] >= windowMs)
             ++from;
         most = std::max(most, int(to - from + 1));
     }
@@ -63,15 +63,15 @@ void TestConnectionPacer::manyAtOnceAreSpreadOverWindows()
     QFETCH(int, asking);
     ConnectionPacer pacer;
     const ConnectionPacer::Limit limit{attempts, windowMs};
-    std::vector<qint64> slots;
+    std::vector<qint64> taken;
     for (int i = 0; i < asking; ++i)
-        slots.push_back(pacer.reserve(kOkx, limit, 1000));
+        taken.push_back(pacer.reserve(kOkx, limit, 1000));
     // The first `attempts` go at once, the next a window (+ 10 %) later, and so on.
     const qint64 window = ConnectionPacer::windowMs(limit);
     QCOMPARE(window, windowMs + windowMs / 10);
     for (int i = 0; i < asking; ++i)
-        QCOMPARE(slots[std::size_t(i)], 1000 + (i / attempts) * window);
-    QCOMPARE(mostWithin(slots, window), attempts);
+        QCOMPARE(taken[std::size_t(i)], 1000 + (i / attempts) * window);
+    QCOMPARE(mostWithin(taken, window), attempts);
 }
 
 void TestConnectionPacer::roomComesBackAsTheWindowMoves()
@@ -145,17 +145,17 @@ void TestConnectionPacer::threadsShareOneLimit()
     ConnectionPacer pacer;
     constexpr int kThreads = 8;
     constexpr int kEach = 50;
-    std::vector<std::vector<qint64>> slots(kThreads);
+    std::vector<std::vector<qint64>> perThread(kThreads);
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
-        threads.emplace_back([&pacer, &slots, t] {
+        threads.emplace_back([&pacer, &perThread, t] {
             for (int i = 0; i < kEach; ++i)
-                slots[std::size_t(t)].push_back(pacer.reserve(kOkx, kThreeASecond, i * 10));
+                perThread[std::size_t(t)].push_back(pacer.reserve(kOkx, kThreeASecond, i * 10));
         });
     for (std::thread &t : threads)
         t.join();
     std::vector<qint64> all;
-    for (const auto &s : slots)
+    for (const auto &s : perThread)
         all.insert(all.end(), s.begin(), s.end());
     QCOMPARE(int(all.size()), kThreads * kEach);
     QCOMPARE(mostWithin(all, ConnectionPacer::windowMs(kThreeASecond)), 3);
