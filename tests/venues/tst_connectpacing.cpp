@@ -40,11 +40,11 @@ public:
                 socket->setParent(this);
                 connect(socket, &QWebSocket::textMessageReceived, this, [socket](const QString &text) {
                     const QJsonObject o = QJsonDocument::fromJson(text.toUtf8()).object();
+                    // OKX writes "event" first (QJsonDocument would sort the keys).
                     for (const QJsonValue &arg : o.value(QStringLiteral("args")).toArray())
-                        socket->sendTextMessage(QString::fromUtf8(
-                            QJsonDocument(QJsonObject{{QStringLiteral("event"), QStringLiteral("subscribe")},
-                                                      {QStringLiteral("arg"), arg}})
-                                .toJson(QJsonDocument::Compact)));
+                        socket->sendTextMessage(
+                            QStringLiteral(R"({"event":"subscribe","arg":%1})")
+                                .arg(QString::fromUtf8(QJsonDocument(arg.toObject()).toJson(QJsonDocument::Compact))));
                 });
             }
         });
@@ -86,6 +86,12 @@ void TestConnectPacing::okxConnectionsPacedAcrossStreams()
 {
     CountingOkxServer server;
     QVERIFY(server.listen());
+    quint16 closedPort = 0; // a port that was just free: nothing listens there
+    {
+        QTcpServer probe;
+        QVERIFY(probe.listen(QHostAddress::LocalHost));
+        closedPort = probe.serverPort();
+    }
     QList<StreamEvent> events; // before the engine, which may publish while it stops
     Engine engine(Engine::Options{.workerCount = 2});
     connect(&engine, &Engine::eventOccurred, this, [&events](const StreamEvent &e) { events << e; });
@@ -99,6 +105,9 @@ void TestConnectPacing::okxConnectionsPacedAcrossStreams()
         StreamConfig c = channelStream("okx", server.url(), pairs);
         c.name = QStringLiteral("okx-%1").arg(s);
         c.maxStreamsPerConnection = 1; // one connection a pair
+        // The server time is asked elsewhere (a port nothing serves): only the streams'
+        // connections arrive at the server.
+        c.restUrl = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(closedPort));
         ids.push_back(engine.addStream(c));
     }
     constexpr int kConnections = kStreams * kShards;

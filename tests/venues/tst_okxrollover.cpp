@@ -44,12 +44,11 @@ public:
                     const QJsonObject o = QJsonDocument::fromJson(text.toUtf8()).object();
                     if (o.value(QStringLiteral("op")).toString() != QLatin1String("subscribe"))
                         return;
+                    // OKX writes "event" first (QJsonDocument would sort the keys).
                     for (const QJsonValue &arg : o.value(QStringLiteral("args")).toArray())
-                        socket->sendTextMessage(QString::fromUtf8(
-                            QJsonDocument(QJsonObject{{QStringLiteral("event"), QStringLiteral("subscribe")},
-                                                      {QStringLiteral("arg"), arg},
-                                                      {QStringLiteral("connId"), QStringLiteral("c1")}})
-                                .toJson(QJsonDocument::Compact)));
+                        socket->sendTextMessage(
+                            QStringLiteral(R"({"event":"subscribe","arg":%1,"connId":"c1"})")
+                                .arg(QString::fromUtf8(QJsonDocument(arg.toObject()).toJson(QJsonDocument::Compact))));
                     subscribed << socket;
                     if (!m_timer.isActive())
                         m_timer.start();

@@ -51,6 +51,7 @@ private slots:
     void gapRecordNamesTheChain();
     void decodesOkxMessages_data();
     void decodesOkxMessages();
+    void tradeIdTellsPushesApartInAnOverlap();
     void replayScenarioCountsExactly_data();
     void replayScenarioCountsExactly();
     void replayAnswersTheTextPing();
@@ -232,6 +233,25 @@ void TestOkxVenue::decodesOkxMessages()
     QCOMPARE(f.eventTime, ts);
     QCOMPARE(f.prevFinalUpdateId, prevSeqId);
     QCOMPARE(f.finalUpdateId, seqId);
+}
+
+// A trade's id, a string of digits, is read as the push's event id while a rollover's two
+// connections overlap (the de-duplication's key), and not otherwise.
+void TestOkxVenue::tradeIdTellsPushesApartInAnOverlap()
+{
+    const QByteArray trade = R"({"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT",)"
+                             R"("tradeId":"130639474","px":"42219.9","sz":"0.1","side":"buy","ts":"1630048897897",)"
+                             R"("count":"1"}]})";
+    const DecodeSpec &spec = VenueRegistry::entryOf(Venue("okx")).decodeSpec();
+    MessageDecoder decoder;
+    ReceiveBuffer buffer;
+    DecodedFields f;
+    QVERIFY(decoder.decode(buffer.copy(trade.constData(), trade.size()), {}, f, spec, true));
+    QCOMPARE(f.tradeId, qint64(130639474));
+    QCOMPARE(f.eventTime, qint64(1630048897897));
+    DecodedFields g;
+    QVERIFY(decoder.decode(buffer.copy(trade.constData(), trade.size()), {}, g, spec, false));
+    QCOMPARE(g.tradeId, DecodedFields::kNone);
 }
 
 void TestOkxVenue::replayScenarioCountsExactly_data()
