@@ -149,15 +149,17 @@ bool DemoWorkspace::start(QString *error)
 
     // The venues that subscribe by channel and instrument, each answering its own requests and
     // keep-alive from its replay scenario, with its quirks (docs/venues.md): OKX's legal reset,
-    // Bybit's restart (u = 1) and a gap each, Hyperliquid unsequenced.
+    // Bybit's restart (u = 1) and a gap each, Hyperliquid unsequenced. OKX's upgrade notice makes
+    // a rollover, whose replacement joins the scenario where it is (market=1), as a real second
+    // connection would.
     const auto channelVenue = [&](const char *venue, const QString &name, const QString &scenario,
-                                  const QString &subscription) {
-        StreamConfig c = binance(name, scenario + QStringLiteral("?rate=20&wait_subscribe=1"), {subscription});
+                                  const QString &subscription, const QString &more = {}) {
+        StreamConfig c = binance(name, scenario + QStringLiteral("?rate=20&wait_subscribe=1") + more, {subscription});
         c.venue = Venue(venue);
         return c;
     };
     w.streams.append(channelVenue("okx", QStringLiteral("okx-books"), QStringLiteral("okx_books"),
-                                  QStringLiteral("books:BTC-USDT")));
+                                  QStringLiteral("books:BTC-USDT"), QStringLiteral("&market=1")));
     w.streams.append(channelVenue("bybit", QStringLiteral("bybit-books"), QStringLiteral("bybit_books"),
                                   QStringLiteral("orderbook.50:BTCUSDT")));
     w.streams.append(channelVenue("hyperliquid", QStringLiteral("hyperliquid-trades"),

@@ -9,6 +9,7 @@
 #include "core/ThreadHandOff.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/RequestIds.h"
+#include "session/ConnectionPacer.h"
 #include "stats/StreamShared.h"
 #ifdef Q_OS_LINUX
 #include "core/EpollEventDispatcher.h"
@@ -64,11 +65,13 @@ Engine::Engine(Options options, QObject *parent)
     qRegisterMetaType<streamscope::StreamId>("streamscope::StreamId");
     qRegisterMetaType<streamscope::BookDepth>();
     const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
+    // The venues' per-IP connection limits hold for all the engine's streams together.
+    const auto connectPacer = std::make_shared<ConnectionPacer>();
     for (int i = 0; i < count; ++i) {
         auto *thread = new QThread(this);
         thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
         installWorkerEventLoop(thread);
-        auto *worker = new EngineWorker;
+        auto *worker = new EngineWorker(connectPacer);
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);
         connect(worker, &EngineWorker::bookDepthReady, this, &Engine::onBookDepth, Qt::QueuedConnection);

@@ -76,52 +76,6 @@ struct LevelKeys {
     std::string_view errorMessage = {};
 };
 
-// A REST base on the stream's own host (a testnet, a replay server, a loopback venue): http for
-// ws, https for wss, the stream's port.
-inline QUrl sameHostRestBase(const QUrl &stream)
-{
-    QUrl u;
-    u.setScheme(stream.scheme() == QLatin1String("wss") ? QStringLiteral("https") : QStringLiteral("http"));
-    u.setHost(stream.host());
-    u.setPort(stream.port());
-    return u;
-}
-
-// A venue's stream host and the REST host its snapshots come from.
-struct RestHost {
-    const char *stream;
-    const char *rest;
-};
-// The REST base of a stream at `stream`: https on the REST host `hosts` map its host to, else
-// its own host (sameHostRestBase).
-template<std::size_t N>
-QUrl mappedRestBase(const QUrl &stream, const RestHost (&hosts)[N])
-{
-    const QString host = stream.host().toLower();
-    for (const RestHost &known : hosts) {
-        if (host == QLatin1String(known.stream)) {
-            QUrl u;
-            u.setScheme(QStringLiteral("https"));
-            u.setHost(QLatin1String(known.rest));
-            return u;
-        }
-    }
-    return sameHostRestBase(stream);
-}
-
-// `path` ("/api/v3/depth") under `base`, keeping a path the base has; no query, no fragment.
-inline QUrl restPathUrl(const QUrl &base, const QString &path)
-{
-    QUrl u = base;
-    QString prefix = base.path();
-    while (prefix.endsWith(QLatin1Char('/')))
-        prefix.chop(1);
-    u.setPath(prefix + path);
-    u.setQuery(QString());
-    u.setFragment(QString());
-    return u;
-}
-
 // A venue whose messages carry many instruments' ladders, two levels deep (Betfair: markets
 // `mc[]`, each with its runners `rc[]`): one book per item, named `group/item` (plus `/sub` when
 // the item's sub-key, Betfair's handicap `hc`, is not zero). What the keeper reads and how it

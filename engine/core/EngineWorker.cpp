@@ -11,7 +11,10 @@ namespace {
 constexpr int kTickMs = 100;
 } // namespace
 
-EngineWorker::EngineWorker() = default;
+EngineWorker::EngineWorker(std::shared_ptr<ConnectionPacer> connectPacer)
+    : m_connectPacer(std::move(connectPacer))
+{
+}
 
 EngineWorker::~EngineWorker()
 {
@@ -63,6 +66,7 @@ void EngineWorker::addSession(std::shared_ptr<StreamShared> shared, const Stream
     auto *session = new StreamSession(std::move(shared), config, m_buffer, m_decoder, *this, SystemClock::instance(),
                                       networkTransports(), this);
     session->setServerTimeService(&m_serverTime);
+    session->setConnectionPacer(m_connectPacer);
     session->setWorkerLoad(&m_busy);
     session->setRecorder(std::move(recorder));
     session->setFlightRecorder(std::move(flight));

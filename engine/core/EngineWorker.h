@@ -14,6 +14,7 @@
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
+#include "session/ConnectionPacer.h"
 #include "session/ServerTimeService.h"
 #include "session/SessionEvents.h"
 #include "session/WorkerLoad.h"
@@ -40,7 +41,8 @@ class StreamShared;
 class EngineWorker final : public QObject, public SessionEvents {
     Q_OBJECT
 public:
-    EngineWorker();
+    // `connectPacer`: the venues' connection limits, shared with the engine's other workers.
+    explicit EngineWorker(std::shared_ptr<ConnectionPacer> connectPacer = std::make_shared<ConnectionPacer>());
     ~EngineWorker() override;
 
     // Any thread: runs fn on this worker's thread, in the order posted. Tasks travel through
@@ -93,7 +95,8 @@ private:
     ReceiveBuffer m_buffer;
     MessageDecoder m_decoder;
     ServerTimeService m_serverTime; // the server-time probes its sessions share
-    WorkerLoad m_busy;              // this thread's busy share, sampled on the tick
+    std::shared_ptr<ConnectionPacer> m_connectPacer;
+    WorkerLoad m_busy; // this thread's busy share, sampled on the tick
     QHash<StreamId, StreamSession *> m_sessions;
     QTimer *m_tick = nullptr;
     std::atomic<int> m_load{0};

@@ -72,8 +72,9 @@ struct StreamConfig {
     QUrl keepAliveUrl;
     int keepAliveS = 1200;
 
-    // Where the venue's server time is asked (docs/clock.md); empty: the venue's default
-    // (Binance: its REST host's /api/v3/time), none for other venues.
+    // Where the venue's server time is asked (docs/clock.md), its answer read in the venue's
+    // shape; empty: the venue's default (Binance, OKX, Bybit, Kraken, Coinbase: an endpoint
+    // under its REST host), none for other venues.
     QUrl serverTimeUrl;
     // The venue's REST base for this stream (docs/books.md): order-book snapshots and audits,
     // and the server time when serverTimeUrl is empty. Empty: the venue's own host mapping.

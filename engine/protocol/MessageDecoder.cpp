@@ -187,12 +187,21 @@ simdjson::error_code readTimeText(ondemand::value value, std::int64_t &out)
     return simdjson::SUCCESS;
 }
 
-// Only an integer is an event id; any other value (a generic feed's "a") is skipped.
+// An integer, or a string of digits (OKX's "tradeId"), is an event id; any other value (a
+// generic feed's "a") is skipped.
 simdjson::error_code readEventId(ondemand::value value, std::int64_t &out)
 {
     std::int64_t id = 0;
-    if (value.get_int64().get(id) == simdjson::SUCCESS)
+    if (value.get_int64().get(id) == simdjson::SUCCESS) {
         out = id;
+        return simdjson::SUCCESS;
+    }
+    std::string_view s;
+    if (value.get_string().get(s) == simdjson::SUCCESS) {
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), id);
+        if (r.ec == std::errc() && r.ptr == s.data() + s.size())
+            out = id;
+    }
     return simdjson::SUCCESS;
 }
 

@@ -11,10 +11,12 @@
 #include "platform/SecretStore.h"
 #include "transport/Transport.h"
 #include "venues/VenueHandler.h"
+#include "venues/VenueRegistry.h"
 
 #include <QtCore/QJsonObject>
 
 #include <algorithm>
+#include <vector>
 
 namespace streamscope {
 
@@ -136,17 +138,64 @@ void ConnectionLifecycle::connectNow()
         fail(QStringLiteral("URL query parameter %1: the secret is not set").arg(unresolved));
         return;
     }
-    m_connectStartedMs = m_clock.monotonicMs();
-    m_status.setState(StreamState::Connecting,
-                      QStringLiteral("connecting to %1").arg(RedactedUrl::of(m_config.url).toDisplayString()));
+    const qint64 now = m_clock.monotonicMs();
+    m_connectStartedMs = now;
+    const QString target = RedactedUrl::of(m_config.url).toDisplayString();
+    m_status.setState(StreamState::Connecting, QStringLiteral("connecting to %1").arg(target));
     const QList<QStringList> shards =
         ShardPlan::split(m_subscriptions, m_venue.maxStreamsPerConnection(), m_venue.streamsNamedInUrl(m_config.url));
-    for (int i = 0; i < int(shards.size()); ++i)
-        openLink(i, shards[i], false);
+    int waiting = 0;
+    qint64 lastSlotMs = now;
+    for (int i = 0; i < int(shards.size()); ++i) {
+        const Link *l = openLink(i, shards[i], false, true);
+        if (l->pendingOpen.pending()) {
+            ++waiting;
+            lastSlotMs = std::max(lastSlotMs, l->pendingOpen.atMs());
+            if (i == 0) // the stream's connect timeout runs from its first attempt
+                m_connectStartedMs = l->pendingOpen.atMs();
+        }
+    }
     if (shards.size() > 1)
         m_status.emitEvent(
             EventKind::Info,
             QStringLiteral("%1 streams split over %2 connections").arg(m_subscriptions.size()).arg(shards.size()));
+    if (waiting == 0 || m_status.state() != StreamState::Connecting)
+        return;
+    const QString wait = QStringLiteral("%1 of %2 connections wait for a connection slot, the last %3: %4")
+                             .arg(waiting)
+                             .arg(shards.size())
+                             .arg(secondsText(lastSlotMs - now), connectLimitText());
+    m_status.emitEvent(EventKind::Info, wait);
+    if (m_connectStartedMs > now)
+        m_status.setState(StreamState::Connecting,
+                          QStringLiteral("connecting to %1 in %2 (%3)")
+                              .arg(target, secondsText(m_connectStartedMs - now), connectLimitText()));
+}
+
+QString ConnectionLifecycle::connectLimitText() const
+{
+    const VenueHandler::ConnectLimit limit = m_venue.connectLimit();
+    const QString per =
+        limit.windowMs == 1000 ? QStringLiteral("a second") : QStringLiteral("in %1").arg(secondsText(limit.windowMs));
+    return QStringLiteral("%1 allows %2 connection attempts %3 per IP address")
+        .arg(QLatin1String(VenueRegistry::entryOf(m_config.venue).title))
+        .arg(limit.attempts)
+        .arg(per);
+}
+
+void ConnectionLifecycle::openDueLinks(qint64 nowMs)
+{
+    std::vector<int> due;
+    for (const auto &l : m_links.links())
+        if (l->pendingOpen.pending() && nowMs >= l->pendingOpen.atMs())
+            due.push_back(l->id);
+    // Opening may drop the connections at once (a synchronous error): each is looked up again.
+    for (const int id : due) {
+        if (Link *l = m_links.byId(id); l && l->pendingOpen.pending()) {
+            l->pendingOpen.use();
+            l->transport->open();
+        }
+    }
 }
 
 void ConnectionLifecycle::onReconnectDue()
@@ -162,7 +211,7 @@ void ConnectionLifecycle::onReconnectDue()
     connectNow();
 }
 
-Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool rollover)
+Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool rollover, bool quiet)
 {
     Link *l = &m_links.add(std::make_unique<Link>(&m_router, m_links.nextId(), shard, rollover));
     l->streams = streams;
@@ -177,9 +226,24 @@ Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool 
     connect(l->transport, &Transport::disconnected, this,
             [this, l](int closeCode, const QString &reason) { onLinkDisconnected(*l, closeCode, reason); });
     connect(l->transport, &Transport::pongReceived, this, [this, l] { l->watchdog.frame(m_clock.monotonicMs()); });
-    l->watchdog.connecting(m_clock.monotonicMs());
+    // Under the venue's connection limit the attempt may have to wait for its slot; the
+    // connect timeout runs from the attempt.
+    const qint64 now = m_clock.monotonicMs();
+    const VenueHandler::ConnectLimit limit = m_venue.connectLimit();
+    const qint64 atMs =
+        m_connectPacer ? m_connectPacer->reserve(m_config.venue, {limit.attempts, limit.windowMs}, now) : now;
+    l->watchdog.connecting(atMs);
     publishConnections();
-    l->transport->open();
+    if (atMs <= now) {
+        l->transport->open();
+        return l;
+    }
+    l->pendingOpen = ConnectSlot(m_connectPacer, m_config.venue, atMs);
+    if (!quiet && m_status.allow(EventKind::Info))
+        m_status.emitEvent(EventKind::Info,
+                           QStringLiteral("connection %1 waits %2 for a connection slot: %3")
+                               .arg(shard + 1)
+                               .arg(secondsText(atMs - now), connectLimitText()));
     return l;
 }
 
@@ -412,6 +476,7 @@ bool ConnectionLifecycle::observe(qint64 nowMs)
 
 void ConnectionLifecycle::tick(qint64 nowMs)
 {
+    openDueLinks(nowMs);
     switch (m_status.state()) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:

@@ -10,6 +10,8 @@
 //   ConnectionWatchdog  per connection: connect timeout; dead connection, ping due (websockets)
 //   StallWatchdog       the stream's data freshness
 //   OutgoingPacer       per connection: the outgoing queue under the venue's limit (flushed here)
+//   ConnectionPacer     connection attempts under the venue's per-IP limit, shared by the
+//                       engine's streams: a connection waits for its slot before it opens
 //   MakeBeforeBreak     a rollover's replacement connection and its overlap de-duplication
 //   ShardPlan           subscriptions spread over connections
 //   Backoff             reconnect delays, exponential with full jitter
@@ -24,6 +26,7 @@
 
 #include "Backoff.h"
 #include "ConnectionGroup.h"
+#include "ConnectionPacer.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
 #include "SessionStatus.h"
@@ -71,6 +74,9 @@ public:
     // Every connection goes at once, without a reconnect (a stop, a failure, the session's end).
     // The stream's order books (null: none), which start over when the connections go.
     void setBooks(BookKeeper *books) { m_books = books; }
+    // Where connection attempts are paced under the venue's limit (the engine's, shared by its
+    // streams); null: not paced. Set before start().
+    void setConnectionPacer(std::shared_ptr<ConnectionPacer> pacer) { m_connectPacer = std::move(pacer); }
     void dropConnections();
     // No data, or the venue's own alarm: Stalled, or a reconnect when configured so.
     void stalled(const QString &reason);
@@ -90,7 +96,9 @@ public:
     StallWatchdog &stall() { return m_stall; }
     RequestTracker &requests() { return m_requests; }
     QStringList &subscriptions() { return m_subscriptions; } // re-sent after a reconnect
-    Link *openLink(int shard, const QStringList &streams, bool rollover);
+    // A new connection; it opens now, or when the venue's connection limit gives it a slot
+    // (said in an event unless `quiet`: connectNow() says it once for all its connections).
+    Link *openLink(int shard, const QStringList &streams, bool rollover, bool quiet = false);
     void flushOutbox(Link &link);
     void publishConnections();
 
@@ -104,6 +112,10 @@ public:
 
 private:
     void connectNow();
+    // The links whose connection slot has come: opened.
+    void openDueLinks(qint64 nowMs);
+    // "OKX allows 3 connection attempts a second per IP address".
+    QString connectLimitText() const;
     void onReconnectDue();
     void onLinkConnected(Link &link);
     void onLinkDisconnected(Link &link, int closeCode, const QString &reason);
@@ -119,6 +131,7 @@ private:
     TransportFactory m_transports;
     VenueHandler &m_venue;
     BookKeeper *m_books = nullptr;
+    std::shared_ptr<ConnectionPacer> m_connectPacer;
     SessionStatus &m_status;
     TickObservers &m_observers;
     MessageRouter &m_router;

@@ -8,6 +8,7 @@
 // Thread contract: the session's worker only. The transport refers to `config`, so a link
 // lives until its transport is gone (ConnectionGroup frees retired links on the next tick).
 
+#include "ConnectionPacer.h"
 #include "ConnectionWatchdog.h"
 #include "OutgoingPacer.h"
 #include "model/StreamConfig.h"
@@ -42,6 +43,9 @@ struct Link final : public MessageSink {
     bool active = false;
     qint64 connectedWallMs = 0; // shown in the connection list
     ConnectionWatchdog watchdog;
+    // The venue's connection-attempt slot it waits for before it opens (ConnectionPacer);
+    // given back if the link goes before.
+    ConnectSlot pendingOpen;
     OutgoingPacer outbox;
     QTimer *outboxTimer = nullptr; // wakes a paced queue between ticks
 };

@@ -3,30 +3,23 @@
 #include "model/PeerText.h"
 #include "model/RedactedUrl.h"
 
-#include <QtCore/QJsonDocument>
-#include <QtCore/QJsonObject>
-#include <QtCore/QJsonValue>
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
 #include <QtNetwork/QNetworkRequest>
 
-#include <cmath>
+#include <algorithm>
 
 namespace streamscope {
 
 namespace {
-// A server time outside 2000..2100 (ms since the epoch) is no time at all.
-constexpr double kMinPlausibleMs = 946'684'800'000.0;
-constexpr double kMaxPlausibleMs = 4'102'444'800'000.0;
-// The answer is in whole ms, truncated: the venue's time lies in [serverTime, serverTime + 1 ms).
-constexpr qint64 kResolutionUs = 1000;
 constexpr qint64 kMaxSamples = 64;
 } // namespace
 
-ServerTimeProbe::ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock,
-                                 QNetworkAccessManager &manager, QObject *parent)
+ServerTimeProbe::ServerTimeProbe(const QUrl &url, ServerTimeReader reader, const QSslConfiguration &tls,
+                                 const Clock &clock, QNetworkAccessManager &manager, QObject *parent)
     : QObject(parent)
     , m_url(url)
+    , m_reader(reader)
     , m_tls(tls)
     , m_clock(clock)
     , m_manager(&manager)
@@ -99,16 +92,17 @@ void ServerTimeProbe::onFinished(QNetworkReply *reply)
     const QByteArray body = reply->read(kMaxReplyBytes + 1);
     if (body.size() > kMaxReplyBytes)
         return fail(QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
-    const QJsonValue v = QJsonDocument::fromJson(body).object().value(QLatin1String("serverTime"));
-    const double serverMs = v.toDouble(qQNaN());
-    if (!v.isDouble() || !(serverMs >= kMinPlausibleMs && serverMs <= kMaxPlausibleMs)
-        || serverMs != std::floor(serverMs))
+    const std::optional<ServerTimeReading> reading = m_reader ? m_reader(body) : std::nullopt;
+    if (!reading)
         return fail(QStringLiteral("not a server time: %1").arg(peerText(body, 80)));
 
+    // The answer is truncated to its step: the venue's time lies in [time, time + step).
     const qint64 rttUs = std::max<qint64>(0, recvMonotonicUs - m_sentMonotonicUs);
     const qint64 midWallUs = m_sentWallUs + rttUs / 2;
     Sample s;
-    s.offsetUs = qint64(serverMs) * 1000 + kResolutionUs / 2 - midWallUs;
+    s.offsetUs = reading->timeUs + reading->resolutionUs / 2 - midWallUs;
+    s.halfWidthUs = rttUs / 2 + reading->resolutionUs / 2;
+    s.resolutionUs = reading->resolutionUs;
     s.rttUs = rttUs;
     s.atMonotonicUs = recvMonotonicUs;
     s.wallMinusMonotonicUs = m_sentWallUs - m_sentMonotonicUs;
@@ -123,20 +117,38 @@ void ServerTimeProbe::onFinished(QNetworkReply *reply)
 std::optional<ServerTimeProbe::Estimate> ServerTimeProbe::estimate() const
 {
     const qint64 nowMonoUs = m_clock.monotonicUs();
+    const auto inWindow = [nowMonoUs](const Sample &s) { return nowMonoUs - s.atMonotonicUs <= kWindowMs * 1000; };
     const Sample *best = nullptr;
     for (const Sample &s : m_window) {
-        if (nowMonoUs - s.atMonotonicUs > kWindowMs * 1000)
-            continue;
-        if (!best || s.rttUs < best->rttUs)
+        if (inWindow(s) && (!best || s.rttUs < best->rttUs))
             best = &s;
     }
     if (!best)
         return std::nullopt;
     // offset = venue − wall; a wall step of J since the sample moved wall − monotonic by J.
     const qint64 wallMinusMonoNow = m_clock.wallUs() - nowMonoUs;
+    const auto offsetNow = [wallMinusMonoNow](const Sample &s) {
+        return s.offsetUs - (wallMinusMonoNow - s.wallMinusMonotonicUs);
+    };
     Estimate e;
-    e.offsetUs = best->offsetUs - (wallMinusMonoNow - best->wallMinusMonotonicUs);
-    e.uncertaintyUs = best->rttUs / 2 + kResolutionUs / 2;
+    e.offsetUs = offsetNow(*best);
+    e.uncertaintyUs = best->halfWidthUs;
+    if (best->resolutionUs < kCoarseResolutionUs)
+        return e;
+    // Whole seconds: every sample bounds the offset; their intersection, when it holds, is
+    // tighter than any one of them.
+    qint64 low = e.offsetUs - e.uncertaintyUs;
+    qint64 high = e.offsetUs + e.uncertaintyUs;
+    for (const Sample &s : m_window) {
+        if (!inWindow(s))
+            continue;
+        low = std::max(low, offsetNow(s) - s.halfWidthUs);
+        high = std::min(high, offsetNow(s) + s.halfWidthUs);
+    }
+    if (low <= high) {
+        e.offsetUs = low + (high - low) / 2;
+        e.uncertaintyUs = std::max<qint64>(1, (high - low + 1) / 2);
+    }
     return e;
 }
 

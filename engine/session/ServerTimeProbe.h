@@ -1,22 +1,27 @@
 #pragma once
 
-// Asks a venue's REST server-time endpoint (Binance: GET /api/v3/time, /fapi/v1/time →
-// {"serverTime":<ms>}) a few times a minute and keeps the offset between the venue's clock
-// and this machine's, NTP-style: for a request sent at local time t0 and answered at t1,
-// offset = serverTime − (t0 + t1)/2, within ± (t1 − t0)/2. The sample with the shortest round
-// trip in the window is the estimate. Its offset follows the local wall clock: a step or slew
-// of the wall clock since the sample (the change of wall − monotonic) is taken out of it.
+// Asks a venue's REST server-time endpoint (Binance: GET /api/v3/time → {"serverTime":<ms>};
+// each venue's answer is read by its own reader, venues/ServerTimeAnswer.h) a few times a
+// minute and keeps the offset between the venue's clock and this machine's, NTP-style: for a
+// request sent at local time t0 and answered at t1, offset = serverTime − (t0 + t1)/2, within
+// ± (t1 − t0)/2 and half the answer's step (1 ms for Binance, 1 s for Kraken). The sample with
+// the shortest round trip in the window is the estimate; an answer in whole seconds is
+// narrowed by the other samples of the window (each bounds the offset; the bounds of answers
+// read at different fractions of the venue's second intersect far tighter than one of them).
+// Its offset follows the local wall clock: a step or slew of the wall clock since the sample
+// (the change of wall − monotonic) is taken out of it.
 //
 // Hostile answers are bounded and counted, never trusted: a reply over kMaxReplyBytes is
-// aborted, a request has kTimeoutMs, redirects are not followed, and a body that is not an
-// object with a plausible integral serverTime is an error. TLS uses the stream's
-// configuration (its extra CA), with peer verification on.
+// aborted, a request has kTimeoutMs, redirects are not followed, and a body the venue's reader
+// does not take for a plausible server time is an error. TLS uses the stream's configuration
+// (its extra CA), with peer verification on.
 //
 // Thread contract: created, used and destroyed on one worker thread; it owns its timer and
 // uses the worker's QNetworkAccessManager. Shared by the streams of that worker that ask the same URL
 // (ServerTimeService).
 
 #include "Clock.h"
+#include "venues/ServerTimeAnswer.h"
 
 #include <QtCore/QObject>
 #include <QtCore/QPointer>
@@ -42,15 +47,18 @@ public:
     static constexpr int kBurstSamples = 5;
     static constexpr int kIntervalMs = 15000; // then four a minute
     static constexpr qint64 kWindowMs = 5 * 60 * 1000;
+    // Answers this coarse (Kraken's whole seconds) are narrowed by the window's other samples.
+    static constexpr qint64 kCoarseResolutionUs = 100 * 1000;
 
     struct Estimate {
         qint64 offsetUs = 0;      // venue − local, as of now
-        qint64 uncertaintyUs = 0; // half the round trip, plus the answer's 1 ms resolution
+        qint64 uncertaintyUs = 0; // half the round trip, plus half the answer's step
     };
 
-    // `manager` is the worker's (ServerTimeService); the probe may outlive it, and then asks nothing.
-    ServerTimeProbe(const QUrl &url, const QSslConfiguration &tls, const Clock &clock, QNetworkAccessManager &manager,
-                    QObject *parent = nullptr);
+    // `manager` is the worker's (ServerTimeService); the probe may outlive it, and then asks
+    // nothing. `reader` reads the venue's answers.
+    ServerTimeProbe(const QUrl &url, ServerTimeReader reader, const QSslConfiguration &tls, const Clock &clock,
+                    QNetworkAccessManager &manager, QObject *parent = nullptr);
     ~ServerTimeProbe() override;
 
     const QUrl &url() const { return m_url; }
@@ -61,7 +69,9 @@ public:
 
 private:
     struct Sample {
-        qint64 offsetUs;
+        qint64 offsetUs;    // the middle of the interval the answer allows
+        qint64 halfWidthUs; // half the round trip plus half the answer's step
+        qint64 resolutionUs;
         qint64 rttUs;
         qint64 atMonotonicUs;
         qint64 wallMinusMonotonicUs; // at the sample: the wall clock's position against the monotonic one
@@ -73,6 +83,7 @@ private:
     void scheduleNext();
 
     QUrl m_url;
+    ServerTimeReader m_reader;
     QSslConfiguration m_tls;
     const Clock &m_clock;
     QPointer<QNetworkAccessManager> m_manager;

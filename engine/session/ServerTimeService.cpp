@@ -33,14 +33,16 @@ void ServerTimeService::shutdown()
     m_manager.reset();
 }
 
-std::shared_ptr<ServerTimeProbe> ServerTimeService::probe(const QUrl &url, const QSslConfiguration &tls,
-                                                          const QString &tlsKey)
+std::shared_ptr<ServerTimeProbe> ServerTimeService::probe(const QUrl &url, ServerTimeReader reader,
+                                                          const QSslConfiguration &tls, const QString &tlsKey)
 {
     init();
-    const QString key = url.toString() + QLatin1Char('\n') + tlsKey;
+    // Streams of two venues that ask one URL read its answers each in their own shape.
+    const QString key =
+        url.toString() + QLatin1Char('\n') + tlsKey + QLatin1Char('\n') + QString::number(quintptr(reader), 16);
     if (auto existing = m_probes.value(key).lock())
         return existing;
-    auto created = std::make_shared<ServerTimeProbe>(url, tls, m_clock, *m_manager);
+    auto created = std::make_shared<ServerTimeProbe>(url, reader, tls, m_clock, *m_manager);
     // Forget expired entries now and then, so the table stays as small as the live probes.
     for (auto it = m_probes.begin(); it != m_probes.end();)
         it = it->expired() ? m_probes.erase(it) : std::next(it);

@@ -44,9 +44,10 @@ public:
     // On the worker thread, after its sessions are gone: the manager and its thread.
     void shutdown();
 
-    // The probe for `url` (new, or the one other streams use); `tlsKey` tells TLS
-    // configurations apart (the stream's extra CA file).
-    std::shared_ptr<ServerTimeProbe> probe(const QUrl &url, const QSslConfiguration &tls, const QString &tlsKey);
+    // The probe for `url` read by `reader` (new, or the one other streams use); `tlsKey` tells
+    // TLS configurations apart (the stream's extra CA file).
+    std::shared_ptr<ServerTimeProbe> probe(const QUrl &url, ServerTimeReader reader, const QSslConfiguration &tls,
+                                           const QString &tlsKey);
 
 private:
     const Clock &m_clock;

@@ -107,6 +107,12 @@ public:
     // The same service's network access manager fetches the order books' snapshots and serves
     // the venue's own REST calls (VenueHost::networkManager).
     void setServerTimeService(ServerTimeService *service);
+    // Where connection attempts wait under the venue's per-IP limit (the engine's, shared by
+    // its streams; ConnectionPacer). Set before start(); without it attempts are not paced.
+    void setConnectionPacer(std::shared_ptr<ConnectionPacer> pacer)
+    {
+        m_lifecycle.setConnectionPacer(std::move(pacer));
+    }
     // The worker's busy share, which tells "we are slow" from "the venue is late" when the
     // stream falls behind (docs/freshness.md). Without it the cause is unknown.
     void setWorkerLoad(const WorkerLoad *load) { m_observers.setWorkerLoad(load); }

@@ -51,8 +51,8 @@ void TickObservers::connected(qint64 nowMs)
     m_backpressure.reset();
     if (m_instruments)
         m_instruments->connected(nowMs);
-    // The server-time probe: the stream's own server_time_url, else its venue's endpoint
-    // (Binance only).
+    // The server-time probe: the stream's own server_time_url, else its venue's endpoint; the
+    // answers read in the venue's shape.
     if (!m_serverTime || m_clockTrack.hasProbe())
         return;
     const QUrl url = serverTimeUrl();
@@ -60,7 +60,7 @@ void TickObservers::connected(qint64 nowMs)
         return;
     QString tlsError;
     const QSslConfiguration tls = tlsConfiguration(m_config, &tlsError);
-    m_clockTrack.setProbe(m_serverTime->probe(url, tls, m_config.caFile));
+    m_clockTrack.setProbe(m_serverTime->probe(url, m_venue.serverTimeReader(), tls, m_config.caFile));
 }
 
 void TickObservers::stopped()

@@ -30,6 +30,7 @@ public:
         const char *keepAlivePing = ""; // the text keep-alive (VenueHandler::keepAlivePing)
         bool keepAlivePeriodic = false; // sent every interval, busy or not (VenueHandler::keepAlivePeriodic)
         int messagesPerSecond = 0;      // outgoing messages a connection (0 unpaced)
+        ConnectLimit connectLimit = {}; // connection attempts per IP address (VenueHandler::connectLimit)
     };
 
     ChannelVenueHandler(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec, const Traits &traits)
@@ -46,6 +47,7 @@ public:
     int controlMessagesPerSecond() const override { return m_traits.messagesPerSecond; }
     QString keepAlivePing() const override { return QString::fromLatin1(m_traits.keepAlivePing); }
     bool keepAlivePeriodic() const override { return m_traits.keepAlivePeriodic; }
+    ConnectLimit connectLimit() const override { return m_traits.connectLimit; }
     bool onConnected(int link, int shard, bool rollover, const QStringList &streams) override;
     void onDisconnected() override
     {

@@ -16,6 +16,7 @@
 // Thread contract: created, called and destroyed on the stream's worker thread, by its
 // session only. onData is on the hot path: no allocation, no lock, no log per message.
 
+#include "ServerTimeAnswer.h"
 #include "model/ChannelSubscription.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
@@ -63,6 +64,17 @@ public:
     }
     // The venue's REST server-time endpoint for this stream (docs/clock.md); empty if none.
     virtual QUrl serverTimeUrl() const { return {}; }
+    // How that endpoint's answers (or those of the stream's server_time_url) are read: here
+    // {"serverTime": <ms>}, the generic shape (Binance's).
+    virtual ServerTimeReader serverTimeReader() const { return &servertime::readServerTimeMs; }
+    // The venue's limit on connection attempts from one IP address (OKX: 3 a second), which
+    // the engine keeps for all the venue's streams together (session/ConnectionPacer.h);
+    // attempts 0: none.
+    struct ConnectLimit {
+        int attempts = 0;
+        qint64 windowMs = 0;
+    };
+    virtual ConnectLimit connectLimit() const { return {}; }
     // The venue's rules for a local order book per instrument on its depth streams
     // (docs/books.md); null: the venue keeps no books.
     virtual const book::BookRules *bookRules() const { return nullptr; }

@@ -10,25 +10,17 @@ using book::DiffIds;
 namespace {
 constexpr std::int64_t kNone = INT64_MIN;
 
-QUrl mappedRestBase(const QUrl &stream)
-{
-    static constexpr book::RestHost kRestHosts[] = {
-        {"stream.binance.com", "api.binance.com"},
-        {"data-stream.binance.vision", "data-api.binance.vision"},
-        {"fstream.binance.com", "fapi.binance.com"},
-    };
-    return book::mappedRestBase(stream, kRestHosts);
-}
+// Binance serves REST from other hosts than its streams.
+constexpr RestHost kRestHosts[] = {
+    {"stream.binance.com", "api.binance.com"},
+    {"data-stream.binance.vision", "data-api.binance.vision"},
+    {"fstream.binance.com", "fapi.binance.com"},
+};
 } // namespace
 
 QUrl restBase(const StreamConfig &config)
 {
-    return config.restUrl.isEmpty() ? mappedRestBase(config.url) : config.restUrl;
-}
-
-QUrl restUrl(const QUrl &base, const QString &path)
-{
-    return book::restPathUrl(base, path);
+    return streamscope::restBase(config, kRestHosts);
 }
 
 const BinanceBookRules &BinanceBookRules::spot()
@@ -79,7 +71,7 @@ DiffAction BinanceBookRules::next(const DiffIds &diff, std::int64_t bookId) cons
 
 QUrl BinanceBookRules::defaultRestBase(const QUrl &streamUrl) const
 {
-    return mappedRestBase(streamUrl);
+    return mappedRestBase(streamUrl, kRestHosts);
 }
 
 QUrl BinanceBookRules::snapshotUrl(const QUrl &base, const QString &instrument) const

@@ -15,13 +15,13 @@
 
 #include "book/BookRules.h"
 #include "model/StreamConfig.h"
+#include "venues/RestHosts.h"
 
 namespace streamscope::binance {
 
 // The REST base of a Binance stream: its "rest_url", else the host mapping above.
 QUrl restBase(const StreamConfig &config);
-// `path` ("/api/v3/time") under `base`, keeping a path the base has.
-QUrl restUrl(const QUrl &base, const QString &path);
+using streamscope::restUrl;
 
 class BinanceBookRules final : public book::BookRules {
 public:

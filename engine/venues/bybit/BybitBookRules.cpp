@@ -70,11 +70,7 @@ book::AuditPoint BybitBookRules::auditPoint(std::size_t streamDepth) const
 
 QUrl BybitBookRules::defaultRestBase(const QUrl &streamUrl) const
 {
-    static constexpr book::RestHost kRestHosts[] = {
-        {"stream.bybit.com", "api.bybit.com"},
-        {"stream-testnet.bybit.com", "api-testnet.bybit.com"},
-    };
-    return book::mappedRestBase(streamUrl, kRestHosts);
+    return mappedRestBase(streamUrl, kRestHosts);
 }
 
 QUrl BybitBookRules::auditUrl(const QUrl &restBase, const QUrl &streamUrl, const QString &instrument,
@@ -94,7 +90,7 @@ QUrl BybitBookRules::auditUrl(const QUrl &restBase, const QUrl &streamUrl, const
     }
     if (streamDepth > 0)
         limit = int(std::min<std::size_t>(std::size_t(limit), streamDepth));
-    QUrl u = book::restPathUrl(restBase, QStringLiteral("/v5/market/orderbook"));
+    QUrl u = restUrl(restBase, QStringLiteral("/v5/market/orderbook"));
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("category"), category);
     q.addQueryItem(QStringLiteral("symbol"), instrument);

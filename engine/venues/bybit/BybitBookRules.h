@@ -26,8 +26,15 @@
 // Thread contract: an immutable static object.
 
 #include "book/BookRules.h"
+#include "venues/RestHosts.h"
 
 namespace streamscope::bybit {
+
+// Bybit's REST hosts for its stream hosts (the server time, the books' audit); docs/clock.md.
+inline constexpr RestHost kRestHosts[] = {
+    {"stream.bybit.com", "api.bybit.com"},
+    {"stream-testnet.bybit.com", "api-testnet.bybit.com"},
+};
 
 class BybitBookRules final : public book::BookRules {
 public:

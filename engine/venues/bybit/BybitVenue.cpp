@@ -4,6 +4,7 @@
 #include "BybitFields.h"
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
+#include "venues/RestHosts.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
@@ -22,7 +23,28 @@ QString topicName(const DecodedFields &f)
     return peerText(QByteArrayView(f.eventType.data(), qsizetype(f.eventType.size())), kMaxTopicChars);
 }
 
+// {"retCode":0,"retMsg":"OK","result":{"timeSecond":"1688639403","timeNano":"1688639403423213947"},..}:
+// the nanoseconds, a string of digits.
+std::optional<ServerTimeReading> readServerTime(const QByteArray &body)
+{
+    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    if (o.contains(QLatin1String("retCode")) && o.value(QLatin1String("retCode")).toInteger(-1) != 0)
+        return std::nullopt;
+    const QJsonValue nano = o.value(QLatin1String("result")).toObject().value(QLatin1String("timeNano"));
+    return servertime::read(nano, LatencyUnit::Nanoseconds, servertime::Written::Either);
+}
+
 } // namespace
+
+QUrl BybitVenue::serverTimeUrl() const
+{
+    return restUrl(restBase(m_config, kRestHosts), QStringLiteral("/v5/market/time"));
+}
+
+ServerTimeReader BybitVenue::serverTimeReader() const
+{
+    return &readServerTime;
+}
 
 const book::BookRules *BybitVenue::bookRules() const
 {

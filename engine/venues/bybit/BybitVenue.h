@@ -9,8 +9,9 @@
 // within ping_interval_ms declares the connection dead (VenueHandler::keepAlivePeriodic);
 // order-book continuity per topic (BybitSequence: snapshots, restarts, gaps) and a local order
 // book per instrument (BybitBookRules), resubscribed when it loses sync; failed requests
-// kept and shown in the venue's words, escaped. What the decoder reads of Bybit's messages is
-// BybitSpec.cpp; the registry entry, BybitEntry.cpp.
+// kept and shown in the venue's words, escaped; the server time from GET /v5/market/time;
+// connection attempts kept to Bybit's 500 in 5 minutes across the engine's Bybit streams. What
+// the decoder reads of Bybit's messages is BybitSpec.cpp; the registry entry, BybitEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
@@ -26,6 +27,9 @@ public:
     static constexpr int kDefaultMaxSubscriptionsPerConnection = 500;
     // Spot takes up to 10 args a subscription request (linear has no such limit): 10 for all.
     static constexpr int kMaxArgsPerRequest = 10;
+    // Bybit asks for no more than 500 connections in 5 minutes.
+    static constexpr int kConnectsPerWindow = 500;
+    static constexpr qint64 kConnectWindowMs = 5 * 60 * 1000;
 
     BybitVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
         : ChannelVenueHandler(config, host, spec,
@@ -33,11 +37,16 @@ public:
                                .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
                                .keepAlivePing = R"({"op":"ping"})",
                                .keepAlivePeriodic = true,
-                               .messagesPerSecond = 0})
+                               .messagesPerSecond = 0,
+                               .connectLimit = {.attempts = kConnectsPerWindow, .windowMs = kConnectWindowMs}})
     {
     }
 
     const book::BookRules *bookRules() const override;
+    // GET /v5/market/time under the stream's rest_url, else api.bybit.com (api-testnet for the
+    // testnet), else the stream's own host and port: {"retCode":0,"result":{"timeNano":"<ns>"}}.
+    QUrl serverTimeUrl() const override;
+    ServerTimeReader serverTimeReader() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 

@@ -2,6 +2,7 @@
 
 #include "CoinbaseBookRules.h"
 #include "stats/StreamShared.h"
+#include "venues/RestHosts.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
@@ -20,7 +21,30 @@ std::uint64_t linkKey(int link)
     return ChainTable::key(std::string_view(reinterpret_cast<const char *>(&link), sizeof link));
 }
 
+constexpr RestHost kRestHosts[] = {
+    {"advanced-trade-ws.coinbase.com", "api.coinbase.com"},
+    {"advanced-trade-ws-user.coinbase.com", "api.coinbase.com"},
+};
+
+// {"iso":"2023-05-09T17:25:32.160Z","epochSeconds":"1683653132","epochMillis":"1683653132160"}:
+// the ms, a string of digits (a number read too).
+std::optional<ServerTimeReading> readServerTime(const QByteArray &body)
+{
+    const QJsonValue millis = QJsonDocument::fromJson(body).object().value(QLatin1String("epochMillis"));
+    return servertime::read(millis, LatencyUnit::Milliseconds, servertime::Written::Either);
+}
+
 } // namespace
+
+QUrl CoinbaseVenue::serverTimeUrl() const
+{
+    return restUrl(restBase(m_config, kRestHosts), QStringLiteral("/api/v3/brokerage/time"));
+}
+
+ServerTimeReader CoinbaseVenue::serverTimeReader() const
+{
+    return &readServerTime;
+}
 
 void CoinbaseVenue::send(int link, Op op, const QString &channel, const QStringList &products)
 {

@@ -11,8 +11,10 @@
 // connection's subscriptions are sent again (unsubscribe, subscribe), Coinbase's recovery, and
 // the local order books of its level2 products resync from the snapshots that brings
 // (CoinbaseBookRules, VenueHost::booksLost).
-// Refusals kept and shown in the venue's words, escaped. What the decoder reads is
-// CoinbaseSpec.cpp; the registry entry, CoinbaseEntry.cpp.
+// Refusals kept and shown in the venue's words, escaped. The server time from GET
+// /api/v3/brokerage/time; connection attempts kept to Coinbase's 750 a second per IP address
+// across the engine's Coinbase streams. What the decoder reads is CoinbaseSpec.cpp; the
+// registry entry, CoinbaseEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
@@ -27,6 +29,8 @@ public:
     static constexpr int kDefaultMaxSubscriptionsPerConnection = 100;
     // Unauthenticated messages: 8 a second per IP address (Coinbase's limit).
     static constexpr int kMessagesPerSecond = 8;
+    // Connections: 750 a second per IP address.
+    static constexpr int kConnectsPerSecond = 750;
 
     CoinbaseVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
         : ChannelVenueHandler(config, host, spec,
@@ -34,11 +38,16 @@ public:
                                .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
                                .keepAlivePing = "",
                                .keepAlivePeriodic = false,
-                               .messagesPerSecond = kMessagesPerSecond})
+                               .messagesPerSecond = kMessagesPerSecond,
+                               .connectLimit = {.attempts = kConnectsPerSecond, .windowMs = 1000}})
     {
     }
 
     const book::BookRules *bookRules() const override;
+    // GET /api/v3/brokerage/time under the stream's rest_url, else api.coinbase.com, else the
+    // stream's own host and port: {"iso":..,"epochSeconds":..,"epochMillis":"<ms>"}.
+    QUrl serverTimeUrl() const override;
+    ServerTimeReader serverTimeReader() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
     void onHeartbeat(int link, const DecodedFields *fields) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;

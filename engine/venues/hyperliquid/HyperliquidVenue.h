@@ -11,6 +11,8 @@
 // it counts the client's messages or its own, so the client sends one either way); refused requests
 // kept and shown in the venue's words, escaped. No continuity rule: no message carries a
 // sequence number (every l2Book message is the whole book; a trade's tid is no sequence).
+// No server time: Hyperliquid documents no endpoint that tells its time, so the clock offset
+// comes from the latency floor (docs/clock.md).
 // What the decoder reads is HyperliquidSpec.cpp; the registry entry, HyperliquidEntry.cpp.
 //
 // Thread contract: see VenueHandler.

@@ -1,6 +1,7 @@
 #include "KrakenVenue.h"
 
 #include "KrakenBookRules.h"
+#include "venues/RestHosts.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
@@ -8,6 +9,36 @@
 #include <QtCore/QJsonObject>
 
 namespace streamscope::kraken {
+
+namespace {
+
+constexpr RestHost kRestHosts[] = {
+    {"ws.kraken.com", "api.kraken.com"},
+    {"ws-auth.kraken.com", "api.kraken.com"},
+};
+
+// {"error":[],"result":{"unixtime":1688669448,"rfc1123":"Thu, 06 Jul 23 18:50:48 +0000"}}:
+// whole seconds, a number; an answer with errors is none.
+std::optional<ServerTimeReading> readServerTime(const QByteArray &body)
+{
+    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    if (!o.value(QLatin1String("error")).toArray().isEmpty())
+        return std::nullopt;
+    const QJsonValue unixtime = o.value(QLatin1String("result")).toObject().value(QLatin1String("unixtime"));
+    return servertime::read(unixtime, LatencyUnit::Seconds, servertime::Written::Number);
+}
+
+} // namespace
+
+QUrl KrakenVenue::serverTimeUrl() const
+{
+    return restUrl(restBase(m_config, kRestHosts), QStringLiteral("/0/public/Time"));
+}
+
+ServerTimeReader KrakenVenue::serverTimeReader() const
+{
+    return &readServerTime;
+}
 
 const book::BookRules *KrakenVenue::bookRules() const
 {

@@ -9,8 +9,9 @@
 // frame followed within ping_interval_ms declares the connection dead; refused requests and a
 // system status other than "online" shown in the venue's words, escaped. No continuity rule
 // here: books carry a CRC32 checksum, checked by the local order book (KrakenBookRules), which
-// resubscribes a book that fails it; trades carry no sequence. What the decoder reads is
-// KrakenSpec.cpp; the registry entry, KrakenEntry.cpp.
+// resubscribes a book that fails it; trades carry no sequence. The server time from GET
+// /0/public/Time (whole seconds). What the decoder reads is KrakenSpec.cpp; the registry
+// entry, KrakenEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
@@ -34,6 +35,10 @@ public:
     }
 
     const book::BookRules *bookRules() const override;
+    // GET /0/public/Time under the stream's rest_url, else api.kraken.com, else the stream's
+    // own host and port: {"error":[],"result":{"unixtime":<s>,..}}.
+    QUrl serverTimeUrl() const override;
+    ServerTimeReader serverTimeReader() const override;
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 

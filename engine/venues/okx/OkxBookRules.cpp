@@ -63,18 +63,14 @@ std::size_t OkxBookRules::streamDepth(std::string_view channel, std::size_t snap
 
 QUrl OkxBookRules::defaultRestBase(const QUrl &streamUrl) const
 {
-    static constexpr book::RestHost kRestHosts[] = {
-        {"ws.okx.com", "www.okx.com"},
-        {"wsaws.okx.com", "aws.okx.com"},
-    };
-    return book::mappedRestBase(streamUrl, kRestHosts);
+    return mappedRestBase(streamUrl, kRestHosts);
 }
 
 QUrl OkxBookRules::auditUrl(const QUrl &restBase, const QUrl &, const QString &instrument, std::size_t streamDepth,
                             QString &) const
 {
     const int sz = streamDepth > 0 ? int(std::min<std::size_t>(kMaxLimit, streamDepth)) : kMaxLimit;
-    QUrl u = book::restPathUrl(restBase, QStringLiteral("/api/v5/market/books"));
+    QUrl u = restUrl(restBase, QStringLiteral("/api/v5/market/books"));
     QUrlQuery q;
     q.addQueryItem(QStringLiteral("instId"), instrument);
     q.addQueryItem(QStringLiteral("sz"), QString::number(sz));

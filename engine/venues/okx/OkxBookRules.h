@@ -25,8 +25,16 @@
 // Thread contract: an immutable static object.
 
 #include "book/BookRules.h"
+#include "venues/RestHosts.h"
 
 namespace streamscope::okx {
+
+// OKX's REST hosts for its stream hosts (the server time, the books' audit); docs/clock.md.
+inline constexpr RestHost kRestHosts[] = {
+    {"ws.okx.com", "www.okx.com"},
+    {"wspap.okx.com", "www.okx.com"},
+    {"wsaws.okx.com", "aws.okx.com"},
+};
 
 class OkxBookRules final : public book::BookRules {
 public:

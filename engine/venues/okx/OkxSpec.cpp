@@ -23,6 +23,9 @@ const DecodeSpec &decodeSpec()
             {.key = "ts", .role = FieldRole::EventTime, .scopes = kEventScope},
             {.key = "seqId", .role = FieldRole::FinalUpdateId, .scopes = kEventScope},
             {.key = "prevSeqId", .role = FieldRole::PrevUpdateId, .scopes = kEventScope},
+            // A trade's id (a string of digits) tells pushes apart while a rollover's two
+            // connections overlap; books are told apart by seqId, other channels by ts.
+            {.key = "tradeId", .role = FieldRole::EventId, .scopes = kEventScope, .identity = true},
         };
         s.timeUnit = LatencyUnit::Milliseconds;
         // seqId and prevSeqId follow a book's levels: a prefix would never hold them.

@@ -2,6 +2,7 @@
 
 #include "OkxBookRules.h"
 #include "stats/StreamShared.h"
+#include "venues/RestHosts.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonArray>
@@ -26,7 +27,27 @@ QString valueText(const QJsonValue &v)
     return v.isDouble() ? QString::number(v.toInteger()) : v.toString();
 }
 
+// {"code":"0","msg":"","data":[{"ts":"1597026383085"}]}: ms, a string of digits.
+std::optional<ServerTimeReading> readServerTime(const QByteArray &body)
+{
+    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    if (o.contains(QLatin1String("code")) && valueText(o.value(QLatin1String("code"))) != QLatin1String("0"))
+        return std::nullopt;
+    const QJsonValue ts = o.value(QLatin1String("data")).toArray().at(0).toObject().value(QLatin1String("ts"));
+    return servertime::read(ts, LatencyUnit::Milliseconds, servertime::Written::Either);
+}
+
 } // namespace
+
+QUrl OkxVenue::serverTimeUrl() const
+{
+    return restUrl(restBase(m_config, kRestHosts), QStringLiteral("/api/v5/public/time"));
+}
+
+ServerTimeReader OkxVenue::serverTimeReader() const
+{
+    return &readServerTime;
+}
 
 void OkxVenue::connectionUp(int link)
 {
@@ -110,13 +131,16 @@ void OkxVenue::reportGap(const DecodedFields &fields, const OkxSequence::Result 
 
 void OkxVenue::onConnectionMessage(int link, const char *data, qsizetype len)
 {
-    Q_UNUSED(link);
     const QJsonObject o = QJsonDocument::fromJson(QByteArray(data, len)).object();
     if (o.value(QStringLiteral("event")).toString() != QLatin1String("notice"))
         return; // channel-conn-count: informative only
     const QString code = valueText(o.value(QStringLiteral("code")));
     const QString text = o.value(QStringLiteral("msg")).toString();
     noteVenueNotice("OKX", code.isEmpty() ? text : code + QStringLiteral(": ") + text);
+    // A replacement connection subscribes while this one still delivers; the overlap is
+    // de-duplicated, and the replacement takes over when OKX closes this one.
+    if (code == QLatin1String(kUpgradeNoticeCode))
+        m_host.rollOver(link, QStringLiteral("OKX notice 64008: service upgrade"));
 }
 
 void OkxVenue::onResponse(int link, bool isError, const ResponseRecord &record)

@@ -9,8 +9,11 @@
 // order-book continuity per channel and instrument (OkxSequence: snapshots, keep-alive
 // updates, legal resets, gaps) and a local order book per instrument (OkxBookRules),
 // resubscribed when it loses sync; errors and notices kept and shown in the venue's own words,
-// escaped. What the decoder reads of OKX's messages is OkxSpec.cpp; the registry entry,
-// OkxEntry.cpp.
+// escaped; the notice 64008 (the connection will soon be closed for a service upgrade)
+// answered by a make-before-break rollover of its connection; the server time from GET
+// /api/v5/public/time; connection attempts kept to OKX's 3 a second per IP address across the
+// engine's OKX streams. What the decoder reads of OKX's messages is OkxSpec.cpp; the registry
+// entry, OkxEntry.cpp.
 //
 // Thread contract: see VenueHandler.
 
@@ -31,6 +34,10 @@ public:
     static constexpr qint64 kHourMs = 3600 * 1000;
     // Arguments in one subscribe request (a connection's share may take several).
     static constexpr int kMaxArgsPerRequest = 256;
+    // Connection requests: 3 a second per IP address.
+    static constexpr int kConnectsPerSecond = 3;
+    // The notice that announces a service upgrade: the connection closes soon.
+    static constexpr const char *kUpgradeNoticeCode = "64008";
 
     OkxVenue(const StreamConfig &config, VenueHost &host, const DecodeSpec &spec)
         : ChannelVenueHandler(config, host, spec,
@@ -38,12 +45,19 @@ public:
                                .maxPerConnection = kDefaultMaxSubscriptionsPerConnection,
                                .keepAlivePing = "ping",
                                .keepAlivePeriodic = false,
-                               .messagesPerSecond = 0})
+                               .messagesPerSecond = 0,
+                               .connectLimit = {.attempts = kConnectsPerSecond, .windowMs = 1000}})
     {
     }
 
     const book::BookRules *bookRules() const override;
+    // GET /api/v5/public/time under the stream's rest_url, else www.okx.com (aws.okx.com for
+    // wsaws.okx.com), else the stream's own host and port: {"code":"0","data":[{"ts":"<ms>"}]}.
+    QUrl serverTimeUrl() const override;
+    ServerTimeReader serverTimeReader() const override;
     void onData(int link, const DecodedFields &fields, bool checkSequence) override;
+    // "channel-conn-count" informs; a notice is kept and shown, and 64008 rolls the
+    // connection over before OKX closes it.
     void onConnectionMessage(int link, const char *data, qsizetype len) override;
     void onResponse(int link, bool isError, const ResponseRecord &record) override;
 
