@@ -514,6 +514,23 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
     return out;
 }
 
+// How many of the engine's streams have had data, and how many messages they all received.
+int streamsWithData(Engine &engine)
+{
+    int n = 0;
+    for (const StreamSnapshot &s : engine.snapshot())
+        n += s.dataMessages > 0;
+    return n;
+}
+
+quint64 messagesReceived(Engine &engine)
+{
+    quint64 n = 0;
+    for (const StreamSnapshot &s : engine.snapshot())
+        n += s.messages;
+    return n;
+}
+
 // The frame both scale runs share: wait until every stream has data, settle for 2 s, then
 // count messages and process CPU over `seconds` (`onTick` runs at each 1 ms tick of it).
 // Returns streams, live_streams, all_live, seconds, msgs_per_s, cpu_percent and rss_mb.
@@ -558,18 +575,8 @@ QJsonObject runScale(const QUrl &url, int streams, double seconds)
         c.reconnectBaseMs = 200;
         ids << engine.addStream(c);
     }
-    auto liveCount = [&] {
-        int n = 0;
-        for (const StreamSnapshot &s : engine.snapshot())
-            n += s.dataMessages > 0;
-        return n;
-    };
-    auto messages = [&] {
-        quint64 n = 0;
-        for (const StreamSnapshot &s : engine.snapshot())
-            n += s.messages;
-        return n;
-    };
+    auto liveCount = [&] { return streamsWithData(engine); };
+    auto messages = [&] { return messagesReceived(engine); };
     std::vector<double> lagMs;
     // The models keep the last snapshot of every row until the next poll replaces it.
     QVector<StreamSnapshot> held;
@@ -640,18 +647,8 @@ QJsonObject runBooks(const QUrl &url, int streams, int instruments, double secon
     if (books)
         waitFor([&] { return synced() >= total; }, 120000);
     const int syncedAtStart = books ? synced() : 0;
-    auto liveCount = [&] {
-        int n = 0;
-        for (const StreamSnapshot &s : engine.snapshot())
-            n += s.dataMessages > 0;
-        return n;
-    };
-    auto messages = [&] {
-        quint64 n = 0;
-        for (const StreamSnapshot &s : engine.snapshot())
-            n += s.messages;
-        return n;
-    };
+    auto liveCount = [&] { return streamsWithData(engine); };
+    auto messages = [&] { return messagesReceived(engine); };
     double worker0 = -1;
     QJsonObject out = measureScaleWindow(streams, seconds, liveCount, messages, [&] {
         if (worker0 < 0)
