@@ -184,7 +184,6 @@ QJsonArray CrossVenueMonitor::toJson() const
                 {QStringLiteral("stream"), q.streamName},
                 {QStringLiteral("venue"), q.venue},
                 {QStringLiteral("symbol"), q.symbol},
-                {QStringLiteral("last"), QJsonValue()},
                 {QStringLiteral("mid"), number(q.mid)},
                 {QStringLiteral("best_bid"), number(q.bestBid)},
                 {QStringLiteral("best_ask"), number(q.bestAsk)},
