@@ -39,6 +39,38 @@ void operator delete(void *p, std::size_t) noexcept
 {
     std::free(p);
 }
+// Every other form too, so that nothing allocated here is freed by another allocator (the
+// standard library's temporary buffers use the nothrow form; ASan checks the pairs).
+void *operator new(std::size_t size, const std::nothrow_t &) noexcept
+{
+    if (g_counting.load(std::memory_order_relaxed))
+        g_allocations.fetch_add(1, std::memory_order_relaxed);
+    return std::malloc(size ? size : 1);
+}
+void *operator new[](std::size_t size)
+{
+    return ::operator new(size);
+}
+void *operator new[](std::size_t size, const std::nothrow_t &tag) noexcept
+{
+    return ::operator new(size, tag);
+}
+void operator delete(void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void *p) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void *p, std::size_t) noexcept
+{
+    std::free(p);
+}
+void operator delete[](void *p, const std::nothrow_t &) noexcept
+{
+    std::free(p);
+}
 
 using namespace streamscope;
 using namespace streamscope::testing;
