@@ -11,7 +11,6 @@
 namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
-using decoder::ClearedEnd;
 using decoder::readNumberText;
 
 namespace {
@@ -147,44 +146,32 @@ simdjson::error_code readGroup(ondemand::object group, Walk &w)
 
 bool MessageDecoder::decodeLadders(const MessageView &message, const LadderKeys &keys, LadderSink &sink)
 {
-    Q_ASSERT(message.isWhole());
-    char *const data = message.writable();
-    const auto len = std::size_t(message.size);
-    const ClearedEnd cleared(data + len);
     Walk w{keys, sink, {}};
-    const auto fail = [&](simdjson::error_code e) {
-        m_lastError = int(e);
-        m_failedField = std::string(w.failedKey);
-        return false;
-    };
-    ondemand::document doc;
-    if (auto e = m_parser->parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
-        return fail(e);
-    ondemand::object root;
-    if (auto e = doc.get_object().get(root))
-        return fail(e);
-    for (auto field : root) {
-        std::string_view key;
-        if (auto e = field.unescaped_key().get(key))
-            return fail(e);
-        if (key != keys.groups)
-            continue;
-        w.failedKey = keys.groups;
-        ondemand::array groups;
-        if (auto e = field.value().get_array().get(groups))
-            return fail(e);
-        w.failedKey = {};
-        for (auto element : groups) {
-            ondemand::object group;
-            if (auto e = element.get_object().get(group))
-                return fail(e);
-            if (auto e = readGroup(group, w))
-                return fail(e);
+    const simdjson::error_code result = m_parser->walkRootObject(message, [&](ondemand::object root) {
+        for (auto field : root) {
+            std::string_view key;
+            if (auto e = field.unescaped_key().get(key))
+                return e;
+            if (key != keys.groups)
+                continue;
+            w.failedKey = keys.groups;
+            ondemand::array groups;
+            if (auto e = field.value().get_array().get(groups))
+                return e;
+            w.failedKey = {};
+            for (auto element : groups) {
+                ondemand::object group;
+                if (auto e = element.get_object().get(group))
+                    return e;
+                if (auto e = readGroup(group, w))
+                    return e;
+            }
         }
-    }
-    m_lastError = int(simdjson::SUCCESS);
-    m_failedField.clear();
-    return true;
+        return simdjson::SUCCESS;
+    });
+    m_lastError = int(result);
+    m_failedField = result ? std::string(w.failedKey) : std::string();
+    return result == simdjson::SUCCESS;
 }
 
 } // namespace streamscope

@@ -2,6 +2,7 @@
 
 #include "MessageDecoder.h"
 #include "MessageDecoderParser.h"
+#include "MessageDecoderReaders.h"
 
 #include <simdjson.h>
 
@@ -10,33 +11,11 @@
 namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
-using decoder::ClearedEnd;
+using decoder::IdRule;
+using decoder::readId;
 using decoder::readNumberText;
 
 namespace {
-
-// An update id: an integer, or a string of at most 18 digits (OKX writes its numbers as strings).
-simdjson::error_code readId(ondemand::value value, std::int64_t &out)
-{
-    ondemand::json_type type;
-    if (auto e = value.type().get(type))
-        return e;
-    if (type != ondemand::json_type::string)
-        return value.get_int64().get(out);
-    std::string_view text;
-    if (auto e = value.get_string().get(text))
-        return e;
-    if (text.empty() || text.size() > 18)
-        return simdjson::NUMBER_OUT_OF_RANGE;
-    std::int64_t v = 0;
-    for (const char c : text) {
-        if (c < '0' || c > '9')
-            return simdjson::INCORRECT_TYPE;
-        v = v * 10 + (c - '0');
-    }
-    out = v;
-    return simdjson::SUCCESS;
-}
 
 enum class LevelSide : quint8 { Bid, Ask, FromLevel };
 
@@ -138,7 +117,7 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
         } else if (!keys.updateId.empty() && key == keys.updateId) {
             failedKey = keys.updateId;
             std::int64_t id = 0;
-            if (auto e = readId(field.value(), id))
+            if (auto e = readId(field.value(), id, IdRule::Strict))
                 return e;
             sink.updateId(id);
             failedKey = {};
@@ -207,26 +186,15 @@ simdjson::error_code walkLevels(ondemand::object object, const MessageDecoder::L
 
 bool MessageDecoder::decodeLevels(const MessageView &message, const LevelKeys &keys, LevelSink &sink)
 {
-    Q_ASSERT(message.isWhole());
-    char *const data = message.writable();
-    const auto len = std::size_t(message.size);
-    const ClearedEnd cleared(data + len);
     std::string_view failedKey;
     bool stopped = false;
-    const auto fail = [&](simdjson::error_code e) {
-        m_lastError = int(e);
-        m_failedField.clear();
+    const simdjson::error_code result = m_parser->walkRootObject(
+        message, [&](ondemand::object root) { return walkLevels(root, keys, sink, false, failedKey, stopped); });
+    if (result) {
+        m_lastError = int(result);
         m_failedField = std::string(failedKey);
         return false;
-    };
-    ondemand::document doc;
-    if (auto e = m_parser->parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
-        return fail(e);
-    ondemand::object root;
-    if (auto e = doc.get_object().get(root))
-        return fail(e);
-    if (auto e = walkLevels(root, keys, sink, false, failedKey, stopped))
-        return fail(e);
+    }
     if (stopped) {
         m_lastError = int(simdjson::SUCCESS);
         m_failedField.clear();

@@ -1,12 +1,10 @@
 #include "MessageDecoder.h"
 #include "MessageDecoderParser.h"
-
-#include "TimeText.h"
+#include "MessageDecoderReaders.h"
 
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 
@@ -14,6 +12,11 @@ namespace streamscope {
 
 namespace ondemand = simdjson::ondemand;
 using decoder::ClearedEnd;
+using decoder::IdRule;
+using decoder::readId;
+using decoder::readOptionalInt;
+using decoder::readTime;
+using decoder::readTimeText;
 
 MessageDecoder::MessageDecoder()
     : m_parser(std::make_unique<Parser>())
@@ -51,51 +54,6 @@ QString MessageDecoder::lastError() const
 }
 
 namespace {
-
-simdjson::error_code readTimeAnyForm(ondemand::value value, std::int64_t &out);
-
-// An event time in any form a feed writes. INT64_MIN marks "no event time"
-// (DecodedFields::kNone): a peer that sends it gets INT64_MIN + 1, as implausible, never absent.
-simdjson::error_code readTime(ondemand::value value, std::int64_t &out)
-{
-    const simdjson::error_code e = readTimeAnyForm(value, out);
-    if (e == simdjson::SUCCESS && out == DecodedFields::kNone)
-        out = DecodedFields::kNone + 1;
-    return e;
-}
-
-simdjson::error_code readTimeAnyForm(ondemand::value value, std::int64_t &out)
-{
-    // Nearly every feed writes an integer: try that first (a failed scalar read leaves the
-    // value where it was, so the other forms can still be tried).
-    if (value.get_int64().get(out) == simdjson::SUCCESS)
-        return simdjson::SUCCESS;
-    ondemand::number_type type;
-    if (auto e = value.get_number_type().get(type); e == simdjson::SUCCESS) {
-        if (type == ondemand::number_type::floating_point_number) {
-            double d;
-            if (auto e2 = value.get_double().get(d))
-                return e2;
-            // A double beyond int64 (1e300) is no time: saturate rather than convert (undefined).
-            constexpr double kLimit = 9223372036854775808.0; // 2^63
-            out = d >= kLimit ? INT64_MAX : d > -kLimit ? std::int64_t(d) : INT64_MIN + 1;
-            return simdjson::SUCCESS;
-        }
-        if (type == ondemand::number_type::unsigned_integer) {
-            out = INT64_MAX; // an integer beyond int64 (2^63 and above): no time either
-            return simdjson::SUCCESS;
-        }
-        return value.get_int64().get(out);
-    }
-    // Some feeds send times as strings of digits.
-    std::string_view s;
-    if (auto e = value.get_string().get(s))
-        return e;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (r.ec == std::errc::result_out_of_range)
-        return simdjson::NUMBER_OUT_OF_RANGE;
-    return r.ec == std::errc() ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
-}
 
 // A large tail that holds no field we read (a depth diff's 2 x 200 levels, the 1,399 other
 // tickers of a batch) is left unread once the event's fields are known: walking it costs
@@ -166,45 +124,6 @@ bool timeComplete(const DecodedFields &out, const DecodeSpec &spec)
         && !wantsSequence(out, spec) && (!t_walk.symbol || !out.symbol.empty());
 }
 
-simdjson::error_code readOptionalInt(ondemand::value value, std::int64_t &out)
-{
-    bool isNull = false;
-    if (auto e = value.is_null().get(isNull); !e && isNull)
-        return simdjson::SUCCESS;
-    return value.get_int64().get(out);
-}
-
-// An RFC 3339 time (Kraken, Coinbase) in µs; text of another form is a field of the wrong type.
-simdjson::error_code readTimeText(ondemand::value value, std::int64_t &out)
-{
-    std::string_view text;
-    if (auto e = value.get_string().get(text))
-        return e;
-    std::int64_t micros = 0;
-    if (!rfc3339Micros(text, micros))
-        return simdjson::INCORRECT_TYPE;
-    out = micros;
-    return simdjson::SUCCESS;
-}
-
-// An integer, or a string of digits (OKX's "tradeId"), is an event id; any other value (a
-// generic feed's "a") is skipped.
-simdjson::error_code readEventId(ondemand::value value, std::int64_t &out)
-{
-    std::int64_t id = 0;
-    if (value.get_int64().get(id) == simdjson::SUCCESS) {
-        out = id;
-        return simdjson::SUCCESS;
-    }
-    std::string_view s;
-    if (value.get_string().get(s) == simdjson::SUCCESS) {
-        const auto r = std::from_chars(s.data(), s.data() + s.size(), id);
-        if (r.ec == std::errc() && r.ptr == s.data() + s.size())
-            out = id;
-    }
-    return simdjson::SUCCESS;
-}
-
 // Reads a scalar field's value where its rule says. Inlined into the walks: it runs for every
 // field a spec reads.
 Q_ALWAYS_INLINE simdjson::error_code readField(const FieldRule &rule, ondemand::value value, DecodedFields &out)
@@ -218,7 +137,7 @@ Q_ALWAYS_INLINE simdjson::error_code readField(const FieldRule &rule, ondemand::
     case FieldRole::FinalUpdateId: return value.get_int64().get(out.finalUpdateId);
     case FieldRole::PrevUpdateId: return value.get_int64().get(out.prevFinalUpdateId);
     case FieldRole::StreamName: return value.get_string().get(out.stream);
-    case FieldRole::EventId: return readEventId(value, out.tradeId);
+    case FieldRole::EventId: return readId(value, out.tradeId, IdRule::SkipOther);
     case FieldRole::Text: return value.get_string().get(out.texts[rule.slot]);
     case FieldRole::Number: return readOptionalInt(value, out.numbers[rule.slot]);
     case FieldRole::Flag: {

@@ -2,7 +2,8 @@
 
 // What MessageDecoder's translation units share (MessageDecoder.cpp: the message's fields;
 // LevelDecoder.cpp: a book's levels; LadderDecoder.cpp: nested ladders): the simdjson parser,
-// the guard of the byte after a message, a number read as the text sent. They are compiled
+// the guard of the byte after a message, the walk of a root object, a number read as the text
+// sent (the other scalar readers: MessageDecoderReaders.h). They are compiled
 // with the SIMD options of engine/CMakeLists.txt, and only they include simdjson.
 //
 // Thread contract: as MessageDecoder's (one decoder a thread).
@@ -14,11 +15,6 @@
 namespace streamscope {
 
 static_assert(ReceiveBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
-
-class MessageDecoder::Parser {
-public:
-    simdjson::ondemand::parser parser{MessageDecoder::kMaxDocumentBytes};
-};
 
 namespace decoder {
 
@@ -42,6 +38,35 @@ private:
     char *m_end;
     char m_saved;
 };
+
+} // namespace decoder
+
+class MessageDecoder::Parser {
+public:
+    simdjson::ondemand::parser parser{MessageDecoder::kMaxDocumentBytes};
+
+    // Indexes a whole message whose root is an object and hands the root to `walk` (a callable
+    // taking the object and returning a simdjson::error_code), the byte after the message
+    // cleared meanwhile: how decodeLevels() and decodeLadders() begin. Returns the error of the
+    // first step that failed, or `walk`'s.
+    template<typename Walk>
+    Q_ALWAYS_INLINE simdjson::error_code walkRootObject(const MessageView &message, Walk &&walk)
+    {
+        Q_ASSERT(message.isWhole());
+        char *const data = message.writable();
+        const auto len = std::size_t(message.size);
+        const decoder::ClearedEnd cleared(data + len);
+        simdjson::ondemand::document doc;
+        if (auto e = parser.iterate(data, len, len + ReceiveBuffer::kPadding).get(doc))
+            return e;
+        simdjson::ondemand::object root;
+        if (auto e = doc.get_object().get(root))
+            return e;
+        return walk(root);
+    }
+};
+
+namespace decoder {
 
 // A price, a quantity or an id: a string, or a number as the text sent (a venue that writes
 // numbers, Kraken's v2, Betfair, writes them with all their places: the text is exact where a
