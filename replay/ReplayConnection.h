@@ -23,7 +23,9 @@ class ScenarioPool;
 // One client of the replay server: a websocket (our own RFC 6455 server side, see
 // ReplayServer) or a CRLF-line session, plain or TLS. It answers the client's control
 // messages and sends the scenario's pre-serialized frames, as fast as the socket takes them
-// (kept 1-4 MB ahead of the kernel, refilled on bytesWritten) or paced by a token bucket.
+// (kept 1-4 MB ahead of the kernel, refilled on bytesWritten) or paced by a token bucket. The
+// session and control: ReplayConnection.cpp; the data stream: ReplayConnectionData.cpp; plain
+// HTTP GETs (server time, depth snapshots) are answered from ScenarioRest.h.
 // Thread contract: lives on the server's thread, created and driven only there. Owns its
 // socket; deletes itself (deleteLater) once the socket is disconnected.
 class ReplayConnection : public QObject {
@@ -51,17 +53,8 @@ private:
     void onPaceTick();
     void onPingTick();
 
+    // The websocket upgrade, or a plain GET that ScenarioRest.h answers.
     bool handleHttpRequest();
-    // GET /api/v3/time or /fapi/v1/time (no upgrade): {"serverTime":<ms>}, shifted by the
-    // clock offset like the event times; the connection is kept for further requests.
-    static bool isServerTimeTarget(const QByteArray &target);
-    void answerServerTime(const QByteArray &head, const QUrl &target);
-    // GET [/<scenario>]/api/v3/depth?symbol=S&limit=N (or /fapi/v1/depth; no upgrade,
-    // RestAnswer.h): a book scenario's REST snapshot at the last diff its latest connection sent
-    // (DepthSnapshot.h); the scenario is the path's prefix, else the server's. The connection is
-    // kept for further requests.
-    static bool isDepthTarget(const QByteArray &target);
-    void answerDepth(const QByteArray &head, const QUrl &target);
     // An answer to a plain HTTP request, closing the connection when the client asked to.
     void answerHttp(const QByteArray &head, const QByteArray &status, const QByteArray &body);
     quint64 venueNowMs() const; // the server's clock: now plus the clock offset
