@@ -4,33 +4,31 @@
 #include "ReplayServer.h"
 #include "RestAnswer.h"
 #include "ScenarioPool.h"
+#include "VenueScenarios.h"
 
 #include <QUrl>
 #include <QUrlQuery>
 
 #include <algorithm>
 #include <chrono>
-#include <iterator>
 
 namespace streamscope::replay {
 
 namespace {
 
-// Plain HTTP GETs answered with the server time, as Binance's REST endpoints do.
-constexpr QByteArrayView kServerTimePaths[] = {"/api/v3/time", "/fapi/v1/time"};
-
-bool isServerTimeTarget(const QByteArray &target)
+// The path of a target, without its query.
+QByteArrayView pathOf(const QByteArray &target)
 {
     const qsizetype query = target.indexOf('?');
-    const QByteArrayView path = QByteArrayView(target).first(query < 0 ? target.size() : query);
-    return std::find(std::begin(kServerTimePaths), std::end(kServerTimePaths), path) != std::end(kServerTimePaths);
+    return QByteArrayView(target).first(query < 0 ? target.size() : query);
 }
 
-RestReply serverTimeAnswer(const QUrl &target, const ReplayOptions &serverOptions)
+RestReply serverTimeAnswer(const scenario::ServerTimeRoute &route, const QUrl &target,
+                           const ReplayOptions &serverOptions)
 {
     // The clock of the request's own options: ?clock_offset_ms=N pairs with a stream's.
     const ReplayOptions options = ReplayOptions::fromUrl(serverOptions, target);
-    return {"200 OK", R"({"serverTime":)" + QByteArray::number(venueNowMs(options.clockOffsetMs)) + '}'};
+    return {"200 OK", route.body(venueNowNs(options.clockOffsetMs))};
 }
 
 // Binance's REST depth snapshot, after an optional /<scenario> prefix (a book scenario's).
@@ -68,16 +66,23 @@ std::optional<RestReply> scenarioRestAnswer(const QByteArray &target, const Repl
 {
     if (!depthPathOf(target).isEmpty())
         return depthAnswer(QUrl(QString::fromLatin1(target)), serverOptions, server);
-    if (isServerTimeTarget(target))
-        return serverTimeAnswer(QUrl(QString::fromLatin1(target)), serverOptions);
+    if (const scenario::ServerTimeRoute *route = scenario::VenueScenarios::findServerTime(pathOf(target)))
+        return serverTimeAnswer(*route, QUrl(QString::fromLatin1(target)), serverOptions);
     return std::nullopt;
+}
+
+quint64 venueNowNs(qint64 clockOffsetMs)
+{
+    using namespace std::chrono;
+    const auto now = duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
+    // A request's own offset is not validated (a stream's is, to a day): bounded, the sum never wraps.
+    constexpr qint64 kYearMs = 366LL * 24 * 3600 * 1000;
+    return quint64(qint64(now) + std::clamp(clockOffsetMs, -kYearMs, kYearMs) * 1000000);
 }
 
 quint64 venueNowMs(qint64 clockOffsetMs)
 {
-    using namespace std::chrono;
-    const auto now = duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-    return quint64(qint64(now) + clockOffsetMs);
+    return venueNowNs(clockOffsetMs) / 1000000;
 }
 
 } // namespace streamscope::replay

@@ -25,15 +25,18 @@ struct RestReply {
 };
 
 // The answer to GET `target` (path and query); nothing when the target asks for none of them.
-// - GET /api/v3/time or /fapi/v1/time: {"serverTime":<ms>}, by the server's clock shifted by the
-//   target's own ?clock_offset_ms=N (which pairs with a stream's);
+// - GET <a venue's server-time path> (every venue's, from its scenarios' folder:
+//   VenueScenarios::findServerTime, e.g. Binance's /api/v3/time, OKX's /api/v5/public/time): the
+//   venue's answer, by the server's clock shifted by the target's own ?clock_offset_ms=N (which
+//   pairs with a stream's);
 // - GET [/<scenario>]/api/v3/depth?symbol=S&limit=N (or /fapi/v1/depth): a book scenario's
 //   snapshot at the last diff its latest connection sent; the scenario is the path's prefix,
 //   else the server's (`serverOptions`).
 std::optional<RestReply> scenarioRestAnswer(const QByteArray &target, const ReplayOptions &serverOptions,
                                             const ReplayServer *server);
 
-// The server's clock: now, in ms since the epoch, plus `clockOffsetMs` (clock_offset_ms).
+// The server's clock: now, in ms (ns) since the epoch, plus `clockOffsetMs` (clock_offset_ms).
 quint64 venueNowMs(qint64 clockOffsetMs);
+quint64 venueNowNs(qint64 clockOffsetMs);
 
 } // namespace streamscope::replay

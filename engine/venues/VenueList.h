@@ -3,6 +3,7 @@
 // and defines, in namespace streamscope::<folder>:
 //   VenueEntry entry();                            its handler, decode spec, presets (VenueRegistry.h)
 //   std::vector<ScenarioDefinition> scenarios();   its replay scenarios (venues/scenario/ScenarioKit.h)
+//   std::vector<ServerTimeRoute> serverTimes();    its server-time answers, as the replay server gives them
 // and lists its sources in <folder>/sources.cmake. Read by the engine's registry
 // (VenueRegistry.cpp), the scenario registry (venues/scenario/VenueScenarios.cpp) and CMake
 // (venues.cmake). docs/architecture.md, "Adding a venue".

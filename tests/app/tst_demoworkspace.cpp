@@ -1,6 +1,7 @@
 // The built-in demo's workspace, saved, opens again: its secrets are references, its
 // certificate outlives the run, and its save note names what a copy cannot do (this run's
-// ports). Its depth-diff stream's book syncs against the replay server's REST snapshot.
+// ports). Its depth-diff stream's book syncs against the replay server's REST snapshot, and its
+// OKX and Bybit streams measure their clock offset from the replay server's server time.
 
 #include "../common/TimeFactor.h"
 
@@ -23,6 +24,7 @@ private slots:
     void initTestCase();
     void savedDemoOpensAgain();
     void depthStreamBookSyncs();
+    void channelVenuesMeasureServerTime();
 };
 
 void TestDemoWorkspace::initTestCase()
@@ -102,6 +104,30 @@ void TestDemoWorkspace::depthStreamBookSyncs()
              qPrintable(QStringLiteral("%1 %2").arg(b.bidLevels).arg(b.askLevels)));
     QCOMPARE(b.crossedEpisodes, quint64(0));
     QCOMPARE(b.resyncs, quint64(0));
+}
+
+// The demo's OKX and Bybit streams ask their venue's server-time path of the replay server, which
+// answers it in the venue's shape: the offset comes from the server time, with no error counted.
+void TestDemoWorkspace::channelVenuesMeasureServerTime()
+{
+    app::DemoWorkspace demo;
+    QString error;
+    QVERIFY2(demo.start(&error), qPrintable(error));
+    Engine engine;
+    QList<StreamId> ids;
+    for (const StreamConfig &c : demo.workspace().streams) {
+        if (c.venue == Venue("okx") || c.venue == Venue("bybit"))
+            ids << engine.addStream(c);
+    }
+    QCOMPARE(ids.size(), 2);
+    for (const StreamId id : ids) {
+        QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).clock.source, ClockOffsetSource::ServerTime,
+                                  testing::scaledMs(20000));
+        const ClockEstimate clock = engine.snapshot(id).clock;
+        QVERIFY2(clock.serverTimeSamples > 0 && clock.serverTimeErrors == 0,
+                 qPrintable(engine.snapshot(id).name + QLatin1String(": ") + clock.serverTimeError));
+        QVERIFY(clock.uncertaintyMs > 0);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDemoWorkspace)

@@ -1,6 +1,7 @@
 // The offset to a venue's clock, end to end on loopback: the replay server with a shifted
-// clock (--clock-offset-ms) answers GET /api/v3/time like Binance; the engine estimates the
-// offset within the uncertainty it reports, corrects latency by it and explains negative
+// clock (--clock-offset-ms) answers GET /api/v3/time like Binance, and every other venue's
+// server-time path in that venue's shape; the engine estimates the offset within the uncertainty
+// it reports, corrects latency by it and explains negative
 // latencies; without a server time (a closed port, garbage answers, a venue without one) the
 // latency floor is the source.
 
@@ -73,6 +74,8 @@ private slots:
     void replayAnswersServerTime();
     void offsetFromServerTime_data();
     void offsetFromServerTime();
+    void offsetFromEachVenuesReplayServerTime_data();
+    void offsetFromEachVenuesReplayServerTime();
     void latencyFloorWhenServerTimeIsUnavailable();
     void latencyFloorForOtherVenues();
     void garbageServerTimeIsCounted_data();
@@ -231,6 +234,57 @@ void TestClockOffset::offsetFromServerTime()
                  qPrintable(engine.snapshot(id).clock.note));
     QCOMPARE(engine.snapshot(id).state, StreamState::Live);
     QCOMPARE(engine.snapshot(id).reconnects, quint64(0));
+}
+
+void TestClockOffset::offsetFromEachVenuesReplayServerTime_data()
+{
+    QTest::addColumn<QByteArray>("venue");
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<QString>("subscription");
+    QTest::addColumn<QString>("path");
+    QTest::newRow("okx") << QByteArray("okx") << QStringLiteral("okx_trades") << QStringLiteral("trades:BTC-USDT")
+                         << QStringLiteral("/api/v5/public/time");
+    QTest::newRow("bybit (ns)") << QByteArray("bybit") << QStringLiteral("bybit_trades")
+                                << QStringLiteral("publicTrade:BTCUSDT") << QStringLiteral("/v5/market/time");
+    QTest::newRow("kraken (whole seconds)") << QByteArray("kraken") << QStringLiteral("kraken_trades")
+                                            << QStringLiteral("trade:BTC/USD") << QStringLiteral("/0/public/Time");
+    QTest::newRow("coinbase") << QByteArray("coinbase") << QStringLiteral("coinbase_trades")
+                              << QStringLiteral("market_trades:BTC-USD") << QStringLiteral("/api/v3/brokerage/time");
+}
+
+// A stream of each venue with a server time against the replay server (as in the demo): its
+// server-time probe asks the replay server itself at the venue's path and is answered in the
+// venue's shape, by the server's shifted clock; the offset is measured, with no error counted.
+void TestClockOffset::offsetFromEachVenuesReplayServerTime()
+{
+    QFETCH(QByteArray, venue);
+    QFETCH(QString, scenario);
+    QFETCH(QString, subscription);
+    QFETCH(QString, path);
+    constexpr qint64 kOffsetMs = 500;
+    ReplayOptions o;
+    o.clockOffsetMs = kOffsetMs;
+    replay::ReplayServerThread replay;
+    const quint16 port = replay.start(o);
+    QVERIFY2(port != 0, qPrintable(replay.errorString()));
+    Engine engine;
+    StreamConfig c = wsStream(QString::fromLatin1(venue), port, scenario + QStringLiteral("?rate=50&wait_subscribe=1"));
+    c.venue = Venue(venue.constData());
+    c.subscribe = {subscription};
+    const StreamId id = engine.addStream(c);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).clock.serverTimeSamples >= 5, scaledMs(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).clock.source, ClockOffsetSource::ServerTime, scaledMs(5000));
+    const StreamSnapshot s = engine.snapshot(id);
+    QCOMPARE(s.clock.serverTimeUrl.toString(), QStringLiteral("http://127.0.0.1:%1%2").arg(port).arg(path));
+    QVERIFY2(s.clock.serverTimeErrors == 0, qPrintable(s.clock.serverTimeError));
+    QVERIFY(s.clock.uncertaintyMs > 0);
+    qInfo("%s: offset %.3f ms ± %.3f ms (true %lld ms) from %llu samples", venue.constData(), s.clock.offsetMs,
+          s.clock.uncertaintyMs, kOffsetMs, qulonglong(s.clock.serverTimeSamples));
+    QVERIFY2(qAbs(s.clock.offsetMs - double(kOffsetMs)) <= s.clock.uncertaintyMs + 0.5,
+             qPrintable(QStringLiteral("offset %1 ± %2 ms, true %3 ms")
+                            .arg(s.clock.offsetMs)
+                            .arg(s.clock.uncertaintyMs)
+                            .arg(kOffsetMs)));
 }
 
 void TestClockOffset::latencyFloorWhenServerTimeIsUnavailable()

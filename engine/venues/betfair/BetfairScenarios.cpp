@@ -60,4 +60,10 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     return {{"betfair_mcm", 200000, &mcm, &specials}};
 }
 
+// No server-time endpoint.
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {};
+}
+
 } // namespace streamscope::betfair

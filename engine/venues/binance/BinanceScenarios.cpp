@@ -184,4 +184,19 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     };
 }
 
+namespace {
+
+// The server time, {"serverTime":1700000000000} (ms), spot's and USD-M futures' alike.
+QByteArray serverTimeBody(quint64 ns)
+{
+    return R"({"serverTime":)" + QByteArray::number(ns / 1000000) + '}';
+}
+
+} // namespace
+
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {{"/api/v3/time", &serverTimeBody}, {"/fapi/v1/time", &serverTimeBody}};
+}
+
 } // namespace streamscope::binance

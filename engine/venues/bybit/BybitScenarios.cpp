@@ -124,4 +124,23 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     return {{"bybit_books", 100000, &books, &specials}, {"bybit_trades", 200000, &trades, &specials}};
 }
 
+namespace {
+
+// The server time, in seconds and nanoseconds (strings) and in ms (a number):
+// {"retCode":0,"retMsg":"OK","result":{"timeSecond":"1688639403","timeNano":"1688639403423213947"},
+//  "retExtInfo":{},"time":1688639403423}.
+QByteArray serverTimeBody(quint64 ns)
+{
+    return R"({"retCode":0,"retMsg":"OK","result":{"timeSecond":")" + QByteArray::number(ns / 1000000000)
+        + R"(","timeNano":")" + QByteArray::number(ns) + R"("},"retExtInfo":{},"time":)"
+        + QByteArray::number(ns / 1000000) + '}';
+}
+
+} // namespace
+
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {{"/v5/market/time", &serverTimeBody}};
+}
+
 } // namespace streamscope::bybit

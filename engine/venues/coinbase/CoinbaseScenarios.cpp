@@ -11,6 +11,7 @@
 
 #include "ScenarioKit.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -119,6 +120,25 @@ void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
 std::vector<scenario::ScenarioDefinition> scenarios()
 {
     return {{"coinbase_level2", 100000, &level2, &specials}, {"coinbase_trades", 200000, &trades, &specials}};
+}
+
+namespace {
+
+// The server time (Advanced Trade), as ISO 8601 text, in seconds and in ms (strings):
+// {"iso":"2023-05-09T17:25:32.160Z","epochSeconds":"1683653132","epochMillis":"1683653132160"}.
+QByteArray serverTimeBody(quint64 ns)
+{
+    const qint64 ms = qint64(ns / 1000000);
+    const QString iso = QDateTime::fromMSecsSinceEpoch(ms).toUTC().toString(Qt::ISODateWithMs);
+    return R"({"iso":")" + iso.toLatin1() + R"(","epochSeconds":")" + QByteArray::number(ms / 1000)
+        + R"(","epochMillis":")" + QByteArray::number(ms) + R"("})";
+}
+
+} // namespace
+
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {{"/api/v3/brokerage/time", &serverTimeBody}};
 }
 
 } // namespace streamscope::coinbase

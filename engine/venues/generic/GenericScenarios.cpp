@@ -10,4 +10,10 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     return {};
 }
 
+// No server time of its own (a generic stream names its server_time_url).
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {};
+}
+
 } // namespace streamscope::generic

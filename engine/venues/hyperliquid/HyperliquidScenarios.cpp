@@ -106,4 +106,10 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     return {{"hyperliquid_books", 100000, &books, &specials}, {"hyperliquid_trades", 200000, &trades, &specials}};
 }
 
+// No documented server-time endpoint.
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {};
+}
+
 } // namespace streamscope::hyperliquid

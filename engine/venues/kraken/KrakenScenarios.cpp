@@ -11,9 +11,11 @@
 
 #include "ScenarioKit.h"
 
+#include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
+#include <QtCore/QLocale>
 
 #include <map>
 #include <string>
@@ -190,6 +192,26 @@ void specials(ScenarioBuilder &b, scenario::ScenarioSpecials &out)
 std::vector<scenario::ScenarioDefinition> scenarios()
 {
     return {{"kraken_book", 100000, &book, &specials}, {"kraken_trades", 200000, &trades, &specials}};
+}
+
+namespace {
+
+// The server time, in whole seconds and as RFC 1123 text:
+// {"error":[],"result":{"unixtime":1688669448,"rfc1123":"Thu, 06 Jul 23 18:50:48 +0000"}}.
+QByteArray serverTimeBody(quint64 ns)
+{
+    const qint64 seconds = qint64(ns / 1000000000);
+    const QString text = QLocale::c().toString(QDateTime::fromSecsSinceEpoch(seconds).toUTC(),
+                                               QStringLiteral("ddd, dd MMM yy HH:mm:ss +0000"));
+    return R"({"error":[],"result":{"unixtime":)" + QByteArray::number(seconds) + R"(,"rfc1123":")" + text.toLatin1()
+        + R"("}})";
+}
+
+} // namespace
+
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {{"/0/public/Time", &serverTimeBody}};
 }
 
 } // namespace streamscope::kraken

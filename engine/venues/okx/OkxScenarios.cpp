@@ -137,4 +137,19 @@ std::vector<scenario::ScenarioDefinition> scenarios()
     return {{"okx_books", 100000, &books, &specials}, {"okx_trades", 200000, &trades, &specials}};
 }
 
+namespace {
+
+// The server time, {"code":"0","msg":"","data":[{"ts":"1597026383085"}]} (ms, a string).
+QByteArray serverTimeBody(quint64 ns)
+{
+    return R"({"code":"0","msg":"","data":[{"ts":")" + QByteArray::number(ns / 1000000) + R"("}]})";
+}
+
+} // namespace
+
+std::vector<scenario::ServerTimeRoute> serverTimes()
+{
+    return {{"/api/v5/public/time", &serverTimeBody}};
+}
+
 } // namespace streamscope::okx

@@ -5,7 +5,8 @@
 // them as StreamScope::VenueScenarios: Qt Core only, no engine, so that the replay server can
 // test the engine. A scenario is a pool of pre-serialized messages with fixed-width places the
 // server rewrites at send time (event time, sequence numbers, trade id, Betfair's clk and
-// heartbeatMs), plus the special messages a change stream serves.
+// heartbeatMs), plus the special messages a change stream serves; and a venue's server-time
+// answer (ServerTimeRoute).
 //
 // Thread contract: ScenarioBuilder is used by one thread while a pool is built; the rest are
 // constants and plain values.
@@ -130,6 +131,14 @@ struct ScenarioSpecials {
     // The venue's own requests (OKX: op subscribe, the text "ping"): the answer to one; null
     // for Binance's SUBSCRIBE / UNSUBSCRIBE / LIST_SUBSCRIPTIONS, which the server knows.
     ControlAnswer (*control)(const QByteArray &request) = nullptr;
+};
+
+// A venue's REST server-time endpoint as the replay server answers it (GET, no upgrade): the
+// path the venue's probe asks and the answer's body, in the venue's shape, for the server's time
+// `ns` (nanoseconds since the epoch; each venue writes it in its own unit).
+struct ServerTimeRoute {
+    const char *path = ""; // "/api/v5/public/time"
+    QByteArray (*body)(quint64 ns) = nullptr;
 };
 
 // One scenario of a venue: `streamscope-replay --scenario <name>`.
