@@ -11,6 +11,7 @@
 #include "platform/TlsConfiguration.h"
 #include "protocol/DecodedFields.h"
 #include "stats/StreamShared.h"
+#include "transport/BoundedGet.h"
 
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
@@ -227,13 +228,6 @@ void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
 {
     QString unused;
     const QUrl url = m_inStream ? streamAuditUrl(e, unused) : m_rules.snapshotUrl(m_restBase, e.sync->instrument());
-    QNetworkRequest request(url);
-    request.setTransferTimeout(kSnapshotTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    if (url.scheme() == QLatin1String("https"))
-        request.setSslConfiguration(m_tls);
     m_weight -= m_rules.snapshotWeight();
     ++m_inFlight;
     if (audit)
@@ -241,14 +235,11 @@ void BookKeeper::fetch(Entry &e, bool audit, qint64 nowMs)
     else
         e.sync->snapshotRequested(nowMs);
     recordRequest(e, audit);
-    QNetworkReply *reply = m_manager->get(request);
+    QNetworkReply *reply =
+        boundedget::send(*m_manager, boundedget::request(url, kSnapshotTimeoutMs, m_tls), kMaxSnapshotBytes);
     e.reply = reply;
     e.replyIsAudit = audit;
     Entry *entry = &e;
-    connect(reply, &QNetworkReply::readyRead, this, [reply] {
-        if (reply->bytesAvailable() > kMaxSnapshotBytes)
-            reply->abort();
-    });
     connect(reply, &QNetworkReply::finished, this, [this, entry, reply, audit] { onReply(entry, reply, audit); });
 }
 

@@ -1,11 +1,10 @@
 #include "ServerTimeProbe.h"
 
 #include "model/PeerText.h"
-#include "model/RedactedUrl.h"
+#include "transport/BoundedGet.h"
 
 #include <QtNetwork/QNetworkAccessManager>
 #include <QtNetwork/QNetworkReply>
-#include <QtNetwork/QNetworkRequest>
 
 #include <algorithm>
 
@@ -48,25 +47,11 @@ void ServerTimeProbe::sendRequest()
 {
     if (m_inFlight || !m_manager)
         return; // the previous one is still out (it times out by itself), or the worker is going
-    QNetworkRequest request(m_url);
-    request.setTransferTimeout(kTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    if (m_url.scheme() == QLatin1String("https"))
-        request.setSslConfiguration(m_tls);
     ++m_requests;
-    m_tooLarge = false;
     m_sentWallUs = m_clock.wallUs();
     m_sentMonotonicUs = m_clock.monotonicUs();
-    QNetworkReply *reply = m_manager->get(request);
+    QNetworkReply *reply = boundedget::send(*m_manager, boundedget::request(m_url, kTimeoutMs, m_tls), kMaxReplyBytes);
     m_inFlight = reply;
-    connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
-        if (reply->bytesAvailable() > kMaxReplyBytes && !m_tooLarge) {
-            m_tooLarge = true;
-            reply->abort();
-        }
-    });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
     scheduleNext();
 }
@@ -82,19 +67,13 @@ void ServerTimeProbe::onFinished(QNetworkReply *reply)
     const qint64 recvMonotonicUs = m_clock.monotonicUs();
     m_inFlight = nullptr;
     reply->deleteLater();
-    if (m_tooLarge)
-        return fail(QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
-    if (reply->error() != QNetworkReply::NoError)
-        return fail(peerText(RedactedUrl::replaceIn(reply->errorString(), m_url))); // Qt's text quotes the URL
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 200)
-        return fail(QStringLiteral("HTTP status %1").arg(status));
-    const QByteArray body = reply->read(kMaxReplyBytes + 1);
-    if (body.size() > kMaxReplyBytes)
-        return fail(QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
-    const std::optional<ServerTimeReading> reading = m_reader ? m_reader(body) : std::nullopt;
+    QString why;
+    const std::optional<QByteArray> body = boundedget::body(*reply, kMaxReplyBytes, m_url, -1, &why);
+    if (!body)
+        return fail(why);
+    const std::optional<ServerTimeReading> reading = m_reader ? m_reader(*body) : std::nullopt;
     if (!reading)
-        return fail(QStringLiteral("not a server time: %1").arg(peerText(body, 80)));
+        return fail(QStringLiteral("not a server time: %1").arg(peerText(*body, 80)));
 
     // The answer is truncated to its step: the venue's time lies in [time, time + step).
     const qint64 rttUs = std::max<qint64>(0, recvMonotonicUs - m_sentMonotonicUs);

@@ -89,7 +89,6 @@ private:
     QPointer<QNetworkAccessManager> m_manager;
     QTimer m_timer;
     QPointer<QNetworkReply> m_inFlight;
-    bool m_tooLarge = false;
     qint64 m_sentWallUs = 0;
     qint64 m_sentMonotonicUs = 0;
     int m_requests = 0;

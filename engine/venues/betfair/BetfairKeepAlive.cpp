@@ -1,10 +1,10 @@
 #include "BetfairKeepAlive.h"
 
 #include "model/PeerText.h"
-#include "model/RedactedUrl.h"
 #include "platform/SecretStore.h"
 #include "platform/TlsConfiguration.h"
 #include "stats/StreamShared.h"
+#include "transport/BoundedGet.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QJsonDocument>
@@ -60,25 +60,12 @@ void BetfairKeepAlive::call()
     QNetworkAccessManager *manager = m_host.networkManager();
     if (!manager)
         return result(Outcome::Error, QStringLiteral("no network access on this worker"));
-    QNetworkRequest request(m_config.keepAliveUrl);
-    request.setTransferTimeout(kTimeoutMs);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+    QNetworkRequest request = boundedget::request(m_config.keepAliveUrl, kTimeoutMs, m_tls);
     request.setRawHeader("Accept", "application/json");
     request.setRawHeader("X-Application", appKey.toUtf8());
     request.setRawHeader("X-Authentication", session.toUtf8());
-    if (m_config.keepAliveUrl.scheme() == QLatin1String("https"))
-        request.setSslConfiguration(m_tls);
-    m_tooLarge = false;
-    QNetworkReply *reply = manager->get(request);
+    QNetworkReply *reply = boundedget::send(*manager, request, kMaxReplyBytes);
     m_inFlight = reply;
-    connect(reply, &QNetworkReply::readyRead, this, [this, reply] {
-        if (reply->bytesAvailable() > kMaxReplyBytes && !m_tooLarge) {
-            m_tooLarge = true;
-            reply->abort();
-        }
-    });
     connect(reply, &QNetworkReply::finished, this, [this, reply] { onFinished(reply); });
 }
 
@@ -86,20 +73,14 @@ void BetfairKeepAlive::onFinished(QNetworkReply *reply)
 {
     m_inFlight = nullptr;
     reply->deleteLater();
-    if (m_tooLarge)
-        return result(Outcome::Error, QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
-    if (reply->error() != QNetworkReply::NoError) // Qt's text quotes the URL
-        return result(Outcome::Error,
-                      peerText(RedactedUrl::replaceIn(reply->errorString(), m_config.keepAliveUrl), kMaxErrorChars));
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    if (status != 200)
-        return result(Outcome::Error, QStringLiteral("HTTP status %1").arg(status));
-    const QByteArray body = reply->read(kMaxReplyBytes + 1);
-    if (body.size() > kMaxReplyBytes)
-        return result(Outcome::Error, QStringLiteral("answer over %1 bytes").arg(kMaxReplyBytes));
+    QString why;
+    const std::optional<QByteArray> body =
+        boundedget::body(*reply, kMaxReplyBytes, m_config.keepAliveUrl, kMaxErrorChars, &why);
+    if (!body)
+        return result(Outcome::Error, why);
     // The answer carries the session token: only its status and error are read, and no part
     // of the body is ever quoted.
-    const QJsonObject o = QJsonDocument::fromJson(body).object();
+    const QJsonObject o = QJsonDocument::fromJson(*body).object();
     const QString answer = o.value(QLatin1String("status")).toString();
     if (answer == QLatin1String("SUCCESS"))
         return result(Outcome::Success, QString());

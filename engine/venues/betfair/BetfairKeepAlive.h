@@ -10,7 +10,7 @@
 // and shown (VenueDetails::keepAlive) and logged when they change; after a FAIL the session
 // is taken as not kept alive (sessionKeptAlive()) until a SUCCESS.
 //
-// Bounded like the other REST calls of a stream (session/ServerTimeProbe): an answer over
+// Bounded like the other REST calls of a stream (transport/BoundedGet.h): an answer over
 // kMaxReplyBytes is aborted, a call has kTimeoutMs, redirects are not followed, one call at a
 // time; anything but an object with a status of SUCCESS or FAIL is an error. TLS uses the
 // stream's configuration (its extra CA), with peer verification on.
@@ -61,7 +61,6 @@ private:
     VenueHost &m_host;
     QSslConfiguration m_tls;
     QPointer<QNetworkReply> m_inFlight;
-    bool m_tooLarge = false;
     qint64 m_nextCallMs = 0;
     bool m_failed = false;
     Outcome m_lastOutcome = Outcome::Unknown;
