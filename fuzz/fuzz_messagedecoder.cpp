@@ -21,7 +21,9 @@
 
 #include "FuzzSupport.h"
 #include "protocol/MessageDecoder.h"
+#include "session/BookLadders.h"
 #include "venues/VenueRegistry.h"
+#include "venues/betfair/BetfairBookRules.h"
 
 #include <sanitizer/asan_interface.h>
 
@@ -153,18 +155,11 @@ void decodeLadders(ReceiveBuffer &buffer, const char *message, std::size_t len, 
     std::memset(data + len, 0, ReceiveBuffer::kPadding);
     char *const tail = data + len + ReceiveBuffer::kPadding;
     const std::size_t tailBytes = buffer.allocated() - len - ReceiveBuffer::kPadding;
-    MessageDecoder::LadderKeys keys;
-    keys.groups = "mc";
-    keys.groupId = "id";
-    keys.groupImage = "img";
-    keys.definition = "marketDefinition";
-    keys.version = "version";
-    keys.items = "rc";
-    keys.itemId = "id";
-    keys.itemSub = "hc";
-    keys.bids = positional ? "batb" : "atb";
-    keys.asks = positional ? "batl" : "atl";
-    keys.positional = positional;
+    using streamscope::betfair::BetfairBookRules;
+    const BetfairBookRules *rules = BetfairBookRules::forLadder(positional ? BetfairBookRules::Ladder::BestOffers
+                                                                           : BetfairBookRules::Ladder::AllOffers);
+    const MessageDecoder::LadderKeys keys =
+        streamscope::ladderDecoderKeys(*rules->ladders()); // as BookLadders reads them
     MessageDecoder decoder;
     LadderReader reader;
     ASAN_POISON_MEMORY_REGION(tail, tailBytes);

@@ -13,12 +13,6 @@ using book::Side;
 
 namespace {
 
-MessageDecoder::LadderKeys decoderKeys(const book::LadderLayout &l)
-{
-    return {l.groups, l.groupId, l.groupImage, l.definition, l.version,   l.items,
-            l.itemId, l.itemSub, l.bids,       l.asks,       l.positional};
-}
-
 // Copies `text` into `to` when it fits, else leaves none.
 template<std::size_t N>
 std::uint8_t copyText(char (&to)[N], std::string_view text)
@@ -42,10 +36,16 @@ std::string_view slotText(const DecodedFields &f, int slot)
 
 } // namespace
 
+MessageDecoder::LadderKeys ladderDecoderKeys(const book::LadderLayout &l)
+{
+    return {l.groups, l.groupId, l.groupImage, l.definition, l.version,   l.items,
+            l.itemId, l.itemSub, l.bids,       l.asks,       l.positional};
+}
+
 BookKeeper::Ladders::Ladders(BookKeeper &keeper, const book::LadderLayout &layout)
     : m_keeper(keeper)
     , m_layout(layout)
-    , m_keys(decoderKeys(layout))
+    , m_keys(ladderDecoderKeys(layout))
 {
     m_groups.reserve(16);
     m_items.reserve(64);

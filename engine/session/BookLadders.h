@@ -33,6 +33,9 @@
 
 namespace streamscope {
 
+// The keys MessageDecoder::decodeLadders reads for a venue's ladders (its BookRules::ladders()).
+MessageDecoder::LadderKeys ladderDecoderKeys(const book::LadderLayout &layout);
+
 class BookKeeper::Ladders final : public MessageDecoder::LadderSink {
 public:
     static constexpr std::size_t kMaxGroups = kMaxInstruments; // a message's (a segmented image's)
