@@ -10,20 +10,16 @@
 //
 // Thread contract: the test's thread; its event loop must run (QTRY_*).
 
+#include "LoopbackVenue.h"
+
 #include <QtCore/QDateTime>
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
 #include <QtCore/QMap>
-#include <QtCore/QPointer>
 #include <QtCore/QUrlQuery>
-#include <QtNetwork/QHostAddress>
-#include <QtNetwork/QTcpServer>
-#include <QtNetwork/QTcpSocket>
-#include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
-#include <map>
+#include <climits>
 
 namespace streamscope::testing {
 
@@ -31,46 +27,26 @@ class BookVenueServer {
 public:
     // One side: price text → quantity text, as Binance writes them; ordered by price value.
     struct Book {
-        std::map<double, std::pair<QString, QString>> bids;
-        std::map<double, std::pair<QString, QString>> asks;
+        BookSide bids;
+        BookSide asks;
         qint64 id = 1000;
     };
 
     BookVenueServer()
-        : m_ws(QStringLiteral("books"), QWebSocketServer::NonSecureMode)
+        : m_venue(QStringLiteral("books"), {}, [this](const QUrl &target) { return answer(target); })
     {
-        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_context, [this] {
-            while (QWebSocket *s = m_ws.nextPendingConnection()) {
-                s->setParent(&m_context);
-                m_sockets.append(s);
-            }
-        });
-        QObject::connect(&m_http, &QTcpServer::newConnection, &m_context, [this] {
-            while (QTcpSocket *s = m_http.nextPendingConnection()) {
-                s->setParent(&m_context);
-                QObject::connect(s, &QTcpSocket::readyRead, &m_context, [this, s] { serve(s); });
-            }
-        });
     }
 
-    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0) && m_http.listen(QHostAddress::LocalHost, 0); }
+    bool listen() { return m_venue.listen(); }
     QUrl streamUrl(const QStringList &symbols) const
     {
         QStringList names;
         for (const QString &s : symbols)
             names << s.toLower() + QStringLiteral("@depth@100ms");
-        return QUrl(QStringLiteral("ws://127.0.0.1:%1/stream?streams=%2")
-                        .arg(m_ws.serverPort())
-                        .arg(names.join(QLatin1Char('/'))));
+        return m_venue.wsUrl(QStringLiteral("/stream?streams=") + names.join(QLatin1Char('/')));
     }
-    QUrl restUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_http.serverPort())); }
-    int connections() const
-    {
-        int n = 0;
-        for (const QPointer<QWebSocket> &s : m_sockets)
-            n += s && s->state() == QAbstractSocket::ConnectedState ? 1 : 0;
-        return n;
-    }
+    QUrl restUrl() const { return m_venue.restUrl(); }
+    int connections() const { return m_venue.open(); }
     int snapshotRequests(const QString &symbol) const { return m_snapshotRequests.value(symbol); }
     Book &book(const QString &symbol) { return m_books[symbol]; }
 
@@ -101,14 +77,10 @@ public:
     void skip(const QString &symbol, int n) { m_books[symbol].id += n; }
 
 private:
-    static void apply(std::map<double, std::pair<QString, QString>> &side, const QList<QPair<QString, QString>> &levels)
+    static void apply(BookSide &side, const QList<QPair<QString, QString>> &levels)
     {
-        for (const auto &[p, q] : levels) {
-            if (q.toDouble() == 0.0)
-                side.erase(p.toDouble());
-            else
-                side[p.toDouble()] = {p, q};
-        }
+        for (const auto &[p, q] : levels)
+            setLevel(side, p, q);
     }
     static QJsonArray levelsJson(const QList<QPair<QString, QString>> &levels)
     {
@@ -132,66 +104,44 @@ private:
                                {QStringLiteral("a"), levelsJson(asks)}};
         const QJsonObject message{{QStringLiteral("stream"), symbol.toLower() + QStringLiteral("@depth@100ms")},
                                   {QStringLiteral("data"), data}};
-        const QString text = QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact));
-        for (const QPointer<QWebSocket> &s : m_sockets)
-            if (s && s->state() == QAbstractSocket::ConnectedState)
-                s->sendTextMessage(text);
+        m_venue.broadcast(QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)));
     }
     QByteArray snapshot(const QString &symbol)
     {
         Book &b = m_books[symbol];
-        QJsonArray bids;
-        for (auto it = b.bids.rbegin(); it != b.bids.rend(); ++it)
-            bids.append(QJsonArray{it->second.first, it->second.second});
-        QJsonArray asks;
-        for (const auto &[price, level] : b.asks)
-            asks.append(QJsonArray{level.first, level.second});
+        const auto side = [](const BookSide &levels, bool asks) {
+            QJsonArray a;
+            for (const auto &[price, qty] : bestFirst(levels, asks, INT_MAX))
+                a.append(QJsonArray{price, qty});
+            return a;
+        };
         return QJsonDocument(QJsonObject{{QStringLiteral("lastUpdateId"), b.id},
-                                         {QStringLiteral("bids"), bids},
-                                         {QStringLiteral("asks"), asks}})
+                                         {QStringLiteral("bids"), side(b.bids, false)},
+                                         {QStringLiteral("asks"), side(b.asks, true)}})
             .toJson(QJsonDocument::Compact);
     }
-    void serve(QTcpSocket *s)
+    LoopbackVenue::Answer answer(const QUrl &target)
     {
-        QByteArray &in = m_requests[s];
-        in += s->readAll();
-        if (!in.contains("\r\n\r\n"))
-            return;
-        const QList<QByteArray> line = in.left(in.indexOf("\r\n")).split(' ');
-        m_requests.remove(s);
-        const QUrl target(QString::fromLatin1(line.value(1)));
-        QByteArray body;
-        QByteArray status = "200 OK";
         if (target.path() == QLatin1String("/api/v3/depth")) {
             const QString symbol = QUrlQuery(target).queryItemValue(QStringLiteral("symbol"));
             ++m_snapshotRequests[symbol];
             if (m_refuse > 0) {
                 --m_refuse;
-                status = "429 Too Many Requests\r\nRetry-After: " + QByteArray::number(m_retryAfterS);
-                body = R"({"code":-1003,"msg":"Too many requests."})";
-            } else {
-                body = snapshot(symbol);
+                return {"429 Too Many Requests\r\nRetry-After: " + QByteArray::number(m_retryAfterS),
+                        R"({"code":-1003,"msg":"Too many requests."})"};
             }
-        } else if (target.path() == QLatin1String("/api/v3/time")) {
-            body = "{\"serverTime\":" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + '}';
-        } else {
-            status = "404 Not Found";
-            body = "{}";
+            return {"200 OK", snapshot(symbol)};
         }
-        s->write("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: "
-                 + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-        s->disconnectFromHost();
+        if (target.path() == QLatin1String("/api/v3/time"))
+            return {"200 OK", "{\"serverTime\":" + QByteArray::number(QDateTime::currentMSecsSinceEpoch()) + '}'};
+        return {"404 Not Found", "{}"};
     }
 
-    QObject m_context;
-    QWebSocketServer m_ws;
-    QTcpServer m_http;
-    QList<QPointer<QWebSocket>> m_sockets;
-    QHash<QTcpSocket *, QByteArray> m_requests;
     QMap<QString, Book> m_books;
     QHash<QString, int> m_snapshotRequests;
     int m_refuse = 0;
     int m_retryAfterS = 0;
+    LoopbackVenue m_venue; // last: it goes first
 };
 
 } // namespace streamscope::testing

@@ -9,12 +9,10 @@
 //
 // Thread contract: the test's thread; its event loop must run.
 
+#include "LoopbackVenue.h"
+
 #include <QtCore/QDateTime>
 #include <QtCore/QMap>
-#include <QtCore/QPointer>
-#include <QtNetwork/QHostAddress>
-#include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 namespace streamscope::testing {
 
@@ -24,22 +22,15 @@ public:
 
     explicit SnapshotVenueServer(Shape shape)
         : m_shape(shape)
-        , m_ws(QStringLiteral("venue"), QWebSocketServer::NonSecureMode)
+        , m_venue(QStringLiteral("venue"), [this](QWebSocket *, const QString &) {
+            for (auto it = m_mids.cbegin(); it != m_mids.cend(); ++it)
+                send(it.key());
+        })
     {
-        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_context, [this] {
-            while (QWebSocket *s = m_ws.nextPendingConnection()) {
-                s->setParent(&m_context);
-                m_sockets.append(s);
-                QObject::connect(s, &QWebSocket::textMessageReceived, &m_context, [this](const QString &) {
-                    for (auto it = m_mids.cbegin(); it != m_mids.cend(); ++it)
-                        send(it.key());
-                });
-            }
-        });
     }
 
-    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0); }
-    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/ws").arg(m_ws.serverPort())); }
+    bool listen() { return m_venue.listen(); }
+    QUrl url() const { return m_venue.wsUrl(QStringLiteral("/ws")); }
 
     // The instrument's book around `mid`, sent now to every connection.
     void setMid(const QString &symbol, double mid, double halfSpread = 0.5)
@@ -73,18 +64,13 @@ private:
                                      R"("cts":%2})")
                           .arg(symbol, ts, bid, bid2, ask, ask2)
                           .arg(100 + m_seq);
-        for (const QPointer<QWebSocket> &s : m_sockets) {
-            if (s)
-                s->sendTextMessage(message);
-        }
+        m_venue.broadcast(message);
     }
 
     Shape m_shape;
-    QObject m_context;
-    QWebSocketServer m_ws;
-    QList<QPointer<QWebSocket>> m_sockets;
     QMap<QString, std::pair<double, double>> m_mids;
     qint64 m_seq = 0;
+    LoopbackVenue m_venue; // last: it goes first
 };
 
 } // namespace streamscope::testing

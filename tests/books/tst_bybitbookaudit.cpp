@@ -10,6 +10,7 @@
 // matches, and book_desync is raised and cleared.
 
 #include "../common/TimeFactor.h"
+#include "LoopbackVenue.h"
 
 #include "AlertMonitor.h"
 #include "AlertService.h"
@@ -23,17 +24,11 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtCore/QPointer>
 #include <QtCore/QTimer>
 #include <QtCore/QUrlQuery>
-#include <QtNetwork/QTcpServer>
-#include <QtNetwork/QTcpSocket>
 #include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 #include <QtTest/QtTest>
-
-#include <map>
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -47,47 +42,27 @@ using Levels = QList<QPair<QString, QString>>;
 class BybitBookServer {
 public:
     struct Book {
-        std::map<double, std::pair<QString, QString>> bids;
-        std::map<double, std::pair<QString, QString>> asks;
+        BookSide bids;
+        BookSide asks;
         qint64 u = 100;
         qint64 seq = 7000;
     };
 
     BybitBookServer()
-        : m_ws(QStringLiteral("bybit"), QWebSocketServer::NonSecureMode)
+        : m_venue(
+            QStringLiteral("bybit"), [this](QWebSocket *s, const QString &text) { onRequest(s, text); },
+            [this](const QUrl &target) { return answer(target); })
     {
-        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_context, [this] {
-            while (QWebSocket *s = m_ws.nextPendingConnection()) {
-                s->setParent(&m_context);
-                m_sockets.append(s);
-                QObject::connect(s, &QWebSocket::textMessageReceived, &m_context,
-                                 [this, s](const QString &text) { onRequest(s, text); });
-            }
-        });
-        QObject::connect(&m_http, &QTcpServer::newConnection, &m_context, [this] {
-            while (QTcpSocket *s = m_http.nextPendingConnection()) {
-                s->setParent(&m_context);
-                QObject::connect(s, &QTcpSocket::readyRead, &m_context, [this, s] { serve(s); });
-            }
-        });
     }
 
-    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0) && m_http.listen(QHostAddress::LocalHost, 0); }
-    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/v5/public/linear").arg(m_ws.serverPort())); }
-    QUrl restUrl() const { return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_http.serverPort())); }
+    bool listen() { return m_venue.listen(); }
+    QUrl url() const { return m_venue.wsUrl(QStringLiteral("/v5/public/linear")); }
+    QUrl restUrl() const { return m_venue.restUrl(); }
     Book &book(const QString &symbol) { return m_books[symbol]; }
     int subscribes(const QString &topic) const { return m_subscribes.value(topic); }
     int unsubscribes(const QString &topic) const { return m_unsubscribes.value(topic); }
     int audits(const QString &symbol) const { return m_audits.value(symbol); }
-    int connections() const { return int(m_sockets.size()); }
-
-    static void set(std::map<double, std::pair<QString, QString>> &side, const QString &price, const QString &qty)
-    {
-        if (qty.toDouble() == 0.0)
-            side.erase(price.toDouble());
-        else
-            side[price.toDouble()] = {price, qty};
-    }
+    int connections() const { return m_venue.accepted(); }
 
     // The venue's book changes by `bids`; `wire` is what the delta says (a corruption on the way
     // when it differs). "u" goes on by one, "seq" by ten (other books' changes between).
@@ -95,7 +70,7 @@ public:
     {
         Book &b = m_books[symbol];
         for (const auto &[p, q] : bids)
-            set(b.bids, p, q);
+            setLevel(b.bids, p, q);
         ++b.u;
         b.seq += 10;
         send(symbol, QStringLiteral("delta"), json(wire.isEmpty() ? bids : wire), QJsonArray());
@@ -112,13 +87,8 @@ private:
     static QJsonArray side(const Book &b, bool asks, int limit)
     {
         QJsonArray a;
-        if (asks) {
-            for (auto it = b.asks.begin(); it != b.asks.end() && a.size() < limit; ++it)
-                a.append(QJsonArray{it->second.first, it->second.second});
-        } else {
-            for (auto it = b.bids.rbegin(); it != b.bids.rend() && a.size() < limit; ++it)
-                a.append(QJsonArray{it->second.first, it->second.second});
-        }
+        for (const auto &[p, q] : bestFirst(asks ? b.asks : b.bids, asks, limit))
+            a.append(QJsonArray{p, q});
         return a;
     }
     void send(const QString &symbol, const QString &type, const QJsonArray &bids, const QJsonArray &asks)
@@ -137,10 +107,7 @@ private:
                                                    {QStringLiteral("u"), b.u},
                                                    {QStringLiteral("seq"), b.seq}}},
                                       {QStringLiteral("cts"), QDateTime::currentMSecsSinceEpoch()}};
-            const QString text = QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact));
-            for (const QPointer<QWebSocket> &s : m_sockets)
-                if (s && s->state() == QAbstractSocket::ConnectedState)
-                    s->sendTextMessage(text);
+            m_venue.broadcast(QString::fromUtf8(QJsonDocument(message).toJson(QJsonDocument::Compact)));
         }
     }
     void onRequest(QWebSocket *s, const QString &text)
@@ -168,16 +135,9 @@ private:
             }
         }
     }
-    void serve(QTcpSocket *s)
+
+    LoopbackVenue::Answer answer(const QUrl &target)
     {
-        QByteArray &in = m_requests[s];
-        in += s->readAll();
-        if (!in.contains("\r\n\r\n"))
-            return;
-        const QUrl target(QString::fromLatin1(in.left(in.indexOf("\r\n")).split(' ').value(1)));
-        m_requests.remove(s);
-        QByteArray body = "{}";
-        QByteArray status = "404 Not Found";
         const QUrlQuery q(target);
         if (target.path() == QLatin1String("/v5/market/orderbook")
             && q.queryItemValue(QStringLiteral("category")) == QLatin1String("linear")) {
@@ -192,36 +152,30 @@ private:
                                      {QStringLiteral("u"), b.u},
                                      {QStringLiteral("seq"), b.seq},
                                      {QStringLiteral("cts"), QDateTime::currentMSecsSinceEpoch()}};
-            body = QJsonDocument(QJsonObject{{QStringLiteral("retCode"), 0},
-                                             {QStringLiteral("retMsg"), QStringLiteral("OK")},
-                                             {QStringLiteral("result"), result},
-                                             {QStringLiteral("retExtInfo"), QJsonObject()},
-                                             {QStringLiteral("time"), QDateTime::currentMSecsSinceEpoch()}})
-                       .toJson(QJsonDocument::Compact);
-            status = "200 OK";
+            return {"200 OK",
+                    QJsonDocument(QJsonObject{{QStringLiteral("retCode"), 0},
+                                              {QStringLiteral("retMsg"), QStringLiteral("OK")},
+                                              {QStringLiteral("result"), result},
+                                              {QStringLiteral("retExtInfo"), QJsonObject()},
+                                              {QStringLiteral("time"), QDateTime::currentMSecsSinceEpoch()}})
+                        .toJson(QJsonDocument::Compact)};
         }
-        s->write("HTTP/1.1 " + status + "\r\nContent-Type: application/json\r\nContent-Length: "
-                 + QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-        s->disconnectFromHost();
+        return {"404 Not Found", "{}"};
     }
 
-    QObject m_context;
-    QWebSocketServer m_ws;
-    QTcpServer m_http;
-    QList<QPointer<QWebSocket>> m_sockets;
-    QHash<QTcpSocket *, QByteArray> m_requests;
     QHash<QString, Book> m_books;
     QHash<QString, QString> m_topics; // subscribed topic → symbol
     QHash<QString, int> m_subscribes;
     QHash<QString, int> m_unsubscribes;
     QHash<QString, int> m_audits;
+    LoopbackVenue m_venue; // last: it goes first
 };
 
 void fill(BybitBookServer::Book &b, double mid)
 {
     for (int i = 1; i <= 30; ++i) {
-        BybitBookServer::set(b.bids, QString::number(mid - i, 'f', 2), QStringLiteral("1.%1").arg(i));
-        BybitBookServer::set(b.asks, QString::number(mid + i, 'f', 2), QStringLiteral("2.%1").arg(i));
+        setLevel(b.bids, QString::number(mid - i, 'f', 2), QStringLiteral("1.%1").arg(i));
+        setLevel(b.asks, QString::number(mid + i, 'f', 2), QStringLiteral("2.%1").arg(i));
     }
 }
 

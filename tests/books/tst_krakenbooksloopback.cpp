@@ -8,6 +8,7 @@
 // books entry shows it all.
 
 #include "../common/TimeFactor.h"
+#include "LoopbackVenue.h"
 
 #include "Engine.h"
 #include "Report.h"
@@ -17,13 +18,9 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtCore/QPointer>
 #include <QtWebSockets/QWebSocket>
-#include <QtWebSockets/QWebSocketServer>
 
 #include <QtTest/QtTest>
-
-#include <map>
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -35,44 +32,28 @@ namespace {
 class KrakenBookServer {
 public:
     struct Book {
-        std::map<double, std::pair<QString, QString>> bids;
-        std::map<double, std::pair<QString, QString>> asks;
+        BookSide bids;
+        BookSide asks;
     };
 
     KrakenBookServer()
-        : m_ws(QStringLiteral("kraken"), QWebSocketServer::NonSecureMode)
+        : m_venue(QStringLiteral("kraken"), [this](QWebSocket *s, const QString &text) { onRequest(s, text); })
     {
-        QObject::connect(&m_ws, &QWebSocketServer::newConnection, &m_context, [this] {
-            while (QWebSocket *s = m_ws.nextPendingConnection()) {
-                s->setParent(&m_context);
-                m_sockets.append(s);
-                QObject::connect(s, &QWebSocket::textMessageReceived, &m_context,
-                                 [this, s](const QString &text) { onRequest(s, text); });
-            }
-        });
     }
 
-    bool listen() { return m_ws.listen(QHostAddress::LocalHost, 0); }
-    QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/v2").arg(m_ws.serverPort())); }
+    bool listen() { return m_venue.listen(); }
+    QUrl url() const { return m_venue.wsUrl(QStringLiteral("/v2")); }
     Book &book(const QString &symbol) { return m_books[symbol]; }
     int subscribes(const QString &symbol) const { return m_subscribes.value(symbol); }
     int unsubscribes(const QString &symbol) const { return m_unsubscribes.value(symbol); }
-    int connections() const { return int(m_sockets.size()); }
-
-    static void set(std::map<double, std::pair<QString, QString>> &side, const QString &price, const QString &qty)
-    {
-        if (qty.toDouble() == 0.0)
-            side.erase(price.toDouble());
-        else
-            side[price.toDouble()] = {price, qty};
-    }
+    int connections() const { return m_venue.accepted(); }
 
     // The venue's book changes by one bid; `wire` is the quantity the message says (a corruption
     // on the way when it differs from `qty`).
     void updateBid(const QString &symbol, const QString &price, const QString &qty, const QString &wire = {})
     {
         Book &b = m_books[symbol];
-        set(b.bids, price, qty);
+        setLevel(b.bids, price, qty);
         const QString sent = wire.isEmpty() ? qty : wire;
         send(symbol, QStringLiteral("update"), QStringLiteral("[{\"price\":%1,\"qty\":%2}]").arg(price, sent),
              QStringLiteral("[]"));
@@ -89,15 +70,7 @@ private:
     // Best first, at most 10 a side.
     static std::vector<std::pair<QString, QString>> top(const Book &b, bool asks)
     {
-        std::vector<std::pair<QString, QString>> out;
-        if (asks) {
-            for (auto it = b.asks.begin(); it != b.asks.end() && out.size() < 10; ++it)
-                out.push_back(it->second);
-        } else {
-            for (auto it = b.bids.rbegin(); it != b.bids.rend() && out.size() < 10; ++it)
-                out.push_back(it->second);
-        }
-        return out;
+        return bestFirst(asks ? b.asks : b.bids, asks, 10);
     }
     // Kraken's checksum of its own book, from the text: '.' and leading zeros removed.
     static quint32 checksum(const Book &b)
@@ -121,10 +94,8 @@ private:
                                             R"("asks":%4,"checksum":%5,"timestamp":"2026-12-02T14:00:00.000000Z"}]})")
                                  .arg(type, symbol, bids, asks)
                                  .arg(checksum(m_books[symbol]));
-        for (const QPointer<QWebSocket> &s : m_sockets) {
-            if (s && m_subscribed.contains(symbol))
-                s->sendTextMessage(text);
-        }
+        if (m_subscribed.contains(symbol))
+            m_venue.broadcast(text);
     }
     void onRequest(QWebSocket *s, const QString &text)
     {
@@ -151,22 +122,20 @@ private:
         }
     }
 
-    QObject m_context;
-    QWebSocketServer m_ws;
-    QList<QPointer<QWebSocket>> m_sockets;
     QHash<QString, Book> m_books;
     QSet<QString> m_subscribed;
     QHash<QString, int> m_subscribes;
     QHash<QString, int> m_unsubscribes;
+    LoopbackVenue m_venue; // last: it goes first
 };
 
 void fill(KrakenBookServer::Book &b, double mid)
 {
     for (int i = 1; i <= 12; ++i) {
-        KrakenBookServer::set(b.bids, QString::number(mid - i * 0.5, 'f', 1),
-                              QStringLiteral("1.%1").arg(i, 8, 10, QLatin1Char('0')));
-        KrakenBookServer::set(b.asks, QString::number(mid + i * 0.5, 'f', 1),
-                              QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
+        setLevel(b.bids, QString::number(mid - i * 0.5, 'f', 1),
+                 QStringLiteral("1.%1").arg(i, 8, 10, QLatin1Char('0')));
+        setLevel(b.asks, QString::number(mid + i * 0.5, 'f', 1),
+                 QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
     }
 }
 
