@@ -86,6 +86,26 @@ simdjson::error_code readItem(ondemand::object item, Walk &w)
     return simdjson::SUCCESS;
 }
 
+// A list of objects under `key` (a failure to read it as one is named after it), each read by
+// `read`.
+simdjson::error_code readObjects(simdjson::simdjson_result<ondemand::value> value, std::string_view key, Walk &w,
+                                 simdjson::error_code (*read)(ondemand::object, Walk &))
+{
+    w.failedKey = key;
+    ondemand::array list;
+    if (auto e = value.get_array().get(list))
+        return e;
+    w.failedKey = {};
+    for (auto element : list) {
+        ondemand::object object;
+        if (auto e = element.get_object().get(object))
+            return e;
+        if (auto e = read(object, w))
+            return e;
+    }
+    return simdjson::SUCCESS;
+}
+
 simdjson::error_code readGroup(ondemand::object group, Walk &w)
 {
     w.sink.beginGroup();
@@ -94,18 +114,8 @@ simdjson::error_code readGroup(ondemand::object group, Walk &w)
         if (auto e = field.unescaped_key().get(key))
             return e;
         if (key == w.keys.items) {
-            w.failedKey = w.keys.items;
-            ondemand::array items;
-            if (auto e = field.value().get_array().get(items))
+            if (auto e = readObjects(field.value(), w.keys.items, w, &readItem))
                 return e;
-            w.failedKey = {};
-            for (auto element : items) {
-                ondemand::object item;
-                if (auto e = element.get_object().get(item))
-                    return e;
-                if (auto e = readItem(item, w))
-                    return e;
-            }
         } else if (key == w.keys.groupId) {
             w.failedKey = w.keys.groupId;
             std::string_view text;
@@ -154,18 +164,8 @@ bool MessageDecoder::decodeLadders(const MessageView &message, const LadderKeys 
                 return e;
             if (key != keys.groups)
                 continue;
-            w.failedKey = keys.groups;
-            ondemand::array groups;
-            if (auto e = field.value().get_array().get(groups))
+            if (auto e = readObjects(field.value(), keys.groups, w, &readGroup))
                 return e;
-            w.failedKey = {};
-            for (auto element : groups) {
-                ondemand::object group;
-                if (auto e = element.get_object().get(group))
-                    return e;
-                if (auto e = readGroup(group, w))
-                    return e;
-            }
         }
         return simdjson::SUCCESS;
     });
