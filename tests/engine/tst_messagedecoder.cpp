@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <string>
+#include <tuple>
 
 using streamscope::DecodedFields;
 using streamscope::DecodeSpec;
@@ -420,6 +421,18 @@ void tst_MessageDecoder::venueFields_data()
     QTest::newRow("binance raw trade: t is the trade id")
         << QByteArray(R"({"e":"trade","E":1,"s":"BTCUSDT","t":12345,"p":"1","T":2})") << kBinance
         << QByteArray("tradeId=12345");
+    // An event id is an integer or a string std::from_chars reads whole; any other value is none.
+    for (const auto &[name, id, want] :
+         {std::tuple{"binance aggTrade id as text with a sign", R"("-42")", "tradeId=-42"},
+          std::tuple{"binance aggTrade id as 19 digits of text", R"("9223372036854775807")",
+                     "tradeId=9223372036854775807"},
+          std::tuple{"binance aggTrade id of text not all digits: none", R"("12x")", ""},
+          std::tuple{"binance aggTrade id of empty text: none", R"("")", ""},
+          std::tuple{"binance aggTrade id true: none", "true", ""}})
+        QTest::newRow(name) << QByteArray(
+                                   R"({"stream":"btcusdt@aggTrade","data":{"e":"aggTrade","E":1,"s":"BTCUSDT","a":)")
+                + id + R"(,"p":"1"}})"
+                            << kBinance << QByteArray("stream=btcusdt@aggTrade;") + want;
     QTest::newRow("binance serverShutdown notice")
         << QByteArray(R"({"stream":"!serverShutdown","data":{"e":"serverShutdown","E":1700000000000}})") << kBinance
         << QByteArray("stream=!serverShutdown;eventType=serverShutdown");
@@ -1028,6 +1041,13 @@ void tst_MessageDecoder::decodeLevels_data()
                                     QStringLiteral("a:11:0"),         QStringLiteral("event"),
                                     QStringLiteral("kind:snapshot"),  QStringLiteral("symbol:ETH-USD"),
                                     QStringLiteral("a:2:3")};
+    // A book's update id: an integer, or a string of 1 to 18 digits (no sign); anything else fails.
+    QTest::newRow("update id of 18 digits of text")
+        << QByteArray(R"({"lastUpdateId":"123456789012345678","bids":[],"asks":[]})") << 4 << true
+        << QStringList{QStringLiteral("id:123456789012345678")};
+    for (const char *id : {R"("1234567890123456789")", R"("-5")", R"("")", R"("12a")", "true", "1.5"})
+        QTest::newRow(qPrintable(QStringLiteral("update id %1: fails").arg(QLatin1String(id))))
+            << QByteArray(R"({"lastUpdateId":)") + id + R"(,"bids":[],"asks":[]})" << 4 << false << QStringList{};
     QTest::newRow("coinbase: a side that is neither")
         << QByteArray(R"({"channel":"l2_data","events":[{"type":"update","product_id":"BTC-USD","updates":[)"
                       R"({"side":"ask","price_level":"1","new_quantity":"1"}]}]})")
