@@ -87,9 +87,10 @@ simdjson::error_code readItem(ondemand::object item, Walk &w)
 }
 
 // A list of objects under `key` (a failure to read it as one is named after it), each read by
-// `read`.
-simdjson::error_code readObjects(simdjson::simdjson_result<ondemand::value> value, std::string_view key, Walk &w,
-                                 simdjson::error_code (*read)(ondemand::object, Walk &))
+// `Read` (inlined, as the walk was before it was shared).
+template<simdjson::error_code (*Read)(ondemand::object, Walk &)>
+Q_ALWAYS_INLINE simdjson::error_code readObjects(simdjson::simdjson_result<ondemand::value> value, std::string_view key,
+                                                 Walk &w)
 {
     w.failedKey = key;
     ondemand::array list;
@@ -100,7 +101,7 @@ simdjson::error_code readObjects(simdjson::simdjson_result<ondemand::value> valu
         ondemand::object object;
         if (auto e = element.get_object().get(object))
             return e;
-        if (auto e = read(object, w))
+        if (auto e = Read(object, w))
             return e;
     }
     return simdjson::SUCCESS;
@@ -114,7 +115,7 @@ simdjson::error_code readGroup(ondemand::object group, Walk &w)
         if (auto e = field.unescaped_key().get(key))
             return e;
         if (key == w.keys.items) {
-            if (auto e = readObjects(field.value(), w.keys.items, w, &readItem))
+            if (auto e = readObjects<readItem>(field.value(), w.keys.items, w))
                 return e;
         } else if (key == w.keys.groupId) {
             w.failedKey = w.keys.groupId;
@@ -164,7 +165,7 @@ bool MessageDecoder::decodeLadders(const MessageView &message, const LadderKeys 
                 return e;
             if (key != keys.groups)
                 continue;
-            if (auto e = readObjects(field.value(), keys.groups, w, &readGroup))
+            if (auto e = readObjects<readGroup>(field.value(), keys.groups, w))
                 return e;
         }
         return simdjson::SUCCESS;
