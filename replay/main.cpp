@@ -137,7 +137,8 @@ int main(int argc, char *argv[])
                                         QStringLiteral("K"));
     const QCommandLineOption clockOffsetMs(
         QStringLiteral("clock-offset-ms"),
-        QStringLiteral("Shift the server's clock by N ms (event times and the /api/v3/time answer; may be negative)."),
+        QStringLiteral("Shift the server's clock by N ms (event times and every venue's server-time answer; may be "
+                       "negative)."),
         QStringLiteral("N"));
     parser.addOptions({port,         clockOffsetMs,   address,  scenario,   count,       rate,      loop,
                        stamp,        protocol,        tls,      cert,       key,         misbehave, after,
