@@ -17,7 +17,8 @@
 //       replay's CPU is then not this process's); prints the GUI thread's event-loop lag
 //       (p50/p99/max of a 10 ms timer's lateness), the engine's throughput, and (Linux) the
 //       CPU of the GUI thread and of every other thread of the process (the engine's workers,
-//       Qt's helpers) apart, as % of one core over the measured seconds
+//       Qt's helpers) apart, as % of one core over the measured seconds, and the cost of the
+//       hub timer's ticks (SnapshotHub::tickNow), fast and slow
 
 #include "../books/BookVenueServer.h"
 #include "../books/SnapshotVenueServer.h"
@@ -32,6 +33,7 @@
 #include "MainWindow.h"
 #include "MessageInspector.h"
 #include "ReplayServerThread.h"
+#include "SnapshotHub.h"
 #include "StreamDialog.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
@@ -45,6 +47,7 @@
 
 #ifdef Q_OS_LINUX
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -70,6 +73,18 @@ struct ThreadCpu {
     QString name;
     double seconds = 0.0;
 };
+// CPU time (ms) of the calling thread; -1 where not known. Beside a tick's wall time, which a
+// busy machine stretches, what the tick itself costs.
+static double callingThreadCpuMs()
+{
+#ifdef Q_OS_LINUX
+    timespec ts{};
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+        return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+#endif
+    return -1.0;
+}
+
 static std::map<qint64, ThreadCpu> threadCpu()
 {
     std::map<qint64, ThreadCpu> out;
@@ -213,23 +228,45 @@ static int runLoad(const QStringList &args)
         for (const auto &[name, group] : byName)
             printf(" [%s x%d]=%.1f", qPrintable(name), group.second, 100.0 * group.first / wallS);
         printf("\n");
-        // What one tick of the window costs now, timed on its own (the median of 9): the fast
-        // one (10 a second) and the slow one (once a second, also the histograms and history).
+        // What one of the timer's ticks of the window costs now, each timed on its own over five
+        // seconds' worth (the median of each kind, and the most any took): the fast one (9 a
+        // second) and the slow one (once a second, also the charts, the cross-venue view and CPU).
         if (w) {
-            const auto tickMs = [&w](bool slow) {
-                std::vector<double> ms;
-                for (int i = 0; i < 9; ++i) {
-                    QElapsedTimer t;
-                    t.start();
-                    w->refreshNow(slow);
-                    ms.push_back(double(t.nsecsElapsed()) / 1e6);
-                }
-                std::sort(ms.begin(), ms.end());
-                return ms[ms.size() / 2];
-            };
-            const double fast = tickMs(false);
-            const double slow = tickMs(true);
-            printf("tick_ms fast=%.2f slow=%.2f\n", fast, slow);
+            ui::SnapshotHub *hub = w->hub();
+            bool slow = false;
+            const QMetaObject::Connection kind =
+                QObject::connect(hub, &ui::SnapshotHub::ticked, [&slow](const ui::SnapshotHub::Tick &t) {
+                    slow = t.kind == ui::SnapshotHub::TickKind::Slow;
+                });
+            std::vector<double> fastMs;
+            std::vector<double> slowMs;
+            std::vector<double> fastCpuMs;
+            std::vector<double> slowCpuMs;
+            for (int i = 0; i < 5 * ui::SnapshotHub::kSlowEvery; ++i) {
+                QElapsedTimer t;
+                const double cpu = callingThreadCpuMs();
+                t.start();
+                hub->tickNow();
+                (slow ? slowMs : fastMs).push_back(double(t.nsecsElapsed()) / 1e6);
+                (slow ? slowCpuMs : fastCpuMs).push_back(callingThreadCpuMs() - cpu);
+            }
+            QObject::disconnect(kind);
+            // A slow poll out of turn does every stream's once-a-second work at once, as every
+            // slow tick did before that work was spread over the ticks: the same figure for it.
+            std::vector<double> allCpuMs;
+            for (int i = 0; i < 5; ++i) {
+                const double cpu = callingThreadCpuMs();
+                hub->poll(ui::SnapshotHub::TickKind::Slow);
+                allCpuMs.push_back(callingThreadCpuMs() - cpu);
+            }
+            std::sort(allCpuMs.begin(), allCpuMs.end());
+            for (auto *v : {&fastMs, &slowMs, &fastCpuMs, &slowCpuMs})
+                std::sort(v->begin(), v->end());
+            printf("tick_ms fast=%.2f (max %.2f) slow=%.2f (max %.2f); cpu fast=%.2f (max %.2f) slow=%.2f (max %.2f) "
+                   "all_at_once=%.2f\n",
+                   fastMs[fastMs.size() / 2], fastMs.back(), slowMs[slowMs.size() / 2], slowMs.back(),
+                   fastCpuMs[fastCpuMs.size() / 2], fastCpuMs.back(), slowCpuMs[slowCpuMs.size() / 2], slowCpuMs.back(),
+                   allCpuMs[allCpuMs.size() / 2]);
         }
         fflush(stdout);
         QCoreApplication::quit();

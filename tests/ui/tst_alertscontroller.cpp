@@ -12,6 +12,7 @@
 #include "EventLogModel.h"
 #include "HttpRecorder.h"
 #include "MainWindow.h"
+#include "SnapshotHub.h"
 #include "StreamTableModel.h"
 
 #include "../common/TimeFactor.h"
@@ -57,6 +58,7 @@ private slots:
     void firesShowsAndNotifiesOnce();
     void figuresAreTheTables();
     void rulesEditorPreviewsTheLiveStreams();
+    void eachTickJudgesATenthOfTheStreams();
 };
 
 void tst_AlertsController::firesShowsAndNotifiesOnce()
@@ -209,6 +211,37 @@ void tst_AlertsController::rulesEditorPreviewsTheLiveStreams()
     QVERIFY(checked);
     QCOMPARE(w.alertService()->monitor().ruleFor(QStringLiteral("dead")).silentS, 3600);
     QVERIFY2(w.windowTitle().contains(QStringLiteral(" *")), qPrintable(w.windowTitle())); // modified
+}
+
+// The window judges each stream once a second, a tenth of them on each of its timer's ticks,
+// not all of them on one; a slow refresh out of turn judges every one at once.
+void tst_AlertsController::eachTickJudgesATenthOfTheStreams()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    const QUrl dead = deadUrl();
+    for (int i = 0; i < 200; ++i) {
+        StreamConfig c;
+        c.name = QStringLiteral("s%1").arg(i);
+        c.url = dead;
+        ws.streams.append(c);
+    }
+    ws.alerts =
+        QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")}, {QStringLiteral("silent_s"), 1}}};
+    w.setWorkspace(ws, QString());
+    QCOMPARE(w.streamModel()->rowCount(), 200);
+    int judged = 0;
+    for (int i = 0; i < SnapshotHub::kSlowEvery; ++i) {
+        w.hub()->tickNow();
+        QCOMPARE(w.alerts()->evaluatedLastTick(), 20);
+        judged += w.alerts()->evaluatedLastTick();
+    }
+    QCOMPARE(judged, 200);
+    w.refreshNow(true);
+    QCOMPARE(w.alerts()->evaluatedLastTick(), 200);
+    w.refreshNow(false);
+    QCOMPARE(w.alerts()->evaluatedLastTick(), 0);
 }
 
 QTEST_MAIN(tst_AlertsController)

@@ -15,6 +15,7 @@
 #include "DepthLadderModel.h"
 #include "Engine.h"
 #include "MainWindow.h"
+#include "SnapshotHub.h"
 #include "StreamDetails.h"
 #include "StreamTableModel.h"
 
@@ -104,6 +105,7 @@ class tst_DepthLadder : public QObject {
     Q_OBJECT
 private slots:
     void ladderFollowsTheSelectedBook();
+    void aTickThatChangesNothingLaysNothingOut();
 };
 
 void tst_DepthLadder::ladderFollowsTheSelectedBook()
@@ -242,6 +244,41 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
                               QStringLiteral("100.0 %"), scaledMs(5000));
     QCOMPARE(w.details()->itemAt(QStringLiteral("books/1"))->text(0), QStringLiteral("#1 BTCUSDT"));
     QCOMPARE(w.details()->valueAt(QStringLiteral("books/2/state")), QStringLiteral("synced"));
+}
+
+// The pane refreshes on every tick of the hub (ten a second): one that changes nothing it shows
+// asks for no new layout of the pane (and so of its dock and the window).
+void tst_DepthLadder::aTickThatChangesNothingLaysNothingOut()
+{
+    Engine engine;
+    SnapshotHub hub(&engine);
+    DepthLadder ladder(&engine, &hub);
+    ladder.resize(400, 300);
+    ladder.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&ladder));
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCoreApplication::processEvents();
+    QVERIFY(!ladder.note().isEmpty()); // "Select a depth stream…"
+
+    struct LayoutRequests : QObject {
+        QWidget *pane = nullptr;
+        int count = 0;
+        bool eventFilter(QObject *o, QEvent *e) override
+        {
+            auto *w = qobject_cast<QWidget *>(o);
+            if (e->type() == QEvent::LayoutRequest && w && (w == pane || pane->isAncestorOf(w)))
+                ++count;
+            return false;
+        }
+    } requests;
+    requests.pane = &ladder;
+    qApp->installEventFilter(&requests);
+    for (int i = 0; i < 10; ++i) {
+        hub.poll(SnapshotHub::TickKind::Fast);
+        QCoreApplication::processEvents();
+    }
+    qApp->removeEventFilter(&requests);
+    QCOMPARE(requests.count, 0);
 }
 
 QTEST_MAIN(tst_DepthLadder)

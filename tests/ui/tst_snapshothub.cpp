@@ -92,6 +92,7 @@ class tst_SnapshotHub : public QObject {
 private slots:
     void oneSourceAndOnlyWhatChanged();
     void everyTenthTickIsSlow();
+    void eachTickReadsATenthOfTheHistograms();
 };
 
 void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
@@ -205,6 +206,45 @@ void tst_SnapshotHub::everyTenthTickIsSlow()
     for (int i = 0; i < 2 * SnapshotHub::kSlowEvery; ++i)
         QCOMPARE(kinds[i],
                  (i + 1) % SnapshotHub::kSlowEvery == 0 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+}
+
+// The timer's ticks spread the histograms over the second: each reads those of the tenth of
+// the streams it is due for, and ten ticks read every stream's once; a slow poll out of turn
+// reads all of them, a fast one none.
+void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
+{
+    Engine engine(Engine::Options{1});
+    QTcpServer probe; // nothing listens on this port: the streams keep trying
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
+    probe.close();
+    for (int i = 0; i < 200; ++i) {
+        StreamConfig c;
+        c.name = QStringLiteral("s%1").arg(i);
+        c.url = dead;
+        engine.addStream(c);
+    }
+    SnapshotHub hub(&engine); // not started: the test ticks it
+    QHash<StreamId, int> due;
+    QList<SnapshotHub::TickKind> kinds;
+    connect(&hub, &SnapshotHub::snapshotsChanged, this,
+            [&](const QVector<StreamSnapshot> &changed, const QList<StreamId> &, const SnapshotHub::Tick &t) {
+                kinds << t.kind;
+                for (const StreamSnapshot &s : changed)
+                    due[s.id] += t.due(s.id) ? 1 : 0;
+            });
+    for (int i = 0; i < SnapshotHub::kSlowEvery; ++i) {
+        hub.tickNow();
+        QCOMPARE(hub.latencyReadsLastTick(), 20);
+    }
+    QCOMPARE(kinds.count(SnapshotHub::TickKind::Slow), 1);
+    QCOMPARE(due.size(), 200);
+    for (int n : std::as_const(due))
+        QCOMPARE(n, 1);
+    hub.poll(SnapshotHub::TickKind::Slow);
+    QCOMPARE(hub.latencyReadsLastTick(), 200);
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(hub.latencyReadsLastTick(), 0);
 }
 
 QTEST_MAIN(tst_SnapshotHub)

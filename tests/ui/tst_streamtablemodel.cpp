@@ -1,6 +1,9 @@
 #include "Format.h"
 #include "StreamTableModel.h"
 
+#include <cmath>
+
+#include <QtCore/QHash>
 #include <QtCore/QSortFilterProxyModel>
 #include <QtGui/QBrush>
 #include <QtTest/QAbstractItemModelTester>
@@ -37,6 +40,7 @@ private slots:
     void proxySortsNumericallyAndFiltersByName();
     void latencyPercentilesFromWindow();
     void thousandRowsUpdateInOneBlock();
+    void latencyWindowsOnlyTheDueRows();
     void periodicStreamShowsItsPeriod();
     void backlogColumn();
     void bookColumn();
@@ -220,6 +224,41 @@ void tst_StreamTableModel::thousandRowsUpdateInOneBlock()
     QCOMPARE(reset.count(), 0);
     QCOMPARE(inserted.count(), 0);
     QCOMPARE(model.rowCount(), 1000);
+}
+
+// A tick windows the latency of the rows due on it, not of a thousand: a tenth each tick, and
+// each row once over ten ticks; a row not due keeps its figures until its turn.
+void tst_StreamTableModel::latencyWindowsOnlyTheDueRows()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 1000; ++id) {
+        StreamSnapshot s = snap(id, QStringLiteral("stream-%1").arg(id), 0, 0);
+        s.latency.buckets.resize(LatencyBuckets::kCount);
+        snaps.append(s);
+    }
+    model.update(snaps, 0);
+    model.updateLatency(snaps, 0);
+    QCOMPARE(model.latencyRowsLastUpdate(), 1000); // no filter: every row
+    for (StreamSnapshot &s : snaps) {
+        s.latency.buckets[LatencyBuckets::index(2000)] += 100;
+        s.latency.count += 100;
+    }
+    QHash<StreamId, int> windowed;
+    for (int phase = 0; phase < 10; ++phase) {
+        const auto due = [phase](StreamId id) { return int(id % 10) == phase; };
+        model.updateLatency(snaps, 1000, due);
+        QCOMPARE(model.latencyRowsLastUpdate(), 100);
+        for (const StreamTableModel::Row &row : model.rows()) {
+            if (!std::isnan(row.p50Ms))
+                windowed[row.snap.id] += due(row.snap.id) ? 1 : 0;
+            else
+                QVERIFY(int(row.snap.id % 10) > phase); // not yet its turn: no figure yet
+        }
+    }
+    QCOMPARE(windowed.size(), 1000);
+    for (int n : std::as_const(windowed))
+        QCOMPARE(n, 1);
 }
 
 // A periodic stream's latency cells give its period and jitter, and the tooltip says why.

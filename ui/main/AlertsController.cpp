@@ -63,18 +63,23 @@ AlertsController::AlertsController(Engine *engine, alerts::AlertService *service
 
 void AlertsController::onTick(const SnapshotHub::Tick &tick)
 {
-    if (tick.kind != SnapshotHub::TickKind::Slow)
-        return;
-    // One instrument across venues first: the cross-venue rules are evaluated on it.
-    QVector<alerts::CrossVenueMonitor::Input> inputs;
-    for (const StreamTableModel::Row &row : m_model->rows()) {
-        if (!row.offline)
-            inputs.append({&row.snap, row.p50Ms});
+    // One instrument across venues first, once a second: the cross-venue rules are evaluated on it.
+    if (tick.kind == SnapshotHub::TickKind::Slow) {
+        QVector<alerts::CrossVenueMonitor::Input> inputs;
+        for (const StreamTableModel::Row &row : m_model->rows()) {
+            if (!row.offline)
+                inputs.append({&row.snap, row.p50Ms});
+        }
+        m_service->updateCrossVenue(inputs, tick.nowMs);
     }
-    m_service->updateCrossVenue(inputs, tick.nowMs);
+    // Each stream once a second, on the tick it is due (its latency windowed just before).
+    m_evaluatedLastTick = 0;
+    if (tick.phase == SnapshotHub::kNoneDue)
+        return;
     for (const StreamTableModel::Row &row : m_model->rows()) {
-        if (row.offline)
+        if (row.offline || !tick.due(row.snap.id))
             continue; // an open capture: nothing happens to it now
+        ++m_evaluatedLastTick;
         m_trail.record(row.snap.id, row.snap.name,
                        m_service->evaluate(row.snap, {row.msgsPerSec, row.p99Ms, row.firstSeenMs}, tick.nowMs),
                        tick.nowMs);

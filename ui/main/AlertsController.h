@@ -2,7 +2,8 @@
 
 // The desktop app's side of the alerts. AlertService evaluates the rules, sends the
 // notifications and saves the flight recorder, for the window as for headless mode; this
-// controller feeds it once a second with the stream table's figures (the rows the engine
+// controller feeds it each stream once a second with the stream table's figures, a tenth of
+// the rows on each tick (those the tick is due for: see SnapshotHub) (the rows the engine
 // and the agents run; an open capture raises nothing), tells it when a stream starts or goes,
 // hands it the destinations, and shows what it reports: the row's alert colour, the Alerts
 // list, the event log, the taskbar flash, a beep when asked for, a tray message and a status
@@ -49,8 +50,11 @@ public:
     // id (Qt::UserRole) and the condition (Qt::UserRole + 1) in column 0's data.
     QStandardItemModel *activeAlerts() const { return m_active; }
 
-    // Slow ticks: every row the engine or an agent runs, with the table's figures.
+    // Every tick: the rows the engine or an agent runs that the tick is due for, with the
+    // table's figures; on slow ticks the cross-venue view of every row first.
     void onTick(const SnapshotHub::Tick &tick);
+    // The rows the last tick evaluated.
+    int evaluatedLastTick() const { return m_evaluatedLastTick; }
     // The stream was restarted or edited: its rate rule warms up again.
     void streamStarted(StreamId id);
     // Rows that went (an agent let go of; the engine's own streams are forgotten as it removes
@@ -89,6 +93,7 @@ private:
     QStandardItemModel *m_active = nullptr;
     QSystemTrayIcon *m_tray = nullptr;
     alerts::AlertTrail m_trail;
+    int m_evaluatedLastTick = 0;
 };
 
 } // namespace streamscope::ui

@@ -110,8 +110,10 @@ void MainWindow::connectTicks()
         m_hub, &SnapshotHub::snapshotsChanged, this,
         [this](const QVector<StreamSnapshot> &changed, const QList<StreamId> &removed, const SnapshotHub::Tick &tick) {
             m_model->apply(changed, removed, tick.nowMs);
-            if (tick.kind == SnapshotHub::TickKind::Slow)
-                m_model->updateLatency(m_hub->snapshots(), tick.steadyMs);
+            // The rows due on this tick: their snapshots carry latency (an agent's always do).
+            if (tick.phase != SnapshotHub::kNoneDue)
+                m_model->updateLatency(m_hub->snapshots(), tick.steadyMs,
+                                       [&tick](StreamId id) { return tick.due(id); });
             for (StreamId id : removed)
                 m_selection->forget(id);
             m_alerts->forgetRows(removed);

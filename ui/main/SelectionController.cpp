@@ -174,14 +174,19 @@ void SelectionController::onTick(const SnapshotHub::Tick &tick)
     for (const StreamTableModel::Row &row : m_model->rows())
         m_history.sampleLatency(row.snap.id, isRunning(row.snap.state) ? row.p99Ms : qQNaN());
     m_panes.rateChart->refresh(m_history);
+    // The hub's reading of an engine stream carries its histograms only on the tick the stream
+    // is due: the chart's and the details' streams are read with theirs here.
     LatencyChart *latency = m_panes.latencyChart;
-    if (const StreamSnapshot *s = m_hub->find(latency->stream())) {
+    const bool own = m_engine && m_engine->contains(latency->stream());
+    const StreamSnapshot read = own ? m_engine->snapshot(latency->stream(), true) : StreamSnapshot();
+    if (const StreamSnapshot *s = own ? &read : m_hub->find(latency->stream())) {
         const StreamTableModel::Row *row = m_model->row(s->id);
         latency->setSource(row && row->latencyCorrected, clockText(s->clock), s->clock.note);
         latency->push(row ? StreamTableModel::shownLatency(*row, *s) : s->latency, isRunning(s->state),
                       row ? row->latWindow.oldAnchor() : LatencySnapshot());
     }
-    refreshDetailsFrom(m_hub->find(m_panes.details->stream()));
+    const StreamId details = m_panes.details->stream();
+    refreshDetailsFrom(m_engine && m_engine->contains(details) ? nullptr : m_hub->find(details));
     const StreamId current = m_panes.inspector->stream();
     if (current != kInvalidStreamId && m_engine && m_engine->contains(current)) {
         if (m_panes.resultsDock->isVisible())

@@ -285,16 +285,21 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
     emitAgeChanged(snaps);
 }
 
-void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs)
+void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs,
+                                     const std::function<bool(StreamId)> &due)
 {
     QVector<int> changed;
+    m_latencyRows = 0;
     for (const StreamSnapshot &s : snaps) {
+        if (due && !due(s.id))
+            continue;
         const int r = rowOf(s.id);
         const bool corrected = m_corrected && !s.latencyCorrected.buckets.isEmpty();
         // Nothing to window yet (no histogram taken, or every raw latency negative).
         if (r < 0 || (corrected ? s.latencyCorrected : s.latency).buckets.isEmpty() || m_rows[r].offline)
             continue;
         Row &row = m_rows[r];
+        ++m_latencyRows;
         if (corrected != row.latencyCorrected) { // another histogram: its own window
             row.latencyCorrected = corrected;
             row.latWindow = alerts::LatencyWindow();

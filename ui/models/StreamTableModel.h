@@ -3,7 +3,8 @@
 // One row per engine stream: state, rates, latency percentiles, counters and alert state.
 //
 // Fed by the SnapshotHub's ticks on the GUI thread: apply() ten times a second with the new
-// readings, updateLatency() once a second with every row's snapshot, which then carries latency. Rates and
+// readings, updateLatency() with the snapshots due on that tick (a tenth of the rows each tick: each
+// row once a second), which then carry latency. Rates and
 // percentiles are derived here from the difference of snapshots (the engine keeps only
 // monotonic totals). Changes are announced in batches: one dataChanged per contiguous
 // block of changed rows, beginInsertRows only for new streams, never a reset per tick.
@@ -17,6 +18,7 @@
 #include <QtCore/QVector>
 
 #include <array>
+#include <functional>
 
 namespace streamscope::ui {
 
@@ -94,8 +96,12 @@ public:
     void apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs);
     // The same from every stream's snapshot: streams absent from `snaps` are removed.
     void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
-    // Once a second, with latency; `steadyMs` is a monotonic clock for the windows.
-    void updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs);
+    // Once a second for each row, with latency; `steadyMs` is a monotonic clock for the windows.
+    // Only the snapshots `due` accepts (all without it) are windowed.
+    void updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs,
+                       const std::function<bool(StreamId)> &due = {});
+    // The rows the last updateLatency() windowed.
+    int latencyRowsLastUpdate() const { return m_latencyRows; }
     // A state change reported by the engine between two ticks: shown at once.
     void applyState(StreamId id, StreamState state, const QString &reason);
     void setAlert(StreamId id, const QString &text);
@@ -133,6 +139,7 @@ private:
     };
     QHash<StreamId, Fixed> m_fixed; // setOfflineFigures()
     qint64 m_nowMs = 0;
+    int m_latencyRows = 0; // rows the last updateLatency() windowed
     bool m_dark = false;
     bool m_corrected = false;
 };

@@ -312,14 +312,20 @@ QString DepthLadder::statusText() const
 
 void DepthLadder::showStatus()
 {
+    // QLabel::clear() lays its parent out again even when the label is empty already: at ten
+    // ticks a second, with the dock and the window after it.
+    const auto clearStatus = [this] {
+        if (!m_status->text().isEmpty())
+            m_status->clear();
+    };
     if (m_stream == kInvalidStreamId) {
         setNote(tr("Select a depth stream in the table to see its order book."));
-        m_status->clear();
+        clearStatus();
         return;
     }
     if (!m_unavailable.isEmpty()) {
         setNote(m_unavailable);
-        m_status->clear();
+        clearStatus();
         return;
     }
     if (m_instruments->count() == 0) {
@@ -327,7 +333,7 @@ void DepthLadder::showStatus()
                     ? tr("This stream keeps no order book yet. Books are kept on depth-diff streams of venues "
                          "with book rules (Binance): one per instrument, from its first diff on.")
                     : tr("No order books here: a capture's or an agent's books are not kept in this window."));
-        m_status->clear();
+        clearStatus();
         return;
     }
     setNote(QString());

@@ -16,7 +16,7 @@ SnapshotHub::SnapshotHub(Engine *engine, QObject *parent)
     m_steady.start();
     m_timer->setInterval(kTickMs);
     m_timer->setTimerType(Qt::CoarseTimer);
-    connect(m_timer, &QTimer::timeout, this, &SnapshotHub::onTimer);
+    connect(m_timer, &QTimer::timeout, this, &SnapshotHub::tickNow);
     if (m_engine)
         connect(m_engine, &Engine::stateChanged, this, &SnapshotHub::stateChanged);
 }
@@ -28,10 +28,16 @@ void SnapshotHub::start()
     m_timer->start();
 }
 
-void SnapshotHub::onTimer()
+void SnapshotHub::tickNow()
 {
     ++m_ticks;
-    poll(m_ticks % kSlowEvery == 0 ? TickKind::Slow : TickKind::Fast);
+    const int phase = int(m_ticks % kSlowEvery);
+    read(phase == 0 ? TickKind::Slow : TickKind::Fast, phase);
+}
+
+void SnapshotHub::poll(TickKind kind)
+{
+    read(kind, kind == TickKind::Slow ? kAllDue : kNoneDue);
 }
 
 RemoteAgent *SnapshotHub::addAgent(const RemoteAgent::Settings &settings)
@@ -65,12 +71,23 @@ QString SnapshotHub::streamName(StreamId id) const
     return QStringLiteral("#%1").arg(id);
 }
 
-void SnapshotHub::poll(TickKind kind)
+void SnapshotHub::read(TickKind kind, int phase)
 {
     if (!m_engine)
         return;
-    const Tick tick{kind, QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed()};
-    QVector<StreamSnapshot> all = m_engine->snapshot(kind == TickKind::Slow);
+    const Tick tick{kind, QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed(), phase};
+    QVector<StreamSnapshot> all = m_engine->snapshot(phase == kAllDue);
+    m_latencyReads = phase == kAllDue ? all.size() : 0;
+    if (phase >= 0) {
+        // The due tenth read again with its histograms (16 KiB a stream): a hundred of a
+        // thousand streams a tick, where the slow tick read all of them.
+        for (StreamSnapshot &s : all) {
+            if (tick.due(s.id)) {
+                s = m_engine->snapshot(s.id, true);
+                ++m_latencyReads;
+            }
+        }
+    }
     // Every engine stream is read anew: all of them changed.
     QVector<StreamSnapshot> changed = all;
     for (const RemoteAgent *agent : std::as_const(m_agents)) {

@@ -5,9 +5,15 @@
 // captures it has opened (CaptureList), read together once per tick. Each tick hands on what
 // changed: every engine stream (each tick is a new reading of it), an agent's streams when
 // the agent answered or stopped answering, a capture once when it was opened; and the rows
-// that went. Ten ticks a second; every tenth is slow: the engine's readings then carry their
-// latency histograms and the once-a-second consumers (charts, alerts, details, CPU, host
-// clock) run.
+// that went. Ten ticks a second; every tenth is slow: the once-a-second consumers (charts,
+// details, CPU, host clock, the cross-venue view) run.
+//
+// The per-stream work of a second is spread over its ten ticks, so that no tick carries a
+// thousand streams' histograms: each tick is due for a tenth of the streams (those whose id
+// modulo kSlowEvery is the tick's phase); the engine's readings of those carry their latency
+// histograms, and the table windows their latency and the alerts judge them on that tick. Each
+// stream is so read and judged once a second, at most 0.9 s after a slow tick. A poll out of the
+// timer's turn is due for none (fast) or for every stream (slow: all of it, at once).
 //
 // Two stages per tick, so that no consumer depends on the order of connections within one:
 // snapshotsChanged() first (the stream table derives its rates and percentiles from the
@@ -46,10 +52,18 @@ public:
         Fast, // the table, the status bar's counts and rates, the actions' states
         Slow, // also what changes once a second: latency, charts, alerts, CPU, the host clock
     };
+    static constexpr int kAllDue = -1;  // a slow poll out of turn: every stream is due
+    static constexpr int kNoneDue = -2; // a fast poll out of turn: none is
     struct Tick {
         TickKind kind = TickKind::Unknown;
-        qint64 nowMs = 0;    // epoch ms when the tick read its sources
-        qint64 steadyMs = 0; // monotonic ms (the latency windows)
+        qint64 nowMs = 0;     // epoch ms when the tick read its sources
+        qint64 steadyMs = 0;  // monotonic ms (the latency windows)
+        int phase = kNoneDue; // 0..kSlowEvery-1: the streams whose id % kSlowEvery is this are due
+        // Whether this tick reads the stream's latency histograms and judges its alerts.
+        bool due(StreamId id) const
+        {
+            return phase == kAllDue || (phase >= 0 && int(id % StreamId(kSlowEvery)) == phase);
+        }
     };
 
     explicit SnapshotHub(Engine *engine, QObject *parent = nullptr); // does not own the engine
@@ -59,6 +73,10 @@ public:
     void start();
     // One tick now, out of the timer's turn (after a command, so that its effect shows at once).
     void poll(TickKind kind);
+    // The timer's next tick now, with its phase (the UI harness times the ticks with it).
+    void tickNow();
+    // The engine streams whose latency histograms the last tick read.
+    qsizetype latencyReadsLastTick() const { return m_latencyReads; }
 
     // Watches a headless agent: its streams join the next ticks. Each agent has its own block
     // of ids, never reused while the hub lives.
@@ -88,7 +106,7 @@ signals:
     void agentStatusChanged(const QString &agent, const QString &status, bool connected);
 
 private:
-    void onTimer();
+    void read(TickKind kind, int phase);
 
     QPointer<Engine> m_engine;
     QList<RemoteAgent *> m_agents;        // owned (children)
@@ -100,6 +118,7 @@ private:
     QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;
     quint64 m_ticks = 0;
+    qsizetype m_latencyReads = 0;
 };
 
 } // namespace streamscope::ui
