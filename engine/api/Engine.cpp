@@ -450,6 +450,15 @@ quint64 Engine::requestBookDepth(StreamId id, const QString &instrument, int lev
     return requestId;
 }
 
+void Engine::setLastTradeInstruments(StreamId id, const QSet<QString> &names, const InstrumentAliases &aliases)
+{
+    const auto it = m_streams.constFind(id);
+    if (it == m_streams.constEnd())
+        return;
+    EngineWorker *worker = it->worker;
+    worker->post([=] { worker->setLastTradeInstruments(id, names, aliases); });
+}
+
 void Engine::onBookDepth(const BookDepth &depth)
 {
     handOffAcquire(&kEventHandOffToken);

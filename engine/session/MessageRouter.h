@@ -33,6 +33,7 @@ class ConnectionLifecycle;
 class Clock;
 class EventTypeTracker;
 class InstrumentWatch;
+class LastTradeKeeper;
 class MakeBeforeBreak;
 class StallWatchdog;
 class MessageDecoder;
@@ -54,6 +55,8 @@ public:
 
     // The stream's order books (null: none): every decoded data message goes to them, whole.
     void setBooks(BookKeeper *books) { m_books = books; }
+    // The last trade prices compared across venues (null: none wanted, and nothing is read).
+    void setLastTrades(LastTradeKeeper *trades) { m_trades = trades; }
 
     // Called by Link::onMessage only (MessageRouter.cpp, where it is inlined).
     void onMessage(Link &link, ReceivedMessage &message);
@@ -84,6 +87,7 @@ private:
     BackpressureMeter &m_backpressure;
     InstrumentWatch *const m_instruments; // null: the stream's messages name no instrument
     BookKeeper *m_books = nullptr;
+    LastTradeKeeper *m_trades = nullptr;
 
     // From the configuration.
     std::string m_latencyPointer;
