@@ -12,8 +12,8 @@ struct LastTrade {
     QString instrument; // as the venue names it ("BTCUSDT", "BTC-USDT")
     // The price of the newest trade seen (exact, units of 10^-8 as model/BookDepth.h's kDepthUnit).
     qint64 price = 0;
-    quint64 trades = 0;      // trades whose price was read
-    qint64 receivedMs = 0;   // epoch ms its message came (our clock)
+    quint64 trades = 0;    // trades whose price was read
+    qint64 receivedMs = 0; // epoch ms its message came (our clock)
 };
 
 } // namespace streamscope

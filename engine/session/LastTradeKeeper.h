@@ -26,6 +26,8 @@
 #include <QtCore/QSet>
 #include <QtCore/QVector>
 
+#include <algorithm>
+#include <array>
 #include <string_view>
 
 namespace streamscope {
@@ -57,7 +59,11 @@ public:
             if ((!item || !item->value.wanted) && !fields.batch)
                 return;
         }
-        m_message = fields.symbol;
+        // The decoder's views of strings die with its next walk: the symbol is kept here (a longer
+        // one is no instrument name, InstrumentIndex.h).
+        const std::size_t n = fields.symbol.size() <= m_symbol.size() ? fields.symbol.size() : 0;
+        std::copy_n(fields.symbol.data(), n, m_symbol.data());
+        m_message = std::string_view(m_symbol.data(), n);
         m_wallMs = wallMs;
         ++m_stamp;
         decoder.decodeTrades(message, m_spec, *this);
@@ -93,7 +99,8 @@ private:
     Index m_index;
     QSet<QString> m_wanted;
     InstrumentAliases m_aliases;
-    std::string_view m_message; // the symbol of the message being read
+    std::array<char, kMaxInstrumentChars> m_symbol{};
+    std::string_view m_message; // the symbol of the message being read, in m_symbol
     qint64 m_wallMs = 0;
     quint64 m_stamp = 0;
     qint64 m_publishedMs = -1;

@@ -68,7 +68,8 @@ qsizetype MessageRouter::headBytes(qsizetype len) const
 {
     // A recording, a flight recorder, a rollover's de-duplication, an inspector, order books and
     // last trade prices need the whole message.
-    if (m_books || m_trades || m_recorders.any() || m_rollover.overlapping() || m_shared.inspecting.load(std::memory_order_relaxed))
+    if (m_books || m_trades || m_recorders.any() || m_rollover.overlapping()
+        || m_shared.inspecting.load(std::memory_order_relaxed))
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
