@@ -24,6 +24,8 @@ QString bpsText(double v, bool sign)
 {
     if (!std::isfinite(v))
         return QStringLiteral("–");
+    if (std::abs(v) < 0.05)
+        v = 0.0; // no "-0.0"
     return (sign && v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', 1);
 }
 
