@@ -5,11 +5,11 @@
 // snapshots: (b.messages - a.messages) / (b.takenAtNs - a.takenAtNs).
 
 #include "BookStatus.h"
-#include "LastTrade.h"
 #include "ClockEstimate.h"
 #include "FlightConfig.h"
 #include "Freshness.h"
 #include "InstrumentStatus.h"
+#include "LastTrade.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
 #include "RedactedUrl.h"

@@ -28,6 +28,8 @@
 
 #include <QtTest/QtTest>
 
+#include <memory>
+
 using namespace streamscope;
 using namespace streamscope::alerts;
 using namespace streamscope::testing;
@@ -58,6 +60,31 @@ CrossVenueFlag flagOf(const AlertService &service, const QString &stream)
 {
     const CrossVenueQuote *q = quote(service, stream);
     return q ? q->flag : CrossVenueFlag::None;
+}
+
+// The cross_venue_bps rule at 60 bps (for 1 s, clear after 1 s), apart after 1 s, and headless
+// mode's evaluation of the engine's snapshots on `timer`, a little more often than once a second:
+// the rules' times are wall-clock differences, so that only makes the test quicker to notice.
+bool evaluating(AlertService &service, Engine &engine, QTimer &timer)
+{
+    Workspace ws;
+    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
+                                       {QStringLiteral("cross_venue_bps"), 60},
+                                       {QStringLiteral("for_s"), 1},
+                                       {QStringLiteral("clear_after_s"), 1}}};
+    QString error;
+    if (!service.configure(ws, false, &error)) {
+        qWarning("%s", qPrintable(error));
+        return false;
+    }
+    service.setCrossVenueSettings({60.0, 1000, 600'000});
+    auto steady = std::make_shared<QElapsedTimer>();
+    steady->start();
+    QObject::connect(&timer, &QTimer::timeout, &service, [&service, &engine, steady] {
+        service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady->elapsed());
+    });
+    timer.start(250);
+    return true;
 }
 
 } // namespace
@@ -92,26 +119,10 @@ void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
         stream(QStringLiteral("bybit"), "bybit", bybit.url(), {QStringLiteral("orderbook.50:BTCUSDT")}));
 
     AlertService service;
-    Workspace ws;
-    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                       {QStringLiteral("cross_venue_bps"), 60},
-                                       {QStringLiteral("for_s"), 1},
-                                       {QStringLiteral("clear_after_s"), 1}}};
-    QString error;
-    QVERIFY2(service.configure(ws, false, &error), qPrintable(error));
-    service.setCrossVenueSettings({60.0, 1000, 600'000});
+    QTimer evaluate;
+    QVERIFY(evaluating(service, engine, evaluate));
     QSignalSpy raised(&service, &AlertService::alertRaised);
     QSignalSpy cleared(&service, &AlertService::alertCleared);
-
-    // Headless mode's evaluation, a little more often than once a second: the rules' times are
-    // wall-clock differences, so that only makes the test quicker to notice.
-    QElapsedTimer steady;
-    steady.start();
-    QTimer evaluate;
-    QObject::connect(&evaluate, &QTimer::timeout, &service, [&] {
-        service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady.elapsed());
-    });
-    evaluate.start(250);
 
     // All three synced; BTC-USDT and BTCUSDT are one instrument of three venues.
     QTRY_VERIFY_WITH_TIMEOUT(service.crossVenue().instruments().size() == 1
@@ -182,22 +193,9 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
 
     AlertService service;
     service.setEngine(&engine);
-    Workspace ws;
-    ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                       {QStringLiteral("cross_venue_bps"), 60},
-                                       {QStringLiteral("for_s"), 1},
-                                       {QStringLiteral("clear_after_s"), 1}}};
-    QString error;
-    QVERIFY2(service.configure(ws, false, &error), qPrintable(error));
-    service.setCrossVenueSettings({60.0, 1000, 600'000});
-    QSignalSpy raised(&service, &AlertService::alertRaised);
-    QElapsedTimer steady;
-    steady.start();
     QTimer evaluate;
-    QObject::connect(&evaluate, &QTimer::timeout, &service, [&] {
-        service.evaluate(engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), steady.elapsed());
-    });
-    evaluate.start(250);
+    QVERIFY(evaluating(service, engine, evaluate));
+    QSignalSpy raised(&service, &AlertService::alertRaised);
 
     // The trades stream, which keeps no book, takes part by its last trade price.
     QTRY_VERIFY_WITH_TIMEOUT(quote(service, QStringLiteral("bybit-trades")) && quote(service, QStringLiteral("okx-a"))
