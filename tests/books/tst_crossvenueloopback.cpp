@@ -62,6 +62,14 @@ CrossVenueFlag flagOf(const AlertService &service, const QString &stream)
     return q ? q->flag : CrossVenueFlag::None;
 }
 
+// Two OKX-like venues and a Bybit-like one, on 127.0.0.1.
+struct Venues {
+    SnapshotVenueServer okxA{SnapshotVenueServer::Shape::Okx};
+    SnapshotVenueServer okxB{SnapshotVenueServer::Shape::Okx};
+    SnapshotVenueServer bybit{SnapshotVenueServer::Shape::Bybit};
+    bool listen() { return okxA.listen() && okxB.listen() && bybit.listen(); }
+};
+
 // The cross_venue_bps rule at 60 bps (for 1 s, clear after 1 s), apart after 1 s, and headless
 // mode's evaluation of the engine's snapshots on `timer`, a little more often than once a second:
 // the rules' times are wall-clock differences, so that only makes the test quicker to notice.
@@ -98,12 +106,11 @@ private slots:
 
 void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
 {
-    SnapshotVenueServer okxA(SnapshotVenueServer::Shape::Okx);
-    SnapshotVenueServer okxB(SnapshotVenueServer::Shape::Okx);
-    SnapshotVenueServer bybit(SnapshotVenueServer::Shape::Bybit);
-    QVERIFY(okxA.listen());
-    QVERIFY(okxB.listen());
-    QVERIFY(bybit.listen());
+    Venues venues;
+    QVERIFY(venues.listen());
+    SnapshotVenueServer &okxA = venues.okxA;
+    SnapshotVenueServer &okxB = venues.okxB;
+    SnapshotVenueServer &bybit = venues.bybit;
     const QString okxName = QStringLiteral("BTC-USDT");
     const QString bybitName = QStringLiteral("BTCUSDT");
     okxA.setMid(okxName, 50000.0);
@@ -170,12 +177,11 @@ void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
 
 void TestCrossVenueLoopback::aTradesStreamMovesAway()
 {
-    SnapshotVenueServer okxA(SnapshotVenueServer::Shape::Okx);
-    SnapshotVenueServer okxB(SnapshotVenueServer::Shape::Okx);
-    SnapshotVenueServer bybit(SnapshotVenueServer::Shape::Bybit);
-    QVERIFY(okxA.listen());
-    QVERIFY(okxB.listen());
-    QVERIFY(bybit.listen());
+    Venues venues;
+    QVERIFY(venues.listen());
+    SnapshotVenueServer &okxA = venues.okxA;
+    SnapshotVenueServer &okxB = venues.okxB;
+    SnapshotVenueServer &bybit = venues.bybit;
     const QString okxName = QStringLiteral("BTC-USDT");
     const QString bybitName = QStringLiteral("BTCUSDT");
     okxA.setMid(okxName, 50000.0);
