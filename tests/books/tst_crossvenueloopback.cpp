@@ -106,11 +106,11 @@ private slots:
 
 void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
 {
-    Venues venues;
-    QVERIFY(venues.listen());
-    SnapshotVenueServer &okxA = venues.okxA;
-    SnapshotVenueServer &okxB = venues.okxB;
-    SnapshotVenueServer &bybit = venues.bybit;
+    Venues servers;
+    QVERIFY(servers.listen());
+    SnapshotVenueServer &okxA = servers.okxA;
+    SnapshotVenueServer &okxB = servers.okxB;
+    SnapshotVenueServer &bybit = servers.bybit;
     const QString okxName = QStringLiteral("BTC-USDT");
     const QString bybitName = QStringLiteral("BTCUSDT");
     okxA.setMid(okxName, 50000.0);
@@ -177,11 +177,11 @@ void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
 
 void TestCrossVenueLoopback::aTradesStreamMovesAway()
 {
-    Venues venues;
-    QVERIFY(venues.listen());
-    SnapshotVenueServer &okxA = venues.okxA;
-    SnapshotVenueServer &okxB = venues.okxB;
-    SnapshotVenueServer &bybit = venues.bybit;
+    Venues servers;
+    QVERIFY(servers.listen());
+    SnapshotVenueServer &okxA = servers.okxA;
+    SnapshotVenueServer &okxB = servers.okxB;
+    SnapshotVenueServer &bybit = servers.bybit;
     const QString okxName = QStringLiteral("BTC-USDT");
     const QString bybitName = QStringLiteral("BTCUSDT");
     okxA.setMid(okxName, 50000.0);
