@@ -48,6 +48,9 @@ StreamSession::~StreamSession()
     m_lifecycle.dropConnections();
     m_router.setBooks(nullptr);
     m_router.setLastTrades(nullptr);
+    // Its prices go with it (a new session of the stream reads its own, if asked).
+    if (m_trades)
+        m_shared->setLastTrades({});
 }
 
 StreamId StreamSession::id() const

@@ -194,8 +194,9 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
                                                {QStringLiteral("books:BTC-USDT"), QStringLiteral("trades:BTC-USDT")}));
     const StreamId b =
         engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), {QStringLiteral("books:BTC-USDT")}));
-    const StreamId y = engine.addStream(
-        stream(QStringLiteral("bybit-trades"), "bybit", bybit.url(), {QStringLiteral("publicTrade:BTCUSDT")}));
+    StreamConfig tradesConfig =
+        stream(QStringLiteral("bybit-trades"), "bybit", bybit.url(), {QStringLiteral("publicTrade:BTCUSDT")});
+    const StreamId y = engine.addStream(tradesConfig);
 
     AlertService service;
     service.setEngine(&engine);
@@ -248,6 +249,14 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
     QVERIFY(venues.at(2).toObject().value(QStringLiteral("last")).isNull());
     QVERIFY(service.renderMetrics(false).contains(
         "streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"bybit-trades\"} 50500\n"));
+
+    // An edit gives the stream a new session, which reads its trades as the old one did: back in
+    // line, the flag goes.
+    tradesConfig.stallTimeoutMs += 1000;
+    QVERIFY(engine.updateStream(y, tradesConfig));
+    bybit.setTradePrice(bybitName, 50000.0);
+    QTRY_COMPARE_WITH_TIMEOUT(flagOf(service, QStringLiteral("bybit-trades")), CrossVenueFlag::None, scaledMs(10000));
+    QCOMPARE(quote(service, QStringLiteral("bybit-trades"))->last, 50000.0);
 
     // No longer wanted (the other venues gone): the engine stops reading its trades.
     engine.removeStream(a);
