@@ -11,8 +11,9 @@
 //   4. counters, the connection's and the stream's watchdogs, the recorders;
 //   5. data is decoded (parsed mode) in the worker's receive buffer: event time, type and
 //      sequence fields; venue notices and heartbeats go to the venue; a rollover's overlap is
-//      de-duplicated; latency, per event type and corrected, is recorded; responses are matched
-//      to their requests and kept.
+//      de-duplicated; latency, per event type and corrected, is recorded; the instruments, the
+//      order books and the last trade prices (each only where the stream has them) are fed;
+//      responses are matched to their requests and kept.
 // No allocation, lock or log per message; what is rare (a command, a state change, a parse
 // error, a response) leaves through SessionStatus and ConnectionLifecycle.
 //

@@ -14,6 +14,8 @@
 //                        backpressure (BackpressureMeter)
 //   SessionStatus        the state and the events (EventThrottle), the capture event lines
 //   SessionRecorders     the capture and flight recorders
+//   BookKeeper           the order books, on a depth stream that keeps them
+//   LastTradeKeeper      the last trade prices the cross-venue comparison asked for
 // and every venue rule (Binance, Betfair) to its VenueHandler (engine/venues/).
 //
 // A stream may hold several connections ("links"): one per shard of its subscriptions
