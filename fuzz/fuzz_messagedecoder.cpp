@@ -17,7 +17,10 @@
 // - a failure explains itself: "not valid JSON (...)" or a message naming the field;
 // - with Betfair's spec, also its nested price ladders (decodeLadders, as BookLadders reads
 //   them, both ladder shapes): every text it hands over can be read whole, nothing is read past
-//   the message and its padding, the message is left as it was, and a failure says why.
+//   the message and its padding, the message is left as it was, and a failure says why;
+// - with every spec, the trade walk (decodeTrades) by Binance's and Coinbase's TradeSpec (a
+//   trade at the root or under "data"; events[].trades[]): every text it hands over can be read
+//   whole, nothing is read past the message and its padding, the message is left as it was.
 
 #include "FuzzSupport.h"
 #include "protocol/MessageDecoder.h"
@@ -148,25 +151,58 @@ private:
     }
 };
 
-void decodeLadders(ReceiveBuffer &buffer, const char *message, std::size_t len, bool positional)
+// Copies the message into the receive buffer, poisons what lies past its padding, runs `walk`
+// over it (a padded view), and checks that the message is left as it was.
+template<typename Walk>
+void poisonedWalk(ReceiveBuffer &buffer, const char *message, std::size_t len, Walk walk)
 {
     char *data = buffer.reserve(len);
     std::memcpy(data, message, len);
     std::memset(data + len, 0, ReceiveBuffer::kPadding);
     char *const tail = data + len + ReceiveBuffer::kPadding;
     const std::size_t tailBytes = buffer.allocated() - len - ReceiveBuffer::kPadding;
+    ASAN_POISON_MEMORY_REGION(tail, tailBytes);
+    walk(MessageView{data, qsizetype(len), qsizetype(len), true});
+    ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
+    FUZZ_CHECK(std::memcmp(data, message, len) == 0, "the walk leaves the message as it was");
+}
+
+void decodeLadders(ReceiveBuffer &buffer, const char *message, std::size_t len, bool positional)
+{
     using streamscope::betfair::BetfairBookRules;
     const BetfairBookRules *rules = BetfairBookRules::forLadder(positional ? BetfairBookRules::Ladder::BestOffers
                                                                            : BetfairBookRules::Ladder::AllOffers);
     const MessageDecoder::LadderKeys keys =
         streamscope::ladderDecoderKeys(*rules->ladders()); // as BookLadders reads them
-    MessageDecoder decoder;
-    LadderReader reader;
-    ASAN_POISON_MEMORY_REGION(tail, tailBytes);
-    const bool ok = decoder.decodeLadders(MessageView{data, qsizetype(len), qsizetype(len), true}, keys, reader);
-    ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
-    FUZZ_CHECK(std::memcmp(data, message, len) == 0, "the ladder walk leaves the message as it was");
-    FUZZ_CHECK(ok || !decoder.lastError().isEmpty(), "a ladder walk's failure has a message");
+    poisonedWalk(buffer, message, len, [&](const MessageView &view) {
+        MessageDecoder decoder;
+        LadderReader reader;
+        const bool ok = decoder.decodeLadders(view, keys, reader);
+        FUZZ_CHECK(ok || !decoder.lastError().isEmpty(), "a ladder walk's failure has a message");
+    });
+}
+
+// Reads every byte of every text a trade walk hands over.
+class TradeReader final : public MessageDecoder::TradeSink {
+public:
+    void trade(std::string_view symbol, std::string_view price) override
+    {
+        for (const std::string_view text : {symbol, price})
+            for (const char c : text)
+                sum += static_cast<unsigned char>(c);
+    }
+    unsigned sum = 0;
+};
+
+void decodeTrades(ReceiveBuffer &buffer, const char *message, std::size_t len, const char *venue)
+{
+    const streamscope::TradeSpec &trades =
+        streamscope::VenueRegistry::entryOf(streamscope::Venue(venue)).decodeSpec().trades;
+    poisonedWalk(buffer, message, len, [&](const MessageView &view) {
+        MessageDecoder decoder;
+        TradeReader reader;
+        decoder.decodeTrades(view, trades, reader);
+    });
 }
 
 } // namespace
@@ -203,6 +239,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         decodeLadders(buffer, message, len, false);
         decodeLadders(buffer, message, len, true);
     }
+    decodeTrades(buffer, message, len, "binance");
+    decodeTrades(buffer, message, len, "coinbase");
 
     if (len >= MessageDecoder::kPrefixMinBytes) {
         MessageDecoder whole;

@@ -224,7 +224,7 @@ StreamId Engine::addStream(const StreamConfig &config)
     worker->addLoad(1);
     std::shared_ptr<CaptureRecorder> recorder = startRecorder(config);
     std::shared_ptr<FlightRecorder> flight = startFlight(config);
-    m_streams.insert(id, Entry{shared, worker, config, recorder, flight});
+    m_streams.insert(id, Entry{shared, worker, config, recorder, flight, {}, {}});
     m_order.append(id);
     worker->post([worker, shared, config, recorder, flight] { worker->addSession(shared, config, recorder, flight); });
     emit streamAdded(id);
@@ -281,9 +281,13 @@ bool Engine::updateStream(StreamId id, const StreamConfig &config)
     std::shared_ptr<FlightRecorder> flight = it->flight;
     // The commands asked for so far are the old session's; one asked for after this is the new one's.
     const std::uint64_t commands = shared->commands.word();
-    worker->post([worker, shared, config, id, recorder, flight, commands] {
+    const QSet<QString> lastTradeNames = it->lastTradeNames;
+    const InstrumentAliases lastTradeAliases = it->lastTradeAliases;
+    worker->post([worker, shared, config, id, recorder, flight, commands, lastTradeNames, lastTradeAliases] {
         worker->removeSession(id);
         worker->addSession(shared, config, recorder, flight, commands);
+        if (!lastTradeNames.isEmpty())
+            worker->setLastTradeInstruments(id, lastTradeNames, lastTradeAliases);
     });
     if (!sameRecording)
         finishRecorder(worker, std::move(old));
@@ -448,6 +452,17 @@ quint64 Engine::requestBookDepth(StreamId id, const QString &instrument, int lev
     EngineWorker *worker = it->worker;
     worker->post([=] { worker->copyBookDepth(id, instrument, levels, requestId); });
     return requestId;
+}
+
+void Engine::setLastTradeInstruments(StreamId id, const QSet<QString> &names, const InstrumentAliases &aliases)
+{
+    const auto it = m_streams.find(id);
+    if (it == m_streams.end())
+        return;
+    it->lastTradeNames = names;
+    it->lastTradeAliases = aliases;
+    EngineWorker *worker = it->worker;
+    worker->post([=] { worker->setLastTradeInstruments(id, names, aliases); });
 }
 
 void Engine::onBookDepth(const BookDepth &depth)

@@ -11,12 +11,14 @@
 // Signals are emitted on the Engine's thread, never once per message.
 
 #include "BookDepth.h"
+#include "InstrumentSymbol.h"
 #include "StreamConfig.h"
 #include "StreamRecords.h"
 #include "StreamSnapshot.h"
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
+#include <QtCore/QSet>
 #include <QtCore/QVector>
 
 #include <memory>
@@ -110,6 +112,13 @@ public:
     // as bookDepthReady() with the id returned here (0: no such stream, no answer comes). Only
     // what is asked for is copied: a few times a second while a ladder is shown.
     quint64 requestBookDepth(StreamId id, const QString &instrument, int levels);
+    // One instrument across venues (docs/venues.md): the instruments, as normalised names
+    // (InstrumentSymbol.h, resolved with `aliases`), whose last trade price the stream should
+    // read from its trade messages, to be shown in its snapshot's lastTrades on the next ticks.
+    // An empty set turns the reading off; an edit that replaces the stream's session keeps it.
+    // A raw stream, one with its own latency_field, or a venue whose trades are not read
+    // ignores it.
+    void setLastTradeInstruments(StreamId id, const QSet<QString> &names, const InstrumentAliases &aliases);
 
 signals:
     void bookDepthReady(const streamscope::BookDepth &depth);
@@ -125,6 +134,9 @@ private:
         StreamConfig config;                       // as added or last edited; the session keeps its own copy
         std::shared_ptr<CaptureRecorder> recorder; // null unless the stream records
         std::shared_ptr<FlightRecorder> flight;    // null unless the flight recorder is on
+        // The last trade prices wanted (setLastTradeInstruments), given again to a new session.
+        QSet<QString> lastTradeNames;
+        InstrumentAliases lastTradeAliases;
     };
     std::shared_ptr<CaptureRecorder> startRecorder(const StreamConfig &config);
     // After the worker dropped the session: the recorder writes what is left and closes.

@@ -111,6 +111,12 @@ void EngineWorker::sendRaw(StreamId id, const QString &text)
         s->sendRaw(text);
 }
 
+void EngineWorker::setLastTradeInstruments(StreamId id, const QSet<QString> &names, const InstrumentAliases &aliases)
+{
+    if (StreamSession *s = m_sessions.value(id))
+        s->setLastTradeInstruments(names, aliases);
+}
+
 void EngineWorker::copyBookDepth(StreamId id, const QString &instrument, int levels, quint64 requestId)
 {
     BookDepth depth;

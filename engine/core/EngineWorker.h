@@ -11,6 +11,7 @@
 
 #include "ThreadHandOff.h"
 #include "model/BookDepth.h"
+#include "model/InstrumentSymbol.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
 #include "protocol/MessageDecoder.h"
@@ -21,6 +22,7 @@
 
 #include <QtCore/QHash>
 #include <QtCore/QObject>
+#include <QtCore/QSet>
 
 #include <atomic>
 #include <cstdint>
@@ -73,6 +75,9 @@ public:
     // Copies the top `levels` of one of the stream's books and emits bookDepthReady (an answer
     // with found = false when the stream or its book is not there).
     void copyBookDepth(StreamId id, const QString &instrument, int levels, quint64 requestId);
+    // The instruments whose last trade price the comparison across venues wants from the
+    // stream (StreamSession::setLastTradeInstruments).
+    void setLastTradeInstruments(StreamId id, const QSet<QString> &names, const InstrumentAliases &aliases);
 
     void publish(const StreamEvent &event) override
     {

@@ -11,7 +11,7 @@ struct CrossVenueConfig {
 
     int apartBps = 50;  // "apart_bps": a venue this far from the median of the others...
     int apartForS = 10; // "apart_for_s": ...for this long without a break
-    int frozenS = 30;   // "frozen_s": a venue's mid unmoved this long while another's moved
+    int frozenS = 30;   // "frozen_s": a venue's price (mid, else last trade) unmoved this long while another's moved
 
     bool operator==(const CrossVenueConfig &) const = default;
 };

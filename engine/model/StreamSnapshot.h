@@ -9,6 +9,7 @@
 #include "FlightConfig.h"
 #include "Freshness.h"
 #include "InstrumentStatus.h"
+#include "LastTrade.h"
 #include "LatencySnapshot.h"
 #include "RecordConfig.h"
 #include "RedactedUrl.h"
@@ -104,6 +105,9 @@ struct StreamSnapshot {
     // one beyond them or by a name not taken.
     QVector<InstrumentStatus> instruments;
     quint64 instrumentsUntracked = 0;
+    // The last trade price of each instrument compared across venues (docs/venues.md, "One
+    // instrument across venues"); empty unless the stream takes part with its trades.
+    QVector<LastTrade> lastTrades;
 };
 
 } // namespace streamscope

@@ -44,6 +44,7 @@ DecodeSpec &DecodeSpec::operator=(const DecodeSpec &other)
     heartbeat = other.heartbeat;
     notice = other.notice;
     head = other.head;
+    trades = other.trades;
     m_rules = other.m_rules;
     m_readsSequence = other.m_readsSequence;
     buildIndex(); // the entries point into this copy's rules

@@ -15,6 +15,7 @@
 // Thread contract: immutable after construction; read from any thread.
 
 #include "HeadSpec.h"
+#include "TradeSpec.h"
 #include "model/StreamTypes.h"
 
 #include <QtCore/QtGlobal>
@@ -142,6 +143,9 @@ public:
     TextMarker heartbeat;
     NoticeShape notice;
     HeadSpec head;
+    // Where its trade messages carry their prices (read by a second walk, only for a stream
+    // that compares its last trade price across venues).
+    TradeSpec trades;
 
 private:
     static constexpr std::size_t kFirstChars = 128;

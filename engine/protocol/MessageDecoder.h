@@ -166,6 +166,21 @@ public:
     // three, strings or numbers; a version that is not an int64); lastError() says which.
     // Nothing is allocated.
     bool decodeLadders(const MessageView &message, const LadderKeys &keys, LadderSink &sink);
+    // Receives a trade message's trades in the order they come: each one's instrument (empty
+    // when the trade names none: the message's) and price, as the text sent (valid during the
+    // call).
+    class TradeSink {
+    public:
+        virtual void trade(std::string_view symbol, std::string_view price) = 0;
+
+    protected:
+        ~TradeSink() = default;
+    };
+    // Reads the trades of one whole padded message where `spec` (its venue's TradeSpec) says
+    // they are, and hands each that has a price to `sink`. False: not valid JSON, or a price or
+    // instrument that is not a string (or, a price, a number); the trades before it were handed
+    // over. Nothing is allocated; lastError() is not changed.
+    bool decodeTrades(const MessageView &message, const TradeSpec &spec, TradeSink &sink);
     // Whether a whole padded message is one valid JSON object, every byte of it checked
     // (simdjson's DOM parser; the walks above skip what they do not read). It allocates a parser
     // the message's size: off the hot path only (a REST snapshot kept in a capture, BookKeeper).

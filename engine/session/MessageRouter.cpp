@@ -4,6 +4,7 @@
 #include "Clock.h"
 #include "ConnectionLifecycle.h"
 #include "InstrumentWatch.h"
+#include "LastTradeKeeper.h"
 #include "Link.h"
 #include "SessionRecorders.h"
 #include "SessionStatus.h"
@@ -65,9 +66,10 @@ MessageRouter::MessageRouter(const StreamConfig &config, StreamShared &shared, M
 
 qsizetype MessageRouter::headBytes(qsizetype len) const
 {
-    // A recording, a flight recorder, a rollover's de-duplication, an inspector and order books
-    // need the whole message.
-    if (m_books || m_recorders.any() || m_rollover.overlapping() || m_shared.inspecting.load(std::memory_order_relaxed))
+    // A recording, a flight recorder, a rollover's de-duplication, an inspector, order books and
+    // last trade prices need the whole message.
+    if (m_books || m_trades || m_recorders.any() || m_rollover.overlapping()
+        || m_shared.inspecting.load(std::memory_order_relaxed))
         return 0;
     if (!m_parsed)
         return HeadScanner::kHeadBytes;
@@ -188,7 +190,8 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
         if (decodedHead)
             fields = *decodedHead;
         else
-            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap, m_instruments != nullptr);
+            ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap,
+                                  m_instruments != nullptr || m_trades != nullptr);
         if (!ok) {
             c.dataMessages.add();
             c.lastDataMs.store(nowUs / 1000);
@@ -245,6 +248,8 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             m_instruments->onData(fields.symbol);
         if (m_books)
             m_books->onData(fields, message.padded());
+        if (m_trades)
+            m_trades->onData(fields, message.padded(), m_decoder, nowUs / 1000);
     } else {
         m_shared.venue.updates.add();
     }

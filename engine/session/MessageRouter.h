@@ -11,8 +11,9 @@
 //   4. counters, the connection's and the stream's watchdogs, the recorders;
 //   5. data is decoded (parsed mode) in the worker's receive buffer: event time, type and
 //      sequence fields; venue notices and heartbeats go to the venue; a rollover's overlap is
-//      de-duplicated; latency, per event type and corrected, is recorded; responses are matched
-//      to their requests and kept.
+//      de-duplicated; latency, per event type and corrected, is recorded; the instruments, the
+//      order books and the last trade prices (each only where the stream has them) are fed;
+//      responses are matched to their requests and kept.
 // No allocation, lock or log per message; what is rare (a command, a state change, a parse
 // error, a response) leaves through SessionStatus and ConnectionLifecycle.
 //
@@ -33,6 +34,7 @@ class ConnectionLifecycle;
 class Clock;
 class EventTypeTracker;
 class InstrumentWatch;
+class LastTradeKeeper;
 class MakeBeforeBreak;
 class StallWatchdog;
 class MessageDecoder;
@@ -54,6 +56,8 @@ public:
 
     // The stream's order books (null: none): every decoded data message goes to them, whole.
     void setBooks(BookKeeper *books) { m_books = books; }
+    // The last trade prices compared across venues (null: none wanted, and nothing is read).
+    void setLastTrades(LastTradeKeeper *trades) { m_trades = trades; }
 
     // Called by Link::onMessage only (MessageRouter.cpp, where it is inlined).
     void onMessage(Link &link, ReceivedMessage &message);
@@ -84,6 +88,7 @@ private:
     BackpressureMeter &m_backpressure;
     InstrumentWatch *const m_instruments; // null: the stream's messages name no instrument
     BookKeeper *m_books = nullptr;
+    LastTradeKeeper *m_trades = nullptr;
 
     // From the configuration.
     std::string m_latencyPointer;

@@ -1,6 +1,7 @@
 #include "StreamSession.h"
 
 #include "BookKeeper.h"
+#include "LastTradeKeeper.h"
 #include "ServerTimeService.h"
 #include "model/PeerText.h"
 #include "stats/StreamShared.h"
@@ -46,6 +47,10 @@ StreamSession::~StreamSession()
     // While every part is still there: the venue may act on its connections' end.
     m_lifecycle.dropConnections();
     m_router.setBooks(nullptr);
+    m_router.setLastTrades(nullptr);
+    // Its prices go with it (a new session of the stream reads its own, if asked).
+    if (m_trades)
+        m_shared->setLastTrades({});
 }
 
 StreamId StreamSession::id() const
@@ -56,6 +61,21 @@ StreamId StreamSession::id() const
 bool StreamSession::copyBookDepth(const QString &instrument, int levels, BookDepth &out) const
 {
     return m_books && m_books->copyDepth(instrument, levels, m_clock.monotonicMs(), out);
+}
+
+void StreamSession::setLastTradeInstruments(const QSet<QString> &names, const InstrumentAliases &aliases)
+{
+    const TradeSpec &spec = m_venue->decodeSpec().trades;
+    if (m_config.mode == DecodeMode::Raw || !m_config.latencyField.isEmpty() || !spec.reads())
+        return;
+    if (!m_trades) {
+        if (names.isEmpty())
+            return;
+        m_trades = std::make_unique<LastTradeKeeper>(spec);
+    }
+    m_trades->setWanted(names, aliases);
+    // Without a wanted instrument the hot path holds no keeper: nothing is looked at.
+    m_router.setLastTrades(m_trades->wantsAny() ? m_trades.get() : nullptr);
 }
 
 void StreamSession::setRecorder(std::shared_ptr<CaptureRecorder> recorder)
@@ -78,6 +98,8 @@ void StreamSession::tick()
     m_observers.tick(now, dataSinceLastTick, m_lifecycle.unreadBytes());
     if (m_books)
         m_books->tick(now);
+    if (m_trades && m_trades->tick(now))
+        m_shared->setLastTrades(m_trades->prices());
     m_lifecycle.tick(now);
 }
 

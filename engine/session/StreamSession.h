@@ -14,6 +14,8 @@
 //                        backpressure (BackpressureMeter)
 //   SessionStatus        the state and the events (EventThrottle), the capture event lines
 //   SessionRecorders     the capture and flight recorders
+//   BookKeeper           the order books, on a depth stream that keeps them
+//   LastTradeKeeper      the last trade prices the cross-venue comparison asked for
 // and every venue rule (Binance, Betfair) to its VenueHandler (engine/venues/).
 //
 // A stream may hold several connections ("links"): one per shard of its subscriptions
@@ -42,10 +44,12 @@
 #include "SessionStatus.h"
 #include "TickObservers.h"
 #include "TransportFactory.h"
+#include "model/InstrumentSymbol.h"
 #include "model/StreamConfig.h"
 #include "venues/VenueHost.h"
 
 #include <QtCore/QObject>
+#include <QtCore/QSet>
 
 #include <memory>
 
@@ -53,6 +57,7 @@ namespace streamscope {
 
 class BookKeeper;
 struct BookDepth;
+class LastTradeKeeper;
 class CaptureRecorder;
 class FlightRecorder;
 class MessageDecoder;
@@ -95,6 +100,10 @@ public:
     // The depth ladder's copy of one book's top levels (BookKeeper::copyDepth); false when the
     // stream keeps no book of that instrument.
     bool copyBookDepth(const QString &instrument, int levels, BookDepth &out) const;
+    // The instruments (normalised names, resolved with `aliases`) whose last trade price the
+    // comparison across venues wants from this stream (LastTradeKeeper); none: nothing is read.
+    // A raw stream, or a venue whose trades the engine cannot read, ignores it.
+    void setLastTradeInstruments(const QSet<QString> &names, const InstrumentAliases &aliases);
     // Records the stream's messages and events from now on (null: stops). Its messages carry
     // the receive time the hot path reads anyway; events are recorded where they happen.
     void setRecorder(std::shared_ptr<CaptureRecorder> recorder);
@@ -150,6 +159,8 @@ private:
     MessageRouter m_router;
     // The stream's order books (docs/books.md); null when it keeps none.
     std::unique_ptr<BookKeeper> m_books;
+    // The last trade prices compared across venues; null until some are wanted.
+    std::unique_ptr<LastTradeKeeper> m_trades;
     ServerTimeService *m_serverTime = nullptr; // its network access manager serves the venue's REST calls
 };
 

@@ -112,6 +112,7 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.books = m_books;
         out.instruments = m_instruments;
         out.instrumentsUntracked = m_instrumentsUntracked;
+        out.lastTrades = m_lastTrades;
     }
     const VenueCounters &v = venue;
     out.updates = v.updates.load();

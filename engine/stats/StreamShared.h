@@ -16,6 +16,7 @@
 #include "StreamCounters.h"
 #include "model/BookStatus.h"
 #include "model/InstrumentStatus.h"
+#include "model/LastTrade.h"
 #include "model/RedactedUrl.h"
 #include "model/StreamConfig.h"
 #include "model/StreamRecords.h"
@@ -124,6 +125,13 @@ public:
         m_instruments = std::move(instruments);
         m_instrumentsUntracked = untracked;
     }
+    // The last trade prices compared across venues (session/LastTradeKeeper, on the tick when
+    // they changed).
+    void setLastTrades(QVector<LastTrade> trades)
+    {
+        QMutexLocker lock(&m_mutex);
+        m_lastTrades = std::move(trades);
+    }
     // Runs `edit` on the venue details under the mutex (low rate only).
     template<typename F>
     void editVenue(F &&edit)
@@ -163,6 +171,7 @@ private:
     QVector<BookStatus> m_books;
     QVector<InstrumentStatus> m_instruments;
     quint64 m_instrumentsUntracked = 0;
+    QVector<LastTrade> m_lastTrades;
 };
 
 } // namespace streamscope

@@ -59,7 +59,8 @@ public:
         quint64 instrumentStaleEpisodes = 0;
         QStringList instrumentsStale;
         // One instrument across venues (CrossVenueMonitor): the stream's largest deviation from
-        // the median of the other venues' mids, in bps (NaN: none compared), its instrument, and
+        // the median of the other venues' prices (mid, else last trade), in bps (NaN: none
+        // compared), its instrument, and
         // the instruments whose price froze on this stream while the others moved.
         double crossVenueBps = qQNaN();
         QString crossVenueInstrument;

@@ -1,5 +1,7 @@
 #include "AlertService.h"
 
+#include "Engine.h"
+
 #include "PeerText.h"
 #include "SecretStore.h"
 
@@ -139,7 +141,36 @@ void AlertService::setCrossVenueConfig(const CrossVenueConfig &config)
 void AlertService::updateCrossVenue(const QVector<CrossVenueMonitor::Input> &inputs, qint64 nowMs)
 {
     m_crossVenue.update(inputs, nowMs);
+    handOutLastTrades();
     emit crossVenueUpdated();
+}
+
+void AlertService::handOutLastTrades()
+{
+    if (!m_engine)
+        return;
+    const bool aliasesChanged = !(m_lastTradeAliases == m_crossVenue.aliases());
+    m_lastTradeAliases = m_crossVenue.aliases();
+    const QHash<StreamId, QSet<QString>> &wanted = m_crossVenue.lastTradeWanted();
+    // The engine's own streams only (a watched agent's are not; ids differ).
+    for (auto it = wanted.cbegin(); it != wanted.cend(); ++it) {
+        const auto told = m_lastTradesHandedOut.constFind(it.key());
+        const bool same = told == m_lastTradesHandedOut.cend() ? it->isEmpty() : *told == *it;
+        if ((same && !aliasesChanged) || !m_engine->contains(it.key()))
+            continue;
+        m_engine->setLastTradeInstruments(it.key(), *it, m_lastTradeAliases);
+        m_lastTradesHandedOut.insert(it.key(), *it);
+    }
+    // A stream no longer running reads none.
+    for (auto it = m_lastTradesHandedOut.begin(); it != m_lastTradesHandedOut.end();) {
+        if (wanted.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        if (!it->isEmpty() && m_engine->contains(it.key()))
+            m_engine->setLastTradeInstruments(it.key(), {}, m_lastTradeAliases);
+        it = m_lastTradesHandedOut.erase(it);
+    }
 }
 
 AlertMonitor::Sample AlertService::evaluate(const StreamSnapshot &s, const Figures &figures, qint64 nowMs)
@@ -166,6 +197,7 @@ void AlertService::forget(StreamId id)
     m_flight.forget(id);
     m_figures.remove(id);
     m_startedAtMs.remove(id);
+    m_lastTradesHandedOut.remove(id);
 }
 
 void AlertService::onRaised(StreamId id, const QString &stream, const QString &text, int condition)

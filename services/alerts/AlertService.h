@@ -90,7 +90,13 @@ public:
 
     // An alert that fires saves the stream's flight recorder (when it is on) and names the
     // file in its line and notification.
-    void setEngine(Engine *engine) { m_flight.setEngine(engine); }
+    // The cross-venue comparison hands the engine each of its streams' wanted last trade prices
+    // (CrossVenueMonitor::lastTradeWanted(), Engine::setLastTradeInstruments) when they change.
+    void setEngine(Engine *engine)
+    {
+        m_engine = engine;
+        m_flight.setEngine(engine);
+    }
     // Where those saves go when the flight recorder names no folder (the desktop app's
     // recording folder); empty: the current folder.
     void setFlightFallbackDir(const QString &dir) { m_flight.setFallbackDir(dir); }
@@ -123,10 +129,14 @@ private:
     };
     void onRaised(StreamId id, const QString &stream, const QString &text, int condition);
     void onCleared(StreamId id, const QString &stream, const QString &text, int condition);
+    void handOutLastTrades();
 
     AlertMonitor m_monitor;
     CrossVenueMonitor m_crossVenue;
     CrossVenueConfig m_crossVenueConfig;
+    Engine *m_engine = nullptr;
+    QHash<StreamId, QSet<QString>> m_lastTradesHandedOut; // as the engine was last told
+    InstrumentAliases m_lastTradeAliases;
     FlightAlertSaver m_flight;
     QElapsedTimer m_steady;
     Notifier *m_notifier = nullptr;

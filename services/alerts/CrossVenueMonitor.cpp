@@ -48,6 +48,27 @@ QByteArray gauge(double v)
 
 } // namespace
 
+QHash<StreamId, QSet<QString>> CrossVenueMonitor::lastTradeWanted(const QHash<StreamId, QSet<QString>> &names)
+{
+    QHash<QString, int> streams; // how many streams have each name
+    for (const QSet<QString> &own : names)
+        for (const QString &name : own)
+            ++streams[name];
+    QHash<StreamId, QSet<QString>> out;
+    for (auto it = names.cbegin(); it != names.cend(); ++it) {
+        QSet<QString> &wanted = out[it.key()];
+        if (it->isEmpty()) { // it named none yet: whatever another stream has
+            for (auto n = streams.cbegin(); n != streams.cend(); ++n)
+                wanted.insert(n.key());
+            continue;
+        }
+        for (const QString &name : *it)
+            if (streams.value(name) >= 2)
+                wanted.insert(name);
+    }
+    return out;
+}
+
 const char *crossVenueFlagName(CrossVenueFlag flag)
 {
     switch (flag) {
@@ -60,42 +81,71 @@ const char *crossVenueFlagName(CrossVenueFlag flag)
 
 void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
 {
-    // Every synced book with both sides, by normalised instrument name; one quote a stream.
+    // Every synced book with both sides and every last trade price, by normalised instrument
+    // name; one quote a stream. And every instrument name each running stream has.
     QMap<QString, QVector<CrossVenueQuote>> byInstrument;
+    QHash<StreamId, QSet<QString>> names;
     for (const Input &in : inputs) {
         const StreamSnapshot *s = in.snapshot;
         if (!s || !isRunning(s->state))
             continue;
-        for (const BookStatus &b : s->books) {
-            if (b.state != BookState::Synced || b.bestBid <= 0 || b.bestAsk <= 0)
-                continue;
-            const QString name = m_aliases.resolve(b.instrument);
-            if (name.isEmpty())
-                continue;
+        QSet<QString> &own = names[s->id];
+        const auto resolve = [&](const QString &symbol) {
+            QString name = m_aliases.resolve(symbol);
+            if (!name.isEmpty() && own.size() < kMaxInstruments * 4)
+                own.insert(name);
+            return name;
+        };
+        // The stream's quote of `name` (spelt `symbol`), made on first use; null past the bounds.
+        const auto quoteOf = [&](const QString &name, const QString &symbol) -> CrossVenueQuote * {
             auto it = byInstrument.find(name);
             if (it == byInstrument.end()) {
                 if (byInstrument.size() >= kMaxInstruments * 4)
-                    continue; // a bound on this pass's work; those with one stream go below
+                    return nullptr; // a bound on this pass's work; those with one stream go below
                 it = byInstrument.insert(name, {});
             }
             QVector<CrossVenueQuote> &quotes = *it;
-            const bool again = std::any_of(quotes.cbegin(), quotes.cend(),
-                                           [s](const CrossVenueQuote &q) { return q.stream == s->id; });
-            if (again || quotes.size() >= kMaxQuotes)
-                continue;
+            for (CrossVenueQuote &q : quotes)
+                if (q.stream == s->id)
+                    return q.symbol == symbol ? &q : nullptr; // another spelling of it: the first stands
+            if (quotes.size() >= kMaxQuotes)
+                return nullptr;
             CrossVenueQuote q;
             q.stream = s->id;
             q.streamName = s->name;
             q.venue = venueName(s->venue);
-            q.symbol = b.instrument;
-            q.bestBid = price(b.bestBid);
-            q.bestAsk = price(b.bestAsk);
-            q.mid = (q.bestBid + q.bestAsk) / 2.0;
+            q.symbol = symbol;
             q.latencyMs = in.latencyP50Ms;
             q.ageMs = s->lastDataMs > 0 ? std::max<qint64>(0, nowMs - s->lastDataMs) : -1;
             quotes.append(q);
+            return &quotes.last();
+        };
+        for (const BookStatus &b : s->books) {
+            const QString name = resolve(b.instrument);
+            if (name.isEmpty() || b.state != BookState::Synced || b.bestBid <= 0 || b.bestAsk <= 0)
+                continue;
+            if (CrossVenueQuote *q = quoteOf(name, b.instrument)) {
+                q->bestBid = price(b.bestBid);
+                q->bestAsk = price(b.bestAsk);
+                q->mid = (q->bestBid + q->bestAsk) / 2.0;
+            }
+        }
+        for (const InstrumentStatus &i : s->instruments)
+            resolve(i.instrument);
+        for (const LastTrade &t : s->lastTrades) {
+            const QString name = resolve(t.instrument);
+            if (name.isEmpty() || t.price <= 0)
+                continue;
+            if (CrossVenueQuote *q = quoteOf(name, t.instrument)) {
+                q->last = price(t.price);
+                q->lastAgeMs = t.receivedMs > 0 ? std::max<qint64>(0, nowMs - t.receivedMs) : -1;
+            }
         }
     }
+    for (auto it = byInstrument.begin(); it != byInstrument.end(); ++it)
+        for (CrossVenueQuote &q : *it)
+            q.byLast = !std::isfinite(q.mid);
+    m_lastTradeWanted = lastTradeWanted(names);
 
     QVector<CrossVenueInstrument> result;
     QHash<QString, History> history;
@@ -109,17 +159,17 @@ void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
         inst.instrument = it.key();
         std::vector<double> mids;
         for (const CrossVenueQuote &q : quotes)
-            mids.push_back(q.mid);
+            mids.push_back(q.price());
         inst.medianMid = median(mids);
         const auto [lo, hi] = std::minmax_element(mids.begin(), mids.end());
         inst.spreadBps = inst.medianMid > 0 ? (*hi - *lo) / inst.medianMid * 1e4 : qQNaN();
 
-        // First each quote's own history (when its mid last moved), then the flags, which look at
-        // the others' moves.
+        // First each quote's own history (when its price last moved), then the flags, which look
+        // at the others' moves.
         for (CrossVenueQuote &q : quotes) {
             History h = m_history.value(key(inst.instrument, q.stream));
-            if (!h.seen || h.mid != q.mid) {
-                h.mid = q.mid;
+            if (!h.seen || h.mid != q.price()) {
+                h.mid = q.price();
                 h.midChangedAtMs = nowMs;
                 h.seen = true;
             }
@@ -129,15 +179,20 @@ void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
         for (int i = 0; i < quotes.size(); ++i) {
             CrossVenueQuote &q = quotes[i];
             std::vector<double> others;
+            std::vector<double> otherLasts;
             bool othersMoved = false;
             for (int j = 0; j < quotes.size(); ++j) {
                 if (j == i)
                     continue;
-                others.push_back(quotes[j].mid);
+                others.push_back(quotes[j].price());
+                if (std::isfinite(quotes[j].last))
+                    otherLasts.push_back(quotes[j].last);
                 othersMoved = othersMoved || quotes[j].unchangedMs < m_settings.frozenMs;
             }
             const double ref = median(others);
-            q.deviationBps = ref > 0 ? (q.mid - ref) / ref * 1e4 : qQNaN();
+            q.deviationBps = ref > 0 ? (q.price() - ref) / ref * 1e4 : qQNaN();
+            const double lastRef = median(otherLasts);
+            q.lastDeviationBps = lastRef > 0 && std::isfinite(q.last) ? (q.last - lastRef) / lastRef * 1e4 : qQNaN();
             History &h = history[key(inst.instrument, q.stream)];
             const bool apartNow = std::isfinite(q.deviationBps) && std::abs(q.deviationBps) > m_settings.apartBps;
             if (!apartNow)
@@ -187,6 +242,10 @@ QJsonArray CrossVenueMonitor::toJson() const
                 {QStringLiteral("mid"), number(q.mid)},
                 {QStringLiteral("best_bid"), number(q.bestBid)},
                 {QStringLiteral("best_ask"), number(q.bestAsk)},
+                {QStringLiteral("last"), number(q.last)},
+                {QStringLiteral("last_age_ms"), q.lastAgeMs >= 0 ? QJsonValue(q.lastAgeMs) : QJsonValue()},
+                {QStringLiteral("last_deviation_bps"), number(q.lastDeviationBps)},
+                {QStringLiteral("compared_by"), q.byLast ? QStringLiteral("last") : QStringLiteral("mid")},
                 {QStringLiteral("latency_ms"), number(q.latencyMs)},
                 {QStringLiteral("age_ms"), q.ageMs >= 0 ? QJsonValue(q.ageMs) : QJsonValue()},
                 {QStringLiteral("deviation_bps"), number(q.deviationBps)},
@@ -209,8 +268,8 @@ QByteArray CrossVenueMonitor::renderMetrics() const
         return {}; // no instrument shared by two streams: no family at all
     QByteArray out;
     out += "# TYPE streamscope_cross_venue_spread_bps gauge\n"
-           "# HELP streamscope_cross_venue_spread_bps Highest minus lowest mid of an instrument over its venues, "
-           "in basis points of their median.\n";
+           "# HELP streamscope_cross_venue_spread_bps Highest minus lowest price (mid, else last trade) of an "
+           "instrument over its venues, in basis points of their median.\n";
     for (const CrossVenueInstrument &inst : m_instruments)
         out += "streamscope_cross_venue_spread_bps{instrument=\"" + label(inst.instrument) + "\"} "
             + gauge(inst.spreadBps) + '\n';
@@ -220,10 +279,12 @@ QByteArray CrossVenueMonitor::renderMetrics() const
         double (*value)(const CrossVenueQuote &);
     };
     static const Family kFamilies[] = {
-        {"streamscope_cross_venue_mid", "The stream's mid price of the instrument ((best bid + best ask) / 2).",
+        {"streamscope_cross_venue_mid",
+         "The stream's mid price of the instrument ((best bid + best ask) / 2); NaN without a synced book.",
          [](const CrossVenueQuote &q) { return q.mid; }},
         {"streamscope_cross_venue_deviation_bps",
-         "The stream's mid minus the median of the other venues' mids, in basis points of that median.",
+         "The stream's price (its mid, else its last trade) minus the median of the other venues' prices, in "
+         "basis points of that median.",
          [](const CrossVenueQuote &q) { return q.deviationBps; }},
         {"streamscope_cross_venue_flagged",
          "1 while the stream is flagged for the instrument (apart from the others, or its price frozen).",
@@ -236,6 +297,17 @@ QByteArray CrossVenueMonitor::renderMetrics() const
                 out += QByteArray(f.name) + "{instrument=\"" + label(inst.instrument) + "\",stream=\""
                     + label(q.streamName) + "\"} " + gauge(f.value(q)) + '\n';
     }
+    // The last trade price: a series only for a stream that sent a trade of the instrument.
+    QByteArray lasts;
+    for (const CrossVenueInstrument &inst : m_instruments)
+        for (const CrossVenueQuote &q : inst.quotes)
+            if (std::isfinite(q.last))
+                lasts += "streamscope_cross_venue_last{instrument=\"" + label(inst.instrument) + "\",stream=\""
+                    + label(q.streamName) + "\"} " + gauge(q.last) + '\n';
+    if (!lasts.isEmpty())
+        out += "# TYPE streamscope_cross_venue_last gauge\n"
+               "# HELP streamscope_cross_venue_last The stream's last trade price of the instrument.\n"
+            + lasts;
     return out;
 }
 

@@ -263,7 +263,9 @@ private slots:
         const QJsonObject binance = venues[0].toObject(); // by stream name
         QCOMPARE(binance.value(QStringLiteral("stream")).toString(), QStringLiteral("binance-books"));
         QCOMPARE(binance.value(QStringLiteral("mid")).toDouble(), 101.0);
-        QVERIFY(!binance.contains(QStringLiteral("last")));                 // no trade price is read
+        QVERIFY(binance.value(QStringLiteral("last")).isNull()); // no trade yet
+        QVERIFY(binance.value(QStringLiteral("last_deviation_bps")).isNull());
+        QCOMPARE(binance.value(QStringLiteral("compared_by")).toString(), QStringLiteral("mid"));
         QCOMPARE(binance.value(QStringLiteral("flagged")).toBool(), false); // apartForMs is 10 s
         QVERIFY(std::abs(binance.value(QStringLiteral("deviation_bps")).toDouble() - 100.0) < 1e-6);
         QVERIFY(metricsWhileApart.contains(
@@ -271,7 +273,117 @@ private slots:
         QVERIFY(metricsWhileApart.contains(
             "streamscope_cross_venue_flagged{instrument=\"BTC-USDT\",stream=\"okx-books\"} 0\n"));
         QVERIFY(metricsWhileApart.contains("# TYPE streamscope_cross_venue_spread_bps gauge\n"));
+        QVERIFY(!metricsWhileApart.contains("streamscope_cross_venue_last"));  // no trade: no series
         QVERIFY(!AlertService().renderMetrics(false).contains("cross_venue")); // nothing compared: no family
+    }
+
+    // A venue with trades and no book takes part with its last trade price; a venue with both is
+    // compared by its mid and shows its last beside it, with the last's own deviation.
+    void lastTradePrices()
+    {
+        CrossVenueMonitor m;
+        m.setSettings({.apartBps = 50, .apartForMs = 3000, .frozenMs = 5000});
+        QVector<StreamSnapshot> s = threeVenues(100.0, 100.0, kStartMs);
+        s[0].lastTrades = {LastTrade{QStringLiteral("BTC-USDT"), units(100.2), 7, kStartMs - 300}};
+        StreamSnapshot trades;
+        trades.id = 4;
+        trades.name = QStringLiteral("hl-trades");
+        trades.venue = venueFromName(QLatin1String("hyperliquid"));
+        trades.state = StreamState::Live;
+        trades.lastDataMs = kStartMs - 100;
+        trades.instruments = {InstrumentStatus{QStringLiteral("BTC"), 9}};
+        trades.lastTrades = {LastTrade{QStringLiteral("BTC"), units(99.0), 9, kStartMs - 100}};
+        s.append(trades);
+        m.setAliases(InstrumentAliases(QMap<QString, QString>{{QStringLiteral("BTC"), QStringLiteral("BTC-USDT")}}));
+        m.update(inputs(s), kStartMs);
+        QCOMPARE(m.instruments().size(), 1);
+        QCOMPARE(m.instruments()[0].quotes.size(), 4);
+        const CrossVenueQuote *hl = quote(m, QStringLiteral("hl-trades"));
+        QVERIFY(hl);
+        QVERIFY(hl->byLast);
+        QVERIFY(std::isnan(hl->mid));
+        QCOMPARE(hl->last, 99.0);
+        QCOMPARE(hl->lastAgeMs, qint64(100));
+        QVERIFY(std::abs(hl->deviationBps + 100.0) < 1e-6);      // 99 against the others' mids of 100
+        QVERIFY(std::abs(hl->lastDeviationBps + 119.76) < 0.01); // 99 against okx's last of 100.2
+        const CrossVenueQuote *okx = quote(m, QStringLiteral("okx-books"));
+        QVERIFY(!okx->byLast);
+        QCOMPARE(okx->last, 100.2);
+        QCOMPARE(okx->price(), 100.0);
+        QVERIFY(std::abs(okx->deviationBps) < 1e-6); // by its mid
+        QVERIFY(std::isnan(quote(m, QStringLiteral("bybit-books"))->last));
+        QVERIFY(std::isnan(quote(m, QStringLiteral("bybit-books"))->lastDeviationBps));
+        QCOMPARE(m.instruments()[0].medianMid, 100.0);
+        QVERIFY(std::abs(m.instruments()[0].spreadBps - 100.0) < 1e-6); // 99 .. 100
+
+        // Apart by its last, after its time.
+        for (qint64 t = 1000; t <= 3000; t += 1000) {
+            s[3].lastTrades[0].price = units(99.0 + double(t) / 1e6); // it moves: not frozen
+            m.update(inputs(s), kStartMs + t);
+        }
+        QCOMPARE(quote(m, QStringLiteral("hl-trades"))->flag, CrossVenueFlag::Apart);
+
+        // Frozen by its last while the books move.
+        s[3].lastTrades[0].price = units(100.0);
+        for (qint64 t = 4000; t <= 10000; t += 1000) {
+            const double mid = 100.0 + double(t) / 1e6;
+            for (int i = 0; i < 3; ++i) {
+                s[i].books[0].bestBid = units(mid - 0.5);
+                s[i].books[0].bestAsk = units(mid + 0.5);
+            }
+            m.update(inputs(s), kStartMs + t);
+        }
+        QCOMPARE(quote(m, QStringLiteral("hl-trades"))->flag, CrossVenueFlag::Frozen);
+        QCOMPARE(quote(m, QStringLiteral("okx-books"))->flag, CrossVenueFlag::None);
+
+        const QJsonObject okxJson = [&] {
+            for (const QJsonValue v : m.toJson()[0].toObject().value(QStringLiteral("venues")).toArray())
+                if (v.toObject().value(QStringLiteral("stream")).toString() == QStringLiteral("hl-trades"))
+                    return v.toObject();
+            return QJsonObject();
+        }();
+        QVERIFY(okxJson.value(QStringLiteral("mid")).isNull());
+        QCOMPARE(okxJson.value(QStringLiteral("last")).toDouble(), 100.0);
+        QCOMPARE(okxJson.value(QStringLiteral("compared_by")).toString(), QStringLiteral("last"));
+        QCOMPARE(okxJson.value(QStringLiteral("reason")).toString(), QStringLiteral("frozen"));
+        const QByteArray metrics = m.renderMetrics();
+        QVERIFY(metrics.contains("# TYPE streamscope_cross_venue_last gauge\n"));
+        QVERIFY(metrics.contains("streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"hl-trades\"} 100\n"));
+        QVERIFY(metrics.contains("streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"okx-books\"} 100.2\n"));
+        QVERIFY(!metrics.contains("streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"bybit-books\"}"));
+        QVERIFY(metrics.contains("streamscope_cross_venue_mid{instrument=\"BTC-USDT\",stream=\"hl-trades\"} NaN\n"));
+    }
+
+    // Which last trade prices each stream should read: its instruments that another stream has;
+    // everything others have while it has named none; nothing for a stream alone with its own.
+    void lastTradeWanted()
+    {
+        CrossVenueMonitor m;
+        QVector<StreamSnapshot> s = threeVenues(100.0, 100.0, kStartMs);
+        s[2].books[0].state = BookState::Syncing; // still counts as having the instrument
+        StreamSnapshot eth;
+        eth.id = 5;
+        eth.name = QStringLiteral("eth-trades");
+        eth.state = StreamState::Live;
+        eth.instruments = {InstrumentStatus{QStringLiteral("ETHUSDT"), 3}};
+        StreamSnapshot unnamed;
+        unnamed.id = 6;
+        unnamed.name = QStringLiteral("coinbase-trades");
+        unnamed.state = StreamState::Live;
+        StreamSnapshot stopped = eth;
+        stopped.id = 7;
+        stopped.state = StreamState::Stopped;
+        s << eth << unnamed << stopped;
+        m.update(inputs(s), kStartMs);
+        const QHash<StreamId, QSet<QString>> &w = m.lastTradeWanted();
+        const QSet<QString> btc{QStringLiteral("BTC-USDT")};
+        QCOMPARE(w.value(1), btc);
+        QCOMPARE(w.value(2), btc);
+        QCOMPARE(w.value(3), btc);
+        QVERIFY(w.contains(5));
+        QVERIFY(w.value(5).isEmpty()); // ETH is its alone
+        QCOMPARE(w.value(6), (QSet<QString>{QStringLiteral("BTC-USDT"), QStringLiteral("ETH-USDT")}));
+        QVERIFY(!w.contains(7)); // not running
     }
 
     void alertServiceFrozen()

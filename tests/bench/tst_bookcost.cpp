@@ -9,6 +9,7 @@
 // folder may not include (scripts/check-layering.sh).
 
 #include "../venues/StreamBooksRig.h"
+#include "MedianNs.h"
 #include "book/BookSync.h"
 #include "venues/binance/BinanceBookRules.h"
 #include "venues/bybit/BybitBookRules.h"
@@ -16,34 +17,12 @@
 #include "venues/okx/OkxBookRules.h"
 
 #include <algorithm>
-#include <chrono>
 
 using namespace streamscope;
 using namespace streamscope::book;
 using namespace streamscope::testing;
 
 namespace {
-
-constexpr int kBatches = 201;
-constexpr int kPerBatch = 1000;
-
-// The median over kBatches of the ns one call of `step(i)` takes, i counting on across batches.
-template<typename Step>
-double medianNs(Step step)
-{
-    std::vector<double> samples;
-    samples.reserve(kBatches);
-    std::int64_t i = 0;
-    for (int b = 0; b < kBatches; ++b) {
-        const auto start = std::chrono::steady_clock::now();
-        for (int k = 0; k < kPerBatch; ++k)
-            step(i++);
-        const auto ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-        samples.push_back(ns / kPerBatch);
-    }
-    std::nth_element(samples.begin(), samples.begin() + kBatches / 2, samples.end());
-    return samples[kBatches / 2];
-}
 
 std::vector<LevelChange> ladder(int perSide, Fixed mid, Fixed tick, int places = 1)
 {

@@ -5,7 +5,9 @@
 // OKX's shape ("books", {"arg":..,"action":"snapshot","data":[..]}) or Bybit's
 // ("orderbook.50.X", {"type":"snapshot","data":{..}}), to every connection when asked to
 // (setMid()) and whenever a client sends anything (its subscribe request). A book is two levels a
-// side around its mid: mid ∓ halfSpread, mid ∓ 2 × halfSpread.
+// side around its mid: mid ∓ halfSpread, mid ∓ 2 × halfSpread. Trades, in the same venue's
+// shape (OKX "trades", Bybit "publicTrade.X"), go every few milliseconds at the price
+// setTradePrice() gave to every connection that asked for trades (a request that names them).
 //
 // Thread contract: the test's thread; its event loop must run.
 
@@ -13,6 +15,8 @@
 
 #include <QtCore/QDateTime>
 #include <QtCore/QMap>
+#include <QtCore/QPointer>
+#include <QtCore/QTimer>
 
 namespace streamscope::testing {
 
@@ -22,7 +26,9 @@ public:
 
     explicit SnapshotVenueServer(Shape shape)
         : m_shape(shape)
-        , m_venue(QStringLiteral("venue"), [this](QWebSocket *, const QString &) {
+        , m_venue(QStringLiteral("venue"), [this](QWebSocket *s, const QString &text) {
+            if (text.contains(QLatin1String("rade")) && !m_tradeSockets.contains(s))
+                m_tradeSockets.append(s);
             for (auto it = m_mids.cbegin(); it != m_mids.cend(); ++it)
                 send(it.key());
         })
@@ -39,7 +45,41 @@ public:
         send(symbol);
     }
 
+    // Trades of the instrument at `price` from now on, one every `everyMs`.
+    void setTradePrice(const QString &symbol, double price, int everyMs = 100)
+    {
+        m_trades[symbol] = price;
+        if (!m_tradeTimer.isActive()) {
+            QObject::connect(&m_tradeTimer, &QTimer::timeout, &m_context, [this] {
+                for (auto it = m_trades.cbegin(); it != m_trades.cend(); ++it)
+                    sendTrade(it.key(), it.value());
+            });
+            m_tradeTimer.start(everyMs);
+        }
+    }
+
 private:
+    void sendTrade(const QString &symbol, double price)
+    {
+        ++m_seq;
+        const QString px = QString::number(price, 'f', 2);
+        const QString ts = QString::number(QDateTime::currentMSecsSinceEpoch());
+        const QString message = m_shape == Shape::Okx
+            ? QStringLiteral(R"({"arg":{"channel":"trades","instId":"%1"},"data":[{"instId":"%1","tradeId":"%2",)"
+                             R"("px":"%3","sz":"0.1","side":"buy","ts":"%4"}]})")
+                  .arg(symbol)
+                  .arg(m_seq)
+                  .arg(px, ts)
+            : QStringLiteral(R"({"topic":"publicTrade.%1","type":"snapshot","ts":%2,"data":[{"T":%2,"s":"%1",)"
+                             R"("S":"Buy","v":"0.001","p":"%3","L":"PlusTick","i":"t%4","BT":false}]})")
+                  .arg(symbol, ts, px)
+                  .arg(m_seq);
+        for (const QPointer<QWebSocket> &s : m_tradeSockets) {
+            if (s)
+                s->sendTextMessage(message);
+        }
+    }
+
     void send(const QString &symbol)
     {
         const auto [mid, half] = m_mids.value(symbol);
@@ -68,6 +108,10 @@ private:
     }
 
     Shape m_shape;
+    QObject m_context;
+    QList<QPointer<QWebSocket>> m_tradeSockets;
+    QTimer m_tradeTimer;
+    QMap<QString, double> m_trades;
     QMap<QString, std::pair<double, double>> m_mids;
     qint64 m_seq = 0;
     LoopbackVenue m_venue; // last: it goes first

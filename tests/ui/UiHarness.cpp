@@ -360,12 +360,13 @@ private:
 
 // The `crossvenue` scene's other venues: the book scene's instruments on an OKX-like and a
 // Bybit-like venue, their mids near the Binance-like venue's (which stay put), moving a little
-// every second; the Bybit-like venue's BTC about 90 bps above.
+// every second; the Bybit-like venue's BTC about 90 bps above. The OKX-like venue sends its
+// trades too, and a second OKX-like venue only trades (no book), near the mids.
 class CrossVenueScene {
 public:
     bool start()
     {
-        if (!m_okx.listen() || !m_bybit.listen())
+        if (!m_okx.listen() || !m_bybit.listen() || !m_trades.listen())
             return false;
         step();
         QObject::connect(&m_timer, &QTimer::timeout, [this] { step(); });
@@ -382,11 +383,17 @@ public:
         bybit.name = QStringLiteral("bybit-books");
         bybit.venue = Venue("bybit");
         bybit.url = m_bybit.url();
+        StreamConfig trades;
+        trades.name = QStringLiteral("okx-trades");
+        trades.venue = Venue("okx");
+        trades.url = m_trades.url();
         for (const Pair &p : kPairs) {
             okx.subscribe << QStringLiteral("books:%1-USDT").arg(QLatin1String(p.base));
+            okx.subscribe << QStringLiteral("trades:%1-USDT").arg(QLatin1String(p.base));
             bybit.subscribe << QStringLiteral("orderbook.50:%1USDT").arg(QLatin1String(p.base));
+            trades.subscribe << QStringLiteral("trades:%1-USDT").arg(QLatin1String(p.base));
         }
-        return {okx, bybit};
+        return {okx, bybit, trades};
     }
 
 private:
@@ -404,11 +411,14 @@ private:
             m_okx.setMid(base + QStringLiteral("-USDT"), p.mid + jitter(m_rng) * p.tick, p.tick);
             const double away = base == QLatin1String("BTC") ? p.mid * 0.009 : 0.0;
             m_bybit.setMid(base + QStringLiteral("USDT"), p.mid + away + jitter(m_rng) * p.tick, p.tick);
+            m_okx.setTradePrice(base + QStringLiteral("-USDT"), p.mid + jitter(m_rng) * p.tick, 250);
+            m_trades.setTradePrice(base + QStringLiteral("-USDT"), p.mid + jitter(m_rng) * p.tick, 250);
         }
     }
 
     testing::SnapshotVenueServer m_okx{testing::SnapshotVenueServer::Shape::Okx};
     testing::SnapshotVenueServer m_bybit{testing::SnapshotVenueServer::Shape::Bybit};
+    testing::SnapshotVenueServer m_trades{testing::SnapshotVenueServer::Shape::Okx};
     std::mt19937_64 m_rng{20261202};
     QTimer m_timer;
 };

@@ -119,6 +119,43 @@ private slots:
         QCOMPARE(pane.summary()->text(), QStringLiteral("2 instruments across venues; 1 row flagged"));
     }
 
+    // The Last column: a venue's last trade price beside its mid, "–" before its first trade; a
+    // venue with trades and no book has a row of its own, compared by its last.
+    void showsTheLastTrade()
+    {
+        AlertService service;
+        CrossVenuePane pane(&service);
+        QAbstractItemModelTester tester(pane.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const CrossVenueModel *m = pane.model();
+        QCOMPARE(m->headerData(CrossVenueModel::ColLast, Qt::Horizontal).toString(), QStringLiteral("Last"));
+        QCOMPARE(m->headerData(CrossVenueModel::ColLastDeviation, Qt::Horizontal).toString(), QStringLiteral("Last Δ"));
+        QVector<StreamSnapshot> s = venues(100.0, kStartMs);
+        s[0].lastTrades = {
+            LastTrade{QStringLiteral("BTC-USDT"), std::llround(100.25 * double(kDepthUnit)), 3, kStartMs - 100}};
+        StreamSnapshot trades;
+        trades.id = 6;
+        trades.name = QStringLiteral("hl-trades");
+        trades.venue = venueFromName(QLatin1String("hyperliquid"));
+        trades.state = StreamState::Live;
+        trades.lastDataMs = kStartMs - 100;
+        trades.lastTrades = {
+            LastTrade{QStringLiteral("BTCUSDT"), std::llround(99.0 * double(kDepthUnit)), 5, kStartMs - 100}};
+        s.append(trades);
+        service.evaluate(s, kStartMs, 0);
+        QCOMPARE(m->rowCount(), 4);
+        // Rows by stream name: binance-books, bybit-books, hl-trades, okx-books.
+        QCOMPARE(cell(m, 0, CrossVenueModel::ColLast), QStringLiteral("–"));
+        QCOMPARE(cell(m, 0, CrossVenueModel::ColLastDeviation), QStringLiteral("–"));
+        QCOMPARE(cell(m, 2, CrossVenueModel::ColStream), QStringLiteral("hl-trades"));
+        QCOMPARE(cell(m, 2, CrossVenueModel::ColMid), QStringLiteral("–"));
+        QCOMPARE(cell(m, 2, CrossVenueModel::ColLast), QStringLiteral("99"));
+        QCOMPARE(cell(m, 2, CrossVenueModel::ColDeviation), QStringLiteral("-100.0"));
+        QCOMPARE(cell(m, 2, CrossVenueModel::ColLastDeviation), QStringLiteral("-124.7"));
+        QCOMPARE(cell(m, 3, CrossVenueModel::ColLast), QStringLiteral("100.25"));
+        QCOMPARE(cell(m, 3, CrossVenueModel::ColMid), QStringLiteral("100"));
+        QCOMPARE(m->data(m->index(2, CrossVenueModel::ColLast), CrossVenueModel::SortRole).toDouble(), 99.0);
+    }
+
     void aliasDialogEdits()
     {
         InstrumentAliasDialog dialog(InstrumentAliases({{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")}}));

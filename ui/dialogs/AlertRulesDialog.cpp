@@ -86,12 +86,13 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     m_crossVenueBps->setDecimals(1);
     m_crossVenueBps->setSuffix(tr(" bps"));
     m_crossVenueBps->setSpecialValueText(tr("off"));
-    m_crossVenueBps->setToolTip(tr("The stream's mid is this far from the median of the other venues' mids of the "
-                                   "same instrument (cross_venue_bps; docs/venues.md)"));
+    m_crossVenueBps->setToolTip(tr("The stream's price (its mid, else its last trade) is this far from the median "
+                                   "of the other venues' prices of the same instrument (cross_venue_bps; "
+                                   "docs/venues.md)"));
     m_crossVenueFrozen = new QCheckBox(tr("when its price &freezes while other venues move"));
     m_crossVenueFrozen->setObjectName(QStringLiteral("crossVenueFrozen"));
-    m_crossVenueFrozen->setToolTip(tr("The stream's mid has not moved for 30 s while another venue's mid of the same "
-                                      "instrument moved (cross_venue_frozen)"));
+    m_crossVenueFrozen->setToolTip(tr("The stream's price (mid, else last trade) has not moved for 30 s while another "
+                                      "venue's price of the same instrument moved (cross_venue_frozen)"));
     m_for = new QSpinBox;
     m_for->setObjectName(QStringLiteral("forS"));
     m_for->setRange(0, AlertRule::kMaxHysteresisS);

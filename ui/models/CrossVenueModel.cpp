@@ -24,6 +24,8 @@ QString bpsText(double v, bool sign)
 {
     if (!std::isfinite(v))
         return QStringLiteral("–");
+    if (std::abs(v) < 0.05)
+        v = 0.0; // no "-0.0"
     return (sign && v > 0 ? QStringLiteral("+") : QString()) + QString::number(v, 'f', 1);
 }
 
@@ -55,9 +57,11 @@ QVariant CrossVenueModel::headerData(int section, Qt::Orientation orientation, i
         case ColVenue: return tr("Venue");
         case ColSymbol: return tr("Symbol");
         case ColMid: return tr("Mid");
+        case ColLast: return tr("Last");
         case ColBid: return tr("Bid");
         case ColAsk: return tr("Ask");
         case ColDeviation: return tr("Δ bps");
+        case ColLastDeviation: return tr("Last Δ");
         case ColSpread: return tr("Spread bps");
         case ColLatency: return tr("p50");
         case ColAge: return tr("Age");
@@ -67,9 +71,17 @@ QVariant CrossVenueModel::headerData(int section, Qt::Orientation orientation, i
     }
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case ColDeviation: return tr("The stream's mid minus the median of the other venues' mids, in basis points");
+        case ColLast: return tr("The price of the stream's last trade of the instrument");
+        case ColDeviation:
+            return tr("The stream's price (its mid; its last trade without a book) minus the median of the other "
+                      "venues' prices, in basis points");
+        case ColLastDeviation:
+            return tr("The stream's last trade price minus the median of the other venues' last trade prices, in "
+                      "basis points");
         case ColLatency: return tr("The stream's latency p50 over the last seconds");
-        case ColSpread: return tr("Highest minus lowest mid over the venues, in basis points of their median");
+        case ColSpread:
+            return tr("Highest minus lowest price (mid, else last trade) over the venues, in basis points of their "
+                      "median");
         case ColAge: return tr("Since the stream's last data message");
         case ColFlag:
             return tr("apart: far from the other venues' median for a while; frozen: its price stopped while "
@@ -101,9 +113,11 @@ QVariant CrossVenueModel::data(const QModelIndex &index, int role) const
         case ColVenue: return q.venue;
         case ColSymbol: return q.symbol;
         case ColMid: return q.mid;
+        case ColLast: return q.last;
         case ColBid: return q.bestBid;
         case ColAsk: return q.bestAsk;
         case ColDeviation: return q.deviationBps;
+        case ColLastDeviation: return q.lastDeviationBps;
         case ColSpread: return row.instrument->spreadBps;
         case ColLatency: return q.latencyMs;
         case ColAge: return q.ageMs;
@@ -119,9 +133,11 @@ QVariant CrossVenueModel::data(const QModelIndex &index, int role) const
     case ColVenue: return q.venue;
     case ColSymbol: return peerText(q.symbol);
     case ColMid: return priceText(q.mid);
+    case ColLast: return priceText(q.last);
     case ColBid: return priceText(q.bestBid);
     case ColAsk: return priceText(q.bestAsk);
     case ColDeviation: return bpsText(q.deviationBps, true);
+    case ColLastDeviation: return bpsText(q.lastDeviationBps, true);
     case ColSpread: return row.first ? bpsText(row.instrument->spreadBps, false) : QString();
     case ColLatency: return alerts::formatLatencyMs(q.latencyMs);
     case ColAge: return q.ageMs < 0 ? QStringLiteral("–") : alerts::formatAgeMs(q.ageMs);

@@ -1,11 +1,13 @@
 #pragma once
 
 // The Cross-venue pane's rows (docs/user-guide.md, "Cross-venue"): one instrument across the
-// venues that keep its order book, one row per instrument and stream, grouped by instrument.
-// Columns: the instrument (its normalised name, on the group's first row), the stream and its
-// venue, the venue's own spelling, mid, best bid and ask, the deviation from the median of the
-// other venues (bps), the spread between the venues (bps, the group's first row), latency p50,
-// age of the last data message, and the flag ("apart", "frozen"). A flagged row's cells carry
+// venues that keep its order book or send its trades, one row per instrument and stream, grouped
+// by instrument. Columns: the instrument (its normalised name, on the group's first row), the
+// stream and its venue, the venue's own spelling, mid, last trade price, best bid and ask, the
+// deviation of its price (mid, else last) from the median of the other venues' (bps), the
+// deviation of its last from the others' lasts (bps), the spread between the venues (bps, the
+// group's first row), latency p50, age of the last data message, and the flag ("apart",
+// "frozen"). A flagged row's cells carry
 // FlaggedRole and are drawn with a warning background.
 //
 // Fed once a second from alerts::CrossVenueMonitor (AlertService::crossVenueUpdated): the rows
@@ -29,9 +31,11 @@ public:
         ColVenue,
         ColSymbol,
         ColMid,
+        ColLast,
         ColBid,
         ColAsk,
         ColDeviation,
+        ColLastDeviation,
         ColSpread,
         ColLatency,
         ColAge,

@@ -57,8 +57,9 @@ void CrossVenuePane::refresh()
         m_model->setInstruments(m_service->crossVenue().instruments());
     const int n = m_model->instrumentCount();
     if (n == 0) {
-        m_summary->setText(tr("No instrument is kept by two venues yet: add depth streams of the same instrument on "
-                              "different venues (their order books give each venue's mid)."));
+        m_summary->setText(tr("No instrument is kept by two venues yet: add depth or trade streams of the same "
+                              "instrument on different venues (their order books give each venue's mid, their "
+                              "trades its last price)."));
         return;
     }
     const int flagged = m_model->flaggedCount();

@@ -1,8 +1,9 @@
 #pragma once
 
 // The Cross-venue pane (docs/user-guide.md, "Cross-venue"): one instrument across venues, side
-// by side: every instrument that two or more streams keep a synced order book of, a row per
-// stream with its mid, best bid and ask, deviation from the median of the other venues, the
+// by side: every instrument that two or more streams have a price of (a synced order book, or
+// trades), a row per stream with its mid, last trade price, best bid and ask, deviations from the
+// median of the other venues, the
 // spread between the venues, latency and age, flagged rows marked (CrossVenueModel). Above the
 // table a summary line; "Aliases…" edits the user's instrument mapping
 // (InstrumentAliasDialog), which applies at the next comparison and marks the workspace

@@ -16,6 +16,8 @@ const DecodeSpec &decodeSpec()
         DecodeSpec s(depthStreamRules());
         useDepthStreamConventions(s);
         // {"stream":"!serverShutdown": '!' (byte 11) starts only the all-market streams' names.
+        // aggTrade and trade: the price "p" of the event, under "data" on a combined stream.
+        s.trades = {.eventTypes = {"aggTrade", "trade"}, .event = "data", .price = "p"};
         s.notice = {.eventType = "serverShutdown", .rawPrefix = R"({"stream":"!serverShutdown")", .rawProbe = 11};
         return s;
     }();

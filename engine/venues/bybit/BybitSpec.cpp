@@ -30,6 +30,8 @@ const DecodeSpec &decodeSpec()
         s.timeUnit = LatencyUnit::Milliseconds;
         // data.u follows a book's levels: a prefix would never hold it.
         s.prefixDecode = false;
+        // publicTrade.<symbol>: data[] of {"s":..,"p":..,..}, oldest first.
+        s.trades = {.eventTypes = {"publicTrade."}, .event = "data", .price = "p", .symbol = "s"};
         s.head.dataKeys = {"topic"};
         s.head.keyedKinds = {
             HeadSpec::KeyedKind{.key = "ret_msg", .value = "pong", .kind = MessageKind::Pong},

@@ -25,6 +25,15 @@ const DecodeSpec &decodeSpec()
             {.key = "product_id", .role = FieldRole::Symbol, .scopes = kEventScope},
         };
         s.timeUnit = LatencyUnit::Microseconds;
+        // market_trades: events[] of {"type":..,"trades":[{"product_id":..,"price":..,..}]}. The
+        // documentation does not say the order of a batch; its snapshot of recent trades comes
+        // newest first, so the first trade is taken for the newest (docs/venues.md).
+        s.trades = {.eventTypes = {"market_trades"},
+                    .event = "events",
+                    .list = "trades",
+                    .price = "price",
+                    .symbol = "product_id",
+                    .newestFirst = true};
         s.heartbeat = {.slot = TextMarker::kEventType, .value = "heartbeats"};
         s.head.kindKey = "channel";
         s.head.kinds = {

@@ -19,6 +19,8 @@ const DecodeSpec &decodeSpec()
             {.key = "time", .role = FieldRole::EventTime, .scopes = kEventScope},
         };
         s.timeUnit = LatencyUnit::Milliseconds;
+        // trades: data[] of {"coin":..,"px":..,..}, oldest first.
+        s.trades = {.eventTypes = {"trades"}, .event = "data", .price = "px", .symbol = "coin"};
         s.head.kindKey = "channel";
         s.head.kinds = {
             HeadSpec::KindValue{.value = "subscriptionResponse", .kind = MessageKind::Result},

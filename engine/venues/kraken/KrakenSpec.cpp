@@ -23,6 +23,8 @@ const DecodeSpec &decodeSpec()
             {.key = "timestamp", .role = FieldRole::EventTimeText, .scopes = kEventScope},
         };
         s.timeUnit = LatencyUnit::Microseconds;
+        // trade: data[] of {"symbol":..,"price":<number>,..}, oldest first.
+        s.trades = {.eventTypes = {"trade"}, .event = "data", .price = "price", .symbol = "symbol"};
         s.head.kindKey = "channel";
         s.head.kinds = {
             HeadSpec::KindValue{.value = "heartbeat", .kind = MessageKind::Heartbeat},

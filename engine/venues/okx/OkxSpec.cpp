@@ -30,6 +30,8 @@ const DecodeSpec &decodeSpec()
         s.timeUnit = LatencyUnit::Milliseconds;
         // seqId and prevSeqId follow a book's levels: a prefix would never hold them.
         s.prefixDecode = false;
+        // trades (and trades-all): data[] of {"instId":..,"px":..,..}, one trade each.
+        s.trades = {.eventTypes = {"trades", "trades-all"}, .event = "data", .price = "px", .symbol = "instId"};
         s.head.dataKeys = {"arg"};
         s.head.kindKey = "event";
         s.head.kinds = {
