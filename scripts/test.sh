@@ -7,9 +7,10 @@
 # runs the same sanitizer suites, and every fuzz target for 60 s.
 #
 # Time: ctest's suites mostly wait on loopback peers and child processes, so the CPU-bound
-# steps that no test needs yet (the portability check, the package check, the sanitizer and
-# fuzz builds) run beside them in the background at the lowest priority (nice 19: a test that
-# wants the CPU gets it). At the end a table gives each step's wall and CPU (user + sys) time.
+# steps that no test needs yet (the package check, the sanitizer and fuzz builds) run beside
+# them in the background at the lowest priority (nice 19: a test that wants the CPU gets it);
+# the portability check, which needs no build of ours, starts with the first build. At the end
+# a table gives each step's wall and CPU (user + sys) time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
@@ -90,12 +91,14 @@ trap summary EXIT
 step deps scripts/deps.sh --with-tests
 step layering scripts/check-layering.sh
 step format scripts/check-format.sh
+# The portability check needs no build of ours: it runs beside the build and the first ctest
+# run, at nice 19, on what CPU they leave.
+background portability scripts/check-portability.sh
 step build-ci scripts/build.sh ci
 export QT_QPA_PLATFORM=offscreen
 
-# Beside the first ctest run: the portability check, the package check (which installs and
-# runs the .deb) and the ASan+UBSan build.
-background portability scripts/check-portability.sh
+# Beside the first ctest run: the package check (which installs and runs the .deb) and the
+# ASan+UBSan build.
 if [[ $package -eq 1 ]]; then
     background package-check scripts/package-check.sh build/ci
 fi

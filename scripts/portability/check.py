@@ -120,12 +120,12 @@ def display_name(entry):
 # Sources compiled together, in one syntax-only run, when their commands differ only in the
 # target's autogen include folder (its moc output): Qt's headers are parsed once per batch
 # instead of once per source, which was most of the check's time. Two sources of one batch may
-# clash (two file-local helpers of one name): the later one leaves for a batch of its own and
-# both are compiled again. A batch that fails otherwise is compiled again source by source,
-# and only those results count: a batch costs time, never a false failure.
+# clash (two file-local helpers of one name, and the errors that follow from it): the sources an
+# error names leave the batch for one of their own, and both are compiled again; a batch whose
+# every source is named is compiled source by source, and only those results count. A batch
+# costs time, never a false failure.
 BATCH = int(os.environ.get("PORTABILITY_BATCH", "12"))
-CLASH = re.compile(r"^(.+?):\d+:\d+: error: (redefinition of|conflicting declaration|multiple definition of"
-                   r"|redeclaration of|.* conflicts with a previous declaration)")
+ERROR_AT = re.compile(r"^(.+?):\d+:\d+: error: ")
 
 
 def is_autogen_include(arg):
@@ -198,21 +198,19 @@ class Batcher:
         return out
 
 
-def split_clashes(members, stderr):
-    """The batch without the sources that clashed with an earlier one, and those sources; or
-    None when an error is not such a clash."""
-    errors = [line for line in stderr.splitlines() if ": error: " in line]
-    clashing = set()
-    for line in errors:
-        m = CLASH.match(line)
-        if not m:
-            return None
-        clashing.add(Path(m.group(1)).resolve())
-    moved = [e for e in members if Path(e["file"]).resolve() in clashing]
-    kept = [e for e in members if Path(e["file"]).resolve() not in clashing]
+def split_errors(members, stderr):
+    """The batch without the sources that an error names, and those sources as a batch of their
+    own; each source alone when the errors name none of them (an error in a header) or all."""
+    named = set()
+    for line in stderr.splitlines():
+        m = ERROR_AT.match(line)
+        if m:
+            named.add(Path(m.group(1)).resolve())
+    moved = [e for e in members if Path(e["file"]).resolve() in named]
+    kept = [e for e in members if Path(e["file"]).resolve() not in named]
     if not moved or not kept:
-        return None
-    return kept, moved
+        return [[e] for e in members]
+    return [kept, moved]
 
 
 def check_windows(build_dir):
@@ -246,8 +244,7 @@ def check_windows(build_dir):
                     if len(members) == 1:
                         failed.append((members[0], result))
                         continue
-                    split = split_clashes(members, result.stderr)
-                    retry += list(split) if split else [[e] for e in members]
+                    retry += split_errors(members, result.stderr)
                 pending = retry
     for entry, result in failed:
         lines = result.stderr.splitlines()
