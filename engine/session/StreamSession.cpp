@@ -79,6 +79,8 @@ void StreamSession::tick()
     if (m_books)
         m_books->tick(now);
     m_lifecycle.tick(now);
+    // What moved since the last tick makes the next poll read the stream (Engine::changedSnapshots).
+    m_shared->publishTick();
 }
 
 // ---- VenueHost -------------------------------------------------------------------------

@@ -43,6 +43,8 @@ public:
     // The writer's totals so far (for the worker's own per-second figures).
     std::uint64_t count() const noexcept { return m_count.load(); }
     std::uint64_t sumUs() const noexcept { return m_sumUs.load(); }
+    // Every value recorded, negative and invalid ones included: moves whenever snapshot() would.
+    std::uint64_t recorded() const noexcept { return m_count.load() + m_negative.load() + m_invalid.load(); }
 
     LatencySnapshot snapshot() const;
 

@@ -3,9 +3,11 @@
 // The one source of stream snapshots for the main window's table and panes: the engine's own
 // streams, the streams of the headless agents the window watches (RemoteAgent) and the
 // captures it has opened (CaptureList), read together once per tick. Each tick hands on what
-// changed: every engine stream (each tick is a new reading of it), an agent's streams when
-// the agent answered or stopped answering, a capture once when it was opened; and the rows
-// that went. Ten ticks a second; every tenth is slow: the engine's readings then carry their
+// changed: an engine stream that changed since the last tick (Engine::changedSnapshots reads
+// no other) and, for a second after its last change, at every tick (its rates fall to 0), an
+// agent's streams when the agent answered or stopped answering, a capture once when it was
+// opened; and the rows that went. A quiet engine stream's row keeps its reading, with the
+// tick's time. Ten ticks a second; every tenth is slow: the engine's readings then carry their
 // latency histograms and the once-a-second consumers (charts, alerts, details, CPU, host
 // clock) run.
 //
@@ -17,6 +19,7 @@
 // does not own the engine (held by QPointer: when it goes first, the hub reads nothing more).
 
 #include "CaptureList.h"
+#include "Engine.h"
 #include "RemoteAgent.h"
 #include "StreamSnapshot.h"
 
@@ -29,10 +32,6 @@
 
 class QTimer;
 
-namespace streamscope {
-class Engine;
-}
-
 namespace streamscope::ui {
 
 class SnapshotHub : public QObject {
@@ -40,6 +39,9 @@ class SnapshotHub : public QObject {
 public:
     static constexpr int kTickMs = 100;   // the table's refresh
     static constexpr int kSlowEvery = 10; // latency, charts, alerts, details, CPU: every 10th tick
+    // How many ticks an engine stream is handed on after its last change: a rate over the last
+    // second needs the readings of the second after it (StreamTableModel's window is 1 s).
+    static constexpr quint64 kRecentPolls = 2 * kSlowEvery;
 
     enum class TickKind {
         Unknown = 0,
@@ -67,6 +69,10 @@ public:
     void removeAgents();
     const QList<RemoteAgent *> &agents() const { return m_agents; }
     CaptureList *captures() const { return m_captures; }
+
+    // The engine's streams the last tick read (the others had not changed) and left unread.
+    int lastRead() const { return m_cursor.lastRead(); }
+    int lastUnchanged() const { return m_cursor.lastUnchanged(); }
 
     // Every row as of the last tick, in the table's order: the engine's streams, each
     // agent's, the captures.
@@ -96,7 +102,11 @@ private:
     QSet<const RemoteAgent *> m_answered; // agents with an answer (or a failure) not yet handed on
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
-    QHash<StreamId, qsizetype> m_index; // id → position in m_snapshots
+    QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
+    Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
+    QHash<StreamId, quint64> m_changedAt; // an engine stream → the poll that last read it
+    quint64 m_polls = 0;
+    qsizetype m_engineRows = 0; // the engine's rows at the head of m_snapshots
     QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;
     quint64 m_ticks = 0;
