@@ -38,9 +38,9 @@ struct BenchOptions {
     bool stop = false;
     int stopIterations = 100;
     bool scale = false;
-    int scaleStreams = 1000;
-    double scaleRate = 100;
-    double scaleSeconds = 60;
+    QList<int> scaleStreams{100, 1000, 3000, 10000}; // the curve's points
+    double scaleRate = 100000;                       // msgs/s over all streams
+    double scaleSeconds = 30;
     bool books = false;
     double booksSeconds = 30;
     bool soak = false;
