@@ -889,24 +889,33 @@ void BenchDriver::runScale()
     options.streams = m_options.scaleStreams;
     options.totalRate = m_options.scaleRate;
     options.seconds = m_options.scaleSeconds;
-    const ScaleRunResult result = runScaleCurve(
-        options, [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); },
-        [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); });
-    m_root[QStringLiteral("scale")] = result.json;
-    m_markdown += result.markdown;
-    log() << "scale: " << QJsonDocument(result.json).toJson(QJsonDocument::Compact) << Qt::endl;
+    const ScaleRunResult result = runScaleCurve(options, clientRunner(), scenarioUrlOf());
+    addExtra(QStringLiteral("scale"), result.json, result.markdown);
 }
 
 void BenchDriver::runBooks()
 {
     BookRunOptions options;
     options.seconds = m_options.booksSeconds;
-    const BookRunResult result = runBookBench(
-        options, [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); },
-        [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); });
-    m_root[QStringLiteral("books")] = result.json;
-    m_markdown += result.markdown;
-    log() << "books: " << QJsonDocument(result.json).toJson(QJsonDocument::Compact) << Qt::endl;
+    const BookRunResult result = runBookBench(options, clientRunner(), scenarioUrlOf());
+    addExtra(QStringLiteral("books"), result.json, result.markdown);
+}
+
+std::function<QJsonObject(const QStringList &, double)> BenchDriver::clientRunner()
+{
+    return [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); };
+}
+
+std::function<QString(const QString &, const QString &)> BenchDriver::scenarioUrlOf() const
+{
+    return [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); };
+}
+
+void BenchDriver::addExtra(const QString &key, const QJsonObject &json, const QString &markdown)
+{
+    m_root[key] = json;
+    m_markdown += markdown;
+    log() << key << ": " << QJsonDocument(json).toJson(QJsonDocument::Compact) << Qt::endl;
 }
 
 void BenchDriver::runSoak()

@@ -5,7 +5,7 @@
 // the streams whose latency changed since their last reading with latency; a new stream is
 // read at once, and a removed one is forgotten.
 
-#include "../common/LoopbackWsServer.h"
+#include "../common/QuietStreams.h"
 #include "../common/TimeFactor.h"
 #include "Engine.h"
 
@@ -14,30 +14,6 @@
 
 using namespace streamscope;
 using namespace streamscope::testing;
-
-namespace {
-
-StreamConfig feedStream(const LoopbackWsServer &server, const QString &path)
-{
-    StreamConfig c;
-    c.name = path.mid(1);
-    c.venue = Venue::Generic;
-    c.url = server.url(path);
-    c.stallTimeoutMs = 600000;
-    c.pingIntervalMs = 0; // nothing but the test's messages moves a quiet stream
-    c.pongTimeoutMs = 0;
-    return c;
-}
-
-QList<StreamId> idsOf(const QVector<StreamSnapshot> &snaps)
-{
-    QList<StreamId> ids;
-    for (const StreamSnapshot &s : snaps)
-        ids.append(s.id);
-    return ids;
-}
-
-} // namespace
 
 class TestSnapshotPoll : public QObject {
     Q_OBJECT
@@ -55,7 +31,7 @@ void TestSnapshotPoll::readsOnlyTheStreamsThatChanged()
     Engine engine(Engine::Options{2});
     QList<StreamId> ids;
     for (const QString &p : paths)
-        ids << engine.addStream(feedStream(server, p));
+        ids << engine.addStream(quietStream(server, p));
     const auto allFed = [&] {
         for (const StreamSnapshot &s : engine.snapshot())
             if (s.messages != 5 || s.state != StreamState::Live || s.freshness.workerBusyShare < 0)
@@ -118,7 +94,7 @@ void TestSnapshotPoll::readsOnlyTheStreamsThatChanged()
 
     // A new stream is read at the next poll; a removed one is not read again.
     server.setFeed(QStringLiteral("/d"), 0);
-    const StreamId d = engine.addStream(feedStream(server, QStringLiteral("/d")));
+    const StreamId d = engine.addStream(quietStream(server, QStringLiteral("/d")));
     rows = engine.changedSnapshots(cursor);
     QVERIFY(idsOf(rows).contains(d));
     engine.removeStream(ids[0]);

@@ -6,7 +6,7 @@
 // keeps its reading, with the tick's time), and one message on one of two quiet streams hands
 // on that one row.
 
-#include "../common/LoopbackWsServer.h"
+#include "../common/QuietStreams.h"
 #include "CaptureList.h"
 #include "Engine.h"
 #include "RemoteAgent.h"
@@ -27,6 +27,7 @@
 
 using namespace streamscope;
 using namespace streamscope::ui;
+using streamscope::testing::idsOf;
 using streamscope::testing::scaledMs;
 
 namespace {
@@ -81,14 +82,6 @@ bool writeCapture(const QString &path)
     for (int i = 0; i < 3; ++i)
         f.write(QStringLiteral("2025-12-01T12:00:0%1.000000Z {\"seq\":%1}\n").arg(i + 1).toUtf8());
     return true;
-}
-
-QList<StreamId> idsOf(const QVector<StreamSnapshot> &snaps)
-{
-    QList<StreamId> ids;
-    for (const StreamSnapshot &s : snaps)
-        ids.append(s.id);
-    return ids;
 }
 
 } // namespace
@@ -222,13 +215,7 @@ void tst_SnapshotHub::aQuietStreamIsNotReadAgain()
     QList<StreamId> ids;
     for (const QString &path : {QStringLiteral("/a"), QStringLiteral("/b")}) {
         server.setFeed(path, 3);
-        StreamConfig c;
-        c.name = path.mid(1);
-        c.url = server.url(path);
-        c.stallTimeoutMs = 600000;
-        c.pingIntervalMs = 0; // nothing but the test's messages moves a quiet stream
-        c.pongTimeoutMs = 0;
-        ids << engine.addStream(c);
+        ids << engine.addStream(streamscope::testing::quietStream(server, path));
     }
     const auto fed = [&](quint64 messages) {
         for (const StreamSnapshot &s : engine.snapshot())
