@@ -68,6 +68,14 @@ public:
     std::uint64_t recorded() const noexcept { return m_count.load() + m_negative.load() + m_invalid.load(); }
 
     LatencySnapshot snapshot() const;
+    // Rows of buckets allocated so far (the memory it holds: rows × 256 B).
+    int rowsAllocated() const noexcept
+    {
+        int n = 0;
+        for (const auto &row : m_rows)
+            n += row.load(std::memory_order_relaxed) != nullptr;
+        return n;
+    }
 
 private:
     using Row = std::array<std::atomic<std::uint64_t>, kRowBuckets>;
