@@ -79,6 +79,9 @@ bool ReplayServer::listen(const QHostAddress &address, quint16 port)
         m_tcpServer = new QTcpServer(this);
     }
     connect(m_tcpServer, &QTcpServer::pendingConnectionAvailable, this, &ReplayServer::onPendingConnection);
+    // The benchmark's scale run connects thousands of streams at once; Qt's default backlog (50)
+    // would drop most of their first SYNs and stretch the ramp by the kernel's retry delays.
+    m_tcpServer->setListenBacklogSize(1024);
     if (!m_tcpServer->listen(address, port)) {
         m_errorString = m_tcpServer->errorString();
         delete m_tcpServer;

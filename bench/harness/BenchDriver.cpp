@@ -3,6 +3,7 @@
 #include "BenchStats.h"
 #include "BookRuns.h"
 #include "BuiltinCertificate.h"
+#include "ScaleRuns.h"
 
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDateTime>
@@ -884,70 +885,37 @@ void BenchDriver::runStop()
 
 void BenchDriver::runScale()
 {
-    const QStringList args{
-        QStringLiteral("--url"),
-        scenarioUrl(QStringLiteral("small_aggtrade"), 0, QStringLiteral("loop=1&rate=%1").arg(m_options.scaleRate)),
-        QStringLiteral("--streams"),
-        QString::number(m_options.scaleStreams),
-        QStringLiteral("--seconds"),
-        QString::number(m_options.scaleSeconds)};
-    QJsonObject o = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale")} + args,
-                              m_options.scaleSeconds + 120);
-    // The same streams read by bare QWebSockets on as many threads: the transport's own cost.
-    const QJsonObject qws = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-qws")} + args,
-                                      m_options.scaleSeconds + 120);
-    o[QStringLiteral("qws_cpu_percent")] = qws.value(QStringLiteral("cpu_percent"));
-    o[QStringLiteral("qws_msgs_per_s")] = qws.value(QStringLiteral("msgs_per_s"));
-    // With the native clients asked for: the same streams on the native websocket transport.
-    QJsonObject native;
-    if (m_options.clients.contains(QStringLiteral("engine-raw-native"))
-        || m_options.clients.contains(QStringLiteral("engine-parsed-native"))) {
-        native = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale-native")} + args,
-                           m_options.scaleSeconds + 120);
-        m_root[QStringLiteral("scale_native")] = native;
-    }
-    m_root[QStringLiteral("scale")] = o;
-    m_markdown +=
-        QStringLiteral(
-            "## Scale (%1 streams × %2 msgs/s, %3 s)\n\n| client | received msgs/s | CPU %% of one core | RSS MB | "
-            "event-loop lag p99 ms | lag max ms |\n|---|---|---|---|---|---|\n"
-            "| engine + GUI-side poll | %4 | %5 | %6 | %7 | %8 |\n| qws (bare QWebSockets) | %9 | %10 | | | |\n\n"
-            "Lag probe: %11.\n\n")
-            .arg(m_options.scaleStreams)
-            .arg(m_options.scaleRate)
-            .arg(m_options.scaleSeconds)
-            .arg(num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-                 num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-                 num(o.value(QStringLiteral("rss_mb")).toDouble(), 1),
-                 num(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
-                 num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2),
-                 num(qws.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-                 num(qws.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-                 o.value(QStringLiteral("gui_lag_probe")).toString());
-    if (!native.isEmpty()) {
-        const qsizetype table = m_markdown.lastIndexOf(QStringLiteral("| qws (bare QWebSockets)"));
-        m_markdown.insert(table,
-                          QStringLiteral("| engine + GUI-side poll, native transport | %1 | %2 | %3 | %4 | %5 |\n")
-                              .arg(num(native.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-                                   num(native.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-                                   num(native.value(QStringLiteral("rss_mb")).toDouble(), 1),
-                                   num(native.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
-                                   num(native.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 2)));
-    }
-    m_markdown.replace(QStringLiteral("%%"), QStringLiteral("%"));
-    log() << "scale: " << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+    ScaleRunOptions options;
+    options.streams = m_options.scaleStreams;
+    options.totalRate = m_options.scaleRate;
+    options.seconds = m_options.scaleSeconds;
+    const ScaleRunResult result = runScaleCurve(options, clientRunner(), scenarioUrlOf());
+    addExtra(QStringLiteral("scale"), result.json, result.markdown);
 }
 
 void BenchDriver::runBooks()
 {
     BookRunOptions options;
     options.seconds = m_options.booksSeconds;
-    const BookRunResult result = runBookBench(
-        options, [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); },
-        [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); });
-    m_root[QStringLiteral("books")] = result.json;
-    m_markdown += result.markdown;
-    log() << "books: " << QJsonDocument(result.json).toJson(QJsonDocument::Compact) << Qt::endl;
+    const BookRunResult result = runBookBench(options, clientRunner(), scenarioUrlOf());
+    addExtra(QStringLiteral("books"), result.json, result.markdown);
+}
+
+std::function<QJsonObject(const QStringList &, double)> BenchDriver::clientRunner()
+{
+    return [this](const QStringList &args, double timeoutS) { return runClient(args, timeoutS); };
+}
+
+std::function<QString(const QString &, const QString &)> BenchDriver::scenarioUrlOf() const
+{
+    return [this](const QString &scenario, const QString &query) { return scenarioUrl(scenario, 0, query); };
+}
+
+void BenchDriver::addExtra(const QString &key, const QJsonObject &json, const QString &markdown)
+{
+    m_root[key] = json;
+    m_markdown += markdown;
+    log() << key << ": " << QJsonDocument(json).toJson(QJsonDocument::Compact) << Qt::endl;
 }
 
 void BenchDriver::runSoak()
@@ -1045,13 +1013,29 @@ void BenchDriver::write()
         }
         check(QStringLiteral("latency: engine-parsed p99 − wire p99, worst size ≤ 64 KB (µs)"), worst, 50, false);
     }
-    if (m_root.contains(QStringLiteral("scale"))) {
-        const QJsonObject s = m_root.value(QStringLiteral("scale")).toObject();
-        check(QStringLiteral("scale CPU (% of one core)"), s.value(QStringLiteral("cpu_percent")).toDouble(), 40,
-              false);
-        check(QStringLiteral("scale RSS (MB)"), s.value(QStringLiteral("rss_mb")).toDouble(), 300, false);
-        check(QStringLiteral("scale event-loop lag p99 (ms)"), s.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 50,
-              false);
+    // Scale (issue 28): at 1,000 streams the native transport's CPU; at 3,000 both clients' CPU,
+    // poll lag and RSS a stream.
+    for (const QJsonValue &v :
+         m_root.value(QStringLiteral("scale")).toObject().value(QStringLiteral("points")).toArray()) {
+        const QJsonObject point = v.toObject();
+        const int streams = point.value(QStringLiteral("streams")).toInt();
+        const QString at = QStringLiteral("scale %1 streams").arg(streams);
+        if (streams == 1000)
+            check(at + QStringLiteral(", native: CPU (% of one core)"),
+                  point.value(QStringLiteral("native")).toObject().value(QStringLiteral("cpu_percent")).toDouble(), 45,
+                  false);
+        if (streams != 3000)
+            continue;
+        for (const QString &client : {QStringLiteral("engine"), QStringLiteral("native")}) {
+            const QJsonObject o = point.value(client).toObject();
+            const QString who = at + QStringLiteral(", ") + client;
+            check(who + QStringLiteral(": CPU (% of one core)"), o.value(QStringLiteral("cpu_percent")).toDouble(), 60,
+                  false);
+            check(who + QStringLiteral(": poll lag p99 (ms)"), o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 16,
+                  false);
+            check(who + QStringLiteral(": RSS a stream (KB)"), o.value(QStringLiteral("rss_per_stream_kb")).toDouble(),
+                  40, false);
+        }
     }
     if (m_root.contains(QStringLiteral("soak"))) {
         const QJsonObject s = m_root.value(QStringLiteral("soak")).toObject();

@@ -14,6 +14,7 @@
 #include <QtCore/QStringList>
 #include <QtCore/QTemporaryDir>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -38,9 +39,9 @@ struct BenchOptions {
     bool stop = false;
     int stopIterations = 100;
     bool scale = false;
-    int scaleStreams = 1000;
-    double scaleRate = 100;
-    double scaleSeconds = 60;
+    QList<int> scaleStreams{100, 1000, 3000, 10000}; // the curve's points
+    double scaleRate = 100000;                       // msgs/s over all streams
+    double scaleSeconds = 30;
     bool books = false;
     double booksSeconds = 30;
     bool soak = false;
@@ -105,6 +106,11 @@ private:
     void runLatency();
     void runStop();
     void runScale();
+    // What the runs kept in files of their own (ScaleRuns, BookRuns) are given: the client and
+    // the replay's URLs; and where their results go (the JSON under `key`, the markdown).
+    std::function<QJsonObject(const QStringList &, double)> clientRunner();
+    std::function<QString(const QString &, const QString &)> scenarioUrlOf() const;
+    void addExtra(const QString &key, const QJsonObject &json, const QString &markdown);
     void runBooks();
     void runSoak();
     void write();

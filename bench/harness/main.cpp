@@ -21,7 +21,8 @@ using namespace streamscope::bench;
 
 int main(int argc, char **argv)
 {
-    // The scale run opens a thousand connections; the servers and clients inherit the limit.
+    // The scale run opens up to 10,000 connections; the servers and clients inherit the limit
+    // (the soft limit raised to the hard one).
     // (Windows has no such limit on sockets.)
 #ifdef Q_OS_UNIX
     rlimit rl{};
@@ -74,12 +75,15 @@ int main(int argc, char **argv)
     const QCommandLineOption stopIterations(QStringLiteral("stop-iterations"), QStringLiteral("Stops per kind."),
                                             QStringLiteral("N"), QStringLiteral("100"));
     const QCommandLineOption scale(QStringLiteral("scale"), QStringLiteral("Many streams at a modest rate."));
-    const QCommandLineOption scaleStreams(QStringLiteral("scale-streams"), QStringLiteral("Streams."),
-                                          QStringLiteral("N"), QStringLiteral("1000"));
-    const QCommandLineOption scaleRate(QStringLiteral("scale-rate"), QStringLiteral("Messages/s per stream."),
-                                       QStringLiteral("R"), QStringLiteral("100"));
-    const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"), QStringLiteral("Measured seconds."),
-                                          QStringLiteral("S"), QStringLiteral("60"));
+    const QCommandLineOption scaleStreams(QStringLiteral("scale-streams"),
+                                          QStringLiteral("The scale curve's points: streams, comma-separated."),
+                                          QStringLiteral("LIST"), QStringLiteral("100,1000,3000,10000"));
+    const QCommandLineOption scaleRate(QStringLiteral("scale-rate"),
+                                       QStringLiteral("Messages/s over all streams, at every point."),
+                                       QStringLiteral("R"), QStringLiteral("100000"));
+    const QCommandLineOption scaleSeconds(QStringLiteral("scale-seconds"),
+                                          QStringLiteral("Measured seconds of each scale run."), QStringLiteral("S"),
+                                          QStringLiteral("30"));
     const QCommandLineOption books(QStringLiteral("books"),
                                    QStringLiteral("Order books off and on: depth_books_1000 and depth_firehose."));
     const QCommandLineOption booksSeconds(QStringLiteral("books-seconds"),
@@ -166,7 +170,9 @@ int main(int argc, char **argv)
     o.stop = all4 || parser.isSet(stop);
     o.stopIterations = parser.value(stopIterations).toInt();
     o.scale = all4 || parser.isSet(scale);
-    o.scaleStreams = parser.value(scaleStreams).toInt();
+    o.scaleStreams.clear();
+    for (const QString &v : parser.value(scaleStreams).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        o.scaleStreams << v.toInt();
     o.scaleRate = parser.value(scaleRate).toDouble();
     o.scaleSeconds = parser.value(scaleSeconds).toDouble();
     o.books = parser.isSet(books);

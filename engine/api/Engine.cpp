@@ -20,6 +20,7 @@
 #include <QtCore/QThread>
 
 #include <algorithm>
+#include <chrono>
 
 namespace streamscope {
 
@@ -400,6 +401,68 @@ QVector<StreamSnapshot> Engine::snapshot(bool withLatency) const
         if (e.flight)
             out[i].flight = e.flight->status();
     }
+    return out;
+}
+
+namespace {
+// The status of a stream's recording and flight recorder, kept apart from its shared block
+// (their writers are the capture threads): a digest of every figure, compared between polls.
+size_t sideDigest(const RecordStatus &r, const FlightStatus &f)
+{
+    return qHashMulti(0, r.on, r.file, r.files, r.bytesWritten, r.messages, r.dropped, r.errors, r.error, r.sinceMs,
+                      f.on, f.memoryBytes, f.heldMs, f.messagesHeld, f.evictedAgeMessages, f.evictedCapMessages,
+                      f.dropped, f.droppedEvents, f.savedFiles, f.lastFile, f.saveErrors, f.error, f.keepMs,
+                      f.capBytes);
+}
+} // namespace
+
+QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor, bool withLatency) const
+{
+    return changedSnapshots(cursor, [withLatency](StreamId) { return withLatency; });
+}
+
+QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor,
+                                                 const std::function<bool(StreamId)> &latencyOf) const
+{
+    cursor.m_takenAtNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    cursor.m_read = 0;
+    cursor.m_skipped = 0;
+    cursor.m_latencyRead = 0;
+    QVector<StreamSnapshot> out;
+    for (const StreamId id : m_order) {
+        const bool withLatency = latencyOf(id);
+        const Entry &e = m_streams.find(id).value();
+        const StreamShared::ChangeStamp stamp = e.shared->changeStamp();
+        RecordStatus record;
+        FlightStatus flight;
+        if (e.recorder)
+            record = e.recorder->status();
+        if (e.flight)
+            flight = e.flight->status();
+        const size_t side = (e.recorder || e.flight) ? sideDigest(record, flight) : 0;
+        SnapshotCursor::Seen &seen = cursor.m_seen[id];
+        // Asked for latency, a reading without it is read again even when nothing changed.
+        const bool same =
+            (seen.withLatency || !withLatency) && seen.messages == stamp.messages && seen.changes == stamp.changes;
+        if (same && seen.side == side) { // a new entry never is: setConfig counted a change
+            ++cursor.m_skipped;
+            continue;
+        }
+        StreamSnapshot &s = out.emplace_back();
+        e.shared->fillSnapshot(s, withLatency);
+        s.record = std::move(record);
+        s.flight = std::move(flight);
+        seen.messages = stamp.messages;
+        seen.changes = stamp.changes;
+        seen.side = side;
+        seen.withLatency = withLatency;
+        cursor.m_latencyRead += withLatency ? 1 : 0;
+        ++cursor.m_read;
+    }
+    if (cursor.m_seen.size() > m_streams.size()) // streams went: forget them
+        cursor.m_seen.removeIf([this](const auto &it) { return !m_streams.contains(it.key()); });
     return out;
 }
 

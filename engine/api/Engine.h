@@ -21,6 +21,7 @@
 #include <QtCore/QSet>
 #include <QtCore/QVector>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -98,6 +99,42 @@ public:
 
     QVector<StreamSnapshot> snapshot(bool withLatency = false) const;
     StreamSnapshot snapshot(StreamId id, bool withLatency = false) const;
+
+    // What one poller has seen of the streams, for changedSnapshots(). One per poller.
+    class SnapshotCursor {
+    public:
+        // When the last poll began: a stream it did not read was as its last reading then.
+        qint64 takenAtNs() const { return m_takenAtNs; }
+        int lastRead() const { return m_read; }                // readings the last poll made
+        int lastUnchanged() const { return m_skipped; }        // streams it found unchanged
+        int lastLatencyReads() const { return m_latencyRead; } // ... of them with latency
+        void reset() { *this = SnapshotCursor(); }
+
+    private:
+        friend class Engine;
+        struct Seen {
+            quint64 messages = 0, changes = 0; // the stream's stamp at its last reading
+            bool withLatency = false;          // that reading carried the latency histograms
+            size_t side = 0;                   // its recording's and flight recorder's status
+        };
+        QHash<StreamId, Seen> m_seen;
+        qint64 m_takenAtNs = 0;
+        int m_read = 0;
+        int m_skipped = 0;
+        int m_latencyRead = 0;
+    };
+    // The poll of many streams ten times a second: the readings of the streams that changed
+    // since `cursor` last read them (new streams among them), in the order of streamIds(). A
+    // stream left out reads as its last reading did, but for its time (cursor.takenAtNs()). A
+    // stream that did not change is not copied: the poll compares two counters of its shared
+    // block (a message count and a count of changes, which the worker's tick keeps: a figure
+    // published on the tick shows to within a tick). `withLatency(id)`: whether the stream is
+    // read with its latency histograms this time (then it is read if it changed since its last
+    // reading with them), so that a poller can spread the histograms' cost over its polls.
+    QVector<StreamSnapshot> changedSnapshots(SnapshotCursor &cursor,
+                                             const std::function<bool(StreamId)> &withLatency) const;
+    // The same with latency for every stream, or none.
+    QVector<StreamSnapshot> changedSnapshots(SnapshotCursor &cursor, bool withLatency = false) const;
 
     QVector<ResponseRecord> results(StreamId id) const;
     QVector<ResponseRecord> errors(StreamId id) const;

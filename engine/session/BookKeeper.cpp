@@ -49,8 +49,6 @@ BookKeeper::BookKeeper(const StreamConfig &config, const book::BookRules &rules,
 {
     QString tlsError;
     m_tls = tlsConfiguration(config, &tlsError); // a bad CA file fails the stream's own connection first
-    m_levels.reserve(4096);
-    m_events.reserve(16);
     if (const book::LadderLayout *ladders = rules.ladders())
         m_ladders = std::make_unique<Ladders>(*this, *ladders);
 }
@@ -104,6 +102,12 @@ BookKeeper::Entry *BookKeeper::add(std::string_view symbol)
     auto *item = m_books.add(symbol);
     if (!item)
         return nullptr;
+    // The scratch of a diff's levels, with the first book: a stream that keeps none (its
+    // messages are trades, say) does not carry 96 KiB for it.
+    if (m_levels.capacity() == 0) {
+        m_levels.reserve(4096);
+        m_events.reserve(16);
+    }
     item->value.sync = std::make_unique<BookSync>(m_rules, QString::fromLatin1(item->key));
     if (const int depth = m_depths.value(item->value.sync->instrument()); depth > 0)
         item->value.sync->setDepth(std::size_t(depth));

@@ -101,6 +101,8 @@ void StreamSession::tick()
     if (m_trades && m_trades->tick(now))
         m_shared->setLastTrades(m_trades->prices());
     m_lifecycle.tick(now);
+    // What moved since the last tick makes the next poll read the stream (Engine::changedSnapshots).
+    m_shared->publishTick();
 }
 
 // ---- VenueHost -------------------------------------------------------------------------

@@ -31,17 +31,32 @@ public:
     {
         QMutexLocker lock(&m_mutex);
         m_note = note;
+        m_texts.add();
     }
     void setServerTimeUrl(const RedactedUrl &url)
     {
         QMutexLocker lock(&m_mutex);
         m_serverTimeUrl = url;
+        m_texts.add();
     }
 
     void setServerTimeError(const QString &error)
     {
         QMutexLocker lock(&m_mutex);
         m_serverTimeError = error;
+        m_texts.add();
+    }
+
+    // Changes when any figure does (StreamShared::publishTick); the worker's only.
+    std::uint64_t digest() const
+    {
+        std::uint64_t h = 1469598103934665603ull;
+        for (const std::uint64_t v :
+             {std::uint64_t(source.load()), std::uint64_t(offsetUs.load()), std::uint64_t(uncertaintyUs.load()),
+              std::uint64_t(hasFloor.load()), std::uint64_t(floorUs.load()), serverTimeSamples.load(),
+              serverTimeErrors.load(), m_texts.load()})
+            h = (h ^ v) * 1099511628211ull;
+        return h;
     }
 
     void fill(ClockEstimate &out) const
@@ -61,6 +76,7 @@ public:
     }
 
 private:
+    RelaxedCounter m_texts; // the setters above, for digest()
     mutable QMutex m_mutex;
     QString m_note;
     RedactedUrl m_serverTimeUrl;

@@ -12,6 +12,8 @@
 #include "model/Freshness.h"
 
 #include <atomic>
+#include <bit>
+#include <cmath>
 #include <memory>
 
 namespace streamscope {
@@ -48,6 +50,38 @@ public:
     RelaxedValue<double> processingUs;
     // Per event type; null until the stream carried two types. Set once (release).
     std::atomic<EventTypesShared *> events{nullptr};
+
+    // Changes when any figure does (StreamShared::publishTick); the worker's only. The busy
+    // share counts in whole percent: it moves a little every second on an idle worker too.
+    std::uint64_t digest() const
+    {
+        std::uint64_t h = 1469598103934665603ull;
+        const auto add = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+        const auto bits = [](double v) { return std::bit_cast<std::uint64_t>(v); };
+        add(std::uint64_t(usualGapMs.load()));
+        add(silenceAlarms.load());
+        add(bits(trendMsPerS.load()));
+        add(fallingBehind.load());
+        add(std::uint64_t(cause.load()));
+        add(fallingBehindAlarms.load());
+        add(std::uint64_t(std::llround(busyShare.load() * 100.0)));
+        add(periodic.load());
+        add(bits(periodMs.load()));
+        add(bits(periodJitterMs.load()));
+        add(std::uint64_t(unreadBytes.load()));
+        add(std::uint64_t(unreadBytesPeak.load()));
+        add(bits(processingUs.load()));
+        if (const EventTypesShared *e = events.load(std::memory_order_acquire)) {
+            add(std::uint64_t(e->named.load(std::memory_order_relaxed)));
+            for (const EventTypesShared::Slot &s : e->entries) {
+                add(s.periodic.load());
+                add(bits(s.periodMs.load()));
+                add(bits(s.jitterMs.load()));
+                add(s.latency.recorded());
+            }
+        }
+        return h;
+    }
 
     // `withEvents`: also the per-event-type figures (their latency histograms).
     void fill(FreshnessEstimate &out, bool withEvents = false) const

@@ -19,9 +19,13 @@ LatencySnapshot LatencyHistogram::snapshot() const
     s.maxUs = m_maxUs.load();
     s.buckets.resize(used);
     std::uint64_t inBuckets = 0;
-    for (int i = 0; i < used; ++i) {
-        s.buckets[i] = m_buckets[std::size_t(i)].load(std::memory_order_relaxed);
-        inBuckets += s.buckets[i];
+    for (int r = 0; r * kRowBuckets < used; ++r) {
+        const Row *row = m_rows[std::size_t(r)].load(std::memory_order_acquire);
+        const int end = std::min(used, (r + 1) * kRowBuckets);
+        for (int i = r * kRowBuckets; i < end; ++i) {
+            s.buckets[i] = row ? (*row)[std::size_t(i % kRowBuckets)].load(std::memory_order_relaxed) : 0;
+            inBuckets += s.buckets[i];
+        }
     }
     s.count = std::max(s.count, inBuckets);
     return s;

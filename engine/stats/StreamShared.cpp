@@ -5,6 +5,7 @@
 
 #include <QtCore/QMutexLocker>
 
+#include <bit>
 #include <chrono>
 
 namespace streamscope {
@@ -16,10 +17,13 @@ constexpr std::size_t kGapRingCapacity = 100;
 
 void StreamShared::pushGap(GapRecord gap)
 {
-    QMutexLocker lock(&m_mutex);
-    if (m_gaps.size() >= kGapRingCapacity)
-        m_gaps.pop_front();
-    m_gaps.push_back(std::move(gap));
+    {
+        QMutexLocker lock(&m_mutex);
+        if (m_gaps.size() >= kGapRingCapacity)
+            m_gaps.pop_front();
+        m_gaps.push_back(std::move(gap));
+    }
+    changed();
 }
 
 void StreamShared::setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs)
@@ -31,30 +35,40 @@ void StreamShared::setState(StreamState s, const QString &reason, qint64 nowMs, 
         m_nextRetryAtMs = nextRetryAtMs;
     }
     state.store(s, std::memory_order_release);
+    changed();
 }
 
 void StreamShared::pushResponse(bool isError, ResponseRecord record)
 {
     if (record.body.size() > kMaxKeptBytes)
         record.body.truncate(kMaxKeptBytes);
-    QMutexLocker lock(&m_mutex);
-    auto &ring = isError ? m_errors : m_results;
-    if (ring.size() >= std::size_t(kResponseRingCapacity))
-        ring.pop_front();
-    ring.push_back(std::move(record));
+    {
+        QMutexLocker lock(&m_mutex);
+        auto &ring = isError ? m_errors : m_results;
+        if (ring.size() >= std::size_t(kResponseRingCapacity))
+            ring.pop_front();
+        ring.push_back(std::move(record));
+    }
+    changed();
 }
 
 void StreamShared::setParseError(const QString &error, const char *data, qsizetype len)
 {
-    QMutexLocker lock(&m_mutex);
-    m_lastParseError = error;
-    m_lastBadMessage = QByteArray(data, std::min(len, kMaxKeptBytes));
+    {
+        QMutexLocker lock(&m_mutex);
+        m_lastParseError = error;
+        m_lastBadMessage = QByteArray(data, std::min(len, kMaxKeptBytes));
+    }
+    changed();
 }
 
 void StreamShared::setLastCloseCode(int code)
 {
-    QMutexLocker lock(&m_mutex);
-    m_lastCloseCode = code;
+    {
+        QMutexLocker lock(&m_mutex);
+        m_lastCloseCode = code;
+    }
+    changed();
 }
 
 void StreamShared::inspect(qint64 receivedMs, double latencyMs, const char *data, qsizetype len)
@@ -70,12 +84,75 @@ void StreamShared::inspect(qint64 receivedMs, double latencyMs, const char *data
 void StreamShared::setConfig(const StreamConfig &config)
 {
     RedactedUrl shown = RedactedUrl::of(config.url);
-    QMutexLocker lock(&m_mutex);
-    m_name = config.name;
-    m_shownUrl = std::move(shown);
-    m_venueKind = config.venue;
-    m_mode = config.mode;
-    m_inspectorCapacity = std::max(1, config.inspectorCapacity);
+    {
+        QMutexLocker lock(&m_mutex);
+        m_name = config.name;
+        m_shownUrl = std::move(shown);
+        m_venueKind = config.venue;
+        m_mode = config.mode;
+        m_inspectorCapacity = std::max(1, config.inspectorCapacity);
+    }
+    changed();
+}
+
+namespace {
+// FNV-1a over 64-bit words: a change of any one of them changes the digest.
+struct Digest {
+    std::uint64_t h = 1469598103934665603ull;
+    void add(std::uint64_t v)
+    {
+        h ^= v;
+        h *= 1099511628211ull;
+    }
+    void add(double v) { add(std::uint64_t(std::bit_cast<std::uint64_t>(v))); }
+    void add(std::int64_t v) { add(std::uint64_t(v)); }
+    void add(int v) { add(std::uint64_t(std::int64_t(v))); }
+    void add(bool v) { add(std::uint64_t(v)); }
+};
+} // namespace
+
+// Every figure the worker publishes without a setter: the counters (the hot path's, and a
+// message's figures written after its count, which a poll racing it may have missed), the
+// venue's, the clock's and the freshness figures. The worker's busy share counts in whole
+// percent: it moves a little every second on an idle worker too.
+std::uint64_t StreamShared::tickDigest() const
+{
+    Digest d;
+    const StreamCounters &c = counters;
+    for (const RelaxedCounter *x : {&c.messages, &c.dataMessages, &c.bytes, &c.results, &c.errors, &c.controlMessages,
+                                    &c.heartbeats, &c.parseErrors, &c.gaps, &c.reconnects, &c.inspectorDrops})
+        d.add(x->load());
+    d.add(c.lastMessageMs.load());
+    d.add(c.lastDataMs.load());
+    const VenueCounters &v = venue;
+    for (const RelaxedCounter *x :
+         {&v.updates, &v.segments, &v.conflated, &v.images, &v.resubDeltas, &v.incompleteImages, &v.duplicateMarkets,
+          &v.status503, &v.staleAlarms, &v.duplicates, &v.rollovers, &v.serverShutdowns, &v.sequenceResets,
+          &v.venueErrors, &v.venueNotices, &v.outgoingMessages, &v.outgoingPings})
+        d.add(x->load());
+    d.add(v.outgoingQueued.load());
+    d.add(v.outgoingLimitPerS.load());
+    d.add(v.outgoingPeakPerS.load());
+    d.add(v.conflatedUnrequested.load());
+    d.add(v.rolloverInProgress.load());
+    d.add(v.heartbeatMs.load());
+    d.add(v.conflateMs.load());
+    d.add(v.initialImageMs.load());
+    d.add(v.imageMarkets.load());
+    d.add(latency.recorded());
+    d.add(latencyCorrected.recorded());
+    d.add(clock.digest());
+    d.add(freshness.digest());
+    return d.h;
+}
+
+void StreamShared::publishTick()
+{
+    const std::uint64_t digest = tickDigest();
+    if (digest == m_lastTickDigest)
+        return;
+    m_lastTickDigest = digest;
+    changed();
 }
 
 void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const

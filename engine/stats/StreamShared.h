@@ -8,6 +8,12 @@
 // takes it only on state changes, responses, parse errors, and per message only while
 // somebody inspects the stream (inspecting is a relaxed load otherwise).
 // Owned through a shared_ptr by the session (worker) and the facade, so either may go first.
+//
+// Change stamp: a reader that polls many streams skips the ones whose changeStamp() is the one
+// it saw last time (Engine::changedSnapshots). The stamp is the message count and a count of
+// changes: every setter below adds one, after it wrote, and the session's tick (publishTick())
+// adds one when any figure it or the hot path published differs from the last tick's. The hot
+// path writes nothing more for it.
 
 #include "ClockShared.h"
 #include "FreshnessShared.h"
@@ -103,6 +109,21 @@ public:
     // Stop and restart on their way to the worker (StreamCommands.h).
     StreamCommands commands;
 
+    // What a poll compares (see above): equal stamps, an equal reading but for its time.
+    struct ChangeStamp {
+        std::uint64_t messages = 0;
+        std::uint64_t changes = 0;
+        bool operator==(const ChangeStamp &o) const { return messages == o.messages && changes == o.changes; }
+        bool operator!=(const ChangeStamp &o) const { return !(*this == o); }
+    };
+    // Load it before reading the figures: a change made meanwhile shows in the next stamp.
+    ChangeStamp changeStamp() const
+    {
+        return ChangeStamp{counters.messages.load(), m_changes.load(std::memory_order_acquire)};
+    }
+    // The worker's tick: one more change when a published figure moved since the last tick.
+    void publishTick();
+
     // Called on the worker only.
     void setState(StreamState s, const QString &reason, qint64 nowMs, qint64 nextRetryAtMs = 0);
     void pushResponse(bool isError, ResponseRecord record);
@@ -113,17 +134,23 @@ public:
     // The stream's order books as they are now (session/BookKeeper, on the tick when they changed).
     void setBooks(QVector<BookStatus> books)
     {
-        QMutexLocker lock(&m_mutex);
-        m_books = std::move(books);
+        {
+            QMutexLocker lock(&m_mutex);
+            m_books = std::move(books);
+        }
+        changed();
     }
     // The stream's instruments as they are now (session/InstrumentWatch, on the tick when they
     // changed, at most once a second for their counts alone), and the data messages that named
     // an instrument it does not track.
     void setInstruments(QVector<InstrumentStatus> instruments, quint64 untracked)
     {
-        QMutexLocker lock(&m_mutex);
-        m_instruments = std::move(instruments);
-        m_instrumentsUntracked = untracked;
+        {
+            QMutexLocker lock(&m_mutex);
+            m_instruments = std::move(instruments);
+            m_instrumentsUntracked = untracked;
+        }
+        changed();
     }
     // The last trade prices compared across venues (session/LastTradeKeeper, on the tick when
     // they changed).
@@ -136,8 +163,11 @@ public:
     template<typename F>
     void editVenue(F &&edit)
     {
-        QMutexLocker lock(&m_mutex);
-        edit(m_venue);
+        {
+            QMutexLocker lock(&m_mutex);
+            edit(m_venue);
+        }
+        changed();
     }
 
     // What snapshots show of the configuration (its URL without secrets) and the inspector's
@@ -151,6 +181,14 @@ public:
     void clearInspected();
 
 private:
+    // After a write: the next poll reads the stream again (release: a reader that sees the
+    // new count sees what was written before it). Setters run on the worker and the facade.
+    void changed() { m_changes.fetch_add(1, std::memory_order_release); }
+    std::uint64_t tickDigest() const;
+
+    std::atomic<std::uint64_t> m_changes{0};
+    std::uint64_t m_lastTickDigest = 0; // the worker's only
+
     mutable QMutex m_mutex;
     QString m_name;
     RedactedUrl m_shownUrl; // what snapshots show, report and export

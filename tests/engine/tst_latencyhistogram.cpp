@@ -64,6 +64,7 @@ private slots:
     void percentile();
     void negativesCountedApart();
     void topClamp();
+    void rowsAllocatedOnFirstUse();
     void window_data();
     void window();
     void merge();
@@ -235,6 +236,34 @@ void tst_LatencyHistogram::negativesCountedApart()
     QVERIFY(none.buckets.isEmpty());
     QCOMPARE(none.meanUs(), 0.0);
     QCOMPARE(none.percentileUs(0.5), 0.0);
+}
+
+// The buckets come in rows of 32, allocated the first time a value falls in one: a fresh
+// histogram holds none; values of a few ms fill two rows; the snapshot reads empty rows as 0.
+void tst_LatencyHistogram::rowsAllocatedOnFirstUse()
+{
+    LatencyHistogram h;
+    QCOMPARE(h.rowsAllocated(), 0);
+    h.record(-3); // negatives have no bucket
+    QCOMPARE(h.rowsAllocated(), 0);
+    h.record(3000);
+    h.record(3100);
+    QCOMPARE(h.rowsAllocated(), 1);
+    h.record(5000); // 2^12 ≤ 5000 < 2^13: the next row
+    QCOMPARE(h.rowsAllocated(), 2);
+    h.record(7);
+    QCOMPARE(h.rowsAllocated(), 3);
+    const LatencySnapshot s = h.snapshot();
+    QCOMPARE(s.count, quint64(4));
+    QCOMPARE(s.buckets.size(), qsizetype(LatencyBuckets::index(5000) + 1));
+    QCOMPARE(s.buckets.at(7), quint64(1));
+    QCOMPARE(s.buckets.at(LatencyBuckets::index(3000)) + s.buckets.at(LatencyBuckets::index(3100)),
+             quint64(LatencyBuckets::index(3000) == LatencyBuckets::index(3100) ? 4 : 2));
+    quint64 total = 0;
+    for (const quint64 b : s.buckets)
+        total += b;
+    QCOMPARE(total, quint64(4));
+    QCOMPARE(s.percentileUs(1.0) >= 4096.0, true);
 }
 
 void tst_LatencyHistogram::topClamp()

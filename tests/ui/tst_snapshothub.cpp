@@ -1,9 +1,12 @@
 // The snapshot hub: the engine's streams, a remote agent's (a fake agent on loopback) and an
 // opened capture come from one source, in one order; each tick hands on only what changed
-// (the engine's streams, read anew each tick; the agent's after it answered; the capture once)
+// (the engine's streams that changed lately; the agent's after it answered; the capture once)
 // and the rows that went, once; the table's stage comes before the others; the timer makes
-// every tenth tick a slow one.
+// every tenth tick a slow one. An engine stream that went quiet is not read again (its row
+// keeps its reading, with the tick's time), and one message on one of two quiet streams hands
+// on that one row.
 
+#include "../common/QuietStreams.h"
 #include "CaptureList.h"
 #include "Engine.h"
 #include "RemoteAgent.h"
@@ -12,6 +15,7 @@
 #include "../common/TimeFactor.h"
 
 #include <QtCore/QDateTime>
+#include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
 #include <QtNetwork/QTcpServer>
@@ -19,8 +23,11 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <functional>
+
 using namespace streamscope;
 using namespace streamscope::ui;
+using streamscope::testing::idsOf;
 using streamscope::testing::scaledMs;
 
 namespace {
@@ -77,14 +84,6 @@ bool writeCapture(const QString &path)
     return true;
 }
 
-QList<StreamId> idsOf(const QVector<StreamSnapshot> &snaps)
-{
-    QList<StreamId> ids;
-    for (const StreamSnapshot &s : snaps)
-        ids.append(s.id);
-    return ids;
-}
-
 } // namespace
 
 class tst_SnapshotHub : public QObject {
@@ -93,6 +92,7 @@ private slots:
     void oneSourceAndOnlyWhatChanged();
     void everyTenthTickIsSlow();
     void eachTickReadsATenthOfTheHistograms();
+    void aQuietStreamIsNotReadAgain();
 };
 
 void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
@@ -210,7 +210,8 @@ void tst_SnapshotHub::everyTenthTickIsSlow()
 
 // The timer's ticks spread the histograms over the second: each reads those of the tenth of
 // the streams it is due for, and ten ticks read every stream's once; a slow poll out of turn
-// reads all of them, a fast one none.
+// is due for all of them, a fast one for none, and a stream whose reading has its histograms
+// and did not change since is not read again.
 void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
 {
     Engine engine(Engine::Options{1});
@@ -224,6 +225,14 @@ void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
         c.url = dead;
         engine.addStream(c);
     }
+    engine.stopAll(); // stopped streams do not change: what each tick reads is known
+    const auto allStopped = [&engine] {
+        for (const StreamSnapshot &s : engine.snapshot())
+            if (s.state != StreamState::Stopped)
+                return false;
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allStopped(), scaledMs(10000));
     SnapshotHub hub(&engine); // not started: the test ticks it
     QHash<StreamId, int> due;
     QList<SnapshotHub::TickKind> kinds;
@@ -241,10 +250,69 @@ void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
     QCOMPARE(due.size(), 200);
     for (int n : std::as_const(due))
         QCOMPARE(n, 1);
-    hub.poll(SnapshotHub::TickKind::Slow);
-    QCOMPARE(hub.latencyReadsLastTick(), 200);
+    hub.poll(SnapshotHub::TickKind::Slow); // every reading has its histograms already
+    QCOMPARE(hub.latencyReadsLastTick(), 0);
     hub.poll(SnapshotHub::TickKind::Fast);
     QCOMPARE(hub.latencyReadsLastTick(), 0);
+}
+
+void tst_SnapshotHub::aQuietStreamIsNotReadAgain()
+{
+    streamscope::testing::LoopbackWsServer server;
+    QVERIFY(server.listen());
+    Engine engine(Engine::Options{1});
+    QList<StreamId> ids;
+    for (const QString &path : {QStringLiteral("/a"), QStringLiteral("/b")}) {
+        server.setFeed(path, 3);
+        ids << engine.addStream(streamscope::testing::quietStream(server, path));
+    }
+    const auto fed = [&](quint64 messages) {
+        for (const StreamSnapshot &s : engine.snapshot())
+            if (s.messages != messages || s.state != StreamState::Live || s.freshness.workerBusyShare < 0)
+                return false; // the worker's busy share is first measured a second after it starts
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(fed(3), scaledMs(10000));
+
+    SnapshotHub hub(&engine);
+    QVector<StreamSnapshot> changed;
+    connect(
+        &hub, &SnapshotHub::snapshotsChanged, this,
+        [&](const QVector<StreamSnapshot> &got, const QList<StreamId> &, const SnapshotHub::Tick &) { changed = got; });
+    // Ticks until one hands on nothing: the streams' last change is kRecentPolls ticks behind.
+    const auto tickUntil = [&](const std::function<bool()> &done) {
+        QElapsedTimer waited;
+        waited.start();
+        while (waited.elapsed() < scaledMs(20000)) {
+            hub.poll(SnapshotHub::TickKind::Fast);
+            if (done())
+                return true;
+            QTest::qWait(20);
+        }
+        return false;
+    };
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QCOMPARE(hub.lastRead(), 2);
+    QVERIFY(tickUntil([&] { return changed.isEmpty(); }));
+    QCOMPARE(hub.lastRead(), 0);
+    QCOMPARE(hub.lastUnchanged(), 2);
+    QCOMPARE(idsOf(hub.snapshots()), ids);
+    const qint64 takenAt = hub.find(ids[1])->takenAtNs;
+    QTest::qWait(50);
+    hub.poll(SnapshotHub::TickKind::Fast);
+    QVERIFY(changed.isEmpty());
+    QCOMPARE(hub.find(ids[1])->messages, quint64(3));
+    QVERIFY(hub.find(ids[1])->takenAtNs > takenAt); // a reading as of this tick
+
+    // One message on /b: one row handed on, /b's, with its new count.
+    const auto *b = server.last(QStringLiteral("/b"));
+    QVERIFY(b && b->socket);
+    b->socket->sendTextMessage(QStringLiteral("{\"E\":1}"));
+    QVERIFY(tickUntil([&] { return !changed.isEmpty(); }));
+    QCOMPARE(idsOf(changed), QList<StreamId>{ids[1]});
+    QCOMPARE(changed.first().messages, quint64(4));
+    QCOMPARE(hub.lastRead(), 1);
+    QCOMPARE(hub.find(ids[0])->messages, quint64(3));
 }
 
 QTEST_MAIN(tst_SnapshotHub)

@@ -5,6 +5,8 @@
 #include <QtCore/QDateTime>
 #include <QtCore/QTimer>
 
+#include <algorithm>
+
 namespace streamscope::ui {
 
 SnapshotHub::SnapshotHub(Engine *engine, QObject *parent)
@@ -76,20 +78,46 @@ void SnapshotHub::read(TickKind kind, int phase)
     if (!m_engine)
         return;
     const Tick tick{kind, QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed(), phase};
-    QVector<StreamSnapshot> all = m_engine->snapshot(phase == kAllDue);
-    m_latencyReads = phase == kAllDue ? all.size() : 0;
-    if (phase >= 0) {
-        // The due tenth read again with its histograms (16 KiB a stream): a hundred of a
-        // thousand streams a tick, where the slow tick read all of them.
-        for (StreamSnapshot &s : all) {
-            if (tick.due(s.id)) {
-                s = m_engine->snapshot(s.id, true);
-                ++m_latencyReads;
-            }
+    ++m_polls;
+    // Only the engine's streams that changed are read (Engine::changedSnapshots); the others
+    // keep their last reading, now as of this poll. The tick's due tenth is read with its
+    // histograms (16 KiB a stream: a hundred of a thousand streams a tick, where a slow tick
+    // once read all of them), unless its reading has them and nothing changed since. A row
+    // stays among the changed ones for kRecentPolls after its last change, so that the rates
+    // derived from its readings fall to 0 once it is quiet; after that, a quiet row costs
+    // nothing.
+    QVector<StreamSnapshot> fresh = m_engine->changedSnapshots(m_cursor, [&tick](StreamId id) { return tick.due(id); });
+    m_latencyReads = m_cursor.lastLatencyReads();
+    const QList<StreamId> ids = m_engine->streamIds();
+    QHash<StreamId, qsizetype> freshAt;
+    freshAt.reserve(fresh.size());
+    for (qsizetype i = 0; i < fresh.size(); ++i)
+        freshAt.insert(fresh.at(i).id, i);
+
+    QVector<StreamSnapshot> all;
+    all.reserve(ids.size() + m_snapshots.size() - m_engineRows);
+    QVector<StreamSnapshot> changed;
+    changed.reserve(fresh.size());
+    for (const StreamId id : ids) {
+        if (const auto f = freshAt.constFind(id); f != freshAt.cend()) {
+            m_changedAt.insert(id, m_polls);
+            changed.append(fresh.at(*f));
+            all.append(std::move(fresh[*f]));
+            continue;
         }
+        const auto old = m_index.constFind(id);
+        if (old == m_index.cend()) { // unread yet unknown: cannot be; read every stream next time
+            m_cursor.reset();
+            continue;
+        }
+        all.append(std::move(m_snapshots[*old]));
+        all.last().takenAtNs = m_cursor.takenAtNs();
+        if (m_polls - m_changedAt.value(id) <= kRecentPolls)
+            changed.append(all.last());
     }
-    // Every engine stream is read anew: all of them changed.
-    QVector<StreamSnapshot> changed = all;
+    m_engineRows = all.size();
+    if (m_changedAt.size() > ids.size())
+        m_changedAt.removeIf([this](const auto &it) { return !m_index.contains(it.key()); }); // gone a poll ago
     for (const RemoteAgent *agent : std::as_const(m_agents)) {
         const bool answered = m_answered.contains(agent);
         for (const StreamSnapshot &s : agent->streams()) {
@@ -107,14 +135,16 @@ void SnapshotHub::read(TickKind kind, int phase)
 
     QHash<StreamId, qsizetype> index;
     index.reserve(all.size());
-    // Read through at(): `all` still shares its data with `changed`, and a non-const [] would
-    // copy every snapshot (a thousand streams' worth, ten times a second) before it is moved.
     for (qsizetype i = 0; i < all.size(); ++i)
         index.insert(all.at(i).id, i);
+    QList<std::pair<qsizetype, StreamId>> gone; // in the order of the rows
+    for (auto it = m_index.cbegin(); it != m_index.cend(); ++it)
+        if (!index.contains(it.key()))
+            gone.append({it.value(), it.key()});
+    std::sort(gone.begin(), gone.end());
     QList<StreamId> removed;
-    for (const StreamSnapshot &s : std::as_const(m_snapshots))
-        if (!index.contains(s.id))
-            removed.append(s.id);
+    for (const auto &g : std::as_const(gone))
+        removed.append(g.second);
     m_snapshots = std::move(all);
     m_index = std::move(index);
 

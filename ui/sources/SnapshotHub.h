@@ -3,17 +3,20 @@
 // The one source of stream snapshots for the main window's table and panes: the engine's own
 // streams, the streams of the headless agents the window watches (RemoteAgent) and the
 // captures it has opened (CaptureList), read together once per tick. Each tick hands on what
-// changed: every engine stream (each tick is a new reading of it), an agent's streams when
-// the agent answered or stopped answering, a capture once when it was opened; and the rows
-// that went. Ten ticks a second; every tenth is slow: the once-a-second consumers (charts,
+// changed: an engine stream that changed since the last tick (Engine::changedSnapshots reads
+// no other) and, for two seconds after its last change, at every tick (its rates fall to 0), an
+// agent's streams when the agent answered or stopped answering, a capture once when it was
+// opened; and the rows that went. A quiet engine stream's row keeps its reading, with the
+// tick's time. Ten ticks a second; every tenth is slow: the once-a-second consumers (charts,
 // details, CPU, host clock, the cross-venue view) run.
 //
 // The per-stream work of a second is spread over its ten ticks, so that no tick carries a
 // thousand streams' histograms: each tick is due for a tenth of the streams (those whose id
 // modulo kSlowEvery is the tick's phase); the engine's readings of those carry their latency
-// histograms, and the table windows their latency and the alerts judge them on that tick. Each
-// stream is so read and judged once a second, at most 0.9 s after a slow tick. A poll out of the
-// timer's turn is due for none (fast) or for every stream (slow: all of it, at once).
+// histograms (read again only when the stream changed since its last reading with them), and
+// the table windows their latency and the alerts judge them on that tick. Each stream is so
+// read and judged once a second, at most 0.9 s after a slow tick. A poll out of the timer's
+// turn is due for none (fast) or for every stream (slow: all of it, at once).
 //
 // Two stages per tick, so that no consumer depends on the order of connections within one:
 // snapshotsChanged() first (the stream table derives its rates and percentiles from the
@@ -23,6 +26,7 @@
 // does not own the engine (held by QPointer: when it goes first, the hub reads nothing more).
 
 #include "CaptureList.h"
+#include "Engine.h"
 #include "RemoteAgent.h"
 #include "StreamSnapshot.h"
 
@@ -35,10 +39,6 @@
 
 class QTimer;
 
-namespace streamscope {
-class Engine;
-}
-
 namespace streamscope::ui {
 
 class SnapshotHub : public QObject {
@@ -46,6 +46,9 @@ class SnapshotHub : public QObject {
 public:
     static constexpr int kTickMs = 100;   // the table's refresh
     static constexpr int kSlowEvery = 10; // latency, charts, alerts, details, CPU: every 10th tick
+    // How many ticks an engine stream is handed on after its last change: a rate over the last
+    // second needs the readings of the second after it (StreamTableModel's window is 1 s).
+    static constexpr quint64 kRecentPolls = 2 * kSlowEvery;
 
     enum class TickKind {
         Unknown = 0,
@@ -86,6 +89,10 @@ public:
     const QList<RemoteAgent *> &agents() const { return m_agents; }
     CaptureList *captures() const { return m_captures; }
 
+    // The engine's streams the last tick read (the others had not changed) and left unread.
+    int lastRead() const { return m_cursor.lastRead(); }
+    int lastUnchanged() const { return m_cursor.lastUnchanged(); }
+
     // Every row as of the last tick, in the table's order: the engine's streams, each
     // agent's, the captures.
     const QVector<StreamSnapshot> &snapshots() const { return m_snapshots; }
@@ -114,7 +121,11 @@ private:
     QSet<const RemoteAgent *> m_answered; // agents with an answer (or a failure) not yet handed on
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
-    QHash<StreamId, qsizetype> m_index; // id → position in m_snapshots
+    QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
+    Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
+    QHash<StreamId, quint64> m_changedAt; // an engine stream → the poll that last read it
+    quint64 m_polls = 0;
+    qsizetype m_engineRows = 0; // the engine's rows at the head of m_snapshots
     QTimer *m_timer = nullptr;
     QElapsedTimer m_steady;
     quint64 m_ticks = 0;

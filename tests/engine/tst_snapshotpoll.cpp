@@ -1,0 +1,110 @@
+// Engine::changedSnapshots, the poll of many streams: it reads only the streams that changed
+// since the cursor last read them. Three streams on a websocket server on 127.0.0.1 get their
+// messages and go quiet; after a quiet second a poll reads none of them; one message on one
+// stream, and the next poll reads that one only, with its new count; a slow poll reads again
+// the streams whose latency changed since their last reading with latency; a new stream is
+// read at once, and a removed one is forgotten.
+
+#include "../common/QuietStreams.h"
+#include "../common/TimeFactor.h"
+#include "Engine.h"
+
+#include <QtCore/QElapsedTimer>
+#include <QtTest/QtTest>
+
+using namespace streamscope;
+using namespace streamscope::testing;
+
+class TestSnapshotPoll : public QObject {
+    Q_OBJECT
+private slots:
+    void readsOnlyTheStreamsThatChanged();
+};
+
+void TestSnapshotPoll::readsOnlyTheStreamsThatChanged()
+{
+    LoopbackWsServer server;
+    QVERIFY(server.listen());
+    const QStringList paths{QStringLiteral("/a"), QStringLiteral("/b"), QStringLiteral("/c")};
+    for (const QString &p : paths)
+        server.setFeed(p, 5);
+    Engine engine(Engine::Options{2});
+    QList<StreamId> ids;
+    for (const QString &p : paths)
+        ids << engine.addStream(quietStream(server, p));
+    const auto allFed = [&] {
+        for (const StreamSnapshot &s : engine.snapshot())
+            if (s.messages != 5 || s.state != StreamState::Live || s.freshness.workerBusyShare < 0)
+                return false; // the busy share is first measured a second after the worker starts
+        return true;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(allFed(), scaledMs(10000));
+
+    // The first poll reads every stream, with latency.
+    Engine::SnapshotCursor cursor;
+    QVector<StreamSnapshot> read = engine.changedSnapshots(cursor, true);
+    QCOMPARE(idsOf(read), ids);
+    QCOMPARE(cursor.lastRead(), 3);
+    QCOMPARE(cursor.lastUnchanged(), 0);
+
+    // Quiet: once the workers' ticks have published what the last messages moved (a poll and
+    // three ticks later, a poll reads nothing), polls read nothing; a quiet second later still
+    // nothing.
+    const auto settled = [&] {
+        QElapsedTimer waited;
+        waited.start();
+        while (waited.elapsed() < scaledMs(10000)) {
+            engine.changedSnapshots(cursor, true);
+            QTest::qWait(300);
+            if (engine.changedSnapshots(cursor, true).isEmpty())
+                return true;
+        }
+        return false;
+    };
+    QVERIFY(settled());
+    QTest::qWait(1000);
+    const qint64 before = cursor.takenAtNs();
+    read = engine.changedSnapshots(cursor);
+    QVERIFY2(read.isEmpty(), qPrintable(QStringLiteral("read %1").arg(read.size())));
+    QCOMPARE(cursor.lastRead(), 0);
+    QCOMPARE(cursor.lastUnchanged(), 3);
+    QVERIFY(cursor.takenAtNs() > before);
+    QVERIFY(engine.changedSnapshots(cursor, true).isEmpty());
+
+    // One message on /b: the next polls read /b only, with its count.
+    const LoopbackWsServer::Peer *b = server.last(QStringLiteral("/b"));
+    QVERIFY(b && b->socket);
+    b->socket->sendTextMessage(QStringLiteral("{\"e\":\"depthUpdate\",\"E\":1,\"s\":\"BTCUSDT\",\"U\":6,\"u\":6}"));
+    QVector<StreamSnapshot> rows;
+    QElapsedTimer waited;
+    waited.start();
+    while (rows.isEmpty() && waited.elapsed() < scaledMs(10000)) {
+        QTest::qWait(10);
+        rows = engine.changedSnapshots(cursor);
+    }
+    QCOMPARE(idsOf(rows), QList<StreamId>{ids[1]});
+    QCOMPARE(rows.first().messages, quint64(6));
+    QCOMPARE(cursor.lastUnchanged(), 2);
+    // A slow poll reads it once more, for its latency; the polls that follow read it again at
+    // most until the worker's tick has published the message's figures, then nothing.
+    rows = engine.changedSnapshots(cursor, true);
+    QCOMPARE(idsOf(rows), QList<StreamId>{ids[1]});
+    QVERIFY(settled());
+    QCOMPARE(cursor.lastUnchanged(), 3);
+
+    // A new stream is read at the next poll; a removed one is not read again.
+    server.setFeed(QStringLiteral("/d"), 0);
+    const StreamId d = engine.addStream(quietStream(server, QStringLiteral("/d")));
+    rows = engine.changedSnapshots(cursor);
+    QVERIFY(idsOf(rows).contains(d));
+    engine.removeStream(ids[0]);
+    for (const StreamSnapshot &s : engine.changedSnapshots(cursor))
+        QVERIFY(s.id != ids[0]);
+
+    // A fresh cursor reads every stream.
+    Engine::SnapshotCursor other;
+    QCOMPARE(engine.changedSnapshots(other).size(), 3);
+}
+
+QTEST_GUILESS_MAIN(TestSnapshotPoll)
+#include "tst_snapshotpoll.moc"
