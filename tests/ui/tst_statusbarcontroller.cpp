@@ -38,6 +38,7 @@ class tst_StatusBarController : public QObject {
 private slots:
     void countsAndSlowReadings();
     void clockErrorInHumanUnits();
+    void aTickOfNewFiguresLaysNothingOut();
 };
 
 void tst_StatusBarController::countsAndSlowReadings()
@@ -95,6 +96,72 @@ void tst_StatusBarController::clockErrorInHumanUnits()
         state.estimatedErrorMs = ms;
         QCOMPARE(hostClockText(state), QString::fromUtf8(text));
     }
+}
+
+// Ten ticks a second of new rates (same width), an active alert, a recording stream and a slow
+// tick's clock and CPU: the labels repaint, and neither the status bar nor the window is laid
+// out again (a label's width that followed its text, or a style sheet set again every tick,
+// laid out the whole window ten times a second).
+void tst_StatusBarController::aTickOfNewFiguresLaysNothingOut()
+{
+    QMainWindow window;
+    window.setCentralWidget(new QLabel(QStringLiteral("streams")));
+    StreamTableModel model;
+    alerts::AlertMonitor alerts;
+    StatusBarController status(window.statusBar(), &model, &alerts);
+    alerts::AlertRule rule;
+    rule.silentS = 1;
+    alerts.setRule(QStringLiteral("s1"), rule);
+    alerts::AlertMonitor::Sample sample;
+    sample.state = StreamState::Live;
+    sample.silentMs = 5000;
+    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+    QCOMPARE(alerts.activeCount(), 1);
+    window.resize(1280, 200);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    quint64 messages = 0;
+    int n = 0;
+    const auto tick = [&](SnapshotHub::TickKind kind) {
+        ++n;
+        StreamSnapshot live = snapshot(1, StreamState::Live, true);
+        StreamSnapshot other = snapshot(2, StreamState::Live);
+        messages += 100 + quint64(n % 3) * 7; // 1,000 to 1,140 msgs/s: a new text each tick
+        live.messages = messages;
+        live.bytes = messages * 90;
+        live.takenAtNs = qint64(n) * 100'000'000;
+        other.takenAtNs = live.takenAtNs;
+        model.update({live, other}, n * 100);
+        status.refresh({kind, qint64(n) * 100, 0});
+        QCoreApplication::processEvents();
+    };
+    // The first second sizes the labels.
+    for (int i = 0; i < 10; ++i)
+        tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+    QCoreApplication::processEvents();
+    const QString before = window.findChild<QLabel *>(QStringLiteral("statusRate"))->text();
+
+    struct LayoutRequests : QObject {
+        QWidget *window = nullptr;
+        int count = 0;
+        bool eventFilter(QObject *o, QEvent *e) override
+        {
+            auto *w = qobject_cast<QWidget *>(o);
+            if (e->type() == QEvent::LayoutRequest && w && (w == window || window->isAncestorOf(w)))
+                ++count;
+            return false;
+        }
+    } requests;
+    requests.window = &window;
+    qApp->installEventFilter(&requests);
+    for (int i = 0; i < 10; ++i)
+        tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+    qApp->removeEventFilter(&requests);
+    QVERIFY(window.findChild<QLabel *>(QStringLiteral("statusRate"))->text() != before); // the figures moved
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusAlerts"))->isHidden());
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusRecord"))->isHidden());
+    QCOMPARE(requests.count, 0);
 }
 
 QTEST_MAIN(tst_StatusBarController)
