@@ -4,7 +4,10 @@
 
 #include "ElidedLabel.h"
 #include "Engine.h"
+#include "EventLogModel.h"
 #include "MainWindow.h"
+#include "Sparkline.h"
+#include "StreamDetails.h"
 #include "StreamTableModel.h"
 #include "Workspace.h"
 
@@ -13,9 +16,11 @@
 #include <QtGui/QScreen>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QScrollBar>
+#include <QtWidgets/QSplitter>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
@@ -31,6 +36,7 @@ private slots:
     void longStatusStaysInTheWindow();
     void namesStayWhileFiguresScroll();
     void bottomTabsKeepTheirWidth();
+    void detailsPaneReadsWhole();
 
 private:
     static QString describe(const QWidget &w)
@@ -219,6 +225,59 @@ void tst_WindowFit::bottomTabsKeepTheirWidth()
     w.selectStream(w.streamModel()->rows().at(1).snap.id);
     QApplication::processEvents();
     QCOMPARE(rects(), shortName);
+}
+
+// The Details pane on the window's first size: the sparklines' captions are read whole (on
+// two lines if need be, never cut with "…"), and the events' Details column has room for a
+// short sentence beside the time and the event (a longer one is in its tooltip).
+void tst_WindowFit::detailsPaneReadsWhole()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig c;
+    c.name = QStringLiteral("btcusdt-kline-1m");
+    c.venue = Venue("binance");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/ws/btcusdt@kline_1m"));
+    ws.streams = {c};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 1);
+    w.selectStream(w.streamModel()->rows().first().snap.id);
+    w.detailsDock()->raise();
+    QApplication::processEvents();
+    auto *details = w.detailsDock()->findChild<StreamDetails *>();
+    QVERIFY(details);
+    QTRY_VERIFY(details->isVisible());
+    QList<QPointF> points;
+    for (int s = -59; s <= 0; ++s)
+        points.append(QPointF(s, 29.0));
+    details->latencyLine()->setPoints(points);
+    details->rateLine()->setPoints(points);
+    QApplication::processEvents();
+    for (Sparkline *line : {details->latencyLine(), details->rateLine()}) {
+        const QString caption = line->caption();
+        const QString first = caption.left(caption.lastIndexOf(QStringLiteral(" · ")));
+        QVERIFY2(line->fontMetrics().horizontalAdvance(first) <= line->width(),
+                 qPrintable(QStringLiteral("\"%1\" in %2 px").arg(caption).arg(line->width())));
+        const QStringList lines = line->captionLines();
+        QCOMPARE(lines.join(QStringLiteral(" · ")), caption);
+        for (const QString &l : lines)
+            QVERIFY2(!l.contains(QChar(0x2026)), qPrintable(l));
+    }
+    auto *events = details->findChild<QTableView *>(QStringLiteral("detailEvents"));
+    QVERIFY(events);
+    const int digit = events->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    QTRY_VERIFY2(events->columnWidth(EventLogModel::ColText) >= digit * 18,
+                 qPrintable(QStringLiteral("Details column %1 px, events %2 px, window %3 px")
+                                .arg(events->columnWidth(EventLogModel::ColText))
+                                .arg(events->width())
+                                .arg(w.width())
+                            + QStringLiteral(" details %1 sizes %2 %3")
+                                  .arg(details->width())
+                                  .arg(details->findChild<QSplitter *>()->sizes().value(0))
+                                  .arg(details->findChild<QSplitter *>()->sizes().value(1))));
 }
 
 QTEST_MAIN(tst_WindowFit)
