@@ -1,10 +1,14 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details|capture|book|crossvenue [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|rules|destinations|inspector|details|capture|book|crossvenue
+//              [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
-//                                                    default, and quits: a screenshot without xwd)
+//                                                    default, and quits: a screenshot without xwd;
+//                                                    a dialog open: the dialog alone)
+//       `rules`: Streams → Alert rules… after 40 s of the demo (its preview has figures);
+//       `destinations`: Streams → Alert destinations… with a webhook and a Slack destination
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
@@ -60,6 +64,7 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialog>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
@@ -450,6 +455,17 @@ int main(int argc, char **argv)
         ws.streams = {books.stream()};
         ws.streams += venues.streams();
         window.setWorkspace(ws, QString());
+    } else if (scene == QLatin1String("destinations")) {
+        Workspace ws = demo.workspace();
+        NotifyTarget webhook;
+        webhook.type = NotifyTarget::Type::Webhook;
+        webhook.url = QStringLiteral("http://127.0.0.1:9/alerts");
+        webhook.headers = {{QStringLiteral("Authorization"), QStringLiteral("env:ALERT_HOOK_TOKEN")}};
+        NotifyTarget slack;
+        slack.type = NotifyTarget::Type::Slack;
+        slack.url = QStringLiteral("env:SLACK_WEBHOOK_URL");
+        ws.notify = {webhook, slack};
+        window.setWorkspace(ws, QString());
     } else {
         window.setWorkspace(demo.workspace(), QString());
     }
@@ -504,7 +520,12 @@ int main(int argc, char **argv)
                 if (b.startsWith(QLatin1String("--grab-after=")))
                     afterS = b.mid(13).toInt();
             QTimer::singleShot(afterS * 1000, &window, [&window, path] {
-                if (!window.grab().save(path))
+                // An open dialog is grabbed alone, as the guide shows it.
+                QWidget *shown = &window;
+                for (QWidget *top : QApplication::topLevelWidgets())
+                    if (qobject_cast<QDialog *>(top) && top->isVisible())
+                        shown = top;
+                if (!shown->grab().save(path))
                     qCritical("could not save %s", qPrintable(path));
                 QCoreApplication::quit();
             });
@@ -538,6 +559,11 @@ int main(int argc, char **argv)
             d->show();
             d->move(window.geometry().center() - d->rect().center());
         });
+    } else if (scene == QLatin1String("rules") || scene == QLatin1String("destinations")) {
+        // Modal: the grab's timer still runs in the dialog's event loop.
+        const char *action = scene == QLatin1String("rules") ? "alertRules" : "alertDestinations";
+        QTimer::singleShot(scene == QLatin1String("rules") ? 40000 : 1500, &window,
+                           [&window, action] { window.findChild<QAction *>(QLatin1String(action))->trigger(); });
     } else if (scene == QLatin1String("inspector")) {
         QTimer::singleShot(6000, &window, [&window] {
             window.inspector()->filterEdit()->setText(QStringLiteral("\"m\":false"));
