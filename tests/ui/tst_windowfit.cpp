@@ -24,6 +24,7 @@
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QTreeWidget>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -229,7 +230,8 @@ void tst_WindowFit::bottomTabsKeepTheirWidth()
 
 // The Details pane on the window's first size: the sparklines' captions are read whole (on
 // two lines if need be, never cut with "…"), and the events' Details column has room for a
-// short sentence beside the time and the event (a longer one is in its tooltip).
+// few words beside the time and the event (the whole text in its tooltip), and the report's
+// values are in view beside their fields.
 void tst_WindowFit::detailsPaneReadsWhole()
 {
     Engine engine;
@@ -269,7 +271,7 @@ void tst_WindowFit::detailsPaneReadsWhole()
     auto *events = details->findChild<QTableView *>(QStringLiteral("detailEvents"));
     QVERIFY(events);
     const int digit = events->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    QTRY_VERIFY2(events->columnWidth(EventLogModel::ColText) >= digit * 18,
+    QTRY_VERIFY2(events->columnWidth(EventLogModel::ColText) >= digit * 14,
                  qPrintable(QStringLiteral("Details column %1 px, events %2 px, window %3 px")
                                 .arg(events->columnWidth(EventLogModel::ColText))
                                 .arg(events->width())
@@ -278,6 +280,16 @@ void tst_WindowFit::detailsPaneReadsWhole()
                                   .arg(details->width())
                                   .arg(details->findChild<QSplitter *>()->sizes().value(0))
                                   .arg(details->findChild<QSplitter *>()->sizes().value(1))));
+    // What the Details column cuts is in its tooltip.
+    QTRY_VERIFY(events->model()->rowCount() > 0);
+    const QModelIndex text = events->model()->index(0, EventLogModel::ColText);
+    QCOMPARE(text.data(Qt::ToolTipRole).toString(), text.data().toString());
+    // The report's values are in view beside their fields.
+    QTreeWidget *counters = details->counters();
+    QVERIFY2(
+        counters->columnWidth(0) + digit * 8 <= counters->viewport()->width(),
+        qPrintable(
+            QStringLiteral("fields %1 px of %2").arg(counters->columnWidth(0)).arg(counters->viewport()->width())));
 }
 
 QTEST_MAIN(tst_WindowFit)

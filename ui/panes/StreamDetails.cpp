@@ -133,7 +133,8 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_counters->setAlternatingRowColors(true);
     m_counters->setUniformRowHeights(true);
     m_counters->header()->setStretchLastSection(true);
-    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 19);
+    // "rate_msgs_per_s" and a nested "negative" just fit: the values get the rest.
+    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 15);
     m_counters->setToolTip(tr("Every figure of the headless report for this stream, under the report's names"));
 
     m_events = new EventLogFilter(this);
@@ -144,7 +145,7 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     // The time and the widest event ("disconnected", "reconnecting") just fit: the rest of the
     // width is the Details column's.
     const QFontMetrics fm = m_eventView->fontMetrics();
-    const int pad = fm.horizontalAdvance(QLatin1Char('0')) * 2;
+    const int pad = fm.horizontalAdvance(QLatin1Char('0'));
     m_eventView->setColumnWidth(EventLogModel::ColTime, fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + pad);
     m_eventView->setColumnWidth(
         EventLogModel::ColKind,
@@ -185,7 +186,7 @@ void StreamDetails::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     // Until the user moves a handle, the width is shared: the sparklines' column and the
-    // report's fields about a quarter each, the events half (the splitter alone gave the
+    // report's fields under a third each, the events the rest (the splitter alone gave the
     // sparklines' column the most and the events' Details column a tenth). Once the splitter
     // has its new width.
     if (m_splitMoved || m_sharePending)
@@ -196,7 +197,7 @@ void StreamDetails::resizeEvent(QResizeEvent *event)
         if (m_splitMoved)
             return;
         const int width = m_split->width() - 2 * m_split->handleWidth();
-        m_split->setSizes({width * 28 / 100, width * 24 / 100, width - width * 52 / 100});
+        m_split->setSizes({width * 28 / 100, width * 30 / 100, width - width * 58 / 100});
     });
 }
 
