@@ -1,6 +1,8 @@
 // The status bar from the table's rows: streams counted by state (captures apart), the total
 // rates, the active alerts and what records; the host clock and the CPU only on slow ticks.
 
+#include "../common/LayoutRequests.h"
+
 #include "AlertMonitor.h"
 #include "Format.h"
 #include "HostClock.h"
@@ -29,6 +31,18 @@ StreamSnapshot snapshot(StreamId id, StreamState state, bool recording = false)
     s.record.on = recording;
     s.record.bytesWritten = recording ? 3 * 1024 * 1024 : 0;
     return s;
+}
+
+// Stream s1 silent for 5 s under a 1-second rule: one active alert.
+void raiseSilentAlert(alerts::AlertMonitor &alerts)
+{
+    alerts::AlertRule rule;
+    rule.silentS = 1;
+    alerts.setRule(QStringLiteral("s1"), rule);
+    alerts::AlertMonitor::Sample sample;
+    sample.state = StreamState::Live;
+    sample.silentMs = 5000;
+    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
 }
 
 } // namespace
@@ -66,13 +80,7 @@ void tst_StatusBarController::countsAndSlowReadings()
     QVERIFY(label("statusCpu")->text().isEmpty());
 
     // An alert raised: counted.
-    alerts::AlertRule rule;
-    rule.silentS = 1;
-    alerts.setRule(QStringLiteral("s1"), rule);
-    alerts::AlertMonitor::Sample sample;
-    sample.state = StreamState::Live;
-    sample.silentMs = 5000;
-    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+    raiseSilentAlert(alerts);
     QCOMPARE(alerts.activeCount(), 1);
 
     // A slow tick: the clock as the kernel sees it, the CPU since the last reading.
@@ -109,13 +117,7 @@ void tst_StatusBarController::aTickOfNewFiguresLaysNothingOut()
     StreamTableModel model;
     alerts::AlertMonitor alerts;
     StatusBarController status(window.statusBar(), &model, &alerts);
-    alerts::AlertRule rule;
-    rule.silentS = 1;
-    alerts.setRule(QStringLiteral("s1"), rule);
-    alerts::AlertMonitor::Sample sample;
-    sample.state = StreamState::Live;
-    sample.silentMs = 5000;
-    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+    raiseSilentAlert(alerts);
     QCOMPARE(alerts.activeCount(), 1);
     window.resize(1280, 200);
     window.show();
@@ -142,26 +144,17 @@ void tst_StatusBarController::aTickOfNewFiguresLaysNothingOut()
     QCoreApplication::processEvents();
     const QString before = window.findChild<QLabel *>(QStringLiteral("statusRate"))->text();
 
-    struct LayoutRequests : QObject {
-        QWidget *window = nullptr;
-        int count = 0;
-        bool eventFilter(QObject *o, QEvent *e) override
-        {
-            auto *w = qobject_cast<QWidget *>(o);
-            if (e->type() == QEvent::LayoutRequest && w && (w == window || window->isAncestorOf(w)))
-                ++count;
-            return false;
-        }
-    } requests;
-    requests.window = &window;
-    qApp->installEventFilter(&requests);
-    for (int i = 0; i < 10; ++i)
-        tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
-    qApp->removeEventFilter(&requests);
+    int requests = 0;
+    {
+        testing::LayoutRequests spy(&window);
+        for (int i = 0; i < 10; ++i)
+            tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+        requests = spy.count();
+    }
     QVERIFY(window.findChild<QLabel *>(QStringLiteral("statusRate"))->text() != before); // the figures moved
     QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusAlerts"))->isHidden());
     QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusRecord"))->isHidden());
-    QCOMPARE(requests.count, 0);
+    QCOMPARE(requests, 0);
 }
 
 QTEST_MAIN(tst_StatusBarController)
