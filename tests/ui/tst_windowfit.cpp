@@ -287,7 +287,7 @@ void tst_WindowFit::detailsPaneReadsWhole()
     // The report's values are in view beside their fields.
     QTreeWidget *counters = details->counters();
     QVERIFY2(
-        counters->columnWidth(0) + digit * 8 <= counters->viewport()->width(),
+        counters->columnWidth(0) + digit * 6 <= counters->viewport()->width(),
         qPrintable(
             QStringLiteral("fields %1 px of %2").arg(counters->columnWidth(0)).arg(counters->viewport()->width())));
 }

@@ -133,8 +133,10 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_counters->setAlternatingRowColors(true);
     m_counters->setUniformRowHeights(true);
     m_counters->header()->setStretchLastSection(true);
-    // "rate_msgs_per_s" and a nested "negative" just fit: the values get the rest.
-    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 15);
+    // "rate_msgs_per_s" just fits: the values get the rest.
+    m_counters->setColumnWidth(0,
+                               m_counters->fontMetrics().horizontalAdvance(QStringLiteral("rate_msgs_per_s"))
+                                   + m_counters->indentation() + 12);
     m_counters->setToolTip(tr("Every figure of the headless report for this stream, under the report's names"));
 
     m_events = new EventLogFilter(this);
