@@ -3,6 +3,7 @@
 //              [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
+//              [--filter=TEXT]                      (the stream filter, after 3 s)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
 //                                                    default, and quits: a screenshot without xwd;
@@ -497,6 +498,14 @@ int main(int argc, char **argv)
                 for (const ui::StreamTableModel::Row &r : window.streamModel()->rows())
                     if (r.snap.name == name)
                         window.selectStream(r.snap.id);
+            });
+        }
+    }
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--filter="))) {
+            const QString text = a.mid(9);
+            QTimer::singleShot(3000, &window, [&window, text] {
+                window.findChild<QLineEdit *>(QStringLiteral("streamFilter"))->setText(text);
             });
         }
     }
