@@ -536,7 +536,9 @@ int main(int argc, char **argv)
                         shown = top;
                 if (!shown->grab().save(path))
                     qCritical("could not save %s", qPrintable(path));
-                QCoreApplication::quit();
+                // exit(), not quit(): quit() closes the window first, and a workspace the scene
+                // modified (agents, View → Corrected latency) asks whether to save it.
+                QCoreApplication::exit(0);
             });
         }
     }
