@@ -594,12 +594,17 @@ int main(int argc, char **argv)
             window.resizeDocks({dock}, {420}, Qt::Vertical);
         });
     } else if (scene == QLatin1String("capture")) {
-        // With --capture=FILE: its messages in the inspector, filtered.
-        QTimer::singleShot(5000, &window, [&window] {
+        // With --capture=FILE: its messages in the inspector, filtered (--inspect=TEXT, ETHUSDT
+        // unless given).
+        QString filter = QStringLiteral("ETHUSDT");
+        for (const QString &a : args)
+            if (a.startsWith(QLatin1String("--inspect=")))
+                filter = a.mid(10);
+        QTimer::singleShot(5000, &window, [&window, filter] {
             auto *dock = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"));
             dock->raise();
             window.resizeDocks({dock}, {420}, Qt::Vertical);
-            window.inspector()->filterEdit()->setText(QStringLiteral("ETHUSDT"));
+            window.inspector()->filterEdit()->setText(filter);
             QTableView *view = window.inspector()->view();
             view->selectRow(std::max(0, window.inspector()->model()->rowCount() - 3));
         });
