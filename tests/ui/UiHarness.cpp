@@ -5,8 +5,9 @@
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
 //              [--filter=TEXT]                      (the stream filter, after 3 s)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
+//              [--inspect=TEXT]                     (capture: the inspector's filter, ETHUSDT unless given)
 //              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
-//                                                    default, and quits: a screenshot without xwd;
+//                                                    default, and leaves: a screenshot without xwd;
 //                                                    a dialog open: the dialog alone)
 //       `rules`: Streams → Alert rules… after 40 s of the demo (its preview has figures);
 //       `destinations`: Streams → Alert destinations… with a webhook and a Slack destination
