@@ -1,10 +1,16 @@
 // Not a test: a harness for looking at the UI and measuring it.
-//   ui_harness main|dialog|inspector|details|capture|book|crossvenue [--dark] [--size=WxH] [--log]
+//   ui_harness main|dialog|rules|destinations|inspector|details|capture|book|crossvenue
+//              [--dark] [--size=WxH] [--log]
 //              [--agent=NAME=http://HOST:PORT ...]  (the window also shows those agents)
 //              [--select=STREAM] [--corrected]      (selects a stream; View → Corrected latency)
+//              [--filter=TEXT]                      (the stream filter, after 3 s)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
+//              [--inspect=TEXT]                     (capture: the inspector's filter, ETHUSDT unless given)
 //              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
-//                                                    default, and quits: a screenshot without xwd)
+//                                                    default, and leaves: a screenshot without xwd;
+//                                                    a dialog open: the dialog alone)
+//       `rules`: Streams → Alert rules… after 40 s of the demo (its preview has figures);
+//       `destinations`: Streams → Alert destinations… with a webhook and a Slack destination
 //       the main window on the built-in demo in a state worth a screenshot, for looking at
 //       it under Xvfb (`import -window root`) and for docs/screenshots; `book` adds a Binance
 //       depth stream of three instruments against a Binance-like venue on 127.0.0.1 (the books
@@ -60,6 +66,7 @@
 #include <QtWidgets/QApplication>
 #include <QtWidgets/QCheckBox>
 #include <QtWidgets/QComboBox>
+#include <QtWidgets/QDialog>
 #include <QtWidgets/QDockWidget>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QListWidget>
@@ -460,6 +467,17 @@ int main(int argc, char **argv)
         ws.streams = {books.stream()};
         ws.streams += venues.streams();
         window.setWorkspace(ws, QString());
+    } else if (scene == QLatin1String("destinations")) {
+        Workspace ws = demo.workspace();
+        NotifyTarget webhook;
+        webhook.type = NotifyTarget::Type::Webhook;
+        webhook.url = QStringLiteral("http://127.0.0.1:9/alerts");
+        webhook.headers = {{QStringLiteral("Authorization"), QStringLiteral("env:ALERT_HOOK_TOKEN")}};
+        NotifyTarget slack;
+        slack.type = NotifyTarget::Type::Slack;
+        slack.url = QStringLiteral("env:SLACK_WEBHOOK_URL");
+        ws.notify = {webhook, slack};
+        window.setWorkspace(ws, QString());
     } else {
         window.setWorkspace(demo.workspace(), QString());
     }
@@ -494,6 +512,14 @@ int main(int argc, char **argv)
             });
         }
     }
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--filter="))) {
+            const QString text = a.mid(9);
+            QTimer::singleShot(3000, &window, [&window, text] {
+                window.findChild<QLineEdit *>(QStringLiteral("streamFilter"))->setText(text);
+            });
+        }
+    }
     if (args.contains(QStringLiteral("--log")))
         window.latencyChart()->setLogScale(true);
     for (const QString &a : args) {
@@ -514,9 +540,16 @@ int main(int argc, char **argv)
                 if (b.startsWith(QLatin1String("--grab-after=")))
                     afterS = b.mid(13).toInt();
             QTimer::singleShot(afterS * 1000, &window, [&window, path] {
-                if (!window.grab().save(path))
+                // An open dialog is grabbed alone, as the guide shows it.
+                QWidget *shown = &window;
+                for (QWidget *top : QApplication::topLevelWidgets())
+                    if (qobject_cast<QDialog *>(top) && top->isVisible())
+                        shown = top;
+                if (!shown->grab().save(path))
                     qCritical("could not save %s", qPrintable(path));
-                QCoreApplication::quit();
+                // exit(), not quit(): quit() closes the window first, and a workspace the scene
+                // modified (agents, View → Corrected latency) asks whether to save it.
+                QCoreApplication::exit(0);
             });
         }
     }
@@ -548,6 +581,11 @@ int main(int argc, char **argv)
             d->show();
             d->move(window.geometry().center() - d->rect().center());
         });
+    } else if (scene == QLatin1String("rules") || scene == QLatin1String("destinations")) {
+        // Modal: the grab's timer still runs in the dialog's event loop.
+        const char *action = scene == QLatin1String("rules") ? "alertRules" : "alertDestinations";
+        QTimer::singleShot(scene == QLatin1String("rules") ? 40000 : 1500, &window,
+                           [&window, action] { window.findChild<QAction *>(QLatin1String(action))->trigger(); });
     } else if (scene == QLatin1String("inspector")) {
         QTimer::singleShot(6000, &window, [&window] {
             window.inspector()->filterEdit()->setText(QStringLiteral("\"m\":false"));
@@ -567,12 +605,17 @@ int main(int argc, char **argv)
             window.resizeDocks({dock}, {420}, Qt::Vertical);
         });
     } else if (scene == QLatin1String("capture")) {
-        // With --capture=FILE: its messages in the inspector, filtered.
-        QTimer::singleShot(5000, &window, [&window] {
+        // With --capture=FILE: its messages in the inspector, filtered (--inspect=TEXT, ETHUSDT
+        // unless given).
+        QString filter = QStringLiteral("ETHUSDT");
+        for (const QString &a : args)
+            if (a.startsWith(QLatin1String("--inspect=")))
+                filter = a.mid(10);
+        QTimer::singleShot(5000, &window, [&window, filter] {
             auto *dock = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"));
             dock->raise();
             window.resizeDocks({dock}, {420}, Qt::Vertical);
-            window.inspector()->filterEdit()->setText(QStringLiteral("ETHUSDT"));
+            window.inspector()->filterEdit()->setText(filter);
             QTableView *view = window.inspector()->view();
             view->selectRow(std::max(0, window.inspector()->model()->rowCount() - 3));
         });

@@ -58,6 +58,27 @@ void fill(alerts::AlertTrail &trail)
 class tst_AlertRulesDialog : public QObject {
     Q_OBJECT
 private slots:
+    // Opened, every field of the form has its full height (the preview and the destinations
+    // below squeezed them to slivers on a 720-pixel screen) and the dialog fits the screen.
+    void formFieldsKeepTheirHeight()
+    {
+        AlertRulesDialog dialog(nullptr, nullptr, {QStringLiteral("btc")});
+        dialog.setRules({rule(QStringLiteral("btc"), 10, 0)});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        for (QWidget *field : dialog.findChildren<QWidget *>()) {
+            if (!qobject_cast<QAbstractSpinBox *>(field) && !qobject_cast<QComboBox *>(field))
+                continue;
+            QVERIFY2(field->height() >= field->sizeHint().height(),
+                     qPrintable(QStringLiteral("%1: %2 px of %3, dialog %4 px high")
+                                    .arg(field->objectName())
+                                    .arg(field->height())
+                                    .arg(field->sizeHint().height())
+                                    .arg(dialog.height())));
+        }
+        QVERIFY2(dialog.frameGeometry().height() <= 720, qPrintable(QString::number(dialog.frameGeometry().height())));
+    }
+
     void editAddRemoveAndValidate()
     {
         AlertRulesDialog dialog(nullptr, nullptr, {QStringLiteral("btc"), QStringLiteral("eth")});

@@ -8,6 +8,7 @@
 // the audit's match %.
 
 #include "../books/BookVenueServer.h"
+#include "../common/LayoutRequests.h"
 #include "../common/TimeFactor.h"
 
 #include "DepthChart.h"
@@ -260,25 +261,16 @@ void tst_DepthLadder::aTickThatChangesNothingLaysNothingOut()
     QCoreApplication::processEvents();
     QVERIFY(!ladder.note().isEmpty()); // "Select a depth stream…"
 
-    struct LayoutRequests : QObject {
-        QWidget *pane = nullptr;
-        int count = 0;
-        bool eventFilter(QObject *o, QEvent *e) override
-        {
-            auto *w = qobject_cast<QWidget *>(o);
-            if (e->type() == QEvent::LayoutRequest && w && (w == pane || pane->isAncestorOf(w)))
-                ++count;
-            return false;
+    int requests = 0;
+    {
+        testing::LayoutRequests spy(&ladder);
+        for (int i = 0; i < 10; ++i) {
+            hub.poll(SnapshotHub::TickKind::Fast);
+            QCoreApplication::processEvents();
         }
-    } requests;
-    requests.pane = &ladder;
-    qApp->installEventFilter(&requests);
-    for (int i = 0; i < 10; ++i) {
-        hub.poll(SnapshotHub::TickKind::Fast);
-        QCoreApplication::processEvents();
+        requests = spy.count();
     }
-    qApp->removeEventFilter(&requests);
-    QCOMPARE(requests.count, 0);
+    QCOMPARE(requests, 0);
 }
 
 QTEST_MAIN(tst_DepthLadder)

@@ -31,10 +31,33 @@ using streamscope::testing::scaledMs;
 class tst_NotifyDialog : public QObject {
     Q_OBJECT
 private slots:
+    void readsAtItsFirstSize();
     void sendTestShowsTheResult();
     void addEditAndValidate();
     void mainWindowSendsEpisodes();
 };
+
+// Opened, the dialog is wide enough to read: a webhook's URL whole, the note on secrets on two
+// lines at most (its layout alone made a narrow column with the note on four).
+void tst_NotifyDialog::readsAtItsFirstSize()
+{
+    alerts::Notifier notifier;
+    NotifyDialog dialog(&notifier);
+    NotifyTarget webhook;
+    webhook.type = NotifyTarget::Type::Webhook;
+    webhook.url = QStringLiteral("https://alerts.example.net/hooks/streamscope/desk-7");
+    dialog.setTargets({webhook});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    auto *url = dialog.findChild<QLineEdit *>(QStringLiteral("url"));
+    QVERIFY(url && url->text() == webhook.url);
+    QVERIFY2(url->width() >= url->fontMetrics().horizontalAdvance(webhook.url),
+             qPrintable(QStringLiteral("URL field %1 px").arg(url->width())));
+    auto *note = dialog.findChild<QLabel *>(QStringLiteral("secretsNote"));
+    QVERIFY(note);
+    QVERIFY2(note->height() <= note->fontMetrics().lineSpacing() * 2 + 4,
+             qPrintable(QStringLiteral("note %1 px high, %2 wide").arg(note->height()).arg(note->width())));
+}
 
 void tst_NotifyDialog::sendTestShowsTheResult()
 {

@@ -10,6 +10,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QValueAxis>
 #include <QtTest/QTest>
 
 #include <algorithm>
@@ -120,6 +121,15 @@ void tst_RateChart::axesInHumanUnits()
         for (const QPointF &p : static_cast<QLineSeries *>(s)->points())
             top = std::max(top, p.y());
     QCOMPARE(top, std::log10(900000.0));
+
+    // A capture of 45 s: a tick every 10 s from 0, not seven ticks at "7 s, 15 s, 22 s".
+    chart.setOffline(QStringLiteral("trades (capture)"), QVector<double>(45, 50.0), 1);
+    chart.refresh(history);
+    auto *time = qobject_cast<QValueAxis *>(c->axes(Qt::Horizontal).value(0));
+    QVERIFY(time);
+    QCOMPARE(time->tickType(), QValueAxis::TicksDynamic);
+    QCOMPARE(time->tickAnchor(), 0.0);
+    QCOMPARE(time->tickInterval(), 10.0);
 }
 
 QTEST_MAIN(tst_RateChart)

@@ -1,6 +1,8 @@
 // The status bar from the table's rows: streams counted by state (captures apart), the total
 // rates, the active alerts and what records; the host clock and the CPU only on slow ticks.
 
+#include "../common/LayoutRequests.h"
+
 #include "AlertMonitor.h"
 #include "Format.h"
 #include "HostClock.h"
@@ -31,6 +33,18 @@ StreamSnapshot snapshot(StreamId id, StreamState state, bool recording = false)
     return s;
 }
 
+// Stream s1 silent for 5 s under a 1-second rule: one active alert.
+void raiseSilentAlert(alerts::AlertMonitor &alerts)
+{
+    alerts::AlertRule rule;
+    rule.silentS = 1;
+    alerts.setRule(QStringLiteral("s1"), rule);
+    alerts::AlertMonitor::Sample sample;
+    sample.state = StreamState::Live;
+    sample.silentMs = 5000;
+    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+}
+
 } // namespace
 
 class tst_StatusBarController : public QObject {
@@ -38,6 +52,7 @@ class tst_StatusBarController : public QObject {
 private slots:
     void countsAndSlowReadings();
     void clockErrorInHumanUnits();
+    void aTickOfNewFiguresLaysNothingOut();
 };
 
 void tst_StatusBarController::countsAndSlowReadings()
@@ -65,13 +80,7 @@ void tst_StatusBarController::countsAndSlowReadings()
     QVERIFY(label("statusCpu")->text().isEmpty());
 
     // An alert raised: counted.
-    alerts::AlertRule rule;
-    rule.silentS = 1;
-    alerts.setRule(QStringLiteral("s1"), rule);
-    alerts::AlertMonitor::Sample sample;
-    sample.state = StreamState::Live;
-    sample.silentMs = 5000;
-    alerts.evaluate(1, QStringLiteral("s1"), sample, 1000);
+    raiseSilentAlert(alerts);
     QCOMPARE(alerts.activeCount(), 1);
 
     // A slow tick: the clock as the kernel sees it, the CPU since the last reading.
@@ -95,6 +104,57 @@ void tst_StatusBarController::clockErrorInHumanUnits()
         state.estimatedErrorMs = ms;
         QCOMPARE(hostClockText(state), QString::fromUtf8(text));
     }
+}
+
+// Ten ticks a second of new rates (same width), an active alert, a recording stream and a slow
+// tick's clock and CPU: the labels repaint, and neither the status bar nor the window is laid
+// out again (a label's width that followed its text, or a style sheet set again every tick,
+// laid out the whole window ten times a second).
+void tst_StatusBarController::aTickOfNewFiguresLaysNothingOut()
+{
+    QMainWindow window;
+    window.setCentralWidget(new QLabel(QStringLiteral("streams")));
+    StreamTableModel model;
+    alerts::AlertMonitor alerts;
+    StatusBarController status(window.statusBar(), &model, &alerts);
+    raiseSilentAlert(alerts);
+    QCOMPARE(alerts.activeCount(), 1);
+    window.resize(1280, 200);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    quint64 messages = 0;
+    int n = 0;
+    const auto tick = [&](SnapshotHub::TickKind kind) {
+        ++n;
+        StreamSnapshot live = snapshot(1, StreamState::Live, true);
+        StreamSnapshot other = snapshot(2, StreamState::Live);
+        messages += 100 + quint64(n % 3) * 7; // 1,000 to 1,140 msgs/s: a new text each tick
+        live.messages = messages;
+        live.bytes = messages * 90;
+        live.takenAtNs = qint64(n) * 100'000'000;
+        other.takenAtNs = live.takenAtNs;
+        model.update({live, other}, n * 100);
+        status.refresh({kind, qint64(n) * 100, 0});
+        QCoreApplication::processEvents();
+    };
+    // The first second sizes the labels.
+    for (int i = 0; i < 10; ++i)
+        tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+    QCoreApplication::processEvents();
+    const QString before = window.findChild<QLabel *>(QStringLiteral("statusRate"))->text();
+
+    int requests = 0;
+    {
+        testing::LayoutRequests spy(&window);
+        for (int i = 0; i < 10; ++i)
+            tick(i == 9 ? SnapshotHub::TickKind::Slow : SnapshotHub::TickKind::Fast);
+        requests = spy.count();
+    }
+    QVERIFY(window.findChild<QLabel *>(QStringLiteral("statusRate"))->text() != before); // the figures moved
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusAlerts"))->isHidden());
+    QVERIFY(!window.findChild<QLabel *>(QStringLiteral("statusRecord"))->isHidden());
+    QCOMPARE(requests, 0);
 }
 
 QTEST_MAIN(tst_StatusBarController)

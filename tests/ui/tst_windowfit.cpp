@@ -4,7 +4,10 @@
 
 #include "ElidedLabel.h"
 #include "Engine.h"
+#include "EventLogModel.h"
 #include "MainWindow.h"
+#include "Sparkline.h"
+#include "StreamDetails.h"
 #include "StreamTableModel.h"
 #include "Workspace.h"
 
@@ -13,12 +16,15 @@
 #include <QtGui/QScreen>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
+#include <QtWidgets/QDockWidget>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QScrollBar>
+#include <QtWidgets/QSplitter>
 #include <QtWidgets/QStatusBar>
 #include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QTreeWidget>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -31,6 +37,7 @@ private slots:
     void longStatusStaysInTheWindow();
     void namesStayWhileFiguresScroll();
     void bottomTabsKeepTheirWidth();
+    void detailsPaneReadsWhole();
 
 private:
     static QString describe(const QWidget &w)
@@ -219,6 +226,70 @@ void tst_WindowFit::bottomTabsKeepTheirWidth()
     w.selectStream(w.streamModel()->rows().at(1).snap.id);
     QApplication::processEvents();
     QCOMPARE(rects(), shortName);
+}
+
+// The Details pane on the window's first size: the sparklines' captions are read whole (on
+// two lines if need be, never cut with "…"), and the events' Details column has room for a
+// few words beside the time and the event (the whole text in its tooltip), and the report's
+// values are in view beside their fields.
+void tst_WindowFit::detailsPaneReadsWhole()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig c;
+    c.name = QStringLiteral("btcusdt-kline-1m");
+    c.venue = Venue("binance");
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/ws/btcusdt@kline_1m"));
+    ws.streams = {c};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 1);
+    w.selectStream(w.streamModel()->rows().first().snap.id);
+    w.detailsDock()->raise();
+    QApplication::processEvents();
+    auto *details = w.detailsDock()->findChild<StreamDetails *>();
+    QVERIFY(details);
+    QTRY_VERIFY(details->isVisible());
+    QList<QPointF> points;
+    for (int s = -59; s <= 0; ++s)
+        points.append(QPointF(s, 29.0));
+    details->latencyLine()->setPoints(points);
+    details->rateLine()->setPoints(points);
+    QApplication::processEvents();
+    for (Sparkline *line : {details->latencyLine(), details->rateLine()}) {
+        const QString caption = line->caption();
+        const QString first = caption.left(caption.lastIndexOf(QStringLiteral(" · ")));
+        QVERIFY2(line->fontMetrics().horizontalAdvance(first) <= line->width(),
+                 qPrintable(QStringLiteral("\"%1\" in %2 px").arg(caption).arg(line->width())));
+        const QStringList lines = line->captionLines();
+        QCOMPARE(lines.join(QStringLiteral(" · ")), caption);
+        for (const QString &l : lines)
+            QVERIFY2(!l.contains(QChar(0x2026)), qPrintable(l));
+    }
+    auto *events = details->findChild<QTableView *>(QStringLiteral("detailEvents"));
+    QVERIFY(events);
+    const int digit = events->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    QTRY_VERIFY2(events->columnWidth(EventLogModel::ColText) >= digit * 14,
+                 qPrintable(QStringLiteral("Details column %1 px, events %2 px, window %3 px")
+                                .arg(events->columnWidth(EventLogModel::ColText))
+                                .arg(events->width())
+                                .arg(w.width())
+                            + QStringLiteral(" details %1 sizes %2 %3")
+                                  .arg(details->width())
+                                  .arg(details->findChild<QSplitter *>()->sizes().value(0))
+                                  .arg(details->findChild<QSplitter *>()->sizes().value(1))));
+    // What the Details column cuts is in its tooltip.
+    QTRY_VERIFY(events->model()->rowCount() > 0);
+    const QModelIndex text = events->model()->index(0, EventLogModel::ColText);
+    QCOMPARE(text.data(Qt::ToolTipRole).toString(), text.data().toString());
+    // The report's values are in view beside their fields.
+    QTreeWidget *counters = details->counters();
+    QVERIFY2(
+        counters->columnWidth(0) + digit * 6 <= counters->viewport()->width(),
+        qPrintable(
+            QStringLiteral("fields %1 px of %2").arg(counters->columnWidth(0)).arg(counters->viewport()->width())));
 }
 
 QTEST_MAIN(tst_WindowFit)

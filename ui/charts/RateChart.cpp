@@ -35,6 +35,25 @@ double niceCeiling(double v)
     }
     return 10.0 * magnitude;
 }
+// The time axis over lo .. hi seconds, a tick every round number of seconds (1, 2, 5, 10, 15,
+// 30 s, 1, 2, 5, 10 min), five to seven of them from 0: a capture of 45 s read "7 s, 22 s"
+// with a fixed count of ticks.
+void setTimeRange(QValueAxis *axis, int lo, int hi)
+{
+    const int span = std::max(1, hi - lo);
+    int step = 600;
+    for (int s : {1, 2, 5, 10, 15, 30, 60, 120, 300, 600}) {
+        if (span / s <= 6) {
+            step = s;
+            break;
+        }
+    }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0);
+    axis->setTickInterval(step);
+    axis->setRange(lo, hi);
+}
+
 } // namespace
 
 RateChart::RateChart(QWidget *parent)
@@ -43,8 +62,9 @@ RateChart::RateChart(QWidget *parent)
     m_chart = createPlainChart();
 
     m_axisX = new QValueAxis;
+    m_axisX->setObjectName(QStringLiteral("timeAxis"));
     m_axisX->setLabelFormat(QStringLiteral("%d s"));
-    m_axisX->setTickCount(7);
+    setTimeRange(m_axisX, -60, 0);
     // Both rate axes are labelled by AxisTicks: round steps, "1k" and "1M" rather than printf's
     // "1e+06"; on the log axis the series carry log10 of their rates (fitToAxis).
     m_axisY = new QCategoryAxis;
@@ -294,7 +314,7 @@ void RateChart::refresh(const StreamHistory &history)
         const int span = std::max(1, int(std::ceil(m_offline.last().x())));
         if (span != m_xSpan) {
             m_xSpan = span;
-            m_axisX->setRange(0, span);
+            setTimeRange(m_axisX, 0, span);
         }
         const double top = niceCeiling(yMax * 1.1);
         if (top != m_yMax)
@@ -340,7 +360,7 @@ void RateChart::refresh(const StreamHistory &history)
     const int span = std::max(60, std::min(StreamHistory::kCapacity, ((history.sampleCount() + 59) / 60) * 60));
     if (span != m_xSpan) {
         m_xSpan = span;
-        m_axisX->setRange(-span, 0);
+        setTimeRange(m_axisX, -span, 0);
     }
     const double top = niceCeiling(yMax * 1.1);
     if (top != m_yMax)

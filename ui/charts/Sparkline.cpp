@@ -50,14 +50,28 @@ QString Sparkline::caption() const
     return tr("%1 %2 · max %3 · last %4 min").arg(m_title, now, m_format(m_max)).arg(m_spanS / 60);
 }
 
+QStringList Sparkline::captionLines() const
+{
+    const QString whole = caption();
+    const QFontMetrics fm = fontMetrics();
+    if (fm.horizontalAdvance(whole) <= width())
+        return {whole};
+    const qsizetype cut = whole.lastIndexOf(QStringLiteral(" · "));
+    if (cut < 0)
+        return {fm.elidedText(whole, Qt::ElideRight, width())};
+    return {fm.elidedText(whole.left(cut), Qt::ElideRight, width()),
+            fm.elidedText(whole.mid(cut + 3), Qt::ElideRight, width())};
+}
+
 QSize Sparkline::sizeHint() const
 {
-    return {280, fontMetrics().height() * 4};
+    return {280, fontMetrics().height() * 5};
 }
 
 QSize Sparkline::minimumSizeHint() const
 {
-    return {120, fontMetrics().height() * 3};
+    // Wide enough for "p99 12.3 ms · max 45.6 ms" on its first line.
+    return {fontMetrics().horizontalAdvance(QLatin1Char('0')) * 26, fontMetrics().height() * 4};
 }
 
 void Sparkline::paintEvent(QPaintEvent *)
@@ -67,10 +81,12 @@ void Sparkline::paintEvent(QPaintEvent *)
     const QPalette &pal = palette();
     const int textH = fontMetrics().height();
     p.setPen(pal.color(QPalette::WindowText));
-    p.drawText(QRect(0, 0, width(), textH), Qt::AlignLeft | Qt::AlignVCenter,
-               fontMetrics().elidedText(caption(), Qt::ElideRight, width()));
+    const QStringList lines = captionLines();
+    for (int i = 0; i < lines.size(); ++i)
+        p.drawText(QRect(0, i * textH, width(), textH), Qt::AlignLeft | Qt::AlignVCenter, lines[i]);
 
-    const QRectF plot(1.0, textH + 3.0, width() - 2.0, height() - textH - 5.0);
+    const int captionH = int(lines.size()) * textH;
+    const QRectF plot(1.0, captionH + 3.0, width() - 2.0, height() - captionH - 5.0);
     p.setPen(QPen(pal.color(QPalette::Mid), 1.0));
     p.setBrush(pal.color(QPalette::Base));
     p.drawRect(plot);

@@ -1,11 +1,12 @@
 #pragma once
 
 // A small line of one figure over the last minutes (the details pane's rate and p99), with
-// its name, the newest value and the highest one written above it. Points are
+// its name, the newest value and the highest one written above it (on two lines when narrow). Points are
 // (seconds before now, ≤ 0; value); a missing second breaks the line. GUI thread only.
 
 #include <QtCore/QList>
 #include <QtCore/QPointF>
+#include <QtCore/QStringList>
 #include <QtWidgets/QWidget>
 
 #include <functional>
@@ -27,6 +28,9 @@ public:
     const QList<QPointF> &points() const { return m_points; } // those within the span
     // "msgs/s 1.2 k/s · max 3.4 k/s · last 5 min" (what is written above the line)
     QString caption() const;
+    // The caption as drawn at the line's width: one line when it fits, else two, cut at its
+    // last " · " ("p99 1.3 ms · max 27.1 ms" above "last 1 min"); the tooltip has it whole.
+    QStringList captionLines() const;
     void setColor(const QColor &color);
 
     QSize sizeHint() const override;

@@ -2,6 +2,7 @@
 
 #include <QtGui/QAction>
 #include <QtWidgets/QHeaderView>
+#include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
 #include <QtWidgets/QTableView>
 
@@ -30,6 +31,33 @@ QTableView *makeLogView(QAbstractItemModel *model)
     view->horizontalHeader()->setHighlightSections(false);
     view->setAlternatingRowColors(true);
     return view;
+}
+
+void reserveFigureWidth(QLabel *label, const QString &widest)
+{
+    const QString text = label->text();
+    label->setText(widest);
+    const QSize hint = label->sizeHint();
+    label->setText(text);
+    label->setFixedSize(hint.expandedTo(label->sizeHint()));
+}
+
+void setFigureText(QLabel *label, const QString &text)
+{
+    if (label->text() == text)
+        return;
+    label->setText(text);
+    const QSize hint = label->sizeHint();
+    const bool fixed = label->minimumSize() == label->maximumSize();
+    const QSize size = fixed ? label->maximumSize() : QSize(0, 0);
+    if (!fixed || hint.width() > size.width() || hint.height() > size.height())
+        label->setFixedSize(hint.expandedTo(size));
+}
+
+void setStyleSheetIfChanged(QWidget *widget, const QString &styleSheet)
+{
+    if (widget->styleSheet() != styleSheet)
+        widget->setStyleSheet(styleSheet);
 }
 
 } // namespace streamscope::ui

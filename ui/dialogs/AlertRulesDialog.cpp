@@ -119,7 +119,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
 
     m_previewSummary = new QLabel;
     m_previewSummary->setObjectName(QStringLiteral("previewSummary"));
-    m_previewSummary->setWordWrap(true);
+    // One line: a wrapped label asks for its height at its width, and the form gave up its own.
+    m_previewSummary->setWordWrap(false);
     m_preview = new QListWidget;
     m_preview->setObjectName(QStringLiteral("preview"));
     auto *previewBox = new QGroupBox(tr("On the last ten minutes"));
@@ -127,8 +128,14 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     previewLayout->addWidget(m_previewSummary);
     previewLayout->addWidget(m_preview, 1);
 
+    // The form keeps its height: the preview and the destinations give up theirs first (the
+    // form's fields were squeezed to slivers on a 720-pixel screen).
+    auto *formBox = new QWidget;
+    formBox->setLayout(form);
+    form->setContentsMargins(0, 0, 0, 0);
+    formBox->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto *right = new QVBoxLayout;
-    right->addLayout(form);
+    right->addWidget(formBox);
     right->addWidget(previewBox, 1);
     auto *top = new QHBoxLayout;
     top->addLayout(left, 2);
@@ -142,6 +149,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     auto *destinationsBox = new QGroupBox(tr("Destinations (Streams → Alert destinations… edits them)"));
     auto *destinationsLayout = new QVBoxLayout(destinationsBox);
     destinationsLayout->addWidget(m_destinations);
+    // A few destinations in view; the rules and their preview get the rest of the height.
+    m_destinations->setMaximumHeight(m_destinations->fontMetrics().lineSpacing() * 7);
 
     m_error = new QLabel;
     m_error->setObjectName(QStringLiteral("error"));
@@ -150,8 +159,8 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     m_error->hide();
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top, 3);
-    layout->addWidget(destinationsBox, 1);
+    layout->addLayout(top, 1);
+    layout->addWidget(destinationsBox);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
 
@@ -175,7 +184,7 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
             }
         });
     fillDestinations();
-    resize(860, 620);
+    resize(minimumSizeHint().expandedTo(QSize(860, 620)));
 }
 
 void AlertRulesDialog::setRules(const QVector<AlertRule> &rules)

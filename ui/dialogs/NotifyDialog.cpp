@@ -16,6 +16,8 @@
 #include <QtWidgets/QSpinBox>
 #include <QtWidgets/QVBoxLayout>
 
+#include <algorithm>
+
 namespace streamscope::ui {
 
 NotifyDialog::NotifyDialog(alerts::Notifier *notifier, QWidget *parent)
@@ -67,6 +69,7 @@ NotifyDialog::NotifyDialog(alerts::Notifier *notifier, QWidget *parent)
     form->addRow(QString(), testRow);
     auto *note = new QLabel(tr("Secrets are written as references: \"env:NAME\" (an environment variable) or "
                                "\"keychain:NAME\" (this computer's keychain). A Slack URL is itself a secret."));
+    note->setObjectName(QStringLiteral("secretsNote"));
     note->setWordWrap(true);
 
     m_error = new QLabel;
@@ -84,6 +87,9 @@ NotifyDialog::NotifyDialog(alerts::Notifier *notifier, QWidget *parent)
     layout->addWidget(note);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
+    // Wide enough for a webhook's URL, a test's answer beside its button and the note on two
+    // lines: its layout alone made a narrow column of it.
+    resize(std::max(sizeHint().width(), fontMetrics().horizontalAdvance(QLatin1Char('0')) * 64), sizeHint().height());
 
     connect(buttons, &QDialogButtonBox::accepted, this, &NotifyDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &NotifyDialog::reject);

@@ -5,6 +5,7 @@
 #include "Format.h"
 #include "HostClock.h"
 #include "StreamTableModel.h"
+#include "WidgetHelpers.h"
 
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QStatusBar>
@@ -37,6 +38,14 @@ StatusBarController::StatusBarController(QStatusBar *bar, const StreamTableModel
     place(m_record, "statusRecord", QString());
     m_record->hide();
     m_cpuUse = make("statusCpu", tr("CPU used by StreamScope (engine and window), percent of one core"));
+    // The figures change every tick: their labels keep one size (wide enough for the widest
+    // figures), so that a new figure repaints its label and lays out nothing.
+    m_rate->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_cpuUse->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    reserveFigureWidth(m_rate, tr("%1 msgs/s · %2 KB/s").arg(QStringLiteral("999.9 k"), QStringLiteral("9999.9")));
+    reserveFigureWidth(m_cpuUse, tr("CPU %1 %").arg(QStringLiteral("199")));
+    reserveFigureWidth(m_clock, tr("clock synced ±%1").arg(QStringLiteral("0.99 ms")));
+    reserveFigureWidth(m_alertCount, QStringLiteral("⚠ ") + countNoun(99, tr("alert"), tr("alerts")));
 }
 
 void StatusBarController::refresh(const SnapshotHub::Tick &tick)
@@ -59,15 +68,20 @@ void StatusBarController::refresh(const SnapshotHub::Tick &tick)
     }
     if (captures)
         parts.append(countNoun(quint64(captures), tr("capture"), tr("captures")));
-    m_streams->setText(parts.join(QStringLiteral(" · ")));
-    m_rate->setText(tr("%1 msgs/s · %2 KB/s")
-                        .arg(formatRate(m_model->totalMsgsPerSec()), formatBytesRate(m_model->totalBytesPerSec())));
+    const QString streams = parts.join(QStringLiteral(" · "));
+    if (m_streams->text() != streams)
+        m_streams->setText(streams);
+    setFigureText(m_rate,
+                  tr("%1 msgs/s · %2 KB/s")
+                      .arg(formatRate(m_model->totalMsgsPerSec()), formatBytesRate(m_model->totalBytesPerSec())));
     const int alerts = m_alerts->activeCount();
-    m_alertCount->setText(alerts ? QStringLiteral("⚠ ") + countNoun(quint64(alerts), tr("alert"), tr("alerts"))
-                                 : QString());
-    m_alertCount->setStyleSheet(
-        alerts ? QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name())
-               : QString());
+    // Its style first (bold: wider), kept while it is hidden, so that it is set once.
+    if (alerts)
+        setStyleSheetIfChanged(
+            m_alertCount,
+            QStringLiteral("color: %1; font-weight: bold;").arg(stateColor(StreamState::Failed, m_dark).name()));
+    setFigureText(m_alertCount,
+                  alerts ? QStringLiteral("⚠ ") + countNoun(quint64(alerts), tr("alert"), tr("alerts")) : QString());
     m_alertCount->setVisible(alerts > 0);
     int recording = 0;
     quint64 recordedBytes = 0;
@@ -81,10 +95,13 @@ void StatusBarController::refresh(const SnapshotHub::Tick &tick)
     }
     m_record->setVisible(recording > 0);
     if (recording > 0) {
-        m_record->setText(tr("● recording %1 · %2 MB")
-                              .arg(countNoun(quint64(recording), tr("stream"), tr("streams")))
-                              .arg(double(recordedBytes) / (1024.0 * 1024.0), 0, 'f', 1));
-        m_record->setStyleSheet(QStringLiteral("color: %1;").arg(stateColor(StreamState::Failed, m_dark).name()));
+        const QString text = tr("● recording %1 · %2 MB")
+                                 .arg(countNoun(quint64(recording), tr("stream"), tr("streams")))
+                                 .arg(double(recordedBytes) / (1024.0 * 1024.0), 0, 'f', 1);
+        if (m_record->text() != text)
+            m_record->setText(text);
+        setStyleSheetIfChanged(m_record,
+                               QStringLiteral("color: %1;").arg(stateColor(StreamState::Failed, m_dark).name()));
         m_record->setToolTip(recordTip.join(QLatin1Char('\n')));
     }
     if (tick.kind != SnapshotHub::TickKind::Slow)
@@ -93,17 +110,17 @@ void StatusBarController::refresh(const SnapshotHub::Tick &tick)
     updateClock(HostClockState::read());
     const double cpuPercent = m_cpu.sample();
     if (cpuPercent >= 0.0)
-        m_cpuUse->setText(tr("CPU %1 %").arg(QString::number(cpuPercent, 'f', cpuPercent < 10 ? 1 : 0)));
+        setFigureText(m_cpuUse, tr("CPU %1 %").arg(QString::number(cpuPercent, 'f', cpuPercent < 10 ? 1 : 0)));
     else
-        m_cpuUse->setText(tr("CPU –"));
+        setFigureText(m_cpuUse, tr("CPU –"));
 }
 
 void StatusBarController::updateClock(const HostClockState &clock)
 {
-    m_clock->setText(hostClockText(clock));
+    setFigureText(m_clock, hostClockText(clock));
     const bool bad = clock.synchronised.has_value() && !*clock.synchronised;
-    m_clock->setStyleSheet(bad ? QStringLiteral("color: %1;").arg(stateColor(StreamState::Stalled, m_dark).name())
-                               : QString());
+    setStyleSheetIfChanged(
+        m_clock, bad ? QStringLiteral("color: %1;").arg(stateColor(StreamState::Stalled, m_dark).name()) : QString());
     QString tip = tr("This machine's clock, as its kernel sees it: latency is measured against it (docs/clock.md)");
     if (clock.estimatedErrorMs.has_value())
         tip += tr("\nEstimated error %1").arg(formatDurationMs(*clock.estimatedErrorMs));

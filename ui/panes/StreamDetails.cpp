@@ -133,7 +133,10 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_counters->setAlternatingRowColors(true);
     m_counters->setUniformRowHeights(true);
     m_counters->header()->setStretchLastSection(true);
-    m_counters->setColumnWidth(0, m_counters->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 19);
+    // "rate_msgs_per_s" just fits: the values get the rest.
+    m_counters->setColumnWidth(0,
+                               m_counters->fontMetrics().horizontalAdvance(QStringLiteral("rate_msgs_per_s"))
+                                   + m_counters->indentation() + 12);
     m_counters->setToolTip(tr("Every figure of the headless report for this stream, under the report's names"));
 
     m_events = new EventLogFilter(this);
@@ -141,9 +144,14 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     m_eventView = makeLogView(m_events);
     m_eventView->setObjectName(QStringLiteral("detailEvents"));
     m_eventView->hideColumn(EventLogModel::ColStream);
-    const int digit = m_eventView->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_eventView->setColumnWidth(EventLogModel::ColTime, digit * 14);
-    m_eventView->setColumnWidth(EventLogModel::ColKind, digit * 14);
+    // The time and the widest event ("disconnected", "reconnecting") just fit: the rest of the
+    // width is the Details column's.
+    const QFontMetrics fm = m_eventView->fontMetrics();
+    const int pad = fm.horizontalAdvance(QLatin1Char('0'));
+    m_eventView->setColumnWidth(EventLogModel::ColTime, fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + pad);
+    m_eventView->setColumnWidth(
+        EventLogModel::ColKind,
+        std::max(fm.horizontalAdvance(tr("disconnected")), fm.horizontalAdvance(tr("reconnecting"))) + pad);
     // Its newest events in view, unless the user scrolled up to read older ones.
     connect(m_events, &QAbstractItemModel::rowsInserted, this, [this] {
         QScrollBar *bar = m_eventView->verticalScrollBar();
@@ -156,9 +164,12 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     split->addWidget(left);
     split->addWidget(m_counters);
     split->addWidget(m_eventView);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 3);
+    // Shares of the width (resizeEvent), the events' texts the widest.
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 2);
+    m_split = split;
+    connect(split, &QSplitter::splitterMoved, this, [this] { m_splitMoved = true; });
     split->setChildrenCollapsible(false);
 
     auto *empty = new QLabel(tr("Select a stream in the table to see its details."));
@@ -171,6 +182,25 @@ StreamDetails::StreamDetails(EventLogModel *events, QAbstractItemModel *activeAl
     layout->addWidget(m_pages);
 
     setStream(kInvalidStreamId, QString());
+}
+
+void StreamDetails::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Until the user moves a handle, the width is shared: the sparklines' column and the
+    // report's fields under a third each, the events the rest (the splitter alone gave the
+    // sparklines' column the most and the events' Details column a tenth). Once the splitter
+    // has its new width.
+    if (m_splitMoved || m_sharePending)
+        return;
+    m_sharePending = true;
+    QTimer::singleShot(0, m_split, [this] {
+        m_sharePending = false;
+        if (m_splitMoved)
+            return;
+        const int width = m_split->width() - 2 * m_split->handleWidth();
+        m_split->setSizes({width * 28 / 100, width * 30 / 100, width - width * 58 / 100});
+    });
 }
 
 QAbstractItemModel *StreamDetails::alerts() const

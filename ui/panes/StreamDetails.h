@@ -16,7 +16,9 @@
 
 class QAbstractItemModel;
 class QLabel;
+class QResizeEvent;
 class QSortFilterProxyModel;
+class QSplitter;
 class QStackedWidget;
 class QTableView;
 class QTreeWidget;
@@ -63,6 +65,9 @@ public:
     QAbstractItemModel *alerts() const;
     QAbstractItemModel *events() const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void setValue(const QString &path, const QString &key, const QJsonValue &value, QTreeWidgetItem *parent,
                   QSet<QString> &seen);
@@ -81,6 +86,9 @@ private:
     QSortFilterProxyModel *m_alerts = nullptr;
     EventLogFilter *m_events = nullptr;
     QTableView *m_eventView = nullptr;
+    QSplitter *m_split = nullptr;
+    bool m_splitMoved = false;   // by the user: the width is no longer shared out
+    bool m_sharePending = false; // a share queued after a resize
     QList<QPointF> m_buffer;
 };
 
