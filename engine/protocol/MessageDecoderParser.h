@@ -18,9 +18,28 @@ static_assert(ReceiveBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 class MessageDecoder::Parser {
 public:
     simdjson::ondemand::parser parser{MessageDecoder::kMaxDocumentBytes};
+
+    // A read's batch (MessageBatchDecoder.cpp), with a parser of its own, allocated once at
+    // kBatchBytes: a run is never longer, so stage 1 runs once a run, on this thread.
+    struct Batch {
+        simdjson::ondemand::parser parser{MessageDecoder::kBatchBytes};
+        simdjson::ondemand::document_stream stream;
+        simdjson::ondemand::document_stream::iterator at; // the document of messages[current]
+        const MessageView *messages = nullptr;
+        qsizetype count = 0;
+        const char *runStart = nullptr; // where the run's first message starts
+        qsizetype runEnd = 0;           // messages before it were in a run or alone
+        qsizetype current = -1;         // the message whose document `at` is; -1: no run
+        bool live = false;              // the run is read from; false after a mismatch, to its end
+    } batch;
 };
 
 namespace decoder {
+
+// Walks a small document (under kBatchMessageBytes: no lazy tail) as decode() walks a whole
+// message, `out` reset first; what decode() checks after the walk is the caller's.
+simdjson::error_code walkSmallDocument(simdjson::ondemand::document &doc, DecodedFields &out, const DecodeSpec &spec,
+                                       bool identity, bool symbol);
 
 // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
 // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
