@@ -43,7 +43,7 @@ public:
     bool done() const { return m_chunks.isEmpty(); }
 
 private:
-    // Every connection is answered; the first one open gets the chunks.
+    // Every websocket handshake is answered; the first connection open gets the chunks.
     void onReadyRead(QTcpSocket *s)
     {
         QByteArray &request = m_requests[s];
@@ -59,6 +59,8 @@ private:
             if (line.toLower().startsWith("sec-websocket-key:"))
                 key = line.mid(qsizetype(qstrlen("sec-websocket-key:"))).trimmed();
         request = "\r\n\r\n";
+        if (key.isEmpty())
+            return; // not a websocket (the venue's REST probe of the server time): left unanswered
         const QByteArray accept =
             QCryptographicHash::hash(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11", QCryptographicHash::Sha1).toBase64();
         s->write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
