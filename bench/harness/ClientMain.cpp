@@ -140,6 +140,7 @@ StreamConfig streamConfigFor(const QUrl &url, bool parsed, bool stamped)
     c.mode = parsed ? DecodeMode::Parsed : DecodeMode::Raw;
     c.stallTimeoutMs = 600000;
     c.pingIntervalMs = 0;
+    c.book = false; // the read and decode alone: `--books` measures the books (BookRuns)
     if (isLineUrl(url)) {
         qputenv("STREAMSCOPE_BENCH_APP_KEY", "app-key");
         qputenv("STREAMSCOPE_BENCH_SESSION", "session-token");

@@ -175,7 +175,7 @@ Workspace::LoadResult Workspace::parse(const QByteArray &json, const QString &fi
             return result;
     }
     // The websocket client of every stream that does not name its own.
-    WebSocketClient transport = WebSocketClient::Qt;
+    WebSocketClient transport = StreamConfig().transport;
     if (auto v = top.string(QStringLiteral("transport"))) {
         transport = webSocketClientFromName(*v);
         if (transport == WebSocketClient::Unknown) {

@@ -22,8 +22,9 @@ struct StreamConfig {
     QString name;
     Venue venue = Venue::Generic;
     QUrl url; // ws, wss (websocket) or tcp, tls (CRLF-delimited lines)
-    // ws/wss: QtWebSockets or our own framing (NativeWebSocketTransport); tcp/tls ignore it.
-    WebSocketClient transport = WebSocketClient::Qt;
+    // ws/wss: our own framing (NativeWebSocketTransport, the default) or QtWebSockets; tcp/tls
+    // ignore it.
+    WebSocketClient transport = WebSocketClient::Native;
 
     // Binance: stream names sent as SUBSCRIBE after connect (and after every reconnect).
     QStringList subscribe;

@@ -377,6 +377,15 @@ simdjson::error_code walkDocument(ondemand::document &doc, DecodedFields &out, c
 
 } // namespace
 
+simdjson::error_code decoder::walkSmallDocument(ondemand::document &doc, DecodedFields &out, const DecodeSpec &spec,
+                                                bool identity, bool symbol)
+{
+    static_assert(MessageDecoder::kBatchMessageBytes <= kLazyTailBytes);
+    out.reset();
+    t_walk = WalkState{nullptr, false, nullptr, identity, symbol};
+    return walkDocument(doc, out, spec);
+}
+
 namespace {
 
 // The last '"' of [begin, begin + n), or null.

@@ -53,6 +53,26 @@ public:
     bool decode(const MessageView &message, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
                 bool identity = true, bool symbol = false);
 
+    // A read's messages decoded as one batch (MessageBatchDecoder.cpp): simdjson's stage 1 runs
+    // once over a run of them (iterate_many) rather than once a message. `messages`: the views
+    // of a MessageBatch (transport/Transport.h), in the buffer in this order; the bytes between
+    // two become spaces. They stay the caller's until endBatch().
+    void beginBatch(const MessageView *messages, qsizetype count);
+    // Decodes messages[index] exactly as decode() does (the same fields, result and
+    // lastError()): from its batch when it is under kBatchMessageBytes and one JSON object with
+    // nothing around it, in a run of at least two such within kBatchBytes, and where the batch's
+    // document is the message (it starts and ends where the message does); else alone. Messages
+    // are asked for in order; any may be left out.
+    bool decodeInBatch(qsizetype index, const std::string &pointer, DecodedFields &out, const DecodeSpec &spec,
+                       bool identity = true, bool symbol = false);
+    void endBatch();
+    // Messages decodeInBatch() read from a batch, since this decoder was made (for tests).
+    quint64 batchDecoded() const { return m_batchDecoded; }
+    // Below kLazyTailBytes (MessageDecoder.cpp), a message is walked to its end, and needs no
+    // prefix: its document in a batch is read as it is alone.
+    static constexpr std::size_t kBatchMessageBytes = 2048;
+    static constexpr std::size_t kBatchBytes = 64 * 1024;
+
     // A long message whose head only may be converted yet: how many of its first bytes
     // decodeHead() needs (0: the whole message is needed, for it is short, its spec reads to the
     // end (DecodeSpec::prefixDecode), or the prefix missed on a recent message).
@@ -213,6 +233,7 @@ private:
     int m_lastError = 0;       // simdjson::error_code
     std::string m_failedField; // the key (or pointer) whose value failed to read; empty: the JSON
     int m_prefixSkips = 0;
+    quint64 m_batchDecoded = 0;
 };
 
 } // namespace streamscope

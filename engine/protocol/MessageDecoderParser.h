@@ -1,7 +1,8 @@
 #pragma once
 
 // What MessageDecoder's translation units share (MessageDecoder.cpp: the message's fields;
-// LevelDecoder.cpp: a book's levels; LadderDecoder.cpp: nested ladders): the simdjson parser,
+// LevelDecoder.cpp: a book's levels; LadderDecoder.cpp: nested ladders; TradeDecoder.cpp: trade
+// prices; MessageBatchDecoder.cpp: a read's batch): the simdjson parsers,
 // the guard of the byte after a message, the walk of a root object, a number read as the text
 // sent (the other scalar readers: MessageDecoderReaders.h). They are compiled
 // with the SIMD options of engine/CMakeLists.txt, and only they include simdjson.
@@ -17,6 +18,11 @@ namespace streamscope {
 static_assert(ReceiveBuffer::kPadding >= simdjson::SIMDJSON_PADDING);
 
 namespace decoder {
+
+// Walks a small document (under kBatchMessageBytes: no lazy tail) as decode() walks a whole
+// message, `out` reset first; what decode() checks after the walk is the caller's.
+simdjson::error_code walkSmallDocument(simdjson::ondemand::document &doc, DecodedFields &out, const DecodeSpec &spec,
+                                       bool identity, bool symbol);
 
 // simdjson 3.0 re-scans the whole structural index to check that brackets balance when the
 // first padding byte is '}' (simdjson issue 1834), and a reused buffer often holds a longer
@@ -64,6 +70,20 @@ public:
             return e;
         return walk(root);
     }
+
+    // A read's batch (MessageBatchDecoder.cpp), with a parser of its own, allocated once at
+    // kBatchBytes: a run is never longer, so stage 1 runs once a run, on this thread.
+    struct Batch {
+        simdjson::ondemand::parser parser{MessageDecoder::kBatchBytes};
+        simdjson::ondemand::document_stream stream;
+        simdjson::ondemand::document_stream::iterator at; // the document of messages[current]
+        const MessageView *messages = nullptr;
+        qsizetype count = 0;
+        const char *runStart = nullptr; // where the run's first message starts
+        qsizetype runEnd = 0;           // messages before it were in a run or alone
+        qsizetype current = -1;         // the message whose document `at` is; -1: no run
+        bool live = false;              // the run is read from; false after a mismatch, to its end
+    } batch;
 };
 
 namespace decoder {

@@ -2,7 +2,7 @@
 
 // One connection ("link") of a stream: its transport, the share of the subscriptions it
 // carries, its liveness watchdog and its paced outgoing queue. The transport delivers each
-// message to the link by a direct call, which hands it straight to the stream's hot path
+// message (or a read's batch of them) to the link by a direct call, which hands it straight to the stream's hot path
 // (MessageRouter).
 //
 // Thread contract: the session's worker only. The transport refers to `config`, so a link
@@ -32,6 +32,7 @@ struct Link final : public MessageSink {
 
     // MessageSink: defined in MessageRouter.cpp, the hot path's home.
     void onMessage(ReceivedMessage &message) override;
+    void onMessages(const MessageBatch &batch) override;
 
     MessageRouter *const router;
     const int id;

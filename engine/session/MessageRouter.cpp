@@ -105,6 +105,27 @@ void Link::onMessage(ReceivedMessage &message)
     router->onMessage(*this, message);
 }
 
+void Link::onMessages(const MessageBatch &batch)
+{
+    router->onBatch(*this, batch);
+}
+
+void MessageRouter::onBatch(Link &link, const MessageBatch &batch)
+{
+    const bool decoded = m_parsed && batch.count > 1;
+    if (decoded)
+        m_decoder.beginBatch(batch.messages, batch.count);
+    // A stop or a reconnect that one of them causes ends the batch (current()).
+    for (qsizetype i = 0; i < batch.count && batch.current(); ++i) {
+        m_batchIndex = decoded ? i : -1;
+        ReceivedMessage message(batch.messages[i], false, *batch.buffer);
+        onMessage(link, message);
+    }
+    m_batchIndex = -1;
+    if (decoded)
+        m_decoder.endBatch();
+}
+
 // A long message of which the first `want` bytes may be enough: text is converted only that
 // far, and the rest only when the head is not enough after all.
 void MessageRouter::onLongMessage(Link &link, ReceivedMessage &message, qsizetype want)
@@ -189,6 +210,9 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
         bool ok = true;
         if (decodedHead)
             fields = *decodedHead;
+        else if (m_batchIndex >= 0)
+            ok = m_decoder.decodeInBatch(m_batchIndex, m_latencyPointer, fields, spec, overlap,
+                                         m_instruments != nullptr);
         else
             ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap,
                                   m_instruments != nullptr || m_trades != nullptr);

@@ -45,6 +45,7 @@ class StreamShared;
 class TickObservers;
 struct DecodedFields;
 struct Link;
+struct MessageBatch;
 struct MessageView;
 struct StreamConfig;
 
@@ -61,6 +62,9 @@ public:
 
     // Called by Link::onMessage only (MessageRouter.cpp, where it is inlined).
     void onMessage(Link &link, ReceivedMessage &message);
+    // Called by Link::onMessages: a read's messages, each handled as onMessage() handles it,
+    // those decoded in full read from one batch (MessageDecoder::beginBatch()).
+    void onBatch(Link &link, const MessageBatch &batch);
 
 private:
     qsizetype headBytes(qsizetype len) const;
@@ -100,6 +104,7 @@ private:
     bool m_parsed = true;
     HeadScanner::Heartbeats m_heartbeats = HeadScanner::Heartbeats::Find;
     VenueHandler::RawNotice m_rawNotice;
+    qsizetype m_batchIndex = -1; // in onBatch(): the message's index in the decoder's batch
 };
 
 } // namespace streamscope

@@ -8,15 +8,16 @@ namespace streamscope {
 
 TransportFactory networkTransports()
 {
-    // STREAMSCOPE_WEBSOCKET=native runs every ws/wss stream on the native client whatever its
-    // "transport" says: to run a whole test suite or a deployment against it (architecture.md).
-    const bool allNative = qEnvironmentVariable("STREAMSCOPE_WEBSOCKET") == QLatin1String("native");
-    return [allNative](const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink) -> Transport * {
+    // STREAMSCOPE_WEBSOCKET=qt (or =native) runs every ws/wss stream on that client whatever its
+    // "transport" says: to run a whole test suite or a deployment on one client (architecture.md).
+    const WebSocketClient all = webSocketClientFromName(qEnvironmentVariable("STREAMSCOPE_WEBSOCKET"));
+    return [all](const StreamConfig &config, ReceiveBuffer &buffer, MessageSink &sink) -> Transport * {
         if (config.isLineProtocol())
             return new LineTransport(config, buffer, sink);
-        if (allNative || config.transport == WebSocketClient::Native)
-            return new NativeWebSocketTransport(config, buffer, sink);
-        return new WebSocketTransport(config, buffer, sink);
+        const WebSocketClient client = all == WebSocketClient::Unknown ? config.transport : all;
+        if (client == WebSocketClient::Qt)
+            return new WebSocketTransport(config, buffer, sink);
+        return new NativeWebSocketTransport(config, buffer, sink);
     };
 }
 

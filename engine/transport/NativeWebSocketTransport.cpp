@@ -8,6 +8,7 @@
 
 #include <QtCore/QPointer>
 #include <QtCore/QRandomGenerator>
+#include <QtCore/QScopeGuard>
 #include <QtCore/QTimer>
 #include <QtNetwork/QSslSocket>
 #include <QtNetwork/QTcpSocket>
@@ -43,6 +44,7 @@ void NativeWebSocketTransport::release()
     if (m_handshakeTimer)
         m_handshakeTimer->stop();
     discard(m_socket);
+    ++m_connection;
     m_phase = Phase::Idle;
     m_reader.reset();
     m_pongPayload.clear();
@@ -162,10 +164,19 @@ bool NativeWebSocketTransport::readHandshake()
 
 void NativeWebSocketTransport::readFrames(const char *first, qsizetype firstBytes)
 {
+    // The text messages of a read are collected here and handed on when it is parsed.
+    MessageView pending[kBatchMessages];
+    m_pending = pending;
+    m_pendingCount = 0;
+    const auto done = qScopeGuard([this] {
+        m_pending = nullptr;
+        m_pendingCount = 0;
+    });
     if (firstBytes > 0) {
         char *at = m_reader.prepare(firstBytes);
         std::memcpy(at, first, std::size_t(firstBytes));
-        if (!afterRead(m_reader.parse(firstBytes, *this)))
+        const WebSocketFrameReader::Status status = m_reader.parse(firstBytes, *this);
+        if (!deliverPending() || !afterRead(status))
             return;
     }
     // The socket may be released by the sink (a stop ran in between): nothing more is read.
@@ -177,7 +188,8 @@ void NativeWebSocketTransport::readFrames(const char *first, qsizetype firstByte
         const qint64 n = m_socket->read(at, available);
         if (n <= 0)
             return;
-        if (!afterRead(m_reader.parse(qsizetype(n), *this)))
+        const WebSocketFrameReader::Status status = m_reader.parse(qsizetype(n), *this);
+        if (!deliverPending() || !afterRead(status))
             return;
     }
 }
@@ -223,11 +235,35 @@ bool NativeWebSocketTransport::afterRead(WebSocketFrameReader::Status status)
 
 bool NativeWebSocketTransport::onMessage(const MessageView &message, bool binary)
 {
-    const QTcpSocket *socket = m_socket;
+    // A batch holds text messages of this read in the order they lie: a message joined behind
+    // the read (below the last one's end) or a binary one goes after the batch before it.
+    if (m_pendingCount > 0) {
+        const MessageView &last = m_pending[m_pendingCount - 1];
+        if ((binary || m_pendingCount == kBatchMessages || message.data < last.data + last.size) && !deliverPending())
+            return false;
+    }
+    if (!binary && m_pending) {
+        m_pending[m_pendingCount++] = message;
+        return true;
+    }
+    const quint64 connection = m_connection;
     ReceivedMessage received(message, binary, m_buffer);
     m_sink.onMessage(received);
     // Dropped, or dropped and opened again, by the sink: the rest of the read is not ours.
-    return m_socket && m_socket == socket;
+    return m_socket && m_connection == connection;
+}
+
+bool NativeWebSocketTransport::deliverPending()
+{
+    const quint64 connection = m_connection;
+    if (m_pendingCount == 1) {
+        ReceivedMessage received(m_pending[0], false, m_buffer);
+        m_sink.onMessage(received);
+    } else if (m_pendingCount > 1) {
+        m_sink.onMessages(MessageBatch{m_pending, m_pendingCount, &m_buffer, &m_connection, connection});
+    }
+    m_pendingCount = 0;
+    return m_socket && m_connection == connection;
 }
 
 void NativeWebSocketTransport::onPing(const char *payload, qsizetype len)
@@ -288,6 +324,7 @@ void NativeWebSocketTransport::end(int reportedCode, QString reason, quint16 clo
         return;
     QTcpSocket *socket = m_socket;
     m_socket = nullptr;
+    ++m_connection;
     socket->disconnect(this);
     if (m_phase == Phase::Open && closeCode != 0 && socket->state() == QAbstractSocket::ConnectedState) {
         // The closing handshake (§7.1.2): our close frame, then the server closes the TCP

@@ -13,6 +13,10 @@
 // the reason are what disconnected() reports; masked server frames are refused (1002), which
 // QWebSocket cannot do.
 //
+// The text messages of one read go to the sink together (MessageSink::onMessages, up to
+// kBatchMessages at a time, so that the decoder can parse them as one batch); a binary message,
+// or one that the reader joined behind the read, goes alone, in order.
+//
 // A read takes at most kReadBatchBytes from the socket, so a worker slower than its stream
 // returns to its event loop between reads, and the rest waits in the kernel where the
 // backpressure view sees it. unreadBytes() counts what the socket and the kernel hold and what
@@ -35,6 +39,7 @@ class NativeWebSocketTransport final : public Transport, private WebSocketFrameR
     Q_OBJECT
 public:
     static constexpr qint64 kReadBatchBytes = 1024 * 1024;
+    static constexpr qsizetype kBatchMessages = 64;
     static constexpr qint64 kMaxUnsentBytes = 64 * 1024;
     static constexpr int kCloseWaitMs = 1000;
     // The transport's own bound on the set-up: the stream's connect timeout and this.
@@ -71,10 +76,16 @@ private:
     void release();
 
     bool onMessage(const MessageView &message, bool binary) override;
+    // Hands the text messages collected from this read to the sink; false when the sink dropped
+    // (or dropped and reopened) the connection, whose reading then stops.
+    bool deliverPending();
     void onPing(const char *payload, qsizetype len) override;
     void onPong() override;
 
-    QTcpSocket *m_socket = nullptr; // a QSslSocket for wss
+    QTcpSocket *m_socket = nullptr;   // a QSslSocket for wss
+    quint64 m_connection = 0;         // changes whenever m_socket does (MessageBatch::current())
+    MessageView *m_pending = nullptr; // readFrames()'s kBatchMessages, on its stack
+    qsizetype m_pendingCount = 0;
     QTimer *m_handshakeTimer = nullptr;
     WebSocketHandshake m_handshake;
     WebSocketFrameReader m_reader;

@@ -14,15 +14,35 @@
 
 namespace streamscope {
 
+// Complete text messages of one read, handed in one call (NativeWebSocketTransport): each view
+// padded in the worker's receive buffer, later ones at higher addresses; the bytes between two
+// are the transport's and no longer needed, so a reader may overwrite them (MessageDecoder's
+// batch turns them into spaces). Valid during the call only. A sink that drops or reopens the
+// connection ends the batch: current() is then false, and no further message of it is read.
+struct MessageBatch {
+    const MessageView *messages = nullptr;
+    qsizetype count = 0;
+    ReceiveBuffer *buffer = nullptr;
+    const quint64 *connection = nullptr; // the transport's connection serial
+    quint64 reading = 0;                 // its value when the batch was read
+
+    bool current() const { return *connection == reading; }
+};
+
 class MessageSink {
 public:
     // One complete message, in one call. The sink asks `message` for as much of it as it needs
     // (ReceivedMessage: its head, all of it, or all of it in the worker's receive buffer for the
     // decoder); the message and every view of it are valid during the call only.
-    // A transport that writes several messages into the receive buffer at once may later hand
-    // them in one call as a batch: each view is complete in itself (its own pointer, size and
-    // padding), and the decoder puts back what it writes past a message.
     virtual void onMessage(ReceivedMessage &message) = 0;
+    // Several messages of one read (MessageBatch), in order; by default one onMessage() each.
+    virtual void onMessages(const MessageBatch &batch)
+    {
+        for (qsizetype i = 0; i < batch.count && batch.current(); ++i) {
+            ReceivedMessage message(batch.messages[i], false, *batch.buffer);
+            onMessage(message);
+        }
+    }
 
 protected:
     ~MessageSink() = default;

@@ -305,29 +305,29 @@ void TestWorkspace::warnsOnUnknownKeys()
 }
 
 // "transport" chooses the websocket client: per stream, or at the top for the streams that do
-// not say; "qt" when neither does. Saved per stream, only when not "qt".
+// not say; "native" when neither does. Saved per stream, only when not "native".
 void TestWorkspace::transportPerStreamAndForAll()
 {
     Workspace ws;
-    auto r = Workspace::parse(R"({"version":1,"transport":"native","streams":[
-        {"name":"a","url":"ws://h:1/"}, {"name":"b","url":"ws://h:1/","transport":"qt"}]})",
+    auto r = Workspace::parse(R"({"version":1,"transport":"qt","streams":[
+        {"name":"a","url":"ws://h:1/"}, {"name":"b","url":"ws://h:1/","transport":"native"}]})",
                               QStringLiteral("w.json"), ws);
     QVERIFY2(r.ok, qPrintable(r.error));
     QVERIFY(r.warnings.isEmpty());
-    QCOMPARE(ws.streams[0].transport, WebSocketClient::Native);
-    QCOMPARE(ws.streams[1].transport, WebSocketClient::Qt);
+    QCOMPARE(ws.streams[0].transport, WebSocketClient::Qt);
+    QCOMPARE(ws.streams[1].transport, WebSocketClient::Native);
     QCOMPARE(Workspace::streamToJson(ws.streams[0]).value(QStringLiteral("transport")).toString(),
-             QStringLiteral("native"));
+             QStringLiteral("qt"));
     QVERIFY(!Workspace::streamToJson(ws.streams[1]).contains(QStringLiteral("transport")));
     Workspace back;
     r = Workspace::parse(QJsonDocument(ws.toJson()).toJson(), QStringLiteral("w.json"), back);
     QVERIFY2(r.ok, qPrintable(r.error));
-    QCOMPARE(back.streams[0].transport, WebSocketClient::Native);
-    QCOMPARE(back.streams[1].transport, WebSocketClient::Qt);
+    QCOMPARE(back.streams[0].transport, WebSocketClient::Qt);
+    QCOMPARE(back.streams[1].transport, WebSocketClient::Native);
 
     r = Workspace::parse(R"({"version":1,"streams":[{"name":"a","url":"ws://h:1/"}]})", QStringLiteral("w.json"), ws);
     QVERIFY(r.ok);
-    QCOMPARE(ws.streams[0].transport, WebSocketClient::Qt);
+    QCOMPARE(ws.streams[0].transport, WebSocketClient::Native);
 }
 
 void TestWorkspace::roundTrip()

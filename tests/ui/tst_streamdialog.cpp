@@ -505,17 +505,17 @@ void tst_StreamDialog::websocketClientRoundTrips()
     child<QLineEdit>(&d, "url")->setText(QStringLiteral("wss://example.com/feed"));
     QString error;
     QVERIFY2(d.validate(&error), qPrintable(error));
-    QCOMPARE(d.config().transport, WebSocketClient::Qt);
-    auto *transport = child<QComboBox>(&d, "transport");
-    transport->setCurrentIndex(transport->findData(int(WebSocketClient::Native)));
-    QVERIFY2(d.validate(&error), qPrintable(error));
     QCOMPARE(d.config().transport, WebSocketClient::Native);
+    auto *transport = child<QComboBox>(&d, "transport");
+    transport->setCurrentIndex(transport->findData(int(WebSocketClient::Qt)));
+    QVERIFY2(d.validate(&error), qPrintable(error));
+    QCOMPARE(d.config().transport, WebSocketClient::Qt);
 
     StreamDialog e({});
     e.setConfig(d.config(), AlertRule());
-    QCOMPARE(child<QComboBox>(&e, "transport")->currentData().toInt(), int(WebSocketClient::Native));
+    QCOMPARE(child<QComboBox>(&e, "transport")->currentData().toInt(), int(WebSocketClient::Qt));
     QVERIFY2(e.validate(&error), qPrintable(error));
-    QCOMPARE(e.config().transport, WebSocketClient::Native);
+    QCOMPARE(e.config().transport, WebSocketClient::Qt);
 }
 
 QTEST_MAIN(tst_StreamDialog)

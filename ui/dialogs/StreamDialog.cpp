@@ -117,10 +117,11 @@ QWidget *StreamDialog::buildOptions()
     m_mode->setToolTip(tr("Raw skips JSON decoding: fastest, but no latency or gap checks"));
     m_transport = new QComboBox;
     m_transport->setObjectName(QStringLiteral("transport"));
-    m_transport->addItem(tr("Qt WebSockets"), int(WebSocketClient::Qt));
     m_transport->addItem(tr("StreamScope's own"), int(WebSocketClient::Native));
-    m_transport->setToolTip(tr("The websocket client of a ws/wss stream: Qt's, or StreamScope's own framing, which "
-                               "reads messages straight into the decoder's buffer (less CPU a message)"));
+    m_transport->addItem(tr("Qt WebSockets"), int(WebSocketClient::Qt));
+    m_transport->setToolTip(tr("The websocket client of a ws/wss stream: StreamScope's own framing (the default), "
+                               "which reads messages straight into the decoder's buffer (less CPU a message), "
+                               "or Qt's"));
     m_stallS = new QSpinBox;
     m_stallS->setObjectName(QStringLiteral("stallTimeout"));
     m_stallS->setRange(1, 3600);
