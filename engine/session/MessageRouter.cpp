@@ -212,7 +212,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
             fields = *decodedHead;
         else if (m_batchIndex >= 0)
             ok = m_decoder.decodeInBatch(m_batchIndex, m_latencyPointer, fields, spec, overlap,
-                                         m_instruments != nullptr);
+                                         m_instruments != nullptr || m_trades != nullptr);
         else
             ok = m_decoder.decode(message.padded(), m_latencyPointer, fields, spec, overlap,
                                   m_instruments != nullptr || m_trades != nullptr);
