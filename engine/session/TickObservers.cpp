@@ -126,8 +126,7 @@ void TickObservers::checkFreshness(qint64 nowMs, bool dataSinceLastTick, qint64 
     }
     out.usualGapMs.store(m_silence.usualGapMs().value_or(-1));
 
-    const double busy = m_workerLoad ? m_workerLoad->busyShare() : -1.0;
-    out.busyShare.store(busy);
+    out.setBusyShare(m_workerLoad ? m_workerLoad->busyShare() : -1.0);
     const BackpressureMeter::Figures backlog = m_backpressure.tick(nowMs, unreadBytes);
     out.unreadBytes.store(backlog.unreadBytes);
     out.unreadBytesPeak.store(backlog.unreadBytesPeak);

@@ -51,8 +51,18 @@ public:
     // Per event type; null until the stream carried two types. Set once (release).
     std::atomic<EventTypesShared *> events{nullptr};
 
-    // Changes when any figure does (StreamShared::publishTick); the worker's only. The busy
-    // share counts in whole percent: it moves a little every second on an idle worker too.
+    // The worker's busy share. It moves a little every second on an idle worker too, and every
+    // stream on the worker shows it: a move counts as the stream's change (digest()) only from
+    // kBusyShareStep on, or when it is first measured. The worker's only.
+    void setBusyShare(double share)
+    {
+        busyShare.store(share);
+        if ((share < 0) != (m_busyShareCounted < 0) || std::abs(share - m_busyShareCounted) >= kBusyShareStep)
+            m_busyShareCounted = share;
+    }
+    static constexpr double kBusyShareStep = 0.05;
+
+    // Changes when any figure does (StreamShared::publishTick); the worker's only.
     std::uint64_t digest() const
     {
         std::uint64_t h = 1469598103934665603ull;
@@ -64,7 +74,7 @@ public:
         add(fallingBehind.load());
         add(std::uint64_t(cause.load()));
         add(fallingBehindAlarms.load());
-        add(std::uint64_t(std::llround(busyShare.load() * 100.0)));
+        add(bits(m_busyShareCounted));
         add(periodic.load());
         add(bits(periodMs.load()));
         add(bits(periodJitterMs.load()));
@@ -102,6 +112,9 @@ public:
         if (const EventTypesShared *e = events.load(std::memory_order_acquire); e && withEvents)
             e->fill(out.byEvent);
     }
+
+private:
+    double m_busyShareCounted = -1; // setBusyShare()
 };
 
 } // namespace streamscope

@@ -507,7 +507,8 @@ void TestHeadless::metricsEndpoint()
 void TestHeadless::builtInDemoRunsHeadless()
 {
     const QString reportPath = m_dir.filePath(QStringLiteral("demo.json"));
-    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--duration"), QStringLiteral("3"),
+    // Every stream has its first message within the run, under a sanitizer too.
+    const Run r = runStreamscope({QStringLiteral("--headless"), QStringLiteral("--duration"), scaledSeconds(3),
                                   QStringLiteral("--report"), reportPath});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonArray streams = readJson(reportPath).value(QStringLiteral("streams")).toArray();
