@@ -126,7 +126,8 @@ void TickObservers::checkFreshness(qint64 nowMs, bool dataSinceLastTick, qint64 
     }
     out.usualGapMs.store(m_silence.usualGapMs().value_or(-1));
 
-    out.setBusyShare(m_workerLoad ? m_workerLoad->busyShare() : -1.0);
+    const double busy = m_workerLoad ? m_workerLoad->busyShare() : -1.0;
+    out.setBusyShare(busy);
     const BackpressureMeter::Figures backlog = m_backpressure.tick(nowMs, unreadBytes);
     out.unreadBytes.store(backlog.unreadBytes);
     out.unreadBytesPeak.store(backlog.unreadBytesPeak);
