@@ -234,7 +234,7 @@ void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
     };
     QTRY_VERIFY_WITH_TIMEOUT(allStopped(), scaledMs(10000));
     Engine::SnapshotCursor settling; // the ticks after the stop have published what it moved
-    QVERIFY(settled(engine, settling));
+    QVERIFY(streamscope::testing::settled(engine, settling));
     SnapshotHub hub(&engine); // not started: the test ticks it
     QHash<StreamId, int> due;
     QList<SnapshotHub::TickKind> kinds;
