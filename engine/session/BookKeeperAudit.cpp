@@ -8,6 +8,9 @@
 #include "model/PeerText.h"
 #include "model/StreamConfig.h"
 
+#include <QtNetwork/QNetworkAccessManager>
+#include <QtNetwork/QNetworkReply>
+
 namespace streamscope {
 
 bool BookKeeper::readAnswer(MessageDecoder &decoder, const book::BookRules &rules,
