@@ -151,6 +151,19 @@ inline QJsonObject binanceStream(const QString &name, const QString &url)
                        {QStringLiteral("url"), url}};
 }
 
+inline QJsonObject venueStream(const QString &name, const QString &venue, const QString &url)
+{
+    QJsonObject o = binanceStream(name, url);
+    o.insert(QStringLiteral("venue"), venue);
+    return o;
+}
+
+inline QJsonObject subscribed(QJsonObject stream, const QString &subscription)
+{
+    stream.insert(QStringLiteral("subscribe"), QJsonArray{subscription});
+    return stream;
+}
+
 inline bool writeFile(const QString &path, const QByteArray &content)
 {
     QFile f(path);

@@ -158,13 +158,21 @@ void TestPrometheus::scrapedCountsMatchTheReport()
     const QString workspace = dir.filePath(QStringLiteral("agent.json"));
     const QString reportPath = dir.filePath(QStringLiteral("report.json"));
     constexpr int kTrades = 2000;
-    QVERIFY(writeFile(workspace,
-                      workspaceJson({binanceStream(QStringLiteral("trades"),
-                                                   base + QStringLiteral("small_aggtrade?count=%1").arg(kTrades)),
-                                     binanceStream(QStringLiteral("depth"),
-                                                   base
-                                                       + QStringLiteral("xlarge_depth_diff?count=200&misbehave=gap&"
-                                                                        "after=50&gap=3"))})));
+    QVERIFY(writeFile(
+        workspace,
+        workspaceJson(
+            {binanceStream(QStringLiteral("trades"), base + QStringLiteral("small_aggtrade?count=%1").arg(kTrades)),
+             binanceStream(QStringLiteral("depth"),
+                           base
+                               + QStringLiteral("xlarge_depth_diff?count=200&misbehave=gap&"
+                                                "after=50&gap=3")),
+             // Two venues' trades of one instrument: the cross-venue gauges.
+             subscribed(
+                 binanceStream(QStringLiteral("binance-trades"), base + QStringLiteral("small_aggtrade?rate=50")),
+                 QStringLiteral("btcusdt@aggTrade")),
+             subscribed(venueStream(QStringLiteral("bybit-trades"), QStringLiteral("bybit"),
+                                    base + QStringLiteral("bybit_trades?rate=50&wait_subscribe=1")),
+                        QStringLiteral("publicTrade:BTCUSDT"))})));
     Agent agent({QStringLiteral("--workspace"), workspace, QStringLiteral("--metrics-port"), QStringLiteral("0"),
                  QStringLiteral("--report"), reportPath, QStringLiteral("--quiet")});
     const QUrl metrics(agent.metricsUrl());
@@ -200,6 +208,11 @@ void TestPrometheus::scrapedCountsMatchTheReport()
                 return false;
         }
         // Two scrapes at least, so that rate() and increase() have two samples.
+        // The last trade prices of both venues compared, and scraped.
+        for (const char *series : {"streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"binance-trades\"}",
+                                   "streamscope_cross_venue_last{instrument=\"BTC-USDT\",stream=\"bybit-trades\"}"})
+            if (std::isnan(prometheus.scalar(QString::fromLatin1(series))))
+                return false;
         return sampleValue(direct, "streamscope_messages_total{stream=\"trades\"}") == kTrades
             && sampleValue(direct, "streamscope_messages_total{stream=\"depth\"}") > 0
             && prometheus.scalar(QStringLiteral("count_over_time(streamscope_messages_total{stream=\"trades\"}[1m])"))
