@@ -2,7 +2,8 @@
 // frames written at once, or cut in the middle of a frame or of its header, give exactly the
 // figures that the same messages give read one at a time (the Qt transport, which hands each
 // message alone, on the same bytes in one write): counts, bytes, sequence checks, latencies, the inspector's messages in
-// order; a bad message inside a batch is counted and the others stay exact.
+// order; a bad message inside a batch is counted and the others stay exact. Trade messages read
+// in a batch give the same last trade price as read one at a time.
 
 #include "IntegrationSupport.h"
 
@@ -120,6 +121,23 @@ QList<QByteArray> messages(bool bad)
     return out;
 }
 
+// Binance aggregate trades of one symbol, the price rising by 0.01 each: the last is 64002.99.
+QList<QByteArray> trades()
+{
+    const qint64 eventMs = QDateTime::currentMSecsSinceEpoch() - 2 * kMessages;
+    QList<QByteArray> out;
+    for (int i = 1; i <= kMessages; ++i)
+        out << QStringLiteral("{\"e\":\"aggTrade\",\"E\":%1,\"s\":\"BTCUSDT\",\"a\":%2,\"p\":\"%3.%4\",\"q\":\"0.5\","
+                              "\"f\":%2,\"l\":%2,\"T\":%1,\"m\":false,\"M\":true}")
+                   .arg(eventMs + i)
+                   .arg(i)
+                   .arg(64000 + i / 100)
+                   .arg(i % 100, 2, 10, QLatin1Char('0'))
+                   .toUtf8();
+    return out;
+}
+constexpr qint64 kLastTradePrice = 6400299000000; // 64002.99 in units of 10^-8
+
 // How the frames are written: all at once, or in two writes 100 ms apart, cut a third of the
 // way in, in the middle of a frame's payload or of its header.
 enum class Split { OneWrite, MidPayload, MidHeader };
@@ -146,7 +164,8 @@ struct Outcome {
     QList<QByteArray> inspected;
 };
 
-Outcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split split)
+// `lastTrades`: the instruments whose last trade price the stream reads (none: it reads none).
+Outcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split split, const QSet<QString> &lastTrades = {})
 {
     Outcome out;
     ChunkPeer peer;
@@ -158,12 +177,23 @@ Outcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split split)
     c.book = false; // no order book, so no REST snapshot to fetch
     const StreamId id = engine.addStream(c);
     engine.setInspecting(id, true);
+    if (!lastTrades.isEmpty())
+        engine.setLastTradeInstruments(id, lastTrades, {});
     if (!QTest::qWaitFor([&] { return peer.open(); }, scaledMs(10000)))
         return out;
     QTest::qWait(100); // the inspector's command reaches the worker before the data
     peer.send(chunksOf(msgs, split), 100);
     const auto total = quint64(msgs.size());
     if (!QTest::qWaitFor([&] { return peer.done() && engine.snapshot(id).messages >= total; }, scaledMs(20000)))
+        return out;
+    // The last trade is published on the worker's next tick.
+    if (!lastTrades.isEmpty()
+        && !QTest::qWaitFor(
+            [&] {
+                const QVector<LastTrade> got = engine.snapshot(id).lastTrades;
+                return got.size() == 1 && got.first().trades == total;
+            },
+            scaledMs(10000)))
         return out;
     out.snapshot = engine.snapshot(id, true);
     for (const InspectedMessage &m : engine.takeInspected(id))
@@ -178,6 +208,7 @@ class TestNativeBatch : public QObject {
 private slots:
     void sameAsOneAtATime_data();
     void sameAsOneAtATime();
+    void lastTradeSameAsOneAtATime();
 };
 
 void TestNativeBatch::sameAsOneAtATime_data()
@@ -210,6 +241,22 @@ void TestNativeBatch::sameAsOneAtATime()
     QCOMPARE(native.snapshot.lastParseError, qt.snapshot.lastParseError);
     QCOMPARE(native.snapshot.latency.count, qt.snapshot.latency.count);
     QCOMPARE(native.snapshot.controlMessages, qt.snapshot.controlMessages);
+}
+
+void TestNativeBatch::lastTradeSameAsOneAtATime()
+{
+    const QList<QByteArray> msgs = trades();
+    const QSet<QString> wanted{QStringLiteral("BTC-USDT")};
+    const Outcome native = run(WebSocketClient::Native, msgs, Split::OneWrite, wanted);
+    const Outcome qt = run(WebSocketClient::Qt, msgs, Split::OneWrite, wanted);
+    for (const Outcome *o : {&native, &qt}) {
+        QCOMPARE(o->snapshot.messages, quint64(kMessages));
+        QCOMPARE(o->snapshot.lastTrades.size(), 1);
+        const LastTrade &t = o->snapshot.lastTrades.first();
+        QCOMPARE(t.instrument, QStringLiteral("BTCUSDT"));
+        QCOMPARE(t.trades, quint64(kMessages));
+        QCOMPARE(t.price, kLastTradePrice);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestNativeBatch)
