@@ -121,7 +121,7 @@ QList<QByteArray> messages(bool bad)
     return out;
 }
 
-// Binance aggregate trades of one symbol, the price rising by 0.01 each: the last is 64002.99.
+// Binance aggregate trades of one symbol, the price rising by 0.01 each: the last is 64003.00.
 QList<QByteArray> trades()
 {
     const qint64 eventMs = QDateTime::currentMSecsSinceEpoch() - 2 * kMessages;
@@ -136,7 +136,7 @@ QList<QByteArray> trades()
                    .toUtf8();
     return out;
 }
-constexpr qint64 kLastTradePrice = 6400299000000; // 64002.99 in units of 10^-8
+constexpr qint64 kLastTradePrice = 6400300000000; // 64003.00 in units of 10^-8
 
 // How the frames are written: all at once, or in two writes 100 ms apart, cut a third of the
 // way in, in the middle of a frame's payload or of its header.
