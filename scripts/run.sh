@@ -4,5 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-scripts/build.sh release
+scripts/build.sh release streamscope
 exec build/release/app/streamscope "$@"
