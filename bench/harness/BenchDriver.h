@@ -86,6 +86,8 @@ private:
 
     // Throughput: one run of `key` (a client, or "old:" + client) on a scenario.
     QJsonObject runThroughputClient(const QString &key, const QString &scenario, const QString &url, quint64 count);
+    // Whether a native websocket client was asked for: then latency and stop run it too.
+    bool nativeAsked() const;
     // Which of the clients asked for run on this scenario (peers: websocket only).
     QStringList clientsFor(const QString &scenario) const;
     struct RatioDef {

@@ -452,6 +452,8 @@ bool waitFor(const std::function<bool()> &pred, int timeoutMs)
 
 // Stop and restart as a user sees them: stopStream() on the Engine's thread, until the
 // Engine reports Stopped there; restartStream() until the first data message (state Live).
+// counted_after_stop: messages the stream counted after it reported Stopped (0: counts exact
+// across the stop).
 QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations)
 {
     Engine engine;
@@ -477,6 +479,7 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
         };
         std::vector<double> stopMs;
         int failures = 0;
+        quint64 countedAfterStop = 0;
         for (int i = 0; i < iterations; ++i) {
             if (!waitFor(connectedState, 5000)) {
                 ++failures;
@@ -491,6 +494,10 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
                 continue;
             }
             stopMs.push_back(double(stateAtNs - t0) / 1e6);
+            // Counts exact across the stop: once Stopped is reported, no message is counted.
+            const quint64 atStop = engine.snapshot(id).messages;
+            waitFor([] { return false; }, firehose ? 5 : 1);
+            countedAfterStop += engine.snapshot(id).messages - atStop;
             const qint64 t1 = monotonicNs();
             engine.restartStream(id);
             if (firehose) {
@@ -506,7 +513,8 @@ QJsonObject runStop(const QUrl &idleUrl, const QUrl &firehoseUrl, int iterations
                       {QStringLiteral("p99"), quantile(stopMs, 0.99)},
                       {QStringLiteral("max"), stopMs.empty() ? 0.0 : *std::max_element(stopMs.begin(), stopMs.end())},
                       {QStringLiteral("n"), double(stopMs.size())},
-                      {QStringLiteral("failures"), failures}};
+                      {QStringLiteral("failures"), failures},
+                      {QStringLiteral("counted_after_stop"), double(countedAfterStop)}};
         out[firehose ? QStringLiteral("firehose") : QStringLiteral("idle")] = o;
     }
     out[QStringLiteral("restart_first_message_ms")] = QJsonObject{{QStringLiteral("p50"), quantile(restartMs, 0.5)},
