@@ -15,13 +15,11 @@
 // - nothing is read past the last message's padding;
 // - every message is left as it came (only the gaps between them are written).
 
+#include "DecodeOutcome.h"
 #include "FuzzSupport.h"
 #include "protocol/MessageDecoder.h"
-#include "venues/VenueRegistry.h"
 
 #include <sanitizer/asan_interface.h>
-
-#include <QtCore/QString>
 
 #include <cstring>
 #include <string>
@@ -32,6 +30,7 @@ using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
 using streamscope::MessageView;
 using streamscope::ReceiveBuffer;
+using streamscope::fuzz::DecodeOutcome;
 using streamscope::fuzz::InputReader;
 using streamscope::fuzz::SplitRng;
 
@@ -40,59 +39,13 @@ namespace {
 constexpr std::size_t kMaxMessages = 64; // NativeWebSocketTransport's batch
 constexpr std::size_t kMaxGap = 14;      // the longest server frame header
 
-// What a decode gave, copied out of the decoder and the buffer (its views die with the next
-// write of the buffer).
-struct Outcome {
-    bool ok = false;
-    QString error;
-    bool fieldError = false;
-    std::int64_t ints[10] = {};
-    bool batch = false;
-    std::string strings[7];
-
-    bool operator==(const Outcome &o) const
-    {
-        if (ok != o.ok || error != o.error || fieldError != o.fieldError || batch != o.batch)
-            return false;
-        for (int i = 0; i < 10; ++i)
-            if (ints[i] != o.ints[i])
-                return false;
-        for (int i = 0; i < 7; ++i)
-            if (strings[i] != o.strings[i])
-                return false;
-        return true;
-    }
-};
-
-Outcome outcomeOf(const MessageDecoder &decoder, bool ok, const DecodedFields &f)
-{
-    Outcome out;
-    out.ok = ok;
-    if (!ok) {
-        out.error = decoder.lastError();
-        out.fieldError = decoder.lastErrorIsField();
-        return out;
-    }
-    const std::int64_t ints[10] = {f.eventTime,  f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
-                                   f.numbers[0], f.numbers[1],    f.numbers[2],    f.numbers[3],        f.flags};
-    std::copy(std::begin(ints), std::end(ints), out.ints);
-    out.batch = f.batch;
-    const std::string_view strings[7] = {f.eventType, f.symbol,   f.stream,  f.texts[0],
-                                         f.texts[1],  f.texts[2], f.texts[3]};
-    for (int i = 0; i < 7; ++i)
-        out.strings[i] = std::string(strings[i]);
-    return out;
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     InputReader in(data, size);
     const std::uint8_t options = in.byte();
-    static const char *const kVenues[] = {"generic", "binance", "betfair"};
-    const DecodeSpec &spec =
-        streamscope::VenueRegistry::entryOf(streamscope::Venue(kVenues[(options & 3) % 3])).decodeSpec();
+    const DecodeSpec &spec = streamscope::fuzz::decodeSpecOf(options);
     const bool identity = options & 4;
     const bool symbol = options & 8;
     const bool leaveOut = options & 16;
@@ -138,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     // The batch, with what lies past the padding poisoned while it runs.
     char *const tail = base + total + ReceiveBuffer::kPadding;
     const std::size_t tailBytes = buffer.allocated() - total - ReceiveBuffer::kPadding;
-    std::vector<Outcome> fromBatch(messages.size());
+    std::vector<DecodeOutcome> fromBatch(messages.size());
     MessageDecoder batchDecoder;
     ASAN_POISON_MEMORY_REGION(tail, tailBytes);
     batchDecoder.beginBatch(views.data(), qsizetype(views.size()));
@@ -147,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             continue;
         DecodedFields f;
         const bool ok = batchDecoder.decodeInBatch(qsizetype(i), std::string(), f, spec, identity, symbol);
-        fromBatch[i] = outcomeOf(batchDecoder, ok, f);
+        fromBatch[i] = DecodeOutcome::of(batchDecoder, ok, f);
     }
     batchDecoder.endBatch();
     ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
@@ -166,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         const MessageView view = own.copy(messages[i].data(), qsizetype(messages[i].size()));
         std::memset(own.data() + messages[i].size(), 0, ReceiveBuffer::kPadding);
         const bool ok = aloneDecoder.decode(view, std::string(), f, spec, identity, symbol);
-        const Outcome alone = outcomeOf(aloneDecoder, ok, f);
+        const DecodeOutcome alone = DecodeOutcome::of(aloneDecoder, ok, f);
         if (!(alone == fromBatch[i])) {
             std::fprintf(stderr, "message %zu of %zu (%zu bytes): alone %s \"%s\", batch %s \"%s\"\n", i,
                          messages.size(), messages[i].size(), alone.ok ? "ok" : "failed", qPrintable(alone.error),

@@ -19,36 +19,16 @@
 #include "ClientSupport.h"
 #include "Clients.h"
 #include "EngineClient.h"
+#include "FileLimit.h"
 #include "PacedSender.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 
-#ifdef Q_OS_UNIX
-#include <sys/resource.h>
-#endif
-
 #include <cstdio>
 
 using namespace streamscope;
 using namespace streamscope::bench;
-
-namespace {
-
-// The scale run opens up to 10,000 connections: the soft limit raised to the hard one. Windows
-// has no such limit on sockets.
-void raiseFileLimit()
-{
-#ifdef Q_OS_UNIX
-    rlimit rl{};
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-    }
-#endif
-}
-
-} // namespace
 
 int main(int argc, char **argv)
 {
