@@ -5,14 +5,14 @@
 // end with '}', spaces between them. When a document starts at a message's first byte, that
 // '{' is a structural character, so stage 1 was outside any string there, as it is at the
 // start of the message alone; and when, after the walk, the next document starts at the next
-// message's first byte (or the run ends with no bytes cut off: stage 1 drops what follows the
-// last whole document, so trailing content that forms no document would otherwise look like
-// the run's end), the message's last '}' closed its root and nothing but the message lay in
-// between. Stage 1 then marked the message's bytes as it marks them
+// message's first byte (or the run ends), the message's last '}' closed its root and nothing
+// but the message lay in between. Stage 1 then marked the message's bytes as it marks them
 // alone, and the walk read what decode() reads. Anything else (a message cut short or with
 // more after its root, a bad one before it) moves a document boundary off a message's: that
 // message, and the rest of the run, are decoded alone, so a bad message is counted with the
-// error decode() gives it and every other one exactly.
+// error decode() gives it and every other one exactly. A run of which stage 1 cut anything off
+// (what follows its last whole document) is not read from the batch at all: the cut says that
+// some message is no whole document, and the boundaries guessed around it are not trusted.
 
 #include "MessageDecoder.h"
 #include "MessageDecoderParser.h"
@@ -79,6 +79,12 @@ bool MessageDecoder::decodeInBatch(qsizetype index, const std::string &pointer, 
         if (b.parser.iterate_many(message.data, len, kBatchBytes).get(b.stream))
             return alone();
         b.at = b.stream.begin();
+        // Stage 1 cut off what follows the run's last whole document: a message of the run is
+        // no whole document (unbalanced, a string left open), and the boundaries stage 1 guessed
+        // for the rest cannot be trusted (fuzz_messagebatch found a message with a missing
+        // comma read without error before such a cut). The run is decoded alone.
+        if (b.stream.truncated_bytes() != 0)
+            return alone();
         b.runStart = message.data;
         b.current = index;
         b.live = true;
@@ -101,11 +107,9 @@ bool MessageDecoder::decodeInBatch(qsizetype index, const std::string &pointer, 
         b.live = false;
         return alone();
     }
-    // The last of a run: no document after it, and nothing cut off behind it either (stage 1
-    // drops what follows the run's last whole document: trailing content that is no document).
     const simdjson::simdjson_result<const char *> next = doc.current_location();
     const bool lastOfRun = index + 1 == b.runEnd;
-    if (lastOfRun ? next.error() != simdjson::OUT_OF_BOUNDS || b.stream.truncated_bytes() != 0
+    if (lastOfRun ? next.error() != simdjson::OUT_OF_BOUNDS
                   : next.error() != simdjson::SUCCESS || next.value_unsafe() != b.messages[index + 1].data) {
         b.live = false;
         return alone();
