@@ -22,6 +22,7 @@
 //   trade at the root or under "data"; events[].trades[]): every text it hands over can be read
 //   whole, nothing is read past the message and its padding, the message is left as it was.
 
+#include "DecodeOutcome.h"
 #include "FuzzSupport.h"
 #include "protocol/MessageDecoder.h"
 #include "session/BookLadders.h"
@@ -40,6 +41,7 @@ using streamscope::DecodeSpec;
 using streamscope::MessageDecoder;
 using streamscope::MessageView;
 using streamscope::ReceiveBuffer;
+using streamscope::fuzz::DecodeOutcome;
 using streamscope::fuzz::InputReader;
 
 namespace {
@@ -50,31 +52,11 @@ const char *const kPointers[] = {
 };
 constexpr int kCustomPointer = 15;
 
-// What a decode gave, copied out of the decoder (its views die with the next call).
-struct Outcome {
-    bool ok = false;
-    QString error;
-    bool fieldError = false;
-    std::int64_t ints[10] = {};
-    std::string strings[7];
-
-    bool sameFields(const Outcome &o) const
-    {
-        for (int i = 0; i < 10; ++i)
-            if (ints[i] != o.ints[i])
-                return false;
-        for (int i = 0; i < 7; ++i)
-            if (strings[i] != o.strings[i])
-                return false;
-        return true;
-    }
-};
-
 // Decodes in place, as a transport does: copied into a receive buffer, with zeros or
 // JSON-like junk in the padding after it (the decoder clears the first byte itself and puts
 // it back), and the rest of the buffer poisoned while the decoder runs.
-Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *message, std::size_t len,
-               const std::string &pointer, const DecodeSpec &spec, bool junkAfter)
+DecodeOutcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *message, std::size_t len,
+                     const std::string &pointer, const DecodeSpec &spec, bool junkAfter)
 {
     char *data = buffer.reserve(len);
     std::memcpy(data, message, len);
@@ -87,28 +69,18 @@ Outcome decode(MessageDecoder &decoder, ReceiveBuffer &buffer, const char *messa
     std::memcpy(padding, data + len, sizeof padding);
     ASAN_POISON_MEMORY_REGION(tail, tailBytes);
     DecodedFields f;
-    Outcome out;
-    out.ok = decoder.decode(MessageView{data, qsizetype(len), qsizetype(len), true}, pointer, f, spec);
+    const bool ok = decoder.decode(MessageView{data, qsizetype(len), qsizetype(len), true}, pointer, f, spec);
     ASAN_UNPOISON_MEMORY_REGION(tail, tailBytes);
     FUZZ_CHECK(std::memcmp(padding, data + len, sizeof padding) == 0 && std::memcmp(data, message, len) == 0,
                "the message and the bytes after it are as they were (another message may follow)");
+    const DecodeOutcome out = DecodeOutcome::of(decoder, ok, f);
     if (!out.ok) {
-        out.error = decoder.lastError();
-        out.fieldError = decoder.lastErrorIsField();
         FUZZ_CHECK(!out.error.isEmpty(), "a failure has a message");
         if (out.fieldError)
             FUZZ_CHECK(out.error.startsWith(QLatin1String("field \"")), "a field error names the field");
         else
             FUZZ_CHECK(out.error.startsWith(QLatin1String("not valid JSON (")), "a JSON error says so");
-        return out;
     }
-    const std::int64_t ints[10] = {f.eventTime,  f.firstUpdateId, f.finalUpdateId, f.prevFinalUpdateId, f.tradeId,
-                                   f.numbers[0], f.numbers[1],    f.numbers[2],    f.numbers[3],        f.flags};
-    std::copy(std::begin(ints), std::end(ints), out.ints);
-    const std::string_view strings[7] = {f.eventType, f.symbol,   f.stream,  f.texts[0],
-                                         f.texts[1],  f.texts[2], f.texts[3]};
-    for (int i = 0; i < 7; ++i)
-        out.strings[i] = std::string(strings[i]);
     return out;
 }
 
@@ -211,9 +183,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 {
     InputReader in(data, size);
     const std::uint8_t options = in.byte();
-    static const char *const kVenues[] = {"generic", "binance", "betfair"};
-    const DecodeSpec &spec =
-        streamscope::VenueRegistry::entryOf(streamscope::Venue(kVenues[(options & 3) % 3])).decodeSpec();
+    const DecodeSpec &spec = streamscope::fuzz::decodeSpecOf(options);
     const int pointerIndex = (options >> 2) & 15;
     const char *message = in.rest();
     std::size_t len = in.restSize();
@@ -230,9 +200,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 
     ReceiveBuffer buffer;
     MessageDecoder zeros;
-    const Outcome a = decode(zeros, buffer, message, len, pointer, spec, false);
+    const DecodeOutcome a = decode(zeros, buffer, message, len, pointer, spec, false);
     MessageDecoder junk;
-    const Outcome b = decode(junk, buffer, message, len, pointer, spec, true);
+    const DecodeOutcome b = decode(junk, buffer, message, len, pointer, spec, true);
     FUZZ_CHECK(a.ok == b.ok && a.error == b.error && a.sameFields(b), "bytes past the message change nothing");
 
     if ((options & 3) == 2) {
@@ -245,7 +215,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (len >= MessageDecoder::kPrefixMinBytes) {
         MessageDecoder whole;
         pausePrefix(whole, buffer);
-        const Outcome w = decode(whole, buffer, message, len, pointer, spec, false);
+        const DecodeOutcome w = decode(whole, buffer, message, len, pointer, spec, false);
         if (w.ok) {
             FUZZ_CHECK(a.ok, "what the whole walk accepts, the prefix accepts");
             FUZZ_CHECK(a.sameFields(w), "prefix and whole walk decode the same fields");

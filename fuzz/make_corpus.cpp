@@ -253,6 +253,29 @@ int main(int argc, char **argv)
     decoder.add(char(4 << 2) + QByteArray(R"({"ts":"1700000000000123"})"));  // "/ts"
     decoder.add(char(15 << 2) + QByteArray("/data/1/E\n") + kResponses[11]); // a pointer of its own
 
+    // Option byte (profile, identity, symbol, leave some out), split seed, then the messages of
+    // one read separated by '\n' (fuzz_messagebatch.cpp): a scenario's messages in a row, with
+    // its responses and a bad message among them, and the responses alone.
+    Corpus batch(root, "messagebatch");
+    qint64 batchSeed = 1;
+    for (const char *name : kScenarios) {
+        QList<QByteArray> read;
+        for (const QByteArray &m : scenarioMessages(name, 8))
+            if (m.size() < 2048 && !m.contains('\n'))
+                read.append(m);
+        if (read.isEmpty())
+            continue;
+        const bool betfair = qstrcmp(name, "betfair_mcm") == 0;
+        const char profile = char(betfair ? 2 : 1);
+        batch.add(profile + le64(batchSeed++) + read.join('\n'));
+        batch.add(char(profile | 4 | 8) + le64(batchSeed++) + read.join('\n'));
+        QList<QByteArray> mixed = read;
+        mixed.insert(1, kResponses[0]);
+        mixed.insert(mixed.size() / 2, kResponses[13]);
+        batch.add(char(profile | 16) + le64(batchSeed++) + mixed.join('\n'));
+    }
+    batch.add(char(0) + le64(batchSeed++) + kResponses.join('\n'));
+
     // Option bytes: limit (0: 16 MiB), split seed.
     Corpus lines(root, "lineframer");
     const QList<QByteArray> betfair = scenarioMessages("betfair_mcm", 6);
@@ -373,9 +396,9 @@ int main(int argc, char **argv)
         urls.add(char(options) + QByteArray(url));
 
     std::printf(
-        "seeds: headscanner %d, messagedecoder %d, lineframer %d, sequencetracker %d, workspace %d, "
+        "seeds: headscanner %d, messagedecoder %d, messagebatch %d, lineframer %d, sequencetracker %d, workspace %d, "
         "websocketframes %d, wsframereader %d, httprequesthead %d, capturereader %d, replayfile %d, urlsecrets %d\n",
-        head.count(), decoder.count(), lines.count(), seq.count(), ws.count(), frames.count(), reader.count(),
-        http.count(), captureReader.count(), replayFile.count(), urls.count());
+        head.count(), decoder.count(), batch.count(), lines.count(), seq.count(), ws.count(), frames.count(),
+        reader.count(), http.count(), captureReader.count(), replayFile.count(), urls.count());
     return 0;
 }

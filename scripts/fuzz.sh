@@ -19,6 +19,7 @@ declare -A max_len=(
     [lineframer]=8192
     [headscanner]=1024
     [messagedecoder]=24576
+    [messagebatch]=16384
     [sequencetracker]=2048
     [workspace]=8192
     [websocketframes]=8192
@@ -29,8 +30,8 @@ declare -A max_len=(
     [urlsecrets]=1024
 )
 # Dictionaries: fuzz/TARGET.dict, or the one named here.
-declare -A dict_of=([headscanner]=json [messagedecoder]=json)
-order=(lineframer headscanner messagedecoder sequencetracker workspace websocketframes wsframereader httprequesthead
+declare -A dict_of=([headscanner]=json [messagedecoder]=json [messagebatch]=json)
+order=(lineframer headscanner messagedecoder messagebatch sequencetracker workspace websocketframes wsframereader httprequesthead
        capturereader replayfile urlsecrets)
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=("${order[@]}")

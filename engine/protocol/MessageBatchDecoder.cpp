@@ -10,7 +10,9 @@
 // alone, and the walk read what decode() reads. Anything else (a message cut short or with
 // more after its root, a bad one before it) moves a document boundary off a message's: that
 // message, and the rest of the run, are decoded alone, so a bad message is counted with the
-// error decode() gives it and every other one exactly.
+// error decode() gives it and every other one exactly. A run of which stage 1 cut anything off
+// (what follows its last whole document) is not read from the batch at all: the cut says that
+// some message is no whole document, and the boundaries guessed around it are not trusted.
 
 #include "MessageDecoder.h"
 #include "MessageDecoderParser.h"
@@ -77,6 +79,12 @@ bool MessageDecoder::decodeInBatch(qsizetype index, const std::string &pointer, 
         if (b.parser.iterate_many(message.data, len, kBatchBytes).get(b.stream))
             return alone();
         b.at = b.stream.begin();
+        // Stage 1 cut off what follows the run's last whole document: a message of the run is
+        // no whole document (unbalanced, a string left open), and the boundaries stage 1 guessed
+        // for the rest cannot be trusted (fuzz_messagebatch found a message with a missing
+        // comma read without error before such a cut). The run is decoded alone.
+        if (b.stream.truncated_bytes() != 0)
+            return alone();
         b.runStart = message.data;
         b.current = index;
         b.live = true;

@@ -1,4 +1,4 @@
-// The arithmetic of streamscope-bench's figures (bench/harness/BenchStats): median, spread,
+// The arithmetic of streamscope-bench's figures (bench/harness/driver/BenchStats): median, spread,
 // the median's interval that --converge stops on, and the per-repeat ratios.
 #include "BenchStats.h"
 

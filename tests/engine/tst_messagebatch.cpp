@@ -155,10 +155,17 @@ void TestMessageBatch::sameAsAlone_data()
     QTest::newRow("trades and depth updates") << mixed << 50;
     QTest::newRow("one message") << QList<QByteArray>{aggTrade(1)} << 0;
 
-    // A bad message inside: counted with the error it has alone; the others exact.
+    // A bad message inside: counted with the error it has alone; the others exact. A run with
+    // a message that is no whole document (a string or a bracket left open) is not read from
+    // the batch at all: iterate_many's stage 1 cuts off what follows the run's last whole
+    // document and guesses the boundaries before it (fuzz_messagebatch).
     QList<QByteArray> bad = trades;
     bad[20] = R"({"e":"aggTrade","E":1764700000000,"s":"BTCUSDT","x":"unclosed})";
-    QTest::newRow("an unclosed string inside") << bad << 20;
+    QTest::newRow("an unclosed string inside") << bad << 0;
+    bad = trades.mid(0, 2);
+    bad << R"({"op":"status":"list-7"})"
+        << R"({"error":{"code":2 , "s"0000000000"})";
+    QTest::newRow("a missing comma before a string left open") << bad << 0;
     bad = trades;
     bad[20] = R"({"e":"aggTrade","E":1764700000000,"s":"BTCUSDT"}})";
     QTest::newRow("a bracket too many inside") << bad << 20;
@@ -168,6 +175,11 @@ void TestMessageBatch::sameAsAlone_data()
     bad = trades;
     bad[49] = R"({"e":"aggTrade","E":1764700000000,"s":"BTCUSDT"} {})";
     QTest::newRow("trailing content at the end") << bad << 49;
+    // Found by fuzz_messagebatch: trailing content that is no whole document (here a bracket
+    // too many) is cut off by stage 1, so the last document seemed to end the run.
+    bad = trades;
+    bad[49] = R"({"e":"aggTrade","E":1764700000000,"s":"BTCUSDT"}ull,"p":"1"}})";
+    QTest::newRow("trailing content that is no document, at the end") << bad << 0;
     bad = trades;
     bad[0] = R"({"e":"aggTrade","E":1764700000000,"s":"BTCUSDT")";
     QTest::newRow("the first one cut short") << bad << 49;

@@ -50,7 +50,7 @@ expect_caught "ui/ including the app" "ui/ includes \"AppOptions.h\" from app/"
 echo 'target_link_libraries(streamscope PRIVATE streamscope-bench-client)' >>"$work/tree/app/CMakeLists.txt"
 expect_caught "the product linking a benchmark target" "the product never links bench/"
 
-echo 'target_sources(streamscope PRIVATE ${PROJECT_SOURCE_DIR}/bench/harness/BenchStats.cpp)' >>"$work/tree/app/CMakeLists.txt"
+echo 'target_sources(streamscope PRIVATE ${PROJECT_SOURCE_DIR}/bench/harness/driver/BenchStats.cpp)' >>"$work/tree/app/CMakeLists.txt"
 expect_caught "the product naming a path under bench/" "the product never uses bench/"
 
 echo '#include "venues/betfair/BetfairVenue.h"' >>"$work/tree/engine/venues/binance/BinanceVenue.cpp"

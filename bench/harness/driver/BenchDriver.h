@@ -3,6 +3,10 @@
 // streamscope-bench's driver: starts the replay server(s) and runs every client of
 // docs/benchmarks.md in its own process (streamscope-bench-client), interleaved over repeats,
 // then the extra measurements asked for; writes the markdown table and the JSON file.
+// One class over files by concern: BenchDriver.cpp the processes, the run and the output;
+// BenchDriverThroughput.cpp the throughput repeats (ThroughputResults.h: their results, ratios
+// and convergence); BenchDriverReport.cpp their tables; BenchDriverLatencyStop.cpp latency and
+// stop; ScaleRuns, BookRuns and TargetTable apart.
 //
 // Thread contract: main thread only; every child runs to completion before the next starts,
 // so that two measurements never share the machine.
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "PeerClients.h"
+#include "ThroughputResults.h"
 
 namespace streamscope::bench {
 
@@ -84,25 +89,22 @@ private:
     QString scenarioUrl(const QString &scenario, quint64 count, const QString &query = QString()) const;
     quint64 countFor(const QString &scenario) const;
 
-    // Throughput: one run of `key` (a client, or "old:" + client) on a scenario.
+    // Throughput (BenchDriverThroughput.cpp): one run of `key` (a client, or "old:" + client)
+    // on a scenario.
     QJsonObject runThroughputClient(const QString &key, const QString &scenario, const QString &url, quint64 count);
+    // Whether a native websocket client was asked for: then latency and stop run it too.
+    bool nativeAsked() const;
     // Which of the clients asked for run on this scenario (peers: websocket only).
     QStringList clientsFor(const QString &scenario) const;
-    struct RatioDef {
-        QString name;
-        QString numerator; // result keys
-        QString denominator;
-        bool steers = true; // counts for --converge
-    };
     QList<RatioDef> ratioDefs(const QString &scenario) const;
-    // One field of every repeat of `key` on a scenario, in repeat order (0 for a failed run).
-    std::vector<double> values(const QString &scenario, const QString &key, const QString &field) const;
-    // Median, min and max of msgs/s and CPU µs/msg, and the runs themselves (JSON).
-    QJsonObject clientFigures(const QString &scenario, const QString &key) const;
     QString urlFor(const QString &scenario, quint64 count) const;
-    QString peerNote() const;
 
     void runThroughput();
+    // The throughput tables and the scenarios' JSON (BenchDriverReport.cpp); `verdicts`:
+    // --converge's, per scenario.
+    void reportThroughput(int maxRepeat, const QMap<QString, Convergence> &verdicts);
+    QString peerNote() const;
+    // BenchDriverLatencyStop.cpp.
     void runLatency();
     void runStop();
     void runScale();
@@ -126,8 +128,7 @@ private:
     PeerClients m_peers;
     QStringList m_skippedPeers;
     QStringList m_oldSkipped; // scenarios the old client could not read
-    // results[scenario][key] = one result per repeat, in repeat order
-    QMap<QString, QMap<QString, QList<QJsonObject>>> m_results;
+    ThroughputResults m_results;
     QJsonArray m_scenarios;
     QJsonObject m_root;
     QString m_markdown;

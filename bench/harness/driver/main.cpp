@@ -7,30 +7,18 @@
 //                     [--clients ...,node-ws,node-ws-parse,py-websockets,py-websockets-parse]
 
 #include "BenchDriver.h"
+#include "FileLimit.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
 
-#ifdef Q_OS_UNIX
-#include <sys/resource.h>
-#endif
-
 using namespace streamscope::bench;
 
 int main(int argc, char **argv)
 {
-    // The scale run opens up to 10,000 connections; the servers and clients inherit the limit
-    // (the soft limit raised to the hard one).
-    // (Windows has no such limit on sockets.)
-#ifdef Q_OS_UNIX
-    rlimit rl{};
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        rl.rlim_cur = rl.rlim_max;
-        setrlimit(RLIMIT_NOFILE, &rl);
-    }
-#endif
+    raiseFileLimit(); // the servers and clients inherit it
     QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("streamscope-bench"));
     QCommandLineParser parser;
