@@ -51,10 +51,12 @@ QByteArray gauge(double v)
 QHash<StreamId, QSet<QString>> CrossVenueMonitor::lastTradeWanted(const QHash<StreamId, QSet<QString>> &names)
 {
     QHash<QString, int> streams; // how many streams have each name
+    streams.reserve(names.size());
     for (const QSet<QString> &own : names)
         for (const QString &name : own)
             ++streams[name];
     QHash<StreamId, QSet<QString>> out;
+    out.reserve(names.size());
     for (auto it = names.cbegin(); it != names.cend(); ++it) {
         QSet<QString> &wanted = out[it.key()];
         if (it->isEmpty()) { // it named none yet: whatever another stream has
@@ -79,21 +81,33 @@ const char *crossVenueFlagName(CrossVenueFlag flag)
     return "";
 }
 
+QString CrossVenueMonitor::resolve(const QString &symbol)
+{
+    if (const auto it = m_resolved.constFind(symbol); it != m_resolved.cend())
+        return *it;
+    if (m_resolved.size() >= kMaxResolved)
+        m_resolved.clear();
+    return *m_resolved.insert(symbol, m_aliases.resolve(symbol));
+}
+
 void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
 {
     // Every synced book with both sides and every last trade price, by normalised instrument
     // name; one quote a stream. And every instrument name each running stream has.
     QMap<QString, QVector<CrossVenueQuote>> byInstrument;
     QHash<StreamId, QSet<QString>> names;
+    names.reserve(inputs.size());
     for (const Input &in : inputs) {
         const StreamSnapshot *s = in.snapshot;
         if (!s || !isRunning(s->state))
             continue;
-        QSet<QString> &own = names[s->id];
+        // The stream's names, first in a list kept from stream to stream; its set from the last
+        // update stands when they are the same.
+        m_scratch.clear();
         const auto resolve = [&](const QString &symbol) {
-            QString name = m_aliases.resolve(symbol);
-            if (!name.isEmpty() && own.size() < kMaxInstruments * 4)
-                own.insert(name);
+            QString name = this->resolve(symbol);
+            if (!name.isEmpty())
+                m_scratch.append(name); // bounded by the snapshot's books, instruments and trades
             return name;
         };
         // The stream's quote of `name` (spelt `symbol`), made on first use; null past the bounds.
@@ -141,7 +155,21 @@ void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
                 q->lastAgeMs = t.receivedMs > 0 ? std::max<qint64>(0, nowMs - t.receivedMs) : -1;
             }
         }
+        // A stream with one name (or none), as most have, keeps the set it had.
+        const auto was = m_names.constFind(s->id);
+        if (was != m_names.cend() && m_scratch.size() <= 1 && was->size() == m_scratch.size()
+            && (m_scratch.isEmpty() || was->contains(m_scratch.first()))) {
+            names.insert(s->id, *was);
+            continue;
+        }
+        QSet<QString> &own = names[s->id];
+        for (const QString &name : std::as_const(m_scratch)) {
+            if (own.size() >= kMaxInstruments * 4)
+                break;
+            own.insert(name);
+        }
     }
+    m_names = names;
     for (auto it = byInstrument.begin(); it != byInstrument.end(); ++it)
         for (CrossVenueQuote &q : *it)
             q.byLast = !std::isfinite(q.mid);

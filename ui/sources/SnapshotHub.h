@@ -121,6 +121,11 @@ private:
     QSet<const RemoteAgent *> m_answered; // agents with an answer (or a failure) not yet handed on
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
+    // Kept from tick to tick for their storage: the engine's readings, the last tick's rows
+    // (moved from), the readings handed on.
+    QVector<StreamSnapshot> m_fresh;
+    QVector<StreamSnapshot> m_spare;
+    QVector<StreamSnapshot> m_changed;
     QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
     Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
     QHash<StreamId, quint64> m_changedAt; // an engine stream → the poll that last read it
