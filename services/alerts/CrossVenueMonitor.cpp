@@ -81,6 +81,17 @@ const char *crossVenueFlagName(CrossVenueFlag flag)
     return "";
 }
 
+bool CrossVenueMonitor::sameNames(const QStringList &list, const QSet<QString> &set)
+{
+    qsizetype distinct = 0;
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        if (!set.contains(list.at(i)))
+            return false;
+        distinct += std::find(list.cbegin(), list.cbegin() + i, list.at(i)) == list.cbegin() + i ? 1 : 0;
+    }
+    return distinct == set.size();
+}
+
 QString CrossVenueMonitor::resolve(const QString &symbol)
 {
     if (const auto it = m_resolved.constFind(symbol); it != m_resolved.cend())
@@ -155,10 +166,10 @@ void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
                 q->lastAgeMs = t.receivedMs > 0 ? std::max<qint64>(0, nowMs - t.receivedMs) : -1;
             }
         }
-        // A stream with one name (or none), as most have, keeps the set it had.
+        // A stream with a few names (most have one or two, some twice), the same as at the last
+        // update, keeps the set it had.
         const auto was = m_names.constFind(s->id);
-        if (was != m_names.cend() && m_scratch.size() <= 1 && was->size() == m_scratch.size()
-            && (m_scratch.isEmpty() || was->contains(m_scratch.first()))) {
+        if (was != m_names.cend() && m_scratch.size() <= kFewNames && sameNames(m_scratch, *was)) {
             names.insert(s->id, *was);
             continue;
         }

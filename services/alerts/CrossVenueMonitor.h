@@ -143,6 +143,9 @@ private:
     // whose names did not change allocates nothing.
     QHash<StreamId, QSet<QString>> m_names;
     QStringList m_scratch;
+    static constexpr qsizetype kFewNames = 8;
+    // Whether `list` (a few names, some perhaps twice) holds the names of `set`, no other.
+    static bool sameNames(const QStringList &list, const QSet<QString> &set);
     Settings m_settings;
     QVector<CrossVenueInstrument> m_instruments;
     QHash<QString, History> m_history;

@@ -183,7 +183,7 @@ void StreamTableModel::emitChanged(const QVector<ChangedRow> &changedRows)
         emitBlock(first, last, columns);
 }
 
-void StreamTableModel::emitAgeChanged(const QVector<StreamSnapshot> &read)
+void StreamTableModel::emitAgeChanged(const QList<const StreamSnapshot *> &read)
 {
     // A row without a new reading (an agent's between its answers) still ages: its "Last msg"
     // column moves on with the clock, in one signal per contiguous block.
@@ -191,8 +191,8 @@ void StreamTableModel::emitAgeChanged(const QVector<StreamSnapshot> &read)
         return; // every row was read
     QSet<StreamId> fresh;
     fresh.reserve(read.size());
-    for (const StreamSnapshot &s : read)
-        fresh.insert(s.id);
+    for (const StreamSnapshot *s : read)
+        fresh.insert(s->id);
     const auto ages = [&](int r) {
         return !fresh.contains(m_rows[r].snap.id) && !m_rows[r].offline && m_rows[r].snap.lastMessageMs > 0;
     };
@@ -220,7 +220,24 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
     apply(snaps, removed, nowMs);
 }
 
-void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removedIds, qint64 nowMs)
+void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs)
+{
+    m_readings.clear();
+    for (const StreamSnapshot &s : snaps)
+        m_readings.append(&s);
+    applyReadings(removed, nowMs);
+}
+
+void StreamTableModel::apply(const QVector<StreamSnapshot> &all, const QList<qsizetype> &changed,
+                             const QList<StreamId> &removed, qint64 nowMs)
+{
+    m_readings.clear();
+    for (qsizetype i : changed)
+        m_readings.append(&all.at(i));
+    applyReadings(removed, nowMs);
+}
+
+void StreamTableModel::applyReadings(const QList<StreamId> &removedIds, qint64 nowMs)
 {
     m_nowMs = nowMs;
 
@@ -247,7 +264,8 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
     QVector<ChangedRow> changed;
     changed.reserve(m_rows.size());
     QVector<const StreamSnapshot *> added;
-    for (const StreamSnapshot &s : snaps) {
+    for (const StreamSnapshot *reading : std::as_const(m_readings)) {
+        const StreamSnapshot &s = *reading;
         const int r = rowOf(s.id);
         if (r < 0) {
             added.append(&s);
@@ -298,7 +316,7 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
         }
         endInsertRows();
     }
-    emitAgeChanged(snaps);
+    emitAgeChanged(m_readings);
 }
 
 StreamTableModel::Columns StreamTableModel::changedColumns(const StreamSnapshot &old, const StreamSnapshot &s,

@@ -95,6 +95,10 @@ public:
     // and the streams that went. A row without a new reading keeps its figures; its "Last msg"
     // age moves on with `nowMs`.
     void apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs);
+    // The same with the new readings given as their positions in `all` (ascending), as the
+    // SnapshotHub hands them on: no reading is copied but into its row.
+    void apply(const QVector<StreamSnapshot> &all, const QList<qsizetype> &changed, const QList<StreamId> &removed,
+               qint64 nowMs);
     // The same from every stream's snapshot: streams absent from `snaps` are removed.
     void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
     // Once a second for each row, with latency; `steadyMs` is a monotonic clock for the windows.
@@ -140,11 +144,13 @@ private:
     void emitRowChanged(int row); // every column
     void emitChanged(const QVector<ChangedRow> &changedRows);
     // The age column of the rows not in `read` (see apply()).
-    void emitAgeChanged(const QVector<StreamSnapshot> &read);
+    void emitAgeChanged(const QList<const StreamSnapshot *> &read);
+    void applyReadings(const QList<StreamId> &removed, qint64 nowMs); // m_readings
     void reindex();
 
     QVector<Row> m_rows;
     QHash<StreamId, int> m_rowOf;
+    QList<const StreamSnapshot *> m_readings; // apply()'s, kept for its storage
     struct Fixed {
         double msgsPerSec = 0.0;
         double bytesPerSec = 0.0;

@@ -96,9 +96,8 @@ void SnapshotHub::read(TickKind kind, int phase)
     QVector<StreamSnapshot> all = std::move(m_spare);
     all.clear();
     all.reserve(ids.size() + m_snapshots.size() - m_engineRows);
-    QVector<StreamSnapshot> &changed = m_changed;
+    QList<qsizetype> &changed = m_changed; // positions in `all`
     changed.clear();
-    changed.reserve(m_fresh.size());
     // Whether every row is where it was: then the index stands and no row went.
     bool sameRows = true;
     const auto place = [&](StreamSnapshot &&s) {
@@ -109,7 +108,7 @@ void SnapshotHub::read(TickKind kind, int phase)
     for (const StreamId id : ids) {
         if (next < m_fresh.size() && m_fresh.at(next).id == id) {
             m_changedAt.insert(id, m_polls);
-            changed.append(m_fresh.at(next));
+            changed.append(all.size());
             place(std::move(m_fresh[next++]));
             continue;
         }
@@ -122,7 +121,7 @@ void SnapshotHub::read(TickKind kind, int phase)
         place(std::move(m_snapshots[*old]));
         all.last().takenAtNs = m_cursor.takenAtNs();
         if (m_polls - m_changedAt.value(id) <= kRecentPolls)
-            changed.append(all.last());
+            changed.append(all.size() - 1);
     }
     m_fresh.clear();
     m_engineRows = all.size();
@@ -132,14 +131,14 @@ void SnapshotHub::read(TickKind kind, int phase)
         const bool answered = m_answered.contains(agent);
         for (const StreamSnapshot &s : agent->streams()) {
             if (answered || !m_index.contains(s.id))
-                changed.append(s);
+                changed.append(all.size());
             place(StreamSnapshot(s));
         }
     }
     m_answered.clear();
     for (const CaptureList::Capture &c : m_captures->captures()) {
         if (!m_index.contains(c.id))
-            changed.append(c.snap); // a capture never changes once open
+            changed.append(all.size()); // a capture never changes once open
         place(StreamSnapshot(c.snap));
     }
 

@@ -101,10 +101,10 @@ public:
     QString streamName(StreamId id) const;
 
 signals:
-    // Stage 1: the readings that are new since the last tick (new rows among them, in the
-    // order of snapshots()) and the rows that went.
-    void snapshotsChanged(const QVector<streamscope::StreamSnapshot> &changed,
-                          const QList<streamscope::StreamId> &removed, const streamscope::ui::SnapshotHub::Tick &tick);
+    // Stage 1: the readings that are new since the last tick (new rows among them), as their
+    // positions in snapshots() (ascending; snapshots() is current), and the rows that went.
+    void snapshotsChanged(const QList<qsizetype> &changed, const QList<streamscope::StreamId> &removed,
+                          const streamscope::ui::SnapshotHub::Tick &tick);
     // Stage 2: every consumer of stage 1 has run.
     void ticked(const streamscope::ui::SnapshotHub::Tick &tick);
     // Between ticks: the engine changed a stream's state (shown at once, not at the next tick).
@@ -122,10 +122,10 @@ private:
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
     // Kept from tick to tick for their storage: the engine's readings, the last tick's rows
-    // (moved from), the readings handed on.
+    // (moved from), the positions of the readings handed on.
     QVector<StreamSnapshot> m_fresh;
     QVector<StreamSnapshot> m_spare;
-    QVector<StreamSnapshot> m_changed;
+    QList<qsizetype> m_changed;
     QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
     Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
     QHash<StreamId, quint64> m_changedAt; // an engine stream → the poll that last read it
