@@ -4,6 +4,7 @@
 #include "AlertsController.h"
 #include "CaptureController.h"
 #include "ConnectAgentDialog.h"
+#include "ElidingStatusBar.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "FlightRecorderController.h"
@@ -48,6 +49,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("streamscope"), windowIcon()));
+    setStatusBar(new ElidingStatusBar); // a long message cut with "…" beside the figures
 
     m_hub = new SnapshotHub(engine, this);
     m_model = new StreamTableModel(this);
