@@ -69,6 +69,13 @@ QHash<StreamId, QSet<QString>> CrossVenueMonitor::lastTradeWanted(const QHash<St
             wanted = every;
             continue;
         }
+        // Every one of its names another stream has too (a thousand streams of one instrument):
+        // its own set, shared, not a copy.
+        if (std::all_of(it->cbegin(), it->cend(),
+                        [&streams](const QString &name) { return streams.value(name) >= 2; })) {
+            wanted = *it;
+            continue;
+        }
         for (const QString &name : *it)
             if (streams.value(name) >= 2)
                 wanted.insert(name);
