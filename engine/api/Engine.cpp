@@ -424,13 +424,21 @@ QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor, bool wi
 QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor,
                                                  const std::function<bool(StreamId)> &latencyOf) const
 {
+    QVector<StreamSnapshot> out;
+    changedSnapshots(cursor, latencyOf, out);
+    return out;
+}
+
+void Engine::changedSnapshots(SnapshotCursor &cursor, const std::function<bool(StreamId)> &latencyOf,
+                              QVector<StreamSnapshot> &out) const
+{
+    out.clear(); // keeps the capacity unless shared
     cursor.m_takenAtNs =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     cursor.m_read = 0;
     cursor.m_skipped = 0;
     cursor.m_latencyRead = 0;
-    QVector<StreamSnapshot> out;
     for (const StreamId id : m_order) {
         const bool withLatency = latencyOf(id);
         const Entry &e = m_streams.find(id).value();
@@ -463,7 +471,6 @@ QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor,
     }
     if (cursor.m_seen.size() > m_streams.size()) // streams went: forget them
         cursor.m_seen.removeIf([this](const auto &it) { return !m_streams.contains(it.key()); });
-    return out;
 }
 
 StreamSnapshot Engine::snapshot(StreamId id, bool withLatency) const

@@ -135,6 +135,10 @@ public:
                                              const std::function<bool(StreamId)> &withLatency) const;
     // The same with latency for every stream, or none.
     QVector<StreamSnapshot> changedSnapshots(SnapshotCursor &cursor, bool withLatency = false) const;
+    // The same into `out`, cleared first: a poller that keeps `out` from one poll to the next
+    // reuses its storage (a thousand readings are megabytes) instead of allocating it afresh.
+    void changedSnapshots(SnapshotCursor &cursor, const std::function<bool(StreamId)> &withLatency,
+                          QVector<StreamSnapshot> &out) const;
 
     QVector<ResponseRecord> results(StreamId id) const;
     QVector<ResponseRecord> errors(StreamId id) const;

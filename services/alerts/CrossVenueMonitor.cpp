@@ -51,15 +51,29 @@ QByteArray gauge(double v)
 QHash<StreamId, QSet<QString>> CrossVenueMonitor::lastTradeWanted(const QHash<StreamId, QSet<QString>> &names)
 {
     QHash<QString, int> streams; // how many streams have each name
+    streams.reserve(names.size());
     for (const QSet<QString> &own : names)
         for (const QString &name : own)
             ++streams[name];
+    // Every name, once: the streams that named none yet share it (a copy of it each, inserted
+    // name by name, cost a thousand streams a million insertions a second).
+    QSet<QString> every;
+    every.reserve(streams.size());
+    for (auto n = streams.cbegin(); n != streams.cend(); ++n)
+        every.insert(n.key());
     QHash<StreamId, QSet<QString>> out;
+    out.reserve(names.size());
     for (auto it = names.cbegin(); it != names.cend(); ++it) {
         QSet<QString> &wanted = out[it.key()];
         if (it->isEmpty()) { // it named none yet: whatever another stream has
-            for (auto n = streams.cbegin(); n != streams.cend(); ++n)
-                wanted.insert(n.key());
+            wanted = every;
+            continue;
+        }
+        // Every one of its names another stream has too (a thousand streams of one instrument):
+        // its own set, shared, not a copy.
+        if (std::all_of(it->cbegin(), it->cend(),
+                        [&streams](const QString &name) { return streams.value(name) >= 2; })) {
+            wanted = *it;
             continue;
         }
         for (const QString &name : *it)
@@ -79,21 +93,44 @@ const char *crossVenueFlagName(CrossVenueFlag flag)
     return "";
 }
 
+bool CrossVenueMonitor::sameNames(const QStringList &list, const QSet<QString> &set)
+{
+    qsizetype distinct = 0;
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        if (!set.contains(list.at(i)))
+            return false;
+        distinct += std::find(list.cbegin(), list.cbegin() + i, list.at(i)) == list.cbegin() + i ? 1 : 0;
+    }
+    return distinct == set.size();
+}
+
+QString CrossVenueMonitor::resolve(const QString &symbol)
+{
+    if (const auto it = m_resolved.constFind(symbol); it != m_resolved.cend())
+        return *it;
+    if (m_resolved.size() >= kMaxResolved)
+        m_resolved.clear();
+    return *m_resolved.insert(symbol, m_aliases.resolve(symbol));
+}
+
 void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
 {
     // Every synced book with both sides and every last trade price, by normalised instrument
     // name; one quote a stream. And every instrument name each running stream has.
     QMap<QString, QVector<CrossVenueQuote>> byInstrument;
     QHash<StreamId, QSet<QString>> names;
+    names.reserve(inputs.size());
     for (const Input &in : inputs) {
         const StreamSnapshot *s = in.snapshot;
         if (!s || !isRunning(s->state))
             continue;
-        QSet<QString> &own = names[s->id];
+        // The stream's names, first in a list kept from stream to stream; its set from the last
+        // update stands when they are the same.
+        m_scratch.clear();
         const auto resolve = [&](const QString &symbol) {
-            QString name = m_aliases.resolve(symbol);
-            if (!name.isEmpty() && own.size() < kMaxInstruments * 4)
-                own.insert(name);
+            QString name = this->resolve(symbol);
+            if (!name.isEmpty())
+                m_scratch.append(name); // bounded by the snapshot's books, instruments and trades
             return name;
         };
         // The stream's quote of `name` (spelt `symbol`), made on first use; null past the bounds.
@@ -141,7 +178,21 @@ void CrossVenueMonitor::update(const QVector<Input> &inputs, qint64 nowMs)
                 q->lastAgeMs = t.receivedMs > 0 ? std::max<qint64>(0, nowMs - t.receivedMs) : -1;
             }
         }
+        // A stream with a few names (most have one or two, some twice), the same as at the last
+        // update, keeps the set it had.
+        const auto was = m_names.constFind(s->id);
+        if (was != m_names.cend() && m_scratch.size() <= kFewNames && sameNames(m_scratch, *was)) {
+            names.insert(s->id, *was);
+            continue;
+        }
+        QSet<QString> &own = names[s->id];
+        for (const QString &name : std::as_const(m_scratch)) {
+            if (own.size() >= kMaxInstruments * 4)
+                break;
+            own.insert(name);
+        }
     }
+    m_names = names;
     for (auto it = byInstrument.begin(); it != byInstrument.end(); ++it)
         for (CrossVenueQuote &q : *it)
             q.byLast = !std::isfinite(q.mid);

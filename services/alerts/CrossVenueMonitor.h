@@ -88,7 +88,11 @@ public:
         double latencyP50Ms = qQNaN();
     };
 
-    void setAliases(const InstrumentAliases &aliases) { m_aliases = aliases; }
+    void setAliases(const InstrumentAliases &aliases)
+    {
+        m_aliases = aliases;
+        m_resolved.clear();
+    }
     const InstrumentAliases &aliases() const { return m_aliases; }
     void setSettings(const Settings &settings) { m_settings = settings; }
     const Settings &settings() const { return m_settings; }
@@ -128,7 +132,20 @@ private:
         return instrument + QLatin1Char('\n') + QString::number(stream);
     }
 
+    // The normalised name of a symbol as a stream spells it, through the aliases: computed once
+    // a symbol (a thousand streams' names each second cost more than the comparison).
+    QString resolve(const QString &symbol);
+
     InstrumentAliases m_aliases;
+    QHash<QString, QString> m_resolved; // symbol → resolve(); at most kMaxResolved, then afresh
+    static constexpr qsizetype kMaxResolved = 16 * 1024;
+    // Each running stream's instrument names as of the last update, kept so that a stream
+    // whose names did not change allocates nothing.
+    QHash<StreamId, QSet<QString>> m_names;
+    QStringList m_scratch;
+    static constexpr qsizetype kFewNames = 8;
+    // Whether `list` (a few names, some perhaps twice) holds the names of `set`, no other.
+    static bool sameNames(const QStringList &list, const QSet<QString> &set);
     Settings m_settings;
     QVector<CrossVenueInstrument> m_instruments;
     QHash<QString, History> m_history;

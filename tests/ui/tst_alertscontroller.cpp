@@ -58,6 +58,7 @@ private slots:
     void firesShowsAndNotifiesOnce();
     void figuresAreTheTables();
     void rulesEditorPreviewsTheLiveStreams();
+    void theCrossVenuePassHasItsOwnTick();
     void eachTickJudgesATenthOfTheStreams();
 };
 
@@ -242,6 +243,42 @@ void tst_AlertsController::eachTickJudgesATenthOfTheStreams()
     QCOMPARE(w.alerts()->evaluatedLastTick(), 200);
     w.refreshNow(false);
     QCOMPARE(w.alerts()->evaluatedLastTick(), 0);
+}
+
+// The cross-venue pass over every stream runs once a second on its own tick, half a second
+// after the slow one, so that no tick carries both full passes; a slow refresh out of turn
+// runs it too, a fast one does not.
+void tst_AlertsController::theCrossVenuePassHasItsOwnTick()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    const QUrl dead = deadUrl();
+    for (int i = 0; i < 10; ++i) {
+        StreamConfig c;
+        c.name = QStringLiteral("s%1").arg(i);
+        c.url = dead;
+        ws.streams.append(c);
+    }
+    w.setWorkspace(ws, QString());
+    SnapshotHub::Tick current;
+    connect(w.hub(), &SnapshotHub::snapshotsChanged, this,
+            [&current](const QList<qsizetype> &, const QList<StreamId> &, const SnapshotHub::Tick &t) { current = t; });
+    QList<int> passPhases;
+    connect(w.alertService(), &alerts::AlertService::crossVenueUpdated, this, [&] { passPhases << current.phase; });
+    QList<int> slowPhases;
+    for (int i = 0; i < 2 * SnapshotHub::kSlowEvery; ++i) {
+        w.hub()->tickNow();
+        if (current.kind == SnapshotHub::TickKind::Slow)
+            slowPhases << current.phase;
+    }
+    QCOMPARE(slowPhases, (QList<int>{0, 0}));
+    QCOMPARE(passPhases, (QList<int>{SnapshotHub::kCrossVenuePhase, SnapshotHub::kCrossVenuePhase}));
+    passPhases.clear();
+    w.refreshNow(true);
+    QCOMPARE(passPhases, (QList<int>{SnapshotHub::kAllDue}));
+    w.refreshNow(false);
+    QCOMPARE(passPhases.size(), 1);
 }
 
 QTEST_MAIN(tst_AlertsController)

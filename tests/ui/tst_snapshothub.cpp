@@ -116,9 +116,11 @@ void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
     QList<StreamId> removed;
     SnapshotHub::Tick seen;
     connect(&hub, &SnapshotHub::snapshotsChanged, this,
-            [&](const QVector<StreamSnapshot> &got, const QList<StreamId> &gone, const SnapshotHub::Tick &t) {
+            [&](const QList<qsizetype> &got, const QList<StreamId> &gone, const SnapshotHub::Tick &t) {
                 stages << QStringLiteral("changed");
-                changed = got;
+                changed.clear();
+                for (qsizetype i : got)
+                    changed.append(hub.snapshots().at(i));
                 removed = gone;
                 seen = t;
             });
@@ -239,10 +241,12 @@ void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
     QHash<StreamId, int> due;
     QList<SnapshotHub::TickKind> kinds;
     connect(&hub, &SnapshotHub::snapshotsChanged, this,
-            [&](const QVector<StreamSnapshot> &changed, const QList<StreamId> &, const SnapshotHub::Tick &t) {
+            [&](const QList<qsizetype> &changed, const QList<StreamId> &, const SnapshotHub::Tick &t) {
                 kinds << t.kind;
-                for (const StreamSnapshot &s : changed)
-                    due[s.id] += t.due(s.id) ? 1 : 0;
+                for (qsizetype i : changed) {
+                    const StreamId id = hub.snapshots().at(i).id;
+                    due[id] += t.due(id) ? 1 : 0;
+                }
             });
     for (int i = 0; i < SnapshotHub::kSlowEvery; ++i) {
         hub.tickNow();
@@ -278,9 +282,12 @@ void tst_SnapshotHub::aQuietStreamIsNotReadAgain()
 
     SnapshotHub hub(&engine);
     QVector<StreamSnapshot> changed;
-    connect(
-        &hub, &SnapshotHub::snapshotsChanged, this,
-        [&](const QVector<StreamSnapshot> &got, const QList<StreamId> &, const SnapshotHub::Tick &) { changed = got; });
+    connect(&hub, &SnapshotHub::snapshotsChanged, this,
+            [&](const QList<qsizetype> &got, const QList<StreamId> &, const SnapshotHub::Tick &) {
+                changed.clear();
+                for (qsizetype i : got)
+                    changed.append(hub.snapshots().at(i));
+            });
     // Ticks until one hands on nothing: the streams' last change is kRecentPolls ticks behind.
     const auto tickUntil = [&](const std::function<bool()> &done) {
         QElapsedTimer waited;

@@ -3,6 +3,7 @@
 target_sources(streamscope_ui PRIVATE
     common/ControlIcons.h common/ControlIcons.cpp
     common/ElidedLabel.h common/ElidedLabel.cpp
+    common/ElidingStatusBar.h common/ElidingStatusBar.cpp
     common/Export.h common/Export.cpp
     common/Format.h common/Format.cpp
     common/KeychainStore.h common/KeychainStore.cpp

@@ -63,8 +63,10 @@ AlertsController::AlertsController(Engine *engine, alerts::AlertService *service
 
 void AlertsController::onTick(const SnapshotHub::Tick &tick)
 {
-    // One instrument across venues first, once a second: the cross-venue rules are evaluated on it.
-    if (tick.kind == SnapshotHub::TickKind::Slow) {
+    // One instrument across venues first, once a second: the cross-venue rules are evaluated on
+    // it. Its pass over every stream runs on its own tick of the second (kCrossVenuePhase), not
+    // on the slow one with the charts; a slow poll out of turn runs it too.
+    if (tick.phase == SnapshotHub::kCrossVenuePhase || tick.phase == SnapshotHub::kAllDue) {
         QVector<alerts::CrossVenueMonitor::Input> inputs;
         for (const StreamTableModel::Row &row : m_model->rows()) {
             if (!row.offline)

@@ -4,6 +4,7 @@
 #include "AlertsController.h"
 #include "CaptureController.h"
 #include "ConnectAgentDialog.h"
+#include "ElidingStatusBar.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "FlightRecorderController.h"
@@ -48,6 +49,7 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
 {
     setObjectName(QStringLiteral("mainWindow"));
     setWindowIcon(QIcon::fromTheme(QStringLiteral("streamscope"), windowIcon()));
+    setStatusBar(new ElidingStatusBar); // a long message cut with "…" beside the figures
 
     m_hub = new SnapshotHub(engine, this);
     m_model = new StreamTableModel(this);
@@ -106,18 +108,17 @@ void MainWindow::connectTicks()
 {
     // Stage 1 of a tick: the table derives its figures from the new readings.
     connect(m_hub, &SnapshotHub::stateChanged, m_model, &StreamTableModel::applyState);
-    connect(
-        m_hub, &SnapshotHub::snapshotsChanged, this,
-        [this](const QVector<StreamSnapshot> &changed, const QList<StreamId> &removed, const SnapshotHub::Tick &tick) {
-            m_model->apply(changed, removed, tick.nowMs);
-            // The rows due on this tick: their snapshots carry latency (an agent's always do).
-            if (tick.phase != SnapshotHub::kNoneDue)
-                m_model->updateLatency(m_hub->snapshots(), tick.steadyMs,
-                                       [&tick](StreamId id) { return tick.due(id); });
-            for (StreamId id : removed)
-                m_selection->forget(id);
-            m_alerts->forgetRows(removed);
-        });
+    connect(m_hub, &SnapshotHub::snapshotsChanged, this,
+            [this](const QList<qsizetype> &changed, const QList<StreamId> &removed, const SnapshotHub::Tick &tick) {
+                m_model->apply(m_hub->snapshots(), changed, removed, tick.nowMs);
+                // The rows due on this tick: their snapshots carry latency (an agent's always do).
+                if (tick.phase != SnapshotHub::kNoneDue)
+                    m_model->updateLatency(m_hub->snapshots(), tick.steadyMs,
+                                           [&tick](StreamId id) { return tick.due(id); });
+                for (StreamId id : removed)
+                    m_selection->forget(id);
+                m_alerts->forgetRows(removed);
+            });
     // Stage 2: what reads the table's rows. The alerts first, so that the status bar counts them.
     connect(m_hub, &SnapshotHub::ticked, m_alerts, &AlertsController::onTick);
     connect(m_hub, &SnapshotHub::ticked, m_selection, &SelectionController::onTick);

@@ -145,25 +145,45 @@ void StreamTableModel::reindex()
         m_rowOf.insert(m_rows[i].snap.id, i);
 }
 
-void StreamTableModel::emitChanged(const QVector<int> &changedRows)
+void StreamTableModel::emitRowChanged(int row)
 {
-    // changedRows is ascending: one signal per contiguous block.
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1), kChangedRoles);
+}
+
+void StreamTableModel::emitChanged(const QVector<ChangedRow> &changedRows)
+{
+    // changedRows is ascending: one signal per block of contiguous rows with the same columns
+    // and per contiguous run of those columns, so that a view repaints only the cells whose
+    // figures moved (a thousand rows' rates: three columns, not sixteen).
+    const auto emitBlock = [this](int first, int last, Columns columns) {
+        for (int c = 0; c < ColumnCount; ++c) {
+            if (!(columns & columnBit(c)))
+                continue;
+            int end = c;
+            while (end + 1 < ColumnCount && (columns & columnBit(end + 1)))
+                ++end;
+            emit dataChanged(index(first, c), index(last, end), kChangedRoles);
+            c = end;
+        }
+    };
     int first = -1;
     int last = -1;
-    for (int r : changedRows) {
-        if (first >= 0 && r == last + 1) {
-            last = r;
+    Columns columns = 0;
+    for (const ChangedRow &changed : changedRows) {
+        if (first >= 0 && changed.row == last + 1 && changed.columns == columns) {
+            last = changed.row;
             continue;
         }
         if (first >= 0)
-            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), kChangedRoles);
-        first = last = r;
+            emitBlock(first, last, columns);
+        first = last = changed.row;
+        columns = changed.columns;
     }
     if (first >= 0)
-        emit dataChanged(index(first, 0), index(last, ColumnCount - 1), kChangedRoles);
+        emitBlock(first, last, columns);
 }
 
-void StreamTableModel::emitAgeChanged(const QVector<StreamSnapshot> &read)
+void StreamTableModel::emitAgeChanged(const QList<const StreamSnapshot *> &read)
 {
     // A row without a new reading (an agent's between its answers) still ages: its "Last msg"
     // column moves on with the clock, in one signal per contiguous block.
@@ -171,8 +191,8 @@ void StreamTableModel::emitAgeChanged(const QVector<StreamSnapshot> &read)
         return; // every row was read
     QSet<StreamId> fresh;
     fresh.reserve(read.size());
-    for (const StreamSnapshot &s : read)
-        fresh.insert(s.id);
+    for (const StreamSnapshot *s : read)
+        fresh.insert(s->id);
     const auto ages = [&](int r) {
         return !fresh.contains(m_rows[r].snap.id) && !m_rows[r].offline && m_rows[r].snap.lastMessageMs > 0;
     };
@@ -200,7 +220,24 @@ void StreamTableModel::update(const QVector<StreamSnapshot> &snaps, qint64 nowMs
     apply(snaps, removed, nowMs);
 }
 
-void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removedIds, qint64 nowMs)
+void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs)
+{
+    m_readings.clear();
+    for (const StreamSnapshot &s : snaps)
+        m_readings.append(&s);
+    applyReadings(removed, nowMs);
+}
+
+void StreamTableModel::apply(const QVector<StreamSnapshot> &all, const QList<qsizetype> &changed,
+                             const QList<StreamId> &removed, qint64 nowMs)
+{
+    m_readings.clear();
+    for (qsizetype i : changed)
+        m_readings.append(&all.at(i));
+    applyReadings(removed, nowMs);
+}
+
+void StreamTableModel::applyReadings(const QList<StreamId> &removedIds, qint64 nowMs)
 {
     m_nowMs = nowMs;
 
@@ -224,10 +261,11 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
     if (m_rowOf.size() != m_rows.size())
         reindex();
 
-    QVector<int> changed;
+    QVector<ChangedRow> changed;
     changed.reserve(m_rows.size());
     QVector<const StreamSnapshot *> added;
-    for (const StreamSnapshot &s : snaps) {
+    for (const StreamSnapshot *reading : std::as_const(m_readings)) {
+        const StreamSnapshot &s = *reading;
         const int r = rowOf(s.id);
         if (r < 0) {
             added.append(&s);
@@ -252,18 +290,14 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
         const bool runs = isRunning(s.state);
         const double rate = alerts::ratePerSecond(a.messages, a.ns, s.messages, s.takenAtNs, runs);
         const double brate = alerts::ratePerSecond(a.bytes, a.ns, s.bytes, s.takenAtNs, runs);
-        const bool differs = old.state != s.state || old.stateReason != s.stateReason || old.messages != s.messages
-            || old.reconnects != s.reconnects || old.gaps != s.gaps || old.parseErrors != s.parseErrors
-            || old.results != s.results || old.errors != s.errors || old.name != s.name || old.record.on != s.record.on
-            || old.record.error != s.record.error || old.lastMessageMs > 0 || rate != row.msgsPerSec
-            || brate != row.bytesPerSec || !StreamCells::sameBookStates(old.books, s.books);
+        const Columns columns = changedColumns(old, s, rate != row.msgsPerSec, brate != row.bytesPerSec);
         const LatencySnapshot keep = std::move(row.snap.latency);
         row.snap = s;
         row.snap.latency = std::move(keep);
         row.msgsPerSec = row.offline ? m_fixed.value(s.id).msgsPerSec : rate;
         row.bytesPerSec = row.offline ? m_fixed.value(s.id).bytesPerSec : brate;
-        if (differs)
-            changed.append(r);
+        if (columns)
+            changed.append({r, columns});
     }
     emitChanged(changed);
 
@@ -282,13 +316,42 @@ void StreamTableModel::apply(const QVector<StreamSnapshot> &snaps, const QList<S
         }
         endInsertRows();
     }
-    emitAgeChanged(snaps);
+    emitAgeChanged(m_readings);
+}
+
+StreamTableModel::Columns StreamTableModel::changedColumns(const StreamSnapshot &old, const StreamSnapshot &s,
+                                                           bool rateMoved, bool byteRateMoved)
+{
+    // What shows in every cell of the row, or beside its figures: the name (and its record
+    // dot), the state's colour and reason, the row's buttons, the book column.
+    if (old.state != s.state || old.stateReason != s.stateReason || old.name != s.name || old.record.on != s.record.on
+        || old.record.error != s.record.error || !StreamCells::sameBookStates(old.books, s.books))
+        return kAllColumns;
+    Columns columns = 0;
+    const auto mark = [&columns](bool moved, int column) { columns |= moved ? columnBit(column) : 0; };
+    mark(rateMoved, ColRate);
+    mark(byteRateMoved, ColKBps);
+    mark(old.messages != s.messages, ColMessages);
+    mark(old.lastMessageMs > 0 || s.lastMessageMs > 0, ColAge); // its age moves with the clock
+    mark(old.reconnects != s.reconnects, ColReconnects);
+    mark(old.gaps != s.gaps, ColGaps);
+    mark(old.parseErrors != s.parseErrors, ColParseErrors);
+    mark(old.results != s.results, ColResults);
+    mark(old.errors != s.errors, ColErrors);
+    if (columns) {
+        // Figures read from the freshness estimate, which moves with the others: the backlog,
+        // and a periodic stream's period and jitter in place of its latency.
+        columns |= columnBit(ColBacklog);
+        if (old.freshness.periodic || s.freshness.periodic)
+            columns |= columnBit(ColP50) | columnBit(ColP99);
+    }
+    return columns;
 }
 
 void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint64 steadyMs,
                                      const std::function<bool(StreamId)> &due)
 {
-    QVector<int> changed;
+    QVector<ChangedRow> changed;
     m_latencyRows = 0;
     for (const StreamSnapshot &s : snaps) {
         if (due && !due(s.id))
@@ -311,11 +374,11 @@ void StreamTableModel::updateLatency(const QVector<StreamSnapshot> &snaps, qint6
         if (!same(p50, row.p50Ms) || !same(p99, row.p99Ms)) {
             row.p50Ms = p50;
             row.p99Ms = p99;
-            changed.append(r);
+            changed.append({r, columnBit(ColP50) | columnBit(ColP99)});
         }
         row.snap.latency = s.latency;
     }
-    std::sort(changed.begin(), changed.end());
+    std::sort(changed.begin(), changed.end(), [](const ChangedRow &a, const ChangedRow &b) { return a.row < b.row; });
     emitChanged(changed);
 }
 
@@ -339,7 +402,7 @@ void StreamTableModel::applyState(StreamId id, StreamState state, const QString 
         row.msgsPerSec = 0.0;
         row.bytesPerSec = 0.0;
     }
-    emitChanged({r});
+    emitRowChanged(r);
 }
 
 void StreamTableModel::setOfflineFigures(StreamId id, double msgsPerSec, double bytesPerSec, double p50Ms, double p99Ms)
@@ -355,7 +418,7 @@ void StreamTableModel::setOfflineFigures(StreamId id, double msgsPerSec, double 
     row.p50Ms = p50Ms;
     row.p99Ms = p99Ms;
     row.snap.latency = LatencySnapshot();
-    emitChanged({r});
+    emitRowChanged(r);
 }
 
 void StreamTableModel::setAlert(StreamId id, const QString &text)
@@ -364,7 +427,7 @@ void StreamTableModel::setAlert(StreamId id, const QString &text)
     if (r < 0 || m_rows[r].alert == text)
         return;
     m_rows[r].alert = text;
-    emitChanged({r});
+    emitRowChanged(r);
 }
 
 } // namespace streamscope::ui

@@ -7,7 +7,8 @@
 // row once a second), which then carry latency. Rates and
 // percentiles are derived here from the difference of snapshots (the engine keeps only
 // monotonic totals). Changes are announced in batches: one dataChanged per contiguous
-// block of changed rows, beginInsertRows only for new streams, never a reset per tick.
+// block of changed rows and contiguous run of the columns that changed in them (a view then
+// repaints only those cells), beginInsertRows only for new streams, never a reset per tick.
 // data() only formats values already computed (StreamCells).
 
 #include "StreamFigures.h"
@@ -94,6 +95,10 @@ public:
     // and the streams that went. A row without a new reading keeps its figures; its "Last msg"
     // age moves on with `nowMs`.
     void apply(const QVector<StreamSnapshot> &snaps, const QList<StreamId> &removed, qint64 nowMs);
+    // The same with the new readings given as their positions in `all` (ascending), as the
+    // SnapshotHub hands them on: no reading is copied but into its row.
+    void apply(const QVector<StreamSnapshot> &all, const QList<qsizetype> &changed, const QList<StreamId> &removed,
+               qint64 nowMs);
     // The same from every stream's snapshot: streams absent from `snaps` are removed.
     void update(const QVector<StreamSnapshot> &snaps, qint64 nowMs);
     // Once a second for each row, with latency; `steadyMs` is a monotonic clock for the windows.
@@ -124,13 +129,28 @@ public:
     static const LatencySnapshot &shownLatency(const Row &row, const StreamSnapshot &s);
 
 private:
-    void emitChanged(const QVector<int> &changedRows);
+    // A set of columns, one bit each (1 << column).
+    using Columns = quint32;
+    static_assert(ColumnCount <= 32);
+    static constexpr Columns columnBit(int column) { return Columns(1) << column; }
+    static constexpr Columns kAllColumns = (Columns(1) << ColumnCount) - 1;
+    struct ChangedRow {
+        int row = 0;
+        Columns columns = 0;
+    };
+    // The cells a new reading changes in its row; none when nothing it shows moved.
+    static Columns changedColumns(const StreamSnapshot &old, const StreamSnapshot &s, bool rateMoved,
+                                  bool byteRateMoved);
+    void emitRowChanged(int row); // every column
+    void emitChanged(const QVector<ChangedRow> &changedRows);
     // The age column of the rows not in `read` (see apply()).
-    void emitAgeChanged(const QVector<StreamSnapshot> &read);
+    void emitAgeChanged(const QList<const StreamSnapshot *> &read);
+    void applyReadings(const QList<StreamId> &removed, qint64 nowMs); // m_readings
     void reindex();
 
     QVector<Row> m_rows;
     QHash<StreamId, int> m_rowOf;
+    QList<const StreamSnapshot *> m_readings; // apply()'s, kept for its storage
     struct Fixed {
         double msgsPerSec = 0.0;
         double bytesPerSec = 0.0;

@@ -86,35 +86,44 @@ void SnapshotHub::read(TickKind kind, int phase)
     // stays among the changed ones for kRecentPolls after its last change, so that the rates
     // derived from its readings fall to 0 once it is quiet; after that, a quiet row costs
     // nothing.
-    QVector<StreamSnapshot> fresh = m_engine->changedSnapshots(m_cursor, [&tick](StreamId id) { return tick.due(id); });
+    // The buffers are kept from one tick to the next: a thousand readings are megabytes, which
+    // allocated afresh every tick cost more (in page faults) than reading them.
+    m_engine->changedSnapshots(
+        m_cursor, [&tick](StreamId id) { return tick.due(id); }, m_fresh);
     m_latencyReads = m_cursor.lastLatencyReads();
     const QList<StreamId> ids = m_engine->streamIds();
-    QHash<StreamId, qsizetype> freshAt;
-    freshAt.reserve(fresh.size());
-    for (qsizetype i = 0; i < fresh.size(); ++i)
-        freshAt.insert(fresh.at(i).id, i);
 
-    QVector<StreamSnapshot> all;
+    QVector<StreamSnapshot> all = std::move(m_spare);
+    all.clear();
     all.reserve(ids.size() + m_snapshots.size() - m_engineRows);
-    QVector<StreamSnapshot> changed;
-    changed.reserve(fresh.size());
+    QList<qsizetype> &changed = m_changed; // positions in `all`
+    changed.clear();
+    // Whether every row is where it was: then the index stands and no row went.
+    bool sameRows = true;
+    const auto place = [&](StreamSnapshot &&s) {
+        sameRows = sameRows && m_index.value(s.id, -1) == all.size();
+        all.append(std::move(s));
+    };
+    qsizetype next = 0; // the readings come in the order of ids
     for (const StreamId id : ids) {
-        if (const auto f = freshAt.constFind(id); f != freshAt.cend()) {
+        if (next < m_fresh.size() && m_fresh.at(next).id == id) {
             m_changedAt.insert(id, m_polls);
-            changed.append(fresh.at(*f));
-            all.append(std::move(fresh[*f]));
+            changed.append(all.size());
+            place(std::move(m_fresh[next++]));
             continue;
         }
         const auto old = m_index.constFind(id);
         if (old == m_index.cend()) { // unread yet unknown: cannot be; read every stream next time
             m_cursor.reset();
+            sameRows = false;
             continue;
         }
-        all.append(std::move(m_snapshots[*old]));
+        place(std::move(m_snapshots[*old]));
         all.last().takenAtNs = m_cursor.takenAtNs();
         if (m_polls - m_changedAt.value(id) <= kRecentPolls)
-            changed.append(all.last());
+            changed.append(all.size() - 1);
     }
+    m_fresh.clear();
     m_engineRows = all.size();
     if (m_changedAt.size() > ids.size())
         m_changedAt.removeIf([this](const auto &it) { return !m_index.contains(it.key()); }); // gone a poll ago
@@ -122,31 +131,34 @@ void SnapshotHub::read(TickKind kind, int phase)
         const bool answered = m_answered.contains(agent);
         for (const StreamSnapshot &s : agent->streams()) {
             if (answered || !m_index.contains(s.id))
-                changed.append(s);
-            all.append(s);
+                changed.append(all.size());
+            place(StreamSnapshot(s));
         }
     }
     m_answered.clear();
     for (const CaptureList::Capture &c : m_captures->captures()) {
         if (!m_index.contains(c.id))
-            changed.append(c.snap); // a capture never changes once open
-        all.append(c.snap);
+            changed.append(all.size()); // a capture never changes once open
+        place(StreamSnapshot(c.snap));
     }
 
-    QHash<StreamId, qsizetype> index;
-    index.reserve(all.size());
-    for (qsizetype i = 0; i < all.size(); ++i)
-        index.insert(all.at(i).id, i);
-    QList<std::pair<qsizetype, StreamId>> gone; // in the order of the rows
-    for (auto it = m_index.cbegin(); it != m_index.cend(); ++it)
-        if (!index.contains(it.key()))
-            gone.append({it.value(), it.key()});
-    std::sort(gone.begin(), gone.end());
     QList<StreamId> removed;
-    for (const auto &g : std::as_const(gone))
-        removed.append(g.second);
+    if (!sameRows || all.size() != m_index.size()) {
+        QHash<StreamId, qsizetype> index;
+        index.reserve(all.size());
+        for (qsizetype i = 0; i < all.size(); ++i)
+            index.insert(all.at(i).id, i);
+        QList<std::pair<qsizetype, StreamId>> gone; // in the order of the rows
+        for (auto it = m_index.cbegin(); it != m_index.cend(); ++it)
+            if (!index.contains(it.key()))
+                gone.append({it.value(), it.key()});
+        std::sort(gone.begin(), gone.end());
+        for (const auto &g : std::as_const(gone))
+            removed.append(g.second);
+        m_index = std::move(index);
+    }
+    m_spare = std::move(m_snapshots);
     m_snapshots = std::move(all);
-    m_index = std::move(index);
 
     emit snapshotsChanged(changed, removed, tick);
     emit ticked(tick);

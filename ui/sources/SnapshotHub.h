@@ -8,15 +8,17 @@
 // agent's streams when the agent answered or stopped answering, a capture once when it was
 // opened; and the rows that went. A quiet engine stream's row keeps its reading, with the
 // tick's time. Ten ticks a second; every tenth is slow: the once-a-second consumers (charts,
-// details, CPU, host clock, the cross-venue view) run.
+// details, CPU, host clock) run.
 //
 // The per-stream work of a second is spread over its ten ticks, so that no tick carries a
 // thousand streams' histograms: each tick is due for a tenth of the streams (those whose id
 // modulo kSlowEvery is the tick's phase); the engine's readings of those carry their latency
 // histograms (read again only when the stream changed since its last reading with them), and
 // the table windows their latency and the alerts judge them on that tick. Each stream is so
-// read and judged once a second, at most 0.9 s after a slow tick. A poll out of the timer's
-// turn is due for none (fast) or for every stream (slow: all of it, at once).
+// read and judged once a second, at most 0.9 s after a slow tick. The one other pass over every
+// stream, the cross-venue view's, runs on the tick half a second after the slow one
+// (kCrossVenuePhase). A poll out of the timer's turn is due for none (fast) or for every stream
+// (slow: all of it, at once).
 //
 // Two stages per tick, so that no consumer depends on the order of connections within one:
 // snapshotsChanged() first (the stream table derives its rates and percentiles from the
@@ -57,6 +59,9 @@ public:
     };
     static constexpr int kAllDue = -1;  // a slow poll out of turn: every stream is due
     static constexpr int kNoneDue = -2; // a fast poll out of turn: none is
+    // The tick of each second, half a second after the slow one, that runs the cross-venue
+    // pass over every stream (AlertsController): so that no tick carries both full passes.
+    static constexpr int kCrossVenuePhase = kSlowEvery / 2;
     struct Tick {
         TickKind kind = TickKind::Unknown;
         qint64 nowMs = 0;     // epoch ms when the tick read its sources
@@ -101,10 +106,10 @@ public:
     QString streamName(StreamId id) const;
 
 signals:
-    // Stage 1: the readings that are new since the last tick (new rows among them, in the
-    // order of snapshots()) and the rows that went.
-    void snapshotsChanged(const QVector<streamscope::StreamSnapshot> &changed,
-                          const QList<streamscope::StreamId> &removed, const streamscope::ui::SnapshotHub::Tick &tick);
+    // Stage 1: the readings that are new since the last tick (new rows among them), as their
+    // positions in snapshots() (ascending; snapshots() is current), and the rows that went.
+    void snapshotsChanged(const QList<qsizetype> &changed, const QList<streamscope::StreamId> &removed,
+                          const streamscope::ui::SnapshotHub::Tick &tick);
     // Stage 2: every consumer of stage 1 has run.
     void ticked(const streamscope::ui::SnapshotHub::Tick &tick);
     // Between ticks: the engine changed a stream's state (shown at once, not at the next tick).
@@ -121,6 +126,11 @@ private:
     QSet<const RemoteAgent *> m_answered; // agents with an answer (or a failure) not yet handed on
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
+    // Kept from tick to tick for their storage: the engine's readings, the last tick's rows
+    // (moved from), the positions of the readings handed on.
+    QVector<StreamSnapshot> m_fresh;
+    QVector<StreamSnapshot> m_spare;
+    QList<qsizetype> m_changed;
     QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
     Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
     QHash<StreamId, quint64> m_changedAt; // an engine stream → the poll that last read it
