@@ -303,7 +303,6 @@ void MessageRouter::onDataDecodeFailed(const char *data, qsizetype len)
 void MessageRouter::routeResponse(Link &link, const HeadInfo &head, const char *data, qsizetype len)
 {
     const bool isError = head.kind == MessageKind::Error;
-    (isError ? m_shared.counters.errors : m_shared.counters.results).add();
     ResponseRecord record;
     record.receivedMs = m_clock.wallMs();
     record.requestId = peerText(QByteArrayView(head.id.data(), qsizetype(head.id.size())));
@@ -317,9 +316,13 @@ void MessageRouter::routeResponse(Link &link, const HeadInfo &head, const char *
                      peerText(QByteArrayView(data, len), kQuotedChars)));
     const int linkId = link.id;
     m_shared.pushResponse(isError, record);
-    // Last: the venue may fail or reconnect the stream, which retires this link.
+    // Counted once the venue has read it (Binance's rate limits): a reader that sees the count
+    // sees what the response changed.
+    StreamCounters &counters = m_shared.counters;
+    // The venue may fail or reconnect the stream, which retires this link.
     if (data[0] == '{')
         m_venue.onResponse(linkId, isError, record);
+    (isError ? counters.errors : counters.results).add();
 }
 
 } // namespace streamscope
