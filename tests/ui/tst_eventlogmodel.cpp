@@ -18,6 +18,7 @@ private slots:
     void reconnectIsOneLine();
     void stallIsOneLine();
     void filterByStreamAndSeverity();
+    void markupInATooltipIsEscaped();
 };
 
 void tst_EventLogModel::batchesInsertsPerFlush()
@@ -204,6 +205,23 @@ void tst_EventLogModel::filterByStreamAndSeverity()
     filter.setStream(QString());
     filter.setMinimumSeverity(int(EventLogModel::Severity::Warning));
     QCOMPARE(filter.rowCount(), 3); // the gap, the stall and the workspace warning
+}
+
+void tst_EventLogModel::markupInATooltipIsEscaped()
+{
+    // A peer's message that Qt would draw as HTML in the tooltip is escaped there.
+    EventLogModel model;
+    StreamEvent e;
+    e.stream = 1;
+    e.timeMs = 1000;
+    e.kind = EventKind::ParseError;
+    e.text = QStringLiteral("<img src=\"http://127.0.0.1:9/x.png\"><b>x</b>");
+    model.addEvent(e, QStringLiteral("btc"));
+    model.flush();
+    const QString tip = model.index(0, EventLogModel::ColText).data(Qt::ToolTipRole).toString();
+    QVERIFY2(!tip.contains(QLatin1String("<img")), qPrintable(tip));
+    QVERIFY2(tip.contains(QLatin1String("&lt;img src=&quot;http://127.0.0.1:9/x.png&quot;&gt;&lt;b&gt;x&lt;/b&gt;")),
+             qPrintable(tip));
 }
 
 QTEST_MAIN(tst_EventLogModel)

@@ -1,4 +1,5 @@
 #include "ElidedLabel.h"
+#include "WidgetHelpers.h"
 
 #include <QtGui/QFontMetrics>
 #include <QtGui/QHelpEvent>
@@ -31,10 +32,16 @@ QSize ElidedLabel::minimumSizeHint() const
 
 bool ElidedLabel::event(QEvent *event)
 {
-    if (event->type() == QEvent::ToolTip && isElided()) {
-        // The whole text first, then what the tooltip says of it.
-        const QString tip = toolTip().isEmpty() ? text() : text() + QLatin1Char('\n') + toolTip();
-        QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), tip, this);
+    if (event->type() == QEvent::ToolTip) {
+        // Cut: the whole text first, then what the tooltip says of it. Both are plain text
+        // (a stream's name, a peer's message), never markup.
+        QString tip = toolTip();
+        if (isElided())
+            tip = tip.isEmpty() ? text() : text() + QLatin1Char('\n') + tip;
+        if (tip.isEmpty())
+            return QLabel::event(event);
+        QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), plainToolTip(tip), this, QRect(),
+                           toolTipDuration());
         return true;
     }
     return QLabel::event(event);

@@ -3,7 +3,7 @@
 // A one-line plain-text label that gives up width before the window does: it asks the layout
 // for only a few characters' width as its minimum, and when it gets less than its text needs
 // it draws the text cut with "…" and shows the whole text in its tooltip. text() stays the
-// whole text. The status bar's long labels use it, so that a long status never makes the
+// whole text; its text and its tooltip are shown as plain text, never as markup (plainToolTip). The status bar's long labels use it, so that a long status never makes the
 // window wider than a laptop's screen.
 // GUI thread only.
 

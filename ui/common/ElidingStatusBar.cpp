@@ -1,4 +1,5 @@
 #include "ElidingStatusBar.h"
+#include "WidgetHelpers.h"
 
 #include <QtGui/QHelpEvent>
 #include <QtGui/QPainter>
@@ -54,7 +55,7 @@ bool ElidingStatusBar::event(QEvent *event)
         const auto *help = static_cast<QHelpEvent *>(event);
         const QString shown = shownMessage();
         if (!shown.isEmpty() && shown != currentMessage() && messageRect().contains(help->pos())) {
-            QToolTip::showText(help->globalPos(), currentMessage(), this, messageRect());
+            QToolTip::showText(help->globalPos(), plainToolTip(currentMessage()), this, messageRect());
             return true;
         }
     }

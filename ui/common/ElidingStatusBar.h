@@ -4,7 +4,7 @@
 // a recording's folder) gives up width to the permanent figures beside it the way ElidedLabel
 // does. QStatusBar cuts a message that does not fit mid-word at the first figure; this one
 // draws it cut with "…" in the room left of the figures, and shows the whole message as the
-// tooltip of that room. Everything else is QStatusBar's.
+// tooltip of that room, as plain text (plainToolTip). Everything else is QStatusBar's.
 // GUI thread only.
 
 #include <QtWidgets/QStatusBar>

@@ -1,6 +1,7 @@
 #include "WidgetHelpers.h"
 
 #include <QtGui/QAction>
+#include <QtGui/QTextDocument>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QLabel>
 #include <QtWidgets/QLineEdit>
@@ -58,6 +59,14 @@ void setStyleSheetIfChanged(QWidget *widget, const QString &styleSheet)
 {
     if (widget->styleSheet() != styleSheet)
         widget->setStyleSheet(styleSheet);
+}
+
+QString plainToolTip(const QString &text)
+{
+    // Qt::mightBeRichText is the test QToolTip itself applies.
+    if (!Qt::mightBeRichText(text))
+        return text;
+    return QStringLiteral("<p style='white-space:pre'>%1</p>").arg(text.toHtmlEscaped());
 }
 
 } // namespace streamscope::ui

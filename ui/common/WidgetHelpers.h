@@ -29,4 +29,11 @@ void setFigureText(QLabel *label, const QString &text);
 // again and lays out its window.
 void setStyleSheetIfChanged(QWidget *widget, const QString &styleSheet);
 
+// A tooltip that shows `text` as it is. Qt draws a tooltip whose first line looks like markup
+// ("<b>", "<img src=...>", "&lt;") as HTML, so a stream name, a path or a peer's message could
+// format, hide or fetch what the user hovers; such a text is escaped into a paragraph that
+// keeps its spaces and line breaks. Any other text is returned unchanged (Qt shows it plain).
+// Every tooltip built from a peer's or the user's text goes through it.
+QString plainToolTip(const QString &text);
+
 } // namespace streamscope::ui

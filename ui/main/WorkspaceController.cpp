@@ -3,6 +3,7 @@
 #include "AlertService.h"
 #include "Engine.h"
 #include "KeychainStore.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QDir>
 #include <QtCore/QFileInfo>
@@ -290,7 +291,7 @@ void WorkspaceController::fillRecentMenu(QMenu *menu)
     const QStringList recent = QSettings().value(kRecentKey).toStringList();
     for (const QString &path : recent) {
         QAction *a = menu->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
+        a->setToolTip(plainToolTip(path));
         a->setStatusTip(path);
         connect(a, &QAction::triggered, this, [this, path] {
             if (maybeSave())

@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "PeerText.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QDateTime>
 #include <QtCore/QRegularExpression>
@@ -60,7 +61,7 @@ QVariant EventLogModel::data(const QModelIndex &index, int role) const
     } else if (role == FileRole) {
         return e.file;
     } else if (role == Qt::ToolTipRole && index.column() == ColText) {
-        return e.file.isEmpty() ? e.text : tr("%1\nDouble-click to show the file").arg(e.text);
+        return plainToolTip(e.file.isEmpty() ? e.text : tr("%1\nDouble-click to show the file").arg(e.text));
     } else if (role == Qt::FontRole && index.column() == ColText && !e.file.isEmpty()) {
         QFont f;
         f.setUnderline(true); // a link: double-click or the context menu shows the file

@@ -1,6 +1,7 @@
 #include "ResponseModel.h"
 
 #include "Format.h"
+#include "WidgetHelpers.h"
 
 #include <QtGui/QFontDatabase>
 
@@ -51,7 +52,7 @@ QVariant ResponseModel::data(const QModelIndex &index, int role) const
         default: break;
         }
     } else if (role == Qt::ToolTipRole && index.column() == ColBody) {
-        return QString::fromUtf8(r.body);
+        return plainToolTip(QString::fromUtf8(r.body));
     } else if (role == Qt::FontRole && index.column() == ColBody) {
         return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     }

@@ -2,6 +2,7 @@
 
 #include "Format.h"
 #include "StreamCells.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QSet>
 #include <QtGui/QBrush>
@@ -105,7 +106,11 @@ QVariant StreamTableModel::data(const QModelIndex &index, int role) const
     case RecordingRole: return r.snap.record.on;
     case OfflineRole: return r.offline;
     case CsvRole: return cells.csv(r, column);
-    case Qt::ToolTipRole: return cells.toolTip(r, column);
+    case Qt::ToolTipRole: {
+        // Names, URLs, paths and a peer's error texts: shown as they are, never as markup.
+        const QVariant tip = cells.toolTip(r, column);
+        return tip.isValid() ? QVariant(plainToolTip(tip.toString())) : tip;
+    }
     case Qt::DecorationRole:
         // A red dot before the name: the stream records (amber when its recording has errors).
         if (column == ColName && r.snap.record.on)

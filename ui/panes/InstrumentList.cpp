@@ -1,6 +1,7 @@
 #include "InstrumentList.h"
 
 #include "Format.h"
+#include "WidgetHelpers.h"
 
 #include <QtCore/QSet>
 #include <QtWidgets/QHeaderView>
@@ -86,9 +87,9 @@ void InstrumentList::setInstruments(const QVector<InstrumentStatus> &instruments
                 row->setForeground(c, s.stale ? QBrush(kStaleColor) : m_view->palette().text());
             }
             row->setToolTip(ColInstrument,
-                            s.stale
-                                ? tr("%1 is silent well beyond its usual gap while the others speak").arg(s.instrument)
-                                : QString());
+                            s.stale ? plainToolTip(
+                                tr("%1 is silent well beyond its usual gap while the others speak").arg(s.instrument))
+                                    : QString());
         }
         stale += s.stale ? 1 : 0;
     }

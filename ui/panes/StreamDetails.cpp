@@ -369,7 +369,7 @@ void StreamDetails::setValue(const QString &path, const QString &key, const QJso
     if (!item) {
         item = parent ? new QTreeWidgetItem(parent) : new QTreeWidgetItem(m_counters);
         item->setText(0, key);
-        item->setToolTip(0, path);
+        item->setToolTip(0, plainToolTip(path));
         m_items.insert(path, item);
         // Latency is what users look for first: open it once, then leave it as they set it.
         if (path == QLatin1String("latency_ms") || path == QLatin1String("connections")
