@@ -41,6 +41,7 @@ private slots:
     void proxySortsNumericallyAndFiltersByName();
     void latencyPercentilesFromWindow();
     void thousandRowsUpdateInOneBlock();
+    void mixedRowsStillUpdateInOneBlock();
     void latencyWindowsOnlyTheDueRows();
     void periodicStreamShowsItsPeriod();
     void backlogColumn();
@@ -241,6 +242,48 @@ void tst_StreamTableModel::thousandRowsUpdateInOneBlock()
     QCOMPARE(reset.count(), 0);
     QCOMPARE(inserted.count(), 0);
     QCOMPARE(model.rowCount(), 1000);
+}
+
+// Live rows beside quiet ones (every other row receives nothing: only its age moves): still a
+// few dataChanged per tick over the whole block, with the columns that moved in any row, never
+// one signal per row (each costs the proxy and both views of the window).
+void tst_StreamTableModel::mixedRowsStillUpdateInOneBlock()
+{
+    StreamTableModel model;
+    QVector<StreamSnapshot> snaps;
+    for (StreamId id = 1; id <= 1000; ++id) {
+        snaps.append(snap(id, QStringLiteral("stream-%1").arg(id), 0, 0));
+        snaps.last().lastMessageMs = 1;
+    }
+    model.update(snaps, 0);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    for (int tick = 1; tick <= 15; ++tick) {
+        for (qsizetype i = 0; i < snaps.size(); ++i) {
+            StreamSnapshot &s = snaps[i];
+            s.takenAtNs += kTick;
+            if (i % 2 == 0) {
+                s.messages += 10 + quint64(tick % 3);
+                s.bytes = s.messages * 100;
+                s.lastMessageMs = tick * 100;
+            }
+        }
+        changed.clear();
+        model.update(snaps, tick * 100);
+        QVERIFY2(changed.count() <= 4, qPrintable(QStringLiteral("tick %1: %2").arg(tick).arg(changed.count())));
+        QSet<int> rows;
+        for (const QList<QVariant> &signal : std::as_const(changed)) {
+            const QModelIndex top = signal.at(0).toModelIndex();
+            const QModelIndex bottom = signal.at(1).toModelIndex();
+            QCOMPARE(top.row(), 0);
+            QCOMPARE(bottom.row(), 999);
+            QVERIFY(top.column() > StreamTableModel::ColState); // figures only: no name, state or buttons
+            QVERIFY(bottom.column() != StreamTableModel::ColActions);
+        }
+    }
+    // The figures are each row's own.
+    QVERIFY(model.rows().at(0).msgsPerSec > 0.0);
+    QCOMPARE(model.rows().at(1).msgsPerSec, 0.0);
+    QCOMPARE(model.rows().at(1).snap.messages, quint64(0));
 }
 
 // A tick windows the latency of the rows due on it, not of a thousand: a tenth each tick, and

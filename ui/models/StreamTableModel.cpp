@@ -157,9 +157,12 @@ void StreamTableModel::emitRowChanged(int row)
 
 void StreamTableModel::emitChanged(const QVector<ChangedRow> &changedRows)
 {
-    // changedRows is ascending: one signal per block of contiguous rows with the same columns
-    // and per contiguous run of those columns, so that a view repaints only the cells whose
-    // figures moved (a thousand rows' rates: three columns, not sixteen).
+    // changedRows is ascending: one signal per block of contiguous changed rows and per
+    // contiguous run of the columns that changed in any of them, so that a view repaints only
+    // the cells whose figures may have moved (a thousand rows' rates: three columns, not
+    // sixteen). The columns are merged over the block: rows whose rate moved beside rows whose
+    // rate did not still make one block, not one per row (a signal costs the proxy and both
+    // views far more than repainting a visible cell that did not change).
     const auto emitBlock = [this](int first, int last, Columns columns) {
         for (int c = 0; c < ColumnCount; ++c) {
             if (!(columns & columnBit(c)))
@@ -175,8 +178,9 @@ void StreamTableModel::emitChanged(const QVector<ChangedRow> &changedRows)
     int last = -1;
     Columns columns = 0;
     for (const ChangedRow &changed : changedRows) {
-        if (first >= 0 && changed.row == last + 1 && changed.columns == columns) {
+        if (first >= 0 && changed.row == last + 1) {
             last = changed.row;
+            columns |= changed.columns;
             continue;
         }
         if (first >= 0)
