@@ -432,13 +432,23 @@ QVector<StreamSnapshot> Engine::changedSnapshots(SnapshotCursor &cursor,
 void Engine::changedSnapshots(SnapshotCursor &cursor, const std::function<bool(StreamId)> &latencyOf,
                               QVector<StreamSnapshot> &out) const
 {
+    QList<StreamId> refreshed;
+    changedSnapshots(cursor, latencyOf, {}, out, refreshed);
+}
+
+void Engine::changedSnapshots(SnapshotCursor &cursor, const std::function<bool(StreamId)> &latencyOf,
+                              const std::function<StreamSnapshot *(StreamId)> &held, QVector<StreamSnapshot> &out,
+                              QList<StreamId> &refreshed) const
+{
     out.clear(); // keeps the capacity unless shared
+    refreshed.clear();
     cursor.m_takenAtNs =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
             .count();
     cursor.m_read = 0;
     cursor.m_skipped = 0;
     cursor.m_latencyRead = 0;
+    cursor.m_refreshed = 0;
     for (const StreamId id : m_order) {
         const bool withLatency = latencyOf(id);
         const Entry &e = m_streams.find(id).value();
@@ -458,12 +468,22 @@ void Engine::changedSnapshots(SnapshotCursor &cursor, const std::function<bool(S
             ++cursor.m_skipped;
             continue;
         }
-        StreamSnapshot &s = out.emplace_back();
-        e.shared->fillSnapshot(s, withLatency);
-        s.record = std::move(record);
-        s.flight = std::move(flight);
+        // Only the figures moved, and the poller holds the reading with the current details.
+        StreamSnapshot *kept =
+            (held && seen.details == stamp.details && seen.side == side && seen.changes != 0) ? held(id) : nullptr;
+        if (kept) {
+            e.shared->refreshFigures(*kept, withLatency);
+            refreshed.append(id);
+            ++cursor.m_refreshed;
+        } else {
+            StreamSnapshot &s = out.emplace_back();
+            e.shared->fillSnapshot(s, withLatency);
+            s.record = std::move(record);
+            s.flight = std::move(flight);
+        }
         seen.messages = stamp.messages;
         seen.changes = stamp.changes;
+        seen.details = stamp.details;
         seen.side = side;
         seen.withLatency = withLatency;
         cursor.m_latencyRead += withLatency ? 1 : 0;

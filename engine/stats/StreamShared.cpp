@@ -157,11 +157,6 @@ void StreamShared::publishTick()
 
 void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
 {
-    out.id = id;
-    out.takenAtNs =
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count();
-    out.state = state.load(std::memory_order_acquire);
     {
         QMutexLocker lock(&m_mutex);
         out.name = m_name;
@@ -191,6 +186,28 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
         out.instrumentsUntracked = m_instrumentsUntracked;
         out.lastTrades = m_lastTrades;
     }
+    fillFigures(out, withLatency);
+}
+
+void StreamShared::refreshFigures(StreamSnapshot &out, bool withLatency) const
+{
+    {
+        // Set on the worker's tick without a change of the details (setInstruments, setLastTrades).
+        QMutexLocker lock(&m_mutex);
+        out.instruments = m_instruments;
+        out.instrumentsUntracked = m_instrumentsUntracked;
+        out.lastTrades = m_lastTrades;
+    }
+    fillFigures(out, withLatency);
+}
+
+void StreamShared::fillFigures(StreamSnapshot &out, bool withLatency) const
+{
+    out.id = id;
+    out.takenAtNs =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    out.state = state.load(std::memory_order_acquire);
     const VenueCounters &v = venue;
     out.updates = v.updates.load();
     out.segments = v.segments.load();
@@ -233,10 +250,16 @@ void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const
     out.lastMessageMs = c.lastMessageMs.load();
     out.lastDataMs = c.lastDataMs.load();
     clock.fill(out.clock);
+    if (!out.freshness.byEvent.isEmpty()) // fill() appends: a refreshed reading held the last ones
+        out.freshness.byEvent = {};       // (released, not cleared: a shared list would copy)
     freshness.fill(out.freshness, withLatency);
     if (withLatency) {
         out.latency = latency.snapshot();
         out.latencyCorrected = latencyCorrected.snapshot();
+    } else {
+        // As a reading without them has none (a refreshed one may have had them).
+        out.latency = LatencySnapshot();
+        out.latencyCorrected = LatencySnapshot();
     }
 }
 

@@ -13,7 +13,9 @@
 // it saw last time (Engine::changedSnapshots). The stamp is the message count and a count of
 // changes: every setter below adds one, after it wrote, and the session's tick (publishTick())
 // adds one when any figure it or the hot path published differs from the last tick's. The hot
-// path writes nothing more for it.
+// path writes nothing more for it. The setters' changes are also counted apart (`details`): a
+// reader whose last reading has the current details refreshes only the figures
+// (refreshFigures), without copying the names, reasons and lists again.
 
 #include "ClockShared.h"
 #include "FreshnessShared.h"
@@ -113,13 +115,18 @@ public:
     struct ChangeStamp {
         std::uint64_t messages = 0;
         std::uint64_t changes = 0;
-        bool operator==(const ChangeStamp &o) const { return messages == o.messages && changes == o.changes; }
+        std::uint64_t details = 0; // the setters' changes alone (the parts under the mutex)
+        bool operator==(const ChangeStamp &o) const
+        {
+            return messages == o.messages && changes == o.changes && details == o.details;
+        }
         bool operator!=(const ChangeStamp &o) const { return !(*this == o); }
     };
     // Load it before reading the figures: a change made meanwhile shows in the next stamp.
     ChangeStamp changeStamp() const
     {
-        return ChangeStamp{counters.messages.load(), m_changes.load(std::memory_order_acquire)};
+        return ChangeStamp{counters.messages.load(), m_changes.load(std::memory_order_acquire),
+                           m_details.load(std::memory_order_acquire)};
     }
     // The worker's tick: one more change when a published figure moved since the last tick.
     void publishTick();
@@ -143,6 +150,8 @@ public:
     // The stream's instruments as they are now (session/InstrumentWatch, on the tick when they
     // changed, at most once a second for their counts alone), and the data messages that named
     // an instrument it does not track.
+    // Their counts move every second on a live stream: a change of the figures (refreshFigures
+    // copies them), not of the details.
     void setInstruments(QVector<InstrumentStatus> instruments, quint64 untracked)
     {
         {
@@ -150,7 +159,7 @@ public:
             m_instruments = std::move(instruments);
             m_instrumentsUntracked = untracked;
         }
-        changed();
+        m_changes.fetch_add(1, std::memory_order_release);
     }
     // The last trade prices compared across venues (session/LastTradeKeeper, on the tick when
     // they changed).
@@ -176,6 +185,11 @@ public:
 
     // Called by anyone.
     void fillSnapshot(StreamSnapshot &out, bool withLatency) const;
+    // Refreshes a reading whose details (what the other setters write: names, reasons, gaps,
+    // books, venue details) are current: the figures only, as fillSnapshot() would fill them
+    // (the latency histograms and per-event figures only `withLatency`, else none), the
+    // instruments and the last trades. No string or list is copied but those two (shared).
+    void refreshFigures(StreamSnapshot &out, bool withLatency) const;
     QVector<ResponseRecord> responses(bool errors) const;
     QVector<InspectedMessage> takeInspected();
     void clearInspected();
@@ -183,11 +197,18 @@ public:
 private:
     // After a write: the next poll reads the stream again (release: a reader that sees the
     // new count sees what was written before it). Setters run on the worker and the facade.
-    void changed() { m_changes.fetch_add(1, std::memory_order_release); }
+    void changed()
+    {
+        m_details.fetch_add(1, std::memory_order_release);
+        m_changes.fetch_add(1, std::memory_order_release);
+    }
     std::uint64_t tickDigest() const;
+    // Everything but what is under the mutex (fillSnapshot, refreshFigures).
+    void fillFigures(StreamSnapshot &out, bool withLatency) const;
 
     std::atomic<std::uint64_t> m_changes{0};
-    std::uint64_t m_lastTickDigest = 0; // the worker's only
+    std::atomic<std::uint64_t> m_details{0}; // changed() alone
+    std::uint64_t m_lastTickDigest = 0;      // the worker's only
 
     mutable QMutex m_mutex;
     QString m_name;

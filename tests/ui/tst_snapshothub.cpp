@@ -4,7 +4,9 @@
 // and the rows that went, once; the table's stage comes before the others; the timer makes
 // every tenth tick a slow one. An engine stream that went quiet is not read again (its row
 // keeps its reading, with the tick's time), and one message on one of two quiet streams hands
-// on that one row.
+// on that one row, its figures refreshed in the row in place (no whole reading made). The
+// timer's ticks run their stages in turns of the event loop of their own, in order; a poll out
+// of turn runs a pending stage first.
 
 #include "../common/QuietStreams.h"
 #include "CaptureList.h"
@@ -18,6 +20,7 @@
 #include <QtCore/QElapsedTimer>
 #include <QtCore/QFile>
 #include <QtCore/QTemporaryDir>
+#include <QtCore/QTimer>
 #include <QtNetwork/QTcpServer>
 #include <QtNetwork/QTcpSocket>
 #include <QtTest/QSignalSpy>
@@ -93,6 +96,7 @@ private slots:
     void everyTenthTickIsSlow();
     void eachTickReadsATenthOfTheHistograms();
     void aQuietStreamIsNotReadAgain();
+    void timerTicksRunTheirStagesApart();
 };
 
 void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
@@ -321,7 +325,61 @@ void tst_SnapshotHub::aQuietStreamIsNotReadAgain()
     QCOMPARE(idsOf(changed), QList<StreamId>{ids[1]});
     QCOMPARE(changed.first().messages, quint64(4));
     QCOMPARE(hub.lastRead(), 1);
+    // Its figures alone moved: refreshed in its row, in place; no reading was made whole.
+    QCOMPARE(hub.lastRefreshed(), 1);
+    QCOMPARE(hub.find(ids[1])->name, QStringLiteral("b"));
     QCOMPARE(hub.find(ids[0])->messages, quint64(3));
+    // A stop changes its state and reason: that reading is made whole, and shows them.
+    engine.stopStream(ids[0]);
+    QVERIFY(tickUntil([&] { return idsOf(changed).contains(ids[0]) && hub.lastRefreshed() < hub.lastRead(); }));
+    QCOMPARE(hub.find(ids[0])->state, StreamState::Stopped);
+    QCOMPARE(idsOf(hub.snapshots()), ids);
+}
+
+void tst_SnapshotHub::timerTicksRunTheirStagesApart()
+{
+    Engine engine(Engine::Options{1});
+    QTcpServer probe; // nothing listens on this port
+    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
+    probe.close();
+    StreamConfig c;
+    c.name = QStringLiteral("s");
+    c.url = dead;
+    const StreamId id = engine.addStream(c);
+    SnapshotHub hub(&engine);
+    // A zero timer started within stage 1 runs before stage 2: the loop turned between them.
+    QTimer between;
+    between.setSingleShot(true);
+    between.setInterval(0);
+    int turns = 0;
+    connect(&between, &QTimer::timeout, this, [&turns] { ++turns; });
+    QList<QString> order;
+    int turnsAtStage1 = -1;
+    connect(&hub, &SnapshotHub::snapshotsChanged, this,
+            [&](const QList<qsizetype> &, const QList<StreamId> &, const SnapshotHub::Tick &t) {
+                order << QStringLiteral("changed %1").arg(int(t.kind));
+                turnsAtStage1 = turns;
+                between.start();
+            });
+    int apart = 0;
+    connect(&hub, &SnapshotHub::ticked, this, [&](const SnapshotHub::Tick &t) {
+        order << QStringLiteral("ticked %1").arg(int(t.kind));
+        apart += turns > turnsAtStage1 ? 1 : 0;
+    });
+    hub.start();
+    QTRY_VERIFY_WITH_TIMEOUT(order.size() >= 6, scaledMs(10000));
+    hub.poll(SnapshotHub::TickKind::Fast); // stages left pending run first, then the poll's own
+    for (qsizetype i = 0; i + 1 < order.size(); i += 2) {
+        QVERIFY2(order[i].startsWith(QLatin1String("changed")), qPrintable(order.join(QLatin1Char(','))));
+        QCOMPARE(order[i + 1].mid(7), order[i].mid(8));
+    }
+    QVERIFY2(apart >= 3, qPrintable(QString::number(apart))); // the timer's ticks
+    QVERIFY(hub.find(id));
+    // A tick out of turn runs its stages at once.
+    const int before = apart;
+    hub.tickNow();
+    QCOMPARE(apart, before);
 }
 
 QTEST_MAIN(tst_SnapshotHub)

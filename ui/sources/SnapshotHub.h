@@ -22,7 +22,12 @@
 //
 // Two stages per tick, so that no consumer depends on the order of connections within one:
 // snapshotsChanged() first (the stream table derives its rates and percentiles from the
-// readings), then ticked(), after which the table's rows and snapshots() are current.
+// readings), then ticked(), after which the table's rows and snapshots() are current. The
+// timer's ticks run the read and each stage in a turn of the event loop of its own (a zero
+// timer between them), so that what waits (input, a repaint, another timer) runs between them
+// and the GUI thread is never busy with a whole tick at once; the stages keep their order and
+// run within a few ms. A tick out of turn (poll(), tickNow()) runs them at once, after the
+// stages a timer tick left pending.
 //
 // Thread contract: GUI thread only. Owns the agents, the capture list and the tick timer;
 // does not own the engine (held by QPointer: when it goes first, the hub reads nothing more).
@@ -81,7 +86,8 @@ public:
     void start();
     // One tick now, out of the timer's turn (after a command, so that its effect shows at once).
     void poll(TickKind kind);
-    // The timer's next tick now, with its phase (the UI harness times the ticks with it).
+    // The timer's next tick now, with its phase, its stages at once (the UI harness times the
+    // ticks with it).
     void tickNow();
     // The engine streams whose latency histograms the last tick read.
     qsizetype latencyReadsLastTick() const { return m_latencyReads; }
@@ -97,6 +103,9 @@ public:
     // The engine's streams the last tick read (the others had not changed) and left unread.
     int lastRead() const { return m_cursor.lastRead(); }
     int lastUnchanged() const { return m_cursor.lastUnchanged(); }
+    // Of those read, the ones whose figures alone moved, refreshed in their rows in place
+    // (lastRead() − lastRefreshed() readings were made whole).
+    int lastRefreshed() const { return m_cursor.lastRefreshed(); }
 
     // Every row as of the last tick, in the table's order: the engine's streams, each
     // agent's, the captures.
@@ -118,7 +127,12 @@ signals:
     void agentStatusChanged(const QString &agent, const QString &status, bool connected);
 
 private:
-    void read(TickKind kind, int phase);
+    void read(TickKind kind, int phase); // readSources() and both stages, at once
+    // Reads the sources into the rows; m_tick, m_changed and m_removed say what the stages hand on.
+    bool readSources(TickKind kind, int phase);
+    void timerTick();
+    void runStage();    // the next stage a timer tick left pending
+    void flushStages(); // all of them, now
 
     QPointer<Engine> m_engine;
     QList<RemoteAgent *> m_agents;        // owned (children)
@@ -127,9 +141,10 @@ private:
     CaptureList *m_captures = nullptr;    // owned (child)
     QVector<StreamSnapshot> m_snapshots;
     // Kept from tick to tick for their storage: the engine's readings, the last tick's rows
-    // (moved from), the positions of the readings handed on.
+    // (moved from when the rows are built again), the positions of the readings handed on.
     QVector<StreamSnapshot> m_fresh;
     QVector<StreamSnapshot> m_spare;
+    QList<StreamId> m_refreshed; // the engine streams refreshed in place
     QList<qsizetype> m_changed;
     QHash<StreamId, qsizetype> m_index;   // id → position in m_snapshots
     Engine::SnapshotCursor m_cursor;      // what the engine's changedSnapshots() handed on
@@ -137,6 +152,12 @@ private:
     quint64 m_polls = 0;
     qsizetype m_engineRows = 0; // the engine's rows at the head of m_snapshots
     QTimer *m_timer = nullptr;
+    // A timer tick's stages still to run, what they hand on, and the zero timer between them.
+    enum class Stage { None, SnapshotsChanged, Ticked };
+    Stage m_stage = Stage::None;
+    Tick m_tick;
+    QList<StreamId> m_removed;
+    QTimer *m_stageTimer = nullptr;
     QElapsedTimer m_steady;
     quint64 m_ticks = 0;
     qsizetype m_latencyReads = 0;
