@@ -152,7 +152,7 @@ void StreamShared::publishTick()
     if (digest == m_lastTickDigest)
         return;
     m_lastTickDigest = digest;
-    changed();
+    m_changes.fetch_add(1, std::memory_order_release); // the figures: not a change of the details
 }
 
 void StreamShared::fillSnapshot(StreamSnapshot &out, bool withLatency) const

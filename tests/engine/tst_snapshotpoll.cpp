@@ -159,6 +159,13 @@ void TestSnapshotPoll::refreshesFiguresInPlace()
     QCOMPARE(kept[ida].messages, quint64(6));
     QCOMPARE(kept[ida].name, name);
     QCOMPARE(kept[idb].messages, quint64(5));
+    // The worker's ticks that publish what the message moved are figures too: in place.
+    waited.restart();
+    while (waited.elapsed() < 600) {
+        QTest::qWait(20);
+        poll(false);
+        QVERIFY2(out.isEmpty(), qPrintable(QStringLiteral("read whole: %1").arg(out.size())));
+    }
     // Asked with latency: in place too, with the histograms; then without: none, as a whole
     // reading without latency has.
     poll(true);
