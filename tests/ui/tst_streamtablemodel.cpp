@@ -270,7 +270,6 @@ void tst_StreamTableModel::mixedRowsStillUpdateInOneBlock()
         changed.clear();
         model.update(snaps, tick * 100);
         QVERIFY2(changed.count() <= 4, qPrintable(QStringLiteral("tick %1: %2").arg(tick).arg(changed.count())));
-        QSet<int> rows;
         for (const QList<QVariant> &signal : std::as_const(changed)) {
             const QModelIndex top = signal.at(0).toModelIndex();
             const QModelIndex bottom = signal.at(1).toModelIndex();
