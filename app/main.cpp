@@ -3,6 +3,7 @@
 #include "AppOptions.h"
 #include "Console.h"
 #include "DemoWorkspace.h"
+#include "EventLoop.h"
 #include "HeadlessRunner.h"
 #include "Workspace.h"
 
@@ -76,6 +77,8 @@ void exitOnPlatformFailure(QtMsgType type, const QMessageLogContext &, const QSt
 
 int main(int argc, char **argv)
 {
+    // A socket per stream: 10,000 streams need more descriptors than many systems give by default.
+    raiseOpenFileLimit();
     // A GUI-subsystem executable on Windows has no console; when started from one, write to it.
     console::attachParentConsole();
     console::installMessageHandler();

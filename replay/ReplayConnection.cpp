@@ -55,7 +55,10 @@ ReplayConnection::ReplayConnection(QTcpSocket *socket, const ReplayOptions &serv
     connect(socket, &QTcpSocket::disconnected, this, &ReplayConnection::onDisconnected);
 }
 
-ReplayConnection::~ReplayConnection() = default;
+ReplayConnection::~ReplayConnection()
+{
+    stopPaceTicks();
+}
 
 void ReplayConnection::start()
 {
@@ -258,8 +261,7 @@ void ReplayConnection::sendCloseAndFinish(quint16 code)
         payload.append(char(code & 0xff));
         m_socket->write(FrameSet::webSocketFrame(payload, kFin | kOpClose));
     }
-    if (m_paceTimer)
-        m_paceTimer->stop();
+    stopPaceTicks();
     m_socket->disconnectFromHost();
 }
 
@@ -359,8 +361,7 @@ void ReplayConnection::handleLine(const QByteArray &line)
         sendControl(reply + '}');
         if (close) {
             m_closing = true;
-            if (m_paceTimer)
-                m_paceTimer->stop();
+            stopPaceTicks();
             m_socket->disconnectFromHost();
         }
     };
@@ -408,8 +409,7 @@ void ReplayConnection::onPingTick()
 
 void ReplayConnection::onDisconnected()
 {
-    if (m_paceTimer)
-        m_paceTimer->stop();
+    stopPaceTicks();
     if (m_pingTimer)
         m_pingTimer->stop();
     if (m_open && !m_closedEmitted) {

@@ -77,6 +77,9 @@ private:
     void fireEvent();
     void resumeFromSilence();
     void resetPacing();
+    // The server's pace ticker calls onPaceTick() at a tenth of the spacing (paced streams).
+    void startPaceTicks();
+    void stopPaceTicks();
     void maybeFinishDrop();
     void startAgeLimit();
     void sendPerStream(const QStringList &streams);
@@ -124,7 +127,7 @@ private:
     quint64 m_perStreamSerial = 0;
     quint64 m_apiRequests = 0; // websocket-API requests (string ids) answered
 
-    QTimer *m_paceTimer = nullptr;
+    int m_paceHandle = -1; // in the server's PaceTicker while paced
     QElapsedTimer m_paceClock;
     QElapsedTimer m_dataClock; // since the data began (lag_ms_per_s)
     quint64 m_paceBase = 0;

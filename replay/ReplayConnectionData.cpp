@@ -3,6 +3,8 @@
 
 #include "ReplayConnection.h"
 
+#include "PaceTicker.h"
+
 #include "ReplayServer.h"
 #include "ScenarioPool.h"
 #include "ScenarioRest.h"
@@ -91,10 +93,7 @@ void ReplayConnection::beginData()
         m_depthSeq = start;
     }
     if (m_options.rate > 0) {
-        m_paceTimer = new QTimer(this);
-        m_paceTimer->setTimerType(Qt::PreciseTimer);
-        connect(m_paceTimer, &QTimer::timeout, this, &ReplayConnection::onPaceTick);
-        m_paceTimer->start(paceTickMs(m_options.rate));
+        startPaceTicks();
         resetPacing();
     }
     pump();
@@ -122,6 +121,19 @@ quint64 ReplayConnection::pacedAllowance() const
 void ReplayConnection::onPaceTick()
 {
     pump();
+}
+
+void ReplayConnection::startPaceTicks()
+{
+    if (m_paceHandle < 0 && m_server)
+        m_paceHandle = m_server->paceTicker().add(paceTickMs(m_options.rate), [this] { onPaceTick(); });
+}
+
+void ReplayConnection::stopPaceTicks()
+{
+    if (m_paceHandle >= 0 && m_server)
+        m_server->paceTicker().remove(m_paceHandle);
+    m_paceHandle = -1;
 }
 
 void ReplayConnection::onBytesWritten()
@@ -155,8 +167,8 @@ void ReplayConnection::pump()
             break;
         writeBatch(limit);
     }
-    if (m_paceTimer && m_sent >= m_target)
-        m_paceTimer->stop();
+    if (m_sent >= m_target)
+        stopPaceTicks();
 }
 
 const FrameSet::Frame &ReplayConnection::pickFrame(quint64 index)
@@ -191,7 +203,13 @@ void ReplayConnection::writeBatch(quint64 limit)
 {
     // One output buffer per batch, handed to the socket by reference; frames are copied in
     // and patched there. Nothing is allocated per message.
-    QByteArray batch(kBatchBytes + m_frames->maxFrameSize(), Qt::Uninitialized);
+    // Sized for what is due (a paced connection's message or two), at most a batch.
+    const qsizetype frameMax = m_frames->maxFrameSize();
+    const quint64 due = limit > m_sent ? limit - m_sent : 0;
+    const qsizetype room = due >= quint64(kBatchBytes / std::max<qsizetype>(frameMax, 1)) + 1
+        ? kBatchBytes
+        : std::min<qsizetype>(kBatchBytes, qsizetype(due) * frameMax);
+    QByteArray batch(room + frameMax, Qt::Uninitialized);
     char *out = batch.data();
     qsizetype used = 0;
     // A venue falling behind stamps ever older event times (lag_ms_per_s).
@@ -343,8 +361,8 @@ void ReplayConnection::resumeFromSilence()
 {
     m_eventSilent = false;
     resetPacing();
-    if (m_paceTimer && !m_paceTimer->isActive() && m_sent < m_target)
-        m_paceTimer->start(paceTickMs(m_options.rate));
+    if (m_options.rate > 0 && m_sent < m_target)
+        startPaceTicks();
     pump();
 }
 

@@ -1,6 +1,7 @@
 #include "ReplayServer.h"
 
 #include "InputFile.h"
+#include "PaceTicker.h"
 #include "ReplayConnection.h"
 #include "ScenarioPool.h"
 
@@ -33,6 +34,7 @@ QByteArray readPem(const QString &path, QString *error)
 ReplayServer::ReplayServer(const ReplayOptions &options, QObject *parent)
     : QObject(parent)
     , m_options(options)
+    , m_paceTicker(new PaceTicker(this))
 {
 }
 
@@ -98,7 +100,7 @@ void ReplayServer::close()
         delete m_tcpServer;
         m_tcpServer = nullptr;
     }
-    const QList<ReplayConnection *> connections = std::exchange(m_connections, {});
+    const QSet<ReplayConnection *> connections = std::exchange(m_connections, {});
     for (ReplayConnection *connection : connections)
         connection->abortNow();
     qDeleteAll(connections);
@@ -125,11 +127,11 @@ void ReplayServer::onPendingConnection()
     while (m_tcpServer && m_tcpServer->hasPendingConnections()) {
         QTcpSocket *socket = m_tcpServer->nextPendingConnection();
         auto *connection = new ReplayConnection(socket, m_options, ++m_serial, this);
-        m_connections.append(connection);
+        m_connections.insert(connection);
         connect(connection, &ReplayConnection::opened, this, &ReplayServer::onConnectionOpened);
         connect(connection, &ReplayConnection::closed, this, &ReplayServer::onConnectionClosed);
         connect(connection, &ReplayConnection::controlReceived, this, &ReplayServer::controlReceived);
-        connect(connection, &QObject::destroyed, this, [this, connection] { m_connections.removeOne(connection); });
+        connect(connection, &QObject::destroyed, this, [this, connection] { m_connections.remove(connection); });
         connection->start();
     }
 }
@@ -152,7 +154,7 @@ void ReplayServer::dropAllConnections()
         QMetaObject::invokeMethod(this, &ReplayServer::dropAllConnections, Qt::QueuedConnection);
         return;
     }
-    const QList<ReplayConnection *> connections = m_connections;
+    const QSet<ReplayConnection *> connections = m_connections;
     for (ReplayConnection *connection : connections)
         connection->abortNow();
 }
@@ -165,7 +167,7 @@ void ReplayServer::setSilent(bool silent)
         return;
     }
     m_silent = silent;
-    const QList<ReplayConnection *> connections = m_connections;
+    const QSet<ReplayConnection *> connections = m_connections;
     for (ReplayConnection *connection : connections)
         connection->setSilent(silent);
 }

@@ -18,6 +18,7 @@ class QTcpServer;
 
 namespace streamscope::replay {
 
+class PaceTicker;
 class ReplayConnection;
 
 // A market-data replay server on 127.0.0.1 for benchmarks, tests and the demo: websocket
@@ -56,6 +57,8 @@ public:
     void setSilent(bool silent);
 
     // For ReplayConnection, on the server's thread.
+    // The one timer of every paced connection (PaceTicker.h).
+    PaceTicker &paceTicker() { return *m_paceTicker; }
     void addSent(quint64 n) { m_totalSent.fetch_add(n, std::memory_order_relaxed); }
     // The drop misbehaviour fires once per request target unless drop_every is set: true if
     // this connection is the first one for key.
@@ -102,7 +105,8 @@ private:
 
     ReplayOptions m_options;
     QTcpServer *m_tcpServer = nullptr;
-    QList<ReplayConnection *> m_connections;
+    PaceTicker *m_paceTicker = nullptr; // a child, made first
+    QSet<ReplayConnection *> m_connections;
     QSet<QString> m_droppedKeys;
     QHash<QString, quint64> m_markets;
     QHash<QString, DepthPosition> m_depth;

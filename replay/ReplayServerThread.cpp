@@ -1,5 +1,6 @@
 #include "ReplayServerThread.h"
 
+#include "EventLoop.h"
 #include "ReplayServer.h"
 
 #include <QThread>
@@ -31,6 +32,7 @@ public:
         , m_port(port)
     {
         setObjectName(QStringLiteral("replay-server"));
+        installEventLoop(this); // epoll on Linux: thousands of clients cost a pass what the ready ones cost
     }
     std::future<Listening> listening() { return m_listening.get_future(); }
     // Called by the owning thread when it will not touch the server any more: only then may

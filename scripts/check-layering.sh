@@ -3,7 +3,8 @@
 # "Layers inside the engine"):
 # - inside engine/, a folder includes only headers of its own folder or of a folder below it;
 # - the other folders include only from the folders below them, and only the engine's public
-#   headers (engine/model/, engine/platform/, engine/io/, engine/api/), never simdjson:
+#   headers (engine/model/, engine/platform/, engine/io/, engine/eventloop/, engine/api/), never
+#   simdjson:
 #       services/  (alerts, report, signals)  engine
 #       replay/    (the replay server)         engine, services
 #       ui/        (the desktop app)           engine, services
@@ -28,7 +29,7 @@ cd "$root"
 # Level of each engine folder: a folder may include its own level's headers only from
 # itself, and any lower level's.
 declare -A level=(
-    [model]=0 [io]=0
+    [model]=0 [io]=0 [eventloop]=0
     [platform]=1
     [stats]=2 [protocol]=2 [book]=2
     [transport]=3 [capture]=3
@@ -37,7 +38,7 @@ declare -A level=(
     [core]=6
     [api]=7
 )
-public_dirs=(model platform io api)
+public_dirs=(model platform io eventloop api)
 # The venues' scenario library (StreamScope::VenueScenarios): its public headers.
 scenario_dir=venues/scenario
 
@@ -202,7 +203,7 @@ while IFS=: read -r file line inc; do
         target=${folder_of[$base]}
         [[ $inc != */* && ${dir_of[$base]} == "$scenario_dir" && -n ${uses_scenarios[$here]+x} ]] && continue
         if [[ $inc == */* || " ${public_dirs[*]} " != *" $target "* ]]; then
-            report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/, platform/, io/ and api/ are public"
+            report "$file:$line: includes the engine's private header \"$inc\" (engine/$target/); only engine/model/, platform/, io/, eventloop/ and api/ are public"
         fi
     fi
 done < <(outside_files | includes_of)

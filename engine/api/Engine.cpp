@@ -1,6 +1,8 @@
 #include "Engine.h"
 #include "Workspace.h"
 
+#include "EventLoop.h"
+
 #include "capture/CaptureRecorder.h"
 #include "capture/CaptureWriter.h"
 #include "capture/FlightBudget.h"
@@ -11,9 +13,6 @@
 #include "protocol/RequestIds.h"
 #include "session/ConnectionPacer.h"
 #include "stats/StreamShared.h"
-#ifdef Q_OS_LINUX
-#include "core/EpollEventDispatcher.h"
-#endif
 
 #include <QtCore/QDateTime>
 #include <QtCore/QDir>
@@ -34,23 +33,6 @@ int defaultWorkerCount()
 {
     return std::clamp(QThread::idealThreadCount(), 1, 8);
 }
-
-// On Linux the workers run an epoll loop (EpollEventDispatcher.h); STREAMSCOPE_EVENT_LOOP=qt
-// keeps Qt's own, e.g. to compare the two.
-void installWorkerEventLoop(QThread *thread)
-{
-#ifdef Q_OS_LINUX
-    if (qEnvironmentVariable("STREAMSCOPE_EVENT_LOOP") == QLatin1String("qt"))
-        return;
-    auto *dispatcher = new EpollEventDispatcher;
-    if (dispatcher->isValid())
-        thread->setEventDispatcher(dispatcher);
-    else
-        delete dispatcher;
-#else
-    Q_UNUSED(thread);
-#endif
-}
 } // namespace
 
 Engine::Engine(QObject *parent)
@@ -68,10 +50,12 @@ Engine::Engine(Options options, QObject *parent)
     const int count = options.workerCount > 0 ? options.workerCount : defaultWorkerCount();
     // The venues' per-IP connection limits hold for all the engine's streams together.
     const auto connectPacer = std::make_shared<ConnectionPacer>();
+    if (options.maxConnectsInFlight > 0)
+        connectPacer->setMaxHandshakes(options.maxConnectsInFlight);
     for (int i = 0; i < count; ++i) {
         auto *thread = new QThread(this);
         thread->setObjectName(QStringLiteral("engine-worker-%1").arg(i));
-        installWorkerEventLoop(thread);
+        installEventLoop(thread); // epoll on Linux (EventLoop.h)
         auto *worker = new EngineWorker(connectPacer);
         worker->moveToThread(thread);
         connect(worker, &EngineWorker::eventOccurred, this, &Engine::onWorkerEvent, Qt::QueuedConnection);

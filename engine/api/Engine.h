@@ -42,6 +42,9 @@ class Engine : public QObject {
 public:
     struct Options {
         int workerCount = 0; // 0: one per core, at least 1, at most 8
+        // Connection attempts under way at once over all streams (opened, not yet connected);
+        // the others wait their turn (ConnectionPacer.h says why). 0: the default, 256.
+        int maxConnectsInFlight = 0;
     };
 
     explicit Engine(QObject *parent = nullptr);

@@ -18,6 +18,9 @@ Link &ConnectionGroup::add(std::unique_ptr<Link> link)
 void ConnectionGroup::retire(Link *l)
 {
     l->active = false;
+    l->pendingOpen.release();
+    l->handshake.release();
+    l->awaitingHandshake = false;
     if (l->outboxTimer)
         l->outboxTimer->stop();
     if (l->transport) {

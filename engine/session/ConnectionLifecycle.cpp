@@ -187,15 +187,35 @@ void ConnectionLifecycle::openDueLinks(qint64 nowMs)
 {
     std::vector<int> due;
     for (const auto &l : m_links.links())
-        if (l->pendingOpen.pending() && nowMs >= l->pendingOpen.atMs())
+        if (l->awaitingHandshake || (l->pendingOpen.pending() && nowMs >= l->pendingOpen.atMs()))
             due.push_back(l->id);
     // Opening may drop the connections at once (a synchronous error): each is looked up again.
     for (const int id : due) {
-        if (Link *l = m_links.byId(id); l && l->pendingOpen.pending()) {
-            l->pendingOpen.use();
-            l->transport->open();
+        Link *l = m_links.byId(id);
+        if (!l)
+            continue;
+        if (l->pendingOpen.pending()) {
+            l->pendingOpen.use(); // the venue's slot is taken; the attempt may still wait for a place
+            l->awaitingHandshake = true;
+        }
+        if (l->awaitingHandshake && !beginAttempt(*l, nowMs))
+            l->watchdog.connecting(nowMs); // its connect timeout runs from the attempt
+    }
+}
+
+bool ConnectionLifecycle::beginAttempt(Link &link, qint64 nowMs)
+{
+    if (m_connectPacer) {
+        link.handshake = HandshakeTicket::tryTake(m_connectPacer);
+        if (!link.handshake.held()) {
+            link.awaitingHandshake = true;
+            return false;
         }
     }
+    link.awaitingHandshake = false;
+    link.watchdog.connecting(nowMs);
+    link.transport->open();
+    return true;
 }
 
 void ConnectionLifecycle::onReconnectDue()
@@ -235,7 +255,7 @@ Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool 
     l->watchdog.connecting(atMs);
     publishConnections();
     if (atMs <= now) {
-        l->transport->open();
+        beginAttempt(*l, now); // or it waits for a place among the attempts under way
         return l;
     }
     l->pendingOpen = ConnectSlot(m_connectPacer, m_config.venue, atMs);
@@ -275,6 +295,7 @@ void ConnectionLifecycle::publishConnections()
 void ConnectionLifecycle::onLinkConnected(Link &link)
 {
     const qint64 now = m_clock.monotonicMs();
+    link.handshake.release(); // the next attempt may begin
     link.active = true;
     link.connectedWallMs = m_clock.wallMs();
     link.watchdog.connected(now);
@@ -332,6 +353,7 @@ void ConnectionLifecycle::flushOutbox(Link &link)
 void ConnectionLifecycle::onLinkDisconnected(Link &link, int closeCode, const QString &reason)
 {
     link.active = false;
+    link.handshake.release();
     m_shared.setLastCloseCode(closeCode);
     // The reason is the peer's text: the transports escaped it, and SessionStatus escapes
     // whatever leaves the worker.
@@ -480,6 +502,11 @@ void ConnectionLifecycle::tick(qint64 nowMs)
     switch (m_status.state()) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
+        // A stream whose every connection waits for its attempt has not begun to connect.
+        if (m_links.size() > 0 && std::all_of(m_links.links().begin(), m_links.links().end(), [](const auto &l) {
+                return l->awaitingHandshake || l->pendingOpen.pending();
+            }))
+            m_connectStartedMs = std::max(m_connectStartedMs, nowMs);
         if (nowMs - m_connectStartedMs > m_config.connectTimeoutMs)
             scheduleReconnect(QStringLiteral("no connection after %1").arg(secondsText(m_config.connectTimeoutMs)));
         return;

@@ -112,8 +112,12 @@ public:
 
 private:
     void connectNow();
-    // The links whose connection slot has come: opened.
+    // The links whose connection slot has come: opened, each once it has a place among the
+    // attempts under way.
     void openDueLinks(qint64 nowMs);
+    // Opens `link` now if a place among the attempts under way is free; false: it waits.
+    // The link may be gone when it returns true (a synchronous error drops the connections).
+    bool beginAttempt(Link &link, qint64 nowMs);
     // "OKX allows 3 connection attempts a second per IP address".
     QString connectLimitText() const;
     void onReconnectDue();

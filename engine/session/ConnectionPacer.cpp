@@ -37,6 +37,23 @@ void ConnectionPacer::release(Venue venue, qint64 slotMs)
         reserved.erase(std::prev(it));
 }
 
+bool ConnectionPacer::tryBeginHandshake()
+{
+    int now = m_handshakes.load();
+    while (now < m_maxHandshakes.load())
+        if (m_handshakes.compare_exchange_weak(now, now + 1))
+            return true;
+    return false;
+}
+
+HandshakeTicket HandshakeTicket::tryTake(const std::shared_ptr<ConnectionPacer> &pacer)
+{
+    HandshakeTicket ticket;
+    if (pacer && pacer->tryBeginHandshake())
+        ticket.m_pacer = pacer;
+    return ticket;
+}
+
 ConnectSlot::ConnectSlot(std::shared_ptr<ConnectionPacer> pacer, Venue venue, qint64 atMs)
     : m_pacer(std::move(pacer))
     , m_venue(venue)

@@ -12,6 +12,14 @@
 // back by its ConnectSlot, so a stream that is restarted while it waits does not push the
 // others back.
 //
+// It also bounds the connection attempts under way at once (opened, not yet connected),
+// whatever the venue: 10,000 streams started together would otherwise open 10,000 sockets at
+// once, overflow the server's listen backlog (the kernel drops the SYNs beyond it and retries
+// them 1, 3, 7, 15 s later) and queue handshakes behind each other until the later ones pass
+// their connect timeout, reconnect and queue again: a storm that never settles. An attempt
+// holds a HandshakeTicket until its connection is up or gone; one without a ticket waits (the
+// session's tick tries again), and its connect timeout runs from when it opens.
+//
 // Thread contract: any thread. The streams of every worker share one pacer (the Engine owns
 // it); a mutex guards the windows, taken once per connection attempt, never per message.
 // Times are the monotonic ms of one clock for all callers (SystemClock in the engine).
@@ -20,6 +28,8 @@
 
 #include <QtCore/QtGlobal>
 
+#include <algorithm>
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -44,7 +54,17 @@ public:
     // The window a limit is kept over: a tenth longer than the venue's.
     static qint64 windowMs(Limit limit) { return limit.windowMs + limit.windowMs / 10; }
 
+    // Attempts under way at once, at most (lock-free; taken and given back once per attempt).
+    static constexpr int kDefaultMaxHandshakes = 256;
+    void setMaxHandshakes(int max) { m_maxHandshakes.store(std::max(1, max)); }
+    int maxHandshakes() const { return m_maxHandshakes.load(); }
+    int handshakesInFlight() const { return m_handshakes.load(); }
+    bool tryBeginHandshake();
+    void endHandshake() { m_handshakes.fetch_sub(1); }
+
 private:
+    std::atomic<int> m_maxHandshakes{kDefaultMaxHandshakes};
+    std::atomic<int> m_handshakes{0};
     std::mutex m_mutex;
     std::unordered_map<std::string, std::deque<qint64>> m_slots; // by venue, ascending
 };
@@ -71,6 +91,41 @@ private:
     std::shared_ptr<ConnectionPacer> m_pacer; // null: nothing pending
     Venue m_venue;
     qint64 m_atMs = 0;
+};
+
+// One connection attempt's place among those under way (ConnectionPacer::tryBeginHandshake),
+// given back when the connection is up, or when the attempt goes. Movable, not copyable.
+class HandshakeTicket {
+public:
+    HandshakeTicket() = default;
+    // Takes a place when one is free; held() says whether it did.
+    static HandshakeTicket tryTake(const std::shared_ptr<ConnectionPacer> &pacer);
+    HandshakeTicket(HandshakeTicket &&other) noexcept
+        : m_pacer(std::move(other.m_pacer))
+    {
+    }
+    HandshakeTicket &operator=(HandshakeTicket &&other) noexcept
+    {
+        if (this != &other) {
+            release();
+            m_pacer = std::move(other.m_pacer);
+        }
+        return *this;
+    }
+    HandshakeTicket(const HandshakeTicket &) = delete;
+    HandshakeTicket &operator=(const HandshakeTicket &) = delete;
+    ~HandshakeTicket() { release(); }
+
+    bool held() const { return bool(m_pacer); }
+    void release()
+    {
+        if (m_pacer)
+            m_pacer->endHandshake();
+        m_pacer.reset();
+    }
+
+private:
+    std::shared_ptr<ConnectionPacer> m_pacer; // null: no place held
 };
 
 } // namespace streamscope

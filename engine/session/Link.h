@@ -47,6 +47,10 @@ struct Link final : public MessageSink {
     // The venue's connection-attempt slot it waits for before it opens (ConnectionPacer);
     // given back if the link goes before.
     ConnectSlot pendingOpen;
+    // Its place among the engine's connection attempts under way, held from open() until it
+    // is up or gone (ConnectionPacer); awaitingHandshake: due, but waiting for a place.
+    HandshakeTicket handshake;
+    bool awaitingHandshake = false;
     OutgoingPacer outbox;
     QTimer *outboxTimer = nullptr; // wakes a paced queue between ticks
 };

@@ -2,7 +2,7 @@
 // socketpair, posted events and quit from another thread, each on a thread that runs it.
 
 #include "../common/TimeFactor.h"
-#include "core/EpollEventDispatcher.h"
+#include "EpollEventDispatcher.h"
 #include "core/ThreadHandOff.h"
 
 #include <QtCore/QElapsedTimer>

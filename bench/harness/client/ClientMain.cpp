@@ -19,7 +19,7 @@
 #include "ClientSupport.h"
 #include "Clients.h"
 #include "EngineClient.h"
-#include "FileLimit.h"
+#include "EventLoop.h"
 #include "PacedSender.h"
 
 #include <QtCore/QCommandLineParser>
@@ -32,7 +32,7 @@ using namespace streamscope::bench;
 
 int main(int argc, char **argv)
 {
-    raiseFileLimit();
+    raiseOpenFileLimit(); // a socket per stream in the scale run
     QCoreApplication application(argc, argv);
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("One StreamScope benchmark client (see streamscope-bench)."));

@@ -24,7 +24,16 @@ quint64 messagesReceived(Engine &engine)
 QJsonObject measureScaleWindow(int streams, double seconds, const std::function<int()> &liveStreams,
                                const std::function<quint64()> &messages, const std::function<void()> &onTick)
 {
-    const bool allLive = waitFor([&] { return liveStreams() >= streams; }, 60000);
+    // Every stream connects, or the ramp stops moving: 60 s, and 30 s more each time more
+    // streams came up, at most 10 minutes (10,000 streams on a busy 2-core machine take minutes).
+    bool allLive = waitFor([&] { return liveStreams() >= streams; }, 60000);
+    for (int lastLive = liveStreams(), turns = 0; !allLive && turns < 18; ++turns) {
+        allLive = waitFor([&] { return liveStreams() >= streams; }, 30000);
+        const int nowLive = liveStreams();
+        if (nowLive <= lastLive)
+            break;
+        lastLive = nowLive;
+    }
     const int live = liveStreams();
     waitFor([] { return false; }, 2000); // settle
     const quint64 messages0 = messages();

@@ -18,7 +18,7 @@ namespace streamscope::bench {
 int streamsWithData(Engine &engine);
 quint64 messagesReceived(Engine &engine);
 
-// Waits until every stream has data (up to 60 s), settles for 2 s, then counts messages and
+// Waits until every stream has data (60 s, longer while more streams come up), settles for 2 s, then counts messages and
 // process CPU over `seconds` (`onTick` runs at each 1 ms tick of it). Returns streams,
 // live_streams, all_live, seconds, msgs_per_s, cpu_percent and rss_mb.
 QJsonObject measureScaleWindow(int streams, double seconds, const std::function<int()> &liveStreams,

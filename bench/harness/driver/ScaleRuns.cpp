@@ -9,8 +9,12 @@ namespace streamscope::bench {
 namespace {
 
 // Seconds a connection's messages last beyond the measured window: the ramp until every
-// stream has data (the client waits up to 60 s for it) and its 2 s settling.
-constexpr double kRampAllowanceS = 45;
+// stream has data and its 2 s settling: 45 s, and a second more per 100 streams (10,000
+// streams took about two minutes to connect on a busy 2-core machine).
+double rampAllowanceS(int streams)
+{
+    return 45.0 + streams / 100.0;
+}
 
 QString fixed(double value, int decimals)
 {
@@ -67,7 +71,7 @@ ScaleRunResult runScaleCurve(const ScaleRunOptions &options,
         const double rate = options.totalRate / streams;
         // Each connection carries a fixed count, so that the engine clients can check that
         // every message arrived, once.
-        const auto count = quint64(std::ceil(rate * (options.seconds + kRampAllowanceS)));
+        const auto count = quint64(std::ceil(rate * (options.seconds + rampAllowanceS(streams))));
         const QStringList args{
             QStringLiteral("--url"),
             scenarioUrl(QStringLiteral("small_aggtrade"), QStringLiteral("count=%1&rate=%2").arg(count).arg(rate)),
@@ -75,7 +79,9 @@ ScaleRunResult runScaleCurve(const ScaleRunOptions &options,
             QString::number(streams),
             QStringLiteral("--seconds"),
             QString::number(options.seconds)};
-        const double timeoutS = options.seconds + 240;
+        // The client waits for the ramp and for the counts as long as they move (at most 10
+        // minutes each).
+        const double timeoutS = options.seconds + 1260;
         QJsonObject point{{QStringLiteral("streams"), streams}, {QStringLiteral("rate"), rate}};
         const QJsonObject engine = runClient(QStringList{QStringLiteral("--client"), QStringLiteral("scale"),
                                                          QStringLiteral("--count"), QString::number(count)}

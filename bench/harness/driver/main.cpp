@@ -7,7 +7,7 @@
 //                     [--clients ...,node-ws,node-ws-parse,py-websockets,py-websockets-parse]
 
 #include "BenchDriver.h"
-#include "FileLimit.h"
+#include "EventLoop.h"
 
 #include <QtCore/QCommandLineParser>
 #include <QtCore/QCoreApplication>
@@ -18,7 +18,7 @@ using namespace streamscope::bench;
 
 int main(int argc, char **argv)
 {
-    raiseFileLimit(); // the servers and clients inherit it
+    streamscope::raiseOpenFileLimit(); // the servers and clients inherit it
     QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("streamscope-bench"));
     QCommandLineParser parser;
