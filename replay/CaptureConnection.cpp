@@ -22,7 +22,6 @@ namespace streamscope::replay {
 
 namespace {
 
-constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
 constexpr qsizetype kMaxClientBytes = 1024 * 1024;    // what a line client may send before we drop it unread
 constexpr qint64 kSocketAheadBytes = 4 * 1024 * 1024; // as fast as possible: kept this far ahead of the kernel
 constexpr int kMaxCloseReasonBytes = 123;             // a control frame's 125 bytes less the code

@@ -26,7 +26,6 @@ namespace streamscope::replay {
 
 namespace {
 
-constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
 constexpr qsizetype kMaxLineBytes = 1024 * 1024;
 
 // A JSON value as compact text (ids are echoed exactly as the client sent them).

@@ -11,21 +11,17 @@
 
 namespace streamscope::replay {
 
-namespace {
-
-struct Listening {
-    ReplayServer *server = nullptr; // null when listen() failed
-    quint16 port = 0;
-    QString errorString;
-};
-
-} // namespace
-
 // The server is created, listens, serves and is deleted on this thread alone. The owning
 // thread learns the outcome of listen() and hands the server back through promises, whose
 // synchronisation ThreadSanitizer sees (it cannot see the one inside uninstrumented Qt).
 class ReplayServerThread::Worker final : public QThread {
 public:
+    struct Listening {
+        ReplayServer *server = nullptr; // null when listen() failed
+        quint16 port = 0;
+        QString errorString;
+    };
+
     Worker(ReplayOptions options, QHostAddress address, quint16 port)
         : m_options(std::move(options))
         , m_address(std::move(address))
@@ -69,9 +65,9 @@ quint16 ReplayServerThread::start(const ReplayOptions &options, const QHostAddre
 {
     stop();
     m_thread = new Worker(options, address, port);
-    std::future<Listening> answer = m_thread->listening();
+    std::future<Worker::Listening> answer = m_thread->listening();
     m_thread->start();
-    Listening result = answer.get();
+    Worker::Listening result = answer.get();
     if (!result.server) {
         m_errorString = result.errorString;
         stop();

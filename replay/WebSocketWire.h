@@ -16,6 +16,9 @@ namespace streamscope::replay {
 // (RFC 6455 §4.2.2): Sec-WebSocket-Accept = base64(SHA-1(key + kHandshakeGuid)).
 constexpr char kHandshakeGuid[] = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
+// The most a client's HTTP upgrade request may take before the server drops the connection.
+constexpr qsizetype kMaxHandshakeBytes = 16 * 1024;
+
 // First header byte: FIN, three reserved bits, then the opcode in the low four bits.
 constexpr quint8 kFin = 0x80;
 constexpr quint8 kRsv1 = 0x40;

@@ -25,23 +25,23 @@ namespace {
 
 constexpr qsizetype kQuotedChars = 200;
 
-// The capture's time: the recorded time of the line being read.
-class CaptureClock final : public Clock {
-public:
-    qint64 monotonicMs() const override { return m_us / 1000; }
-    qint64 wallUs() const override { return m_us; }
-    void advance(qint64 us) { m_us = std::max(m_us, us); }
-
-private:
-    qint64 m_us = 0;
-};
-
 } // namespace
 
 // Everything a book keeper needs around it, offline: the clock, the events it raises, a
 // session's status without recorders, a shared block, and the venue's handler (for its rules
 // only: it sends nothing, connects nowhere).
 struct CaptureBooks::State final : SessionEvents, VenueHost {
+    // The capture's time: the recorded time of the line being read.
+    class CaptureClock final : public Clock {
+    public:
+        qint64 monotonicMs() const override { return m_us / 1000; }
+        qint64 wallUs() const override { return m_us; }
+        void advance(qint64 us) { m_us = std::max(m_us, us); }
+
+    private:
+        qint64 m_us = 0;
+    };
+
     explicit State(const StreamConfig &c)
         : config(c)
         , block(0, config)

@@ -14,10 +14,9 @@ namespace streamscope {
 
 namespace {
 
-constexpr qint64 kFlushMs = 500;                        // a zstd block at least this often: kill -9 loses at most this
-constexpr qint64 kRetryMs = 5000;                       // after an error, a new file is tried this much later
-constexpr std::size_t kTextChunk = 256 * 1024;          // formatted text handed to zstd at once
-constexpr std::size_t kServiceBudget = 8 * 1024 * 1024; // ring bytes per service() call, for fairness
+constexpr qint64 kFlushMs = 500;               // a zstd block at least this often: kill -9 loses at most this
+constexpr qint64 kRetryMs = 5000;              // after an error, a new file is tried this much later
+constexpr std::size_t kTextChunk = 256 * 1024; // formatted text handed to zstd at once
 constexpr qint64 kMiB = 1024 * 1024;
 
 } // namespace
@@ -118,7 +117,7 @@ bool CaptureRecorder::service(qint64 wallUs, qint64 steadyMs)
         openFile(wallUs, steadyMs, QString());
 
     bool busy = false;
-    std::size_t budget = kServiceBudget;
+    std::size_t budget = CaptureRing::kServiceBudget;
     CaptureRing::Record r;
     while (budget > 0 && m_ring.peek(r)) {
         busy = true;

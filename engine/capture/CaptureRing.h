@@ -29,6 +29,9 @@ public:
 
     static constexpr std::size_t kMinCapacity = 64 * 1024;
     static constexpr std::size_t kHeaderBytes = 16;
+    // What a recorder's service() call drains of its ring at most, so that one busy stream
+    // leaves the writer thread to the others.
+    static constexpr std::size_t kServiceBudget = 8 * 1024 * 1024;
 
     explicit CaptureRing(std::size_t capacityBytes)
     {

@@ -18,8 +18,7 @@ namespace streamscope {
 
 namespace {
 
-constexpr std::size_t kServiceBudget = 8 * 1024 * 1024; // ring bytes per service() call, for fairness
-constexpr int kLevel = 1;                               // zstd's fastest: compression runs for every message
+constexpr int kLevel = 1; // zstd's fastest: compression runs for every message
 
 // One compression context for every flight recorder: they all compress on the writer thread.
 struct CCtxDeleter {
@@ -189,7 +188,7 @@ bool FlightRecorder::service(qint64 wallUs, qint64 steadyMs)
     }
     const bool finishing = m_finishing.load(std::memory_order_acquire);
     bool busy = false;
-    std::size_t budget = kServiceBudget;
+    std::size_t budget = CaptureRing::kServiceBudget;
     CaptureRing::Record r;
     while (budget > 0 && m_ring.peek(r)) {
         busy = true;

@@ -1,6 +1,7 @@
 #include "AlertService.h"
 
 #include "Engine.h"
+#include "ValueFormat.h"
 
 #include "PeerText.h"
 #include "SecretStore.h"
@@ -36,11 +37,6 @@ QString escapeLabel(const QString &v)
         .replace(QLatin1Char('"'), QStringLiteral("\\\""))
         .replace(QLatin1Char('\n'), QStringLiteral("\\n"));
     return out;
-}
-
-QString isoUtc(qint64 epochMs)
-{
-    return QDateTime::fromMSecsSinceEpoch(epochMs).toUTC().toString(Qt::ISODateWithMs);
 }
 
 } // namespace
@@ -253,7 +249,7 @@ void AlertService::addToReport(QJsonObject &report) const
                 const QJsonObject entry{
                     {QStringLiteral("condition"), a.condition},
                     {QStringLiteral("text"), a.text},
-                    {QStringLiteral("since"), a.sinceMs > 0 ? QJsonValue(isoUtc(a.sinceMs)) : QJsonValue()}};
+                    {QStringLiteral("since"), a.sinceMs > 0 ? QJsonValue(formatIsoUtcMs(a.sinceMs)) : QJsonValue()}};
                 active.append(entry);
                 QJsonObject withStream = entry;
                 withStream.insert(QStringLiteral("stream"), name);

@@ -3,6 +3,7 @@
 #include "PeerText.h"
 #include "RedactedUrl.h"
 #include "SecretStore.h"
+#include "ValueFormat.h"
 
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
@@ -23,11 +24,6 @@ qint64 steadyMs()
 {
     using namespace std::chrono;
     return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
-}
-
-QString isoUtc(qint64 epochMs)
-{
-    return QDateTime::fromMSecsSinceEpoch(epochMs).toUTC().toString(Qt::ISODateWithMs);
 }
 
 const QString kRedacted = QStringLiteral("<redacted>");
@@ -119,9 +115,9 @@ QByteArray Notifier::webhookBody(const AlertEvent &e, const QString &host)
                   {QStringLiteral("stream"), e.stream},
                   {QStringLiteral("condition"), e.condition},
                   {QStringLiteral("text"), e.text},
-                  {QStringLiteral("time"), isoUtc(e.timeMs)},
+                  {QStringLiteral("time"), formatIsoUtcMs(e.timeMs)},
                   {QStringLiteral("host"), host},
-                  {QStringLiteral("since"), e.sinceMs > 0 ? QJsonValue(isoUtc(e.sinceMs)) : QJsonValue()}};
+                  {QStringLiteral("since"), e.sinceMs > 0 ? QJsonValue(formatIsoUtcMs(e.sinceMs)) : QJsonValue()}};
     if (e.kind == AlertEvent::Kind::Suppressed)
         o.insert(QStringLiteral("suppressed"), qint64(e.suppressed));
     if (!e.flightFile.isEmpty())
@@ -134,10 +130,10 @@ QString Notifier::messageText(const AlertEvent &e, const QString &host)
     const QString who = QStringLiteral("[StreamScope %1]").arg(host);
     switch (e.kind) {
     case AlertEvent::Kind::Raised:
-        return QStringLiteral("%1 ALERT %2: %3 (since %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs))
+        return QStringLiteral("%1 ALERT %2: %3 (since %4)").arg(who, e.stream, e.text, formatIsoUtcMs(e.sinceMs))
             + (e.flightFile.isEmpty() ? QString() : QStringLiteral("; flight recorder saving to %1").arg(e.flightFile));
     case AlertEvent::Kind::Cleared:
-        return QStringLiteral("%1 RECOVERED %2: %3 (began %4)").arg(who, e.stream, e.text, isoUtc(e.sinceMs));
+        return QStringLiteral("%1 RECOVERED %2: %3 (began %4)").arg(who, e.stream, e.text, formatIsoUtcMs(e.sinceMs));
     case AlertEvent::Kind::Test:
     case AlertEvent::Kind::Suppressed:
     case AlertEvent::Kind::Unknown: break;

@@ -63,6 +63,11 @@ QString formatAgeMs(qint64 ms)
     return QString::number(ms / 3'600'000) + QStringLiteral(" h");
 }
 
+QString formatIsoUtcMs(qint64 epochMs)
+{
+    return QDateTime::fromMSecsSinceEpoch(epochMs).toUTC().toString(Qt::ISODateWithMs);
+}
+
 QString formatTimeMs(qint64 epochMs)
 {
     if (epochMs <= 0)

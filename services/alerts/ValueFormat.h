@@ -14,6 +14,7 @@ QString formatBytesRate(double bytesPerSecond); // "1.2 MB/s"
 QString formatLatencyMs(double ms);             // "0.84 ms", "12.3 ms", "1.20 s"; NaN -> "–"
 QString formatAgeMs(qint64 ms);                 // "0.4 s", "12 s", "3 min", "2 h"; <0 -> "never"
 QString formatTimeMs(qint64 epochMs);           // "12:34:56.789" local time
+QString formatIsoUtcMs(qint64 epochMs);         // "2026-12-03T07:45:00.123Z"
 // "1 stream", "3 streams" (English plural without a translation file)
 QString countNoun(quint64 n, const QString &one, const QString &many);
 

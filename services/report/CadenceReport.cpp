@@ -1,6 +1,7 @@
 #include "CadenceReport.h"
 
 #include "MetricsText.h"
+#include "ReportNumbers.h"
 
 #include "ClockReport.h"
 #include "PeerText.h"
@@ -13,11 +14,6 @@
 namespace streamscope::app {
 
 namespace {
-
-double round3(double v)
-{
-    return std::round(v * 1000.0) / 1000.0;
-}
 
 QJsonValue optionalMs(double ms)
 {

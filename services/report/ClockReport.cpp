@@ -1,6 +1,7 @@
 #include "ClockReport.h"
 
 #include "MetricsText.h"
+#include "ReportNumbers.h"
 
 #include <QtCore/QJsonValue>
 
@@ -9,11 +10,6 @@
 namespace streamscope::app {
 
 namespace {
-
-double round3(double v)
-{
-    return std::round(v * 1000.0) / 1000.0;
-}
 
 QJsonValue optionalMs(const std::optional<double> &v)
 {

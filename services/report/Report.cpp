@@ -5,6 +5,7 @@
 #include "FlightReport.h"
 #include "FreshnessReport.h"
 #include "InstrumentReport.h"
+#include "ReportNumbers.h"
 
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
@@ -13,10 +14,6 @@
 namespace streamscope::app {
 
 namespace {
-double round3(double v)
-{
-    return std::round(v * 1000.0) / 1000.0;
-}
 } // namespace
 
 QJsonObject buildReport(const QVector<StreamSnapshot> &streams, double durationS)

@@ -118,7 +118,7 @@ private slots:
         shadow.onStreamMessage(s, snap.data(), snap.size());
         std::vector<std::uint32_t> sums;
         std::vector<LevelChange> changes;
-        const std::int64_t total = std::int64_t(kBatches) * kPerBatch;
+        const std::int64_t total = callCount();
         changes.reserve(std::size_t(total));
         if (kraken)
             sums.reserve(std::size_t(total));
@@ -174,7 +174,7 @@ private slots:
         rig.last()->deliver(
             R"({"topic":"orderbook.200.BTCUSDT","type":"snapshot","ts":1780000000000,"data":{"s":"BTCUSDT","b":)" + bids
             + R"(,"a":)" + asks + R"(,"u":100,"seq":7},"cts":1780000000000})");
-        const std::int64_t total = std::int64_t(kBatches) * kPerBatch;
+        const std::int64_t total = callCount();
         std::vector<QByteArray> messages;
         messages.reserve(std::size_t(total));
         for (std::int64_t i = 0; i < total; ++i) {

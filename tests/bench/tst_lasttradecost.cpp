@@ -78,7 +78,7 @@ private slots:
         if (Mode(mode) != Mode::Off)
             rig.session.setLastTradeInstruments(
                 {Mode(mode) == Mode::On ? QStringLiteral("BTC-USDT") : QStringLiteral("ETH-USDT")}, {});
-        const std::int64_t total = std::int64_t(kBatches) * kPerBatch;
+        const std::int64_t total = callCount();
         std::vector<QByteArray> messages;
         messages.reserve(std::size_t(total));
         for (std::int64_t i = 0; i < total; ++i)

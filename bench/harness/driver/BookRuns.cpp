@@ -1,15 +1,12 @@
 #include "BookRuns.h"
 
+#include "BenchFormat.h"
+
 #include <QtCore/QJsonDocument>
 
 namespace streamscope::bench {
 
 namespace {
-
-QString fixed(double value, int decimals)
-{
-    return QString::number(value, 'f', decimals);
-}
 
 // One table row of a run: its rate, CPU, µs a message (process and workers), RSS, books synced.
 QString row(const QString &name, const QJsonObject &o)
@@ -19,12 +16,12 @@ QString row(const QString &name, const QJsonObject &o)
         ? QStringLiteral("%1/%2").arg(o.value(QStringLiteral("books_synced")).toInt()).arg(total)
         : QStringLiteral("off");
     return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 |\n")
-        .arg(name, fixed(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-             fixed(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-             fixed(o.value(QStringLiteral("cpu_us_per_msg")).toDouble(), 2),
-             fixed(o.value(QStringLiteral("worker_cpu_us_per_msg")).toDouble(), 2),
-             fixed(o.value(QStringLiteral("rss_mb")).toDouble(), 1), books,
-             fixed(o.value(QStringLiteral("gaps")).toDouble() + o.value(QStringLiteral("parse_errors")).toDouble(), 0));
+        .arg(name, num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+             num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+             num(o.value(QStringLiteral("cpu_us_per_msg")).toDouble(), 2),
+             num(o.value(QStringLiteral("worker_cpu_us_per_msg")).toDouble(), 2),
+             num(o.value(QStringLiteral("rss_mb")).toDouble(), 1), books,
+             num(o.value(QStringLiteral("gaps")).toDouble() + o.value(QStringLiteral("parse_errors")).toDouble(), 0));
 }
 
 } // namespace
@@ -76,7 +73,7 @@ BookRunResult runBookBench(const BookRunOptions &options,
         + row(QStringLiteral("depth_firehose, books on"), fireOn)
         + QStringLiteral("\nMemory per book (RSS with books on − off, ÷ %1 books; 40 levels a side): %2 KiB.\n\n")
               .arg(books)
-              .arg(fixed(perBookKiB, 1));
+              .arg(num(perBookKiB, 1));
     return result;
 }
 

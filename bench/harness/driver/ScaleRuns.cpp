@@ -1,5 +1,7 @@
 #include "ScaleRuns.h"
 
+#include "BenchFormat.h"
+
 #include <QtCore/QJsonArray>
 
 #include <cmath>
@@ -16,11 +18,6 @@ double rampAllowanceS(int streams)
     return 45.0 + streams / 100.0;
 }
 
-QString fixed(double value, int decimals)
-{
-    return QString::number(value, 'f', decimals);
-}
-
 // One table row: a client at one point of the curve.
 QString row(const QString &point, const QString &client, const QJsonObject &o)
 {
@@ -28,28 +25,27 @@ QString row(const QString &point, const QString &client, const QJsonObject &o)
         return QStringLiteral("| %1 | %2 | failed | | | | | | |\n").arg(point, client);
     const bool engine = o.contains(QStringLiteral("gui_lag_p99_ms"));
     const QString lag = engine ? QStringLiteral("%1 / %2 / %3")
-                                     .arg(fixed(o.value(QStringLiteral("gui_lag_p50_ms")).toDouble(), 2),
-                                          fixed(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
-                                          fixed(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 1))
+                                     .arg(num(o.value(QStringLiteral("gui_lag_p50_ms")).toDouble(), 2),
+                                          num(o.value(QStringLiteral("gui_lag_p99_ms")).toDouble(), 2),
+                                          num(o.value(QStringLiteral("gui_lag_max_ms")).toDouble(), 1))
                                : QString();
-    const QString rows = engine
-        ? QStringLiteral("%1 of %2")
-              .arg(fixed(o.value(QStringLiteral("poll_rows_read_per_poll")).toDouble(), 0),
-                   fixed(o.value(QStringLiteral("poll_rows_read_per_poll")).toDouble()
-                             + o.value(QStringLiteral("poll_rows_unchanged_per_poll")).toDouble(),
-                         0))
-        : QString();
+    const QString rows = engine ? QStringLiteral("%1 of %2")
+                                      .arg(num(o.value(QStringLiteral("poll_rows_read_per_poll")).toDouble(), 0),
+                                           num(o.value(QStringLiteral("poll_rows_read_per_poll")).toDouble()
+                                                   + o.value(QStringLiteral("poll_rows_unchanged_per_poll")).toDouble(),
+                                               0))
+                                : QString();
     const QString exact = !o.contains(QStringLiteral("counts_exact")) ? QString()
         : o.value(QStringLiteral("counts_exact")).toBool()
         ? QStringLiteral("yes")
         : QStringLiteral("**no** (%1 of %2)")
-              .arg(fixed(o.value(QStringLiteral("received")).toDouble(), 0),
-                   fixed(o.value(QStringLiteral("expected")).toDouble(), 0));
-    const QString perStream = engine ? fixed(o.value(QStringLiteral("rss_per_stream_kb")).toDouble(), 1) : QString();
+              .arg(num(o.value(QStringLiteral("received")).toDouble(), 0),
+                   num(o.value(QStringLiteral("expected")).toDouble(), 0));
+    const QString perStream = engine ? num(o.value(QStringLiteral("rss_per_stream_kb")).toDouble(), 1) : QString();
     return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 | %7 | %8 | %9 |\n")
-        .arg(point, client, fixed(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
-             fixed(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
-             fixed(o.value(QStringLiteral("rss_mb")).toDouble(), 1), perStream, lag, rows, exact);
+        .arg(point, client, num(o.value(QStringLiteral("msgs_per_s")).toDouble(), 0),
+             num(o.value(QStringLiteral("cpu_percent")).toDouble(), 1),
+             num(o.value(QStringLiteral("rss_mb")).toDouble(), 1), perStream, lag, rows, exact);
 }
 
 } // namespace
@@ -64,7 +60,7 @@ ScaleRunResult runScaleCurve(const ScaleRunOptions &options,
                                      "| streams × msgs/s | client | received msgs/s | CPU % of one core | RSS MB | "
                                      "RSS KB a stream | poll lag p50 / p99 / max ms | rows read a poll | "
                                      "counts exact |\n|---|---|---|---|---|---|---|---|---|\n")
-                          .arg(fixed(options.totalRate, 0), fixed(options.seconds, 0));
+                          .arg(num(options.totalRate, 0), num(options.seconds, 0));
     for (const int streams : options.streams) {
         if (streams <= 0)
             continue;
@@ -97,7 +93,7 @@ ScaleRunResult runScaleCurve(const ScaleRunOptions &options,
         point[QStringLiteral("native")] = native;
         point[QStringLiteral("qws")] = qws;
         points.append(point);
-        const QString at = QStringLiteral("%1 × %2").arg(streams).arg(fixed(rate, rate < 100 ? 1 : 0));
+        const QString at = QStringLiteral("%1 × %2").arg(streams).arg(num(rate, rate < 100 ? 1 : 0));
         result.markdown += row(at, QStringLiteral("engine (QtWebSockets)"), engine)
             + row(at, QStringLiteral("engine (native)"), native) + row(at, QStringLiteral("bare QWebSockets"), qws);
     }
