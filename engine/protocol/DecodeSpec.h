@@ -97,32 +97,15 @@ public:
     // The same from rules put together (a venue that reads another's rules and more).
     explicit DecodeSpec(std::vector<FieldRule> rules);
 
+    // The rules of one scope (and identity), for a walk of one object: taken once per object, so
+    // that a field's lookup (find()) is one table read and, for a key some rule starts with the
+    // same character, one masked 8-byte compare.
+    class Keys;
+    Keys keys(FieldScope scope, bool identity) const;
+
     // The rule for a raw (still escaped) key that ends with its closing quote, in `scope`;
-    // identity rules only when `identity`. Hot path: one table lookup, and for a key some rule
-    // starts with the same character, one masked 8-byte compare of the key and its quote (more
-    // only for keys of 8 characters or more). Reads up to 8 bytes from `rawKey`: a message in
-    // the receive buffer is padded well beyond that (ReceiveBuffer::kPadding).
-    const FieldRule *find(const char *rawKey, FieldScope scope, bool identity) const
-    {
-        const auto first = static_cast<unsigned char>(rawKey[0]);
-        if (first >= kFirstChars)
-            return nullptr;
-        const Range range = m_index[identity][scope][first];
-        if (range.begin == range.end)
-            return nullptr;
-        std::uint64_t word;
-        std::memcpy(&word, rawKey, sizeof word);
-        const Entry *entry = m_entries.data() + range.begin;
-        const Entry *const end = m_entries.data() + range.end;
-        for (; entry != end; ++entry) {
-            if ((word & entry->mask) != entry->word)
-                continue;
-            if (entry->length >= sizeof word && !tailMatches(rawKey, *entry->rule))
-                continue;
-            return entry->rule;
-        }
-        return nullptr;
-    }
+    // identity rules only when `identity`. Reads up to 8 bytes from `rawKey` (Keys::find()).
+    const FieldRule *find(const char *rawKey, FieldScope scope, bool identity) const;
     const std::vector<FieldRule> &rules() const { return m_rules; }
     // Whether some rule reads a value of `role`.
     bool reads(FieldRole role) const;
@@ -186,5 +169,59 @@ private:
     std::array<std::array<std::array<Range, kFirstChars>, kItemScope + 1>, 2> m_index{};
     bool m_readsSequence = false;
 };
+
+// One scope's rules of a DecodeSpec (DecodeSpec::keys()).
+class DecodeSpec::Keys {
+public:
+    // The rule for a raw (still escaped) key that ends with its closing quote. Hot path: one
+    // table read, and for a key some rule starts with the same character, one masked 8-byte
+    // compare of the key and its quote (more only for keys of 8 characters or more). Reads up
+    // to 8 bytes from `rawKey`: a message in the receive buffer is padded well beyond that
+    // (ReceiveBuffer::kPadding).
+    Q_ALWAYS_INLINE const FieldRule *find(const char *rawKey) const
+    {
+        const auto first = static_cast<unsigned char>(rawKey[0]);
+        if (first >= kFirstChars)
+            return nullptr;
+        const Range range = m_ranges[first];
+        if (range.begin == range.end)
+            return nullptr;
+        std::uint64_t word;
+        std::memcpy(&word, rawKey, sizeof word);
+        const Entry *entry = m_entries + range.begin;
+        const Entry *const end = m_entries + range.end;
+        for (; entry != end; ++entry) {
+            if ((word & entry->mask) != entry->word)
+                continue;
+            if (entry->length >= sizeof word && !tailMatches(rawKey, *entry->rule))
+                continue;
+            return entry->rule;
+        }
+        return nullptr;
+    }
+
+private:
+    friend class DecodeSpec;
+    using Entry = DecodeSpec::Entry;
+    using Range = DecodeSpec::Range;
+    static constexpr std::size_t kFirstChars = DecodeSpec::kFirstChars;
+    Keys(const Range *ranges, const Entry *entries)
+        : m_ranges(ranges)
+        , m_entries(entries)
+    {
+    }
+    const Range *m_ranges;
+    const Entry *m_entries;
+};
+
+inline DecodeSpec::Keys DecodeSpec::keys(FieldScope scope, bool identity) const
+{
+    return Keys(m_index[identity][scope].data(), m_entries.data());
+}
+
+inline const FieldRule *DecodeSpec::find(const char *rawKey, FieldScope scope, bool identity) const
+{
+    return keys(scope, identity).find(rawKey);
+}
 
 } // namespace streamscope

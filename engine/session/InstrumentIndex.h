@@ -7,13 +7,15 @@
 // ._:/- only; anything else is not taken (its owner counts it as untracked).
 //
 // Thread contract: the stream's worker only. find() is the hot path: the last instrument
-// compared first, then a hash lookup by a view of the symbol (a key of raw data: nothing is
-// copied or allocated). add() allocates, once per instrument.
+// compared first, then the others one by one while there are few, else a hash lookup by a view
+// of the symbol (a key of raw data: nothing is copied or allocated); names are compared
+// length first, then a word or two at a time. add() allocates, once per instrument.
 
 #include <QtCore/QByteArray>
 #include <QtCore/QHash>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -44,8 +46,18 @@ public:
 
     Item *find(std::string_view symbol)
     {
-        if (m_last && std::string_view(m_last->key.constData(), std::size_t(m_last->key.size())) == symbol)
+        if (m_last && sameName(m_last->key, symbol))
             return m_last;
+        // A few instruments are compared one by one, length first; more are hashed.
+        if (m_items.size() <= kScanned) {
+            for (const auto &item : m_items) {
+                if (sameName(item->key, symbol)) {
+                    m_last = item.get();
+                    return m_last;
+                }
+            }
+            return nullptr;
+        }
         const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
         if (it == m_bySymbol.cend())
             return nullptr;
@@ -78,6 +90,30 @@ public:
     int size() const { return int(m_items.size()); }
 
 private:
+    static constexpr std::size_t kScanned = 8;
+
+    // Whether `key` is `symbol`: the lengths, then a word or two of each (a name is short).
+    static bool sameName(const QByteArray &key, std::string_view symbol)
+    {
+        const std::size_t n = symbol.size();
+        if (std::size_t(key.size()) != n)
+            return false;
+        const char *a = key.constData();
+        const char *b = symbol.data();
+        if (n >= 8 && n <= 16)
+            return load<quint64>(a) == load<quint64>(b) && load<quint64>(a + n - 8) == load<quint64>(b + n - 8);
+        if (n >= 4 && n < 8)
+            return load<quint32>(a) == load<quint32>(b) && load<quint32>(a + n - 4) == load<quint32>(b + n - 4);
+        return std::memcmp(a, b, n) == 0;
+    }
+    template<typename W>
+    static W load(const char *p)
+    {
+        W w;
+        std::memcpy(&w, p, sizeof w);
+        return w;
+    }
+
     std::vector<std::unique_ptr<Item>> m_items;
     QHash<QByteArray, Item *> m_bySymbol; // keys are Item::key
     Item *m_last = nullptr;

@@ -201,7 +201,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
                                const HeadInfo &head, qint64 nowUs, double &latencyMs, const DecodedFields *decodedHead)
 {
     StreamCounters &c = m_shared.counters;
-    DecodedFields fields;
+    DecodedFields &fields = m_fields; // the decoder resets it (or a decoded head is copied in)
     const DecodedFields *decoded = nullptr;
     const bool overlap = m_rollover.overlapping();
     if (m_parsed) {
@@ -238,6 +238,7 @@ void MessageRouter::handleData(Link &link, ReceivedMessage &message, const char 
                && data[m_rawNotice.probe] == m_rawNotice.prefix[m_rawNotice.probe]
                && std::memcmp(data, m_rawNotice.prefix.data(), m_rawNotice.prefix.size()) == 0) {
         // Raw mode decodes nothing, but a notice must still act (Binance: start a rollover).
+        fields.reset();
         fields.eventType = m_rawNotice.eventType;
         if (m_venue.onNotice(link.id, fields)) {
             c.controlMessages.add();

@@ -154,6 +154,21 @@ void tst_MessageDecoder::decode_data()
     row("Binance E with whitespace", " {\n  \"e\" : \"trade\" ,\n  \"E\" : 17 \n}\n", none, true, 17, "trade");
     row("Binance E as a float", "{\"E\":1672515782136.75}", none, true, 1672515782136);
     row("Binance E as a string of digits", "{\"E\":\"1672515782136\"}", none, true, 1672515782136);
+    // Times of plain digits are read eight at a time (MessageDecoderReaders.h); every length,
+    // and what ends them, must read as simdjson reads them.
+    row("E of one digit", "{\"E\":7}", none, true, 7);
+    row("E of four digits, then a key", "{\"E\":1234,\"e\":\"x\"}", none, true, 1234, "x");
+    row("E of eight digits", "{\"E\":12345678}", none, true, 12345678);
+    row("E of nine digits", "{\"E\":123456789}", none, true, 123456789);
+    row("E of 16 digits", "{\"E\":1672515782136123}", none, true, 1672515782136123);
+    row("E of 17 digits", "{\"E\":12345678901234567}", none, true, 12345678901234567);
+    row("E of 18 digits", "{\"E\":123456789012345678}", none, true, 123456789012345678);
+    row("E of 19 digits", "{\"E\":1672515782136123456}", none, true, 1672515782136123456);
+    row("E of eight digits and an exponent", "{\"E\":12345678e1}", none, true, 123456780);
+    row("E of 13 digits, then whitespace", "{\"E\":1672515782136 \n,\"e\":\"x\"}", none, true, 1672515782136, "x");
+    row("E zero", "{\"E\":0}", none, true, 0);
+    row("E negative", "{\"E\":-5}", none, true, -5);
+    row("E of digits then a letter", "{\"E\":1672515782136x}", none, false, kNone);
     row("depth diff spot",
         "{\"e\":\"depthUpdate\",\"E\":1672515782136,\"s\":\"BNBBTC\",\"U\":157,\"u\":160,"
         "\"b\":[[\"0.0024\",\"10\"]],\"a\":[[\"0.0026\",\"100\"]]}",

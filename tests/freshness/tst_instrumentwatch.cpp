@@ -63,6 +63,7 @@ private slots:
     void notStaleWhenTheWholeStreamIsSilent();
     void silentAfterReconnectIsStale();
     void boundedAndNamed();
+    void namesDifferingInOneByte();
     void batchesAndKeysAreTheirOwn();
 };
 
@@ -167,6 +168,33 @@ void TestInstrumentWatch::silentAfterReconnectIsStale()
     t = run(w, t, up + kThresholdMs + 200, twoOfThree);
     QVERIFY(statusOf(w, QStringLiteral("SOLUSDT")).stale);
     QVERIFY(!statusOf(w, QStringLiteral("BTCUSDT")).stale);
+}
+
+// Every length a name may have, differing from another of that length in any one byte: found
+// as itself, whether the instruments are few (compared one by one) or many (hashed).
+void TestInstrumentWatch::namesDifferingInOneByte()
+{
+    for (const int others : {0, 12}) {
+        for (int n = 1; n <= kMaxInstrumentChars; ++n) {
+            for (int at = 0; at < n; ++at) {
+                InstrumentWatch w;
+                w.connected(0);
+                for (int i = 0; i < others; ++i)
+                    w.onData("OTHER" + std::to_string(i));
+                const std::string a(std::size_t(n), 'A');
+                std::string b = a;
+                b[std::size_t(at)] = 'B';
+                w.onData(a);
+                w.onData(b);
+                w.onData(b);
+                w.onData(a + "A"); // one longer (not taken past the longest name)
+                QCOMPARE(w.size(), others + (n < kMaxInstrumentChars ? 3 : 2));
+                QVERIFY(w.tick(100, true));
+                QCOMPARE(statusOf(w, QString::fromStdString(a)).messages, quint64(1));
+                QCOMPARE(statusOf(w, QString::fromStdString(b)).messages, quint64(2));
+            }
+        }
+    }
 }
 
 void TestInstrumentWatch::boundedAndNamed()
