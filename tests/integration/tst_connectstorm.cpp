@@ -17,6 +17,7 @@
 #include <QtNetwork/QTcpSocket>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -174,7 +175,8 @@ void TestConnectStorm::replayThreadRunsTheEpollLoop()
 #else
     ReplayServerThread replay;
     QVERIFY(replay.start(ReplayOptions{}) != 0);
-    bool epoll = false;
+    // Atomic: the blocking call's hand-over happens inside Qt, which ThreadSanitizer cannot see.
+    std::atomic<bool> epoll{false};
     QMetaObject::invokeMethod(
         replay.server(),
         [&epoll] { epoll = qobject_cast<EpollEventDispatcher *>(QAbstractEventDispatcher::instance()) != nullptr; },
