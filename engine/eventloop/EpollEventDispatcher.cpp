@@ -46,8 +46,10 @@ EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
 
 EpollEventDispatcher::~EpollEventDispatcher()
 {
-    if (m_wake >= 0)
+    if (m_wake >= 0) {
+        const std::lock_guard<std::mutex> lock(m_wakeLock);
         ::close(m_wake);
+    }
     if (m_epoll >= 0)
         ::close(m_epoll);
 }
@@ -297,6 +299,7 @@ void EpollEventDispatcher::wakeUp()
     if (m_wakePending.exchange(true, std::memory_order_acq_rel))
         return;
     const quint64 one = 1;
+    const std::lock_guard<std::mutex> lock(m_wakeLock);
     while (::write(m_wake, &one, sizeof one) < 0 && errno == EINTR) {
     }
 }

@@ -22,6 +22,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 class QSocketNotifier;
@@ -74,6 +75,11 @@ private:
 
     int m_epoll = -1;
     int m_wake = -1; // eventfd
+    // Held by the write that wakes the loop and by the close of m_wake. QThread::exit()
+    // wakes the loop from another thread while the ending thread deletes its dispatcher;
+    // Qt orders the two with its own mutex, which a thread sanitizer cannot see. A write
+    // is made once per batch of posted events, so this lock is off the message path.
+    std::mutex m_wakeLock;
     std::atomic<bool> m_wakePending{false};
     std::atomic<bool> m_interrupted{false};
     QHash<int, Watch> m_watches;              // by file descriptor
