@@ -8,10 +8,8 @@
 #include "TickObservers.h"
 #include "model/PeerText.h"
 #include "model/RedactedUrl.h"
-#include "platform/SecretStore.h"
 #include "transport/Transport.h"
 #include "venues/VenueHandler.h"
-#include "venues/VenueRegistry.h"
 
 #include <QtCore/QJsonObject>
 
@@ -32,6 +30,7 @@ ConnectionLifecycle::ConnectionLifecycle(const StreamConfig &config, StreamShare
     , m_status(status)
     , m_observers(observers)
     , m_router(router)
+    , m_admission(config, venue)
     , m_backoff(config.reconnectBaseMs, config.reconnectMaxMs)
     , m_reconnectTimer(this)
     , m_subscriptions(config.subscribe)
@@ -114,28 +113,8 @@ void ConnectionLifecycle::connectNow()
     dropConnections();
     m_reconnectTimer.stop();
     m_reconnectAtMs.reset();
-    const QString scheme = m_config.url.scheme();
-    if (!m_config.url.isValid() || m_config.url.host().isEmpty()) {
-        fail(QStringLiteral("invalid URL '%1'").arg(RedactedUrl::of(m_config.url).toDisplayString()));
-        return;
-    }
-    if (scheme != QLatin1String("ws") && scheme != QLatin1String("wss") && scheme != QLatin1String("tcp")
-        && scheme != QLatin1String("tls")) {
-        fail(QStringLiteral("unsupported URL scheme '%1' (expected ws, wss, tcp or tls)").arg(scheme));
-        return;
-    }
-    for (const auto &header : std::as_const(m_config.headers)) {
-        bool ok = true;
-        SecretStore::resolve(header.second, &ok);
-        if (!ok) {
-            fail(QStringLiteral("header %1: secret %2 is not set").arg(header.first, header.second));
-            return;
-        }
-    }
-    QString unresolved;
-    SecretStore::resolveQuery(m_config.url, &unresolved);
-    if (!unresolved.isEmpty()) {
-        fail(QStringLiteral("URL query parameter %1: the secret is not set").arg(unresolved));
+    if (const QString problem = m_admission.configProblem(); !problem.isEmpty()) {
+        fail(problem);
         return;
     }
     const qint64 now = m_clock.monotonicMs();
@@ -164,58 +143,12 @@ void ConnectionLifecycle::connectNow()
     const QString wait = QStringLiteral("%1 of %2 connections wait for a connection slot, the last %3: %4")
                              .arg(waiting)
                              .arg(shards.size())
-                             .arg(secondsText(lastSlotMs - now), connectLimitText());
+                             .arg(secondsText(lastSlotMs - now), m_admission.limitText());
     m_status.emitEvent(EventKind::Info, wait);
     if (m_connectStartedMs > now)
         m_status.setState(StreamState::Connecting,
                           QStringLiteral("connecting to %1 in %2 (%3)")
-                              .arg(target, secondsText(m_connectStartedMs - now), connectLimitText()));
-}
-
-QString ConnectionLifecycle::connectLimitText() const
-{
-    const VenueHandler::ConnectLimit limit = m_venue.connectLimit();
-    const QString per =
-        limit.windowMs == 1000 ? QStringLiteral("a second") : QStringLiteral("in %1").arg(secondsText(limit.windowMs));
-    return QStringLiteral("%1 allows %2 connection attempts %3 per IP address")
-        .arg(QLatin1String(VenueRegistry::entryOf(m_config.venue).title))
-        .arg(limit.attempts)
-        .arg(per);
-}
-
-void ConnectionLifecycle::openDueLinks(qint64 nowMs)
-{
-    std::vector<int> due;
-    for (const auto &l : m_links.links())
-        if (l->awaitingHandshake || (l->pendingOpen.pending() && nowMs >= l->pendingOpen.atMs()))
-            due.push_back(l->id);
-    // Opening may drop the connections at once (a synchronous error): each is looked up again.
-    for (const int id : due) {
-        Link *l = m_links.byId(id);
-        if (!l)
-            continue;
-        if (l->pendingOpen.pending()) {
-            l->pendingOpen.use(); // the venue's slot is taken; the attempt may still wait for a place
-            l->awaitingHandshake = true;
-        }
-        if (l->awaitingHandshake && !beginAttempt(*l, nowMs))
-            l->watchdog.connecting(nowMs); // its connect timeout runs from the attempt
-    }
-}
-
-bool ConnectionLifecycle::beginAttempt(Link &link, qint64 nowMs)
-{
-    if (m_connectPacer) {
-        link.handshake = HandshakeTicket::tryTake(m_connectPacer);
-        if (!link.handshake.held()) {
-            link.awaitingHandshake = true;
-            return false;
-        }
-    }
-    link.awaitingHandshake = false;
-    link.watchdog.connecting(nowMs);
-    link.transport->open();
-    return true;
+                              .arg(target, secondsText(m_connectStartedMs - now), m_admission.limitText()));
 }
 
 void ConnectionLifecycle::onReconnectDue()
@@ -246,24 +179,17 @@ Link *ConnectionLifecycle::openLink(int shard, const QStringList &streams, bool 
     connect(l->transport, &Transport::disconnected, this,
             [this, l](int closeCode, const QString &reason) { onLinkDisconnected(*l, closeCode, reason); });
     connect(l->transport, &Transport::pongReceived, this, [this, l] { l->watchdog.frame(m_clock.monotonicMs()); });
-    // Under the venue's connection limit the attempt may have to wait for its slot; the
-    // connect timeout runs from the attempt.
-    const qint64 now = m_clock.monotonicMs();
-    const VenueHandler::ConnectLimit limit = m_venue.connectLimit();
-    const qint64 atMs =
-        m_connectPacer ? m_connectPacer->reserve(m_config.venue, {limit.attempts, limit.windowMs}, now) : now;
-    l->watchdog.connecting(atMs);
+    // Under the venue's connection limit the attempt may have to wait for its slot.
     publishConnections();
-    if (atMs <= now) {
-        beginAttempt(*l, now); // or it waits for a place among the attempts under way
+    const qint64 now = m_clock.monotonicMs();
+    const qint64 atMs = m_admission.admit(*l, now);
+    if (atMs <= now)
         return l;
-    }
-    l->pendingOpen = ConnectSlot(m_connectPacer, m_config.venue, atMs);
     if (!quiet && m_status.allow(EventKind::Info))
         m_status.emitEvent(EventKind::Info,
                            QStringLiteral("connection %1 waits %2 for a connection slot: %3")
                                .arg(shard + 1)
-                               .arg(secondsText(atMs - now), connectLimitText()));
+                               .arg(secondsText(atMs - now), m_admission.limitText()));
     return l;
 }
 
@@ -498,13 +424,13 @@ bool ConnectionLifecycle::observe(qint64 nowMs)
 
 void ConnectionLifecycle::tick(qint64 nowMs)
 {
-    openDueLinks(nowMs);
+    m_admission.openDue(m_links, nowMs);
     switch (m_status.state()) {
     case StreamState::Reconnecting: onReconnectDue(); return;
     case StreamState::Connecting:
         // A stream whose every connection waits for its attempt has not begun to connect.
         if (m_links.size() > 0 && std::all_of(m_links.links().begin(), m_links.links().end(), [](const auto &l) {
-                return l->awaitingHandshake || l->pendingOpen.pending();
+                return ConnectAdmission::waiting(*l);
             }))
             m_connectStartedMs = std::max(m_connectStartedMs, nowMs);
         if (nowMs - m_connectStartedMs > m_config.connectTimeoutMs)

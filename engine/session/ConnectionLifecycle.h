@@ -10,8 +10,9 @@
 //   ConnectionWatchdog  per connection: connect timeout; dead connection, ping due (websockets)
 //   StallWatchdog       the stream's data freshness
 //   OutgoingPacer       per connection: the outgoing queue under the venue's limit (flushed here)
-//   ConnectionPacer     connection attempts under the venue's per-IP limit, shared by the
-//                       engine's streams: a connection waits for its slot before it opens
+//   ConnectAdmission    whether the configuration may connect, and when each attempt may
+//                       begin: the venue's per-IP slot (ConnectionPacer, shared by the
+//                       engine's streams), then a place among the attempts under way
 //   MakeBeforeBreak     a rollover's replacement connection and its overlap de-duplication
 //   ShardPlan           subscriptions spread over connections
 //   Backoff             reconnect delays, exponential with full jitter
@@ -25,8 +26,8 @@
 // Thread contract: the session's worker only. Transports and timers are made on it.
 
 #include "Backoff.h"
+#include "ConnectAdmission.h"
 #include "ConnectionGroup.h"
-#include "ConnectionPacer.h"
 #include "MakeBeforeBreak.h"
 #include "RequestTracker.h"
 #include "SessionStatus.h"
@@ -76,7 +77,7 @@ public:
     void setBooks(BookKeeper *books) { m_books = books; }
     // Where connection attempts are paced under the venue's limit (the engine's, shared by its
     // streams); null: not paced. Set before start().
-    void setConnectionPacer(std::shared_ptr<ConnectionPacer> pacer) { m_connectPacer = std::move(pacer); }
+    void setConnectionPacer(std::shared_ptr<ConnectionPacer> pacer) { m_admission.setPacer(std::move(pacer)); }
     void dropConnections();
     // No data, or the venue's own alarm: Stalled, or a reconnect when configured so.
     void stalled(const QString &reason);
@@ -112,14 +113,6 @@ public:
 
 private:
     void connectNow();
-    // The links whose connection slot has come: opened, each once it has a place among the
-    // attempts under way.
-    void openDueLinks(qint64 nowMs);
-    // Opens `link` now if a place among the attempts under way is free; false: it waits.
-    // The link may be gone when it returns true (a synchronous error drops the connections).
-    bool beginAttempt(Link &link, qint64 nowMs);
-    // "OKX allows 3 connection attempts a second per IP address".
-    QString connectLimitText() const;
     void onReconnectDue();
     void onLinkConnected(Link &link);
     void onLinkDisconnected(Link &link, int closeCode, const QString &reason);
@@ -135,10 +128,10 @@ private:
     TransportFactory m_transports;
     VenueHandler &m_venue;
     BookKeeper *m_books = nullptr;
-    std::shared_ptr<ConnectionPacer> m_connectPacer;
     SessionStatus &m_status;
     TickObservers &m_observers;
     MessageRouter &m_router;
+    ConnectAdmission m_admission;
 
     ConnectionGroup m_links;
     MakeBeforeBreak m_rollover;
