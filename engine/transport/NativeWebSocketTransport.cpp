@@ -75,7 +75,7 @@ void NativeWebSocketTransport::open()
         m_socket = new QTcpSocket(this);
         connect(m_socket, &QTcpSocket::connected, this, &NativeWebSocketTransport::onSocketReady);
     }
-    m_socket->setReadBufferSize(kReadBatchBytes);
+    m_socket->setReadBufferSize(kReadBatchBytes); // a TLS socket's buffer; an unbuffered one has none
     connect(m_socket, &QTcpSocket::readyRead, this, &NativeWebSocketTransport::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &NativeWebSocketTransport::onDisconnected);
     connect(m_socket, &QAbstractSocket::errorOccurred, this, &NativeWebSocketTransport::onSocketError);
@@ -98,8 +98,8 @@ void NativeWebSocketTransport::open()
     const auto port = quint16(m_config.url.port(tls ? 443 : 80));
     if (tls)
         static_cast<QSslSocket *>(m_socket)->connectToHostEncrypted(host, port);
-    else
-        m_socket->connectToHost(host, port);
+    else // unbuffered: no read or write buffer of Qt's between the kernel and ours
+        m_socket->connectToHost(host, port, QIODevice::ReadWrite | QIODevice::Unbuffered);
 }
 
 void NativeWebSocketTransport::abort()
@@ -139,6 +139,8 @@ bool NativeWebSocketTransport::readHandshake()
         char chunk[4096];
         const qint64 n =
             m_socket->read(chunk, std::min<qint64>(qint64(sizeof chunk), std::max<qsizetype>(1, m_handshake.room())));
+        if (n < 0)
+            readEnded();
         if (n <= 0)
             return false;
         switch (m_handshake.read(chunk, n)) {
@@ -179,19 +181,32 @@ void NativeWebSocketTransport::readFrames(const char *first, qsizetype firstByte
         if (!deliverPending() || !afterRead(status))
             return;
     }
-    // The socket may be released by the sink (a stop ran in between): nothing more is read.
-    while (m_socket && m_phase == Phase::Open) {
-        const qint64 available = std::min(m_socket->bytesAvailable(), kReadBatchBytes);
-        if (available <= 0)
-            return;
-        char *at = m_reader.prepare(qsizetype(available));
-        const qint64 n = m_socket->read(at, available);
-        if (n <= 0)
-            return;
-        const WebSocketFrameReader::Status status = m_reader.parse(qsizetype(n), *this);
-        if (!deliverPending() || !afterRead(status))
-            return;
-    }
+    // One read a notification: the socket's notifier fires again while the kernel holds more,
+    // after the worker's other sockets and timers had their turn. The socket may have been
+    // released by the sink above (a stop ran in between): nothing more is read.
+    if (!m_socket || m_phase != Phase::Open)
+        return;
+    char *at = m_reader.prepare(qsizetype(kReadBatchBytes));
+    const qint64 n = m_socket->read(at, kReadBatchBytes);
+    if (n < 0)
+        readEnded();
+    if (n <= 0)
+        return;
+    const WebSocketFrameReader::Status status = m_reader.parse(qsizetype(n), *this);
+    if (deliverPending())
+        afterRead(status);
+}
+
+void NativeWebSocketTransport::readEnded()
+{
+    // An unbuffered socket learns of the end from its read, and says so with no signal: what a
+    // buffered one would say in errorOccurred() and disconnected().
+    if (!m_socket)
+        return;
+    const QAbstractSocket::SocketError error = m_socket->error();
+    if (error != QAbstractSocket::UnknownSocketError && !m_errorText.startsWith(QLatin1String("TLS:")))
+        m_errorText = socketErrorText(error, m_socket->errorString());
+    onDisconnected();
 }
 
 bool NativeWebSocketTransport::afterRead(WebSocketFrameReader::Status status)
@@ -330,7 +345,14 @@ void NativeWebSocketTransport::end(int reportedCode, QString reason, quint16 clo
         // The closing handshake (§7.1.2): our close frame, then the server closes the TCP
         // connection; what it still sends is dropped unread. It gets kCloseWaitMs.
         socket->write(ws::clientCloseFrame(closeCode, closeReason.toUtf8(), maskKey()));
-        connect(socket, &QTcpSocket::readyRead, socket, [socket] { socket->skip(socket->bytesAvailable()); });
+        connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+            char dropped[4096];
+            qint64 n = 0;
+            for (int i = 0; i < 16 && (n = socket->read(dropped, sizeof dropped)) > 0; ++i) {
+            }
+            if (n < 0) // the server closed it (an unbuffered socket learns it here)
+                socket->deleteLater();
+        });
         connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
         QTimer::singleShot(kCloseWaitMs, socket, [socket] {
             socket->abort();

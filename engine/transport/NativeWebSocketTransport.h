@@ -17,10 +17,13 @@
 // kBatchMessages at a time, so that the decoder can parse them as one batch); a binary message,
 // or one that the reader joined behind the read, goes alone, in order.
 //
-// A read takes at most kReadBatchBytes from the socket, so a worker slower than its stream
-// returns to its event loop between reads, and the rest waits in the kernel where the
-// backpressure view sees it. unreadBytes() counts what the socket and the kernel hold and what
-// the reader keeps of a cut frame or message.
+// A ws socket is unbuffered: a read goes from the kernel straight into the receive buffer, and
+// our few frames straight to the kernel, with no buffer of Qt's in between (Qt keeps a 32 KiB
+// write block and a read block per socket otherwise, most of a stream's memory at scale). A
+// wss socket is QSslSocket's, buffered. One read a notification takes at most kReadBatchBytes,
+// so a worker slower than its stream returns to its event loop between reads, and the rest
+// waits in the kernel where the backpressure view sees it. unreadBytes() counts what the
+// socket and the kernel hold and what the reader keeps of a cut frame or message.
 //
 // Thread contract: see Transport.
 
@@ -67,6 +70,8 @@ private:
     bool afterRead(WebSocketFrameReader::Status status);
     void onSocketError(QAbstractSocket::SocketError error);
     void onDisconnected();
+    // A read found the connection ended (an unbuffered socket signals nothing): as onDisconnected().
+    void readEnded();
     // Ends the connection: when it is open and `closeCode` is set, a close frame with it and
     // `closeReason` goes to the server first and the socket closes gracefully; then
     // disconnected(reportedCode, reason). The texts are copies: they may be the reader's, which

@@ -21,7 +21,8 @@ qint64 socketUnreadBytes(const QAbstractSocket *socket)
         return -1;
     qint64 total = socket->bytesAvailable();
     const qintptr fd = socket->socketDescriptor();
-    if (fd == -1)
+    // An unbuffered socket's count is the kernel's already.
+    if (fd == -1 || socket->openMode().testFlag(QIODevice::Unbuffered))
         return total;
 #if defined(Q_OS_UNIX)
     int queued = 0;
