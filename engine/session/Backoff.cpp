@@ -1,5 +1,7 @@
 #include "Backoff.h"
 
+#include <QtCore/QRandomGenerator>
+
 #include <algorithm>
 
 namespace streamscope {
@@ -14,7 +16,7 @@ int Backoff::nextDelayMs()
 {
     const int ceiling = currentCeilingMs();
     ++m_attempt;
-    return int(m_random.bounded(ceiling + 1));
+    return int(QRandomGenerator::global()->bounded(ceiling + 1));
 }
 
 } // namespace streamscope

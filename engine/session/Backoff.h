@@ -3,9 +3,9 @@
 // Reconnect delays: exponential backoff with full jitter. The n-th consecutive failure
 // waits a uniformly random time in [0, min(cap, base * 2^n)]; a healthy period resets n.
 //
-// Thread contract: one instance per session, used on the session's worker.
-
-#include <QtCore/QRandomGenerator>
+// Thread contract: one instance per session, used on the session's worker. The jitter comes
+// from Qt's global generator (thread-safe; drawn once a reconnect), so a stream holds no
+// generator state of its own (a QRandomGenerator is 2.5 KB).
 
 namespace streamscope {
 
@@ -28,7 +28,6 @@ private:
     int m_baseMs;
     int m_capMs;
     int m_attempt = 0;
-    QRandomGenerator m_random{QRandomGenerator::securelySeeded()};
 };
 
 } // namespace streamscope

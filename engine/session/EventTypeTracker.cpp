@@ -40,7 +40,7 @@ EventTypeTracker::EventTypeTracker(FreshnessShared &out)
             l.nameLen = m_table->entries[std::size_t(i)].nameLen;
             l.name = m_table->entries[std::size_t(i)].name;
             l.periodicByType = periodicEventType(std::string_view(l.name.data(), l.nameLen));
-            l.measure = l.periodicByType;
+            setMeasure(l, l.periodicByType);
         }
         m_used = named;
     }
@@ -98,7 +98,7 @@ void EventTypeTracker::setStreamPeriodic(bool periodic)
     m_streamPeriodic = periodic;
     for (int i = 0; i < kSlots; ++i) {
         Local &l = m_local[std::size_t(i)];
-        l.measure = periodic || l.periodicByType;
+        setMeasure(l, periodic || l.periodicByType);
     }
 }
 
@@ -109,7 +109,7 @@ int EventTypeTracker::claim(std::string_view type) noexcept
     l.nameLen = std::min(type.size(), EventTypesShared::kNameBytes);
     std::memcpy(l.name.data(), type.data(), l.nameLen);
     l.periodicByType = periodicEventType(type);
-    l.measure = l.periodicByType || m_streamPeriodic;
+    setMeasure(l, l.periodicByType || m_streamPeriodic);
     if (m_table)
         m_table->name(i, std::string_view(l.name.data(), l.nameLen));
     return i;
@@ -178,8 +178,8 @@ void EventTypeTracker::tick(qint64 nowMs)
         const bool isPeriodic = i == kOther ? m_streamPeriodic : (i < m_used && periodic(i));
         double period = -1;
         double jitter = -1;
-        if (isPeriodic && l.size >= kMinSpacings) {
-            medianAndSpread(l.spacings.data(), l.size, period, jitter);
+        if (isPeriodic && l.spacings && l.spacings->size >= kMinSpacings) {
+            medianAndSpread(l.spacings->values.data(), l.spacings->size, period, jitter);
             period = period * m_usPerUnit / 1000.0;
             jitter = jitter * m_usPerUnit / 1000.0;
             const std::uint64_t n = (m_table ? m_table->entries[std::size_t(i)].latency.count() : 0) + 1;

@@ -11,8 +11,10 @@
 // or a conflated Betfair stream (setStreamPeriodic()). The period and its jitter are
 // measured from the spacing of event times.
 //
-// Thread contract: the stream's worker only. slot() and record() are the hot path: no
-// allocation, no lock; a new type's name is copied into a fixed array. tick() publishes.
+// Thread contract: the stream's worker only. slot() and record() are the hot path: no lock,
+// and no allocation but once a type in the stream's life: a new type's name is copied into a
+// fixed array, and a periodic one gets the ring of its spacings (a stream of trades holds
+// none). tick() publishes.
 
 #include "stats/EventTypesShared.h"
 
@@ -24,6 +26,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string_view>
 
 namespace streamscope {
@@ -82,10 +85,11 @@ public:
         l.seen = true;
         if (l.measure) { // periodic: the spacing of its event times
             if (l.lastEventTime != kNone && eventTime > l.lastEventTime) {
-                l.spacings[std::size_t(l.next)] = eventTime - l.lastEventTime;
-                l.next = (l.next + 1) & (kSpacings - 1);
-                if (l.size < kSpacings)
-                    ++l.size;
+                Spacings &sp = *l.spacings;
+                sp.values[std::size_t(sp.next)] = eventTime - l.lastEventTime;
+                sp.next = (sp.next + 1) & (kSpacings - 1);
+                if (sp.size < kSpacings)
+                    ++sp.size;
             }
             l.lastEventTime = std::max(l.lastEventTime, eventTime);
         }
@@ -108,6 +112,12 @@ public:
     int typesSeen() const { return m_used + (m_local[std::size_t(kOther)].seen ? 1 : 0); }
 
 private:
+    // The last spacings of a periodic type's event times.
+    struct Spacings {
+        std::array<std::int64_t, kSpacings> values{};
+        int next = 0;
+        int size = 0;
+    };
     struct Local {
         std::array<char, EventTypesShared::kNameBytes> name{};
         std::size_t nameLen = 0;
@@ -115,10 +125,15 @@ private:
         bool measure = false; // periodic (by type or the stream's): its spacings are kept
         bool seen = false;
         std::int64_t lastEventTime = kNone;
-        std::array<std::int64_t, kSpacings> spacings{};
-        int next = 0;
-        int size = 0;
+        std::unique_ptr<Spacings> spacings; // set with `measure`, kept after
     };
+    // Whether slot `l`'s spacings are kept; the ring is made the first time they are.
+    static void setMeasure(Local &l, bool measure)
+    {
+        l.measure = measure;
+        if (measure && !l.spacings)
+            l.spacings = std::make_unique<Spacings>();
+    }
 
     bool equals(int i, std::string_view type) const noexcept
     {

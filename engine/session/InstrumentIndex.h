@@ -66,6 +66,12 @@ public:
     }
     const Item *find(const QByteArray &symbol) const
     {
+        if (m_items.size() <= kScanned) {
+            for (const auto &item : m_items)
+                if (item->key == symbol)
+                    return item.get();
+            return nullptr;
+        }
         const auto it = m_bySymbol.constFind(symbol);
         return it == m_bySymbol.cend() ? nullptr : *it;
     }
@@ -80,7 +86,12 @@ public:
         item->key = QByteArray(symbol.data(), qsizetype(symbol.size()));
         Item *i = item.get();
         m_items.push_back(std::move(item));
-        m_bySymbol.insert(i->key, i);
+        // The hash is built when the scan stops: a stream of a few instruments holds none.
+        if (m_items.size() == kScanned + 1)
+            for (const auto &known : m_items)
+                m_bySymbol.insert(known->key, known.get());
+        else if (m_items.size() > kScanned + 1)
+            m_bySymbol.insert(i->key, i);
         m_last = i;
         return i;
     }
@@ -115,7 +126,7 @@ private:
     }
 
     std::vector<std::unique_ptr<Item>> m_items;
-    QHash<QByteArray, Item *> m_bySymbol; // keys are Item::key
+    QHash<QByteArray, Item *> m_bySymbol; // past kScanned items; keys are Item::key
     Item *m_last = nullptr;
 };
 

@@ -157,7 +157,7 @@ bool NativeWebSocketTransport::readHandshake()
         if (!self || m_socket != socket)
             return false;
         // Frames that came with the answer's head are read first.
-        const QByteArray rest = m_handshake.rest();
+        const QByteArray rest = m_handshake.takeRest();
         readFrames(rest.constData(), rest.size());
         return false; // readFrames() read the socket as well
     }

@@ -19,6 +19,8 @@
 #include <QtCore/QPair>
 #include <QtCore/QString>
 
+#include <utility>
+
 class QUrl;
 
 namespace streamscope {
@@ -32,13 +34,13 @@ public:
     QByteArray request(const QUrl &url, const QList<QPair<QByteArray, QByteArray>> &headers, QString *error);
 
     enum class Result : quint8 { Unknown = 0, NeedMore, Done, Failed };
-    // Reads more of the answer. Done: the connection is a websocket, and rest() holds the bytes
+    // Reads more of the answer. Done: the connection is a websocket, and takeRest() gives the bytes
     // that followed the answer's head. Failed: errorText() says why (peer text escaped).
     Result read(const char *data, qsizetype len);
     // How many more bytes read() takes before the head is over its bound.
     qsizetype room() const { return kMaxResponseBytes - m_response.size(); }
 
-    const QByteArray &rest() const { return m_rest; }
+    QByteArray takeRest() { return std::exchange(m_rest, {}); } // the connection keeps none of it
     const QString &errorText() const { return m_error; }
     // The subprotocol the server chose (one the request offered), or empty.
     const QByteArray &subprotocol() const { return m_subprotocol; }

@@ -204,7 +204,8 @@ void TestWebSocketHandshake::answer()
             r = h.read(bytes.constData() + at, bytes.size() - at);
         QCOMPARE(r, done ? Result::Done : Result::Failed);
         if (done) {
-            QCOMPARE(h.rest(), rest);
+            QCOMPARE(h.takeRest(), rest);
+            QVERIFY(h.takeRest().isEmpty()); // handed over once, not kept
         } else {
             QCOMPARE(h.errorText(), QStringLiteral("websocket handshake: ") + error);
         }
