@@ -30,7 +30,7 @@ constexpr qsizetype kQuotedChars = 200;
 // Everything a book keeper needs around it, offline: the clock, the events it raises, a
 // session's status without recorders, a shared block, and the venue's handler (for its rules
 // only: it sends nothing, connects nowhere).
-struct CaptureBooks::State final : SessionEvents, VenueHost {
+struct CaptureBooks::State final : SessionEvents, InertVenueHost {
     // The capture's time: the recorded time of the line being read.
     class CaptureClock final : public Clock {
     public:
@@ -60,12 +60,6 @@ struct CaptureBooks::State final : SessionEvents, VenueHost {
     }
 
     // VenueHost: nothing is sent or acted on.
-    void sendOn(int, const QString &, const QString &, const QString &) override { }
-    void venueEvent(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
     StreamShared &shared() override { return block; }
     qint64 monotonicMs() const override { return clock.monotonicMs(); }
     qint64 wallMs() const override { return clock.wallMs(); }

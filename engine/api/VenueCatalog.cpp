@@ -14,7 +14,7 @@ namespace streamscope {
 namespace {
 
 // A host that keeps what a handler sends on each connection; nothing goes anywhere.
-class PreviewHost final : public VenueHost {
+class PreviewHost final : public InertVenueHost {
 public:
     explicit PreviewHost(const StreamConfig &config)
         : m_shared(0, config)
@@ -25,11 +25,6 @@ public:
         if (link >= 0 && link < int(sent.size()))
             sent[link] << text;
     }
-    void venueEvent(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
     StreamShared &shared() override { return m_shared; }
     qint64 monotonicMs() const override { return 0; }
     qint64 wallMs() const override { return 0; }

@@ -55,4 +55,20 @@ protected:
     ~VenueHost() = default;
 };
 
+// A host that sends nothing and acts on nothing, for a handler run outside a session: the
+// preview of a stream's opening messages, a capture's books read back, a test. What is left to
+// give: the shared block and the clocks.
+class InertVenueHost : public VenueHost {
+public:
+    void sendOn(int, const QString &, const QString &, const QString &) override { }
+    void venueEvent(EventKind, const QString &) override { }
+    void venueFailed(const QString &) override { }
+    void venueReconnect(const QString &) override { }
+    void venueStalled(const QString &) override { }
+    void rollOver(int, const QString &) override { }
+
+protected:
+    ~InertVenueHost() = default;
+};
+
 } // namespace streamscope
