@@ -3,6 +3,7 @@
 // raised on the same samples (for_s, clear_after_s, warm-up, gaps), on the streams the rule
 // applies to only.
 
+#include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "AlertTrail.h"
 
@@ -277,5 +278,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_AlertTrail)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_AlertTrail)
 #include "tst_alerttrail.moc"

@@ -5,6 +5,7 @@
 // cross_venue_bps and cross_venue_frozen rules raising and clearing episodes, the report's
 // "cross_venue" and the /metrics gauges.
 
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "BookDepth.h"
 #include "CrossVenueMonitor.h"
@@ -406,5 +407,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_CrossVenueMonitor)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_CrossVenueMonitor)
 #include "tst_crossvenuemonitor.moc"

@@ -7,6 +7,7 @@
 // subscription again without clk, and the image it gets syncs the books again on the same
 // connection.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "BuiltinCertificate.h"
@@ -197,5 +198,5 @@ void TestBetfairBooksLoopback::laddersSyncAndAVersionGoingBackIsFlagged()
     QCOMPARE(venue.connections(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestBetfairBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairBooksLoopback)
 #include "tst_betfairbooksloopback.moc"

@@ -13,6 +13,7 @@
 // alone. And the events' format alone: written, read back, a body too large left out, what is
 // JSON enough to embed.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "BookVenueServer.h"
 
@@ -413,5 +414,5 @@ void TestBookCapture::eventFormat()
     QVERIFY(!capture::readBookRequest(capture::bookSnapshotJson(e, 1024), &instrument, &audit));
 }
 
-QTEST_GUILESS_MAIN(TestBookCapture)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookCapture)
 #include "tst_bookcapture.moc"

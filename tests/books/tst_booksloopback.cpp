@@ -8,6 +8,7 @@
 // the book right), and a crossed book raises book_crossed; both count in alerts_raised and
 // show in the report's books list.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "BookVenueServer.h"
 
@@ -320,5 +321,5 @@ void TestBooksLoopback::crossedBookIsFlagged()
     QVERIFY(r.value(QStringLiteral("crossed_episodes")).toInteger() >= 1);
 }
 
-QTEST_GUILESS_MAIN(TestBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBooksLoopback)
 #include "tst_booksloopback.moc"

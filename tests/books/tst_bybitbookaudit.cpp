@@ -9,6 +9,7 @@
 // resubscribed (unsubscribe, subscribe: a new snapshot) and synced again, the next audit
 // matches, and book_desync is raised and cleared.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "LoopbackVenue.h"
 
@@ -314,5 +315,5 @@ void TestBybitBookAudit::auditCatchesASilentCorruption()
     QCOMPARE(venue.connections(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestBybitBookAudit)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBybitBookAudit)
 #include "tst_bybitbookaudit.moc"

@@ -12,6 +12,7 @@
 // trades stream is flagged "apart" and its rule raises; the report's "last" and the
 // streamscope_cross_venue_last gauge show the prices.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "SnapshotVenueServer.h"
 
@@ -267,5 +268,5 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(y).lastTrades.isEmpty(), scaledMs(10000));
 }
 
-QTEST_GUILESS_MAIN(TestCrossVenueLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCrossVenueLoopback)
 #include "tst_crossvenueloopback.moc"

@@ -7,6 +7,7 @@
 // syncs it from the new snapshot while the other book and the connection go on; the report's
 // books entry shows it all.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "LoopbackVenue.h"
 
@@ -225,5 +226,5 @@ void TestKrakenBooksLoopback::checksumMismatchResubscribesOneBook()
     QVERIFY(entry.value(QStringLiteral("time_to_sync_ms")).toInt() >= 0);
 }
 
-QTEST_GUILESS_MAIN(TestKrakenBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenBooksLoopback)
 #include "tst_krakenbooksloopback.moc"

@@ -3,6 +3,7 @@
 // killed with -9 (readable up to its last flushed block, at most the last second lost), and a
 // full disk (a file-size limit in the child): a clear error, and the stream counts exactly.
 #include "../common/MetricsScrape.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "ReplayServerThread.h"
@@ -267,5 +268,5 @@ private:
     QString m_firstCapture;
 };
 
-QTEST_GUILESS_MAIN(TestCaptureCli)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureCli)
 #include "tst_capturecli.moc"

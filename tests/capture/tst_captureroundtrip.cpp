@@ -2,6 +2,7 @@
 // possible (CaptureServer, what `streamscope-replay --file --speed max` runs), record the
 // replay: both captures hold the same messages in the same order, byte for byte, and the same
 // events, the recorded disconnect included. For a websocket and a Betfair-style line stream.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "BuiltinCertificate.h"
 #include "CaptureFile.h"
@@ -202,5 +203,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaptureRoundTrip)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureRoundTrip)
 #include "tst_captureroundtrip.moc"

@@ -3,6 +3,7 @@
 // and the next connection going on after it, binary frames, and --loop; what the reading
 // finds wrong reported once; a client that stops reading left behind while another is served,
 // with the capture's window bounded.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "CaptureServer.h"
@@ -233,5 +234,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestCaptureServer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureServer)
 #include "tst_captureserver.moc"

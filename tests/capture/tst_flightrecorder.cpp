@@ -2,6 +2,7 @@
 // recorder"): a save holds exactly the messages a recording to disk of the same stream holds,
 // while the stream runs on; an alert that fires saves the file and names it; the memory cap
 // holds under a firehose, what it evicted is counted, and the stream's own counts stay exact.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "AlertService.h"
 #include "CaptureFile.h"
@@ -426,5 +427,5 @@ private:
     quint16 m_port = 0;
 };
 
-QTEST_GUILESS_MAIN(TestFlightRecorder)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFlightRecorder)
 #include "tst_flightrecorder.moc"

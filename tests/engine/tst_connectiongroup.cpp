@@ -4,6 +4,7 @@
 // and which gives them up, and what the group reports over several shards.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/ConnectionGroup.h"
 
@@ -395,5 +396,5 @@ void TestConnectionGroup::countsOverSeveralShards()
     QCOMPARE(f.group.nextShard(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestConnectionGroup)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectionGroup)
 #include "tst_connectiongroup.moc"

@@ -5,6 +5,7 @@
 // matched to its result, and what the facade answers for a stream it does not know.
 
 #include "../common/LoopbackWsServer.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "Engine.h"
 
@@ -513,5 +514,5 @@ void TestEngine::unknownStreamIsRefused()
     QVERIFY(engine.streamIds().isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestEngine)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestEngine)
 #include "tst_engine.moc"

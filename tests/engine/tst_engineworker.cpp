@@ -5,6 +5,7 @@
 // drives the sessions' watchdogs; removal and shutdown close the connections.
 
 #include "../common/LoopbackWsServer.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
@@ -431,5 +432,5 @@ void TestEngineWorker::shutdownClosesEverySession()
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")) + server.accepted(QStringLiteral("/ws/b")), 2);
 }
 
-QTEST_GUILESS_MAIN(TestEngineWorker)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestEngineWorker)
 #include "tst_engineworker.moc"

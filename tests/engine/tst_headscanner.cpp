@@ -1,5 +1,6 @@
 // HeadScanner: classification of venue messages from their first 256 bytes.
 
+#include "../common/TestRegistry.h"
 #include "protocol/DecodeSpec.h"
 #include "protocol/HeadScanner.h"
 #include "venues/VenueRegistry.h"
@@ -347,5 +348,5 @@ void tst_HeadScanner::keyedKinds()
     QCOMPARE(kindName(HeadScanner::scan(message.constData(), message.size(), spec).kind), kind);
 }
 
-QTEST_GUILESS_MAIN(tst_HeadScanner)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_HeadScanner)
 #include "tst_headscanner.moc"

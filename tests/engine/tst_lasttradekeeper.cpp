@@ -3,6 +3,7 @@
 // across venues"): one row per venue's trade message, its price exact; only wanted instruments,
 // only trade event types; the newest of a batch; a price that does not fit is not taken.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/LastTradeKeeper.h"
@@ -203,5 +204,5 @@ void TestLastTradeKeeper::wantedSetChanges()
     QVERIFY(!keeper.wantsAny());
 }
 
-QTEST_GUILESS_MAIN(TestLastTradeKeeper)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLastTradeKeeper)
 #include "tst_lasttradekeeper.moc"

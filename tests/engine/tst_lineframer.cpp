@@ -1,6 +1,7 @@
 // LineFramer: CRLF framing of a byte stream whose read boundaries fall anywhere. Fed bytes
 // directly, no socket (as qtwebsockets' tst_dataprocessor feeds a QBuffer).
 
+#include "../common/TestRegistry.h"
 #include "transport/LineFramer.h"
 
 #include <QtTest/QtTest>
@@ -290,5 +291,5 @@ void tst_LineFramer::deliversFromCallerBufferWhenWhole()
     QCOMPARE(starts, (QList<const char *>{read.constData(), read.constData() + 5}));
 }
 
-QTEST_GUILESS_MAIN(tst_LineFramer)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_LineFramer)
 #include "tst_lineframer.moc"

@@ -2,6 +2,7 @@
 // sink records the lines it is handed, as views of where they lie, through lines cut across
 // reads, an oversized line, the peer's close, a refused connection and an abort from the sink.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "model/StreamConfig.h"
 #include "protocol/ReceiveBuffer.h"
@@ -255,5 +256,5 @@ void TestLineTransport::abortFromTheSinkEndsEverything()
     QVERIFY(!transport->sendText(QStringLiteral("{}")));
 }
 
-QTEST_GUILESS_MAIN(TestLineTransport)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLineTransport)
 #include "tst_linetransport.moc"

@@ -7,6 +7,7 @@
 // fails, the old connection staying and the next replacement waiting a growing delay.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "session/MakeBeforeBreak.h"
 
@@ -707,5 +708,5 @@ void TestMakeBeforeBreak::abandonedReplacementsTradesCountOnce()
     QCOMPARE(snap.dataMessages + snap.duplicates, quint64(9)); // every message either counted or dropped
 }
 
-QTEST_GUILESS_MAIN(TestMakeBeforeBreak)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMakeBeforeBreak)
 #include "tst_makebeforebreak.moc"

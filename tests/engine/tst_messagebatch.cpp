@@ -2,6 +2,7 @@
 // the native websocket reader leaves them (frame headers between them) decode to exactly what
 // each decodes to alone, bad ones included, and the good ones of a run are read from the batch.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "venues/VenueRegistry.h"
 
@@ -245,5 +246,5 @@ void TestMessageBatch::messagesStayIntact()
         QCOMPARE(QByteArray(batch.views[std::size_t(i)].data, batch.views[std::size_t(i)].size), messages[i]);
 }
 
-QTEST_GUILESS_MAIN(TestMessageBatch)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMessageBatch)
 #include "tst_messagebatch.moc"

@@ -3,6 +3,7 @@
 // rollover, and that a step of the wall clock (±1 h) neither reconnects nor stalls a stream.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 
 #include <QtTest/QtTest>
 
@@ -606,5 +607,5 @@ void TestStreamSession::venueErrorMessageIsEscaped()
     QCOMPARE(s.venueErrorMessage, QStringLiteral("\\x1b[2J\\u202ebad"));
 }
 
-QTEST_GUILESS_MAIN(TestStreamSession)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestStreamSession)
 #include "tst_streamsession.moc"

@@ -2,6 +2,7 @@
 // directly, whole and cut at every byte: the request it writes, what it accepts, and the
 // error a user reads for each answer it refuses.
 
+#include "../common/TestRegistry.h"
 #include "transport/WebSocketHandshake.h"
 
 #include <QtCore/QUrl>
@@ -227,5 +228,5 @@ void TestWebSocketHandshake::headOverItsBoundFails()
     QCOMPARE(h.errorText(), QStringLiteral("websocket handshake: the server's answer has a head over 16384 bytes"));
 }
 
-QTEST_GUILESS_MAIN(TestWebSocketHandshake)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWebSocketHandshake)
 #include "tst_websockethandshake.moc"

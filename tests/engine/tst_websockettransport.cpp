@@ -9,6 +9,7 @@
 // transport hands it: the message's views (head, whole, padded), where they lie, and nothing
 // after an abort.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "WebSocketFrameParser.h"
 #include "model/StreamConfig.h"
@@ -820,5 +821,5 @@ void TestWebSocketTransport::closeHandshakeWaitsForTheServer()
     QVERIFY(peerGone.wait(scaledMs(10000)));
 }
 
-QTEST_GUILESS_MAIN(TestWebSocketTransport)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWebSocketTransport)
 #include "tst_websockettransport.moc"

@@ -5,6 +5,7 @@
 // without error; and every PromQL expression of the Grafana dashboard, with Grafana's
 // variables filled in, must run and return series.
 
+#include "../common/TestRegistry.h"
 #include "FleetProcesses.h"
 
 #include <QtCore/QSet>
@@ -332,5 +333,5 @@ void TestPrometheus::scrapedCountsMatchTheReport()
           reportP99);
 }
 
-QTEST_GUILESS_MAIN(TestPrometheus)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPrometheus)
 #include "tst_prometheus.moc"

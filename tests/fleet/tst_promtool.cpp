@@ -4,6 +4,7 @@
 // and the Grafana dashboard's model (a datasource variable, panels with targets, the
 // topics an operator looks for).
 
+#include "../common/TestRegistry.h"
 #include "FleetProcesses.h"
 
 #include <QtCore/QSet>
@@ -204,5 +205,5 @@ void TestPromtool::dashboardModel()
         QVERIFY2(titles.contains(QLatin1String(topic)), topic);
 }
 
-QTEST_GUILESS_MAIN(TestPromtool)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPromtool)
 #include "tst_promtool.moc"

@@ -6,6 +6,7 @@
 // millisecond) under a stream faster than it raises "we are slow", with bytes piling up
 // unread in the socket, not "the exchange is late".
 
+#include "../common/TestRegistry.h"
 #include "../integration/IntegrationSupport.h"
 
 #include "CadenceReport.h"
@@ -231,5 +232,5 @@ void TestCadenceStreams::eventTypeLabelsAreUnique()
              (QStringList{QStringLiteral("other"), QStringLiteral("other~2")}));
 }
 
-QTEST_GUILESS_MAIN(TestCadenceStreams)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCadenceStreams)
 #include "tst_cadencestreams.moc"

@@ -2,6 +2,7 @@
 // follows the worker's busy share ("we are slow" from a saturated worker, "the exchange or
 // the network is late" otherwise), and a step of the wall clock is no falling behind.
 
+#include "../common/TestRegistry.h"
 #include "model/StreamSnapshot.h"
 #include "protocol/MessageDecoder.h"
 #include "session/Clock.h"
@@ -351,5 +352,5 @@ void TestFreshnessSession::eventTypesBeyondTheTableAreOther()
     QVERIFY(total > 0 && total <= s.latency.count);
 }
 
-QTEST_GUILESS_MAIN(TestFreshnessSession)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFreshnessSession)
 #include "tst_freshnesssession.moc"

@@ -5,6 +5,7 @@
 // order; a bad message inside a batch is counted and the others stay exact. Trade messages read
 // in a batch give the same last trade price as read one at a time.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtCore/QCryptographicHash>
@@ -259,5 +260,5 @@ void TestNativeBatch::lastTradeSameAsOneAtATime()
     }
 }
 
-QTEST_GUILESS_MAIN(TestNativeBatch)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestNativeBatch)
 #include "tst_nativebatch.moc"

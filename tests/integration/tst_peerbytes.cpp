@@ -3,6 +3,7 @@
 // that sends escape sequences in a bad message and in its close reason. Each test runs with
 // both websocket clients (the stream's "transport").
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtWebSockets/QWebSocket>
@@ -143,5 +144,5 @@ void TestPeerBytes::invalidCloseCodeIsReportedHonestly()
     QVERIFY2(!disconnect.text.contains(QLatin1String("close code 1002 detected")), qPrintable(disconnect.text));
 }
 
-QTEST_GUILESS_MAIN(TestPeerBytes)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPeerBytes)
 #include "tst_peerbytes.moc"

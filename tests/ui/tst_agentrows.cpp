@@ -3,6 +3,7 @@
 // View → Corrected latency applies to it, and the inspector names it and says why it has
 // no messages to show.
 
+#include "../common/TestRegistry.h"
 #include "DepthLadder.h"
 #include "Engine.h"
 #include "MainWindow.h"
@@ -182,5 +183,5 @@ void tst_AgentRows::figuresAreTheAgents()
     QVERIFY2(note->text().contains(QLatin1String("agent's messages stay on its machine")), qPrintable(note->text()));
 }
 
-QTEST_MAIN(tst_AgentRows)
+STREAMSCOPE_TEST_MAIN(tst_AgentRows)
 #include "tst_agentrows.moc"

@@ -3,6 +3,7 @@
 // with rates, latency and states; a wrong password and an agent that goes away are told, and
 // the other agent's rows are not disturbed.
 
+#include "../common/TestRegistry.h"
 #include "ConnectAgentDialog.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -311,5 +312,5 @@ void tst_Agents::agentsClockOffsetReachesTheWindow()
                              scaledMs(30000));
 }
 
-QTEST_MAIN(tst_Agents)
+STREAMSCOPE_TEST_MAIN(tst_Agents)
 #include "tst_agents.moc"

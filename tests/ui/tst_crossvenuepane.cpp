@@ -4,6 +4,7 @@
 // edits the mapping (InstrumentAliasDialog), refuses bad rows naming them, and the next
 // comparison follows the new mapping.
 
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "BookDepth.h"
 #include "CrossVenueModel.h"
@@ -220,5 +221,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_CrossVenuePane)
+STREAMSCOPE_TEST_MAIN(tst_CrossVenuePane)
 #include "tst_crossvenuepane.moc"

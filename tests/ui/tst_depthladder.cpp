@@ -9,6 +9,7 @@
 
 #include "../books/BookVenueServer.h"
 #include "../common/LayoutRequests.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "DepthChart.h"
@@ -273,5 +274,5 @@ void tst_DepthLadder::aTickThatChangesNothingLaysNothingOut()
     QCOMPARE(requests, 0);
 }
 
-QTEST_MAIN(tst_DepthLadder)
+STREAMSCOPE_TEST_MAIN(tst_DepthLadder)
 #include "tst_depthladder.moc"

@@ -1,5 +1,6 @@
 // The desktop's exports (ui/common/Export.h): each written to a temporary folder and read back.
 
+#include "../common/TestRegistry.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "Export.h"
@@ -382,5 +383,5 @@ void tst_Export::windowExportsThroughItsMenus()
     QVERIFY(!QFile::exists(answer));
 }
 
-QTEST_MAIN(tst_Export)
+STREAMSCOPE_TEST_MAIN(tst_Export)
 #include "tst_export.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "CaptureController.h"
 #include "Engine.h"
@@ -730,5 +731,5 @@ void tst_MainWindow::editApplyUnchangedLeavesTheWorkspace()
     QCOMPARE(engine.config(id).venue, Venue("binance"));
 }
 
-QTEST_MAIN(tst_MainWindow)
+STREAMSCOPE_TEST_MAIN(tst_MainWindow)
 #include "tst_mainwindow.moc"

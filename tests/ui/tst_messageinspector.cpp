@@ -2,6 +2,7 @@
 // chose until they choose another, whatever the tail does (old messages trimmed, freeze and
 // resume, a filter); the freeze shortcut toggles every time.
 
+#include "../common/TestRegistry.h"
 #include "InspectorModel.h"
 #include "MatchHighlightDelegate.h"
 #include "MessageInspector.h"
@@ -192,5 +193,5 @@ void tst_MessageInspector::unavailableStreamIsNamed()
     QCOMPARE(inspector.model()->rowCount(), 0);
 }
 
-QTEST_MAIN(tst_MessageInspector)
+STREAMSCOPE_TEST_MAIN(tst_MessageInspector)
 #include "tst_messageinspector.moc"

@@ -9,6 +9,7 @@
 // of turn runs a pending stage first.
 
 #include "../common/QuietStreams.h"
+#include "../common/TestRegistry.h"
 #include "CaptureList.h"
 #include "Engine.h"
 #include "RemoteAgent.h"
@@ -382,5 +383,5 @@ void tst_SnapshotHub::timerTicksRunTheirStagesApart()
     QCOMPARE(apart, before);
 }
 
-QTEST_MAIN(tst_SnapshotHub)
+STREAMSCOPE_TEST_MAIN(tst_SnapshotHub)
 #include "tst_snapshothub.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "EventLogModel.h"
 #include "Format.h"
 #include "InstrumentList.h"
@@ -270,5 +271,5 @@ void tst_StreamDetails::instrumentsOfACombinedStream()
     QCOMPARE(view->topLevelItemCount(), 0);
 }
 
-QTEST_MAIN(tst_StreamDetails)
+STREAMSCOPE_TEST_MAIN(tst_StreamDetails)
 #include "tst_streamdetails.moc"

@@ -4,6 +4,7 @@
 // password. A malformed agent entry is refused with the file, the field and what was
 // expected, and nothing changes. The window's --report has the headless report's alert fields.
 
+#include "../common/TestRegistry.h"
 #include "ConnectAgentDialog.h"
 #include "Engine.h"
 #include "MainWindow.h"
@@ -332,5 +333,5 @@ void tst_WorkspaceAgents::guiReportHasAlertFields()
              active.at(0).toObject().value(QStringLiteral("condition")));
 }
 
-QTEST_MAIN(tst_WorkspaceAgents)
+STREAMSCOPE_TEST_MAIN(tst_WorkspaceAgents)
 #include "tst_workspaceagents.moc"

@@ -6,6 +6,7 @@
 // fatal again); segmented images checked whole and the initial image timed; a market twice
 // in one image kept at its higher version and counted.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -548,5 +549,5 @@ void TestBetfairDepth::segmentedImagesArriveWhole()
     QVERIFY(!bf.contains(QStringLiteral("keep_alive"))); // none configured
 }
 
-QTEST_GUILESS_MAIN(TestBetfairDepth)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairDepth)
 #include "tst_betfairdepth.moc"

@@ -6,6 +6,7 @@
 // Each sequence is written so that it fails without the rule it is named after: the book would
 // end synced, or at other levels, where the rule makes it resync, refetch or ignore.
 
+#include "../common/TestRegistry.h"
 #include "book/BookSync.h"
 #include "book/FixedPoint.h"
 #include "venues/binance/BinanceBookRules.h"
@@ -498,5 +499,5 @@ void TestBinanceBooks::snapshotUrls()
              QUrl(QStringLiteral("http://127.0.0.1:8080/binance/api/v3/time")));
 }
 
-QTEST_GUILESS_MAIN(TestBinanceBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBinanceBooks)
 #include "tst_binancebooks.moc"

@@ -8,6 +8,7 @@
 // counts, a book that has not passed the snapshot's point waited for, a snapshot from before the
 // audit inconclusive). No network. Each case fails without the rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "book/BookSync.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/ReceiveBuffer.h"
@@ -429,5 +430,5 @@ void TestBookAudit::noAuditWithoutAnAuditPoint()
     QVERIFY(!sync.auditDue(1'000'000, 60000));
 }
 
-QTEST_GUILESS_MAIN(TestBookAudit)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookAudit)
 #include "tst_bookaudit.moc"

@@ -5,6 +5,7 @@
 // connection, a crossed book, a delta before the snapshot. Every sequence fails without the
 // rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -163,5 +164,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBybitBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBybitBooks)
 #include "tst_bybitbooks.moc"

@@ -6,6 +6,7 @@
 // back, a crossed book, an update before the snapshot. Every sequence fails without the rule it
 // is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -155,5 +156,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCoinbaseBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCoinbaseBooks)
 #include "tst_coinbasebooks.moc"

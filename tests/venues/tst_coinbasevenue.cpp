@@ -6,6 +6,7 @@
 // a loopback websocket server of this test's own that checks the subscribe requests (heartbeats
 // first, one a channel, paced) and shows a refusal in the venue's words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/HeadScanner.h"
@@ -283,5 +284,5 @@ void TestCoinbaseVenue::refusalShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestCoinbaseVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCoinbaseVenue)
 #include "tst_coinbasevenue.moc"

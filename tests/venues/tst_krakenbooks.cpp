@@ -6,6 +6,7 @@
 // counted and resubscribed without touching the other book of the connection, a crossed book,
 // an update before the snapshot. Every sequence fails without the rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 #include "book/Crc32.h"
@@ -255,5 +256,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKrakenBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenBooks)
 #include "tst_krakenbooks.moc"

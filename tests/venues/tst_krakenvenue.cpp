@@ -7,6 +7,7 @@
 // stream reconnects); a refused request and a status other than online shown in the venue's
 // words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/HeadScanner.h"
@@ -235,5 +236,5 @@ void TestKrakenVenue::refusalAndStatusShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestKrakenVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenVenue)
 #include "tst_krakenvenue.moc"

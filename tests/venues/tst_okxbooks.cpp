@@ -6,6 +6,7 @@
 // before the snapshot, the deprecated checksum (0) never read. Every sequence fails without the
 // rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOkxBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOkxBooks)
 #include "tst_okxbooks.moc"
