@@ -3,6 +3,7 @@
 // raised on the same samples (for_s, clear_after_s, warm-up, gaps), on the streams the rule
 // applies to only.
 
+#include "../common/StartTime.h"
 #include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "AlertTrail.h"
@@ -10,11 +11,10 @@
 #include <QtTest/QTest>
 
 using namespace streamscope;
+using streamscope::testing::kStartMs;
 using namespace streamscope::alerts;
 
 namespace {
-
-constexpr qint64 kStartMs = 1'800'000'000'000;
 
 // One second of a running stream: `rate` msgs/s, silent for `silentMs`, `gaps` in total.
 AlertMonitor::Sample second(int i, double rate, qint64 silentMs = 0, quint64 gaps = 0)

@@ -9,6 +9,7 @@
 
 #include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 
 #include "BuiltinCertificate.h"
 #include "Engine.h"
@@ -102,14 +103,6 @@ private:
     QStringList m_subscriptions;
     qint64 m_clk = 0;
 };
-
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
-}
 
 // The report's books entries by instrument.
 QHash<QString, QJsonObject> reportBooks(const Engine &engine)

@@ -9,6 +9,7 @@
 
 #include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 #include "LoopbackVenue.h"
 
 #include "Engine.h"
@@ -138,14 +139,6 @@ void fill(KrakenBookServer::Book &b, double mid)
         setLevel(b.asks, QString::number(mid + i * 0.5, 'f', 1),
                  QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
     }
-}
-
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
 }
 
 } // namespace

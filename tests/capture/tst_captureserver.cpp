@@ -22,7 +22,7 @@ namespace {
 
 // A capture with three messages 300 ms apart, a close (1001 "bye"), then two more messages
 // (one a binary frame, one text holding CR LF).
-QByteArray capture()
+QByteArray captureWithAClose()
 {
     return QByteArray(
         "2026-11-30T10:00:00.000000Z#{\"event\":\"capture\",\"venue\":\"generic\",\"url\":\"ws://x/\"}\n"
@@ -87,7 +87,7 @@ private slots:
         CaptureServer::Options options;
         options.speed = speed;
         CaptureServer server(options);
-        QVERIFY2(server.open(writeFile(m_dir, capture())), qPrintable(server.errorString()));
+        QVERIFY2(server.open(writeFile(m_dir, captureWithAClose())), qPrintable(server.errorString()));
         QVERIFY(server.listen());
         Client first(server.port());
         QSignalSpy closed(&first.socket, &QWebSocket::disconnected);

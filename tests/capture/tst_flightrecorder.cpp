@@ -46,7 +46,7 @@ FlightConfig flight(const QString &dir, int memoryMb = 64)
     return f;
 }
 
-QVector<CaptureFile::Entry> messagesOf(const CaptureFile &f)
+QVector<CaptureFile::Entry> messageEntriesOf(const CaptureFile &f)
 {
     QVector<CaptureFile::Entry> out;
     for (const CaptureFile::Entry &e : f.entries())
@@ -55,7 +55,8 @@ QVector<CaptureFile::Entry> messagesOf(const CaptureFile &f)
     return out;
 }
 
-QStringList eventsOf(const CaptureFile &f)
+// The names of the events recorded from the stream (the capture line's own left out).
+QStringList streamEventsOf(const CaptureFile &f)
 {
     QStringList out;
     for (const CaptureFile::Entry &e : f.entries())
@@ -140,9 +141,9 @@ private slots:
         CaptureFile recorded;
         QVERIFY2(recorded.load(engine.snapshot(id).record.file), qPrintable(recorded.errorString()));
         QString why;
-        QVERIFY2(sameMessages(messagesOf(saved), messagesOf(recorded), &why), qPrintable(why));
-        QCOMPARE(eventsOf(saved), eventsOf(recorded));
-        QVERIFY(eventsOf(saved).contains(QStringLiteral("connected")));
+        QVERIFY2(sameMessages(messageEntriesOf(saved), messageEntriesOf(recorded), &why), qPrintable(why));
+        QCOMPARE(streamEventsOf(saved), streamEventsOf(recorded));
+        QVERIFY(streamEventsOf(saved).contains(QStringLiteral("connected")));
     }
 
     // A save while messages flow: the stream is not disturbed, each save is a new file.
@@ -165,7 +166,7 @@ private slots:
         for (const QString &path : {first, second}) {
             CaptureFile f;
             QVERIFY2(f.load(path), qPrintable(f.errorString()));
-            const QVector<CaptureFile::Entry> messages = messagesOf(f);
+            const QVector<CaptureFile::Entry> messages = messageEntriesOf(f);
             QVERIFY(messages.size() > 1000);
             QVERIFY(quint64(messages.size()) <= atSave);
             for (qsizetype i = 1; i < messages.size(); ++i)
@@ -200,7 +201,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
         CaptureFile saved;
         QVERIFY2(saved.load(path), qPrintable(saved.errorString()));
-        QCOMPARE(messagesOf(saved).size(), qsizetype(1000));
+        QCOMPARE(messageEntriesOf(saved).size(), qsizetype(1000));
         const QJsonObject header = QJsonDocument::fromJson(saved.entries().first().payload).object();
         QCOMPARE(header.value(QStringLiteral("latency_field")).toString(), QStringLiteral("/E"));
         QCOMPARE(header.value(QStringLiteral("latency_unit")).toString(), QStringLiteral("ms"));
@@ -228,10 +229,10 @@ private slots:
         QCOMPARE(engine.snapshot(slash).flight.saveErrors + engine.snapshot(space).flight.saveErrors, quint64(0));
         CaptureFile a;
         QVERIFY2(a.load(first), qPrintable(a.errorString()));
-        QCOMPARE(messagesOf(a).size(), qsizetype(100));
+        QCOMPARE(messageEntriesOf(a).size(), qsizetype(100));
         CaptureFile b;
         QVERIFY2(b.load(second), qPrintable(b.errorString()));
-        QCOMPARE(messagesOf(b).size(), qsizetype(200));
+        QCOMPARE(messageEntriesOf(b).size(), qsizetype(200));
         QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*.part")}, QDir::Files), QStringList());
     }
 
@@ -285,9 +286,9 @@ private slots:
         CaptureFile recorded;
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).record.messages, quint64(500), scaledMs(10000));
         QVERIFY2(recorded.load(engine.snapshot(id).record.file), qPrintable(recorded.errorString()));
-        QCOMPARE(messagesOf(saved).size(), 500);
+        QCOMPARE(messageEntriesOf(saved).size(), 500);
         QString why;
-        QVERIFY2(sameMessages(messagesOf(saved), messagesOf(recorded), &why), qPrintable(why));
+        QVERIFY2(sameMessages(messageEntriesOf(saved), messageEntriesOf(recorded), &why), qPrintable(why));
 
         // The report counts the save.
         const QJsonObject report = app::buildReport(engine.snapshot(), 1.0);
@@ -379,7 +380,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
         CaptureFile saved;
         QVERIFY2(saved.load(path), qPrintable(saved.errorString()));
-        QCOMPARE(quint64(messagesOf(saved).size()), s.flight.messagesHeld);
+        QCOMPARE(quint64(messageEntriesOf(saved).size()), s.flight.messagesHeld);
         QVERIFY(QFileInfo(path).size() <= qint64(kCap) + 4096);
     }
 

@@ -17,7 +17,7 @@ using namespace streamscope::testing;
 
 namespace {
 
-StreamConfig binanceConfig()
+StreamConfig binanceConfigWithSecrets()
 {
     StreamConfig c;
     c.name = QStringLiteral("group");
@@ -51,7 +51,7 @@ struct Fixture {
     Link &add(int shard, bool rollover = false, const QStringList &streams = {}, bool active = false)
     {
         auto link = std::make_unique<Link>(nullptr, group.nextId(), shard, rollover);
-        link->config = binanceConfig();
+        link->config = binanceConfigWithSecrets();
         link->streams = streams;
         link->active = active;
         link->connectedWallMs = active ? 1'780'000'000'000 + shard : 0;
@@ -193,7 +193,7 @@ void TestConnectionGroup::retireFromInsideTheTransportsOwnSignal()
         urlAfterRetire = link.config.url.toString(); // the link outlives the retire
     });
     transport->drop(1006, QStringLiteral("gone"));
-    QCOMPARE(urlAfterRetire, binanceConfig().url.toString());
+    QCOMPARE(urlAfterRetire, binanceConfigWithSecrets().url.toString());
     QVERIFY(transport && transport->aborted);
     QVERIFY(outboxTimer);
     QVERIFY(f.group.empty());

@@ -148,7 +148,7 @@ void play(Driver &d, const QString &script)
     }
 }
 
-StreamConfig binanceConfig()
+StreamConfig rollingBinanceConfig()
 {
     StreamConfig c;
     c.name = QStringLiteral("rolling");
@@ -169,7 +169,7 @@ StreamConfig binanceConfig()
 // A session whose first connection is up, has delivered trades 1..3 of btcusdt and reached
 // its age limit: its replacement has just opened.
 struct RollingSession {
-    explicit RollingSession(const StreamConfig &config = binanceConfig())
+    explicit RollingSession(const StreamConfig &config = rollingBinanceConfig())
         : rig(config)
     {
         rig.session.start();
@@ -609,7 +609,7 @@ void TestMakeBeforeBreak::replacementAbandonedOnFailure()
 {
     QFETCH(QString, failure);
     QFETCH(QString, reason);
-    StreamConfig config = binanceConfig();
+    StreamConfig config = rollingBinanceConfig();
     if (failure == QLatin1String("silent")) { // dead before the overlap limit would switch to it
         config.pingIntervalMs = 500;
         config.pongTimeoutMs = 1500;

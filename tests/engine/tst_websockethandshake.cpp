@@ -9,7 +9,7 @@
 #include <QtTest/QtTest>
 
 using namespace streamscope;
-using Result = WebSocketHandshake::Result;
+using HandshakeResult = WebSocketHandshake::Result;
 using Headers = QList<QPair<QByteArray, QByteArray>>;
 
 namespace {
@@ -200,10 +200,10 @@ void TestWebSocketHandshake::answer()
         QByteArray bytes = answer;
         bytes.replace("%A", WebSocketHandshake::acceptFor(keyOf(request)));
         const qsizetype at = std::min(cut, bytes.size());
-        Result r = at > 0 ? h.read(bytes.constData(), at) : Result::NeedMore;
-        if (r == Result::NeedMore)
+        HandshakeResult r = at > 0 ? h.read(bytes.constData(), at) : HandshakeResult::NeedMore;
+        if (r == HandshakeResult::NeedMore)
             r = h.read(bytes.constData() + at, bytes.size() - at);
-        QCOMPARE(r, done ? Result::Done : Result::Failed);
+        QCOMPARE(r, done ? HandshakeResult::Done : HandshakeResult::Failed);
         if (done) {
             QCOMPARE(h.rest(), rest);
         } else {
@@ -219,12 +219,12 @@ void TestWebSocketHandshake::headOverItsBoundFails()
     h.request(QUrl(QStringLiteral("ws://127.0.0.1:1/")), {}, &error);
     const QByteArray line = "X-Filler: " + QByteArray(100, 'f') + "\r\n";
     QByteArray head = "HTTP/1.1 101 OK\r\n";
-    Result r = h.read(head.constData(), head.size());
-    while (r == Result::NeedMore && h.room() > 0) {
+    HandshakeResult r = h.read(head.constData(), head.size());
+    while (r == HandshakeResult::NeedMore && h.room() > 0) {
         const qsizetype n = std::min(h.room(), line.size());
         r = h.read(line.constData(), n);
     }
-    QCOMPARE(r, Result::Failed);
+    QCOMPARE(r, HandshakeResult::Failed);
     QCOMPARE(h.errorText(), QStringLiteral("websocket handshake: the server's answer has a head over 16384 bytes"));
 }
 

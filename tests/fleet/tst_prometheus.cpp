@@ -18,9 +18,6 @@ using namespace fleet;
 
 namespace {
 
-const QString kRules = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.yml");
-const QString kDashboard = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/grafana/streamscope-dashboard.json");
-
 // The histogram's bounds in seconds, as app/MetricsServer.cpp exports them.
 constexpr std::array<double, 17> kBoundsS = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                              0.05,    0.1,    0.25,    0.5,    1.0,   2.5,    5.0,   10.0};

@@ -14,9 +14,7 @@ using namespace fleet;
 
 namespace {
 
-const QString kRules = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.yml");
 const QString kRulesTest = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.test.yml");
-const QString kDashboard = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/grafana/streamscope-dashboard.json");
 
 struct ToolRun {
     int exitCode = -1;

@@ -6,6 +6,7 @@
 // millisecond) under a stream faster than it raises "we are slow", with bytes piling up
 // unread in the socket, not "the exchange is late".
 
+#include "../common/EventLog.h"
 #include "../common/TestRegistry.h"
 #include "../integration/IntegrationSupport.h"
 
@@ -51,12 +52,6 @@ public:
 
 private:
     qint64 m_spinUs;
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    QVector<StreamEvent> events;
 };
 
 } // namespace

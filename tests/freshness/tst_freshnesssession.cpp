@@ -2,6 +2,7 @@
 // follows the worker's busy share ("we are slow" from a saturated worker, "the exchange or
 // the network is late" otherwise), and a step of the wall clock is no falling behind.
 
+#include "../common/EventLog.h"
 #include "../common/TestRegistry.h"
 #include "model/StreamSnapshot.h"
 #include "protocol/MessageDecoder.h"
@@ -15,6 +16,7 @@
 #include <QtTest/QtTest>
 
 using namespace streamscope;
+using streamscope::testing::EventLog;
 
 namespace {
 
@@ -48,12 +50,6 @@ public:
         ReceivedMessage received(message.constData(), message.size(), false, m_buffer);
         m_sink.onMessage(received);
     }
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    QVector<StreamEvent> events;
 };
 
 class FixedLoad final : public WorkerLoad {

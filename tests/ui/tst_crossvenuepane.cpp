@@ -4,6 +4,7 @@
 // edits the mapping (InstrumentAliasDialog), refuses bad rows naming them, and the next
 // comparison follows the new mapping.
 
+#include "../common/StartTime.h"
 #include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "BookDepth.h"
@@ -27,12 +28,11 @@
 #include <cmath>
 
 using namespace streamscope;
+using streamscope::testing::kStartMs;
 using namespace streamscope::alerts;
 using namespace streamscope::ui;
 
 namespace {
-
-constexpr qint64 kStartMs = 1'800'000'000'000;
 
 StreamSnapshot venueStream(StreamId id, const QString &name, const char *venue, const QString &symbol, double mid,
                            qint64 nowMs)
