@@ -44,7 +44,7 @@ namespace {
 const QString kBtc = QStringLiteral("BTCUSDT");
 const QString kEth = QStringLiteral("ETHUSDT");
 
-StreamConfig depthStream(const QUrl &url, const QUrl &restUrl)
+StreamConfig depthStreamAt(const QUrl &url, const QUrl &restUrl)
 {
     StreamConfig c;
     c.name = QStringLiteral("depth");
@@ -100,7 +100,7 @@ void TestBookCapture::initTestCase()
         flight.enabled = true;
         flight.dir = m_dir.filePath(QStringLiteral("flight"));
         engine.setFlightRecorder(flight);
-        StreamConfig config = depthStream(venue.streamUrl({kBtc, kEth}), venue.restUrl());
+        StreamConfig config = depthStreamAt(venue.streamUrl({kBtc, kEth}), venue.restUrl());
         config.record.dir = m_dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(config);
         const auto book = [&](const QString &instrument) { return bookIn(engine.snapshot(id).books, instrument); };
@@ -273,7 +273,7 @@ void TestBookCapture::replayedCaptureSyncsALiveBook()
         QStringLiteral("ws://127.0.0.1:%1/stream?streams=btcusdt@depth@100ms/ethusdt@depth@100ms").arg(server.port()));
     const QUrl rest(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
     Engine engine(Engine::Options{1});
-    const StreamId id = engine.addStream(depthStream(url, rest));
+    const StreamId id = engine.addStream(depthStreamAt(url, rest));
     const auto book = [&](const QString &instrument) { return bookIn(engine.snapshot(id).books, instrument); };
     const BookStatus liveBtc = bookIn(m_live, kBtc);
     const BookStatus liveEth = bookIn(m_live, kEth);

@@ -131,7 +131,7 @@ private:
     LoopbackVenue m_venue; // last: it goes first
 };
 
-void fill(KrakenBookServer::Book &b, double mid)
+void fillKrakenBook(KrakenBookServer::Book &b, double mid)
 {
     for (int i = 1; i <= 12; ++i) {
         setLevel(b.bids, QString::number(mid - i * 0.5, 'f', 1),
@@ -155,8 +155,8 @@ void TestKrakenBooksLoopback::checksumMismatchResubscribesOneBook()
     QVERIFY(venue.listen());
     const QString btc = QStringLiteral("BTC/USD");
     const QString eth = QStringLiteral("ETH/USD");
-    fill(venue.book(btc), 45000.0);
-    fill(venue.book(eth), 2000.0);
+    fillKrakenBook(venue.book(btc), 45000.0);
+    fillKrakenBook(venue.book(eth), 2000.0);
 
     Engine engine;
     StreamConfig c;

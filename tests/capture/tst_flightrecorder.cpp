@@ -27,7 +27,7 @@ using streamscope::testing::timeFactor;
 
 namespace {
 
-StreamConfig stream(const QString &name, quint16 port, const QString &pathAndQuery)
+StreamConfig flightStream(const QString &name, quint16 port, const QString &pathAndQuery)
 {
     StreamConfig c;
     c.name = name;
@@ -104,7 +104,7 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.filePath(QStringLiteral("flight"))));
-        StreamConfig c = stream(QStringLiteral("both"), m_port, QStringLiteral("small_aggtrade?count=3000"));
+        StreamConfig c = flightStream(QStringLiteral("both"), m_port, QStringLiteral("small_aggtrade?count=3000"));
         c.record.dir = dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(c);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).record.messages, quint64(3000), scaledMs(20000));
@@ -152,8 +152,8 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        const StreamId id =
-            engine.addStream(stream(QStringLiteral("live"), m_port, QStringLiteral("small_aggtrade?rate=2000&loop=1")));
+        const StreamId id = engine.addStream(
+            flightStream(QStringLiteral("live"), m_port, QStringLiteral("small_aggtrade?rate=2000&loop=1")));
         QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).messages > 1000, scaledMs(20000));
         const QString first = engine.saveFlightRecording(id);
         const QString second = engine.saveFlightRecording(id);
@@ -186,7 +186,7 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        StreamConfig c = stream(QStringLiteral("edited"), m_port, QStringLiteral("small_aggtrade?count=1000"));
+        StreamConfig c = flightStream(QStringLiteral("edited"), m_port, QStringLiteral("small_aggtrade?count=1000"));
         const StreamId id = engine.addStream(c);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, quint64(1000), scaledMs(20000));
         c.stallTimeoutMs = 30000; // not in the header: the reconnection's messages join the history
@@ -214,10 +214,10 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        const StreamId slash =
-            engine.addStream(stream(QStringLiteral("BTC/USDT"), m_port, QStringLiteral("small_aggtrade?count=100")));
-        const StreamId space =
-            engine.addStream(stream(QStringLiteral("BTC USDT"), m_port, QStringLiteral("small_aggtrade?count=200")));
+        const StreamId slash = engine.addStream(
+            flightStream(QStringLiteral("BTC/USDT"), m_port, QStringLiteral("small_aggtrade?count=100")));
+        const StreamId space = engine.addStream(
+            flightStream(QStringLiteral("BTC USDT"), m_port, QStringLiteral("small_aggtrade?count=200")));
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(slash).flight.messagesHeld, quint64(100), scaledMs(20000));
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(space).flight.messagesHeld, quint64(200), scaledMs(20000));
         const QString first = engine.saveFlightRecording(slash);
@@ -260,7 +260,7 @@ private slots:
         QStringList lines;
         connect(&service, &alerts::AlertService::message, this, [&lines](const QString &l) { lines << l; });
 
-        StreamConfig c = stream(QStringLiteral("quiet"), m_port, QStringLiteral("small_aggtrade?count=500"));
+        StreamConfig c = flightStream(QStringLiteral("quiet"), m_port, QStringLiteral("small_aggtrade?count=500"));
         c.record.dir = dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(c);
         QElapsedTimer steady;
@@ -314,7 +314,7 @@ private slots:
         FlightConfig f = flight(dir.path());
         f.alertSaveEveryS = 60;
         const StreamId id =
-            engine.addStream(stream(QStringLiteral("flappy"), m_port, QStringLiteral("small_aggtrade?count=10")));
+            engine.addStream(flightStream(QStringLiteral("flappy"), m_port, QStringLiteral("small_aggtrade?count=10")));
         alerts::FlightAlertSaver saver(&engine);
         QVERIFY(saver.saveForAlert(id, 0).isEmpty()); // the flight recorder is off
         engine.setFlightRecorder(f);
@@ -348,7 +348,7 @@ private slots:
         // Under a sanitizer, 1,000 (9 MB, still nine times the cap): every figure checked below
         // stays the same, in a fifth of the time.
         const quint64 kCount = timeFactor() > 1 ? 1000 : 5000;
-        const StreamId id = engine.addStream(stream(
+        const StreamId id = engine.addStream(flightStream(
             QStringLiteral("firehose"), port, QStringLiteral("xlarge_depth_diff?count=%1%2").arg(kCount).arg(pace)));
         constexpr quint64 kCap = 1024 * 1024;
         quint64 peak = 0;

@@ -34,10 +34,10 @@ using streamscope::testing::scaledMs;
 
 namespace {
 
-constexpr double kRate = 399.0; // msgs/s, since the agent started
+constexpr double kAgentRate = 399.0; // msgs/s, since the agent started
 
 // GET /api/v1/streams of an agent that started 100 s before its first answer and has one
-// stream at kRate msgs/s, whose venue clock is 0.521 ms ahead (corrected latency ~1 ms, raw
+// stream at kAgentRate msgs/s, whose venue clock is 0.521 ms ahead (corrected latency ~1 ms, raw
 // latencies all negative). Each answer is one second further on.
 class FakeAgent : public QObject {
 public:
@@ -67,7 +67,7 @@ private:
     QByteArray answer()
     {
         const double durationS = 100.0 + m_answers++;
-        const qint64 messages = qint64(kRate * durationS);
+        const qint64 messages = qint64(kAgentRate * durationS);
         const qint64 samples = messages;
         const QJsonArray corrected{QJsonArray{LatencyBuckets::index(1000), samples}};
         const QJsonObject stream{{QStringLiteral("name"), QStringLiteral("clock-off")},
@@ -78,7 +78,7 @@ private:
                                  {QStringLiteral("messages"), messages},
                                  {QStringLiteral("data_messages"), messages},
                                  {QStringLiteral("bytes"), messages * 100},
-                                 {QStringLiteral("rate_msgs_per_s"), kRate},
+                                 {QStringLiteral("rate_msgs_per_s"), kAgentRate},
                                  {QStringLiteral("latency_ms"),
                                   QJsonObject{{QStringLiteral("count"), 0},
                                               {QStringLiteral("negative"), samples},

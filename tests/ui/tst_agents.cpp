@@ -13,6 +13,7 @@
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
 #include "StreamTableModel.h"
+#include "WindowRows.h"
 
 #include "../common/TimeFactor.h"
 
@@ -33,6 +34,7 @@
 #include <memory>
 
 using namespace streamscope;
+using streamscope::testing::rowNamed;
 using namespace streamscope::ui;
 using streamscope::testing::scaledMs;
 
@@ -93,14 +95,6 @@ QString writeWorkspace(const QTemporaryDir &dir, const QString &file, quint16 po
         return {};
     f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
     return path;
-}
-
-const StreamTableModel::Row *rowNamed(MainWindow &w, const QString &name)
-{
-    for (const StreamTableModel::Row &r : w.streamModel()->rows())
-        if (r.snap.name == name)
-            return &r;
-    return nullptr;
 }
 
 } // namespace

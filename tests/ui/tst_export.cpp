@@ -1,5 +1,6 @@
 // The desktop's exports (ui/common/Export.h): each written to a temporary folder and read back.
 
+#include "../common/ReadFile.h"
 #include "../common/TestRegistry.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -33,15 +34,10 @@
 #include <iterator>
 
 using namespace streamscope;
+using streamscope::testing::readAll;
 using namespace streamscope::ui;
 
 namespace {
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QString text(const char *utf8)
 {

@@ -38,9 +38,9 @@ namespace {
 
 // A headless agent's GET /api/v1/streams on 127.0.0.1: one stream, "quotes", whose count and
 // uptime grow with every answer.
-class FakeAgent : public QObject {
+class QuotesAgent : public QObject {
 public:
-    FakeAgent()
+    QuotesAgent()
     {
         QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -110,7 +110,7 @@ void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
     probe.close();
     const StreamId local = engine.addStream(c);
-    FakeAgent fake;
+    QuotesAgent fake;
     QTemporaryDir dir;
     const QString capturePath = dir.filePath(QStringLiteral("trades.ndjson"));
     QVERIFY(writeCapture(capturePath));
