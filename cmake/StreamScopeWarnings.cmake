@@ -25,7 +25,8 @@ function(streamscope_target_defaults target)
     # A unity build (STREAMSCOPE_UNITY_BUILD, on in the checks presets) compiles a target's
     # sources sixteen to a translation unit: Qt's precompiled headers are loaded, and the inline
     # code the sources share is compiled, once per sixteen (a library builds 2-5x faster). A
-    # target of one source (a test, a fuzzer) is left alone: wrapping it would gain nothing.
+    # target of one source (a fuzzer) is left alone: wrapping it would gain nothing. A test
+    # folder's executable is batched by streamscope_add_test (tests/CMakeLists.txt).
     # File-local names must therefore be unique within a target.
     if(STREAMSCOPE_UNITY_BUILD)
         get_target_property(_sources ${target} SOURCES)

@@ -4,6 +4,7 @@
 // the moment the condition became true (the payload's "since": the last data message plus
 // silent_s) to the webhook's arrival.
 
+#include "../common/TestRegistry.h"
 #include "HttpRecorder.h"
 
 #include "../common/TimeFactor.h"
@@ -168,5 +169,5 @@ void tst_AlertsHeadless::keychainReferenceIsAnError()
              qPrintable(err));
 }
 
-QTEST_GUILESS_MAIN(tst_AlertsHeadless)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_AlertsHeadless)
 #include "tst_alertsheadless.moc"

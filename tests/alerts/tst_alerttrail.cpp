@@ -3,17 +3,18 @@
 // raised on the same samples (for_s, clear_after_s, warm-up, gaps), on the streams the rule
 // applies to only.
 
+#include "../common/StartTime.h"
+#include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "AlertTrail.h"
 
 #include <QtTest/QTest>
 
 using namespace streamscope;
+using streamscope::testing::kStartMs;
 using namespace streamscope::alerts;
 
 namespace {
-
-constexpr qint64 kStartMs = 1'800'000'000'000;
 
 // One second of a running stream: `rate` msgs/s, silent for `silentMs`, `gaps` in total.
 AlertMonitor::Sample second(int i, double rate, qint64 silentMs = 0, quint64 gaps = 0)
@@ -277,5 +278,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_AlertTrail)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_AlertTrail)
 #include "tst_alerttrail.moc"

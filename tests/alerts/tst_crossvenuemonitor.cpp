@@ -5,6 +5,8 @@
 // cross_venue_bps and cross_venue_frozen rules raising and clearing episodes, the report's
 // "cross_venue" and the /metrics gauges.
 
+#include "../common/StartTime.h"
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "BookDepth.h"
 #include "CrossVenueMonitor.h"
@@ -17,11 +19,10 @@
 #include <cmath>
 
 using namespace streamscope;
+using streamscope::testing::kStartMs;
 using namespace streamscope::alerts;
 
 namespace {
-
-constexpr qint64 kStartMs = 1'800'000'000'000;
 
 qint64 units(double price)
 {
@@ -406,5 +407,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_CrossVenueMonitor)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_CrossVenueMonitor)
 #include "tst_crossvenuemonitor.moc"

@@ -3,6 +3,7 @@
 // hysteresis), retries and permanent failures, the rate cap, the Slack and Telegram payloads,
 // and secrets kept out of every text that is logged.
 
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "HttpRecorder.h"
 #include "Notifier.h"
@@ -574,5 +575,5 @@ void tst_Notifier::headlessRefusesKeychain()
     QVERIFY(error.startsWith(QStringLiteral("streams[0].notify[0].token: ")));
 }
 
-QTEST_GUILESS_MAIN(tst_Notifier)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_Notifier)
 #include "tst_notifier.moc"

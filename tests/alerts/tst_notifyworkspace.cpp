@@ -1,6 +1,7 @@
 // The workspace's "notify" keys: what loads, what is refused with the file, the key and what
 // was expected, and what is written back.
 
+#include "../common/TestRegistry.h"
 #include "Workspace.h"
 
 #include <QtCore/QJsonArray>
@@ -178,5 +179,5 @@ void tst_NotifyWorkspace::roundTrip()
     QCOMPARE(again.streams[0].notify[0].maxPerMinute, 3);
 }
 
-QTEST_GUILESS_MAIN(tst_NotifyWorkspace)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_NotifyWorkspace)
 #include "tst_notifyworkspace.moc"

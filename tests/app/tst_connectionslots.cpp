@@ -3,6 +3,7 @@
 // connection must be closed next, if any. Small shares make the rows short: 8 slots, 6 of them
 // for waiting connections, 4 waiting and 6 in all per peer.
 
+#include "../common/TestRegistry.h"
 #include "ConnectionSlots.h"
 
 #include <QtTest/QtTest>
@@ -130,5 +131,5 @@ void TestConnectionSlots::closingTheChosenOneSettlesIt()
     QCOMPARE(table.waiting(), 6);
 }
 
-QTEST_GUILESS_MAIN(TestConnectionSlots)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectionSlots)
 #include "tst_connectionslots.moc"

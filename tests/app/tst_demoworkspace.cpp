@@ -3,6 +3,7 @@
 // ports). Its depth-diff stream's book syncs against the replay server's REST snapshot, and its
 // OKX and Bybit streams measure their clock offset from the replay server's server time.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "DemoWorkspace.h"
@@ -130,5 +131,5 @@ void TestDemoWorkspace::channelVenuesMeasureServerTime()
     }
 }
 
-QTEST_GUILESS_MAIN(TestDemoWorkspace)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestDemoWorkspace)
 #include "tst_demoworkspace.moc"

@@ -3,6 +3,7 @@
 // Prometheus endpoint.
 
 #include "../common/ReplayProcess.h"
+#include "../common/TestRegistry.h"
 #include <QtCore/QJsonArray>
 
 #include <QtCore/QJsonDocument>
@@ -668,5 +669,5 @@ void TestHeadless::literalUrlSecretsNeverLeave()
     QVERIFY(!QFile::exists(csv));
 }
 
-QTEST_GUILESS_MAIN(TestHeadless)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestHeadless)
 #include "tst_headless.moc"

@@ -1,6 +1,7 @@
 // The request-head parser without a network: whole heads, heads received a byte at a time,
 // and the limits at their exact edges.
 
+#include "../common/TestRegistry.h"
 #include "HttpRequestHead.h"
 
 #include <QtTest/QtTest>
@@ -132,5 +133,5 @@ void TestHttpRequestHead::limitsAtTheirEdges()
     QCOMPARE(parseRequestHead(bytes, HttpServerLimits{}).status, status);
 }
 
-QTEST_GUILESS_MAIN(TestHttpRequestHead)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestHttpRequestHead)
 #include "tst_httprequesthead.moc"

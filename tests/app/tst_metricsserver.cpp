@@ -5,6 +5,7 @@
 // engine has no streams unless a test adds one: the body is still a full OpenMetrics
 // exposition ("# EOF"), and the server's behaviour does not depend on it.
 
+#include "../common/TestRegistry.h"
 #include "BuiltinCertificate.h"
 #include "Engine.h"
 #include "MetricsServer.h"
@@ -905,5 +906,5 @@ void TestMetricsServer::urlSecretsNeverServed()
     QVERIFY(csv.contains(shown.toUtf8()));
 }
 
-QTEST_GUILESS_MAIN(TestMetricsServer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMetricsServer)
 #include "tst_metricsserver.moc"

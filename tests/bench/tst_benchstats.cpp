@@ -1,5 +1,6 @@
 // The arithmetic of streamscope-bench's figures (bench/harness/driver/BenchStats): median, spread,
 // the median's interval that --converge stops on, and the per-repeat ratios.
+#include "../common/TestRegistry.h"
 #include "BenchStats.h"
 
 #include <cmath>
@@ -114,5 +115,5 @@ void TstBenchStats::ratiosPairRunsAndSkipFailures()
     QCOMPARE(r.front(), 0.5);
 }
 
-QTEST_GUILESS_MAIN(TstBenchStats)
+STREAMSCOPE_TEST_GUILESS_MAIN(TstBenchStats)
 #include "tst_benchstats.moc"

@@ -8,6 +8,7 @@
 // a gate: it lives here because it reaches the engine's private book classes, which the bench/
 // folder may not include (scripts/check-layering.sh).
 
+#include "../common/TestRegistry.h"
 #include "../venues/StreamBooksRig.h"
 #include "MedianNs.h"
 #include "book/BookSync.h"
@@ -201,5 +202,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBookCost)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookCost)
 #include "tst_bookcost.moc"

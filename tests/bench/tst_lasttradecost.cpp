@@ -7,6 +7,7 @@
 // printed (qInfo); each run checks only that the price read is the last one sent.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "MedianNs.h"
 
 #include <QtTest/QtTest>
@@ -98,5 +99,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLastTradeCost)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLastTradeCost)
 #include "tst_lasttradecost.moc"

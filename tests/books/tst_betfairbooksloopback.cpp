@@ -7,7 +7,9 @@
 // subscription again without clk, and the image it gets syncs the books again on the same
 // connection.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 
 #include "BuiltinCertificate.h"
 #include "Engine.h"
@@ -102,14 +104,6 @@ private:
     qint64 m_clk = 0;
 };
 
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
-}
-
 // The report's books entries by instrument.
 QHash<QString, QJsonObject> reportBooks(const Engine &engine)
 {
@@ -197,5 +191,5 @@ void TestBetfairBooksLoopback::laddersSyncAndAVersionGoingBackIsFlagged()
     QCOMPARE(venue.connections(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestBetfairBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairBooksLoopback)
 #include "tst_betfairbooksloopback.moc"

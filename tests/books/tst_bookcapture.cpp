@@ -13,7 +13,10 @@
 // alone. And the events' format alone: written, read back, a body too large left out, what is
 // JSON enough to embed.
 
+#include "../common/CaptureFiles.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 #include "BookVenueServer.h"
 
 #include "BookEvents.h"
@@ -38,20 +41,10 @@ using namespace streamscope::testing;
 
 namespace {
 
-using Levels = QList<QPair<QString, QString>>;
-
 const QString kBtc = QStringLiteral("BTCUSDT");
 const QString kEth = QStringLiteral("ETHUSDT");
 
-Levels levels(std::initializer_list<std::pair<const char *, const char *>> list)
-{
-    Levels out;
-    for (const auto &[p, q] : list)
-        out.append({QString::fromLatin1(p), QString::fromLatin1(q)});
-    return out;
-}
-
-StreamConfig depthStream(const QUrl &url, const QUrl &restUrl)
+StreamConfig depthStreamAt(const QUrl &url, const QUrl &restUrl)
 {
     StreamConfig c;
     c.name = QStringLiteral("depth");
@@ -62,19 +55,13 @@ StreamConfig depthStream(const QUrl &url, const QUrl &restUrl)
     return c;
 }
 
-BookStatus bookOf(const QVector<BookStatus> &books, const QString &instrument)
+// `instrument`'s book in a list of books (a snapshot's, an analysis'); an empty status if none.
+BookStatus bookIn(const QVector<BookStatus> &books, const QString &instrument)
 {
     for (const BookStatus &b : books)
         if (b.instrument == instrument)
             return b;
     return {};
-}
-
-// The recorded file: the folder's one capture.
-QString onlyFile(const QString &dir)
-{
-    const QStringList files = QDir(dir).entryList(QDir::Files);
-    return files.size() == 1 ? QDir(dir).filePath(files[0]) : QString();
 }
 
 } // namespace
@@ -113,10 +100,10 @@ void TestBookCapture::initTestCase()
         flight.enabled = true;
         flight.dir = m_dir.filePath(QStringLiteral("flight"));
         engine.setFlightRecorder(flight);
-        StreamConfig config = depthStream(venue.streamUrl({kBtc, kEth}), venue.restUrl());
+        StreamConfig config = depthStreamAt(venue.streamUrl({kBtc, kEth}), venue.restUrl());
         config.record.dir = m_dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(config);
-        const auto book = [&](const QString &instrument) { return bookOf(engine.snapshot(id).books, instrument); };
+        const auto book = [&](const QString &instrument) { return bookIn(engine.snapshot(id).books, instrument); };
         QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
         venue.diff(kBtc, levels({{"27000.50", "1"}}), {});
         venue.diff(kEth, {}, levels({{"1801.00", "3"}}));
@@ -140,7 +127,7 @@ void TestBookCapture::initTestCase()
         // Everything received is on disk before the recording ends.
         QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.messages == engine.snapshot(id).messages, scaledMs(10000));
         m_live = engine.snapshot(id).books;
-        QCOMPARE(bookOf(m_live, kBtc).resyncs, quint64(1));
+        QCOMPARE(bookIn(m_live, kBtc).resyncs, quint64(1));
         // Sealed into a chunk within a second of the last message.
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, engine.snapshot(id).messages,
                                   scaledMs(10000));
@@ -223,8 +210,8 @@ void TestBookCapture::openedCaptureRebuildsTheBooks()
     QVERIFY2(a.ok, qPrintable(a.error));
     QCOMPARE(a.books.size(), 2);
     for (const QString &instrument : {kBtc, kEth}) {
-        const BookStatus live = bookOf(m_live, instrument);
-        const BookStatus rebuilt = bookOf(a.books, instrument);
+        const BookStatus live = bookIn(m_live, instrument);
+        const BookStatus rebuilt = bookIn(a.books, instrument);
         QCOMPARE(rebuilt.instrument, instrument);
         QCOMPARE(rebuilt.state, live.state);
         QCOMPARE(rebuilt.resyncs, live.resyncs);
@@ -233,7 +220,7 @@ void TestBookCapture::openedCaptureRebuildsTheBooks()
         QCOMPARE(rebuilt.bidLevels, live.bidLevels);
         QCOMPARE(rebuilt.askLevels, live.askLevels);
     }
-    QCOMPARE(bookOf(a.books, kEth).crossedEpisodes, quint64(1));
+    QCOMPARE(bookIn(a.books, kEth).crossedEpisodes, quint64(1));
 
     // The desync at the message that showed the gap, at that message's recorded time.
     replay::CaptureFile file;
@@ -262,7 +249,7 @@ void TestBookCapture::openedCaptureRebuildsTheBooks()
     QCOMPARE(o.value(QStringLiteral("message")).toInteger(), gapIndex);
     QCOMPARE(desyncs[0].timeUs, gapTimeUs);
     QCOMPARE(o.value(QStringLiteral("text")).toString(),
-             QStringLiteral("book BTCUSDT lost sync, resyncing: ") + bookOf(m_live, kBtc).lastResyncReason);
+             QStringLiteral("book BTCUSDT lost sync, resyncing: ") + bookIn(m_live, kBtc).lastResyncReason);
     // The snapshot events are in the log without their bodies.
     bool sawSnapshot = false;
     for (const CaptureEvent &e : a.events) {
@@ -286,10 +273,10 @@ void TestBookCapture::replayedCaptureSyncsALiveBook()
         QStringLiteral("ws://127.0.0.1:%1/stream?streams=btcusdt@depth@100ms/ethusdt@depth@100ms").arg(server.port()));
     const QUrl rest(QStringLiteral("http://127.0.0.1:%1").arg(server.port()));
     Engine engine(Engine::Options{1});
-    const StreamId id = engine.addStream(depthStream(url, rest));
-    const auto book = [&](const QString &instrument) { return bookOf(engine.snapshot(id).books, instrument); };
-    const BookStatus liveBtc = bookOf(m_live, kBtc);
-    const BookStatus liveEth = bookOf(m_live, kEth);
+    const StreamId id = engine.addStream(depthStreamAt(url, rest));
+    const auto book = [&](const QString &instrument) { return bookIn(engine.snapshot(id).books, instrument); };
+    const BookStatus liveBtc = bookIn(m_live, kBtc);
+    const BookStatus liveEth = bookIn(m_live, kEth);
     // Both books sync from the recorded snapshots; BTCUSDT loses sync at the recorded gap and
     // syncs again from the recorded resync's snapshot.
     QTRY_COMPARE_WITH_TIMEOUT(book(kBtc).resyncs, quint64(1), scaledMs(30000));
@@ -413,5 +400,5 @@ void TestBookCapture::eventFormat()
     QVERIFY(!capture::readBookRequest(capture::bookSnapshotJson(e, 1024), &instrument, &audit));
 }
 
-QTEST_GUILESS_MAIN(TestBookCapture)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookCapture)
 #include "tst_bookcapture.moc"

@@ -2,6 +2,7 @@
 // book_crossed (read, written, evaluated with for_s/clear_after_s), the report's books list and
 // the /metrics families, on snapshots made by hand.
 
+#include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "AlertRule.h"
 #include "BookReport.h"
@@ -261,5 +262,5 @@ void TestBookFigures::metricsPassPromtool()
     QVERIFY2(p.exitCode() == 0, p.readAllStandardOutput() + p.readAllStandardError() + "\n" + text);
 }
 
-QTEST_GUILESS_MAIN(TestBookFigures)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookFigures)
 #include "tst_bookfigures.moc"

@@ -8,7 +8,9 @@
 // the book right), and a crossed book raises book_crossed; both count in alerts_raised and
 // show in the report's books list.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 #include "BookVenueServer.h"
 
 #include "AlertMonitor.h"
@@ -29,16 +31,6 @@ using namespace streamscope::testing;
 
 namespace {
 
-using Levels = QList<QPair<QString, QString>>;
-
-Levels levels(std::initializer_list<std::pair<const char *, const char *>> list)
-{
-    Levels out;
-    for (const auto &[p, q] : list)
-        out.append({QString::fromLatin1(p), QString::fromLatin1(q)});
-    return out;
-}
-
 StreamConfig depthStream(const BookVenueServer &venue, const QStringList &symbols)
 {
     StreamConfig c;
@@ -49,58 +41,6 @@ StreamConfig depthStream(const BookVenueServer &venue, const QStringList &symbol
     c.pingIntervalMs = 0;
     return c;
 }
-
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
-}
-
-// Headless mode's alert service fed the engine's snapshots every 100 ms, with one rule for every
-// stream: book_desync and book_crossed, cleared after 1 s.
-class Alerts {
-public:
-    explicit Alerts(Engine &engine)
-        : m_engine(engine)
-    {
-        Workspace ws;
-        ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                           {QStringLiteral("book_desync"), true},
-                                           {QStringLiteral("book_crossed"), true},
-                                           {QStringLiteral("clear_after_s"), 1}}};
-        QString error;
-        if (!m_service.configure(ws, false, &error))
-            qFatal("alert rules: %s", qPrintable(error));
-        QObject::connect(&m_service, &alerts::AlertService::alertRaised, &m_service,
-                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_raised[condition]; });
-        QObject::connect(&m_service, &alerts::AlertService::alertCleared, &m_service,
-                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_cleared[condition]; });
-        m_steady.start();
-        m_timer.setInterval(100);
-        QObject::connect(&m_timer, &QTimer::timeout, &m_service, [this] {
-            m_service.evaluate(m_engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed());
-        });
-        m_timer.start();
-    }
-    int raised(alerts::AlertMonitor::Condition c) const { return m_raised.value(int(c)); }
-    int cleared(alerts::AlertMonitor::Condition c) const { return m_cleared.value(int(c)); }
-    QJsonObject report() const
-    {
-        QJsonObject r = app::buildReport(m_engine.snapshot(true), 1.0);
-        m_service.addToReport(r);
-        return r;
-    }
-
-private:
-    Engine &m_engine;
-    alerts::AlertService m_service;
-    QElapsedTimer m_steady;
-    QTimer m_timer;
-    QHash<int, int> m_raised;
-    QHash<int, int> m_cleared;
-};
 
 QJsonObject reportedBook(const QJsonObject &report, const QString &instrument)
 {
@@ -234,7 +174,7 @@ void TestBooksLoopback::auditCatchesASilentCorruption()
     venue.diff(btc, levels({{"100.00", "1"}, {"99.00", "2"}, {"98.00", "3"}}),
                levels({{"101.00", "1"}, {"102.00", "2"}}));
     Engine engine;
-    Alerts alerts(engine);
+    BookAlerts alerts(engine, {QStringLiteral("book_desync"), QStringLiteral("book_crossed")});
     StreamConfig c = depthStream(venue, {btc});
     c.bookAuditS = 1;
     const StreamId id = engine.addStream(c);
@@ -301,7 +241,7 @@ void TestBooksLoopback::crossedBookIsFlagged()
     const QString btc = QStringLiteral("BTCUSDT");
     venue.diff(btc, levels({{"100.00", "1"}}), levels({{"101.00", "1"}}));
     Engine engine;
-    Alerts alerts(engine);
+    BookAlerts alerts(engine, {QStringLiteral("book_desync"), QStringLiteral("book_crossed")});
     const StreamId id = engine.addStream(depthStream(venue, {btc}));
     QTRY_COMPARE_WITH_TIMEOUT(venue.connections(), 1, scaledMs(10000));
     venue.diff(btc, levels({{"99.00", "1"}}), {});
@@ -320,5 +260,5 @@ void TestBooksLoopback::crossedBookIsFlagged()
     QVERIFY(r.value(QStringLiteral("crossed_episodes")).toInteger() >= 1);
 }
 
-QTEST_GUILESS_MAIN(TestBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBooksLoopback)
 #include "tst_booksloopback.moc"

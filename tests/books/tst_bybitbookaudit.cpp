@@ -9,7 +9,9 @@
 // resubscribed (unsubscribe, subscribe: a new snapshot) and synced again, the next audit
 // matches, and book_desync is raised and cleared.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 #include "LoopbackVenue.h"
 
 #include "AlertMonitor.h"
@@ -34,8 +36,6 @@ using namespace streamscope;
 using namespace streamscope::testing;
 
 namespace {
-
-using Levels = QList<QPair<QString, QString>>;
 
 // A Bybit-like venue: per symbol a book of price text → size text (ordered by value), its "u"
 // and its "seq".
@@ -179,51 +179,6 @@ void fill(BybitBookServer::Book &b, double mid)
     }
 }
 
-// Headless mode's alert service fed the engine's snapshots every 100 ms: book_desync, cleared
-// after 1 s.
-class Alerts {
-public:
-    explicit Alerts(Engine &engine)
-        : m_engine(engine)
-    {
-        Workspace ws;
-        ws.alerts = QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("*")},
-                                           {QStringLiteral("book_desync"), true},
-                                           {QStringLiteral("clear_after_s"), 1}}};
-        QString error;
-        if (!m_service.configure(ws, false, &error))
-            qFatal("alert rules: %s", qPrintable(error));
-        QObject::connect(&m_service, &alerts::AlertService::alertRaised, &m_service,
-                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_raised[condition]; });
-        QObject::connect(&m_service, &alerts::AlertService::alertCleared, &m_service,
-                         [this](StreamId, int condition, const alerts::AlertEvent &) { ++m_cleared[condition]; });
-        m_steady.start();
-        m_timer.setInterval(100);
-        QObject::connect(&m_timer, &QTimer::timeout, &m_service, [this] {
-            m_service.evaluate(m_engine.snapshot(true), QDateTime::currentMSecsSinceEpoch(), m_steady.elapsed());
-        });
-        m_timer.start();
-    }
-    int raised(alerts::AlertMonitor::Condition c) const { return m_raised.value(int(c)); }
-    int cleared(alerts::AlertMonitor::Condition c) const { return m_cleared.value(int(c)); }
-
-private:
-    Engine &m_engine;
-    alerts::AlertService m_service;
-    QElapsedTimer m_steady;
-    QTimer m_timer;
-    QHash<int, int> m_raised;
-    QHash<int, int> m_cleared;
-};
-
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
-}
-
 } // namespace
 
 class TestBybitBookAudit : public QObject {
@@ -245,7 +200,7 @@ void TestBybitBookAudit::auditCatchesASilentCorruption()
     fill(venue.book(eth), 2000.0);
 
     Engine engine;
-    Alerts alerts(engine);
+    BookAlerts alerts(engine, {QStringLiteral("book_desync")});
     StreamConfig c;
     c.name = QStringLiteral("bybit-books");
     c.venue = Venue("bybit");
@@ -314,5 +269,5 @@ void TestBybitBookAudit::auditCatchesASilentCorruption()
     QCOMPARE(venue.connections(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestBybitBookAudit)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBybitBookAudit)
 #include "tst_bybitbookaudit.moc"

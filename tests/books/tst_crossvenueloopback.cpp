@@ -12,6 +12,7 @@
 // trades stream is flagged "apart" and its rule raises; the report's "last" and the
 // streamscope_cross_venue_last gauge show the prices.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "SnapshotVenueServer.h"
 
@@ -36,7 +37,7 @@ using namespace streamscope::testing;
 
 namespace {
 
-StreamConfig stream(const QString &name, const char *venue, const QUrl &url, const QStringList &subscribe)
+StreamConfig venueStream(const QString &name, const char *venue, const QUrl &url, const QStringList &subscribe)
 {
     StreamConfig c;
     c.name = name;
@@ -119,11 +120,11 @@ void TestCrossVenueLoopback::oneVenueMovesAwayAndBack()
 
     Engine engine;
     const StreamId a =
-        engine.addStream(stream(QStringLiteral("okx-a"), "okx", okxA.url(), {QStringLiteral("books:BTC-USDT")}));
+        engine.addStream(venueStream(QStringLiteral("okx-a"), "okx", okxA.url(), {QStringLiteral("books:BTC-USDT")}));
     const StreamId b =
-        engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), {QStringLiteral("books:BTC-USDT")}));
+        engine.addStream(venueStream(QStringLiteral("okx-b"), "okx", okxB.url(), {QStringLiteral("books:BTC-USDT")}));
     const StreamId y = engine.addStream(
-        stream(QStringLiteral("bybit"), "bybit", bybit.url(), {QStringLiteral("orderbook.50:BTCUSDT")}));
+        venueStream(QStringLiteral("bybit"), "bybit", bybit.url(), {QStringLiteral("orderbook.50:BTCUSDT")}));
 
     AlertService service;
     QTimer evaluate;
@@ -190,12 +191,13 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
     bybit.setTradePrice(bybitName, 50000.5);
 
     Engine engine;
-    const StreamId a = engine.addStream(stream(QStringLiteral("okx-a"), "okx", okxA.url(),
-                                               {QStringLiteral("books:BTC-USDT"), QStringLiteral("trades:BTC-USDT")}));
+    const StreamId a =
+        engine.addStream(venueStream(QStringLiteral("okx-a"), "okx", okxA.url(),
+                                     {QStringLiteral("books:BTC-USDT"), QStringLiteral("trades:BTC-USDT")}));
     const StreamId b =
-        engine.addStream(stream(QStringLiteral("okx-b"), "okx", okxB.url(), {QStringLiteral("books:BTC-USDT")}));
+        engine.addStream(venueStream(QStringLiteral("okx-b"), "okx", okxB.url(), {QStringLiteral("books:BTC-USDT")}));
     StreamConfig tradesConfig =
-        stream(QStringLiteral("bybit-trades"), "bybit", bybit.url(), {QStringLiteral("publicTrade:BTCUSDT")});
+        venueStream(QStringLiteral("bybit-trades"), "bybit", bybit.url(), {QStringLiteral("publicTrade:BTCUSDT")});
     const StreamId y = engine.addStream(tradesConfig);
 
     AlertService service;
@@ -267,5 +269,5 @@ void TestCrossVenueLoopback::aTradesStreamMovesAway()
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(y).lastTrades.isEmpty(), scaledMs(10000));
 }
 
-QTEST_GUILESS_MAIN(TestCrossVenueLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCrossVenueLoopback)
 #include "tst_crossvenueloopback.moc"

@@ -7,7 +7,9 @@
 // syncs it from the new snapshot while the other book and the connection go on; the report's
 // books entry shows it all.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
+#include "BookTestSupport.h"
 #include "LoopbackVenue.h"
 
 #include "Engine.h"
@@ -129,7 +131,7 @@ private:
     LoopbackVenue m_venue; // last: it goes first
 };
 
-void fill(KrakenBookServer::Book &b, double mid)
+void fillKrakenBook(KrakenBookServer::Book &b, double mid)
 {
     for (int i = 1; i <= 12; ++i) {
         setLevel(b.bids, QString::number(mid - i * 0.5, 'f', 1),
@@ -137,14 +139,6 @@ void fill(KrakenBookServer::Book &b, double mid)
         setLevel(b.asks, QString::number(mid + i * 0.5, 'f', 1),
                  QStringLiteral("2.%1").arg(i, 8, 10, QLatin1Char('0')));
     }
-}
-
-BookStatus bookOf(const Engine &engine, StreamId id, const QString &instrument)
-{
-    for (const BookStatus &b : engine.snapshot(id).books)
-        if (b.instrument == instrument)
-            return b;
-    return {};
 }
 
 } // namespace
@@ -161,8 +155,8 @@ void TestKrakenBooksLoopback::checksumMismatchResubscribesOneBook()
     QVERIFY(venue.listen());
     const QString btc = QStringLiteral("BTC/USD");
     const QString eth = QStringLiteral("ETH/USD");
-    fill(venue.book(btc), 45000.0);
-    fill(venue.book(eth), 2000.0);
+    fillKrakenBook(venue.book(btc), 45000.0);
+    fillKrakenBook(venue.book(eth), 2000.0);
 
     Engine engine;
     StreamConfig c;
@@ -225,5 +219,5 @@ void TestKrakenBooksLoopback::checksumMismatchResubscribesOneBook()
     QVERIFY(entry.value(QStringLiteral("time_to_sync_ms")).toInt() >= 0);
 }
 
-QTEST_GUILESS_MAIN(TestKrakenBooksLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenBooksLoopback)
 #include "tst_krakenbooksloopback.moc"

@@ -2,7 +2,9 @@
 // the /metrics counters), `streamscope-replay --file` serving what it wrote, a recording
 // killed with -9 (readable up to its last flushed block, at most the last second lost), and a
 // full disk (a file-size limit in the child): a clear error, and the stream counts exactly.
+#include "../common/CaptureFiles.h"
 #include "../common/MetricsScrape.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "ReplayServerThread.h"
@@ -23,6 +25,8 @@
 #endif
 
 using namespace streamscope::replay;
+using streamscope::testing::messagesOf;
+using streamscope::testing::onlyFile;
 using streamscope::testing::scaledMs;
 using streamscope::testing::scrapeMetrics;
 using streamscope::testing::timeFactor;
@@ -35,21 +39,6 @@ QJsonObject readJson(const QString &path)
     if (!f.open(QIODevice::ReadOnly))
         return {};
     return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-QString onlyFile(const QString &dir)
-{
-    const QStringList files = QDir(dir).entryList(QDir::Files);
-    return files.size() == 1 ? QDir(dir).filePath(files[0]) : QString();
-}
-
-QList<QByteArray> messagesOf(const CaptureFile &f)
-{
-    QList<QByteArray> out;
-    for (const auto &e : f.entries())
-        if (e.kind != CaptureFile::Kind::Event)
-            out << e.payload;
-    return out;
 }
 
 QString seconds(int s)
@@ -267,5 +256,5 @@ private:
     QString m_firstCapture;
 };
 
-QTEST_GUILESS_MAIN(TestCaptureCli)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureCli)
 #include "tst_capturecli.moc"

@@ -1,6 +1,7 @@
 // A recording that cannot write: a folder the user may not write to, and a capture file
 // deleted while it is written. Each is a clear error on the stream's record status, counted;
 // the stream itself keeps running and counting exactly.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "../common/Unprivileged.h"
 #include "CaptureFile.h"
@@ -111,5 +112,5 @@ private:
     quint16 m_port = 0;
 };
 
-QTEST_GUILESS_MAIN(TestCaptureFaults)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureFaults)
 #include "tst_capturefaults.moc"

@@ -1,5 +1,6 @@
 // The capture format without a network: time stamps, the three kinds of line, the hand-off
 // ring, and a recorder's files (compressed or plain, rotated by size and by age) read back.
+#include "../common/TestRegistry.h"
 #include "CaptureFile.h"
 #include "capture/CaptureFormat.h"
 #include "capture/CaptureRecorder.h"
@@ -328,5 +329,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaptureFormat)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureFormat)
 #include "tst_captureformat.moc"

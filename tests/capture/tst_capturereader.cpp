@@ -1,6 +1,7 @@
 // The capture reader shared by the replay server and File → Open capture (engine/model/
 // CaptureReader): line by line from zstd or plain files, with bounded memory, a file cut short
 // and malformed lines; and the capture analysis built on it (engine/api/CaptureAnalysis).
+#include "../common/TestRegistry.h"
 #include "CaptureAnalysis.h"
 #include "CaptureReader.h"
 
@@ -236,5 +237,5 @@ void tst_CaptureReader::analysisBoundsAHostileFile()
     QCOMPARE(a.messagesLeftOut, quint64(1));
 }
 
-QTEST_GUILESS_MAIN(tst_CaptureReader)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_CaptureReader)
 #include "tst_capturereader.moc"

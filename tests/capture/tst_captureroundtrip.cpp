@@ -2,6 +2,8 @@
 // possible (CaptureServer, what `streamscope-replay --file --speed max` runs), record the
 // replay: both captures hold the same messages in the same order, byte for byte, and the same
 // events, the recorded disconnect included. For a websocket and a Betfair-style line stream.
+#include "../common/CaptureFiles.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "BuiltinCertificate.h"
 #include "CaptureFile.h"
@@ -18,6 +20,8 @@
 
 using namespace streamscope;
 using namespace streamscope::replay;
+using streamscope::testing::messagesOf;
+using streamscope::testing::onlyFile;
 using streamscope::testing::timeFactor;
 
 namespace {
@@ -33,21 +37,6 @@ StreamConfig recordingStream(const QString &url, const QString &dir, Venue venue
     c.stallTimeoutMs = 60000;
     c.record.dir = dir;
     return c;
-}
-
-QString onlyFile(const QString &dir)
-{
-    const QStringList files = QDir(dir).entryList(QDir::Files);
-    return files.size() == 1 ? QDir(dir).filePath(files[0]) : QString();
-}
-
-QList<QByteArray> messagesOf(const CaptureFile &f)
-{
-    QList<QByteArray> out;
-    for (const auto &e : f.entries())
-        if (e.kind != CaptureFile::Kind::Event)
-            out << e.payload;
-    return out;
 }
 
 // Event names, and for "closed" the code: what a replay must reproduce.
@@ -202,5 +191,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaptureRoundTrip)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureRoundTrip)
 #include "tst_captureroundtrip.moc"

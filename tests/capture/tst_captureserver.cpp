@@ -3,6 +3,7 @@
 // and the next connection going on after it, binary frames, and --loop; what the reading
 // finds wrong reported once; a client that stops reading left behind while another is served,
 // with the capture's window bounded.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "CaptureServer.h"
@@ -21,7 +22,7 @@ namespace {
 
 // A capture with three messages 300 ms apart, a close (1001 "bye"), then two more messages
 // (one a binary frame, one text holding CR LF).
-QByteArray capture()
+QByteArray captureWithAClose()
 {
     return QByteArray(
         "2026-11-30T10:00:00.000000Z#{\"event\":\"capture\",\"venue\":\"generic\",\"url\":\"ws://x/\"}\n"
@@ -86,7 +87,7 @@ private slots:
         CaptureServer::Options options;
         options.speed = speed;
         CaptureServer server(options);
-        QVERIFY2(server.open(writeFile(m_dir, capture())), qPrintable(server.errorString()));
+        QVERIFY2(server.open(writeFile(m_dir, captureWithAClose())), qPrintable(server.errorString()));
         QVERIFY(server.listen());
         Client first(server.port());
         QSignalSpy closed(&first.socket, &QWebSocket::disconnected);
@@ -233,5 +234,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_GUILESS_MAIN(TestCaptureServer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureServer)
 #include "tst_captureserver.moc"

@@ -1,5 +1,6 @@
 // The workspace's "record" objects (docs/capture.md): top level for every stream, per stream
 // over it; every key checked like the rest of the file; saved and loaded back unchanged.
+#include "../common/TestRegistry.h"
 #include "Workspace.h"
 
 #include <QtCore/QTemporaryDir>
@@ -116,5 +117,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCaptureWorkspace)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCaptureWorkspace)
 #include "tst_captureworkspace.moc"

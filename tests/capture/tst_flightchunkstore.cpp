@@ -1,6 +1,7 @@
 // The flight recorder's history without a network: one stream's chunks leave by age, and the
 // memory cap over all streams evicts the oldest chunk of any stream first, counting what left
 // for each reason (docs/capture.md, "Flight recorder").
+#include "../common/TestRegistry.h"
 #include "capture/FlightBudget.h"
 #include "capture/FlightChunkStore.h"
 
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFlightChunkStore)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFlightChunkStore)
 #include "tst_flightchunkstore.moc"

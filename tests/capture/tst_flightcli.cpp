@@ -3,6 +3,7 @@
 // it, the file decompresses with zstd and holds the stream's messages, and streamscope-replay
 // serves it. Without --headless the flag is refused.
 #include "../common/MetricsScrape.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureFile.h"
 #include "ReplayServerThread.h"
@@ -142,5 +143,5 @@ private:
     ReplayServerThread m_replay;
 };
 
-QTEST_GUILESS_MAIN(TestFlightCli)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFlightCli)
 #include "tst_flightcli.moc"

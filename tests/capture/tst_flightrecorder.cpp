@@ -2,6 +2,7 @@
 // recorder"): a save holds exactly the messages a recording to disk of the same stream holds,
 // while the stream runs on; an alert that fires saves the file and names it; the memory cap
 // holds under a firehose, what it evicted is counted, and the stream's own counts stay exact.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "AlertService.h"
 #include "CaptureFile.h"
@@ -26,7 +27,7 @@ using streamscope::testing::timeFactor;
 
 namespace {
 
-StreamConfig stream(const QString &name, quint16 port, const QString &pathAndQuery)
+StreamConfig flightStream(const QString &name, quint16 port, const QString &pathAndQuery)
 {
     StreamConfig c;
     c.name = name;
@@ -45,7 +46,7 @@ FlightConfig flight(const QString &dir, int memoryMb = 64)
     return f;
 }
 
-QVector<CaptureFile::Entry> messagesOf(const CaptureFile &f)
+QVector<CaptureFile::Entry> messageEntriesOf(const CaptureFile &f)
 {
     QVector<CaptureFile::Entry> out;
     for (const CaptureFile::Entry &e : f.entries())
@@ -54,7 +55,8 @@ QVector<CaptureFile::Entry> messagesOf(const CaptureFile &f)
     return out;
 }
 
-QStringList eventsOf(const CaptureFile &f)
+// The names of the events recorded from the stream (the capture line's own left out).
+QStringList streamEventsOf(const CaptureFile &f)
 {
     QStringList out;
     for (const CaptureFile::Entry &e : f.entries())
@@ -102,7 +104,7 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.filePath(QStringLiteral("flight"))));
-        StreamConfig c = stream(QStringLiteral("both"), m_port, QStringLiteral("small_aggtrade?count=3000"));
+        StreamConfig c = flightStream(QStringLiteral("both"), m_port, QStringLiteral("small_aggtrade?count=3000"));
         c.record.dir = dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(c);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).record.messages, quint64(3000), scaledMs(20000));
@@ -139,9 +141,9 @@ private slots:
         CaptureFile recorded;
         QVERIFY2(recorded.load(engine.snapshot(id).record.file), qPrintable(recorded.errorString()));
         QString why;
-        QVERIFY2(sameMessages(messagesOf(saved), messagesOf(recorded), &why), qPrintable(why));
-        QCOMPARE(eventsOf(saved), eventsOf(recorded));
-        QVERIFY(eventsOf(saved).contains(QStringLiteral("connected")));
+        QVERIFY2(sameMessages(messageEntriesOf(saved), messageEntriesOf(recorded), &why), qPrintable(why));
+        QCOMPARE(streamEventsOf(saved), streamEventsOf(recorded));
+        QVERIFY(streamEventsOf(saved).contains(QStringLiteral("connected")));
     }
 
     // A save while messages flow: the stream is not disturbed, each save is a new file.
@@ -150,8 +152,8 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        const StreamId id =
-            engine.addStream(stream(QStringLiteral("live"), m_port, QStringLiteral("small_aggtrade?rate=2000&loop=1")));
+        const StreamId id = engine.addStream(
+            flightStream(QStringLiteral("live"), m_port, QStringLiteral("small_aggtrade?rate=2000&loop=1")));
         QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).messages > 1000, scaledMs(20000));
         const QString first = engine.saveFlightRecording(id);
         const QString second = engine.saveFlightRecording(id);
@@ -164,7 +166,7 @@ private slots:
         for (const QString &path : {first, second}) {
             CaptureFile f;
             QVERIFY2(f.load(path), qPrintable(f.errorString()));
-            const QVector<CaptureFile::Entry> messages = messagesOf(f);
+            const QVector<CaptureFile::Entry> messages = messageEntriesOf(f);
             QVERIFY(messages.size() > 1000);
             QVERIFY(quint64(messages.size()) <= atSave);
             for (qsizetype i = 1; i < messages.size(); ++i)
@@ -184,7 +186,7 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        StreamConfig c = stream(QStringLiteral("edited"), m_port, QStringLiteral("small_aggtrade?count=1000"));
+        StreamConfig c = flightStream(QStringLiteral("edited"), m_port, QStringLiteral("small_aggtrade?count=1000"));
         const StreamId id = engine.addStream(c);
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.messagesHeld, quint64(1000), scaledMs(20000));
         c.stallTimeoutMs = 30000; // not in the header: the reconnection's messages join the history
@@ -199,7 +201,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
         CaptureFile saved;
         QVERIFY2(saved.load(path), qPrintable(saved.errorString()));
-        QCOMPARE(messagesOf(saved).size(), qsizetype(1000));
+        QCOMPARE(messageEntriesOf(saved).size(), qsizetype(1000));
         const QJsonObject header = QJsonDocument::fromJson(saved.entries().first().payload).object();
         QCOMPARE(header.value(QStringLiteral("latency_field")).toString(), QStringLiteral("/E"));
         QCOMPARE(header.value(QStringLiteral("latency_unit")).toString(), QStringLiteral("ms"));
@@ -212,10 +214,10 @@ private slots:
         QTemporaryDir dir;
         Engine engine(Engine::Options{1});
         engine.setFlightRecorder(flight(dir.path()));
-        const StreamId slash =
-            engine.addStream(stream(QStringLiteral("BTC/USDT"), m_port, QStringLiteral("small_aggtrade?count=100")));
-        const StreamId space =
-            engine.addStream(stream(QStringLiteral("BTC USDT"), m_port, QStringLiteral("small_aggtrade?count=200")));
+        const StreamId slash = engine.addStream(
+            flightStream(QStringLiteral("BTC/USDT"), m_port, QStringLiteral("small_aggtrade?count=100")));
+        const StreamId space = engine.addStream(
+            flightStream(QStringLiteral("BTC USDT"), m_port, QStringLiteral("small_aggtrade?count=200")));
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(slash).flight.messagesHeld, quint64(100), scaledMs(20000));
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(space).flight.messagesHeld, quint64(200), scaledMs(20000));
         const QString first = engine.saveFlightRecording(slash);
@@ -227,10 +229,10 @@ private slots:
         QCOMPARE(engine.snapshot(slash).flight.saveErrors + engine.snapshot(space).flight.saveErrors, quint64(0));
         CaptureFile a;
         QVERIFY2(a.load(first), qPrintable(a.errorString()));
-        QCOMPARE(messagesOf(a).size(), qsizetype(100));
+        QCOMPARE(messageEntriesOf(a).size(), qsizetype(100));
         CaptureFile b;
         QVERIFY2(b.load(second), qPrintable(b.errorString()));
-        QCOMPARE(messagesOf(b).size(), qsizetype(200));
+        QCOMPARE(messageEntriesOf(b).size(), qsizetype(200));
         QCOMPARE(QDir(dir.path()).entryList({QStringLiteral("*.part")}, QDir::Files), QStringList());
     }
 
@@ -258,7 +260,7 @@ private slots:
         QStringList lines;
         connect(&service, &alerts::AlertService::message, this, [&lines](const QString &l) { lines << l; });
 
-        StreamConfig c = stream(QStringLiteral("quiet"), m_port, QStringLiteral("small_aggtrade?count=500"));
+        StreamConfig c = flightStream(QStringLiteral("quiet"), m_port, QStringLiteral("small_aggtrade?count=500"));
         c.record.dir = dir.filePath(QStringLiteral("record"));
         const StreamId id = engine.addStream(c);
         QElapsedTimer steady;
@@ -284,9 +286,9 @@ private slots:
         CaptureFile recorded;
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).record.messages, quint64(500), scaledMs(10000));
         QVERIFY2(recorded.load(engine.snapshot(id).record.file), qPrintable(recorded.errorString()));
-        QCOMPARE(messagesOf(saved).size(), 500);
+        QCOMPARE(messageEntriesOf(saved).size(), 500);
         QString why;
-        QVERIFY2(sameMessages(messagesOf(saved), messagesOf(recorded), &why), qPrintable(why));
+        QVERIFY2(sameMessages(messageEntriesOf(saved), messageEntriesOf(recorded), &why), qPrintable(why));
 
         // The report counts the save.
         const QJsonObject report = app::buildReport(engine.snapshot(), 1.0);
@@ -312,7 +314,7 @@ private slots:
         FlightConfig f = flight(dir.path());
         f.alertSaveEveryS = 60;
         const StreamId id =
-            engine.addStream(stream(QStringLiteral("flappy"), m_port, QStringLiteral("small_aggtrade?count=10")));
+            engine.addStream(flightStream(QStringLiteral("flappy"), m_port, QStringLiteral("small_aggtrade?count=10")));
         alerts::FlightAlertSaver saver(&engine);
         QVERIFY(saver.saveForAlert(id, 0).isEmpty()); // the flight recorder is off
         engine.setFlightRecorder(f);
@@ -346,7 +348,7 @@ private slots:
         // Under a sanitizer, 1,000 (9 MB, still nine times the cap): every figure checked below
         // stays the same, in a fifth of the time.
         const quint64 kCount = timeFactor() > 1 ? 1000 : 5000;
-        const StreamId id = engine.addStream(stream(
+        const StreamId id = engine.addStream(flightStream(
             QStringLiteral("firehose"), port, QStringLiteral("xlarge_depth_diff?count=%1%2").arg(kCount).arg(pace)));
         constexpr quint64 kCap = 1024 * 1024;
         quint64 peak = 0;
@@ -378,7 +380,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).flight.savedFiles, quint64(1), scaledMs(10000));
         CaptureFile saved;
         QVERIFY2(saved.load(path), qPrintable(saved.errorString()));
-        QCOMPARE(quint64(messagesOf(saved).size()), s.flight.messagesHeld);
+        QCOMPARE(quint64(messageEntriesOf(saved).size()), s.flight.messagesHeld);
         QVERIFY(QFileInfo(path).size() <= qint64(kCap) + 4096);
     }
 
@@ -426,5 +428,5 @@ private:
     quint16 m_port = 0;
 };
 
-QTEST_GUILESS_MAIN(TestFlightRecorder)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFlightRecorder)
 #include "tst_flightrecorder.moc"

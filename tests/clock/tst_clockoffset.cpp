@@ -6,6 +6,7 @@
 // latency floor is the source.
 
 #include "../common/ClockOffsetCheck.h"
+#include "../common/TestRegistry.h"
 #include "../integration/IntegrationSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -391,5 +392,5 @@ void TestClockOffset::garbageServerTimeIsCounted()
     QVERIFY2(s.clock.serverTimeError.startsWith(error), qPrintable(s.clock.serverTimeError));
 }
 
-QTEST_GUILESS_MAIN(TestClockOffset)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestClockOffset)
 #include "tst_clockoffset.moc"

@@ -1,6 +1,7 @@
 // The clock's figures in the report and in /metrics: the names the checks rely on
 // (docs/clock.md), null where nothing is known, and the host clock's state as the kernel has it.
 
+#include "../common/TestRegistry.h"
 #include "ClockReport.h"
 #include "Report.h"
 #include "Workspace.h"
@@ -235,5 +236,5 @@ void TestClockReport::binanceServerTimeUrl()
     QCOMPARE(venue.serverTimeUrl().toString(), serverTime);
 }
 
-QTEST_GUILESS_MAIN(TestClockReport)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestClockReport)
 #include "tst_clockreport.moc"

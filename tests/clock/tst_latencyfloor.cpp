@@ -1,6 +1,7 @@
 // The latency floor's sliding window (one compare per message, rotated on the tick) and the
 // clock tracker's choice of offset and explanation without a server time.
 
+#include "../common/TestRegistry.h"
 #include "session/ClockTracker.h"
 #include "session/LatencyFloor.h"
 #include "stats/ClockShared.h"
@@ -109,5 +110,5 @@ void TestLatencyFloor::positiveFloorCorrectsNothing()
     QVERIFY(e.note.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestLatencyFloor)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLatencyFloor)
 #include "tst_latencyfloor.moc"

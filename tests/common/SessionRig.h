@@ -6,6 +6,7 @@
 //
 // Thread contract: everything on the test's thread, which stands for the session's worker.
 
+#include "EventLog.h"
 #include "model/StreamSnapshot.h"
 #include "protocol/MessageDecoder.h"
 #include "session/Clock.h"
@@ -77,17 +78,6 @@ public:
     bool aborted = false;
     int pings = 0;
     QStringList sent;
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    int count(EventKind kind) const
-    {
-        return int(
-            std::count_if(events.begin(), events.end(), [kind](const StreamEvent &e) { return e.kind == kind; }));
-    }
-    QVector<StreamEvent> events;
 };
 
 // One session with its fakes. The session is not started: the test calls start().

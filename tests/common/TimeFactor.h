@@ -7,6 +7,8 @@
 
 #include <QtCore/QtGlobal>
 
+#include <algorithm>
+
 namespace streamscope::testing {
 
 inline int timeFactor()
@@ -20,6 +22,16 @@ inline int timeFactor()
 inline int scaledMs(int ms)
 {
     return ms * timeFactor();
+}
+
+// "At once" is what the counts prove: nothing is counted from the moment the stop is asked,
+// even in the middle of a firehose's read. The time bound catches a stop that waits for
+// something (a timeout, a handshake): a second, as a user sees it, or ten round trips to the
+// worker measured just before, whichever is more, so that a machine many times oversubscribed,
+// where a round trip itself takes long, still passes.
+inline int stopActsAtOnceMs(qint64 roundTripMs)
+{
+    return scaledMs(int(std::max<qint64>(1000, 10 * roundTripMs)));
 }
 
 } // namespace streamscope::testing

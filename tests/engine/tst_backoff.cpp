@@ -1,5 +1,6 @@
 // Reconnect backoff: exponential ceiling with full jitter, capped, reset.
 
+#include "../common/TestRegistry.h"
 #include "session/Backoff.h"
 
 #include <QtTest/QtTest>
@@ -52,5 +53,5 @@ void TestBackoff::jitterSpreadsDelays()
     QVERIFY(seen.size() > 40); // full jitter, not a fixed schedule
 }
 
-QTEST_GUILESS_MAIN(TestBackoff)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBackoff)
 #include "tst_backoff.moc"

@@ -4,6 +4,7 @@
 // on fake transports and times given by the test.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/ConnectAdmission.h"
 #include "session/ConnectionGroup.h"
@@ -187,5 +188,5 @@ void TestConnectAdmission::attemptsUnderWayAreBounded()
     QCOMPARE(pacer->handshakesInFlight(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestConnectAdmission)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectAdmission)
 #include "tst_connectadmission.moc"

@@ -4,6 +4,7 @@
 // and which gives them up, and what the group reports over several shards.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/ConnectionGroup.h"
 
@@ -16,7 +17,7 @@ using namespace streamscope::testing;
 
 namespace {
 
-StreamConfig binanceConfig()
+StreamConfig binanceConfigWithSecrets()
 {
     StreamConfig c;
     c.name = QStringLiteral("group");
@@ -50,7 +51,7 @@ struct Fixture {
     Link &add(int shard, bool rollover = false, const QStringList &streams = {}, bool active = false)
     {
         auto link = std::make_unique<Link>(nullptr, group.nextId(), shard, rollover);
-        link->config = binanceConfig();
+        link->config = binanceConfigWithSecrets();
         link->streams = streams;
         link->active = active;
         link->connectedWallMs = active ? 1'780'000'000'000 + shard : 0;
@@ -192,7 +193,7 @@ void TestConnectionGroup::retireFromInsideTheTransportsOwnSignal()
         urlAfterRetire = link.config.url.toString(); // the link outlives the retire
     });
     transport->drop(1006, QStringLiteral("gone"));
-    QCOMPARE(urlAfterRetire, binanceConfig().url.toString());
+    QCOMPARE(urlAfterRetire, binanceConfigWithSecrets().url.toString());
     QVERIFY(transport && transport->aborted);
     QVERIFY(outboxTimer);
     QVERIFY(f.group.empty());
@@ -395,5 +396,5 @@ void TestConnectionGroup::countsOverSeveralShards()
     QCOMPARE(f.group.nextShard(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestConnectionGroup)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectionGroup)
 #include "tst_connectiongroup.moc"

@@ -2,6 +2,7 @@
 // tenth longer than the venue's), whoever asks and from however many threads; venues are paced
 // apart; a slot given back is the venue's again; an unpaced venue never waits. No network.
 
+#include "../common/TestRegistry.h"
 #include "session/ConnectionPacer.h"
 
 #include <QtTest/QtTest>
@@ -165,5 +166,5 @@ void TestConnectionPacer::threadsShareOneLimit()
             <= qint64(kThreads * kEach / 3) * ConnectionPacer::windowMs(kThreeASecond) + kEach * 10);
 }
 
-QTEST_GUILESS_MAIN(TestConnectionPacer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectionPacer)
 #include "tst_connectionpacer.moc"

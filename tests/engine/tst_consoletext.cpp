@@ -1,6 +1,7 @@
 // ConsoleText, the only text the console writers (console::out/err) take: made by escaping
 // alone, one line each; and the proof, at compile time, that a raw string reaches no console.
 
+#include "../common/TestRegistry.h"
 #include "Console.h"
 #include "ConsoleText.h"
 
@@ -74,5 +75,5 @@ void TestConsoleText::linesAreEscapedEachOnItsOwn()
     QCOMPARE(lines[2].text(), QString());
 }
 
-QTEST_GUILESS_MAIN(TestConsoleText)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConsoleText)
 #include "tst_consoletext.moc"

@@ -5,6 +5,7 @@
 // matched to its result, and what the facade answers for a stream it does not know.
 
 #include "../common/LoopbackWsServer.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "Engine.h"
 
@@ -15,16 +16,6 @@ using namespace streamscope;
 using namespace streamscope::testing;
 
 namespace {
-
-// "At once" is what the counts prove: nothing is counted from the moment the stop is asked,
-// even in the middle of a firehose's read. The time bound catches a stop that waits for
-// something (a timeout, a handshake): a second, as a user sees it, or ten round trips to the
-// worker measured just before, whichever is more, so that a machine many times oversubscribed,
-// where a round trip itself takes long, still passes.
-int stopActsAtOnceMs(qint64 roundTripMs)
-{
-    return scaledMs(int(std::max<qint64>(1000, 10 * roundTripMs)));
-}
 
 StreamConfig feedStream(const LoopbackWsServer &server, const QString &path)
 {
@@ -513,5 +504,5 @@ void TestEngine::unknownStreamIsRefused()
     QVERIFY(engine.streamIds().isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestEngine)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestEngine)
 #include "tst_engine.moc"

@@ -5,6 +5,7 @@
 // drives the sessions' watchdogs; removal and shutdown close the connections.
 
 #include "../common/LoopbackWsServer.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "core/EngineWorker.h"
 #include "core/ThreadHandOff.h"
@@ -23,16 +24,6 @@ using namespace streamscope;
 using namespace streamscope::testing;
 
 namespace {
-
-// "At once" is what the counts prove: nothing is counted from the moment the stop is asked,
-// even in the middle of a firehose's read. The time bound catches a stop that waits for
-// something (a timeout, a handshake): a second, as a user sees it, or ten round trips to the
-// worker measured just before, whichever is more, so that a machine many times oversubscribed,
-// where a round trip itself takes long, still passes.
-int stopActsAtOnceMs(qint64 roundTripMs)
-{
-    return scaledMs(int(std::max<qint64>(1000, 10 * roundTripMs)));
-}
 
 // The worker on its own thread, started and shut down as the Engine does it. Records every
 // event it publishes with the thread it came from.
@@ -431,5 +422,5 @@ void TestEngineWorker::shutdownClosesEverySession()
     QCOMPARE(server.accepted(QStringLiteral("/ws/a")) + server.accepted(QStringLiteral("/ws/b")), 2);
 }
 
-QTEST_GUILESS_MAIN(TestEngineWorker)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestEngineWorker)
 #include "tst_engineworker.moc"

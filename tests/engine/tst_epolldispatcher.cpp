@@ -1,6 +1,7 @@
 // EpollEventDispatcher: the worker threads' event loop. Timers, socket notifiers on a
 // socketpair, posted events and quit from another thread, each on a thread that runs it.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "EpollEventDispatcher.h"
 #include "core/ThreadHandOff.h"
@@ -434,5 +435,5 @@ void tst_EpollDispatcher::postedEventsAndQuitFromAnotherThread()
     QCOMPARE(seen, expected);
 }
 
-QTEST_GUILESS_MAIN(tst_EpollDispatcher)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_EpollDispatcher)
 #include "tst_epolldispatcher.moc"

@@ -1,5 +1,6 @@
 // HeadScanner: classification of venue messages from their first 256 bytes.
 
+#include "../common/TestRegistry.h"
 #include "protocol/DecodeSpec.h"
 #include "protocol/HeadScanner.h"
 #include "venues/VenueRegistry.h"
@@ -15,7 +16,7 @@ namespace {
 
 // The generic venue's head spec: it knows the shapes of every venue StreamScope started with
 // (Binance's responses and envelope, Betfair's op messages).
-const HeadSpec &generic()
+const HeadSpec &genericHead()
 {
     return streamscope::VenueRegistry::entryOf(streamscope::Venue::Generic).decodeSpec().head;
 }
@@ -196,7 +197,7 @@ void tst_HeadScanner::classify()
     QFETCH(QByteArray, id);
     QFETCH(bool, idIsString);
 
-    const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), generic());
+    const HeadInfo info = HeadScanner::scan(message.constData(), message.size(), genericHead());
     QCOMPARE(kindName(info.kind), kind);
     QCOMPARE(QByteArray(info.id.data(), qsizetype(info.id.size())), id);
     QCOMPARE(info.idIsString, idIsString);
@@ -211,16 +212,16 @@ void tst_HeadScanner::onlyTheHeadIsRead()
     // Bytes past the head are never touched: a buffer of 256 valid bytes followed by bytes the
     // scanner must not need gives the same answer as the 256 bytes alone.
     QByteArray message = longDepthPrefix() + ",\"result\":null,\"id\":1}";
-    const HeadInfo whole = HeadScanner::scan(message.constData(), message.size(), generic());
-    const HeadInfo head = HeadScanner::scan(message.constData(), HeadScanner::kHeadBytes, generic());
+    const HeadInfo whole = HeadScanner::scan(message.constData(), message.size(), genericHead());
+    const HeadInfo head = HeadScanner::scan(message.constData(), HeadScanner::kHeadBytes, genericHead());
     QCOMPARE(kindName(whole.kind), QByteArray("Data"));
     QCOMPARE(kindName(head.kind), QByteArray("Data"));
 
     const QByteArray result = "{\"result\":null,\"id\":1}";
-    const HeadInfo shortScan = HeadScanner::scan(result.constData(), result.size(), generic());
+    const HeadInfo shortScan = HeadScanner::scan(result.constData(), result.size(), genericHead());
     QCOMPARE(kindName(shortScan.kind), QByteArray("Result"));
     QCOMPARE(QByteArray(shortScan.id.data(), qsizetype(shortScan.id.size())), QByteArray("1"));
-    QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0, generic()).kind), QByteArray("Data"));
+    QCOMPARE(kindName(HeadScanner::scan(result.constData(), 0, genericHead()).kind), QByteArray("Data"));
 }
 
 void tst_HeadScanner::keyFoundAtEveryOffset()
@@ -233,11 +234,11 @@ void tst_HeadScanner::keyFoundAtEveryOffset()
         const QByteArray delta = "{\"op\":\"mcm\"," + filler + "\"ct\":\"RESUB_DELTA\"}";
         const QByteArray expected =
             heartbeat.indexOf("\"ct\":\"HEARTBEAT\"") + 16 <= HeadScanner::kHeadBytes ? "Heartbeat" : "Data";
-        QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size(), generic()).kind), expected);
-        QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size(), generic()).kind), QByteArray("Data"));
+        QCOMPARE(kindName(HeadScanner::scan(heartbeat.constData(), heartbeat.size(), genericHead()).kind), expected);
+        QCOMPARE(kindName(HeadScanner::scan(delta.constData(), delta.size(), genericHead()).kind), QByteArray("Data"));
         // The message ends exactly after the value: the key is at the very end of the head.
         const QByteArray shortHead = heartbeat.left(heartbeat.indexOf("HEARTBEAT") + 10);
-        QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size(), generic()).kind), expected);
+        QCOMPARE(kindName(HeadScanner::scan(shortHead.constData(), shortHead.size(), genericHead()).kind), expected);
     }
 }
 
@@ -248,15 +249,15 @@ void tst_HeadScanner::heartbeatsLeftToTheDecoder()
     const QByteArray delta = R"({"op":"mcm","id":2,"clk":"AEYA","pt":1449855401068,"mc":[]})";
     const QByteArray status = R"({"op":"status","id":1,"statusCode":"SUCCESS"})";
     using H = HeadScanner::Heartbeats;
-    const HeadInfo found = HeadScanner::scan(heartbeat.constData(), heartbeat.size(), generic(), H::Find);
+    const HeadInfo found = HeadScanner::scan(heartbeat.constData(), heartbeat.size(), genericHead(), H::Find);
     QCOMPARE(kindName(found.kind), QByteArray("Heartbeat"));
     QVERIFY(found.heartbeatCandidate);
     for (const QByteArray &m : {heartbeat, delta}) {
-        const HeadInfo left = HeadScanner::scan(m.constData(), m.size(), generic(), H::LeaveToDecoder);
+        const HeadInfo left = HeadScanner::scan(m.constData(), m.size(), genericHead(), H::LeaveToDecoder);
         QCOMPARE(kindName(left.kind), QByteArray("Data"));
         QVERIFY(left.heartbeatCandidate);
     }
-    const HeadInfo other = HeadScanner::scan(status.constData(), status.size(), generic(), H::LeaveToDecoder);
+    const HeadInfo other = HeadScanner::scan(status.constData(), status.size(), genericHead(), H::LeaveToDecoder);
     QCOMPARE(kindName(other.kind), QByteArray("Result"));
     QVERIFY(!other.heartbeatCandidate);
 }
@@ -347,5 +348,5 @@ void tst_HeadScanner::keyedKinds()
     QCOMPARE(kindName(HeadScanner::scan(message.constData(), message.size(), spec).kind), kind);
 }
 
-QTEST_GUILESS_MAIN(tst_HeadScanner)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_HeadScanner)
 #include "tst_headscanner.moc"

@@ -3,6 +3,7 @@
 // checked on the opened file (a symbolic link to a device is a device); a file over the bound
 // is refused at the open, and one that grows past it while read stops there; a cancel and the
 // time bound stop the next read; rewind starts over.
+#include "../common/TestRegistry.h"
 #include "InputFile.h"
 
 #include <QtCore/QDir>
@@ -225,5 +226,5 @@ void TestInputFile::rewindStartsOver()
     QCOMPARE(file.read(3), QByteArray("abc"));
 }
 
-QTEST_GUILESS_MAIN(TestInputFile)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestInputFile)
 #include "tst_inputfile.moc"

@@ -3,6 +3,7 @@
 // cannot tell, and the workspace's "instrument_aliases" and "cross_venue" round-trip and name
 // their bad values.
 
+#include "../common/TestRegistry.h"
 #include "InstrumentSymbol.h"
 #include "Workspace.h"
 
@@ -217,5 +218,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestInstrumentSymbol)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestInstrumentSymbol)
 #include "tst_instrumentsymbol.moc"

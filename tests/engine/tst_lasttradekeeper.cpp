@@ -3,6 +3,7 @@
 // across venues"): one row per venue's trade message, its price exact; only wanted instruments,
 // only trade event types; the newest of a batch; a price that does not fit is not taken.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/ReceiveBuffer.h"
 #include "session/LastTradeKeeper.h"
@@ -14,14 +15,14 @@ using namespace streamscope;
 
 namespace {
 
-const DecodeSpec &specOf(const char *venue)
+const DecodeSpec &venueSpec(const char *venue)
 {
     return VenueRegistry::entryOf(Venue(venue)).decodeSpec();
 }
 
 // Decodes `message` as the router does (the symbol read) and hands it to `keeper`; returns the
 // keeper's prices after a tick.
-QVector<LastTrade> feed(LastTradeKeeper &keeper, const DecodeSpec &spec, const QByteArrayList &messages)
+QVector<LastTrade> feedKeeper(LastTradeKeeper &keeper, const DecodeSpec &spec, const QByteArrayList &messages)
 {
     ReceiveBuffer buffer;
     MessageDecoder decoder;
@@ -37,7 +38,7 @@ QVector<LastTrade> feed(LastTradeKeeper &keeper, const DecodeSpec &spec, const Q
     return keeper.prices();
 }
 
-QSet<QString> names(std::initializer_list<const char *> list)
+QSet<QString> nameSet(std::initializer_list<const char *> list)
 {
     QSet<QString> out;
     for (const char *n : list)
@@ -115,12 +116,12 @@ void TestLastTradeKeeper::eachVenuesTradePrice()
     QFETCH(QByteArray, message);
     QFETCH(QString, instrument);
     QFETCH(qint64, price);
-    const DecodeSpec &spec = specOf(venue.constData());
+    const DecodeSpec &spec = venueSpec(venue.constData());
     QVERIFY(spec.trades.reads());
     LastTradeKeeper keeper(spec.trades);
     const InstrumentAliases aliases(QMap<QString, QString>{{QStringLiteral("BTC"), QStringLiteral("BTC-USD")}});
     keeper.setWanted(QSet<QString>{InstrumentAliases().resolve(instrument), aliases.resolve(instrument)}, aliases);
-    const QVector<LastTrade> prices = feed(keeper, spec, {message});
+    const QVector<LastTrade> prices = feedKeeper(keeper, spec, {message});
     QCOMPARE(prices.size(), 1);
     QCOMPARE(prices[0].instrument, instrument);
     QCOMPARE(prices[0].price, price);
@@ -130,10 +131,10 @@ void TestLastTradeKeeper::eachVenuesTradePrice()
 
 void TestLastTradeKeeper::onlyWantedInstruments()
 {
-    const DecodeSpec &spec = specOf("okx");
+    const DecodeSpec &spec = venueSpec("okx");
     LastTradeKeeper keeper(spec.trades);
-    keeper.setWanted(names({"ETH-USDT"}), {});
-    const QVector<LastTrade> prices = feed(
+    keeper.setWanted(nameSet({"ETH-USDT"}), {});
+    const QVector<LastTrade> prices = feedKeeper(
         keeper, spec,
         {R"({"arg":{"channel":"trades","instId":"BTC-USDT"},"data":[{"instId":"BTC-USDT","px":"42000","ts":"1700000000000"}]})",
          R"({"arg":{"channel":"trades","instId":"ETH-USDT"},"data":[{"instId":"ETH-USDT","px":"2000.5","ts":"1700000000000"}]})"});
@@ -145,23 +146,23 @@ void TestLastTradeKeeper::onlyWantedInstruments()
 void TestLastTradeKeeper::onlyTradeMessages()
 {
     // A ticker carries a price under the same key: it is no trade.
-    const DecodeSpec &spec = specOf("binance");
+    const DecodeSpec &spec = venueSpec("binance");
     LastTradeKeeper keeper(spec.trades);
-    keeper.setWanted(names({"BTC-USDT"}), {});
+    keeper.setWanted(nameSet({"BTC-USDT"}), {});
     const QVector<LastTrade> prices =
-        feed(keeper, spec, {R"({"e":"24hrTicker","E":1700000000000,"s":"BTCUSDT","p":"-12.5","c":"37000.00"})"});
+        feedKeeper(keeper, spec, {R"({"e":"24hrTicker","E":1700000000000,"s":"BTCUSDT","p":"-12.5","c":"37000.00"})"});
     QVERIFY(prices.isEmpty());
 }
 
 void TestLastTradeKeeper::newestOfABatch()
 {
-    const DecodeSpec &spec = specOf("hyperliquid");
+    const DecodeSpec &spec = venueSpec("hyperliquid");
     LastTradeKeeper keeper(spec.trades);
-    keeper.setWanted(names({"BTC", "ETH"}), {});
-    const QVector<LastTrade> prices =
-        feed(keeper, spec,
-             {R"({"channel":"trades","data":[{"coin":"BTC","px":"100","time":1700000000000},)"
-              R"({"coin":"ETH","px":"10","time":1700000000000},{"coin":"BTC","px":"101","time":1700000000001}]})"});
+    keeper.setWanted(nameSet({"BTC", "ETH"}), {});
+    const QVector<LastTrade> prices = feedKeeper(
+        keeper, spec,
+        {R"({"channel":"trades","data":[{"coin":"BTC","px":"100","time":1700000000000},)"
+         R"({"coin":"ETH","px":"10","time":1700000000000},{"coin":"BTC","px":"101","time":1700000000001}]})"});
     QCOMPARE(prices.size(), 2);
     QCOMPARE(prices[0].instrument, QStringLiteral("BTC"));
     QCOMPARE(prices[0].price, qint64(101) * 100'000'000);
@@ -172,10 +173,10 @@ void TestLastTradeKeeper::newestOfABatch()
 
 void TestLastTradeKeeper::refusesPricesThatDoNotFit()
 {
-    const DecodeSpec &spec = specOf("bybit");
+    const DecodeSpec &spec = venueSpec("bybit");
     LastTradeKeeper keeper(spec.trades);
-    keeper.setWanted(names({"BTC-USDT"}), {});
-    const QVector<LastTrade> prices = feed(
+    keeper.setWanted(nameSet({"BTC-USDT"}), {});
+    const QVector<LastTrade> prices = feedKeeper(
         keeper, spec,
         {R"({"topic":"publicTrade.BTCUSDT","ts":1700000000000,"data":[{"s":"BTCUSDT","p":"16000.5"}]})",
          R"({"topic":"publicTrade.BTCUSDT","ts":1700000000001,"data":[{"s":"BTCUSDT","p":"-1"}]})",
@@ -189,13 +190,13 @@ void TestLastTradeKeeper::refusesPricesThatDoNotFit()
 
 void TestLastTradeKeeper::wantedSetChanges()
 {
-    const DecodeSpec &spec = specOf("kraken");
+    const DecodeSpec &spec = venueSpec("kraken");
     LastTradeKeeper keeper(spec.trades);
     const InstrumentAliases aliases(QMap<QString, QString>{{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")}});
-    keeper.setWanted(names({"BTC-USD"}), aliases);
+    keeper.setWanted(nameSet({"BTC-USD"}), aliases);
     const QByteArray trade = R"({"channel":"trade","type":"update","data":[{"symbol":"XBT/USD","price":27455.3}]})";
-    QCOMPARE(feed(keeper, spec, {trade}).size(), 1); // by its alias
-    keeper.setWanted(names({"ETH-USD"}), aliases);
+    QCOMPARE(feedKeeper(keeper, spec, {trade}).size(), 1); // by its alias
+    keeper.setWanted(nameSet({"ETH-USD"}), aliases);
     QVERIFY(keeper.tick(2'000'000)); // published at once: the price went
     QVERIFY(keeper.prices().isEmpty());
     QVERIFY(keeper.wantsAny());
@@ -203,5 +204,5 @@ void TestLastTradeKeeper::wantedSetChanges()
     QVERIFY(!keeper.wantsAny());
 }
 
-QTEST_GUILESS_MAIN(TestLastTradeKeeper)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLastTradeKeeper)
 #include "tst_lasttradekeeper.moc"

@@ -1,6 +1,7 @@
 // LatencyHistogram and LatencySnapshot: bucket layout, percentiles, windows and merges;
 // RelaxedCounter, which the histogram counts with.
 
+#include "../common/TestRegistry.h"
 #include "stats/LatencyHistogram.h"
 #include "stats/RelaxedCounter.h"
 
@@ -396,5 +397,5 @@ void tst_LatencyHistogram::relaxedCounter()
     QCOMPARE(last.load(), std::int64_t(-42));
 }
 
-QTEST_GUILESS_MAIN(tst_LatencyHistogram)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_LatencyHistogram)
 #include "tst_latencyhistogram.moc"

@@ -1,6 +1,7 @@
 // LineFramer: CRLF framing of a byte stream whose read boundaries fall anywhere. Fed bytes
 // directly, no socket (as qtwebsockets' tst_dataprocessor feeds a QBuffer).
 
+#include "../common/TestRegistry.h"
 #include "transport/LineFramer.h"
 
 #include <QtTest/QtTest>
@@ -9,7 +10,7 @@ using streamscope::LineFramer;
 
 namespace {
 
-using Status = LineFramer::Status;
+using FramerStatus = LineFramer::Status;
 
 // What the framer hands over, copied out of its callback.
 struct Collector {
@@ -17,7 +18,7 @@ struct Collector {
     void operator()(const char *data, qsizetype len) { messages.append(QByteArray(data, len)); }
 };
 
-Status feed(LineFramer &framer, const QByteArray &bytes, Collector &out)
+FramerStatus feed(LineFramer &framer, const QByteArray &bytes, Collector &out)
 {
     return framer.feed(bytes.constData(), bytes.size(), [&out](const char *d, qsizetype n) { out(d, n); });
 }
@@ -142,7 +143,7 @@ void tst_LineFramer::feedReads()
     LineFramer framer;
     Collector out;
     for (qsizetype i = 0; i < reads.size(); ++i) {
-        QCOMPARE(feed(framer, reads.at(i), out), Status::Ok);
+        QCOMPARE(feed(framer, reads.at(i), out), FramerStatus::Ok);
         QCOMPARE(out.messages.size(), deliveredAfterRead.at(i));
     }
     QCOMPARE(out.messages, expected);
@@ -174,13 +175,13 @@ void tst_LineFramer::splitAtEveryPosition()
     for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
         LineFramer framer;
         Collector out;
-        QCOMPARE(feed(framer, stream.left(cut), out), Status::Ok);
+        QCOMPARE(feed(framer, stream.left(cut), out), FramerStatus::Ok);
         if (out.messages.size() != completeBefore(terminators, cut))
             QFAIL(qPrintable(QStringLiteral("cut at %1: %2 messages delivered after the first part, expected %3")
                                  .arg(cut)
                                  .arg(out.messages.size())
                                  .arg(completeBefore(terminators, cut))));
-        QCOMPARE(feed(framer, stream.mid(cut), out), Status::Ok);
+        QCOMPARE(feed(framer, stream.mid(cut), out), FramerStatus::Ok);
         if (out.messages != expected)
             QFAIL(qPrintable(QStringLiteral("cut at %1: messages differ").arg(cut)));
         QCOMPARE(framer.bufferedBytes(), qsizetype(0));
@@ -191,11 +192,11 @@ void tst_LineFramer::splitAtEveryPosition()
         for (qsizetype b = a; b <= stream.size(); ++b) {
             LineFramer framer;
             Collector out;
-            QCOMPARE(feed(framer, stream.left(a), out), Status::Ok);
-            QCOMPARE(feed(framer, stream.mid(a, b - a), out), Status::Ok);
+            QCOMPARE(feed(framer, stream.left(a), out), FramerStatus::Ok);
+            QCOMPARE(feed(framer, stream.mid(a, b - a), out), FramerStatus::Ok);
             if (out.messages.size() != completeBefore(terminators, b))
                 QFAIL(qPrintable(QStringLiteral("cuts at %1 and %2: held back").arg(a).arg(b)));
-            QCOMPARE(feed(framer, stream.mid(b), out), Status::Ok);
+            QCOMPARE(feed(framer, stream.mid(b), out), FramerStatus::Ok);
             if (out.messages != expected)
                 QFAIL(qPrintable(QStringLiteral("cuts at %1 and %2: messages differ").arg(a).arg(b)));
         }
@@ -205,7 +206,7 @@ void tst_LineFramer::splitAtEveryPosition()
     LineFramer framer;
     Collector out;
     for (qsizetype i = 0; i < stream.size(); ++i) {
-        QCOMPARE(feed(framer, stream.mid(i, 1), out), Status::Ok);
+        QCOMPARE(feed(framer, stream.mid(i, 1), out), FramerStatus::Ok);
         QCOMPARE(out.messages.size(), completeBefore(terminators, i + 1));
     }
     QCOMPARE(out.messages, expected);
@@ -256,13 +257,13 @@ void tst_LineFramer::oversized()
     LineFramer framer(limit);
     Collector out;
     for (qsizetype i = 0; i < reads.size(); ++i) {
-        const Status status = feed(framer, reads.at(i), out);
+        const FramerStatus status = feed(framer, reads.at(i), out);
         if (i == oversizedAtRead) {
-            QCOMPARE(status, Status::Oversized);
+            QCOMPARE(status, FramerStatus::Oversized);
             QCOMPARE(framer.bufferedBytes(), qsizetype(0)); // the partial message is dropped
             break;
         }
-        QCOMPARE(status, Status::Ok);
+        QCOMPARE(status, FramerStatus::Ok);
     }
     QCOMPARE(out.messages, expected);
     for (const QByteArray &m : std::as_const(out.messages))
@@ -272,9 +273,9 @@ void tst_LineFramer::oversized()
     framer.reset();
     QCOMPARE(framer.bufferedBytes(), qsizetype(0));
     out.messages.clear();
-    QCOMPARE(feed(framer, "next\r\n" + QByteArray(limit, 'm') + "\r", out), Status::Ok);
-    QCOMPARE(feed(framer, "\nlast", out), Status::Ok);
-    QCOMPARE(feed(framer, "\r\n", out), Status::Ok);
+    QCOMPARE(feed(framer, "next\r\n" + QByteArray(limit, 'm') + "\r", out), FramerStatus::Ok);
+    QCOMPARE(feed(framer, "\nlast", out), FramerStatus::Ok);
+    QCOMPARE(feed(framer, "\r\n", out), FramerStatus::Ok);
     QCOMPARE(out.messages, (QList<QByteArray>{"next", QByteArray(limit, 'm'), "last"}));
     QCOMPARE(framer.bufferedBytes(), qsizetype(0));
 }
@@ -286,9 +287,9 @@ void tst_LineFramer::deliversFromCallerBufferWhenWhole()
     LineFramer framer;
     QList<const char *> starts;
     QCOMPARE(framer.feed(read.constData(), read.size(), [&starts](const char *d, qsizetype) { starts.append(d); }),
-             Status::Ok);
+             FramerStatus::Ok);
     QCOMPARE(starts, (QList<const char *>{read.constData(), read.constData() + 5}));
 }
 
-QTEST_GUILESS_MAIN(tst_LineFramer)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_LineFramer)
 #include "tst_lineframer.moc"

@@ -2,6 +2,7 @@
 // sink records the lines it is handed, as views of where they lie, through lines cut across
 // reads, an oversized line, the peer's close, a refused connection and an abort from the sink.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "model/StreamConfig.h"
 #include "protocol/ReceiveBuffer.h"
@@ -18,9 +19,9 @@ using streamscope::testing::scaledMs;
 
 namespace {
 
-class RecordingSink final : public MessageSink {
+class LineRecordingSink final : public MessageSink {
 public:
-    explicit RecordingSink(ReceiveBuffer &buffer)
+    explicit LineRecordingSink(ReceiveBuffer &buffer)
         : m_buffer(buffer)
     {
     }
@@ -69,8 +70,8 @@ struct Peer {
 };
 
 // One transport connected to a peer.
-struct Rig {
-    explicit Rig(qsizetype maxMessageBytes = 16 * 1024 * 1024)
+struct LineRig {
+    explicit LineRig(qsizetype maxMessageBytes = 16 * 1024 * 1024)
     {
         if (!peer.listen())
             return;
@@ -89,7 +90,7 @@ struct Rig {
     Peer peer;
     StreamConfig config;
     ReceiveBuffer buffer;
-    RecordingSink sink{buffer};
+    LineRecordingSink sink{buffer};
     std::unique_ptr<LineTransport> transport;
 };
 
@@ -130,7 +131,7 @@ void TestLineTransport::deliversEveryLine()
 {
     QFETCH(QByteArray, written);
     QFETCH(QByteArrayList, lines);
-    Rig rig;
+    LineRig rig;
     QVERIFY(rig.connect());
     rig.peer.socket->write(written);
     QTRY_COMPARE_WITH_TIMEOUT(rig.sink.lines.size(), lines.size(), scaledMs(10000));
@@ -162,7 +163,7 @@ void TestLineTransport::lineCutAcrossReads()
     QFETCH(QByteArray, first);
     QFETCH(QByteArray, second);
     QFETCH(QByteArrayList, lines);
-    Rig rig;
+    LineRig rig;
     QVERIFY(rig.connect());
     rig.peer.socket->write(first);
     QTRY_COMPARE_WITH_TIMEOUT(rig.sink.lines.size(), 1, scaledMs(5000)); // the first read is in
@@ -174,7 +175,7 @@ void TestLineTransport::lineCutAcrossReads()
 
 void TestLineTransport::sendsTextAsOneLine()
 {
-    Rig rig;
+    LineRig rig;
     QVERIFY(rig.transport);
     QVERIFY(!rig.transport->sendText(QStringLiteral("{}"))); // not connected yet
     QVERIFY(rig.connect());
@@ -190,7 +191,7 @@ void TestLineTransport::sendsTextAsOneLine()
 // its end has arrived; the lines before it were delivered.
 void TestLineTransport::oversizedLineClosesTheConnection()
 {
-    Rig rig(100);
+    LineRig rig(100);
     QVERIFY(rig.connect());
     QSignalSpy disconnected(rig.transport.get(), &Transport::disconnected);
     rig.peer.socket->write(QByteArray(100, 'a') + "\r\n" + QByteArray(150, 'b'));
@@ -203,7 +204,7 @@ void TestLineTransport::oversizedLineClosesTheConnection()
 
 void TestLineTransport::peerCloseIsReported()
 {
-    Rig rig;
+    LineRig rig;
     QVERIFY(rig.connect());
     QSignalSpy disconnected(rig.transport.get(), &Transport::disconnected);
     rig.peer.socket->write("{\"a\":1}\r\n");
@@ -224,7 +225,7 @@ void TestLineTransport::refusedConnectionIsReported()
     } // nothing listens there now
     const StreamConfig config = tcpConfig(port);
     ReceiveBuffer buffer;
-    RecordingSink sink(buffer);
+    LineRecordingSink sink(buffer);
     LineTransport transport(config, buffer, sink);
     QSignalSpy connected(&transport, &Transport::connected);
     QSignalSpy disconnected(&transport, &Transport::disconnected);
@@ -240,7 +241,7 @@ void TestLineTransport::refusedConnectionIsReported()
 // read are not delivered, and no signal follows, not even for the peer's close.
 void TestLineTransport::abortFromTheSinkEndsEverything()
 {
-    Rig rig;
+    LineRig rig;
     QVERIFY(rig.connect());
     LineTransport *transport = rig.transport.get();
     rig.sink.onEach = [transport](int) { transport->abort(); };
@@ -255,5 +256,5 @@ void TestLineTransport::abortFromTheSinkEndsEverything()
     QVERIFY(!transport->sendText(QStringLiteral("{}")));
 }
 
-QTEST_GUILESS_MAIN(TestLineTransport)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLineTransport)
 #include "tst_linetransport.moc"

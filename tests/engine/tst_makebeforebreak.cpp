@@ -7,6 +7,7 @@
 // fails, the old connection staying and the next replacement waiting a growing delay.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "session/MakeBeforeBreak.h"
 
@@ -147,7 +148,7 @@ void play(Driver &d, const QString &script)
     }
 }
 
-StreamConfig binanceConfig()
+StreamConfig rollingBinanceConfig()
 {
     StreamConfig c;
     c.name = QStringLiteral("rolling");
@@ -168,7 +169,7 @@ StreamConfig binanceConfig()
 // A session whose first connection is up, has delivered trades 1..3 of btcusdt and reached
 // its age limit: its replacement has just opened.
 struct RollingSession {
-    explicit RollingSession(const StreamConfig &config = binanceConfig())
+    explicit RollingSession(const StreamConfig &config = rollingBinanceConfig())
         : rig(config)
     {
         rig.session.start();
@@ -608,7 +609,7 @@ void TestMakeBeforeBreak::replacementAbandonedOnFailure()
 {
     QFETCH(QString, failure);
     QFETCH(QString, reason);
-    StreamConfig config = binanceConfig();
+    StreamConfig config = rollingBinanceConfig();
     if (failure == QLatin1String("silent")) { // dead before the overlap limit would switch to it
         config.pingIntervalMs = 500;
         config.pongTimeoutMs = 1500;
@@ -707,5 +708,5 @@ void TestMakeBeforeBreak::abandonedReplacementsTradesCountOnce()
     QCOMPARE(snap.dataMessages + snap.duplicates, quint64(9)); // every message either counted or dropped
 }
 
-QTEST_GUILESS_MAIN(TestMakeBeforeBreak)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMakeBeforeBreak)
 #include "tst_makebeforebreak.moc"

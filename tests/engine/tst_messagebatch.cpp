@@ -2,6 +2,7 @@
 // the native websocket reader leaves them (frame headers between them) decode to exactly what
 // each decodes to alone, bad ones included, and the good ones of a run are read from the batch.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "venues/VenueRegistry.h"
 
@@ -44,42 +45,42 @@ QByteArray depth(int i)
 }
 
 // What one decode gave, its views copied out.
-struct Result {
+struct BatchResult {
     bool ok = false;
     QString error;
     qint64 eventTime = 0, first = 0, final = 0, trade = 0;
     QByteArray eventType, symbol, stream;
 
-    bool operator==(const Result &o) const
+    bool operator==(const BatchResult &o) const
     {
         return ok == o.ok && error == o.error && eventTime == o.eventTime && first == o.first && final == o.final
             && trade == o.trade && eventType == o.eventType && symbol == o.symbol && stream == o.stream;
     }
 };
 
-QByteArray text(std::string_view v)
+QByteArray bytesOf(std::string_view v)
 {
     return QByteArray(v.data(), qsizetype(v.size()));
 }
 
-Result resultOf(bool ok, const DecodedFields &f, const MessageDecoder &decoder)
+BatchResult resultOf(bool ok, const DecodedFields &f, const MessageDecoder &decoder)
 {
-    return Result{ok,
-                  ok ? QString() : decoder.lastError(),
-                  f.eventTime,
-                  f.firstUpdateId,
-                  f.finalUpdateId,
-                  f.tradeId,
-                  text(f.eventType),
-                  text(f.symbol),
-                  text(f.stream)};
+    return BatchResult{ok,
+                       ok ? QString() : decoder.lastError(),
+                       f.eventTime,
+                       f.firstUpdateId,
+                       f.finalUpdateId,
+                       f.tradeId,
+                       bytesOf(f.eventType),
+                       bytesOf(f.symbol),
+                       bytesOf(f.stream)};
 }
 
 // Each message alone, in a buffer of its own.
-QList<Result> alone(const QList<QByteArray> &messages, bool identity)
+QList<BatchResult> alone(const QList<QByteArray> &messages, bool identity)
 {
     MessageDecoder decoder;
-    QList<Result> out;
+    QList<BatchResult> out;
     for (const QByteArray &m : messages) {
         ReceiveBuffer buffer;
         const MessageView view = buffer.copy(m.constData(), m.size());
@@ -112,13 +113,13 @@ struct Batch {
             views.push_back(MessageView{base + at[std::size_t(i)], messages[i].size(), messages[i].size(), true});
     }
 
-    QList<Result> decode(MessageDecoder &decoder, bool identity, const QList<int> &skip = {})
+    QList<BatchResult> decode(MessageDecoder &decoder, bool identity, const QList<int> &skip = {})
     {
-        QList<Result> out;
+        QList<BatchResult> out;
         decoder.beginBatch(views.data(), qsizetype(views.size()));
         for (qsizetype i = 0; i < qsizetype(views.size()); ++i) {
             if (skip.contains(int(i))) {
-                out.append(Result{});
+                out.append(BatchResult{});
                 continue;
             }
             DecodedFields f;
@@ -197,10 +198,10 @@ void TestMessageBatch::sameAsAlone()
     QFETCH(QList<QByteArray>, messages);
     QFETCH(int, fromBatch);
     for (bool identity : {false, true}) {
-        const QList<Result> expected = alone(messages, identity);
+        const QList<BatchResult> expected = alone(messages, identity);
         Batch batch(messages);
         MessageDecoder decoder;
-        const QList<Result> got = batch.decode(decoder, identity);
+        const QList<BatchResult> got = batch.decode(decoder, identity);
         QCOMPARE(got.size(), expected.size());
         for (qsizetype i = 0; i < got.size(); ++i) {
             QVERIFY2(got[i] == expected[i],
@@ -221,11 +222,11 @@ void TestMessageBatch::leftOutMessagesAreSkipped()
     QList<QByteArray> messages;
     for (int i = 0; i < 20; ++i)
         messages << (i % 4 ? aggTrade(i) : depth(i));
-    const QList<Result> expected = alone(messages, false);
+    const QList<BatchResult> expected = alone(messages, false);
     Batch batch(messages);
     MessageDecoder decoder;
     const QList<int> skip{0, 5, 6, 19};
-    const QList<Result> got = batch.decode(decoder, false, skip);
+    const QList<BatchResult> got = batch.decode(decoder, false, skip);
     for (qsizetype i = 0; i < got.size(); ++i)
         if (!skip.contains(int(i)))
             QVERIFY2(got[i] == expected[i], qPrintable(QString::number(i)));
@@ -245,5 +246,5 @@ void TestMessageBatch::messagesStayIntact()
         QCOMPARE(QByteArray(batch.views[std::size_t(i)].data, batch.views[std::size_t(i)].size), messages[i]);
 }
 
-QTEST_GUILESS_MAIN(TestMessageBatch)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMessageBatch)
 #include "tst_messagebatch.moc"

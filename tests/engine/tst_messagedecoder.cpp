@@ -1,6 +1,7 @@
 // MessageDecoder: the fields StreamScope reads from venue data messages, and its answer to
 // malformed JSON.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "venues/VenueRegistry.h"
 #include "venues/betfair/BetfairFields.h"
@@ -1109,5 +1110,5 @@ void tst_MessageDecoder::decodeLevels()
         QCOMPARE(sink.log, log);
 }
 
-QTEST_GUILESS_MAIN(tst_MessageDecoder)
+STREAMSCOPE_TEST_GUILESS_MAIN(tst_MessageDecoder)
 #include "tst_messagedecoder.moc"

@@ -3,6 +3,7 @@
 // what it costs: memory at 1,000 levels a side, no allocation while the book stays within
 // what was reserved.
 
+#include "../common/TestRegistry.h"
 #include "book/FixedPoint.h"
 #include "book/OrderBook.h"
 
@@ -182,5 +183,5 @@ void TestOrderBook::steadyStateDoesNotAllocate()
     QVERIFY(!b.crossed());
 }
 
-QTEST_GUILESS_MAIN(TestOrderBook)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOrderBook)
 #include "tst_orderbook.moc"

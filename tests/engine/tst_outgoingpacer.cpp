@@ -1,6 +1,7 @@
 // OutgoingPacer: messages in order, at most limit − 1 within the 1.1 s window (one slot a
 // second kept for pongs), pings counted, a send that fails leaves the message queued.
 
+#include "../common/TestRegistry.h"
 #include "session/OutgoingPacer.h"
 
 #include <QtTest/QtTest>
@@ -109,5 +110,5 @@ void TestOutgoingPacer::limitBelowTwoStillSends()
     QCOMPARE(wait, OutgoingPacer::kWindowMs);
 }
 
-QTEST_GUILESS_MAIN(TestOutgoingPacer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOutgoingPacer)
 #include "tst_outgoingpacer.moc"

@@ -1,5 +1,6 @@
 // peerText(): what a peer sent, made safe to show on a terminal, in a log or a tooltip.
 
+#include "../common/TestRegistry.h"
 #include "model/PeerText.h"
 
 #include <QtTest/QtTest>
@@ -102,5 +103,5 @@ void TestPeerText::escapingTwiceChangesNothing()
     QCOMPARE(peerText(once), once);
 }
 
-QTEST_GUILESS_MAIN(TestPeerText)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPeerText)
 #include "tst_peertext.moc"

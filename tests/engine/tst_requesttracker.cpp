@@ -1,6 +1,7 @@
 // RequestTracker: a response is matched to its request once, by id, with the method and
 // the round trip in ms; unknown and empty ids stay unmatched; the table is bounded.
 
+#include "../common/TestRegistry.h"
 #include "session/RequestTracker.h"
 
 #include <QtTest/QtTest>
@@ -75,5 +76,5 @@ void TestRequestTracker::oldestForgottenPastTheBound()
     QCOMPARE(last.method, QStringLiteral("M%1").arg(lastId));
 }
 
-QTEST_GUILESS_MAIN(TestRequestTracker)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestRequestTracker)
 #include "tst_requesttracker.moc"

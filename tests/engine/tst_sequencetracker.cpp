@@ -1,5 +1,6 @@
 // Depth-diff continuity: spot U = previous u + 1, futures pu = previous u, per symbol.
 
+#include "../common/TestRegistry.h"
 #include "protocol/SequenceTracker.h"
 
 #include <QtTest/QtTest>
@@ -119,5 +120,5 @@ void TestSequenceTracker::symbolsAreIndependent()
     QVERIFY(!t.check("ETHUSDT", 9000, 9010, INT64_MIN).found); // a new chain after reset
 }
 
-QTEST_GUILESS_MAIN(TestSequenceTracker)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestSequenceTracker)
 #include "tst_sequencetracker.moc"

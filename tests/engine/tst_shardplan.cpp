@@ -1,6 +1,7 @@
 // ShardPlan: subscriptions spread over connections of limited size, the first connection
 // also carrying the streams its URL names.
 
+#include "../common/TestRegistry.h"
 #include "session/ShardPlan.h"
 
 #include <QtTest/QtTest>
@@ -81,5 +82,5 @@ void TestShardPlan::room()
     QCOMPARE(ShardPlan::room(perConnection, shard, carried, namedInUrl, 7), room);
 }
 
-QTEST_GUILESS_MAIN(TestShardPlan)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestShardPlan)
 #include "tst_shardplan.moc"

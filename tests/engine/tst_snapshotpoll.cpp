@@ -8,6 +8,7 @@
 // details changed (a stop: its state and reason) read whole.
 
 #include "../common/QuietStreams.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "Engine.h"
 
@@ -194,5 +195,5 @@ void TestSnapshotPoll::refreshesFiguresInPlace()
     QCOMPARE(kept[idb].state, StreamState::Stopped);
 }
 
-QTEST_GUILESS_MAIN(TestSnapshotPoll)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestSnapshotPoll)
 #include "tst_snapshotpoll.moc"

@@ -3,6 +3,7 @@
 // rollover, and that a step of the wall clock (±1 h) neither reconnects nor stalls a stream.
 
 #include "../common/SessionRig.h"
+#include "../common/TestRegistry.h"
 
 #include <QtTest/QtTest>
 
@@ -11,7 +12,7 @@ using namespace streamscope::testing;
 
 namespace {
 
-using Rig = SessionRig;
+using StreamRig = SessionRig;
 
 StreamConfig genericConfig()
 {
@@ -92,7 +93,7 @@ bool hasControl(const QString &text)
 
 void TestStreamSession::connectsAndGoesLive()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     QCOMPARE(rig.session.state(), StreamState::Connecting);
     QVERIFY(rig.last() && rig.last()->opened);
@@ -108,7 +109,7 @@ void TestStreamSession::connectsAndGoesLive()
 
 void TestStreamSession::stallsAfterTimeoutWithoutData()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
@@ -126,7 +127,7 @@ void TestStreamSession::stallsAfterTimeoutWithoutData()
 
 void TestStreamSession::stallNamesNoDataSinceConnecting()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     rig.run(5200);
@@ -148,7 +149,7 @@ void TestStreamSession::wallClockStepNeitherReconnectsNorStalls()
     StreamConfig config = genericConfig();
     config.pingIntervalMs = 1000;
     config.pongTimeoutMs = 3000;
-    Rig rig(config);
+    StreamRig rig(config);
     rig.session.start();
     rig.last()->up();
     for (int i = 0; i < 3; ++i) {
@@ -178,7 +179,7 @@ void TestStreamSession::wallClockStepNeitherReconnectsNorStalls()
 
 void TestStreamSession::pingsAndDeclaresSilentConnectionDead()
 {
-    Rig rig(pingingConfig());
+    StreamRig rig(pingingConfig());
     rig.session.start();
     FakeTransport *first = rig.last();
     first->up();
@@ -196,7 +197,7 @@ void TestStreamSession::pingsAndDeclaresSilentConnectionDead()
 
 void TestStreamSession::pongsKeepConnectionAlive()
 {
-    Rig rig(pingingConfig());
+    StreamRig rig(pingingConfig());
     rig.session.start();
     rig.last()->up();
     for (int i = 0; i < 20; ++i) {
@@ -217,7 +218,7 @@ void TestStreamSession::quietLineStreamIsNotDeclaredDead()
     config.url = QUrl(QStringLiteral("tcp://127.0.0.1:9"));
     config.stallTimeoutMs = 5000;
     config.reconnectOnStall = false;
-    Rig rig(config);
+    StreamRig rig(config);
     rig.transportsPing = false;
     rig.session.start();
     FakeTransport *line = rig.last();
@@ -246,7 +247,7 @@ void TestStreamSession::snapshotNeverHoldsAUrlPassword()
 {
     StreamConfig config = genericConfig();
     config.url = QUrl(QStringLiteral("ws://user:s3cret@127.0.0.1:9/feed"));
-    Rig rig(config);
+    StreamRig rig(config);
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
@@ -261,7 +262,7 @@ void TestStreamSession::snapshotNeverHoldsAUrlPassword()
 
 void TestStreamSession::reconnectWaitsForBackoffDeadline()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     const qint64 droppedAtWallMs = rig.clock.wallMs();
@@ -291,7 +292,7 @@ void TestStreamSession::reconnectWaitsForBackoffDeadline()
 
 void TestStreamSession::backoffGrowsAndResetsAfterHealthyPeriod()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     auto dropAndReconnect = [&rig](int expectedAttempt) {
         rig.last()->drop(1006, QStringLiteral("connection lost"));
@@ -321,7 +322,7 @@ void TestStreamSession::backoffGrowsAndResetsAfterHealthyPeriod()
 
 void TestStreamSession::rolloverOpensReplacementAndCountsOnce()
 {
-    Rig rig(binanceConfig());
+    StreamRig rig(binanceConfig());
     rig.session.start();
     FakeTransport *old = rig.last();
     old->up();
@@ -359,7 +360,7 @@ void TestStreamSession::rolloverAbandonedWhenReplacementNeverComesUp()
     StreamConfig config = binanceConfig();
     config.connectTimeoutMs = 5000;
     config.pongTimeoutMs = 0;
-    Rig rig(config);
+    StreamRig rig(config);
     rig.session.start();
     FakeTransport *old = rig.last();
     old->up();
@@ -379,7 +380,7 @@ void TestStreamSession::rawServerShutdownStartsRollover()
     StreamConfig config = binanceConfig();
     config.mode = DecodeMode::Raw;
     config.maxConnectionAgeMs = 0; // only the notice can start it
-    Rig rig(config);
+    StreamRig rig(config);
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(rig.trade(1));
@@ -395,7 +396,7 @@ void TestStreamSession::rawServerShutdownStartsRollover()
 
 void TestStreamSession::stopActsAtOnce()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     rig.session.stop();
@@ -411,7 +412,7 @@ void TestStreamSession::stopActsAtOnce()
 // whichever comes first; only the last of several counts.
 void TestStreamSession::commandActsAtNextMessageOrWakeUp()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     FakeTransport *t = rig.last();
     t->up();
@@ -452,7 +453,7 @@ void TestStreamSession::commandActsAtNextMessageOrWakeUp()
 
 void TestStreamSession::pacesOutgoingMessagesUnderVenueLimit()
 {
-    Rig rig(binanceConfig()); // spot: 5 a second, one slot kept free
+    StreamRig rig(binanceConfig()); // spot: 5 a second, one slot kept free
     rig.session.start();
     FakeTransport *t = rig.last();
     t->up();
@@ -476,7 +477,7 @@ void TestStreamSession::splitsSubscriptionsOverConnections()
     config.maxStreamsPerConnection = 3;
     config.subscribe = QStringList{QStringLiteral("a@trade"), QStringLiteral("b@trade"), QStringLiteral("c@trade"),
                                    QStringLiteral("d@trade"), QStringLiteral("e@trade")};
-    Rig rig(config);
+    StreamRig rig(config);
     rig.session.start();
     // The URL's stream and two more on the first connection, three on the second.
     QCOMPARE(rig.transports.size(), 2);
@@ -508,7 +509,7 @@ void TestStreamSession::splitsSubscriptionsOverConnections()
 
 void TestStreamSession::peerTextIsEscapedInEventsAndSnapshot()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     // Bad JSON that would clear the screen, set the window title and print a line of its own.
@@ -562,7 +563,7 @@ void TestStreamSession::implausibleEventTimeIsCountedInvalid()
 {
     QFETCH(QByteArray, eventTime);
     QFETCH(bool, valid);
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     if (eventTime == "now")
@@ -579,7 +580,7 @@ void TestStreamSession::implausibleEventTimeIsCountedInvalid()
 
 void TestStreamSession::wrongFieldTypeSaysSo()
 {
-    Rig rig(genericConfig());
+    StreamRig rig(genericConfig());
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(QByteArrayLiteral("{\"e\":\"x\",\"E\":\"soon\"}"));
@@ -595,7 +596,7 @@ void TestStreamSession::wrongFieldTypeSaysSo()
 
 void TestStreamSession::venueErrorMessageIsEscaped()
 {
-    Rig rig(binanceConfig());
+    StreamRig rig(binanceConfig());
     rig.session.start();
     rig.last()->up();
     rig.last()->deliver(QByteArrayLiteral("{\"error\":{\"code\":2,\"msg\":\"\\u001b[2J\xe2\x80\xae"
@@ -606,5 +607,5 @@ void TestStreamSession::venueErrorMessageIsEscaped()
     QCOMPARE(s.venueErrorMessage, QStringLiteral("\\x1b[2J\\u202ebad"));
 }
 
-QTEST_GUILESS_MAIN(TestStreamSession)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestStreamSession)
 #include "tst_streamsession.moc"

@@ -2,6 +2,7 @@
 // to the microsecond; anything that is not such a time is refused, never guessed. And the
 // replay server's writer (scenario::writeTimeText) gives back what the reader reads.
 
+#include "../common/TestRegistry.h"
 #include "ScenarioKit.h"
 #include "protocol/TimeText.h"
 
@@ -73,5 +74,5 @@ void TestTimeText::writerAndReaderAgree()
     QCOMPARE(QByteArray(text, sizeof text), QByteArray("2023-11-14T22:13:20.123000Z"));
 }
 
-QTEST_GUILESS_MAIN(TestTimeText)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestTimeText)
 #include "tst_timetext.moc"

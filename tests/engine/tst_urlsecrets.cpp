@@ -3,6 +3,7 @@
 // hostile-input run used to get a literal secret past the workspace loader into the report,
 // the CSV, /metrics and /api, the ones that were caught before, and URLs that hold none.
 
+#include "../common/TestRegistry.h"
 #include "RedactedUrl.h"
 #include "UrlSecrets.h"
 
@@ -147,5 +148,5 @@ void TestUrlSecrets::textFromOutside()
     QVERIFY(RedactedUrl::fromText(QString()).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestUrlSecrets)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestUrlSecrets)
 #include "tst_urlsecrets.moc"

@@ -1,6 +1,7 @@
 // encodeUtf8: the ASCII fast path and the QStringEncoder fallback give exactly
 // QString::toUtf8(), whatever the length and wherever the first non-ASCII unit stands.
 
+#include "../common/TestRegistry.h"
 #include "transport/Utf8Encode.h"
 
 #include <QtTest/QtTest>
@@ -99,5 +100,5 @@ void tst_Utf8Encode::isAsciiFindsAnyNonAsciiUnit()
     }
 }
 
-QTEST_APPLESS_MAIN(tst_Utf8Encode)
+STREAMSCOPE_TEST_APPLESS_MAIN(tst_Utf8Encode)
 #include "tst_utf8encode.moc"

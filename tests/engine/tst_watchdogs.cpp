@@ -1,6 +1,7 @@
 // The session's watchdogs on a monotonic time the test sets: ConnectionWatchdog (connect
 // timeout, dead connection, ping due), StallWatchdog (data freshness) and EventThrottle.
 
+#include "../common/TestRegistry.h"
 #include "session/ConnectionWatchdog.h"
 #include "session/EventThrottle.h"
 #include "session/StallWatchdog.h"
@@ -217,5 +218,5 @@ void TestWatchdogs::throttle()
     QCOMPARE(allowed, 9); // 200, 300, ... 1000: ten a second with the one at 100
 }
 
-QTEST_GUILESS_MAIN(TestWatchdogs)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWatchdogs)
 #include "tst_watchdogs.moc"

@@ -3,6 +3,7 @@
 // a time and in random splits; every way must hand the same messages, pings and pongs in the
 // same order and end the same way, with each message padded in the receive buffer.
 
+#include "../common/TestRegistry.h"
 #include "protocol/ReceiveBuffer.h"
 #include "transport/WebSocketClientWire.h"
 #include "transport/WebSocketFrameReader.h"
@@ -400,5 +401,5 @@ void TestWebSocketFrameReader::resetStartsAfresh()
     QCOMPARE(recorder.result.events, Events{"text:new"});
 }
 
-QTEST_GUILESS_MAIN(TestWebSocketFrameReader)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWebSocketFrameReader)
 #include "tst_websocketframereader.moc"

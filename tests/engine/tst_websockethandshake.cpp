@@ -2,13 +2,14 @@
 // directly, whole and cut at every byte: the request it writes, what it accepts, and the
 // error a user reads for each answer it refuses.
 
+#include "../common/TestRegistry.h"
 #include "transport/WebSocketHandshake.h"
 
 #include <QtCore/QUrl>
 #include <QtTest/QtTest>
 
 using namespace streamscope;
-using Result = WebSocketHandshake::Result;
+using HandshakeResult = WebSocketHandshake::Result;
 using Headers = QList<QPair<QByteArray, QByteArray>>;
 
 namespace {
@@ -199,10 +200,10 @@ void TestWebSocketHandshake::answer()
         QByteArray bytes = answer;
         bytes.replace("%A", WebSocketHandshake::acceptFor(keyOf(request)));
         const qsizetype at = std::min(cut, bytes.size());
-        Result r = at > 0 ? h.read(bytes.constData(), at) : Result::NeedMore;
-        if (r == Result::NeedMore)
+        HandshakeResult r = at > 0 ? h.read(bytes.constData(), at) : HandshakeResult::NeedMore;
+        if (r == HandshakeResult::NeedMore)
             r = h.read(bytes.constData() + at, bytes.size() - at);
-        QCOMPARE(r, done ? Result::Done : Result::Failed);
+        QCOMPARE(r, done ? HandshakeResult::Done : HandshakeResult::Failed);
         if (done) {
             QCOMPARE(h.takeRest(), rest);
             QVERIFY(h.takeRest().isEmpty()); // handed over once, not kept
@@ -219,14 +220,14 @@ void TestWebSocketHandshake::headOverItsBoundFails()
     h.request(QUrl(QStringLiteral("ws://127.0.0.1:1/")), {}, &error);
     const QByteArray line = "X-Filler: " + QByteArray(100, 'f') + "\r\n";
     QByteArray head = "HTTP/1.1 101 OK\r\n";
-    Result r = h.read(head.constData(), head.size());
-    while (r == Result::NeedMore && h.room() > 0) {
+    HandshakeResult r = h.read(head.constData(), head.size());
+    while (r == HandshakeResult::NeedMore && h.room() > 0) {
         const qsizetype n = std::min(h.room(), line.size());
         r = h.read(line.constData(), n);
     }
-    QCOMPARE(r, Result::Failed);
+    QCOMPARE(r, HandshakeResult::Failed);
     QCOMPARE(h.errorText(), QStringLiteral("websocket handshake: the server's answer has a head over 16384 bytes"));
 }
 
-QTEST_GUILESS_MAIN(TestWebSocketHandshake)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWebSocketHandshake)
 #include "tst_websockethandshake.moc"

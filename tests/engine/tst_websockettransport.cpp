@@ -9,6 +9,7 @@
 // transport hands it: the message's views (head, whole, padded), where they lie, and nothing
 // after an abort.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "WebSocketFrameParser.h"
 #include "model/StreamConfig.h"
@@ -106,7 +107,7 @@ StreamConfig wsConfig(quint16 port, qsizetype maxMessageBytes = 16 * 1024 * 1024
 }
 
 // A frame as a server writes it (RFC 6455 §5.2), correct or not.
-QByteArray frame(quint8 opcode, const QByteArray &payload, bool fin = true, quint32 maskKey = 0)
+QByteArray peerFrame(quint8 opcode, const QByteArray &payload, bool fin = true, quint32 maskKey = 0)
 {
     QByteArray f;
     f.append(char((fin ? 0x80 : 0) | opcode));
@@ -134,11 +135,11 @@ constexpr quint8 kOpClose = 0x8;
 constexpr quint8 kOpPing = 0x9;
 constexpr quint8 kOpPong = 0xa;
 
-QByteArray closeFrame(quint16 code, const QByteArray &reason = {})
+QByteArray peerCloseFrame(quint16 code, const QByteArray &reason = {})
 {
     QByteArray p(2, Qt::Uninitialized);
     qToBigEndian(code, p.data());
-    return frame(kOpClose, p + reason);
+    return peerFrame(kOpClose, p + reason);
 }
 
 // A websocket server that answers the handshake (RFC 6455 §4.2.2), or with `answer` when the
@@ -434,7 +435,7 @@ void TestWebSocketTransport::frameCutAcrossReadsWaitsWhole()
     rig.transport->open();
     QVERIFY(rig.connected.wait(scaledMs(5000)));
     const QByteArray payload = "{\"e\":\"trade\",\"E\":1700000000000,\"p\":\"" + QByteArray(300, '5') + "\"}";
-    const QByteArray f = frame(kOpText, payload);
+    const QByteArray f = peerFrame(kOpText, payload);
     const qsizetype cut = f.size() / 2;
     peer.socket->write(f.left(cut));
     QTRY_VERIFY_WITH_TIMEOUT(rig.transport->unreadBytes() > 0, scaledMs(5000));
@@ -455,8 +456,8 @@ void TestWebSocketTransport::invalidUtf8Closes1007()
     Rig rig(client, wsConfig(peer.port()));
     rig.transport->open();
     QVERIFY(rig.connected.wait(scaledMs(5000)));
-    peer.socket->write(frame(kOpText, "{\"ok\":1}"));
-    peer.socket->write(frame(kOpText, "{\"s\":\"\xff\xfe\"}"));
+    peer.socket->write(peerFrame(kOpText, "{\"ok\":1}"));
+    peer.socket->write(peerFrame(kOpText, "{\"s\":\"\xff\xfe\"}"));
     QTRY_COMPARE_WITH_TIMEOUT(rig.disconnected.size(), 1, scaledMs(10000));
     QCOMPARE(rig.disconnected.first().at(0).toInt(), int(QWebSocketProtocol::CloseCodeWrongDatatype)); // 1007
     QVERIFY(!rig.disconnected.first().at(1).toString().isEmpty());
@@ -585,7 +586,8 @@ void TestWebSocketTransport::rfcCases_data()
     const QByteArray agg = R"({"e":"aggTrade","a":1})";
     const QList<Case> cases = {
         {"fragments",
-         frame(kOpText, "{\"a\":", false) + frame(kOpContinuation, "1", false) + frame(kOpContinuation, "}"),
+         peerFrame(kOpText, "{\"a\":", false) + peerFrame(kOpContinuation, "1", false)
+             + peerFrame(kOpContinuation, "}"),
          {"{\"a\":1}"},
          0,
          0,
@@ -594,8 +596,8 @@ void TestWebSocketTransport::rfcCases_data()
          0,
          0},
         {"ping and pong between fragments",
-         frame(kOpText, "[1,", false) + frame(kOpPing, "p") + frame(kOpContinuation, "2,", false) + frame(kOpPong, "")
-             + frame(kOpContinuation, "3]") + frame(kOpText, "{}"),
+         peerFrame(kOpText, "[1,", false) + peerFrame(kOpPing, "p") + peerFrame(kOpContinuation, "2,", false)
+             + peerFrame(kOpPong, "") + peerFrame(kOpContinuation, "3]") + peerFrame(kOpText, "{}"),
          {"[1,2,3]", "{}"},
          0,
          0,
@@ -605,7 +607,7 @@ void TestWebSocketTransport::rfcCases_data()
          0},
         // Qt 6.4 checks each fragment alone and refuses a character split between two (1007).
         {"character split between fragments",
-         frame(kOpText, "\"\xe2\x82", false) + frame(kOpContinuation, "\xac\""),
+         peerFrame(kOpText, "\"\xe2\x82", false) + peerFrame(kOpContinuation, "\xac\""),
          {"\"\xe2\x82\xac\""},
          0,
          0,
@@ -614,7 +616,7 @@ void TestWebSocketTransport::rfcCases_data()
          1007,
          1007},
         {"bad UTF-8 across a fragment boundary",
-         frame(kOpText, "\"\xe2\x82", false) + frame(kOpContinuation, "(\""),
+         peerFrame(kOpText, "\"\xe2\x82", false) + peerFrame(kOpContinuation, "(\""),
          {},
          1007,
          1007,
@@ -623,7 +625,7 @@ void TestWebSocketTransport::rfcCases_data()
          0,
          0},
         {"close 1000 with a reason",
-         frame(kOpText, "{}") + closeFrame(1000, "bye"),
+         peerFrame(kOpText, "{}") + peerCloseFrame(1000, "bye"),
          {"{}"},
          1000,
          1000,
@@ -632,14 +634,14 @@ void TestWebSocketTransport::rfcCases_data()
          0,
          0},
         // RFC 6455 §7.1.5: no code in the frame is 1005; Qt 6.4 reports 1000.
-        {"close without a code", frame(kOpClose, ""), {}, 1005, 1000, true, {}, 1000, 1000},
+        {"close without a code", peerFrame(kOpClose, ""), {}, 1005, 1000, true, {}, 1000, 1000},
         // Registered with IANA after RFC 6455; Qt 6.4 refuses them (1002).
-        {"close code 1012 (service restart)", closeFrame(1012), {}, 1012, 1012, true, {}, 1002, 1002},
-        {"close code 1004", closeFrame(1004), {}, 1002, 1002, false, {}, 0, 0},
-        {"close code 2999", closeFrame(2999), {}, 1002, 1002, false, {}, 0, 0},
+        {"close code 1012 (service restart)", peerCloseFrame(1012), {}, 1012, 1012, true, {}, 1002, 1002},
+        {"close code 1004", peerCloseFrame(1004), {}, 1002, 1002, false, {}, 0, 0},
+        {"close code 2999", peerCloseFrame(2999), {}, 1002, 1002, false, {}, 0, 0},
         // QWebSocket neither checks nor shows the mask bit: Qt unmasks and delivers (security.md).
         {"masked server frame",
-         frame(kOpText, agg, true, 0x12345678u) + frame(kOpText, "{}"),
+         peerFrame(kOpText, agg, true, 0x12345678u) + peerFrame(kOpText, "{}"),
          {},
          1002,
          1002,
@@ -648,7 +650,7 @@ void TestWebSocketTransport::rfcCases_data()
          0,
          0},
         {"RSV1 without an extension", QByteArray("\xc1\x02{}", 4), {}, 1002, 1002, false, {}, 0, 0},
-        {"continuation without a message", frame(kOpContinuation, "x"), {}, 1002, 1002, false, {}, 0, 0},
+        {"continuation without a message", peerFrame(kOpContinuation, "x"), {}, 1002, 1002, false, {}, 0, 0},
     };
     for (const Case &c : cases) {
         QTest::newRow(qPrintable(QStringLiteral("native: ") + QLatin1String(c.name)))
@@ -678,7 +680,7 @@ void TestWebSocketTransport::rfcCases()
     Rig rig(client, wsConfig(peer.port()));
     rig.transport->open();
     QVERIFY(rig.connected.wait(scaledMs(5000)));
-    peer.socket->write(wire + frame(kOpText, "\"end\""));
+    peer.socket->write(wire + peerFrame(kOpText, "\"end\""));
     const auto ended = [&] {
         return !rig.disconnected.isEmpty()
             || (!rig.sink.seen.isEmpty() && rig.sink.seen.last().whole == QByteArray("\"end\""));
@@ -711,7 +713,7 @@ void TestWebSocketTransport::pingIsAnsweredWithItsPayload()
     Rig rig(client, wsConfig(peer.port()));
     rig.transport->open();
     QVERIFY(rig.connected.wait(scaledMs(5000)));
-    peer.socket->write(frame(kOpPing, "are you there"));
+    peer.socket->write(peerFrame(kOpPing, "are you there"));
     QTRY_COMPARE_WITH_TIMEOUT(peer.received.size(), 1, scaledMs(5000));
     QCOMPARE(peer.received.first().kind, WebSocketFrameParser::Kind::Pong);
     QCOMPARE(peer.received.first().payload, QByteArray("are you there"));
@@ -719,7 +721,7 @@ void TestWebSocketTransport::pingIsAnsweredWithItsPayload()
     QVERIFY(rig.transport->ping());
     QTRY_COMPARE_WITH_TIMEOUT(peer.received.size(), 2, scaledMs(5000));
     QCOMPARE(peer.received.last().kind, WebSocketFrameParser::Kind::Ping);
-    peer.socket->write(frame(kOpPong, peer.received.last().payload));
+    peer.socket->write(peerFrame(kOpPong, peer.received.last().payload));
     QVERIFY(rig.pongs.wait(scaledMs(5000)));
 }
 
@@ -728,7 +730,7 @@ void TestWebSocketTransport::firstFrameWithTheHandshakeAnswer()
 {
     QFETCH(Client, client);
     RawPeer peer;
-    peer.withAnswer = frame(kOpText, "{\"first\":1}") + frame(kOpText, "{\"second\":2}");
+    peer.withAnswer = peerFrame(kOpText, "{\"first\":1}") + peerFrame(kOpText, "{\"second\":2}");
     QVERIFY(peer.listen());
     Rig rig(client, wsConfig(peer.port()));
     rig.transport->open();
@@ -809,7 +811,7 @@ void TestWebSocketTransport::closeHandshakeWaitsForTheServer()
     rig.transport->open();
     QVERIFY(rig.connected.wait(scaledMs(5000)));
     QSignalSpy peerGone(peer.socket, &QTcpSocket::disconnected);
-    peer.socket->write(closeFrame(1001, "restart"));
+    peer.socket->write(peerCloseFrame(1001, "restart"));
     QTRY_COMPARE_WITH_TIMEOUT(rig.disconnected.size(), 1, scaledMs(10000));
     QCOMPARE(rig.disconnected.first().at(0).toInt(), 1001);
     QCOMPARE(rig.disconnected.first().at(1).toString(), QStringLiteral("restart"));
@@ -820,5 +822,5 @@ void TestWebSocketTransport::closeHandshakeWaitsForTheServer()
     QVERIFY(peerGone.wait(scaledMs(10000)));
 }
 
-QTEST_GUILESS_MAIN(TestWebSocketTransport)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWebSocketTransport)
 #include "tst_websockettransport.moc"

@@ -1,6 +1,7 @@
 // Workspace files: every error names the file, the key and what was expected; unknown keys
 // warn; secrets stay references; a saved workspace loads back the same.
 
+#include "../common/TestRegistry.h"
 #include "../common/Unprivileged.h"
 #include "ChannelSubscription.h"
 #include "Workspace.h"
@@ -774,5 +775,5 @@ void TestWorkspace::saveThatRunsOutOfSpaceKeepsTheOldFile()
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestWorkspace)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWorkspace)
 #include "tst_workspace.moc"

@@ -31,6 +31,11 @@
 
 namespace fleet {
 
+// What the project ships for Prometheus and Grafana: the alerting rules and the dashboard.
+inline const QString kRules = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.yml");
+inline const QString kDashboard =
+    QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/grafana/streamscope-dashboard.json");
+
 // Runs the event loop until `condition` holds (true) or `ms` (scaled) pass (false).
 template<typename Condition>
 bool waitFor(Condition condition, int ms)

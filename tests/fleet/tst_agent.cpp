@@ -3,6 +3,7 @@
 // take effect; an unchanged one keeps its connection and counters; a broken file changes
 // nothing), and the systemd unit the .deb installs (systemd-analyze verify and security).
 
+#include "../common/TestRegistry.h"
 #include "FleetProcesses.h"
 
 #include <QtCore/QTemporaryDir>
@@ -227,5 +228,5 @@ void TestAgent::systemdUnitVerifies()
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestAgent)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestAgent)
 #include "tst_agent.moc"

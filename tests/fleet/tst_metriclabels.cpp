@@ -3,6 +3,7 @@
 // request with rate limits of made-up types and intervals, a control character, duplicates
 // and hundreds of entries; only Binance's documented values reach /metrics, each once.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "Engine.h"
@@ -102,5 +103,5 @@ void TestMetricLabels::rateLimitLabelsAreBounded()
     }
 }
 
-QTEST_GUILESS_MAIN(TestMetricLabels)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestMetricLabels)
 #include "tst_metriclabels.moc"

@@ -5,6 +5,7 @@
 // without error; and every PromQL expression of the Grafana dashboard, with Grafana's
 // variables filled in, must run and return series.
 
+#include "../common/TestRegistry.h"
 #include "FleetProcesses.h"
 
 #include <QtCore/QSet>
@@ -16,9 +17,6 @@
 using namespace fleet;
 
 namespace {
-
-const QString kRules = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.yml");
-const QString kDashboard = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/grafana/streamscope-dashboard.json");
 
 // The histogram's bounds in seconds, as app/MetricsServer.cpp exports them.
 constexpr std::array<double, 17> kBoundsS = {0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -332,5 +330,5 @@ void TestPrometheus::scrapedCountsMatchTheReport()
           reportP99);
 }
 
-QTEST_GUILESS_MAIN(TestPrometheus)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPrometheus)
 #include "tst_prometheus.moc"

@@ -4,6 +4,7 @@
 // and the Grafana dashboard's model (a datasource variable, panels with targets, the
 // topics an operator looks for).
 
+#include "../common/TestRegistry.h"
 #include "FleetProcesses.h"
 
 #include <QtCore/QSet>
@@ -13,9 +14,7 @@ using namespace fleet;
 
 namespace {
 
-const QString kRules = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.yml");
 const QString kRulesTest = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/prometheus/streamscope-rules.test.yml");
-const QString kDashboard = QStringLiteral(STREAMSCOPE_SOURCE_DIR "/packaging/grafana/streamscope-dashboard.json");
 
 struct ToolRun {
     int exitCode = -1;
@@ -204,5 +203,5 @@ void TestPromtool::dashboardModel()
         QVERIFY2(titles.contains(QLatin1String(topic)), topic);
 }
 
-QTEST_GUILESS_MAIN(TestPromtool)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPromtool)
 #include "tst_promtool.moc"

@@ -4,6 +4,7 @@
 // streams, new ids for added ones, removed ones gone). The process-level behaviour (SIGHUP,
 // counters that go on) is in tst_agent.
 
+#include "../common/TestRegistry.h"
 #include "Engine.h"
 #include "Workspace.h"
 #include "WorkspaceReload.h"
@@ -134,5 +135,5 @@ void TestWorkspaceReload::applyAddsRemovesAndUpdates()
     QVERIFY(ids.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestWorkspaceReload)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestWorkspaceReload)
 #include "tst_workspacereload.moc"

@@ -6,6 +6,8 @@
 // millisecond) under a stream faster than it raises "we are slow", with bytes piling up
 // unread in the socket, not "the exchange is late".
 
+#include "../common/EventLog.h"
+#include "../common/TestRegistry.h"
 #include "../integration/IntegrationSupport.h"
 
 #include "CadenceReport.h"
@@ -50,12 +52,6 @@ public:
 
 private:
     qint64 m_spinUs;
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    QVector<StreamEvent> events;
 };
 
 } // namespace
@@ -231,5 +227,5 @@ void TestCadenceStreams::eventTypeLabelsAreUnique()
              (QStringList{QStringLiteral("other"), QStringLiteral("other~2")}));
 }
 
-QTEST_GUILESS_MAIN(TestCadenceStreams)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCadenceStreams)
 #include "tst_cadencestreams.moc"

@@ -2,6 +2,7 @@
 // stream is an alarm for another; a latency that grows while messages flow is "falling
 // behind", a steady one is not; the worker's busy share.
 
+#include "../common/TestRegistry.h"
 #include "session/Backpressure.h"
 #include "session/EventTypeTracker.h"
 #include "session/LatencyTrend.h"
@@ -361,5 +362,5 @@ void TestFreshness::processingTimeIsSampled()
     QCOMPARE(m.tick(2000, 0).processingUs, 20.0); // no sample in that second: the last mean stays
 }
 
-QTEST_GUILESS_MAIN(TestFreshness)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFreshness)
 #include "tst_freshness.moc"

@@ -2,6 +2,8 @@
 // follows the worker's busy share ("we are slow" from a saturated worker, "the exchange or
 // the network is late" otherwise), and a step of the wall clock is no falling behind.
 
+#include "../common/EventLog.h"
+#include "../common/TestRegistry.h"
 #include "model/StreamSnapshot.h"
 #include "protocol/MessageDecoder.h"
 #include "session/Clock.h"
@@ -14,6 +16,7 @@
 #include <QtTest/QtTest>
 
 using namespace streamscope;
+using streamscope::testing::EventLog;
 
 namespace {
 
@@ -47,12 +50,6 @@ public:
         ReceivedMessage received(message.constData(), message.size(), false, m_buffer);
         m_sink.onMessage(received);
     }
-};
-
-class EventLog final : public SessionEvents {
-public:
-    void publish(const StreamEvent &event) override { events << event; }
-    QVector<StreamEvent> events;
 };
 
 class FixedLoad final : public WorkerLoad {
@@ -351,5 +348,5 @@ void TestFreshnessSession::eventTypesBeyondTheTableAreOther()
     QVERIFY(total > 0 && total <= s.latency.count);
 }
 
-QTEST_GUILESS_MAIN(TestFreshnessSession)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFreshnessSession)
 #include "tst_freshnesssession.moc"

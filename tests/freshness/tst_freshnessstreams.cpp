@@ -4,6 +4,7 @@
 // not; a busy stream that goes silent raises a silence alarm within seconds, long before the
 // fixed stall timeout, and a slow one that keeps its pace raises none.
 
+#include "../common/TestRegistry.h"
 #include "../integration/IntegrationSupport.h"
 
 #include "ReplayServerThread.h"
@@ -108,5 +109,5 @@ void TestFreshnessStreams::busyStreamSilenceIsAnAlarm()
     QVERIFY(silenceEvent(slow) == events.cend());
 }
 
-QTEST_GUILESS_MAIN(TestFreshnessStreams)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFreshnessStreams)
 #include "tst_freshnessstreams.moc"

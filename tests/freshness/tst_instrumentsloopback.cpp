@@ -6,6 +6,7 @@
 // raises, naming it, and counts in alerts_raised; when it trades again it clears, and so does
 // the alert.
 
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "AlertMonitor.h"
@@ -235,5 +236,5 @@ void TestInstrumentsLoopback::quietInstrumentIsFlaggedByName()
     QCOMPARE(reportedInstrument(report, QStringLiteral("SOLUSDT")).value(QStringLiteral("stale")).toBool(), false);
 }
 
-QTEST_GUILESS_MAIN(TestInstrumentsLoopback)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestInstrumentsLoopback)
 #include "tst_instrumentsloopback.moc"

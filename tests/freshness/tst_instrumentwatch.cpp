@@ -4,6 +4,7 @@
 // clears when it speaks again; a stream that is down or silent as a whole flags none; at most
 // kMaxInstruments a stream, by the order books' name rule, the rest counted as untracked.
 
+#include "../common/TestRegistry.h"
 #include "session/InstrumentWatch.h"
 
 #include <QtTest/QtTest>
@@ -238,5 +239,5 @@ void TestInstrumentWatch::batchesAndKeysAreTheirOwn()
     QCOMPARE(statusOf(w, QStringLiteral("ETHUSDT")).messages, quint64(2));
 }
 
-QTEST_GUILESS_MAIN(TestInstrumentWatch)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestInstrumentWatch)
 #include "tst_instrumentwatch.moc"

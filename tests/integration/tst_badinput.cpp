@@ -1,6 +1,7 @@
 // Bad input on one stream: counted and shown, never a crash, and never a disturbance to the
 // other streams on the same worker.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 using namespace streamscope;
@@ -149,5 +150,5 @@ void TestBadInput::messageLargerThanTheReadBatchArrives()
     QCOMPARE(s.state, StreamState::Live);
 }
 
-QTEST_GUILESS_MAIN(TestBadInput)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBadInput)
 #include "tst_badinput.moc"

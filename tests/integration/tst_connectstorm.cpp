@@ -3,6 +3,7 @@
 // connected with its count exact; the replay server serves them from its event loop (epoll on
 // Linux) and one pace timer.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include "ReplayServerThread.h"
@@ -185,5 +186,5 @@ void TestConnectStorm::replayThreadRunsTheEpollLoop()
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestConnectStorm)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectStorm)
 #include "tst_connectstorm.moc"

@@ -5,6 +5,7 @@
 // neighbour on the same worker keeps exact counts through it. The websocket faults run against
 // both websocket clients (the stream's "transport": qt and native); the storm against Qt's.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -601,5 +602,5 @@ void TestFaults::noDescriptorLeftFailsClearlyAndRecovers()
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestFaults)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestFaults)
 #include "tst_faults.moc"

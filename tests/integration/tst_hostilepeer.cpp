@@ -7,6 +7,7 @@
 // stream Stalled) and checks that the attacked stream's counts are exact and that a neighbour
 // stream on the same worker thread is untouched: every message counted, nothing else.
 
+#include "../common/TestRegistry.h"
 #include "HostilePeer.h"
 #include "IntegrationSupport.h"
 
@@ -433,5 +434,5 @@ void TestHostilePeer::attackIsHandledAndNeighbourExact()
     QCOMPARE(n.state, StreamState::Live);
 }
 
-QTEST_GUILESS_MAIN(TestHostilePeer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestHostilePeer)
 #include "tst_hostilepeer.moc"

@@ -1,6 +1,7 @@
 // CRLF line streams over TCP and TLS against the replay server: exact counts, the
 // Betfair-style flow, authentication failure, oversized lines.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -204,5 +205,5 @@ void TestLineStreams::quietLineStreamStallsWithoutReconnecting()
     QCOMPARE(connects.count(), 1);
 }
 
-QTEST_GUILESS_MAIN(TestLineStreams)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestLineStreams)
 #include "tst_linestreams.moc"

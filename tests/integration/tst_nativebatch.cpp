@@ -5,6 +5,7 @@
 // order; a bad message inside a batch is counted and the others stay exact. Trade messages read
 // in a batch give the same last trade price as read one at a time.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtCore/QCryptographicHash>
@@ -159,15 +160,16 @@ QList<QByteArray> chunksOf(const QList<QByteArray> &msgs, Split split)
     return {all.left(at), all.mid(at)};
 }
 
-struct Outcome {
+struct BatchOutcome {
     StreamSnapshot snapshot;
     QList<QByteArray> inspected;
 };
 
 // `lastTrades`: the instruments whose last trade price the stream reads (none: it reads none).
-Outcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split split, const QSet<QString> &lastTrades = {})
+BatchOutcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split split,
+                 const QSet<QString> &lastTrades = {})
 {
-    Outcome out;
+    BatchOutcome out;
     ChunkPeer peer;
     if (!peer.listen())
         return out;
@@ -226,9 +228,9 @@ void TestNativeBatch::sameAsOneAtATime()
     QFETCH(int, split);
     QFETCH(bool, bad);
     const QList<QByteArray> msgs = messages(bad);
-    const Outcome native = run(WebSocketClient::Native, msgs, Split(split));
-    const Outcome qt = run(WebSocketClient::Qt, msgs, Split::OneWrite);
-    for (const Outcome *o : {&native, &qt}) {
+    const BatchOutcome native = run(WebSocketClient::Native, msgs, Split(split));
+    const BatchOutcome qt = run(WebSocketClient::Qt, msgs, Split::OneWrite);
+    for (const BatchOutcome *o : {&native, &qt}) {
         const StreamSnapshot &s = o->snapshot;
         QCOMPARE(s.messages, quint64(msgs.size()));
         QCOMPARE(s.dataMessages, quint64(msgs.size()));
@@ -247,9 +249,9 @@ void TestNativeBatch::lastTradeSameAsOneAtATime()
 {
     const QList<QByteArray> msgs = trades();
     const QSet<QString> wanted{QStringLiteral("BTC-USDT")};
-    const Outcome native = run(WebSocketClient::Native, msgs, Split::OneWrite, wanted);
-    const Outcome qt = run(WebSocketClient::Qt, msgs, Split::OneWrite, wanted);
-    for (const Outcome *o : {&native, &qt}) {
+    const BatchOutcome native = run(WebSocketClient::Native, msgs, Split::OneWrite, wanted);
+    const BatchOutcome qt = run(WebSocketClient::Qt, msgs, Split::OneWrite, wanted);
+    for (const BatchOutcome *o : {&native, &qt}) {
         QCOMPARE(o->snapshot.messages, quint64(kMessages));
         QCOMPARE(o->snapshot.lastTrades.size(), 1);
         const LastTrade &t = o->snapshot.lastTrades.first();
@@ -259,5 +261,5 @@ void TestNativeBatch::lastTradeSameAsOneAtATime()
     }
 }
 
-QTEST_GUILESS_MAIN(TestNativeBatch)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestNativeBatch)
 #include "tst_nativebatch.moc"

@@ -3,6 +3,7 @@
 // that sends escape sequences in a bad message and in its close reason. Each test runs with
 // both websocket clients (the stream's "transport").
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtWebSockets/QWebSocket>
@@ -14,7 +15,7 @@ using namespace streamscope::testing;
 namespace {
 
 // A character a terminal or a text view would act on rather than show.
-bool hasControl(const QString &text)
+bool hasControlOrBidi(const QString &text)
 {
     return std::any_of(text.begin(), text.end(), [](QChar c) {
         const char16_t u = c.unicode();
@@ -103,7 +104,7 @@ void TestPeerBytes::escapeSequencesAreShownEscaped()
                              scaledMs(20000));
     for (const auto &args : events) {
         const auto e = args.at(0).value<StreamEvent>();
-        QVERIFY2(!hasControl(e.text), e.text.toUtf8().toPercentEncoding(" :()[];,\\").constData());
+        QVERIFY2(!hasControlOrBidi(e.text), e.text.toUtf8().toPercentEncoding(" :()[];,\\").constData());
     }
     const StreamEvent parseError = eventsOf(events, EventKind::ParseError).first();
     QVERIFY2(parseError.text.endsWith(QStringLiteral("\\x1b[2J\\x1b]0;pwned\\x07\\r\\nall streams OK")),
@@ -114,8 +115,8 @@ void TestPeerBytes::escapeSequencesAreShownEscaped()
 
     const StreamSnapshot s = engine.snapshot(id);
     QVERIFY(s.parseErrors >= 1);
-    QVERIFY2(!hasControl(s.stateReason), qPrintable(s.stateReason));
-    QVERIFY2(!hasControl(s.lastParseError), qPrintable(s.lastParseError));
+    QVERIFY2(!hasControlOrBidi(s.stateReason), qPrintable(s.stateReason));
+    QVERIFY2(!hasControlOrBidi(s.lastParseError), qPrintable(s.lastParseError));
     QVERIFY(s.lastBadMessage.contains("\x1b[2J")); // kept as it came, for Copy
 }
 
@@ -143,5 +144,5 @@ void TestPeerBytes::invalidCloseCodeIsReportedHonestly()
     QVERIFY2(!disconnect.text.contains(QLatin1String("close code 1002 detected")), qPrintable(disconnect.text));
 }
 
-QTEST_GUILESS_MAIN(TestPeerBytes)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestPeerBytes)
 #include "tst_peerbytes.moc"

@@ -1,6 +1,7 @@
 // Response routing on a live connection: results and errors matched to their requests by
 // numeric and string ids; data that merely mentions "error" or "result" stays data.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtWebSockets/QWebSocket>
@@ -169,5 +170,5 @@ void TestRouting::rawModeReadsTheHeadOfLongMessages()
     QCOMPARE(seen.last().text, ascii.toUtf8());
 }
 
-QTEST_GUILESS_MAIN(TestRouting)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestRouting)
 #include "tst_routing.moc"

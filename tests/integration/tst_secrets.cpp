@@ -3,6 +3,7 @@
 // state reasons and the events show the reference. A reference that is not set fails the
 // stream with a message that names the parameter, without connecting.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtCore/QUrlQuery>
@@ -97,5 +98,5 @@ void TestSecrets::unsetQueryReferenceFailsWithoutConnecting()
     QCOMPARE(server.requests.size(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestSecrets)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestSecrets)
 #include "tst_secrets.moc"

@@ -1,5 +1,6 @@
 // Stop, restart, reconnect: a stream's life against a real replay server on loopback.
 
+#include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtCore/QElapsedTimer>
@@ -298,5 +299,5 @@ void TestStreamLifecycle::busyWorkerWithManyStreamsLosesNothing()
         QCOMPARE(engine.snapshot(ids[i]).reconnects, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestStreamLifecycle)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestStreamLifecycle)
 #include "tst_streamlifecycle.moc"

@@ -5,6 +5,7 @@
 // whole), a capture cut short is served and then reported, and SIGTERM ends it while it reads.
 // Memory is the process's peak resident size (VmHWM, Linux), compared with the same binary
 // serving a one-line capture.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include <QtCore/QDir>
@@ -449,5 +450,5 @@ void TestReplayFile::sigtermEndsItWhileItReads()
     QCOMPARE(replay.process.exitCode(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestReplayFile)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestReplayFile)
 #include "tst_replayfile.moc"

@@ -1,4 +1,5 @@
 // The replay server seen from real clients on 127.0.0.1: QWebSocket, QTcpSocket and QSslSocket.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "FrameSet.h"
 #include "ReplayServer.h"
@@ -945,5 +946,5 @@ void TestReplayServer::executable()
 #endif
 }
 
-QTEST_GUILESS_MAIN(TestReplayServer)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestReplayServer)
 #include "tst_replayserver.moc"

@@ -3,6 +3,7 @@
 // View → Corrected latency applies to it, and the inspector names it and says why it has
 // no messages to show.
 
+#include "../common/TestRegistry.h"
 #include "DepthLadder.h"
 #include "Engine.h"
 #include "MainWindow.h"
@@ -33,10 +34,10 @@ using streamscope::testing::scaledMs;
 
 namespace {
 
-constexpr double kRate = 399.0; // msgs/s, since the agent started
+constexpr double kAgentRate = 399.0; // msgs/s, since the agent started
 
 // GET /api/v1/streams of an agent that started 100 s before its first answer and has one
-// stream at kRate msgs/s, whose venue clock is 0.521 ms ahead (corrected latency ~1 ms, raw
+// stream at kAgentRate msgs/s, whose venue clock is 0.521 ms ahead (corrected latency ~1 ms, raw
 // latencies all negative). Each answer is one second further on.
 class FakeAgent : public QObject {
 public:
@@ -66,7 +67,7 @@ private:
     QByteArray answer()
     {
         const double durationS = 100.0 + m_answers++;
-        const qint64 messages = qint64(kRate * durationS);
+        const qint64 messages = qint64(kAgentRate * durationS);
         const qint64 samples = messages;
         const QJsonArray corrected{QJsonArray{LatencyBuckets::index(1000), samples}};
         const QJsonObject stream{{QStringLiteral("name"), QStringLiteral("clock-off")},
@@ -77,7 +78,7 @@ private:
                                  {QStringLiteral("messages"), messages},
                                  {QStringLiteral("data_messages"), messages},
                                  {QStringLiteral("bytes"), messages * 100},
-                                 {QStringLiteral("rate_msgs_per_s"), kRate},
+                                 {QStringLiteral("rate_msgs_per_s"), kAgentRate},
                                  {QStringLiteral("latency_ms"),
                                   QJsonObject{{QStringLiteral("count"), 0},
                                               {QStringLiteral("negative"), samples},
@@ -182,5 +183,5 @@ void tst_AgentRows::figuresAreTheAgents()
     QVERIFY2(note->text().contains(QLatin1String("agent's messages stay on its machine")), qPrintable(note->text()));
 }
 
-QTEST_MAIN(tst_AgentRows)
+STREAMSCOPE_TEST_MAIN(tst_AgentRows)
 #include "tst_agentrows.moc"

@@ -3,6 +3,7 @@
 // with rates, latency and states; a wrong password and an agent that goes away are told, and
 // the other agent's rows are not disturbed.
 
+#include "../common/TestRegistry.h"
 #include "ConnectAgentDialog.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -12,6 +13,7 @@
 #include "StreamActionDelegate.h"
 #include "StreamDetails.h"
 #include "StreamTableModel.h"
+#include "WindowRows.h"
 
 #include "../common/TimeFactor.h"
 
@@ -32,6 +34,7 @@
 #include <memory>
 
 using namespace streamscope;
+using streamscope::testing::rowNamed;
 using namespace streamscope::ui;
 using streamscope::testing::scaledMs;
 
@@ -92,14 +95,6 @@ QString writeWorkspace(const QTemporaryDir &dir, const QString &file, quint16 po
         return {};
     f.write(QJsonDocument(QJsonObject{{QStringLiteral("version"), 1}, {QStringLiteral("streams"), streams}}).toJson());
     return path;
-}
-
-const StreamTableModel::Row *rowNamed(MainWindow &w, const QString &name)
-{
-    for (const StreamTableModel::Row &r : w.streamModel()->rows())
-        if (r.snap.name == name)
-            return &r;
-    return nullptr;
 }
 
 } // namespace
@@ -311,5 +306,5 @@ void tst_Agents::agentsClockOffsetReachesTheWindow()
                              scaledMs(30000));
 }
 
-QTEST_MAIN(tst_Agents)
+STREAMSCOPE_TEST_MAIN(tst_Agents)
 #include "tst_agents.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "StreamFigures.h"
 
@@ -191,5 +192,5 @@ void tst_AlertMonitor::periodicStreamHasNoLatencyRule()
     QVERIFY(std::isnan(alertSample(s, 10.0, 800.0, 1000, 2000).p99Ms));
 }
 
-QTEST_MAIN(tst_AlertMonitor)
+STREAMSCOPE_TEST_MAIN(tst_AlertMonitor)
 #include "tst_alertmonitor.moc"

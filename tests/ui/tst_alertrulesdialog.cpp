@@ -3,6 +3,7 @@
 // would have raised on the samples kept (and nothing for a stream with its own rule under "*"),
 // and "Send test" on each destination against a loopback recorder, with its result shown.
 
+#include "../common/TestRegistry.h"
 #include "AlertRulesDialog.h"
 #include "AlertTrail.h"
 #include "HttpRecorder.h"
@@ -210,5 +211,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_AlertRulesDialog)
+STREAMSCOPE_TEST_MAIN(tst_AlertRulesDialog)
 #include "tst_alertrulesdialog.moc"

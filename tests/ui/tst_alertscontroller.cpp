@@ -5,6 +5,7 @@
 // ends without a notification. Streams → Alert rules… previews a rule on what the window's
 // streams did, and its OK sets the rules and marks the workspace modified.
 
+#include "../common/TestRegistry.h"
 #include "AlertRulesDialog.h"
 #include "AlertService.h"
 #include "AlertsController.h"
@@ -281,5 +282,5 @@ void tst_AlertsController::theCrossVenuePassHasItsOwnTick()
     QCOMPARE(passPhases.size(), 1);
 }
 
-QTEST_MAIN(tst_AlertsController)
+STREAMSCOPE_TEST_MAIN(tst_AlertsController)
 #include "tst_alertscontroller.moc"

@@ -1,6 +1,7 @@
 // The stream dialog's Betfair page on its own: a stored stream read into the page gives
 // the same config back, and a secret typed in clear leaves the config as a keychain entry.
 
+#include "../common/TestRegistry.h"
 #include "BetfairPage.h"
 
 #include <QtCore/QJsonArray>
@@ -98,5 +99,5 @@ void tst_BetfairPage::secretTypedInClearGoesToTheKeychain()
     QCOMPARE(c.url.toString(), QStringLiteral("tls://stream-api.betfair.com:443"));
 }
 
-QTEST_MAIN(tst_BetfairPage)
+STREAMSCOPE_TEST_MAIN(tst_BetfairPage)
 #include "tst_betfairpage.moc"

@@ -2,6 +2,7 @@
 // choices gives the same URL and SUBSCRIBE list, and a stream the page cannot represent is
 // refused (the dialog then shows it on the generic page).
 
+#include "../common/TestRegistry.h"
 #include "BinancePage.h"
 
 #include <QtTest/QTest>
@@ -107,5 +108,5 @@ void tst_BinancePage::suggestsAName()
     QVERIFY(!page.findChild<QCheckBox *>(QStringLiteral("trade"))->isEnabled());
 }
 
-QTEST_MAIN(tst_BinancePage)
+STREAMSCOPE_TEST_MAIN(tst_BinancePage)
 #include "tst_binancepage.moc"

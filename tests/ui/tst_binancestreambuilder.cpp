@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "BinanceStreamBuilder.h"
 
 #include <QtTest/QTest>
@@ -184,5 +185,5 @@ void tst_BinanceStreamBuilder::urlLimitIsTheEngines()
              QStringLiteral("101 streams are too many for one URL (at most 100): choose \"Subscribe after connect\"."));
 }
 
-QTEST_MAIN(tst_BinanceStreamBuilder)
+STREAMSCOPE_TEST_MAIN(tst_BinanceStreamBuilder)
 #include "tst_binancestreambuilder.moc"

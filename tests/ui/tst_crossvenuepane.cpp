@@ -4,6 +4,8 @@
 // edits the mapping (InstrumentAliasDialog), refuses bad rows naming them, and the next
 // comparison follows the new mapping.
 
+#include "../common/StartTime.h"
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "BookDepth.h"
 #include "CrossVenueModel.h"
@@ -26,12 +28,11 @@
 #include <cmath>
 
 using namespace streamscope;
+using streamscope::testing::kStartMs;
 using namespace streamscope::alerts;
 using namespace streamscope::ui;
 
 namespace {
-
-constexpr qint64 kStartMs = 1'800'000'000'000;
 
 StreamSnapshot venueStream(StreamId id, const QString &name, const char *venue, const QString &symbol, double mid,
                            qint64 nowMs)
@@ -220,5 +221,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(tst_CrossVenuePane)
+STREAMSCOPE_TEST_MAIN(tst_CrossVenuePane)
 #include "tst_crossvenuepane.moc"

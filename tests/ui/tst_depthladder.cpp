@@ -9,6 +9,7 @@
 
 #include "../books/BookVenueServer.h"
 #include "../common/LayoutRequests.h"
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 
 #include "DepthChart.h"
@@ -49,7 +50,7 @@ StreamConfig depthStream(const BookVenueServer &venue, const QString &name, cons
 }
 
 // A venue book of 25 levels a side around `mid`, one unit apart.
-void fill(BookVenueServer &venue, const QString &symbol, int mid)
+void fillLadder(BookVenueServer &venue, const QString &symbol, int mid)
 {
     Levels bids;
     Levels asks;
@@ -117,8 +118,8 @@ void tst_DepthLadder::ladderFollowsTheSelectedBook()
     const QString eth = QStringLiteral("ETHUSDT");
     venue.book(btc).id = 70000;
     venue.book(eth).id = 9000;
-    fill(venue, btc, 27000);
-    fill(venue, eth, 1800);
+    fillLadder(venue, btc, 27000);
+    fillLadder(venue, eth, 1800);
 
     Engine engine;
     MainWindow w(&engine);
@@ -273,5 +274,5 @@ void tst_DepthLadder::aTickThatChangesNothingLaysNothingOut()
     QCOMPARE(requests, 0);
 }
 
-QTEST_MAIN(tst_DepthLadder)
+STREAMSCOPE_TEST_MAIN(tst_DepthLadder)
 #include "tst_depthladder.moc"

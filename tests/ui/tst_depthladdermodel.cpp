@@ -3,6 +3,7 @@
 // the levels that changed since the last copy flashing, fading over kFlashMs; the depth chart's
 // cumulative steps from the same copy.
 
+#include "../common/TestRegistry.h"
 #include "DepthChart.h"
 #include "DepthLadderModel.h"
 
@@ -171,5 +172,5 @@ void tst_DepthLadderModel::exactDecimalText()
     QCOMPARE(depthText(INT64_MAX), QStringLiteral("92233720368.54775807"));
 }
 
-QTEST_MAIN(tst_DepthLadderModel)
+STREAMSCOPE_TEST_MAIN(tst_DepthLadderModel)
 #include "tst_depthladdermodel.moc"

@@ -3,6 +3,7 @@
 // message that fits is drawn whole. A message or a label's text that looks like markup (a
 // stream's name, a peer's error) is shown in its tooltip as it is, never as HTML.
 
+#include "../common/TestRegistry.h"
 #include "ElidedLabel.h"
 #include "ElidingStatusBar.h"
 #include "Engine.h"
@@ -142,5 +143,5 @@ void tst_ElidingStatusBar::markupInATooltipIsShownAsText()
     QCOMPARE(shownAsText(wholeTip), kMarkup);
 }
 
-QTEST_MAIN(tst_ElidingStatusBar)
+STREAMSCOPE_TEST_MAIN(tst_ElidingStatusBar)
 #include "tst_elidingstatusbar.moc"

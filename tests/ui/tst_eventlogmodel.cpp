@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "EventLogModel.h"
 
 #include <QtCore/QDateTime>
@@ -224,5 +225,5 @@ void tst_EventLogModel::markupInATooltipIsEscaped()
              qPrintable(tip));
 }
 
-QTEST_MAIN(tst_EventLogModel)
+STREAMSCOPE_TEST_MAIN(tst_EventLogModel)
 #include "tst_eventlogmodel.moc"

@@ -1,5 +1,7 @@
 // The desktop's exports (ui/common/Export.h): each written to a temporary folder and read back.
 
+#include "../common/ReadFile.h"
+#include "../common/TestRegistry.h"
 #include "Engine.h"
 #include "EventLogModel.h"
 #include "Export.h"
@@ -32,15 +34,10 @@
 #include <iterator>
 
 using namespace streamscope;
+using streamscope::testing::readAll;
 using namespace streamscope::ui;
 
 namespace {
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QString text(const char *utf8)
 {
@@ -382,5 +379,5 @@ void tst_Export::windowExportsThroughItsMenus()
     QVERIFY(!QFile::exists(answer));
 }
 
-QTEST_MAIN(tst_Export)
+STREAMSCOPE_TEST_MAIN(tst_Export)
 #include "tst_export.moc"

@@ -1,6 +1,7 @@
 // The stream dialog's generic page on its own: any stored stream read into the page gives
 // its URL, headers, messages and latency field back.
 
+#include "../common/TestRegistry.h"
 #include "GenericPage.h"
 
 #include <QtTest/QTest>
@@ -71,5 +72,5 @@ void tst_GenericPage::roundTrip()
     QCOMPARE(int(back.latencyUnit), latencyUnit);
 }
 
-QTEST_MAIN(tst_GenericPage)
+STREAMSCOPE_TEST_MAIN(tst_GenericPage)
 #include "tst_genericpage.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "InspectorModel.h"
 
 #include <QtTest/QAbstractItemModelTester>
@@ -183,5 +184,5 @@ void tst_InspectorModel::prettyPrintsJson()
     QCOMPARE(InspectorModel::prettyText("{\"a\":"), QStringLiteral("{\"a\":")); // cut short: as it came
 }
 
-QTEST_MAIN(tst_InspectorModel)
+STREAMSCOPE_TEST_MAIN(tst_InspectorModel)
 #include "tst_inspectormodel.moc"

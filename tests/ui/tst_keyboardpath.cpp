@@ -4,6 +4,7 @@
 // commands are all in the Streams menu; and pressing the keys in the window acts on the
 // streams: next and previous stream, stop, restart, freeze, edit and add.
 
+#include "../common/TestRegistry.h"
 #include "Engine.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
@@ -226,5 +227,5 @@ void tst_KeyboardPath::keysDriveTheStreams()
     QCOMPARE(w.streamModel()->rowCount(), 3);
 }
 
-QTEST_MAIN(tst_KeyboardPath)
+STREAMSCOPE_TEST_MAIN(tst_KeyboardPath)
 #include "tst_keyboardpath.moc"

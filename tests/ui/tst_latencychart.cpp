@@ -1,6 +1,7 @@
 // The latency histogram's axes in human units: "10 µs" … "1 s" along the latency, "1k" and
 // "1M" up the count, never printf's "1e+04" or "1e+06"; the percentiles in the legend too.
 
+#include "../common/TestRegistry.h"
 #include "LatencyChart.h"
 #include "LatencySnapshot.h"
 
@@ -57,5 +58,5 @@ void tst_LatencyChart::axesInHumanUnits()
              qPrintable(legend.join(QLatin1Char(','))));
 }
 
-QTEST_MAIN(tst_LatencyChart)
+STREAMSCOPE_TEST_MAIN(tst_LatencyChart)
 #include "tst_latencychart.moc"

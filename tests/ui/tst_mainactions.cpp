@@ -1,6 +1,7 @@
 // The main window's actions on their own: where they appear, their shortcuts, and how the
 // selection enables them and names the count in their text.
 
+#include "../common/TestRegistry.h"
 #include "MainActions.h"
 
 #include <QtGui/QAction>
@@ -172,5 +173,5 @@ void tst_MainActions::toolbarButtonsStayInPlace()
     }
 }
 
-QTEST_MAIN(tst_MainActions)
+STREAMSCOPE_TEST_MAIN(tst_MainActions)
 #include "tst_mainactions.moc"

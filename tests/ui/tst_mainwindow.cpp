@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "CaptureController.h"
 #include "Engine.h"
@@ -50,9 +51,9 @@ using namespace streamscope::ui;
 
 // A websocket server on 127.0.0.1 (port 0) that sends every client a small JSON message
 // with an event time every 10 ms.
-class FeedServer : public QObject {
+class OddEvenFeedServer : public QObject {
 public:
-    FeedServer()
+    OddEvenFeedServer()
         : m_server(QStringLiteral("feed"), QWebSocketServer::NonSecureMode)
     {
         QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
@@ -76,7 +77,7 @@ public:
         });
         m_timer.start(10);
     }
-    ~FeedServer() override
+    ~OddEvenFeedServer() override
     {
         // The sockets are ours (nextPendingConnection hands them over); their disconnected()
         // must not reach m_clients while they go.
@@ -143,14 +144,14 @@ private:
         QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, pos);
     }
 
-    std::unique_ptr<FeedServer> m_server;
+    std::unique_ptr<OddEvenFeedServer> m_server;
 };
 
 void tst_MainWindow::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("StreamScopeTests"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    m_server = std::make_unique<FeedServer>();
+    m_server = std::make_unique<OddEvenFeedServer>();
 }
 
 void tst_MainWindow::rowButtonsStopAndRestart()
@@ -730,5 +731,5 @@ void tst_MainWindow::editApplyUnchangedLeavesTheWorkspace()
     QCOMPARE(engine.config(id).venue, Venue("binance"));
 }
 
-QTEST_MAIN(tst_MainWindow)
+STREAMSCOPE_TEST_MAIN(tst_MainWindow)
 #include "tst_mainwindow.moc"

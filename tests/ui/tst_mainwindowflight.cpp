@@ -1,6 +1,7 @@
 // The flight recorder in the desktop app: the workspace turns it on, an alert that fires saves
 // the stream's last minutes and its event log entry links to the file, which holds the
 // stream's messages; Streams → Save the last N minutes; the status bar's memory figure.
+#include "../common/TestRegistry.h"
 #include "AlertMonitor.h"
 #include "CaptureFile.h"
 #include "Engine.h"
@@ -168,5 +169,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestMainWindowFlight)
+STREAMSCOPE_TEST_MAIN(TestMainWindowFlight)
 #include "tst_mainwindowflight.moc"

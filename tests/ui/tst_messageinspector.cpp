@@ -2,6 +2,7 @@
 // chose until they choose another, whatever the tail does (old messages trimmed, freeze and
 // resume, a filter); the freeze shortcut toggles every time.
 
+#include "../common/TestRegistry.h"
 #include "InspectorModel.h"
 #include "MatchHighlightDelegate.h"
 #include "MessageInspector.h"
@@ -21,7 +22,7 @@ using namespace streamscope::ui;
 
 namespace {
 
-QVector<InspectedMessage> messages(int from, int count)
+QVector<InspectedMessage> numberedMessages(int from, int count)
 {
     QVector<InspectedMessage> out;
     for (int i = from; i < from + count; ++i)
@@ -48,24 +49,24 @@ void tst_MessageInspector::detailPaneKeepsTheChosenMessage()
     MessageInspector inspector(nullptr);
     InspectorModel *model = inspector.model();
     model->setCapacity(20);
-    model->append(messages(1, 10));
+    model->append(numberedMessages(1, 10));
     inspector.view()->selectRow(5); // the user clicks message 6
     const QString chosen = inspector.detail()->toPlainText();
     QVERIFY2(chosen.contains(QLatin1String("6")), qPrintable(chosen));
 
-    model->append(messages(11, 13)); // 23 > 20: messages 1-3 are trimmed, 6 moves up to row 2
+    model->append(numberedMessages(11, 13)); // 23 > 20: messages 1-3 are trimmed, 6 moves up to row 2
     QCOMPARE(inspector.detail()->toPlainText(), chosen);
     QCOMPARE(inspector.view()->currentIndex().row(), 2); // and stays selected where it went
 
     inspector.freezeAction()->trigger();
-    model->append(messages(24, 2)); // held back while frozen; on resume 4 and 5 are trimmed
+    model->append(numberedMessages(24, 2)); // held back while frozen; on resume 4 and 5 are trimmed
     inspector.freezeAction()->trigger();
     QCOMPARE(inspector.detail()->toPlainText(), chosen);
     const InspectorModel::Entry *current = model->entryAt(inspector.view()->currentIndex().row());
     QVERIFY(current);
     QCOMPARE(current->text, QByteArray("{\"n\":6}"));
 
-    model->append(messages(26, 20)); // message 6 is gone from the tail: the pane still shows it
+    model->append(numberedMessages(26, 20)); // message 6 is gone from the tail: the pane still shows it
     QCOMPARE(inspector.detail()->toPlainText(), chosen);
     QVERIFY(!inspector.view()->currentIndex().isValid());
 
@@ -165,11 +166,11 @@ void tst_MessageInspector::farMatchScrolledIntoView()
 void tst_MessageInspector::freezeEndsWithTheStream()
 {
     MessageInspector inspector(nullptr);
-    inspector.showOffline(StreamId(7), QStringLiteral("first (capture)"), messages(1, 5), 0);
+    inspector.showOffline(StreamId(7), QStringLiteral("first (capture)"), numberedMessages(1, 5), 0);
     QCOMPARE(inspector.model()->rowCount(), 5);
     inspector.freezeAction()->trigger();
     QVERIFY(inspector.freezeAction()->isChecked());
-    inspector.showOffline(StreamId(8), QStringLiteral("second (capture)"), messages(100, 12), 0);
+    inspector.showOffline(StreamId(8), QStringLiteral("second (capture)"), numberedMessages(100, 12), 0);
     QVERIFY(!inspector.freezeAction()->isChecked());
     QVERIFY(!inspector.model()->isFrozen());
     QCOMPARE(inspector.model()->rowCount(), 12);
@@ -192,5 +193,5 @@ void tst_MessageInspector::unavailableStreamIsNamed()
     QCOMPARE(inspector.model()->rowCount(), 0);
 }
 
-QTEST_MAIN(tst_MessageInspector)
+STREAMSCOPE_TEST_MAIN(tst_MessageInspector)
 #include "tst_messageinspector.moc"

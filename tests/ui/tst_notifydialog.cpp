@@ -2,6 +2,7 @@
 // (sent, an HTTP error, a reference that is not set), and entries refused as the workspace
 // loader refuses them.
 
+#include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -210,5 +211,5 @@ void tst_NotifyDialog::mainWindowSendsEpisodes()
     QCOMPARE(saved.streams.first().notify, dead.notify);
 }
 
-QTEST_MAIN(tst_NotifyDialog)
+STREAMSCOPE_TEST_MAIN(tst_NotifyDialog)
 #include "tst_notifydialog.moc"

@@ -1,5 +1,6 @@
 // File → Open capture: a capture shown as an offline row (messages, histogram, rate over its
 // own span, events, order books rebuilt), the errors of a bad capture, and the row's record button.
+#include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "CaptureController.h"
 #include "CaptureList.h"
@@ -537,5 +538,5 @@ void tst_OpenCapture::recordButtonThenOpenTheRecording()
     QVERIFY(!eventsOf(w, QStringLiteral("feed (capture)")).isEmpty());
 }
 
-QTEST_MAIN(tst_OpenCapture)
+STREAMSCOPE_TEST_MAIN(tst_OpenCapture)
 #include "tst_opencapture.moc"

@@ -2,6 +2,7 @@
 // names cut when long, and a note when more streams are selected than it draws; its axes in
 // human units at round values ("1M", never "1e+06"; 0, 2, 4 … 10, never 0, 3, 5, 8, 10).
 
+#include "../common/TestRegistry.h"
 #include "RateChart.h"
 #include "StreamHistory.h"
 
@@ -132,5 +133,5 @@ void tst_RateChart::axesInHumanUnits()
     QCOMPARE(time->tickInterval(), 10.0);
 }
 
-QTEST_MAIN(tst_RateChart)
+STREAMSCOPE_TEST_MAIN(tst_RateChart)
 #include "tst_ratechart.moc"

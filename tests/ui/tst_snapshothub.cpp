@@ -9,6 +9,7 @@
 // of turn runs a pending stage first.
 
 #include "../common/QuietStreams.h"
+#include "../common/TestRegistry.h"
 #include "CaptureList.h"
 #include "Engine.h"
 #include "RemoteAgent.h"
@@ -37,9 +38,9 @@ namespace {
 
 // A headless agent's GET /api/v1/streams on 127.0.0.1: one stream, "quotes", whose count and
 // uptime grow with every answer.
-class FakeAgent : public QObject {
+class QuotesAgent : public QObject {
 public:
-    FakeAgent()
+    QuotesAgent()
     {
         QVERIFY(m_server.listen(QHostAddress::LocalHost, 0));
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
@@ -109,7 +110,7 @@ void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
     c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
     probe.close();
     const StreamId local = engine.addStream(c);
-    FakeAgent fake;
+    QuotesAgent fake;
     QTemporaryDir dir;
     const QString capturePath = dir.filePath(QStringLiteral("trades.ndjson"));
     QVERIFY(writeCapture(capturePath));
@@ -382,5 +383,5 @@ void tst_SnapshotHub::timerTicksRunTheirStagesApart()
     QCOMPARE(apart, before);
 }
 
-QTEST_MAIN(tst_SnapshotHub)
+STREAMSCOPE_TEST_MAIN(tst_SnapshotHub)
 #include "tst_snapshothub.moc"

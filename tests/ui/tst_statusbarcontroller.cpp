@@ -2,6 +2,7 @@
 // rates, the active alerts and what records; the host clock and the CPU only on slow ticks.
 
 #include "../common/LayoutRequests.h"
+#include "../common/TestRegistry.h"
 
 #include "AlertMonitor.h"
 #include "Format.h"
@@ -157,5 +158,5 @@ void tst_StatusBarController::aTickOfNewFiguresLaysNothingOut()
     QCOMPARE(requests, 0);
 }
 
-QTEST_MAIN(tst_StatusBarController)
+STREAMSCOPE_TEST_MAIN(tst_StatusBarController)
 #include "tst_statusbarcontroller.moc"

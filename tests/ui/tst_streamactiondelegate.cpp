@@ -1,6 +1,7 @@
 // The stream table's row buttons as drawn: on the dark theme the record button's idle "○" is
 // as strong as the other buttons' icons, not a faint outline.
 
+#include "../common/TestRegistry.h"
 #include "StreamActionDelegate.h"
 #include "StreamTableModel.h"
 #include "Theme.h"
@@ -95,5 +96,5 @@ void tst_StreamActionDelegate::recordButtonShowsOnTheDarkTheme()
              qPrintable(QStringLiteral("record %1, restart %2").arg(record).arg(restart)));
 }
 
-QTEST_MAIN(tst_StreamActionDelegate)
+STREAMSCOPE_TEST_MAIN(tst_StreamActionDelegate)
 #include "tst_streamactiondelegate.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "EventLogModel.h"
 #include "Format.h"
 #include "InstrumentList.h"
@@ -16,7 +17,7 @@ using namespace streamscope;
 using namespace streamscope::ui;
 
 namespace {
-StreamSnapshot snapshot(StreamId id, const QString &name, quint64 messages, qint64 takenAtNs)
+StreamSnapshot countedSnapshot(StreamId id, const QString &name, quint64 messages, qint64 takenAtNs)
 {
     StreamSnapshot s;
     s.id = id;
@@ -58,7 +59,7 @@ void tst_StreamDetails::showsEveryReportFieldAndUpdatesInPlace()
     QVERIFY(details.counters()->topLevelItemCount() == 0);
 
     details.setStream(7, QStringLiteral("btc"));
-    StreamSnapshot s = snapshot(7, QStringLiteral("btc"), 1234567, 1'000'000'000);
+    StreamSnapshot s = countedSnapshot(7, QStringLiteral("btc"), 1234567, 1'000'000'000);
     s.gaps = 3;
     s.parseErrors = 2;
     details.refresh(s, 10.0, history);
@@ -93,11 +94,11 @@ void tst_StreamDetails::showsEveryReportFieldAndUpdatesInPlace()
     QCOMPARE(details.counters()->topLevelItemCount(), rows);
 
     // Another stream's snapshot does not land in this pane; choosing it starts afresh.
-    details.refresh(snapshot(8, QStringLiteral("eth"), 5, 2'000'000'000), 10.0, history);
+    details.refresh(countedSnapshot(8, QStringLiteral("eth"), 5, 2'000'000'000), 10.0, history);
     QCOMPARE(details.valueAt(QStringLiteral("messages")), formatCount(2000000));
     details.setStream(8, QStringLiteral("eth"));
     QVERIFY(details.valueAt(QStringLiteral("messages")).isEmpty());
-    details.refresh(snapshot(8, QStringLiteral("eth"), 5, 2'000'000'000), 10.0, history);
+    details.refresh(countedSnapshot(8, QStringLiteral("eth"), 5, 2'000'000'000), 10.0, history);
     QCOMPARE(details.valueAt(QStringLiteral("messages")), QStringLiteral("5"));
 }
 
@@ -108,7 +109,7 @@ void tst_StreamDetails::connectionRowsFollowTheStream()
     StreamDetails details(&events, &alerts);
     StreamHistory history;
     details.setStream(1, QStringLiteral("multi"));
-    StreamSnapshot s = snapshot(1, QStringLiteral("multi"), 10, 1);
+    StreamSnapshot s = countedSnapshot(1, QStringLiteral("multi"), 10, 1);
     ConnectionInfo second;
     second.shard = 1;
     second.connected = true;
@@ -143,10 +144,10 @@ void tst_StreamDetails::sparklinesShowTheLastMinutes()
     quint64 messages = 0;
     for (int second = 0; second <= 600; ++second) {
         messages += 100;
-        history.sample({snapshot(3, QStringLiteral("paced"), messages, qint64(second) * 1'000'000'000)});
+        history.sample({countedSnapshot(3, QStringLiteral("paced"), messages, qint64(second) * 1'000'000'000)});
         history.sampleLatency(3, second == 598 ? qQNaN() : 2.0 + second / 600.0);
     }
-    details.refresh(snapshot(3, QStringLiteral("paced"), messages, 601'000'000'000), 601.0, history);
+    details.refresh(countedSnapshot(3, QStringLiteral("paced"), messages, 601'000'000'000), 601.0, history);
     const QList<QPointF> &rate = details.rateLine()->points();
     QCOMPARE(rate.size(), Sparkline::kSpanS + 1); // -300 .. 0
     QCOMPARE(rate.last(), QPointF(0.0, 100.0));
@@ -163,8 +164,9 @@ void tst_StreamDetails::sparklinesShowTheLastMinutes()
     // A stream seen for 90 s: two minutes wide, not five.
     StreamHistory young;
     for (int second = 0; second <= 90; ++second)
-        young.sample({snapshot(3, QStringLiteral("paced"), quint64(second) * 10, qint64(second) * 1'000'000'000)});
-    details.refresh(snapshot(3, QStringLiteral("paced"), 900, 91'000'000'000), 91.0, young);
+        young.sample(
+            {countedSnapshot(3, QStringLiteral("paced"), quint64(second) * 10, qint64(second) * 1'000'000'000)});
+    details.refresh(countedSnapshot(3, QStringLiteral("paced"), 900, 91'000'000'000), 91.0, young);
     QCOMPARE(details.rateLine()->spanS(), 120);
     QVERIFY(details.rateLine()->caption().endsWith(QStringLiteral("last 2 min")));
 }
@@ -219,7 +221,7 @@ void tst_StreamDetails::instrumentsOfACombinedStream()
     QVERIFY(list && list->isHidden());
 
     details.setStream(4, QStringLiteral("trades"));
-    StreamSnapshot s = snapshot(4, QStringLiteral("trades"), 3000, 1'000'000'000);
+    StreamSnapshot s = countedSnapshot(4, QStringLiteral("trades"), 3000, 1'000'000'000);
     const auto instrument = [](const char *name, quint64 messages, bool stale, quint64 episodes) {
         InstrumentStatus i;
         i.instrument = QString::fromLatin1(name);
@@ -270,5 +272,5 @@ void tst_StreamDetails::instrumentsOfACombinedStream()
     QCOMPARE(view->topLevelItemCount(), 0);
 }
 
-QTEST_MAIN(tst_StreamDetails)
+STREAMSCOPE_TEST_MAIN(tst_StreamDetails)
 #include "tst_streamdetails.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "StreamDialog.h"
 #include "VenueCatalog.h"
 #include "VenuePage.h"
@@ -518,5 +519,5 @@ void tst_StreamDialog::websocketClientRoundTrips()
     QCOMPARE(e.config().transport, WebSocketClient::Qt);
 }
 
-QTEST_MAIN(tst_StreamDialog)
+STREAMSCOPE_TEST_MAIN(tst_StreamDialog)
 #include "tst_streamdialog.moc"

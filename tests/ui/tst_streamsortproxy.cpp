@@ -2,6 +2,7 @@
 // re-sorted only by the calm timer, never while the pointer is over the table, and at once
 // when the user picks a column.
 
+#include "../common/TestRegistry.h"
 #include "StreamSortProxy.h"
 
 #include <QtGui/QStandardItemModel>
@@ -123,5 +124,5 @@ void tst_StreamSortProxy::heldWhilePointerIsOverTheTable()
     QCOMPARE(names(proxy), list({"b", "a"}));
 }
 
-QTEST_MAIN(tst_StreamSortProxy)
+STREAMSCOPE_TEST_MAIN(tst_StreamSortProxy)
 #include "tst_streamsortproxy.moc"

@@ -1,3 +1,4 @@
+#include "../common/TestRegistry.h"
 #include "Format.h"
 #include "StreamTableModel.h"
 
@@ -439,5 +440,5 @@ void tst_StreamTableModel::bookColumn()
     QCOMPARE(cell(0).toString(), QStringLiteral("desynced 1"));
 }
 
-QTEST_MAIN(tst_StreamTableModel)
+STREAMSCOPE_TEST_MAIN(tst_StreamTableModel)
 #include "tst_streamtablemodel.moc"

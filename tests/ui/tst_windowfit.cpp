@@ -2,6 +2,7 @@
 // 1280×720 laptop, a 1920×1080 desktop, a 2× display): the first window fits, a layout saved
 // on a larger screen is brought inside, and each row's buttons are visible without scrolling.
 
+#include "../common/TestRegistry.h"
 #include "ElidedLabel.h"
 #include "Engine.h"
 #include "EventLogModel.h"
@@ -292,5 +293,5 @@ void tst_WindowFit::detailsPaneReadsWhole()
             QStringLiteral("fields %1 px of %2").arg(counters->columnWidth(0)).arg(counters->viewport()->width())));
 }
 
-QTEST_MAIN(tst_WindowFit)
+STREAMSCOPE_TEST_MAIN(tst_WindowFit)
 #include "tst_windowfit.moc"

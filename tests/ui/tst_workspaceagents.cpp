@@ -4,11 +4,14 @@
 // password. A malformed agent entry is refused with the file, the field and what was
 // expected, and nothing changes. The window's --report has the headless report's alert fields.
 
+#include "../common/ReadFile.h"
+#include "../common/TestRegistry.h"
 #include "ConnectAgentDialog.h"
 #include "Engine.h"
 #include "MainWindow.h"
 #include "RemoteAgent.h"
 #include "StreamTableModel.h"
+#include "WindowRows.h"
 
 #include "../common/TimeFactor.h"
 
@@ -28,6 +31,8 @@
 #include <QtWidgets/QPushButton>
 
 using namespace streamscope;
+using streamscope::testing::readAll;
+using streamscope::testing::rowNamed;
 using namespace streamscope::ui;
 using streamscope::testing::scaledMs;
 
@@ -38,9 +43,9 @@ const QByteArray kPassword = "s3cret-Agent";
 
 // GET /api/v1/streams of an agent with one live stream, "btc", that wants kUser:kPassword;
 // anything else is answered 401.
-class FakeAgent : public QObject {
+class PasswordAgent : public QObject {
 public:
-    FakeAgent()
+    PasswordAgent()
     {
         connect(&m_server, &QTcpServer::newConnection, this, [this] {
             while (QTcpSocket *socket = m_server.nextPendingConnection()) {
@@ -86,21 +91,7 @@ private:
     int m_answers = 0;
 };
 
-const StreamTableModel::Row *rowNamed(MainWindow &w, const QString &name)
-{
-    for (const StreamTableModel::Row &r : w.streamModel()->rows())
-        if (r.snap.name == name)
-            return &r;
-    return nullptr;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+QString writeFileIn(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
 {
     const QString path = dir.filePath(name);
     QFile f(path);
@@ -128,7 +119,7 @@ void tst_WorkspaceAgents::initTestCase()
 
 void tst_WorkspaceAgents::agentsRoundTripAndReconnect()
 {
-    FakeAgent agent;
+    PasswordAgent agent;
     QVERIFY(agent.url().port() > 0);
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("agents.json"));
@@ -271,7 +262,7 @@ void tst_WorkspaceAgents::malformedAgentRows()
     QFETCH(QString, expected);
     QTemporaryDir dir;
     const QString path =
-        writeFile(dir, QStringLiteral("bad.json"), R"({"version": 1, "streams": [], "agents": )" + agents + "}");
+        writeFileIn(dir, QStringLiteral("bad.json"), R"({"version": 1, "streams": [], "agents": )" + agents + "}");
     QVERIFY(!path.isEmpty());
     Engine engine;
     MainWindow w(&engine);
@@ -289,8 +280,8 @@ void tst_WorkspaceAgents::guiReportHasAlertFields()
 {
     // A stream that cannot connect (nothing listens on port 1) and a rule that fires after 1 s.
     QTemporaryDir dir;
-    const QString path = writeFile(dir, QStringLiteral("alerts.json"),
-                                   R"({"version": 1,
+    const QString path = writeFileIn(dir, QStringLiteral("alerts.json"),
+                                     R"({"version": 1,
             "streams": [{"name": "down", "venue": "generic", "url": "ws://127.0.0.1:1/feed",
                          "reconnect_base_ms": 100, "reconnect_max_ms": 200}],
             "alerts": [{"stream": "*", "silent_s": 1, "clear_after_s": 0}],
@@ -332,5 +323,5 @@ void tst_WorkspaceAgents::guiReportHasAlertFields()
              active.at(0).toObject().value(QStringLiteral("condition")));
 }
 
-QTEST_MAIN(tst_WorkspaceAgents)
+STREAMSCOPE_TEST_MAIN(tst_WorkspaceAgents)
 #include "tst_workspaceagents.moc"

@@ -4,6 +4,7 @@
 // layout, and what Save writes gathers them again; writing updates the path, the modified
 // flag and the window title; a save that fails says where and why and loses nothing.
 
+#include "../common/TestRegistry.h"
 #include "../common/Unprivileged.h"
 #include "AlertService.h"
 #include "Engine.h"
@@ -306,5 +307,5 @@ void tst_WorkspaceController::saveNoteShownBeforeTheFirstSave()
     QCOMPARE(seen, QStringList{QStringLiteral("QFileDialog")});
 }
 
-QTEST_MAIN(tst_WorkspaceController)
+STREAMSCOPE_TEST_MAIN(tst_WorkspaceController)
 #include "tst_workspacecontroller.moc"

@@ -8,6 +8,7 @@
 // name, a size that is not an exact decimal, the ladders kept over a reconnect, no allocation
 // per delta once the ladders are loaded. Every sequence fails without the rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 #include <QtCore/QJsonArray>
@@ -405,5 +406,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBetfairBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairBooks)
 #include "tst_betfairbooks.moc"

@@ -6,6 +6,7 @@
 // fatal again); segmented images checked whole and the initial image timed; a market twice
 // in one image kept at its higher version and counted.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -30,8 +31,8 @@ using namespace streamscope::testing;
 
 namespace {
 
-const QByteArray kAppKey = "depth-test-app-key-91c2";
-const QByteArray kSession = "depth-test-session-5be0";
+const QByteArray kDepthAppKey = "depth-test-app-key-91c2";
+const QByteArray kDepthSession = "depth-test-session-5be0";
 
 QByteArray line(const QJsonObject &o)
 {
@@ -243,8 +244,8 @@ QJsonObject reportOf(const StreamSnapshot &s)
 QByteArray keepAliveAnswer(const char *status, const char *error)
 {
     // The endpoint's answer carries the session token: it must never be kept or shown.
-    return line(QJsonObject{{QStringLiteral("token"), QString::fromLatin1(kSession)},
-                            {QStringLiteral("product"), QString::fromLatin1(kAppKey)},
+    return line(QJsonObject{{QStringLiteral("token"), QString::fromLatin1(kDepthSession)},
+                            {QStringLiteral("product"), QString::fromLatin1(kDepthAppKey)},
                             {QStringLiteral("status"), QString::fromLatin1(status)},
                             {QStringLiteral("error"), QString::fromLatin1(error)}});
 }
@@ -275,8 +276,8 @@ void TestBetfairDepth::initTestCase()
     QFile f(m_caFile);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(replay::builtinCertificatePem());
-    qputenv("STREAMSCOPE_DEPTH_APP_KEY", kAppKey);
-    qputenv("STREAMSCOPE_DEPTH_SESSION", kSession);
+    qputenv("STREAMSCOPE_DEPTH_APP_KEY", kDepthAppKey);
+    qputenv("STREAMSCOPE_DEPTH_SESSION", kDepthSession);
 }
 
 StreamConfig TestBetfairDepth::betfair(quint16 port) const
@@ -435,8 +436,8 @@ void TestBetfairDepth::keepAliveExtendsTheSession()
     for (const KeepAlivePeer::Request &r : std::as_const(peer.requests)) {
         QCOMPARE(r.method, QByteArray("GET"));
         QCOMPARE(r.path, QByteArray("/api/keepAlive"));
-        QCOMPARE(r.headers.value("x-authentication"), kSession);
-        QCOMPARE(r.headers.value("x-application"), kAppKey);
+        QCOMPARE(r.headers.value("x-authentication"), kDepthSession);
+        QCOMPARE(r.headers.value("x-application"), kDepthAppKey);
         QCOMPARE(r.headers.value("accept"), QByteArray("application/json"));
     }
 
@@ -462,9 +463,9 @@ void TestBetfairDepth::keepAliveExtendsTheSession()
     QVERIFY2(s.stateReason.contains(QLatin1String("INVALID_SESSION_INFORMATION")), qPrintable(s.stateReason));
     // The token the endpoint answered with (the session) is shown nowhere.
     for (const QString &t : std::as_const(events))
-        QVERIFY2(!t.contains(QLatin1String(kSession)) && !t.contains(QLatin1String(kAppKey)), qPrintable(t));
-    QVERIFY(!s.keepAlive.lastError.contains(QLatin1String(kSession)));
-    QVERIFY(!s.stateReason.contains(QLatin1String(kSession)));
+        QVERIFY2(!t.contains(QLatin1String(kDepthSession)) && !t.contains(QLatin1String(kDepthAppKey)), qPrintable(t));
+    QVERIFY(!s.keepAlive.lastError.contains(QLatin1String(kDepthSession)));
+    QVERIFY(!s.stateReason.contains(QLatin1String(kDepthSession)));
     const QJsonObject keepAlive = reportOf(s).value(QStringLiteral("keep_alive")).toObject();
     QVERIFY(keepAlive.value(QStringLiteral("succeeded")).toInteger() >= 2);
     QVERIFY(keepAlive.value(QStringLiteral("failed")).toInteger() >= 1);
@@ -548,5 +549,5 @@ void TestBetfairDepth::segmentedImagesArriveWhole()
     QVERIFY(!bf.contains(QStringLiteral("keep_alive"))); // none configured
 }
 
-QTEST_GUILESS_MAIN(TestBetfairDepth)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairDepth)
 #include "tst_betfairdepth.moc"

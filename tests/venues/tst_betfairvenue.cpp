@@ -5,6 +5,7 @@
 // stale alarm at 3 x heartbeatMs, authentication failure, and no secret in any file the
 // application writes.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "BuiltinCertificate.h"
@@ -331,5 +332,5 @@ void TestBetfairVenue::noSecretInAnyFileTheApplicationWrote()
     QVERIFY(!out.contains(kAppKey) && !out.contains(kSession));
 }
 
-QTEST_GUILESS_MAIN(TestBetfairVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBetfairVenue)
 #include "tst_betfairvenue.moc"

@@ -6,6 +6,8 @@
 // Each sequence is written so that it fails without the rule it is named after: the book would
 // end synced, or at other levels, where the rule makes it resync, refetch or ignore.
 
+#include "../common/TestRegistry.h"
+#include "LevelChanges.h"
 #include "book/BookSync.h"
 #include "book/FixedPoint.h"
 #include "venues/binance/BinanceBookRules.h"
@@ -13,6 +15,7 @@
 #include <QtTest/QtTest>
 
 using namespace streamscope;
+using namespace streamscope::testing;
 using namespace streamscope::book;
 using streamscope::binance::BinanceBookRules;
 
@@ -26,25 +29,6 @@ struct Diff {
     std::vector<std::pair<const char *, const char *>> bids;
     std::vector<std::pair<const char *, const char *>> asks;
 };
-
-Fixed fx(const char *text)
-{
-    Fixed v = 0;
-    if (!parseFixed(text, v))
-        qFatal("not exact: %s", text);
-    return v;
-}
-
-std::vector<LevelChange> changes(const std::vector<std::pair<const char *, const char *>> &bids,
-                                 const std::vector<std::pair<const char *, const char *>> &asks)
-{
-    std::vector<LevelChange> out;
-    for (const auto &[p, q] : bids)
-        out.push_back({Side::Bid, fx(p), fx(q)});
-    for (const auto &[p, q] : asks)
-        out.push_back({Side::Ask, fx(p), fx(q)});
-    return out;
-}
 
 void feed(BookSync &sync, const Diff &d)
 {
@@ -498,5 +482,5 @@ void TestBinanceBooks::snapshotUrls()
              QUrl(QStringLiteral("http://127.0.0.1:8080/binance/api/v3/time")));
 }
 
-QTEST_GUILESS_MAIN(TestBinanceBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBinanceBooks)
 #include "tst_binancebooks.moc"

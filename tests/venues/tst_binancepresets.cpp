@@ -1,6 +1,7 @@
 // Binance URLs and presets: stream names from symbols and types, raw and combined URLs,
 // spot and USD-M futures limits. No network.
 
+#include "../common/TestRegistry.h"
 #include "venues/binance/BinancePresets.h"
 
 #include <QtTest/QtTest>
@@ -113,5 +114,5 @@ void TestBinancePresets::combinedUrlOnAnyHost()
         QStringLiteral("wss://fstream.binancefuture.com/stream?streams=btcusdt@aggTrade"));
 }
 
-QTEST_GUILESS_MAIN(TestBinancePresets)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBinancePresets)
 #include "tst_binancepresets.moc"

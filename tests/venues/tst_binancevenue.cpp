@@ -3,6 +3,7 @@
 // age while paced) with exact counts, more than 1,024 subscriptions split over two
 // connections of one stream group, outgoing control messages paced under the limit.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "ScenarioPool.h"
@@ -321,5 +322,5 @@ void TestBinanceVenue::controlMessagesArePacedUnderTheLimit()
     QCOMPARE(s.subscriptionCount, kRequests);
 }
 
-QTEST_GUILESS_MAIN(TestBinanceVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBinanceVenue)
 #include "tst_binancevenue.moc"

@@ -8,6 +8,8 @@
 // counts, a book that has not passed the snapshot's point waited for, a snapshot from before the
 // audit inconclusive). No network. Each case fails without the rule it is named after.
 
+#include "../common/TestRegistry.h"
+#include "LevelChanges.h"
 #include "book/BookSync.h"
 #include "protocol/MessageDecoder.h"
 #include "protocol/ReceiveBuffer.h"
@@ -19,6 +21,7 @@
 #include <QtTest/QtTest>
 
 using namespace streamscope;
+using namespace streamscope::testing;
 using namespace streamscope::book;
 using bybit::BybitBookRules;
 using okx::OkxBookRules;
@@ -27,26 +30,8 @@ namespace {
 
 using Pairs = std::vector<std::pair<const char *, const char *>>;
 
-Fixed fx(const char *text)
-{
-    Fixed v = 0;
-    if (!parseFixed(text, v))
-        qFatal("not exact: %s", text);
-    return v;
-}
-
-std::vector<LevelChange> changes(const Pairs &bids, const Pairs &asks = {})
-{
-    std::vector<LevelChange> out;
-    for (const auto &[p, q] : bids)
-        out.push_back({Side::Bid, fx(p), fx(q)});
-    for (const auto &[p, q] : asks)
-        out.push_back({Side::Ask, fx(p), fx(q)});
-    return out;
-}
-
-const Pairs kBids{{"100", "1"}, {"99", "2"}, {"98", "3"}};
-const Pairs kAsks{{"101", "1"}, {"102", "2"}};
+const Pairs kAuditBids{{"100", "1"}, {"99", "2"}, {"98", "3"}};
+const Pairs kAuditAsks{{"101", "1"}, {"102", "2"}};
 
 // One stream message as the keeper hands it over: Bybit's (u, seq) or OKX's (prevSeqId, seqId, ts).
 void send(BookSync &sync, const char *type, bool snapshot, std::int64_t last, std::int64_t prev, std::int64_t key,
@@ -71,7 +56,7 @@ void bybitMessage(BookSync &sync, const char *topic, bool snapshot, std::int64_t
 // A book synced from a snapshot, its first audit due one period (60 s) after the tick that saw it.
 void synced(BookSync &sync, const char *topic, std::int64_t u, std::int64_t seq)
 {
-    bybitMessage(sync, topic, true, u, seq, kBids, kAsks);
+    bybitMessage(sync, topic, true, u, seq, kAuditBids, kAuditAsks);
     sync.tick(1000);
     QCOMPARE(sync.state(), BookState::Synced);
     QVERIFY(!sync.auditDue(60999, 60000));
@@ -269,7 +254,7 @@ void TestBookAudit::bybitSameIdMatches()
     bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
     bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 102, 7020, {{"99", "0"}});
     // The venue's book at u 101; the kept update 102 brings it to the book's own id.
-    sync.onAuditSnapshot(101, changes({{"100", "1.5"}, {"99", "2"}, {"98", "3"}}, kAsks));
+    sync.onAuditSnapshot(101, changes({{"100", "1.5"}, {"99", "2"}, {"98", "3"}}, kAuditAsks));
     QVERIFY(!sync.auditing());
     const BookStatus &s = sync.status();
     QCOMPARE(s.audits, quint64(1));
@@ -284,7 +269,7 @@ void TestBookAudit::bybitSameIdCatchesACorruption()
     synced(sync, "orderbook.1000.BTCUSDT", 100, 7000);
     sync.auditRequested(61000);
     bybitMessage(sync, "orderbook.1000.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
-    sync.onAuditSnapshot(101, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAsks));
+    sync.onAuditSnapshot(101, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAuditAsks));
     const BookStatus &s = sync.status();
     QCOMPARE(s.audits, quint64(1));
     QCOMPARE(s.auditMismatches, quint64(1));
@@ -302,7 +287,7 @@ void TestBookAudit::bybitNearestToleratesTheNextMessage()
     bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
     // The snapshot at seq 7015: between two pushes; the next one (7020) changed 99 and 98, and
     // the snapshot saw 99's change only.
-    sync.onAuditSnapshot(7015, changes({{"100", "1.5"}, {"99", "4"}, {"98", "3"}}, kAsks));
+    sync.onAuditSnapshot(7015, changes({{"100", "1.5"}, {"99", "4"}, {"98", "3"}}, kAuditAsks));
     QVERIFY(sync.auditing()); // the book has not passed 7015 yet
     bybitMessage(sync, "orderbook.50.BTCUSDT", false, 102, 7020, {{"99", "4"}, {"98", "6"}});
     QVERIFY(!sync.auditing());
@@ -322,7 +307,7 @@ void TestBookAudit::bybitNearestConfirmsAMismatch()
     bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"99", "7"}}); // the venue set 5
     const auto audit = [&sync](qint64 nowMs, std::int64_t seq) {
         sync.auditRequested(nowMs);
-        sync.onAuditSnapshot(seq, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAsks));
+        sync.onAuditSnapshot(seq, changes({{"100", "1"}, {"99", "5"}, {"98", "3"}}, kAuditAsks));
         // The next push: a size set again to what it was.
         bybitMessage(sync, "orderbook.50.BTCUSDT", false, 102 + (nowMs - 61000), seq + 5, {{"100", "1"}});
     };
@@ -349,7 +334,7 @@ void TestBookAudit::nearestWaitsThenSettles()
     // No message after the snapshot's point: after kAuditSettleMs the book as it is stands for it
     // (a stale level here: 97 the snapshot does not have).
     bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"97", "1"}});
-    const std::vector<LevelChange> venue = changes({{"100", "1"}, {"99", "2"}, {"98", "3"}, {"96", "1"}}, kAsks);
+    const std::vector<LevelChange> venue = changes({{"100", "1"}, {"99", "2"}, {"98", "3"}, {"96", "1"}}, kAuditAsks);
     sync.onAuditSnapshot(7010, venue);
     QVERIFY(sync.auditing());
     sync.tick(61100);
@@ -374,7 +359,7 @@ void TestBookAudit::nearestSnapshotBeforeTheAuditIsInconclusive()
     bybitMessage(sync, "orderbook.50.BTCUSDT", false, 101, 7010, {{"100", "1.5"}});
     sync.auditRequested(61000);
     // From before the audit began (7010): the book as it was then is not kept.
-    sync.onAuditSnapshot(7005, changes({{"100", "9"}}, kAsks));
+    sync.onAuditSnapshot(7005, changes({{"100", "9"}}, kAuditAsks));
     QVERIFY(!sync.auditing());
     QCOMPARE(sync.status().audits, quint64(0));
     QCOMPARE(sync.status().auditMismatches, quint64(0));
@@ -384,19 +369,19 @@ void TestBookAudit::nearestSnapshotBeforeTheAuditIsInconclusive()
 void TestBookAudit::okxNearestByTimestamp()
 {
     BookSync sync(OkxBookRules::instance(), QStringLiteral("BTC-USDT"));
-    send(sync, "books", true, 10, -1, 1629966436000, kBids, kAsks);
+    send(sync, "books", true, 10, -1, 1629966436000, kAuditBids, kAuditAsks);
     sync.tick(1000);
     QVERIFY(sync.auditDue(61000, 60000));
     sync.auditRequested(61000);
     send(sync, "books", false, 11, 10, 1629966436100, {{"100", "1.5"}});
     send(sync, "books", false, 12, 11, 1629966436200, {{"99", "0"}});
     // The answer's "ts" between the two: the book after the first, the second's change tolerated.
-    sync.onAuditSnapshot(1629966436150, changes({{"100", "1.5"}, {"99", "2"}, {"98", "3"}}, kAsks));
+    sync.onAuditSnapshot(1629966436150, changes({{"100", "1.5"}, {"99", "2"}, {"98", "3"}}, kAuditAsks));
     QVERIFY(!sync.auditing());
     QCOMPARE(sync.status().audits, quint64(1));
     QCOMPARE(sync.status().lastAuditMatchRatio, 1.0);
     // A corruption: the venue's 98 is 4, the book got 3 and kept it.
-    const std::vector<LevelChange> venue = changes({{"100", "1.5"}, {"98", "4"}, {"97", "1"}}, kAsks);
+    const std::vector<LevelChange> venue = changes({{"100", "1.5"}, {"98", "4"}, {"97", "1"}}, kAuditAsks);
     sync.auditRequested(121000);
     send(sync, "books", false, 13, 12, 1629966436300, {{"97", "1"}});
     sync.onAuditSnapshot(1629966436300, venue);
@@ -423,11 +408,11 @@ void TestBookAudit::noAuditWithoutAnAuditPoint()
         DiffAction next(const DiffIds &, std::int64_t) const override { return DiffAction::Apply; }
     } rules;
     BookSync sync(rules, QStringLiteral("BTC/USD"));
-    send(sync, "book", true, INT64_MIN, INT64_MIN, INT64_MIN, kBids, kAsks);
+    send(sync, "book", true, INT64_MIN, INT64_MIN, INT64_MIN, kAuditBids, kAuditAsks);
     sync.tick(1000);
     QCOMPARE(sync.state(), BookState::Synced);
     QVERIFY(!sync.auditDue(1'000'000, 60000));
 }
 
-QTEST_GUILESS_MAIN(TestBookAudit)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBookAudit)
 #include "tst_bookaudit.moc"

@@ -5,6 +5,7 @@
 // connection, a crossed book, a delta before the snapshot. Every sequence fails without the
 // rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -13,7 +14,7 @@ using book::Side;
 
 namespace {
 
-QByteArray message(const char *type, const char *symbol, qint64 u, const char *bids, const char *asks)
+QByteArray bybitBookMessage(const char *type, const char *symbol, qint64 u, const char *bids, const char *asks)
 {
     return QStringLiteral(R"({"topic":"orderbook.50.%1","type":"%2","ts":1780000000000,"data":{"s":"%1",)"
                           R"("b":%3,"a":%4,"u":%5,"seq":%6},"cts":1780000000000})")
@@ -23,18 +24,18 @@ QByteArray message(const char *type, const char *symbol, qint64 u, const char *b
         .toUtf8();
 }
 
-QByteArray snapshot(qint64 u = 100, const char *symbol = "BTCUSDT")
+QByteArray bybitSnapshot(qint64 u = 100, const char *symbol = "BTCUSDT")
 {
-    return message("snapshot", symbol, u, R"([["16493.50","0.006"],["16493.00","0.100"]])",
-                   R"([["16611.00","0.029"],["16612.00","0.213"]])");
+    return bybitBookMessage("snapshot", symbol, u, R"([["16493.50","0.006"],["16493.00","0.100"]])",
+                            R"([["16611.00","0.029"],["16612.00","0.213"]])");
 }
 
-QByteArray delta(qint64 u, const char *bids, const char *asks = "[]", const char *symbol = "BTCUSDT")
+QByteArray bybitDelta(qint64 u, const char *bids, const char *asks = "[]", const char *symbol = "BTCUSDT")
 {
-    return message("delta", symbol, u, bids, asks);
+    return bybitBookMessage("delta", symbol, u, bids, asks);
 }
 
-StreamBooksRig rig(bool two = false)
+StreamBooksRig bybitRig(bool two = false)
 {
     QStringList subscribe{QStringLiteral("orderbook.50:BTCUSDT")};
     if (two)
@@ -50,10 +51,10 @@ class TestBybitBooks : public QObject {
 private slots:
     void snapshotThenDeltas()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(delta(101, R"([["16493.50","0"],["16490.00","1.5"]])"));
-        r.send(delta(102, "[]", R"([["16611.00","0.030"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitSnapshot());
+        r.send(bybitDelta(101, R"([["16493.50","0"],["16490.00","1.5"]])"));
+        r.send(bybitDelta(102, "[]", R"([["16611.00","0.030"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Synced);
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16493:0.1", "16490:1.5"}));
         QCOMPARE(r.levels("BTCUSDT", Side::Ask), texts({"16611:0.03", "16612:0.213"}));
@@ -64,14 +65,14 @@ private slots:
     // one has not are gone), and u = 1 (the service restarted) starts it over: no resync.
     void legalResets()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(delta(101, R"([["16400.00","9"]])"));
-        r.send(message("snapshot", "BTCUSDT", 500, R"([["16500.00","1"]])", R"([["16600.00","2"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitSnapshot());
+        r.send(bybitDelta(101, R"([["16400.00","9"]])"));
+        r.send(bybitBookMessage("snapshot", "BTCUSDT", 500, R"([["16500.00","1"]])", R"([["16600.00","2"]])"));
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16500:1"}));
-        r.send(delta(501, R"([["16499.00","3"]])"));
-        r.send(message("snapshot", "BTCUSDT", 1, R"([["16450.00","4"]])", R"([["16650.00","5"]])"));
-        r.send(delta(2, R"([["16449.00","6"]])"));
+        r.send(bybitDelta(501, R"([["16499.00","3"]])"));
+        r.send(bybitBookMessage("snapshot", "BTCUSDT", 1, R"([["16450.00","4"]])", R"([["16650.00","5"]])"));
+        r.send(bybitDelta(2, R"([["16449.00","6"]])"));
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16450:4", "16449:6"}));
         const BookStatus s = r.status("BTCUSDT");
         QCOMPARE(s.state, BookState::Synced);
@@ -81,9 +82,9 @@ private slots:
     // u = 1 starts the book over even when Bybit labels it a delta.
     void restartDelta()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(delta(1, R"([["16450.00","4"]])", R"([["16650.00","5"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitSnapshot());
+        r.send(bybitDelta(1, R"([["16450.00","4"]])", R"([["16650.00","5"]])"));
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16450:4"}));
         QCOMPARE(r.status("BTCUSDT").resyncs, quint64(0));
     }
@@ -91,12 +92,12 @@ private slots:
     // u 101 then 103: a gap; the book is resubscribed, the other instrument goes on.
     void realGap()
     {
-        StreamBooksRig r = rig(true);
-        r.send(snapshot());
-        r.send(snapshot(7, "ETHUSDT"));
+        StreamBooksRig r = bybitRig(true);
+        r.send(bybitSnapshot());
+        r.send(bybitSnapshot(7, "ETHUSDT"));
         r.takeSent();
-        r.send(delta(101, R"([["16490.00","1"]])"));
-        r.send(delta(103, R"([["16491.00","1"]])"));
+        r.send(bybitDelta(101, R"([["16490.00","1"]])"));
+        r.send(bybitDelta(103, R"([["16491.00","1"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Desynced);
         const BookStatus s = r.status("BTCUSDT");
         QCOMPARE(s.resyncs, quint64(1));
@@ -110,8 +111,8 @@ private slots:
         QVERIFY2(sent[1].contains(QStringLiteral("\"subscribe\"")) && !sent[1].contains(QStringLiteral("ETHUSDT")),
                  qPrintable(sent[1]));
         QCOMPARE(r.state("ETHUSDT"), BookState::Synced);
-        r.send(delta(104, R"([["16492.00","1"]])")); // the old subscription's: dropped
-        r.send(snapshot(200));
+        r.send(bybitDelta(104, R"([["16492.00","1"]])")); // the old subscription's: dropped
+        r.send(bybitSnapshot(200));
         QCOMPARE(r.state("BTCUSDT"), BookState::Synced);
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16493.5:0.006", "16493:0.1"}));
     }
@@ -119,30 +120,30 @@ private slots:
     // A delta whose u went back is a gap too, not applied.
     void wentBack()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(delta(99, R"([["16490.00","1"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitSnapshot());
+        r.send(bybitDelta(99, R"([["16490.00","1"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Desynced);
     }
 
     void crossedBook()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(delta(101, R"([["16611.00","1"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitSnapshot());
+        r.send(bybitDelta(101, R"([["16611.00","1"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Crossed);
         QCOMPARE(r.status("BTCUSDT").crossedEpisodes, quint64(1));
-        r.send(delta(102, R"([["16611.00","0"]])"));
+        r.send(bybitDelta(102, R"([["16611.00","0"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Synced);
     }
 
     // Deltas before the snapshot (a previous subscription's) are not applied.
     void deltaBeforeSnapshot()
     {
-        StreamBooksRig r = rig();
-        r.send(delta(99, R"([["16000.00","1"]])"));
+        StreamBooksRig r = bybitRig();
+        r.send(bybitDelta(99, R"([["16000.00","1"]])"));
         QCOMPARE(r.state("BTCUSDT"), BookState::Syncing);
-        r.send(snapshot());
+        r.send(bybitSnapshot());
         QCOMPARE(r.levels("BTCUSDT", Side::Bid), texts({"16493.5:0.006", "16493:0.1"}));
         QCOMPARE(r.status("BTCUSDT").resyncs, quint64(0));
     }
@@ -151,17 +152,17 @@ private slots:
     // the 51st is dropped (Bybit sends no removal for it).
     void cutToDepth()
     {
-        StreamBooksRig r = rig();
+        StreamBooksRig r = bybitRig();
         QByteArray bids = "[";
         for (int i = 0; i < 50; ++i)
             bids += (i ? "," : "") + QStringLiteral(R"(["%1.00","1"])").arg(16000 - i).toUtf8();
         bids += ']';
-        r.send(message("snapshot", "BTCUSDT", 100, bids.constData(), R"([["16611.00","0.029"]])"));
-        r.send(delta(101, R"([["16001.00","1"]])"));
+        r.send(bybitBookMessage("snapshot", "BTCUSDT", 100, bids.constData(), R"([["16611.00","0.029"]])"));
+        r.send(bybitDelta(101, R"([["16001.00","1"]])"));
         QCOMPARE(r.status("BTCUSDT").bidLevels, 50);
         QCOMPARE(r.levels("BTCUSDT", Side::Bid).last(), QStringLiteral("15952:1"));
     }
 };
 
-QTEST_GUILESS_MAIN(TestBybitBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBybitBooks)
 #include "tst_bybitbooks.moc"

@@ -7,6 +7,7 @@
 // (the stream reconnects: a missed pong is a dead connection); a failed request shown in the
 // venue's words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/MessageDecoder.h"
@@ -400,5 +401,5 @@ void TestBybitVenue::failedRequestShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestBybitVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestBybitVenue)
 #include "tst_bybitvenue.moc"

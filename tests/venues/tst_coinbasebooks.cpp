@@ -6,6 +6,7 @@
 // back, a crossed book, an update before the snapshot. Every sequence fails without the rule it
 // is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -14,7 +15,7 @@ using book::Side;
 
 namespace {
 
-QByteArray message(qint64 sequence, const char *type, const char *product, const char *updates)
+QByteArray coinbaseMessage(qint64 sequence, const char *type, const char *product, const char *updates)
 {
     return QStringLiteral(R"({"channel":"l2_data","client_id":"","timestamp":"2026-12-02T14:00:00.000000000Z",)"
                           R"("sequence_num":%1,"events":[{"type":"%2","product_id":"%3","updates":%4}]})")
@@ -23,7 +24,7 @@ QByteArray message(qint64 sequence, const char *type, const char *product, const
         .toUtf8();
 }
 
-QByteArray level(const char *side, const char *price, const char *qty)
+QByteArray coinbaseLevel(const char *side, const char *price, const char *qty)
 {
     return QStringLiteral(R"({"side":"%1","event_time":"2026-12-02T14:00:00.000000Z","price_level":"%2",)"
                           R"("new_quantity":"%3"})")
@@ -31,11 +32,12 @@ QByteArray level(const char *side, const char *price, const char *qty)
         .toUtf8();
 }
 
-QByteArray snapshot(qint64 sequence, const char *product = "BTC-USD")
+QByteArray coinbaseSnapshot(qint64 sequence, const char *product = "BTC-USD")
 {
-    const QByteArray updates = '[' + level("bid", "21921.73", "0.06317902") + ',' + level("bid", "21921.30", "1.2")
-        + ',' + level("offer", "21921.74", "0.5") + ',' + level("offer", "21922.00", "2") + ']';
-    return message(sequence, "snapshot", product, updates.constData());
+    const QByteArray updates = '[' + coinbaseLevel("bid", "21921.73", "0.06317902") + ','
+        + coinbaseLevel("bid", "21921.30", "1.2") + ',' + coinbaseLevel("offer", "21921.74", "0.5") + ','
+        + coinbaseLevel("offer", "21922.00", "2") + ']';
+    return coinbaseMessage(sequence, "snapshot", product, updates.constData());
 }
 
 QByteArray heartbeat(qint64 sequence)
@@ -47,7 +49,7 @@ QByteArray heartbeat(qint64 sequence)
         .toUtf8();
 }
 
-StreamBooksRig rig()
+StreamBooksRig coinbaseRig()
 {
     return StreamBooksRig("coinbase", {QStringLiteral("level2:BTC-USD"), QStringLiteral("level2:ETH-USD")});
 }
@@ -60,10 +62,10 @@ class TestCoinbaseBooks : public QObject {
 private slots:
     void snapshotThenUpdates()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(0));
-        r.send(message(1, "update", "BTC-USD", '[' + level("bid", "21921.73", "0") + ']'));
-        r.send(message(2, "update", "BTC-USD", '[' + level("offer", "21921.80", "0.25") + ']'));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(0));
+        r.send(coinbaseMessage(1, "update", "BTC-USD", '[' + coinbaseLevel("bid", "21921.73", "0") + ']'));
+        r.send(coinbaseMessage(2, "update", "BTC-USD", '[' + coinbaseLevel("offer", "21921.80", "0.25") + ']'));
         QCOMPARE(r.state("BTC-USD"), BookState::Synced);
         QCOMPARE(r.levels("BTC-USD", Side::Bid), texts({"21921.3:1.2"}));
         QCOMPARE(r.levels("BTC-USD", Side::Ask), texts({"21921.74:0.5", "21921.8:0.25", "21922:2"}));
@@ -72,10 +74,10 @@ private slots:
     // A new snapshot replaces the book: a legal reset, not a resync.
     void newSnapshotResets()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(0));
-        r.send(message(1, "update", "BTC-USD", '[' + level("bid", "21000.00", "3") + ']'));
-        r.send(snapshot(2));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(0));
+        r.send(coinbaseMessage(1, "update", "BTC-USD", '[' + coinbaseLevel("bid", "21000.00", "3") + ']'));
+        r.send(coinbaseSnapshot(2));
         QCOMPARE(r.levels("BTC-USD", Side::Bid), texts({"21921.73:0.06317902", "21921.3:1.2"}));
         QCOMPARE(r.status("BTC-USD").resyncs, quint64(0));
     }
@@ -85,20 +87,20 @@ private slots:
     // snapshots sync them.
     void connectionGap()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(0));
-        r.send(snapshot(1, "ETH-USD"));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(0));
+        r.send(coinbaseSnapshot(1, "ETH-USD"));
         r.send(heartbeat(2));
         r.takeSent();
-        r.send(message(4, "update", "BTC-USD", '[' + level("bid", "21921.00", "1") + ']'));
+        r.send(coinbaseMessage(4, "update", "BTC-USD", '[' + coinbaseLevel("bid", "21921.00", "1") + ']'));
         const BookStatus btc = r.status("BTC-USD");
         QCOMPARE(btc.state, BookState::Resyncing);
         QCOMPARE(btc.resyncs, quint64(1));
         QVERIFY2(btc.lastResyncReason.contains(QStringLiteral("sequence")), qPrintable(btc.lastResyncReason));
         QCOMPARE(r.status("ETH-USD").state, BookState::Resyncing);
         QVERIFY(r.takeSent().join(QLatin1Char(' ')).contains(QStringLiteral("\"subscribe\"")));
-        r.send(snapshot(5));
-        r.send(snapshot(6, "ETH-USD"));
+        r.send(coinbaseSnapshot(5));
+        r.send(coinbaseSnapshot(6, "ETH-USD"));
         QCOMPARE(r.state("BTC-USD"), BookState::Synced);
         QCOMPARE(r.state("ETH-USD"), BookState::Synced);
         QCOMPARE(r.levels("BTC-USD", Side::Bid).size(), 2);
@@ -108,9 +110,9 @@ private slots:
     // count and the book's own both say so).
     void wentBack()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(10));
-        r.send(message(8, "update", "BTC-USD", '[' + level("bid", "21000.00", "3") + ']'));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(10));
+        r.send(coinbaseMessage(8, "update", "BTC-USD", '[' + coinbaseLevel("bid", "21000.00", "3") + ']'));
         const BookStatus s = r.status("BTC-USD");
         QCOMPARE(s.state, BookState::Resyncing);
         QCOMPARE(s.resyncs, quint64(1));
@@ -119,9 +121,9 @@ private slots:
 
     void crossedBook()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(0));
-        r.send(message(1, "update", "BTC-USD", '[' + level("bid", "21921.74", "1") + ']'));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(0));
+        r.send(coinbaseMessage(1, "update", "BTC-USD", '[' + coinbaseLevel("bid", "21921.74", "1") + ']'));
         QCOMPARE(r.state("BTC-USD"), BookState::Crossed);
         QCOMPARE(r.status("BTC-USD").crossedEpisodes, quint64(1));
     }
@@ -129,13 +131,13 @@ private slots:
     // One message, two products' events: each to its own book.
     void twoProductsInOneMessage()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot(0));
-        r.send(snapshot(1, "ETH-USD"));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseSnapshot(0));
+        r.send(coinbaseSnapshot(1, "ETH-USD"));
         r.send(R"({"channel":"l2_data","client_id":"","timestamp":"2026-12-02T14:00:00.000000000Z","sequence_num":2,)"
                R"("events":[{"type":"update","product_id":"BTC-USD","updates":[)"
-               + level("bid", "21921.50", "4") + R"(]},{"type":"update","product_id":"ETH-USD","updates":[)"
-               + level("offer", "21921.74", "0") + "]}]}");
+               + coinbaseLevel("bid", "21921.50", "4") + R"(]},{"type":"update","product_id":"ETH-USD","updates":[)"
+               + coinbaseLevel("offer", "21921.74", "0") + "]}]}");
         QCOMPARE(r.levels("BTC-USD", Side::Bid), texts({"21921.73:0.06317902", "21921.5:4", "21921.3:1.2"}));
         QCOMPARE(r.levels("BTC-USD", Side::Ask).size(), 2);
         QCOMPARE(r.levels("ETH-USD", Side::Ask), texts({"21922:2"}));
@@ -147,13 +149,13 @@ private slots:
     // An update before the snapshot is not applied.
     void updateBeforeSnapshot()
     {
-        StreamBooksRig r = rig();
-        r.send(message(0, "update", "BTC-USD", '[' + level("bid", "20000.00", "3") + ']'));
+        StreamBooksRig r = coinbaseRig();
+        r.send(coinbaseMessage(0, "update", "BTC-USD", '[' + coinbaseLevel("bid", "20000.00", "3") + ']'));
         QCOMPARE(r.state("BTC-USD"), BookState::Syncing);
-        r.send(snapshot(1));
+        r.send(coinbaseSnapshot(1));
         QCOMPARE(r.levels("BTC-USD", Side::Bid), texts({"21921.73:0.06317902", "21921.3:1.2"}));
     }
 };
 
-QTEST_GUILESS_MAIN(TestCoinbaseBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCoinbaseBooks)
 #include "tst_coinbasebooks.moc"

@@ -6,6 +6,7 @@
 // a loopback websocket server of this test's own that checks the subscribe requests (heartbeats
 // first, one a channel, paced) and shows a refusal in the venue's words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/HeadScanner.h"
@@ -29,7 +30,7 @@ StreamConfig coinbaseConfig(const QUrl &url, const QStringList &subscribe)
     return channelStream("coinbase", url, subscribe);
 }
 
-const DecodeSpec &spec()
+const DecodeSpec &coinbaseSpec()
 {
     return VenueRegistry::entryOf(Venue("coinbase")).decodeSpec();
 }
@@ -170,17 +171,17 @@ void TestCoinbaseVenue::decodesCoinbaseMessages()
     MessageDecoder decoder;
     ReceiveBuffer buffer;
     DecodedFields f;
-    QVERIFY2(decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, spec()),
+    QVERIFY2(decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, coinbaseSpec()),
              qPrintable(decoder.lastError()));
     QCOMPARE(QByteArray(f.eventType.data(), qsizetype(f.eventType.size())), channel);
     QCOMPARE(QByteArray(f.symbol.data(), qsizetype(f.symbol.size())), product);
     QCOMPARE(f.eventTime, time);
     QCOMPARE(f.finalUpdateId, sequence);
     // Heartbeats are told by their decoded channel (the stream's decoder reads it anyway).
-    const HeadInfo head =
-        HeadScanner::scan(message.constData(), message.size(), spec().head, HeadScanner::Heartbeats::LeaveToDecoder);
+    const HeadInfo head = HeadScanner::scan(message.constData(), message.size(), coinbaseSpec().head,
+                                            HeadScanner::Heartbeats::LeaveToDecoder);
     QCOMPARE(head.kind, MessageKind::Data);
-    QCOMPARE(head.heartbeatCandidate && spec().heartbeat.matches(f), channel == "heartbeats");
+    QCOMPARE(head.heartbeatCandidate && coinbaseSpec().heartbeat.matches(f), channel == "heartbeats");
 }
 
 void TestCoinbaseVenue::messagesToldApart_data()
@@ -205,7 +206,7 @@ void TestCoinbaseVenue::messagesToldApart()
 {
     QFETCH(QByteArray, message);
     QFETCH(int, kind);
-    QCOMPARE(int(HeadScanner::scan(message.constData(), message.size(), spec().head).kind), kind);
+    QCOMPARE(int(HeadScanner::scan(message.constData(), message.size(), coinbaseSpec().head).kind), kind);
 }
 
 void TestCoinbaseVenue::replayScenarioCountsExactly_data()
@@ -283,5 +284,5 @@ void TestCoinbaseVenue::refusalShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestCoinbaseVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestCoinbaseVenue)
 #include "tst_coinbasevenue.moc"

@@ -4,6 +4,7 @@
 // arrives. OKX allows 3 connection attempts a second per IP address: the twelve arrive three
 // at a time, a window apart, and the streams say why they wait.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include <QtCore/QElapsedTimer>
@@ -132,5 +133,5 @@ void TestConnectPacing::okxConnectionsPacedAcrossStreams()
     QCOMPARE(int(server.arrivalsMs.size()), kConnections); // no attempt beyond them
 }
 
-QTEST_GUILESS_MAIN(TestConnectPacing)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestConnectPacing)
 #include "tst_connectpacing.moc"

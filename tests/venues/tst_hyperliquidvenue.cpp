@@ -7,6 +7,7 @@
 // data keeps coming (the stream reconnects: a missed pong is a dead connection); a refused
 // request shown in the venue's words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/MessageDecoder.h"
@@ -252,5 +253,5 @@ void TestHyperliquidVenue::refusedRequestShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestHyperliquidVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestHyperliquidVenue)
 #include "tst_hyperliquidvenue.moc"

@@ -6,6 +6,7 @@
 // counted and resubscribed without touching the other book of the connection, a crossed book,
 // an update before the snapshot. Every sequence fails without the rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 #include "book/Crc32.h"
@@ -67,23 +68,24 @@ QByteArray levelsJson(const Levels &levels)
     return out + ']';
 }
 
-QByteArray message(const char *type, const char *symbol, const Levels &bids, const Levels &asks, quint32 checksum)
+QByteArray krakenBookMessage(const char *type, const char *symbol, const Levels &bids, const Levels &asks,
+                             quint32 checksum)
 {
     return QByteArray(R"({"channel":"book","type":")") + type + R"(","data":[{"symbol":")" + symbol + R"(","bids":)"
         + levelsJson(bids) + R"(,"asks":)" + levelsJson(asks) + R"(,"checksum":)" + QByteArray::number(checksum)
         + R"(,"timestamp":"2026-12-02T14:00:00.000000Z"}]})";
 }
 
-QByteArray snapshot(const char *symbol = "BTC/USD")
+QByteArray krakenSnapshot(const char *symbol = "BTC/USD")
 {
-    return message("snapshot", symbol, kBids, kAsks, kPublishedChecksum);
+    return krakenBookMessage("snapshot", symbol, kBids, kAsks, kPublishedChecksum);
 }
 
 // Kraken's book after a change: `bids`/`asks` its full top levels.
-QByteArray update(const Levels &bidChanges, const Levels &askChanges, const Levels &bids, const Levels &asks,
-                  const char *symbol = "BTC/USD")
+QByteArray krakenUpdate(const Levels &bidChanges, const Levels &askChanges, const Levels &bids, const Levels &asks,
+                        const char *symbol = "BTC/USD")
 {
-    return message("update", symbol, bidChanges, askChanges, reference(asks, bids));
+    return krakenBookMessage("update", symbol, bidChanges, askChanges, reference(asks, bids));
 }
 
 } // namespace
@@ -102,7 +104,7 @@ private slots:
     void knownGoodSnapshot()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         QCOMPARE(r.state("BTC/USD"), BookState::Synced);
         const BookStatus s = r.status("BTC/USD");
         QCOMPARE(s.checksumFailures, quint64(0));
@@ -116,10 +118,10 @@ private slots:
     void updateWithChecksum()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         Levels asks = kAsks;
         asks[0].second = "0.00200000";
-        r.send(update({}, {{"45285.2", "0.00200000"}}, kBids, asks));
+        r.send(krakenUpdate({}, {{"45285.2", "0.00200000"}}, kBids, asks));
         QCOMPARE(r.state("BTC/USD"), BookState::Synced);
         QCOMPARE(r.status("BTC/USD").checksumFailures, quint64(0));
         QCOMPARE(r.levels("BTC/USD", Side::Ask).first(), QStringLiteral("45285.2:0.002"));
@@ -131,15 +133,15 @@ private slots:
     void cutToDepth()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         Levels bids = kBids;
         bids.insert(bids.begin(), {"45283.6", "0.50000000"});
         bids.pop_back(); // 45276.6 leaves Kraken's book
-        r.send(update({{"45283.6", "0.50000000"}}, {}, bids, kAsks));
+        r.send(krakenUpdate({{"45283.6", "0.50000000"}}, {}, bids, kAsks));
         QCOMPARE(r.status("BTC/USD").bidLevels, 10);
         bids.erase(bids.begin());
         bids.push_back({"45275.0", "0.20000000"});
-        r.send(update({{"45283.6", "0"}, {"45275.0", "0.20000000"}}, {}, bids, kAsks));
+        r.send(krakenUpdate({{"45283.6", "0"}, {"45275.0", "0.20000000"}}, {}, bids, kAsks));
         QCOMPARE(r.state("BTC/USD"), BookState::Synced);
         QCOMPARE(r.status("BTC/USD").checksumFailures, quint64(0));
         QCOMPARE(r.levels("BTC/USD", Side::Bid).last(), QStringLiteral("45275:0.2"));
@@ -151,12 +153,12 @@ private slots:
     void checksumMismatchResubscribes()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD"), QStringLiteral("book:ETH/USD")});
-        r.send(snapshot());
-        r.send(snapshot("ETH/USD"));
+        r.send(krakenSnapshot());
+        r.send(krakenSnapshot("ETH/USD"));
         r.takeSent();
         Levels theirs = kBids;
         theirs[1].second = "0.20000000";
-        r.send(message("update", "BTC/USD", {{"45283.4", "0.30000000"}}, {}, reference(kAsks, theirs)));
+        r.send(krakenBookMessage("update", "BTC/USD", {{"45283.4", "0.30000000"}}, {}, reference(kAsks, theirs)));
         QCOMPARE(r.state("BTC/USD"), BookState::Desynced);
         BookStatus s = r.status("BTC/USD"); // the tick resubscribes
         QCOMPARE(s.checksumFailures, quint64(1));
@@ -172,7 +174,7 @@ private slots:
                  qPrintable(sent[1]));
         QCOMPARE(r.state("ETH/USD"), BookState::Synced);
         QCOMPARE(r.status("ETH/USD").resyncs, quint64(0));
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         const BookStatus again = r.status("BTC/USD");
         QCOMPARE(again.state, BookState::Synced);
         QCOMPARE(again.resyncs, quint64(1));
@@ -189,13 +191,13 @@ private slots:
                           R"("symbol":"BTC/USD"},"success":true,"time_in":"2026-12-02T14:00:00.000000Z",)"
                           R"("time_out":"2026-12-02T14:00:00.000050Z"})"));
         Levels bids(kBids.begin(), kBids.begin() + 8);
-        r.send(message("snapshot", "BTC/USD", bids, kAsks, reference(kAsks, bids)));
+        r.send(krakenBookMessage("snapshot", "BTC/USD", bids, kAsks, reference(kAsks, bids)));
         const Levels deeper{{"45270.0", "1.00000000"}, {"45269.0", "1.00000000"}, {"45268.0", "1.00000000"}};
         bids.insert(bids.end(), deeper.begin(), deeper.end());
-        r.send(update(deeper, {}, bids, kAsks));
+        r.send(krakenUpdate(deeper, {}, bids, kAsks));
         QCOMPARE(r.status("BTC/USD").bidLevels, 11);
         bids.erase(bids.begin());
-        r.send(update({{"45283.5", "0"}}, {}, bids, kAsks));
+        r.send(krakenUpdate({{"45283.5", "0"}}, {}, bids, kAsks));
         const BookStatus s = r.status("BTC/USD");
         QCOMPARE(s.checksumFailures, quint64(0));
         QCOMPARE(s.state, BookState::Synced);
@@ -206,11 +208,11 @@ private slots:
     void crossedBook()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         Levels bids = kBids;
         bids.insert(bids.begin(), {"45285.3", "0.10000000"});
         bids.pop_back();
-        r.send(update({{"45285.3", "0.10000000"}}, {}, bids, kAsks));
+        r.send(krakenUpdate({{"45285.3", "0.10000000"}}, {}, bids, kAsks));
         QCOMPARE(r.state("BTC/USD"), BookState::Crossed);
         QCOMPARE(r.status("BTC/USD").crossedEpisodes, quint64(1));
         QCOMPARE(r.status("BTC/USD").checksumFailures, quint64(0));
@@ -225,10 +227,10 @@ private slots:
     void updateBeforeSnapshot()
     {
         StreamBooksRig r("kraken", {QStringLiteral("book:BTC/USD")});
-        r.send(message("update", "BTC/USD", {{"45000.0", "9.00000000"}}, {}, 1));
+        r.send(krakenBookMessage("update", "BTC/USD", {{"45000.0", "9.00000000"}}, {}, 1));
         QCOMPARE(r.state("BTC/USD"), BookState::Syncing);
         QCOMPARE(r.status("BTC/USD").bidLevels, 0);
-        r.send(snapshot());
+        r.send(krakenSnapshot());
         QCOMPARE(r.state("BTC/USD"), BookState::Synced);
         QVERIFY(!r.levels("BTC/USD", Side::Bid).join(QLatin1Char(' ')).contains(QStringLiteral("45000")));
         QCOMPARE(r.status("BTC/USD").checksumFailures, quint64(0));
@@ -255,5 +257,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestKrakenBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenBooks)
 #include "tst_krakenbooks.moc"

@@ -7,6 +7,7 @@
 // stream reconnects); a refused request and a status other than online shown in the venue's
 // words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/HeadScanner.h"
@@ -37,7 +38,7 @@ public:
     }
 };
 
-const DecodeSpec &spec()
+const DecodeSpec &krakenSpec()
 {
     return VenueRegistry::entryOf(Venue("kraken")).decodeSpec();
 }
@@ -93,12 +94,12 @@ void TestKrakenVenue::decodesKrakenMessages()
     QFETCH(QByteArray, channel);
     QFETCH(QByteArray, symbol);
     QFETCH(qint64, time);
-    QCOMPARE(HeadScanner::scan(message.constData(), message.size(), spec().head).kind, MessageKind::Data);
-    QCOMPARE(spec().timeUnit, LatencyUnit::Microseconds);
+    QCOMPARE(HeadScanner::scan(message.constData(), message.size(), krakenSpec().head).kind, MessageKind::Data);
+    QCOMPARE(krakenSpec().timeUnit, LatencyUnit::Microseconds);
     MessageDecoder decoder;
     ReceiveBuffer buffer;
     DecodedFields f;
-    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, spec()), ok);
+    QCOMPARE(decoder.decode(buffer.copy(message.constData(), message.size()), {}, f, krakenSpec()), ok);
     if (!ok) {
         QVERIFY2(decoder.lastError().contains(QLatin1String("timestamp")), qPrintable(decoder.lastError()));
         return;
@@ -135,7 +136,7 @@ void TestKrakenVenue::ownMessagesToldApart()
 {
     QFETCH(QByteArray, message);
     QFETCH(int, kind);
-    QCOMPARE(int(HeadScanner::scan(message.constData(), message.size(), spec().head).kind), kind);
+    QCOMPARE(int(HeadScanner::scan(message.constData(), message.size(), krakenSpec().head).kind), kind);
 }
 
 void TestKrakenVenue::replayScenarioCountsExactly_data()
@@ -235,5 +236,5 @@ void TestKrakenVenue::refusalAndStatusShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestKrakenVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestKrakenVenue)
 #include "tst_krakenvenue.moc"

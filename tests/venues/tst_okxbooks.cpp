@@ -6,6 +6,7 @@
 // before the snapshot, the deprecated checksum (0) never read. Every sequence fails without the
 // rule it is named after.
 
+#include "../common/TestRegistry.h"
 #include "StreamBooksRig.h"
 
 using namespace streamscope;
@@ -14,8 +15,8 @@ using book::Side;
 
 namespace {
 
-QByteArray message(const char *action, const char *inst, qint64 prev, qint64 seq, const char *bids, const char *asks,
-                   const char *channel = "books")
+QByteArray okxBookMessage(const char *action, const char *inst, qint64 prev, qint64 seq, const char *bids,
+                          const char *asks, const char *channel = "books")
 {
     return QStringLiteral(R"({"arg":{"channel":"%1","instId":"%2"},"action":"%3","data":[{"asks":%4,"bids":%5,)"
                           R"("ts":"1780000000000","checksum":0,"prevSeqId":%6,"seqId":%7}]})")
@@ -26,18 +27,18 @@ QByteArray message(const char *action, const char *inst, qint64 prev, qint64 seq
         .toUtf8();
 }
 
-QByteArray snapshot(qint64 seq = 100, const char *inst = "BTC-USDT")
+QByteArray okxSnapshot(qint64 seq = 100, const char *inst = "BTC-USDT")
 {
-    return message("snapshot", inst, -1, seq, R"([["8476.98","415","0","13"],["8475.55","101","0","1"]])",
-                   R"([["8477.00","9","0","2"],["8478.30","3","0","1"]])");
+    return okxBookMessage("snapshot", inst, -1, seq, R"([["8476.98","415","0","13"],["8475.55","101","0","1"]])",
+                          R"([["8477.00","9","0","2"],["8478.30","3","0","1"]])");
 }
 
-QByteArray update(qint64 prev, qint64 seq, const char *bids, const char *asks = "[]", const char *inst = "BTC-USDT")
+QByteArray okxUpdate(qint64 prev, qint64 seq, const char *bids, const char *asks = "[]", const char *inst = "BTC-USDT")
 {
-    return message("update", inst, prev, seq, bids, asks);
+    return okxBookMessage("update", inst, prev, seq, bids, asks);
 }
 
-StreamBooksRig rig(bool two = false)
+StreamBooksRig okxRig(bool two = false)
 {
     QStringList subscribe{QStringLiteral("books:BTC-USDT")};
     if (two)
@@ -53,11 +54,11 @@ class TestOkxBooks : public QObject {
 private slots:
     void chain()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(update(100, 123, R"([["8476.98","0","0","0"],["8476.50","7","0","2"]])"));
-        r.send(update(123, 123, "[]")); // the keep-alive after ~60 s idle
-        r.send(update(123, 130, "[]", R"([["8477.00","10","0","3"]])"));
+        StreamBooksRig r = okxRig();
+        r.send(okxSnapshot());
+        r.send(okxUpdate(100, 123, R"([["8476.98","0","0","0"],["8476.50","7","0","2"]])"));
+        r.send(okxUpdate(123, 123, "[]")); // the keep-alive after ~60 s idle
+        r.send(okxUpdate(123, 130, "[]", R"([["8477.00","10","0","3"]])"));
         QCOMPARE(r.state("BTC-USDT"), BookState::Synced);
         QCOMPARE(r.levels("BTC-USDT", Side::Bid), texts({"8476.5:7", "8475.55:101"}));
         QCOMPARE(r.levels("BTC-USDT", Side::Ask), texts({"8477:10", "8478.3:3"}));
@@ -68,15 +69,16 @@ private slots:
     // with a lower seqId starts the book over. Neither is a resync.
     void legalResets()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(update(100, 3, R"([["8476.00","1","0","1"]])"));
-        r.send(update(3, 4, R"([["8476.10","2","0","1"]])"));
+        StreamBooksRig r = okxRig();
+        r.send(okxSnapshot());
+        r.send(okxUpdate(100, 3, R"([["8476.00","1","0","1"]])"));
+        r.send(okxUpdate(3, 4, R"([["8476.10","2","0","1"]])"));
         QCOMPARE(r.state("BTC-USDT"), BookState::Synced);
         QCOMPARE(r.levels("BTC-USDT", Side::Bid).size(), 4);
-        r.send(message("snapshot", "BTC-USDT", -1, 2, R"([["8400.00","1","0","1"]])", R"([["8500.00","1","0","1"]])"));
+        r.send(okxBookMessage("snapshot", "BTC-USDT", -1, 2, R"([["8400.00","1","0","1"]])",
+                              R"([["8500.00","1","0","1"]])"));
         QCOMPARE(r.levels("BTC-USDT", Side::Bid), texts({"8400:1"}));
-        r.send(update(2, 5, R"([["8401.00","1","0","1"]])"));
+        r.send(okxUpdate(2, 5, R"([["8401.00","1","0","1"]])"));
         const BookStatus s = r.status("BTC-USDT");
         QCOMPARE(s.state, BookState::Synced);
         QCOMPARE(s.resyncs, quint64(0));
@@ -85,12 +87,12 @@ private slots:
     // prevSeqId is not the book's seqId: a gap; resubscribed, the other book goes on.
     void realGap()
     {
-        StreamBooksRig r = rig(true);
-        r.send(snapshot());
-        r.send(snapshot(50, "ETH-USDT"));
+        StreamBooksRig r = okxRig(true);
+        r.send(okxSnapshot());
+        r.send(okxSnapshot(50, "ETH-USDT"));
         r.takeSent();
-        r.send(update(100, 110, "[]"));
-        r.send(update(115, 120, R"([["8470.00","1","0","1"]])")); // 110..115 missed
+        r.send(okxUpdate(100, 110, "[]"));
+        r.send(okxUpdate(115, 120, R"([["8470.00","1","0","1"]])")); // 110..115 missed
         QCOMPARE(r.state("BTC-USDT"), BookState::Desynced);
         const BookStatus s = r.status("BTC-USDT");
         QCOMPARE(s.resyncs, quint64(1));
@@ -102,15 +104,15 @@ private slots:
                  qPrintable(sent[0]));
         QVERIFY2(sent[1].contains(QStringLiteral("\"subscribe\"")), qPrintable(sent[1]));
         QCOMPARE(r.state("ETH-USDT"), BookState::Synced);
-        r.send(snapshot(300));
+        r.send(okxSnapshot(300));
         QCOMPARE(r.state("BTC-USDT"), BookState::Synced);
     }
 
     void crossedBook()
     {
-        StreamBooksRig r = rig();
-        r.send(snapshot());
-        r.send(update(100, 101, R"([["8477.00","1","0","1"]])"));
+        StreamBooksRig r = okxRig();
+        r.send(okxSnapshot());
+        r.send(okxUpdate(100, 101, R"([["8477.00","1","0","1"]])"));
         QCOMPARE(r.state("BTC-USDT"), BookState::Crossed);
         QCOMPARE(r.status("BTC-USDT").crossedEpisodes, quint64(1));
     }
@@ -118,10 +120,10 @@ private slots:
     // An update before the snapshot (a previous subscription's) is not applied.
     void updateBeforeSnapshot()
     {
-        StreamBooksRig r = rig();
-        r.send(update(90, 99, R"([["8000.00","1","0","1"]])"));
+        StreamBooksRig r = okxRig();
+        r.send(okxUpdate(90, 99, R"([["8000.00","1","0","1"]])"));
         QCOMPARE(r.state("BTC-USDT"), BookState::Syncing);
-        r.send(snapshot());
+        r.send(okxSnapshot());
         QCOMPARE(r.levels("BTC-USDT", Side::Bid), texts({"8476.98:415", "8475.55:101"}));
         QCOMPARE(r.status("BTC-USDT").resyncs, quint64(0));
     }
@@ -140,5 +142,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestOkxBooks)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOkxBooks)
 #include "tst_okxbooks.moc"

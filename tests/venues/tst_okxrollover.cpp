@@ -6,6 +6,7 @@
 // overlap is de-duplicated by trade id, and every trade is counted exactly once: no reconnect,
 // no trade lost, none counted twice.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include <QtCore/QDateTime>
@@ -130,5 +131,5 @@ void TestOkxRollover::upgradeNoticeRollsOverWithoutLoss()
     }));
 }
 
-QTEST_GUILESS_MAIN(TestOkxRollover)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOkxRollover)
 #include "tst_okxrollover.moc"

@@ -5,6 +5,7 @@
 // the subscribe request, answers "ping" with "pong" and then stops answering (the stream
 // reconnects); a venue error and a notice shown in the venue's words, escaped.
 
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "protocol/MessageDecoder.h"
@@ -438,5 +439,5 @@ void TestOkxVenue::venueErrorAndNoticeShownEscaped()
     QCOMPARE(s.dataMessages, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestOkxVenue)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOkxVenue)
 #include "tst_okxvenue.moc"

@@ -1,6 +1,7 @@
 // OverlapDeduper: two connections delivering one ordered event sequence from different
 // starting points, in any interleaving, are counted exactly once. No network.
 
+#include "../common/TestRegistry.h"
 #include "protocol/MessageDecoder.h"
 #include "venues/OverlapDeduper.h"
 
@@ -91,5 +92,5 @@ void TestOverlapDeduper::keylessFollowsTheSwitch()
     QVERIFY(d.acceptNew(keyless));
 }
 
-QTEST_GUILESS_MAIN(TestOverlapDeduper)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestOverlapDeduper)
 #include "tst_overlapdeduper.moc"

@@ -2,6 +2,7 @@
 // entries (handler, decode spec, presets) and the replay scenarios, in one order; the public
 // VenueCatalog reads the presets from it. No network.
 
+#include "../common/TestRegistry.h"
 #include "RecordingHost.h"
 #include "VenueCatalog.h"
 #include "VenueScenarios.h"
@@ -283,5 +284,5 @@ void TestVenueRegistry::handlers()
     QCOMPARE(handler->maxStreamsPerConnection(), perConnection.value(venue));
 }
 
-QTEST_GUILESS_MAIN(TestVenueRegistry)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestVenueRegistry)
 #include "tst_venueregistry.moc"

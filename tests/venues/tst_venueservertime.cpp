@@ -8,6 +8,7 @@
 // Hyperliquid documents no server time: none is asked.
 
 #include "../common/ClockOffsetCheck.h"
+#include "../common/TestRegistry.h"
 #include "VenueTestSupport.h"
 
 #include "venues/VenueHandler.h"
@@ -292,5 +293,5 @@ void TestVenueServerTime::noServerTimeForHyperliquid()
     QCOMPARE(s.clock.serverTimeSamples + s.clock.serverTimeErrors, quint64(0));
 }
 
-QTEST_GUILESS_MAIN(TestVenueServerTime)
+STREAMSCOPE_TEST_GUILESS_MAIN(TestVenueServerTime)
 #include "tst_venueservertime.moc"
