@@ -216,13 +216,7 @@ void TestClockReport::binanceServerTimeUrl()
     QFETCH(QString, stream);
     QFETCH(bool, futures);
     QFETCH(QString, serverTime);
-    struct NoHost final : VenueHost {
-        void sendOn(int, const QString &, const QString &, const QString &) override { }
-        void venueEvent(EventKind, const QString &) override { }
-        void venueFailed(const QString &) override { }
-        void venueReconnect(const QString &) override { }
-        void venueStalled(const QString &) override { }
-        void rollOver(int, const QString &) override { }
+    struct NoHost final : InertVenueHost {
         StreamShared &shared() override { return *m_shared; }
         qint64 monotonicMs() const override { return 0; }
         qint64 wallMs() const override { return 0; }

@@ -23,18 +23,12 @@ namespace {
 constexpr qint64 kNowMs = 1'000'000;
 
 // A venue handler's host that takes everything and does nothing with it.
-class SilentHost final : public VenueHost {
+class SilentHost final : public InertVenueHost {
 public:
     explicit SilentHost(const StreamConfig &config)
         : m_shared(0, config)
     {
     }
-    void sendOn(int, const QString &, const QString &, const QString &) override { }
-    void venueEvent(EventKind, const QString &) override { }
-    void venueFailed(const QString &) override { }
-    void venueReconnect(const QString &) override { }
-    void venueStalled(const QString &) override { }
-    void rollOver(int, const QString &) override { }
     StreamShared &shared() override { return m_shared; }
     qint64 monotonicMs() const override { return kNowMs; }
     qint64 wallMs() const override { return 0; }
