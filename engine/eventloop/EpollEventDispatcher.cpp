@@ -46,10 +46,10 @@ EpollEventDispatcher::EpollEventDispatcher(QObject *parent)
 
 EpollEventDispatcher::~EpollEventDispatcher()
 {
-    if (m_wake >= 0) {
-        const std::lock_guard<std::mutex> lock(m_wakeLock);
+    // After the last wake another thread made (wakeUp, interrupt).
+    const std::lock_guard<std::mutex> lock(m_wakeLock);
+    if (m_wake >= 0)
         ::close(m_wake);
-    }
     if (m_epoll >= 0)
         ::close(m_epoll);
 }
@@ -294,20 +294,26 @@ bool EpollEventDispatcher::processEvents(QEventLoop::ProcessEventsFlags flags)
 
 void EpollEventDispatcher::wakeUp()
 {
+    const std::lock_guard<std::mutex> lock(m_wakeLock);
+    wakeUpLocked();
+}
+
+void EpollEventDispatcher::wakeUpLocked()
+{
     // One write per batch of posted events: the flag is cleared when the loop reads the fd,
     // before it sends posted events again.
     if (m_wakePending.exchange(true, std::memory_order_acq_rel))
         return;
     const quint64 one = 1;
-    const std::lock_guard<std::mutex> lock(m_wakeLock);
     while (::write(m_wake, &one, sizeof one) < 0 && errno == EINTR) {
     }
 }
 
 void EpollEventDispatcher::interrupt()
 {
+    const std::lock_guard<std::mutex> lock(m_wakeLock);
     m_interrupted.store(true, std::memory_order_relaxed);
-    wakeUp();
+    wakeUpLocked();
 }
 
 } // namespace streamscope

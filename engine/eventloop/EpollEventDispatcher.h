@@ -72,13 +72,14 @@ private:
     void addPending(const Watch &watch, quint32 events);
     int activateSocketNotifiers(int ready);
     int activateTimers();
+    void wakeUpLocked(); // m_wakeLock held
 
     int m_epoll = -1;
     int m_wake = -1; // eventfd
-    // Held by the write that wakes the loop and by the close of m_wake. QThread::exit()
+    // Held by a wake (wakeUp, interrupt: any thread) and by the destructor. QThread::exit()
     // wakes the loop from another thread while the ending thread deletes its dispatcher;
-    // Qt orders the two with its own mutex, which a thread sanitizer cannot see. A write
-    // is made once per batch of posted events, so this lock is off the message path.
+    // Qt orders the two with its own mutex, which a thread sanitizer cannot see. Taken once
+    // per posted event (as Qt's own post takes its queue's), never per message.
     std::mutex m_wakeLock;
     std::atomic<bool> m_wakePending{false};
     std::atomic<bool> m_interrupted{false};
