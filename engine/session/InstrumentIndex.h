@@ -48,32 +48,14 @@ public:
     {
         if (m_last && sameName(m_last->key, symbol))
             return m_last;
-        // A few instruments are compared one by one, length first; more are hashed.
-        if (m_items.size() <= kScanned) {
-            for (const auto &item : m_items) {
-                if (sameName(item->key, symbol)) {
-                    m_last = item.get();
-                    return m_last;
-                }
-            }
-            return nullptr;
-        }
-        const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
-        if (it == m_bySymbol.cend())
-            return nullptr;
-        m_last = *it;
-        return m_last;
+        Item *item = lookUp(symbol);
+        if (item)
+            m_last = item;
+        return item;
     }
     const Item *find(const QByteArray &symbol) const
     {
-        if (m_items.size() <= kScanned) {
-            for (const auto &item : m_items)
-                if (item->key == symbol)
-                    return item.get();
-            return nullptr;
-        }
-        const auto it = m_bySymbol.constFind(symbol);
-        return it == m_bySymbol.cend() ? nullptr : *it;
+        return lookUp(std::string_view(symbol.constData(), std::size_t(symbol.size())));
     }
 
     // A new instrument, or null when the stream has kMaxInstruments already or the name is not
@@ -102,6 +84,19 @@ public:
 
 private:
     static constexpr std::size_t kScanned = 8;
+
+    // A few instruments are compared one by one, length first; more are hashed.
+    Item *lookUp(std::string_view symbol) const
+    {
+        if (m_items.size() <= kScanned) {
+            for (const auto &item : m_items)
+                if (sameName(item->key, symbol))
+                    return item.get();
+            return nullptr;
+        }
+        const auto it = m_bySymbol.constFind(QByteArray::fromRawData(symbol.data(), qsizetype(symbol.size())));
+        return it == m_bySymbol.cend() ? nullptr : *it;
+    }
 
     // Whether `key` is `symbol`: the lengths, then a word or two of each (a name is short).
     static bool sameName(const QByteArray &key, std::string_view symbol)
