@@ -144,6 +144,77 @@ private slots:
         QCOMPARE(empty.rules()[0].stream, QStringLiteral("y"));
     }
 
+    // A rule using every field comes back from setRules() to rules() as it went in, shown in
+    // the form field by field; editing clear_after_s, a book condition and the cross-venue ones
+    // in the form changes those and keeps the others exactly (12.25 msgs/s is shown as 12.3 by
+    // its one-decimal field, and stays 12.25).
+    void everyFieldRoundTrips()
+    {
+        AlertRule full;
+        full.stream = QStringLiteral("btc");
+        full.rateBelow = 12.25;
+        full.p99AboveMs = 250.25;
+        full.silentS = 45;
+        full.gaps = true;
+        full.bookDesync = true;
+        full.bookCrossed = true;
+        full.instrumentStale = true;
+        full.crossVenueBps = 7.75;
+        full.crossVenueFrozen = true;
+        full.forS = 3;
+        full.clearAfterS = 11;
+        const AlertRule any = rule(QStringLiteral("*"), 0, 30);
+        AlertRulesDialog dialog(nullptr, nullptr, {QStringLiteral("btc"), QStringLiteral("eth")});
+        dialog.setRules({full, any});
+        QCOMPARE(dialog.rules(), (QVector<AlertRule>{full, any}));
+        QString error;
+        QVERIFY2(AlertRulesDialog::validate(dialog.rules(), &error), qPrintable(error));
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+
+        const auto spin = [&dialog](const char *name) { return dialog.findChild<QSpinBox *>(QLatin1String(name)); };
+        const auto number = [&dialog](const char *name) {
+            return dialog.findChild<QDoubleSpinBox *>(QLatin1String(name));
+        };
+        const auto check = [&dialog](const char *name) { return dialog.findChild<QCheckBox *>(QLatin1String(name)); };
+        auto *list = dialog.findChild<QListWidget *>(QStringLiteral("rules"));
+        QVERIFY(list && spin("silent") && spin("forS") && spin("clearAfterS") && number("rateBelow")
+                && number("p99Above") && number("crossVenueBps"));
+        for (const char *name : {"gaps", "bookDesync", "bookCrossed", "instrumentStale", "crossVenueFrozen"})
+            QVERIFY2(check(name) && check(name)->isChecked(), name);
+        QCOMPARE(spin("silent")->value(), 45);
+        QCOMPARE(spin("forS")->value(), 3);
+        QCOMPARE(spin("clearAfterS")->value(), 11);
+        QCOMPARE(number("rateBelow")->text(), QStringLiteral("12.3 msgs/s")); // shown to its one decimal
+        QCOMPARE(number("p99Above")->text(), QStringLiteral("250.3 ms"));
+        QCOMPARE(number("crossVenueBps")->text(), QStringLiteral("7.8 bps"));
+        // Through the other rule and back: nothing written.
+        list->setCurrentRow(1);
+        QCOMPARE(spin("clearAfterS")->value(), AlertRule::kDefaultClearAfterS);
+        list->setCurrentRow(0);
+        QCOMPARE(dialog.rules(), (QVector<AlertRule>{full, any}));
+
+        // Edited with the keyboard: clear_after_s one up, the crossed book and the frozen price
+        // off, 12.5 bps typed.
+        QTest::keyClick(spin("clearAfterS"), Qt::Key_Up);
+        QTest::keyClick(check("bookCrossed"), Qt::Key_Space);
+        QTest::keyClick(check("crossVenueFrozen"), Qt::Key_Space);
+        QDoubleSpinBox *bps = number("crossVenueBps");
+        bps->setFocus();
+        bps->selectAll();
+        QTest::keyClicks(bps, QStringLiteral("12.5"));
+        QTest::keyClick(bps, Qt::Key_Enter);
+        AlertRule edited = full;
+        edited.clearAfterS = 12;
+        edited.bookCrossed = false;
+        edited.crossVenueFrozen = false;
+        edited.crossVenueBps = 12.5;
+        QCOMPARE(dialog.rules(), (QVector<AlertRule>{edited, any}));
+        QCOMPARE(list->item(0)->text(),
+                 QStringLiteral("btc: rate < 12.25, p99 > 250.25 ms, silent 45 s, gaps, book sync, instrument stale, "
+                                "cross-venue > 12.5 bps"));
+    }
+
     void previewFollowsTheForm()
     {
         alerts::AlertTrail trail;

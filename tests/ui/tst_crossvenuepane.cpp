@@ -157,6 +157,30 @@ private slots:
         QCOMPARE(m->data(m->index(2, CrossVenueModel::ColLast), CrossVenueModel::SortRole).toDouble(), 99.0);
     }
 
+    // A coin priced below 0.0001 reads as a plain decimal ("0.00001235", never "1.235e-05"),
+    // and a large price keeps its digits.
+    void pricesArePlainDecimals()
+    {
+        AlertService service;
+        CrossVenuePane pane(&service);
+        QVector<StreamSnapshot> s = venues(100.0, kStartMs);
+        for (StreamSnapshot &stream : s) {
+            stream.books.first().bestBid = 1234; // 0.00001234
+            stream.books.first().bestAsk = 1236;
+        }
+        s[2].books.first().bestBid = std::llround(1'234'567.5 * double(kDepthUnit)); // binance-books
+        s[2].books.first().bestAsk = std::llround(1'234'568.5 * double(kDepthUnit));
+        service.evaluate(s, kStartMs, 0);
+        const CrossVenueModel *m = pane.model();
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(cell(m, 0, CrossVenueModel::ColStream), QStringLiteral("binance-books"));
+        QCOMPARE(cell(m, 0, CrossVenueModel::ColMid), QStringLiteral("1234568"));
+        QCOMPARE(cell(m, 0, CrossVenueModel::ColBid), QStringLiteral("1234567.5"));
+        QCOMPARE(cell(m, 1, CrossVenueModel::ColBid), QStringLiteral("0.00001234"));
+        QCOMPARE(cell(m, 1, CrossVenueModel::ColMid), QStringLiteral("0.00001235"));
+        QCOMPARE(cell(m, 1, CrossVenueModel::ColAsk), QStringLiteral("0.00001236"));
+    }
+
     void aliasDialogEdits()
     {
         InstrumentAliasDialog dialog(InstrumentAliases({{QStringLiteral("XBT/USD"), QStringLiteral("BTC-USD")}}));

@@ -11,6 +11,8 @@
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 
+#include <cmath>
+
 using namespace streamscope;
 using namespace streamscope::ui;
 
@@ -26,9 +28,9 @@ BookDepth depth(const QList<QPair<double, double>> &bids, const QList<QPair<doub
     d.state = BookState::Synced;
     d.updateId = 1234;
     for (const auto &[p, q] : bids)
-        d.bids.append({qint64(p * kUnit), qint64(q * kUnit)});
+        d.bids.append({std::llround(p * kUnit), std::llround(q * kUnit)});
     for (const auto &[p, q] : asks)
-        d.asks.append({qint64(p * kUnit), qint64(q * kUnit)});
+        d.asks.append({std::llround(p * kUnit), std::llround(q * kUnit)});
     d.bidLevels = int(d.bids.size());
     d.askLevels = int(d.asks.size());
     return d;
@@ -43,6 +45,7 @@ private slots:
     void changedLevelsFlashAndFade();
     void anotherInstrumentFlashesNothing();
     void depthChartCumulates();
+    void depthChartWritesPlainNumbers();
     void exactDecimalText();
 };
 
@@ -159,6 +162,26 @@ void tst_DepthLadderModel::depthChartCumulates()
     chart.clear();
     QVERIFY(chart.bidSteps().isEmpty());
     QCOMPARE(chart.caption(), QStringLiteral("Depth: no levels"));
+    chart.grab();
+}
+
+// A large book's quantity in human units, a small price in plain decimals: never "1.23457e+06"
+// or "1.234e-05" on the chart.
+void tst_DepthLadderModel::depthChartWritesPlainNumbers()
+{
+    DepthChart chart;
+    chart.resize(300, 160);
+    QCOMPARE(chart.labels().top, QString());
+    chart.setDepth(depth({{0.00001234, 1'000'000}, {0.00001233, 234'567}}, {{0.00001236, 1}}));
+    const DepthChart::Labels text = chart.labels();
+    QCOMPARE(text.top, QStringLiteral("1.23M"));
+    QCOMPARE(text.low, QStringLiteral("0.00001233"));
+    QCOMPARE(text.high, QStringLiteral("0.00001236"));
+    QCOMPARE(text.mid, QStringLiteral("0.00001235"));
+    chart.setDepth(depth({{27123.5, 0.25}}, {{27124, 1.5}}));
+    QCOMPARE(chart.labels().low, QStringLiteral("27123.5"));
+    QCOMPARE(chart.labels().mid, QStringLiteral("27123.75"));
+    QCOMPARE(chart.labels().top, QStringLiteral("1.5"));
     chart.grab();
 }
 

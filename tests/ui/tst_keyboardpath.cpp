@@ -5,6 +5,7 @@
 // streams: next and previous stream, stop, restart, freeze, edit and add.
 
 #include "../common/TestRegistry.h"
+#include "CaptureController.h"
 #include "Engine.h"
 #include "MainWindow.h"
 #include "MessageInspector.h"
@@ -15,6 +16,7 @@
 #include <QtCore/QFile>
 #include <QtCore/QRegularExpression>
 #include <QtCore/QSortFilterProxyModel>
+#include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
 #include <QtGui/QAction>
 #include <QtTest/QSignalSpy>
@@ -24,6 +26,7 @@
 #include <QtWidgets/QMenu>
 #include <QtWidgets/QMenuBar>
 #include <QtWidgets/QTableView>
+#include <QtWidgets/QToolBar>
 
 using namespace streamscope;
 using namespace streamscope::ui;
@@ -123,6 +126,7 @@ class tst_KeyboardPath : public QObject {
 private slots:
     void guideTableIsTheWindows();
     void keysDriveTheStreams();
+    void recordKeyAndSteadyToolbar();
 };
 
 void tst_KeyboardPath::guideTableIsTheWindows()
@@ -225,6 +229,68 @@ void tst_KeyboardPath::keysDriveTheStreams()
     QCOMPARE(rejectNextDialog([&] { QTest::keyClick(&w, Qt::Key_N, Qt::ControlModifier); }),
              QStringLiteral("streamscope::ui::StreamDialog"));
     QCOMPARE(w.streamModel()->rowCount(), 3);
+}
+
+// Ctrl+E in the window records the selected stream and, pressed again, stops it; meanwhile the
+// toolbar's buttons, whose texts follow the selection and the recording ("Remove 3", "Stop
+// recording"), keep their places.
+void tst_KeyboardPath::recordKeyAndSteadyToolbar()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Engine engine;
+    MainWindow w(&engine);
+    w.capture()->setRecordingFolder(dir.path());
+    Workspace ws;
+    for (const char *name : {"a", "b", "c"}) {
+        StreamConfig c;
+        c.name = QLatin1String(name);
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/feed")); // nothing listens: reconnecting
+        c.reconnectBaseMs = 100;
+        ws.streams.append(c);
+    }
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTRY_COMPARE(w.streamModel()->rowCount(), 3);
+    auto *toolbar = w.findChild<QToolBar *>(QStringLiteral("streamsToolbar"));
+    QVERIFY(toolbar);
+    const auto geometries = [toolbar] {
+        QList<QRect> out;
+        for (QAction *action : toolbar->actions())
+            if (QWidget *widget = toolbar->widgetForAction(action))
+                out << widget->geometry();
+        return out;
+    };
+    QAction *record = w.findChild<QAction *>(QStringLiteral("recordStreams"));
+    QAction *remove = w.findChild<QAction *>(QStringLiteral("removeStreams"));
+    QVERIFY(record && remove);
+    w.streamProxy()->sort(StreamTableModel::ColName, Qt::AscendingOrder);
+    w.streamTable()->setFocus();
+    w.streamTable()->clearSelection();
+    QApplication::processEvents();
+    const QList<QRect> none = geometries();
+    QVERIFY(!none.isEmpty());
+
+    // All three selected: "Remove 3", "Restart 3"; the buttons stay.
+    w.streamTable()->selectAll();
+    QTRY_COMPARE(remove->text(), QStringLiteral("Re&move 3"));
+    QCOMPARE(geometries(), none);
+
+    // One selected, Ctrl+E: it records, the action says so, the buttons stay.
+    QTest::keyClick(&w, Qt::Key_Down, Qt::AltModifier);
+    QTRY_COMPARE(w.selectedStreams().size(), 1);
+    const StreamId id = w.selectedStreams().first();
+    QCOMPARE(record->text(), QStringLiteral("Re&cord"));
+    QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.on, scaledMs(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(record->text(), QStringLiteral("Stop re&cording"), scaledMs(5000));
+    QCOMPARE(geometries(), none);
+    // Ctrl+E again: stopped.
+    QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!engine.snapshot(id).record.on, scaledMs(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(record->text(), QStringLiteral("Re&cord"), scaledMs(5000));
+    QCOMPARE(geometries(), none);
 }
 
 STREAMSCOPE_TEST_MAIN(tst_KeyboardPath)

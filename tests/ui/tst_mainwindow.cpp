@@ -3,6 +3,7 @@
 #include "CaptureController.h"
 #include "Engine.h"
 #include "EventLogModel.h"
+#include "EventLogPane.h"
 #include "Format.h"
 #include "InspectorModel.h"
 #include "LatencyChart.h"
@@ -90,6 +91,8 @@ public:
         m_server.close();
     }
     QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/feed").arg(m_server.serverPort())); }
+    // The feed goes quiet; its connections stay open.
+    void pause() { m_timer.stop(); }
 
 private:
     QWebSocketServer m_server;
@@ -113,6 +116,7 @@ private slots:
     void correctedLatencyAndClockStatus();
     void recordToggleKeepsTheConnection();
     void editApplyUnchangedLeavesTheWorkspace();
+    void stallIsOneLineInTheEventLog();
 
 private:
     static StreamConfig feedConfig(const QString &name, const QUrl &url)
@@ -729,6 +733,49 @@ void tst_MainWindow::editApplyUnchangedLeavesTheWorkspace()
     QVERIFY(!w.isModified());
     QVERIFY(Workspace::sameStream(engine.config(id), c));
     QCOMPARE(engine.config(id).venue, Venue("binance"));
+}
+
+// A feed that goes quiet: the engine reports the stall, then the Stalled state with the same
+// reason; the window's Event log pane shows one line for it.
+void tst_MainWindow::stallIsOneLineInTheEventLog()
+{
+    OddEvenFeedServer feed;
+    Engine engine;
+    MainWindow w(&engine);
+    Workspace ws;
+    StreamConfig c = feedConfig(QStringLiteral("goes-quiet"), feed.url());
+    c.stallTimeoutMs = 1500;
+    c.reconnectOnStall = false; // stays Stalled on its connection: no second stall
+    ws.streams = {c};
+    w.setWorkspace(ws, QString());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const StreamId id = engine.streamIds().first();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Live, 10000);
+    auto *pane = w.findChild<EventLogPane *>();
+    QVERIFY(pane);
+    QAbstractItemModel *log = pane->view()->model();
+    const auto stallLines = [log] {
+        QStringList out;
+        for (int r = 0; r < log->rowCount(); ++r) {
+            const auto cell = [&](int column) { return log->index(r, column).data().toString(); };
+            if (cell(EventLogModel::ColStream) == QLatin1String("goes-quiet")
+                && cell(EventLogModel::ColKind) == QLatin1String("stalled"))
+                out << cell(EventLogModel::ColText);
+        }
+        return out;
+    };
+    QCOMPARE(stallLines(), QStringList());
+
+    feed.pause();
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(w, id), StreamState::Stalled, 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(!stallLines().isEmpty(), 5000);
+    // The state's event was sent right after the stall's: handled and flushed, it adds nothing.
+    QCoreApplication::processEvents();
+    w.eventLog()->flush();
+    const QStringList lines = stallLines();
+    QCOMPARE(lines.size(), 1);
+    QVERIFY2(lines.first().startsWith(QLatin1String("no data for ")), qPrintable(lines.first()));
 }
 
 STREAMSCOPE_TEST_MAIN(tst_MainWindow)

@@ -8,6 +8,8 @@
 #include "EventLogModel.h"
 #include "MainWindow.h"
 #include "Sparkline.h"
+#include "StreamCells.h"
+#include "StreamColumnWidths.h"
 #include "StreamDetails.h"
 #include "StreamTableModel.h"
 #include "Workspace.h"
@@ -37,6 +39,7 @@ private slots:
     void restoredGeometryClampedToTheScreen();
     void longStatusStaysInTheWindow();
     void namesStayWhileFiguresScroll();
+    void figureColumnsCompactInANarrowWindow();
     void bottomTabsKeepTheirWidth();
     void detailsPaneReadsWhole();
 
@@ -189,6 +192,65 @@ void tst_WindowFit::namesStayWhileFiguresScroll()
     QVERIFY(table->selectionModel()->isRowSelected(0, QModelIndex()));
     if (qEnvironmentVariableIsSet("STREAMSCOPE_TEST_GRAB"))
         w.grab().save(qEnvironmentVariable("STREAMSCOPE_TEST_GRAB"));
+}
+
+// In a first window narrower than 1400 px (the laptop's, the 2× screen's) the figure columns
+// take compact widths, each as wide as its header and the widest text its formatter writes for
+// usual values: more of p50 .. Errors are in view beside the names without scrolling than at
+// the usual widths. A wider window keeps the usual widths.
+void tst_WindowFit::figureColumnsCompactInANarrowWindow()
+{
+    Engine engine;
+    MainWindow w(&engine);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QTableView *table = w.streamTable();
+    QHeaderView *header = table->horizontalHeader();
+    // The first size asked for is 90 % of the screen's width (the window's minimum may widen it).
+    const bool narrow =
+        QGuiApplication::primaryScreen()->availableGeometry().width() * 9 / 10 < StreamColumnWidths::kCompactBelowPx;
+    const QVector<int> usual = StreamColumnWidths::widths(table, false);
+    const QVector<int> compact = StreamColumnWidths::widths(table, true);
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        if (!header->isSectionHidden(c))
+            QCOMPARE(table->columnWidth(c), narrow ? compact[c] : usual[c]);
+    if (!narrow) {
+        qInfo("a %d px window: the usual widths", w.width());
+        return;
+    }
+    for (int c = StreamTableModel::ColState; c <= StreamTableModel::ColErrors; ++c) {
+        for (const QString &text : StreamCells::widestFigures(c))
+            QVERIFY2(
+                table->columnWidth(c) > table->fontMetrics().horizontalAdvance(text),
+                qPrintable(QStringLiteral("column %1: \"%2\" in %3 px").arg(c).arg(text).arg(table->columnWidth(c))));
+    }
+    // p50 .. Errors in view at the left end of the table, as the header places them.
+    const int viewport = table->viewport()->width();
+    table->horizontalScrollBar()->setValue(0);
+    QApplication::processEvents();
+    int shown = 0;
+    for (int c = StreamTableModel::ColP50; c <= StreamTableModel::ColErrors; ++c)
+        shown += header->sectionViewportPosition(c) + header->sectionSize(c) <= viewport ? 1 : 0;
+    // ... and as many at the usual widths, in the same order.
+    int right = 0;
+    int shownUsual = 0;
+    for (int v = 0; v < header->count(); ++v) {
+        const int c = header->logicalIndex(v);
+        if (header->isSectionHidden(c))
+            continue;
+        right += usual[c];
+        shownUsual += c >= StreamTableModel::ColP50 && c <= StreamTableModel::ColErrors && right <= viewport ? 1 : 0;
+    }
+    QVERIFY2(shown > shownUsual,
+             qPrintable(QStringLiteral("%1 of p50 .. Errors in %2 px, %3 at the usual widths")
+                            .arg(shown)
+                            .arg(viewport)
+                            .arg(shownUsual)));
+    QStringList widths;
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        widths << QStringLiteral("%1/%2").arg(compact[c]).arg(usual[c]);
+    qInfo("%d of the 8 columns p50 .. Errors in view in a %d px table (%d at the usual widths); widths %s", shown,
+          viewport, shownUsual, qPrintable(widths.join(QLatin1Char(' '))));
 }
 
 // The bottom docks' tabs keep their width whichever stream is selected: a tab named after the

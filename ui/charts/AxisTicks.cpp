@@ -1,5 +1,7 @@
 #include "AxisTicks.h"
 
+#include "Format.h"
+
 #include <QtCharts/QCategoryAxis>
 
 #include <cmath>
@@ -11,14 +13,7 @@ namespace {
 // Up to three significant digits, no trailing zeros, never an exponent.
 QString plain(double v)
 {
-    QString s = QString::number(v, 'f', v < 1.0 ? 3 : v < 10.0 ? 2 : v < 100.0 ? 1 : 0);
-    if (s.contains(QLatin1Char('.'))) {
-        while (s.endsWith(QLatin1Char('0')))
-            s.chop(1);
-        if (s.endsWith(QLatin1Char('.')))
-            s.chop(1);
-    }
-    return s;
+    return withoutTrailingZeros(QString::number(v, 'f', v < 1.0 ? 3 : v < 10.0 ? 2 : v < 100.0 ? 1 : 0));
 }
 
 // Replaces the axis's categories: a label at each of `values` (ascending). A category's label

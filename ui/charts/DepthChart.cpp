@@ -1,5 +1,6 @@
 #include "DepthChart.h"
 
+#include "AxisTicks.h"
 #include "Format.h"
 
 #include <QtGui/QPainter>
@@ -92,24 +93,12 @@ void DepthChart::paintEvent(QPaintEvent *)
     p.setPen(QPen(pal.color(QPalette::Mid), 1.0));
     p.setBrush(pal.color(QPalette::Base));
     p.drawRect(plot);
-    if ((m_bids.isEmpty() && m_asks.isEmpty()) || plot.height() < 8 || plot.width() < 8)
+    const std::optional<Extent> e = extent();
+    if (!e || plot.height() < 8 || plot.width() < 8)
         return;
-
-    double lo = std::numeric_limits<double>::max();
-    double hi = std::numeric_limits<double>::lowest();
-    double top = 0.0;
-    for (const QVector<QPointF> *side : {&m_bids, &m_asks}) {
-        for (const QPointF &v : *side) {
-            lo = std::min(lo, v.x());
-            hi = std::max(hi, v.x());
-            top = std::max(top, v.y());
-        }
-    }
-    if (hi <= lo) { // one price: room around it
-        lo -= 1.0;
-        hi += 1.0;
-    }
-    top = top > 0.0 ? top * 1.08 : 1.0;
+    const double lo = e->lo;
+    const double hi = e->hi;
+    const double top = e->top;
     const auto at = [&](double price, double cum) {
         return QPointF(plot.left() + (price - lo) / (hi - lo) * plot.width(),
                        plot.bottom() - cum / top * plot.height());
@@ -143,28 +132,63 @@ void DepthChart::paintEvent(QPaintEvent *)
     drawSide(m_asks, false);
 
     // The prices at both ends and the mid price below, the largest cumulative quantity above.
+    const Labels text = labels();
     p.setPen(pal.color(QPalette::WindowText));
     const QRectF below(plot.left() + 2, plot.bottom() + 2, plot.width() - 4, textH + 2);
-    const auto priceText = [](double v) { return QString::number(v, 'f', v >= 1000 ? 2 : v >= 1 ? 4 : 8); };
-    p.drawText(below, Qt::AlignLeft | Qt::AlignVCenter, priceText(lo));
-    p.drawText(below, Qt::AlignRight | Qt::AlignVCenter, priceText(hi));
-    if (!m_bids.isEmpty() && !m_asks.isEmpty()) {
-        const double mid = (m_bids.first().x() + m_asks.first().x()) / 2.0;
-        const QString text = tr("mid %1").arg(priceText(mid));
-        const double x = at(mid, 0).x();
-        const int w = fm.horizontalAdvance(text);
+    p.drawText(below, Qt::AlignLeft | Qt::AlignVCenter, text.low);
+    p.drawText(below, Qt::AlignRight | Qt::AlignVCenter, text.high);
+    if (!text.mid.isEmpty()) {
+        const QString midText = tr("mid %1").arg(text.mid);
+        const double x = at((m_bids.first().x() + m_asks.first().x()) / 2.0, 0).x();
+        const int w = fm.horizontalAdvance(midText);
         // Centred on the mid, but clear of the end prices.
-        const double minLeft = below.left() + fm.horizontalAdvance(priceText(lo)) + 8.0;
-        const double maxLeft = std::max(minLeft, below.right() - fm.horizontalAdvance(priceText(hi)) - 8.0 - w);
+        const double minLeft = below.left() + fm.horizontalAdvance(text.low) + 8.0;
+        const double maxLeft = std::max(minLeft, below.right() - fm.horizontalAdvance(text.high) - 8.0 - w);
         const double left = std::clamp(x - w / 2.0, minLeft, maxLeft);
-        p.drawText(QRectF(left, below.top(), w + 2, below.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
+        p.drawText(QRectF(left, below.top(), w + 2, below.height()), Qt::AlignLeft | Qt::AlignVCenter, midText);
         QPen midPen(pal.color(QPalette::Mid), 1.0, Qt::DashLine);
         p.setPen(midPen);
         p.drawLine(QPointF(x, plot.top()), QPointF(x, plot.bottom()));
         p.setPen(pal.color(QPalette::WindowText));
     }
     p.drawText(QRectF(plot.left() + 4, plot.top() + 2, plot.width() - 8, textH), Qt::AlignLeft | Qt::AlignVCenter,
-               QString::number(top / 1.08, 'g', 6));
+               text.top);
+}
+
+std::optional<DepthChart::Extent> DepthChart::extent() const
+{
+    if (m_bids.isEmpty() && m_asks.isEmpty())
+        return std::nullopt;
+    Extent e;
+    e.lo = std::numeric_limits<double>::max();
+    e.hi = std::numeric_limits<double>::lowest();
+    for (const QVector<QPointF> *side : {&m_bids, &m_asks}) {
+        for (const QPointF &v : *side) {
+            e.lo = std::min(e.lo, v.x());
+            e.hi = std::max(e.hi, v.x());
+            e.largest = std::max(e.largest, v.y());
+        }
+    }
+    if (e.hi <= e.lo) { // one price: room around it
+        e.lo -= 1.0;
+        e.hi += 1.0;
+    }
+    e.top = e.largest > 0.0 ? e.largest * 1.08 : 1.0;
+    return e;
+}
+
+DepthChart::Labels DepthChart::labels() const
+{
+    const std::optional<Extent> e = extent();
+    if (!e)
+        return {};
+    Labels out;
+    out.low = formatPrice(e->lo);
+    out.high = formatPrice(e->hi);
+    if (!m_bids.isEmpty() && !m_asks.isEmpty())
+        out.mid = formatPrice((m_bids.first().x() + m_asks.first().x()) / 2.0);
+    out.top = axisNumber(e->largest);
+    return out;
 }
 
 } // namespace streamscope::ui

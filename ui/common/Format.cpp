@@ -3,6 +3,7 @@
 #include <QtGui/QGuiApplication>
 #include <QtGui/QPalette>
 
+#include <algorithm>
 #include <cmath>
 
 namespace streamscope::ui {
@@ -22,6 +23,32 @@ QString clockText(const ClockEstimate &clock)
     case ClockOffsetSource::Unknown: break;
     }
     return QObject::tr("no offset known");
+}
+
+QString formatPrice(double price)
+{
+    if (!std::isfinite(price))
+        return QStringLiteral("–");
+    // Ten significant digits tell two prices of any venue apart; a price below 10^-20 (no
+    // venue quotes one) shows as 0 rather than as an exponent.
+    constexpr int kSignificant = 10;
+    constexpr int kMaxDecimals = 20;
+    const double a = std::abs(price);
+    const int lead = a > 0.0 ? int(std::floor(std::log10(a))) : 0; // 2 for 100, -5 for 0.00001234
+    const QString s =
+        withoutTrailingZeros(QString::number(price, 'f', std::clamp(kSignificant - 1 - lead, 0, kMaxDecimals)));
+    return s == QLatin1String("-0") ? QStringLiteral("0") : s;
+}
+
+QString withoutTrailingZeros(QString decimal)
+{
+    if (decimal.contains(QLatin1Char('.'))) {
+        while (decimal.endsWith(QLatin1Char('0')))
+            decimal.chop(1);
+        if (decimal.endsWith(QLatin1Char('.')))
+            decimal.chop(1);
+    }
+    return decimal;
 }
 
 QString formatDurationMs(double ms)

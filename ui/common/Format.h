@@ -27,6 +27,12 @@ using alerts::formatTimeMs;
 // "offset +500 ms ±0.6 ms (server time)", "local clock behind by ≥ 12 ms (latency floor)",
 // "no offset known".
 QString clockText(const ClockEstimate &clock);
+// A price as a plain decimal, never with an exponent: ten significant digits, as many
+// decimals as a small price needs, no trailing zeros ("27123.45", "100", "0.00001234");
+// NaN or infinity -> "–".
+QString formatPrice(double price);
+// "12.50" -> "12.5", "3.000" -> "3", "100" -> "100": a decimal QString::number wrote with 'f'.
+QString withoutTrailingZeros(QString decimal);
 // A duration in human units, two significant digits at most: "0.30 ms", "16 s", "2.5 min".
 QString formatDurationMs(double ms);
 // "clock synced ±0.30 ms", "clock synced ±16 s", "clock not synchronised", "clock state unknown".

@@ -167,13 +167,33 @@ AlertRulesDialog::AlertRulesDialog(const alerts::AlertTrail *trail, alerts::Noti
     connect(m_list, &QListWidget::currentRowChanged, this, &AlertRulesDialog::onCurrentRowChanged);
     connect(add, &QPushButton::clicked, this, &AlertRulesDialog::onAdd);
     connect(m_remove, &QPushButton::clicked, this, &AlertRulesDialog::onRemove);
-    connect(m_stream, &QComboBox::currentTextChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QDoubleSpinBox *box : {m_rateBelow, m_p99Above, m_crossVenueBps})
-        connect(box, &QDoubleSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QSpinBox *box : {m_silent, m_for, m_clearAfter})
-        connect(box, &QSpinBox::valueChanged, this, &AlertRulesDialog::onFormEdited);
-    for (QCheckBox *box : {m_gaps, m_bookDesync, m_bookCrossed, m_instrumentStale, m_crossVenueFrozen})
-        connect(box, &QCheckBox::toggled, this, &AlertRulesDialog::onFormEdited);
+    // Each field writes its own value only: the others keep the rule's exactly (a spin box of
+    // one decimal shows a rule's 12.25 as 12.3, and writing every field back rounded it).
+    connect(m_stream, &QComboBox::currentTextChanged, this,
+            [this](const QString &text) { editRule([&](AlertRule &r) { r.stream = text.trimmed(); }); });
+    const auto bindNumber = [this](QDoubleSpinBox *box, double AlertRule::*field) {
+        connect(box, &QDoubleSpinBox::valueChanged, this,
+                [this, field](double v) { editRule([&](AlertRule &r) { r.*field = v; }); });
+    };
+    bindNumber(m_rateBelow, &AlertRule::rateBelow);
+    bindNumber(m_p99Above, &AlertRule::p99AboveMs);
+    bindNumber(m_crossVenueBps, &AlertRule::crossVenueBps);
+    const auto bindSeconds = [this](QSpinBox *box, int AlertRule::*field) {
+        connect(box, &QSpinBox::valueChanged, this,
+                [this, field](int v) { editRule([&](AlertRule &r) { r.*field = v; }); });
+    };
+    bindSeconds(m_silent, &AlertRule::silentS);
+    bindSeconds(m_for, &AlertRule::forS);
+    bindSeconds(m_clearAfter, &AlertRule::clearAfterS);
+    const auto bindSwitch = [this](QCheckBox *box, bool AlertRule::*field) {
+        connect(box, &QCheckBox::toggled, this,
+                [this, field](bool on) { editRule([&](AlertRule &r) { r.*field = on; }); });
+    };
+    bindSwitch(m_gaps, &AlertRule::gaps);
+    bindSwitch(m_bookDesync, &AlertRule::bookDesync);
+    bindSwitch(m_bookCrossed, &AlertRule::bookCrossed);
+    bindSwitch(m_instrumentStale, &AlertRule::instrumentStale);
+    bindSwitch(m_crossVenueFrozen, &AlertRule::crossVenueFrozen);
     connect(buttons, &QDialogButtonBox::accepted, this, &AlertRulesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &AlertRulesDialog::reject);
     if (m_notifier)
@@ -296,24 +316,13 @@ void AlertRulesDialog::onCurrentRowChanged(int row)
     refreshPreview();
 }
 
-void AlertRulesDialog::onFormEdited()
+void AlertRulesDialog::editRule(const std::function<void(AlertRule &)> &edit)
 {
     const int row = m_list->currentRow();
     if (m_filling || row < 0 || row >= m_rules.size())
         return;
     AlertRule &r = m_rules[row];
-    r.stream = m_stream->currentText().trimmed();
-    r.rateBelow = m_rateBelow->value();
-    r.p99AboveMs = m_p99Above->value();
-    r.silentS = m_silent->value();
-    r.gaps = m_gaps->isChecked();
-    r.bookDesync = m_bookDesync->isChecked();
-    r.bookCrossed = m_bookCrossed->isChecked();
-    r.instrumentStale = m_instrumentStale->isChecked();
-    r.crossVenueBps = m_crossVenueBps->value();
-    r.crossVenueFrozen = m_crossVenueFrozen->isChecked();
-    r.forS = m_for->value();
-    r.clearAfterS = m_clearAfter->value();
+    edit(r);
     m_list->item(row)->setText(ruleLabel(r));
     m_error->hide();
     refreshPreview();

@@ -13,6 +13,8 @@
 
 #include <QtWidgets/QDialog>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -47,7 +49,8 @@ public:
 
 private:
     void onCurrentRowChanged(int row);
-    void onFormEdited();
+    // A field of the form changed: `edit` writes it into the selected rule.
+    void editRule(const std::function<void(alerts::AlertRule &)> &edit);
     void onAdd();
     void onRemove();
     void refreshList();

@@ -90,12 +90,12 @@ MainWindow::MainWindow(Engine *engine, QWidget *parent)
         m_selection, m_hub, m_actions, this);
     connectActions();
     connectTicks();
-    setDefaultLayout();
-
+    // The theme (and with it the style) first: the default layout measures the widgets in it.
     QSettings settings;
     const auto mode = Theme::modeFromName(settings.value(kThemeKey, QStringLiteral("system")).toString());
     m_actions->checkTheme(mode);
     applyTheme(mode);
+    setDefaultLayout();
 
     m_hub->start();
     m_actions->updateForSelection(0, 0);

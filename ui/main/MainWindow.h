@@ -166,6 +166,8 @@ private:
     void buildCentral();
     void buildDocks();
     void setDefaultLayout();
+    // The stream table's columns at their usual or compact widths (StreamColumnWidths).
+    void setColumnWidths(bool compact);
     QJsonObject saveLayout() const;
     void restoreLayout(const QJsonObject &layout);
     QRect availableScreenArea() const;

@@ -17,6 +17,7 @@
 #include "RateChart.h"
 #include "ResponseModel.h"
 #include "StreamActionDelegate.h"
+#include "StreamColumnWidths.h"
 #include "StreamDetails.h"
 #include "StreamSortProxy.h"
 #include "StreamTableModel.h"
@@ -70,15 +71,9 @@ void MainWindow::buildCentral()
     header->setHighlightSections(false);
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
-    const int digit = m_table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    // p50 has room for a periodic stream's "every 1000 ms ±3".
-    const int widths[StreamTableModel::ColumnCount] = {24, 11, 8, 8, 10, 14, 8, 8, 7, 6, 8, 7, 6, 0, 16, 13};
-    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
-        if (c != StreamTableModel::ColActions)
-            m_table->setColumnWidth(c, widths[c] * digit);
+    setColumnWidths(false); // compact in a narrow first window: setDefaultLayout()
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
-    m_table->setColumnWidth(StreamTableModel::ColActions, StreamActionDelegate::columnWidth());
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);
     // The row's buttons right after its name: reachable without scrolling on any width.
     header->moveSection(header->visualIndex(StreamTableModel::ColActions), 1);
@@ -182,14 +177,26 @@ void MainWindow::setDefaultLayout()
 {
     // The first window takes most of the screen it opens on, up to what the layout can use.
     const QRect available = availableScreenArea();
-    resize(std::min(kLargestFirstSize.width(), available.width() * 9 / 10),
-           std::min(kLargestFirstSize.height(), available.height() * 9 / 10));
+    const QSize first(std::min(kLargestFirstSize.width(), available.width() * 9 / 10),
+                      std::min(kLargestFirstSize.height(), available.height() * 9 / 10));
+    resize(first);
     fitToScreen();
+    // By the size asked for: before the window is first shown its width can still be its
+    // widgets' unconstrained minimum (wider than a laptop's screen).
+    setColumnWidths(first.width() < StreamColumnWidths::kCompactBelowPx);
     // The charts take about a third of the width and the inspector two fifths of the height,
     // so that the table keeps room on a laptop.
-    resizeDocks({m_chartsDock}, {std::clamp(width() * 35 / 100, 380, 600)}, Qt::Horizontal);
-    resizeDocks({m_inspectorDock}, {std::clamp(height() * 4 / 10, 220, 340)}, Qt::Vertical);
+    resizeDocks({m_chartsDock}, {std::clamp(first.width() * 35 / 100, 380, 600)}, Qt::Horizontal);
+    resizeDocks({m_inspectorDock}, {std::clamp(first.height() * 4 / 10, 220, 340)}, Qt::Vertical);
     m_defaultState = saveState();
+}
+
+void MainWindow::setColumnWidths(bool compact)
+{
+    const QVector<int> widths = StreamColumnWidths::widths(m_table, compact);
+    for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
+        m_table->setColumnWidth(c, widths[c]);
+    m_table->syncFrozen();
 }
 
 void MainWindow::fillColumnMenu(QMenu *menu)

@@ -8,5 +8,6 @@ target_sources(streamscope_ui PRIVATE
     main/MainWindow.h main/MainWindow.cpp main/MainWindow_Layout.cpp main/MainWindow_Streams.cpp
     main/SelectionController.h main/SelectionController.cpp
     main/StatusBarController.h main/StatusBarController.cpp
+    main/StreamColumnWidths.h main/StreamColumnWidths.cpp
     main/WorkspaceController.h main/WorkspaceController.cpp
 )

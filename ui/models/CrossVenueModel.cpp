@@ -1,5 +1,6 @@
 #include "CrossVenueModel.h"
 
+#include "Format.h"
 #include "PeerText.h"
 #include "ValueFormat.h"
 
@@ -11,14 +12,6 @@
 namespace streamscope::ui {
 
 namespace {
-
-QString priceText(double v)
-{
-    if (!std::isfinite(v))
-        return QStringLiteral("–");
-    // Enough significant digits for any price from 0.0001 to 10^7.
-    return QString::number(v, 'g', 10);
-}
 
 QString bpsText(double v, bool sign)
 {
@@ -132,10 +125,10 @@ QVariant CrossVenueModel::data(const QModelIndex &index, int role) const
     case ColStream: return peerText(q.streamName);
     case ColVenue: return q.venue;
     case ColSymbol: return peerText(q.symbol);
-    case ColMid: return priceText(q.mid);
-    case ColLast: return priceText(q.last);
-    case ColBid: return priceText(q.bestBid);
-    case ColAsk: return priceText(q.bestAsk);
+    case ColMid: return formatPrice(q.mid);
+    case ColLast: return formatPrice(q.last);
+    case ColBid: return formatPrice(q.bestBid);
+    case ColAsk: return formatPrice(q.bestAsk);
     case ColDeviation: return bpsText(q.deviationBps, true);
     case ColLastDeviation: return bpsText(q.lastDeviationBps, true);
     case ColSpread: return row.first ? bpsText(row.instrument->spreadBps, false) : QString();

@@ -147,6 +147,34 @@ QString StreamCells::csv(const Row &r, int column) const
     return {};
 }
 
+QStringList StreamCells::widestFigures(int column)
+{
+    switch (column) {
+    case Col::ColState: {
+        QStringList out{tr("capture")};
+        for (StreamState st : {StreamState::Idle, StreamState::Connecting, StreamState::Subscribing, StreamState::Live,
+                               StreamState::Stalled, StreamState::Reconnecting, StreamState::Stopped,
+                               StreamState::Failed, StreamState::Degraded})
+            out << stateName(st);
+        return out;
+    }
+    case Col::ColRate: return {formatRate(9.9), formatRate(9999.0), formatRate(999'900.0)};
+    case Col::ColKBps: return {formatBytesRate(9.99 * 1024.0), formatBytesRate(9999.9 * 1024.0)};
+    case Col::ColMessages: return {formatCount(99'999'999)};
+    case Col::ColP50:
+    case Col::ColP99:
+        return {formatLatencyMs(0.99), formatLatencyMs(99.9), formatLatencyMs(999.0), formatLatencyMs(99'990.0)};
+    case Col::ColAge: return {formatAgeMs(9'900), formatAgeMs(119'000), formatAgeMs(7'199'000), formatAgeMs(-1)};
+    case Col::ColReconnects:
+    case Col::ColGaps:
+    case Col::ColParseErrors:
+    case Col::ColResults:
+    case Col::ColErrors: return {formatCount(99'999)};
+    default: break;
+    }
+    return {};
+}
+
 QString StreamCells::periodText(const FreshnessEstimate &f)
 {
     if (!f.periodic || f.periodMs < 0)

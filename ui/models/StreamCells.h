@@ -31,6 +31,12 @@ public:
     QVariant sort(const Row &r, int column) const;
     QVariant toolTip(const Row &r, int column) const;
 
+    // The widest texts a figure column (State .. Errors) shows for values in its usual range
+    // (rates to a million a second, latencies to 99 s, counts to 99 999, 99 999 999 messages),
+    // written by the column's own formatter: what its compact width must hold. A periodic
+    // stream's "every 1000 ms ±3" is not among p50's (it is cut, whole in the tooltip).
+    static QStringList widestFigures(int column);
+
     // "every 1000 ms ±3" for a periodic stream with a measured period, else empty.
     static QString periodText(const FreshnessEstimate &f);
     // "12 KiB" unread bytes and the time to handle a message, for the Backlog column.
