@@ -275,6 +275,7 @@ void tst_KeyboardPath::recordKeyAndSteadyToolbar()
     // All three selected: "Remove 3", "Restart 3"; the buttons stay.
     w.streamTable()->selectAll();
     QTRY_COMPARE(remove->text(), QStringLiteral("Re&move 3"));
+    QApplication::processEvents(); // the toolbar's layout, had a button's size changed
     QCOMPARE(geometries(), none);
 
     // One selected, Ctrl+E: it records, the action says so, the buttons stay.
@@ -285,11 +286,13 @@ void tst_KeyboardPath::recordKeyAndSteadyToolbar()
     QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(engine.snapshot(id).record.on, scaledMs(5000));
     QTRY_COMPARE_WITH_TIMEOUT(record->text(), QStringLiteral("Stop re&cording"), scaledMs(5000));
+    QApplication::processEvents();
     QCOMPARE(geometries(), none);
     // Ctrl+E again: stopped.
     QTest::keyClick(&w, Qt::Key_E, Qt::ControlModifier);
     QTRY_VERIFY_WITH_TIMEOUT(!engine.snapshot(id).record.on, scaledMs(5000));
     QTRY_COMPARE_WITH_TIMEOUT(record->text(), QStringLiteral("Re&cord"), scaledMs(5000));
+    QApplication::processEvents();
     QCOMPARE(geometries(), none);
 }
 
