@@ -6,6 +6,8 @@
 //              [--filter=TEXT]                      (the stream filter, after 3 s)
 //              [--capture=FILE ...]                 (File → Open capture…: FILE as an offline row, selected)
 //              [--inspect=TEXT]                     (capture: the inspector's filter, ETHUSDT unless given)
+//              [--open=TEXT]                        (after 2 s triggers the window's action named TEXT,
+//                                                    "&" left out: "Flight recorder…" opens its dialog)
 //              [--grab=FILE.png] [--grab-after=S]   (saves the window as it is drawn after S s, 20 by
 //                                                    default, and leaves: a screenshot without xwd;
 //                                                    a dialog open: the dialog alone)
@@ -541,6 +543,20 @@ int main(int argc, char **argv)
         }
     }
 
+    for (const QString &a : args) {
+        if (a.startsWith(QLatin1String("--open="))) {
+            const QString text = a.mid(7);
+            QTimer::singleShot(2000, &window, [&window, text] {
+                for (QAction *action : window.findChildren<QAction *>()) {
+                    if (QString(action->text()).remove(QLatin1Char('&')) == text) {
+                        action->trigger();
+                        return;
+                    }
+                }
+                qCritical("no action named %s", qPrintable(text));
+            });
+        }
+    }
     for (const QString &a : args) {
         if (a.startsWith(QLatin1String("--grab="))) {
             const QString path = a.mid(7);

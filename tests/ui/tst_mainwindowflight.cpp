@@ -147,6 +147,11 @@ private slots:
                 auto *folder = d->findChild<QLineEdit *>(QStringLiteral("flightDir"));
                 QVERIFY(on && minutes && memory && folder);
                 QVERIFY(!on->isChecked()); // what is in force: off
+                // The default folder is shown whole in the empty field.
+                const QString placeholder = folder->placeholderText();
+                QVERIFY(!placeholder.isEmpty());
+                QVERIFY2(folder->contentsRect().width() - 4 >= folder->fontMetrics().horizontalAdvance(placeholder),
+                         qPrintable(QStringLiteral("\"%1\" in %2 px").arg(placeholder).arg(folder->width())));
                 on->setChecked(true);
                 minutes->setValue(7);
                 memory->setValue(64);

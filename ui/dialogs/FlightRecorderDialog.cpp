@@ -9,6 +9,8 @@
 #include <QtWidgets/QPushButton>
 #include <QtWidgets/QSpinBox>
 
+#include <algorithm>
+
 namespace streamscope::ui {
 
 FlightRecorderDialog::FlightRecorderDialog(const FlightConfig &current, const QString &defaultDir, QWidget *parent)
@@ -34,6 +36,11 @@ FlightRecorderDialog::FlightRecorderDialog(const FlightConfig &current, const QS
     m_dir = new QLineEdit(current.dir);
     m_dir->setObjectName(QStringLiteral("flightDir"));
     m_dir->setPlaceholderText(defaultDir);
+    // The default folder (the placeholder) is read whole, up to 60 characters' width: the field
+    // was as wide as the spin boxes and cut a home folder's path to "/home/…/Documents/…".
+    const QFontMetrics fm = m_dir->fontMetrics();
+    m_dir->setMinimumWidth(std::min(fm.horizontalAdvance(defaultDir), fm.averageCharWidth() * 60)
+                           + fm.averageCharWidth() * 2);
     auto *browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Flight recorder folder"),
