@@ -1,6 +1,7 @@
 #include "Theme.h"
 
 #include "Format.h"
+#include "OutlinedIndicatorStyle.h"
 
 #include <QtGui/QPalette>
 #include <QtGui/QStyleHints>
@@ -92,7 +93,7 @@ bool Theme::apply(Mode mode)
     g_mode = mode == Mode::Unknown ? Mode::System : mode;
     switch (g_mode) {
     case Mode::Dark:
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setStyle(new OutlinedIndicatorStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
         QApplication::setPalette(darkPalette());
         break;
     case Mode::Light:
@@ -106,7 +107,8 @@ bool Theme::apply(Mode mode)
         systemDark = QGuiApplication::styleHints()->colorScheme() == Qt::ColorScheme::Dark;
 #endif
         if (!o.style.isEmpty())
-            QApplication::setStyle(QStyleFactory::create(o.style));
+            QApplication::setStyle(systemDark ? new OutlinedIndicatorStyle(QStyleFactory::create(o.style))
+                                              : QStyleFactory::create(o.style));
         QApplication::setPalette(systemDark ? darkPalette() : o.palette);
         break;
     }

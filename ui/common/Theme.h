@@ -1,7 +1,8 @@
 #pragma once
 
 // Light and dark themes. "System" keeps the platform's style and palette (and on Qt 6.5+
-// follows its colour scheme); "Light" and "Dark" use Fusion with a fixed palette.
+// follows its colour scheme); "Light" and "Dark" use Fusion with a fixed palette, "Dark" with
+// its check boxes and radio buttons outlined (OutlinedIndicatorStyle).
 // Applied application-wide, GUI thread only.
 
 #include <QtCore/QString>

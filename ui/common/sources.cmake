@@ -7,6 +7,7 @@ target_sources(streamscope_ui PRIVATE
     common/Export.h common/Export.cpp
     common/Format.h common/Format.cpp
     common/KeychainStore.h common/KeychainStore.cpp
+    common/OutlinedIndicatorStyle.h common/OutlinedIndicatorStyle.cpp
     common/Theme.h common/Theme.cpp
     common/Versions.h common/Versions.cpp
     common/WidgetHelpers.h common/WidgetHelpers.cpp
