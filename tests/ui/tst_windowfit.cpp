@@ -25,6 +25,7 @@
 #include <QtWidgets/QScrollBar>
 #include <QtWidgets/QSplitter>
 #include <QtWidgets/QStatusBar>
+#include <QtWidgets/QStyle>
 #include <QtWidgets/QTabBar>
 #include <QtWidgets/QTableView>
 #include <QtWidgets/QTreeWidget>
@@ -218,10 +219,16 @@ void tst_WindowFit::figureColumnsCompactInANarrowWindow()
         qInfo("a %d px window: the usual widths", w.width());
         return;
     }
+    // Each figure fits inside the cell's text margins, in the font it is drawn in (State bold),
+    // with a pixel to spare on each side.
+    const int margin = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1) + 1;
+    QFont bold = table->font();
+    bold.setBold(true);
     for (int c = StreamTableModel::ColState; c <= StreamTableModel::ColErrors; ++c) {
+        const QFontMetricsF fm(c == StreamTableModel::ColState ? bold : table->font());
         for (const QString &text : StreamCells::widestFigures(c))
             QVERIFY2(
-                table->columnWidth(c) > table->fontMetrics().horizontalAdvance(text),
+                table->columnWidth(c) - margin - 2 >= fm.horizontalAdvance(text),
                 qPrintable(QStringLiteral("column %1: \"%2\" in %3 px").arg(c).arg(text).arg(table->columnWidth(c))));
     }
     // p50 .. Errors in view at the left end of the table, as the header places them.

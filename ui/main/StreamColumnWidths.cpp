@@ -4,11 +4,13 @@
 #include "StreamCells.h"
 #include "StreamTableModel.h"
 
+#include <QtCore/QAbstractItemModel>
 #include <QtWidgets/QHeaderView>
 #include <QtWidgets/QStyle>
 #include <QtWidgets/QTableView>
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 namespace streamscope::ui::StreamColumnWidths {
@@ -27,16 +29,29 @@ QVector<int> widths(const QTableView *table, bool compact)
     for (int c = 0; c < StreamTableModel::ColumnCount; ++c)
         out[c] = kUsualDigits[c] * digit;
     out[StreamTableModel::ColActions] = StreamActionDelegate::columnWidth();
-    if (!compact)
-        return out;
-    // A cell's text has the item view's margin on both sides and the grid line beside it.
-    const int margin = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1) + 1;
+    // A cell's text has the item view's margin on both sides and the grid line beside it, and
+    // a pixel each side for a fractional scale's rounding (at 2× an integer advance of 48 was
+    // drawn 48.5 wide, and cut).
+    const int margin = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1) + 1 + 2;
+    // The model writes the state in bold (StreamTableModel's Qt::FontRole).
+    QFont bold = table->font();
+    bold.setBold(true);
+    const QFontMetricsF plain(table->font());
+    const QFontMetricsF strong(bold);
+    // The title with the header's margins; not the sort arrow's room, which one column at a
+    // time needs (its title may then be cut, as at the usual widths).
     const QHeaderView *header = table->horizontalHeader();
+    const QFontMetricsF title(header->font());
+    const int titleMargin = 2 * header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header) + 2;
     for (int c = StreamTableModel::ColState; c <= StreamTableModel::ColErrors; ++c) {
-        int width = header->sectionSizeHint(c); // its title and the sort arrow
-        for (const QString &text : StreamCells::widestFigures(c))
-            width = std::max(width, fm.horizontalAdvance(text) + margin);
-        out[c] = std::min(out[c], width);
+        const QFontMetricsF &text = c == StreamTableModel::ColState ? strong : plain;
+        int fit = int(std::ceil(title.horizontalAdvance(table->model()->headerData(c, Qt::Horizontal).toString())))
+            + titleMargin;
+        for (const QString &figure : StreamCells::widestFigures(c))
+            fit = std::max(fit, int(std::ceil(text.horizontalAdvance(figure))) + margin);
+        // Compact: what the texts need. Usual: the room in digits, never less than that (a
+        // bold "reconnecting" was cut in 11 digits).
+        out[c] = compact ? fit : std::max(out[c], fit);
     }
     return out;
 }

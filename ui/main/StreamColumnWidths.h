@@ -3,8 +3,9 @@
 // The stream table's column widths on the window's first size (docs/user-guide.md, "The stream
 // table"): each column's usual width, or, in a window narrower than kCompactBelowPx, compact
 // widths for the figures (State .. Errors) that hold their header and the widest text the
-// column's formatter writes for values in the usual range (StreamCells::widestFigures) at the
-// table's font, so that more of them are in view beside the frozen name without scrolling.
+// column's formatter writes for values in the usual range (StreamCells::widestFigures) in the
+// font the table draws it in, so that more of them are in view beside the frozen name without
+// scrolling. A usual width is never narrower than that either.
 // Pure functions of the table given; GUI thread.
 
 #include <QtCore/QVector>
