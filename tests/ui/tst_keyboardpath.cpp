@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "MessageInspector.h"
 #include "StreamTableModel.h"
+#include "ToolbarButtons.h"
 
 #include "../common/TimeFactor.h"
 
@@ -113,6 +114,20 @@ StreamState stateOf(MainWindow &w, const QString &name)
     return StreamState::Idle;
 }
 
+// Streams "a", "b" and "c" on a port nothing listens on: reconnecting.
+Workspace threeReconnecting()
+{
+    Workspace ws;
+    for (const char *name : {"a", "b", "c"}) {
+        StreamConfig c;
+        c.name = QLatin1String(name);
+        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/feed"));
+        c.reconnectBaseMs = 100;
+        ws.streams.append(c);
+    }
+    return ws;
+}
+
 QString currentName(MainWindow &w)
 {
     const QModelIndex current = w.streamTable()->currentIndex();
@@ -171,15 +186,7 @@ void tst_KeyboardPath::keysDriveTheStreams()
 {
     Engine engine;
     MainWindow w(&engine);
-    Workspace ws;
-    for (const char *name : {"a", "b", "c"}) {
-        StreamConfig c;
-        c.name = QLatin1String(name);
-        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/feed")); // nothing listens: reconnecting
-        c.reconnectBaseMs = 100;
-        ws.streams.append(c);
-    }
-    w.setWorkspace(ws, QString());
+    w.setWorkspace(threeReconnecting(), QString());
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QTRY_COMPARE(w.streamModel()->rowCount(), 3);
@@ -241,27 +248,13 @@ void tst_KeyboardPath::recordKeyAndSteadyToolbar()
     Engine engine;
     MainWindow w(&engine);
     w.capture()->setRecordingFolder(dir.path());
-    Workspace ws;
-    for (const char *name : {"a", "b", "c"}) {
-        StreamConfig c;
-        c.name = QLatin1String(name);
-        c.url = QUrl(QStringLiteral("ws://127.0.0.1:1/feed")); // nothing listens: reconnecting
-        c.reconnectBaseMs = 100;
-        ws.streams.append(c);
-    }
-    w.setWorkspace(ws, QString());
+    w.setWorkspace(threeReconnecting(), QString());
     w.show();
     QVERIFY(QTest::qWaitForWindowActive(&w));
     QTRY_COMPARE(w.streamModel()->rowCount(), 3);
     auto *toolbar = w.findChild<QToolBar *>(QStringLiteral("streamsToolbar"));
     QVERIFY(toolbar);
-    const auto geometries = [toolbar] {
-        QList<QRect> out;
-        for (QAction *action : toolbar->actions())
-            if (QWidget *widget = toolbar->widgetForAction(action))
-                out << widget->geometry();
-        return out;
-    };
+    const auto geometries = [toolbar] { return streamscope::testing::buttonGeometries(toolbar); };
     QAction *record = w.findChild<QAction *>(QStringLiteral("recordStreams"));
     QAction *remove = w.findChild<QAction *>(QStringLiteral("removeStreams"));
     QVERIFY(record && remove);

@@ -3,6 +3,7 @@
 
 #include "../common/TestRegistry.h"
 #include "MainActions.h"
+#include "ToolbarButtons.h"
 
 #include <QtGui/QAction>
 #include <QtGui/QActionGroup>
@@ -153,13 +154,7 @@ void tst_MainActions::toolbarButtonsStayInPlace()
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     auto *toolbar = w.findChild<QToolBar *>(QStringLiteral("streamsToolbar"));
     QVERIFY(toolbar);
-    const auto geometries = [toolbar] {
-        QList<QRect> out;
-        for (QAction *action : toolbar->actions())
-            if (QWidget *widget = toolbar->widgetForAction(action))
-                out << widget->geometry();
-        return out;
-    };
+    const auto geometries = [toolbar] { return streamscope::testing::buttonGeometries(toolbar); };
     a.updateForSelection(0, 0);
     QTRY_VERIFY(!geometries().isEmpty() && geometries().first().isValid());
     QCoreApplication::processEvents();
