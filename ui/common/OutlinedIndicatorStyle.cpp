@@ -5,16 +5,20 @@
 
 namespace streamscope::ui {
 
-OutlinedIndicatorStyle::OutlinedIndicatorStyle(QStyle *base)
-    : QProxyStyle(base)
-{
-}
-
-QColor OutlinedIndicatorStyle::outlineColor(const QPalette &palette)
+namespace {
+// Halfway between the palette's window and its text: at least 3:1 against the window on the
+// dark palette (the least contrast a control's boundary needs to be seen).
+QColor outlineColor(const QPalette &palette)
 {
     const QColor a = palette.color(QPalette::Window);
     const QColor b = palette.color(QPalette::WindowText);
     return QColor((a.red() + b.red()) / 2, (a.green() + b.green()) / 2, (a.blue() + b.blue()) / 2);
+}
+} // namespace
+
+OutlinedIndicatorStyle::OutlinedIndicatorStyle(QStyle *base)
+    : QProxyStyle(base)
+{
 }
 
 void OutlinedIndicatorStyle::drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,

@@ -19,9 +19,6 @@ public:
 
     void drawPrimitive(PrimitiveElement element, const QStyleOption *option, QPainter *painter,
                        const QWidget *widget = nullptr) const override;
-
-    // The outline's colour on `palette`: halfway between its window and its text.
-    static QColor outlineColor(const QPalette &palette);
 };
 
 } // namespace streamscope::ui

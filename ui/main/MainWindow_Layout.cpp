@@ -71,7 +71,7 @@ void MainWindow::buildCentral()
     header->setHighlightSections(false);
     header->setSectionsMovable(true);
     header->setStretchLastSection(false);
-    setColumnWidths(false); // compact in a narrow first window: setDefaultLayout()
+    // The columns' widths: setDefaultLayout(), once the window knows its first size.
     m_actionDelegate = new StreamActionDelegate(this);
     m_table->setItemDelegateForColumn(StreamTableModel::ColActions, m_actionDelegate);
     header->setSectionResizeMode(StreamTableModel::ColActions, QHeaderView::Fixed);

@@ -30,8 +30,7 @@ QVector<int> widths(const QTableView *table, bool compact)
         out[c] = kUsualDigits[c] * digit;
     out[StreamTableModel::ColActions] = StreamActionDelegate::columnWidth();
     // A cell's text has the item view's margin on both sides and the grid line beside it, and
-    // a pixel each side for a fractional scale's rounding (at 2× an integer advance of 48 was
-    // drawn 48.5 wide, and cut).
+    // a pixel each side for rounding: at 2× a text whose integer advance just fitted was cut.
     const int margin = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1) + 1 + 2;
     // The model writes the state in bold (StreamTableModel's Qt::FontRole).
     QFont bold = table->font();
