@@ -189,7 +189,21 @@ quint16 MetricsServer::listen(const QHostAddress &address, quint16 port, QString
 
 void MetricsServer::onNewConnection()
 {
-    while (QTcpSocket *socket = m_tcp->nextPendingConnection()) {
+    if (m_acceptQueued)
+        return;
+    m_acceptQueued = true;
+    QMetaObject::invokeMethod(this, &MetricsServer::acceptPending, Qt::QueuedConnection);
+}
+
+void MetricsServer::acceptPending()
+{
+    m_acceptQueued = false;
+    // At most the pending list's length: what arrives meanwhile waits for the next turn (Qt
+    // stops accepting while the list is full, and starts again as it is taken from).
+    for (int taken = 0; taken < m_tcp->maxPendingConnections(); ++taken) {
+        QTcpSocket *socket = m_tcp->nextPendingConnection();
+        if (!socket)
+            return;
         const ConnectionSlots::Id id = ++m_lastId;
         auto *connection = new HttpConnection(
             socket, m_limits, [this](const HttpRequestHead &request) { return answer(request); }, this);
@@ -207,6 +221,8 @@ void MetricsServer::onNewConnection()
         // neither pile up (they would use the descriptors the streams need) nor stop a scrape.
         makeRoom();
     }
+    if (m_tcp->hasPendingConnections())
+        onNewConnection();
 }
 
 void MetricsServer::makeRoom()

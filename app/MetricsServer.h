@@ -85,7 +85,14 @@ public:
     int openConnections() const { return m_slots.size(); }
 
 private:
+    // Qt accepts from the listening socket for as long as its kernel queue has connections and
+    // the pending list is short of maxPendingConnections. Taking them inside newConnection would
+    // keep that list empty, so a client re-opening every connection the server closes could
+    // hold this thread in one accept loop forever. They are taken from a queued call instead,
+    // a pending list's worth a turn of the event loop, so that requests, timers and the engine
+    // are served in between.
     void onNewConnection();
+    void acceptPending();
     // Closes waiting connections, oldest first, until every count is within its limit; one
     // whose request has arrived is answered instead of closed.
     void makeRoom();
@@ -101,6 +108,7 @@ private:
     ConnectionSlots m_slots;
     QHash<ConnectionSlots::Id, HttpConnection *> m_connections;
     ConnectionSlots::Id m_lastId = 0;
+    bool m_acceptQueued = false;
     std::function<QByteArray(bool)> m_extra;
 };
 

@@ -6,7 +6,7 @@
 #   compiles (engine, app, ui, replay, harness, tests), runs AUTOMOC with the Windows macros,
 #   and compiles every one with -fsyntax-only against the Qt headers: a POSIX header or call
 #   outside a platform guard fails, and the Q_OS_WIN branches get compiled. Sources of one
-#   command are compiled a dozen at a time (Qt's headers parsed once per batch; a failing
+#   command are compiled up to forty at a time (Qt's headers parsed once per batch; a failing
 #   batch is compiled again source by source, and only that counts): PORTABILITY_BATCH=1
 #   compiles each alone, which also catches an #include a source lacks.
 # - guards: no macOS compiler here, so the same sources and the project headers they include
@@ -18,7 +18,7 @@
 # Quiet on success but for one summary line; prints what fails otherwise.
 #   PORTABILITY_JOBS=N       parallel compiles (default 2)
 #   PORTABILITY_ONLY=REGEX   compile only the sources whose path matches (while fixing one)
-#   PORTABILITY_BATCH=N      sources per compiler run (default 12)
+#   PORTABILITY_BATCH=N      sources per compiler run (default 40)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS

@@ -26,9 +26,9 @@ packages=(
 )
 if [[ $with_tests -eq 1 ]]; then
     # mingw-w64, yamllint and shellcheck: scripts/check-portability.sh. lld: the presets
-    # scripts/test.sh builds link with it. clang and libFuzzer: scripts/fuzz.sh (the fuzz
-    # preset); the sanitizer and fuzzer runtimes are only recommended by clang, and this script
-    # installs no recommends. prometheus (the server and
+    # scripts/test.sh builds link with it. clang, its sanitizer runtimes and libFuzzer: the
+    # asan and fuzz presets (the runtimes are only recommended by clang, and this script
+    # installs no recommends). prometheus (the server and
     # promtool) and systemd (systemd-analyze): tests/fleet checks /metrics, the alerting rules
     # and the dashboard against them, and verifies the agent's unit file.
     packages+=(openssl clang-format g++-mingw-w64-x86-64-posix yamllint shellcheck

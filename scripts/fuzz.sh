@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan; fuzz/README.md) and runs
+# Builds the libFuzzer targets (preset "fuzz": clang, ASan + UBSan, -O2; fuzz/README.md) and runs
 # each for SECONDS (default 60) on a working copy of its seed corpus, so that fuzz/corpus/ is
-# never grown; crashes, leaks and timeouts are written to build/fuzz/artifacts/, each target's
-# output to build/fuzz/logs/. Prints one table: runs, executions per second and coverage
+# never grown; crashes, leaks and timeouts are written to build/PRESET/artifacts/, each target's
+# output to build/PRESET/logs/. Prints one table: runs, executions per second and coverage
 # (libFuzzer's cov: edges and ft: features at the end of the run) per target. Exits 1 if any
 # target crashed, leaked, ran out of memory or timed out.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     e.g. scripts/fuzz.sh 600 workspace lineframer
+#   FUZZ_PRESET=asan   the fuzzers of the asan preset's build instead (-O0; scripts/test.sh's
+#                      smoke run in CI, which builds that preset anyway)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -39,9 +41,11 @@ for t in "${targets[@]}"; do
     [[ -n ${max_len[$t]+x} ]] || { echo "fuzz.sh: no target '$t' (one of: ${order[*]})" >&2; exit 2; }
 done
 
-scripts/build.sh fuzz
+preset="${FUZZ_PRESET:-fuzz}"
+[[ $preset == fuzz || $preset == asan ]] || { echo "fuzz.sh: FUZZ_PRESET is fuzz or asan, not '$preset'" >&2; exit 2; }
+scripts/build.sh "$preset" fuzzers
 
-out=build/fuzz
+out="build/$preset"
 mkdir -p "$out/artifacts" "$out/logs" "$out/work"
 # Leaks fail the run (libFuzzer checks after every input that allocated more than it freed).
 export ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1"

@@ -3,8 +3,9 @@
 # errors, checks what would break the Windows and macOS builds (scripts/check-portability.sh),
 # and runs every test with ctest. In CI (CI=true) also builds, lints, installs and runs the
 # .deb (scripts/package-check.sh; alone: --package), runs every suite under ASan+UBSan and the
-# engine's suites under ThreadSanitizer, and every fuzz target for a few seconds. --sanitize
-# runs the same sanitizer suites, and every fuzz target for 60 s.
+# engine's suites under ThreadSanitizer, and every fuzz target for a few seconds (the fuzzers of
+# the ASan build). --sanitize runs the same sanitizer suites, and every fuzz target for 60 s
+# (the fuzz preset's, built at -O2).
 #
 # Time: ctest's suites mostly wait on loopback peers and child processes, so the CPU-bound
 # steps that no test needs yet (the package check, the sanitizer and fuzz builds) run beside
@@ -113,8 +114,8 @@ fi
 
 if [[ $sanitize -eq 1 ]]; then
     finish build-asan
-    # Beside the ASan run: the TSan build (the engine's tests only) and the fuzz build.
-    background build-tsan-fuzz bash -c 'scripts/build.sh tsan && scripts/build.sh fuzz'
+    # Beside the ASan run: the TSan build (the engine's tests only).
+    background build-tsan scripts/build.sh tsan
     # Memory errors and undefined behaviour fail the run (built with -fno-sanitize-recover=all).
     # Every process's sanitizer report also goes to a file of its own (a test that runs the
     # application as a child may show only its exit code), and all of them are printed here.
@@ -134,17 +135,17 @@ if [[ $sanitize -eq 1 ]]; then
     done
     [[ $status -eq 0 ]] || exit "$status"
 
-    finish build-tsan-fuzz
+    finish build-tsan
     # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
     STREAMSCOPE_TEST_TIME_FACTOR=10 QT_NO_GLIB=1 \
         TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
         step ctest-tsan ctest --test-dir build/tsan --output-on-failure --timeout 600 -j"$jobs" -L engine
 
-    # The libFuzzer targets (fuzz/README.md): in CI a smoke run that proves they build and run
-    # on their seeds; with --sanitize a minute each.
+    # The libFuzzer targets (fuzz/README.md): in CI a smoke run of the ASan build's fuzzers
+    # that proves they build and run on their seeds; with --sanitize a minute each, built at -O2.
     if [[ "$mode" == "--sanitize" ]]; then
         step fuzz scripts/fuzz.sh 60
     else
-        step fuzz scripts/fuzz.sh 5
+        FUZZ_PRESET=asan step fuzz scripts/fuzz.sh 5
     fi
 fi

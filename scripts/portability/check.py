@@ -124,7 +124,7 @@ def display_name(entry):
 # error names leave the batch for one of their own, and both are compiled again; a batch whose
 # every source is named is compiled source by source, and only those results count. A batch
 # costs time, never a false failure.
-BATCH = int(os.environ.get("PORTABILITY_BATCH", "12"))
+BATCH = int(os.environ.get("PORTABILITY_BATCH", "40"))
 ERROR_AT = re.compile(r"^(.+?):\d+:\d+: error: ")
 
 

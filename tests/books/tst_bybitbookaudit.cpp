@@ -34,6 +34,7 @@
 
 using namespace streamscope;
 using namespace streamscope::testing;
+using Condition = alerts::AlertMonitor::Condition;
 
 namespace {
 
@@ -189,7 +190,6 @@ private slots:
 
 void TestBybitBookAudit::auditCatchesASilentCorruption()
 {
-    using Condition = alerts::AlertMonitor::Condition;
     BybitBookServer venue;
     QVERIFY(venue.listen());
     const QString btc = QStringLiteral("BTCUSDT");

@@ -69,7 +69,9 @@ private:
         const double durationS = 100.0 + m_answers++;
         const qint64 messages = qint64(kAgentRate * durationS);
         const qint64 samples = messages;
-        const QJsonArray corrected{QJsonArray{LatencyBuckets::index(1000), samples}};
+        // One [bucket, count] pair. (Braces around a lone QJsonArray would copy it with clang.)
+        QJsonArray corrected;
+        corrected.append(QJsonArray{LatencyBuckets::index(1000), samples});
         const QJsonObject stream{{QStringLiteral("name"), QStringLiteral("clock-off")},
                                  {QStringLiteral("venue"), QStringLiteral("binance")},
                                  {QStringLiteral("mode"), QStringLiteral("parsed")},

@@ -54,6 +54,7 @@ public:
     QUrl url() const { return QUrl(QStringLiteral("ws://127.0.0.1:%1/ws/v5/public").arg(m_tcp.serverPort())); }
 
     std::vector<qint64> arrivalsMs;
+    qint64 nowMs() const { return m_clock.elapsed(); }
 
 private:
     QElapsedTimer m_clock;
@@ -99,6 +100,7 @@ void TestConnectPacing::okxConnectionsPacedAcrossStreams()
     constexpr int kStreams = 2;
     constexpr int kShards = 6;
     std::vector<StreamId> ids;
+    const qint64 addedMs = server.nowMs();
     for (int s = 0; s < kStreams; ++s) {
         QStringList pairs;
         for (int i = 0; i < kShards; ++i)
@@ -119,10 +121,11 @@ void TestConnectPacing::okxConnectionsPacedAcrossStreams()
         arrivals += QString::number(ms - t.front()) + QLatin1Char(' ');
     qInfo("arrivals (ms after the first): %s", qPrintable(arrivals));
     // Three at a time, 1.1 s apart: never four within half a second (the rest of the window is
-    // left to the scheduling of a busy machine), and the twelve take three windows at least.
+    // left to the scheduling of a busy machine), and the twelve take three windows at least from
+    // when the streams were added (not from the first arrival, which a busy machine may note
+    // late: a connection arrives after its slot, never before).
     QVERIFY2(mostWithin(t, 500) <= 3, qPrintable(arrivals));
-    QVERIFY2(*std::max_element(t.begin(), t.end()) - *std::min_element(t.begin(), t.end()) >= 3000,
-             qPrintable(arrivals));
+    QVERIFY2(*std::max_element(t.begin(), t.end()) - addedMs >= 3000, qPrintable(arrivals));
     for (const StreamId id : ids)
         QCOMPARE(engine.snapshot(id).reconnects, quint64(0));
     // The waits are said, with the venue's rule.
