@@ -10,8 +10,9 @@
 # Time: ctest's suites mostly wait on loopback peers and child processes, so the CPU-bound
 # steps that no test needs yet (the package check, the sanitizer and fuzz builds) run beside
 # them in the background at the lowest priority (nice 19: a test that wants the CPU gets it);
-# the portability check, which needs no build of ours, starts with the first build. At the end
-# a table gives each step's wall and CPU (user + sys) time.
+# the portability check, which needs no build of ours, starts with the first build, and the
+# ASan and TSan suites overlap. At the end a table gives each step's wall and CPU (user + sys)
+# time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-}"
@@ -54,6 +55,15 @@ background() {
     pids[$name]=$!
     set +m
 }
+# concurrent NAME COMMAND...: as background, at normal priority (a test suite).
+concurrent() {
+    local name=$1
+    shift
+    set -m
+    (record "$name" "$@") >"build/$name.log" 2>&1 &
+    pids[$name]=$!
+    set +m
+}
 finish() {
     local name=$1 rc=0
     wait "${pids[$name]}" || rc=$?
@@ -89,6 +99,27 @@ summary() {
 }
 trap summary EXIT
 
+# Every suite under ASan+UBSan. Memory errors and undefined behaviour fail the run (built with
+# -fno-sanitize-recover=all). Every process's sanitizer report also goes to a file of its own
+# (a test that runs the application as a child may show only its exit code), and all of them
+# are printed after the run.
+asan_suite() {
+    local reports="$PWD/build/asan-reports" status=0
+    rm -rf "$reports" && mkdir -p "$reports"
+    STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:log_exe_name=1" \
+        UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports/ubsan:log_exe_name=1" \
+        LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
+        ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$jobs" || status=$?
+    for report in "$reports"/*; do
+        [[ -f "$report" ]] || continue
+        # Only the statistics of suppressed leaks (lsan.supp) is not a report.
+        grep -q -e "ERROR:" -e "WARNING:" -e "runtime error" "$report" || continue
+        echo "=== sanitizer report $(basename "$report")"
+        head -c 30000 "$report"
+    done
+    return "$status"
+}
+
 step deps scripts/deps.sh --with-tests
 step layering scripts/check-layering.sh
 step format scripts/check-format.sh
@@ -114,38 +145,27 @@ fi
 
 if [[ $sanitize -eq 1 ]]; then
     finish build-asan
-    # Beside the ASan run: the TSan build (the engine's tests only).
+    # Beside the ASan run: the TSan build (the engine's tests only), then the TSan run, which
+    # starts as soon as its build is done rather than after the ASan run: both suites mostly
+    # wait on loopback peers and timers, and together they use the CPU one alone leaves idle.
     background build-tsan scripts/build.sh tsan
-    # Memory errors and undefined behaviour fail the run (built with -fno-sanitize-recover=all).
-    # Every process's sanitizer report also goes to a file of its own (a test that runs the
-    # application as a child may show only its exit code), and all of them are printed here.
-    reports="$PWD/build/asan-reports"
-    rm -rf "$reports" && mkdir -p "$reports"
-    status=0
-    STREAMSCOPE_TEST_TIME_FACTOR=10 ASAN_OPTIONS="detect_leaks=1:log_path=$reports/asan:log_exe_name=1" \
-        UBSAN_OPTIONS="print_stacktrace=1:log_path=$reports/ubsan:log_exe_name=1" \
-        LSAN_OPTIONS="suppressions=$PWD/tests/sanitizers/lsan.supp" \
-        step ctest-asan ctest --test-dir build/asan --output-on-failure --timeout 600 -j"$jobs" || status=$?
-    for report in "$reports"/*; do
-        [[ -f "$report" ]] || continue
-        # Only the statistics of suppressed leaks (lsan.supp) is not a report.
-        grep -q -e "ERROR:" -e "WARNING:" -e "runtime error" "$report" || continue
-        echo "=== sanitizer report $(basename "$report")"
-        head -c 30000 "$report"
-    done
-    [[ $status -eq 0 ]] || exit "$status"
-
+    # The libFuzzer targets (fuzz/README.md): in CI a smoke run of the ASan build's fuzzers that
+    # proves they build and run on their seeds, beside the suites (each target runs for its
+    # seconds of wall time, so a low priority costs it executions, not time); with --sanitize a
+    # minute each, built at -O2, at the end.
+    if [[ "$mode" != "--sanitize" ]]; then
+        FUZZ_PRESET=asan background fuzz scripts/fuzz.sh 5
+    fi
+    concurrent ctest-asan asan_suite
     finish build-tsan
     # Qt is not built with TSan: use the plain Unix event dispatcher and suppress Qt internals.
     STREAMSCOPE_TEST_TIME_FACTOR=10 QT_NO_GLIB=1 \
         TSAN_OPTIONS="halt_on_error=1 history_size=7 suppressions=$PWD/tests/sanitizers/tsan.supp" \
         step ctest-tsan ctest --test-dir build/tsan --output-on-failure --timeout 600 -j"$jobs" -L engine
-
-    # The libFuzzer targets (fuzz/README.md): in CI a smoke run of the ASan build's fuzzers
-    # that proves they build and run on their seeds; with --sanitize a minute each, built at -O2.
+    finish ctest-asan
     if [[ "$mode" == "--sanitize" ]]; then
         step fuzz scripts/fuzz.sh 60
     else
-        FUZZ_PRESET=asan step fuzz scripts/fuzz.sh 5
+        finish fuzz
     fi
 fi
