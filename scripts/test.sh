@@ -44,18 +44,9 @@ record() {
 step() {
     (record "$@")
 }
-# background NAME COMMAND...: at nice 19, output to build/NAME.log, in a process group of its
-# own (set -m) so that a failure elsewhere stops all of it; `finish NAME` waits for it.
+# concurrent NAME COMMAND...: in the background, output to build/NAME.log, in a process group of
+# its own (set -m) so that a failure elsewhere stops all of it; `finish NAME` waits for it.
 declare -A pids=()
-background() {
-    local name=$1
-    shift
-    set -m
-    (record "$name" nice -n 19 "$@") >"build/$name.log" 2>&1 &
-    pids[$name]=$!
-    set +m
-}
-# concurrent NAME COMMAND...: as background, at normal priority (a test suite).
 concurrent() {
     local name=$1
     shift
@@ -63,6 +54,12 @@ concurrent() {
     (record "$name" "$@") >"build/$name.log" 2>&1 &
     pids[$name]=$!
     set +m
+}
+# background NAME COMMAND...: as concurrent, at nice 19 (a CPU-bound step no test waits for).
+background() {
+    local name=$1
+    shift
+    concurrent "$name" nice -n 19 "$@"
 }
 finish() {
     local name=$1 rc=0
