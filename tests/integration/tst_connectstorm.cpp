@@ -174,10 +174,11 @@ void TestConnectStorm::replayThreadRunsTheEpollLoop()
 #ifndef Q_OS_LINUX
     QSKIP("epoll is Linux's");
 #else
+    // Atomic, and made before the thread starts: the blocking call's hand-over happens inside
+    // Qt, which ThreadSanitizer cannot see, while the thread's start it does see.
+    std::atomic<bool> epoll{false};
     ReplayServerThread replay;
     QVERIFY(replay.start(ReplayOptions{}) != 0);
-    // Atomic: the blocking call's hand-over happens inside Qt, which ThreadSanitizer cannot see.
-    std::atomic<bool> epoll{false};
     QMetaObject::invokeMethod(
         replay.server(),
         [&epoll] { epoll = qobject_cast<EpollEventDispatcher *>(QAbstractEventDispatcher::instance()) != nullptr; },

@@ -186,7 +186,15 @@ BatchOutcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split sp
     QTest::qWait(100); // the inspector's command reaches the worker before the data
     peer.send(chunksOf(msgs, split), 100);
     const auto total = quint64(msgs.size());
-    if (!QTest::qWaitFor([&] { return peer.done() && engine.snapshot(id).messages >= total; }, scaledMs(20000)))
+    // The inspector is handed a message after every counter has taken it: once the last
+    // message is inspected, the snapshot is whole (counting `messages` alone could read it
+    // between two counters).
+    const auto inspectedAll = [&] {
+        for (const InspectedMessage &m : engine.takeInspected(id))
+            out.inspected << m.text;
+        return peer.done() && quint64(out.inspected.size()) >= total;
+    };
+    if (!QTest::qWaitFor(inspectedAll, scaledMs(20000)))
         return out;
     // The last trade is published on the worker's next tick.
     if (!lastTrades.isEmpty()
@@ -198,8 +206,7 @@ BatchOutcome run(WebSocketClient client, const QList<QByteArray> &msgs, Split sp
             scaledMs(10000)))
         return out;
     out.snapshot = engine.snapshot(id, true);
-    for (const InspectedMessage &m : engine.takeInspected(id))
-        out.inspected << m.text;
+    inspectedAll(); // none may follow
     return out;
 }
 
