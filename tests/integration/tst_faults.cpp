@@ -5,6 +5,7 @@
 // neighbour on the same worker keeps exact counts through it. The websocket faults run against
 // both websocket clients (the stream's "transport": qt and native); the storm against Qt's.
 
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
@@ -137,14 +138,6 @@ private:
 };
 
 // A loopback port that nobody listens on (bound, then closed).
-quint16 unusedPort()
-{
-    QTcpServer probe;
-    if (!probe.listen(QHostAddress::LocalHost))
-        return 0;
-    return probe.serverPort();
-}
-
 // A peer that accepts TCP connections and then fails the client in the middle of setting
 // one up: it never says a word (a TLS handshake or a websocket upgrade that never ends), or
 // it starts the upgrade's answer and never finishes it.
@@ -389,7 +382,8 @@ void TestFaults::refusedConnectionRetriesUntilAServerListens()
 {
     QFETCH(QString, scheme);
     QFETCH(WebSocketClient, client);
-    const quint16 port = unusedPort();
+    RefusingPort refusing;
+    const quint16 port = refusing.port();
     QVERIFY(port != 0);
     Neighbour neighbour(1000, 1000);
     QVERIFY(neighbour.listen());
@@ -422,6 +416,7 @@ void TestFaults::refusedConnectionRetriesUntilAServerListens()
     o.tls = scheme == QLatin1String("wss") || scheme == QLatin1String("tls");
     o.count = 1000;
     ReplayServer server{o};
+    refusing.release();
     QVERIFY2(server.listen(QHostAddress::LocalHost, port), qPrintable(server.errorString()));
     QTRY_COMPARE_WITH_TIMEOUT(engine.snapshot(id).dataMessages, quint64(1000), scaledMs(20000));
     const StreamSnapshot up = engine.snapshot(id);

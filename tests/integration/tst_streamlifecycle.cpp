@@ -1,10 +1,10 @@
 // Stop, restart, reconnect: a stream's life against a real replay server on loopback.
 
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "IntegrationSupport.h"
 
 #include <QtCore/QElapsedTimer>
-#include <QtNetwork/QTcpServer>
 
 using namespace streamscope;
 using namespace streamscope::testing;
@@ -251,10 +251,9 @@ void TestStreamLifecycle::stalledStreamIsReported()
 void TestStreamLifecycle::backoffGrowsWhileServerIsDown()
 {
     // Nothing listens on this port: every attempt fails and the delay grows.
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost));
-    const quint16 port = probe.serverPort();
-    probe.close();
+    const RefusingPort refusing;
+    const quint16 port = refusing.port();
+    QVERIFY(port != 0);
     Engine engine;
     StreamConfig c = wsStream(QStringLiteral("down"), port, QString());
     c.reconnectBaseMs = 20;

@@ -5,6 +5,7 @@
 // ends without a notification. Streams → Alert rules… previews a rule on what the window's
 // streams did, and its OK sets the rules and marks the workspace modified.
 
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "AlertRulesDialog.h"
 #include "AlertService.h"
@@ -23,7 +24,6 @@
 #include <QtCore/QJsonObject>
 #include <QtCore/QTimer>
 #include <QtGui/QStandardItemModel>
-#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QApplication>
@@ -38,12 +38,13 @@ using streamscope::testing::scaledMs;
 
 namespace {
 
+// Nothing listens on this port, for the whole run: the stream never gets data.
 QUrl deadUrl()
 {
-    QTcpServer probe; // nothing listens on this port once it is closed: the stream never gets data
-    if (!probe.listen(QHostAddress::LocalHost, 0))
+    static const testing::RefusingPort refusing;
+    if (refusing.port() == 0)
         return {};
-    return QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
+    return QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(refusing.port()));
 }
 
 QString eventOf(const HttpRecorder::Request &r)

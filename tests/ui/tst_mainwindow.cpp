@@ -1,3 +1,4 @@
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "../common/TimeFactor.h"
 #include "AlertService.h"
@@ -29,7 +30,6 @@
 #include <QtCore/QTemporaryDir>
 #include <QtCore/QTimer>
 #include <QtGui/QStandardItemModel>
-#include <QtNetwork/QTcpServer>
 #include <QtTest/QAbstractItemModelTester>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
@@ -404,10 +404,9 @@ void tst_MainWindow::alertNotifiesOncePerEpisode()
     QSignalSpy notified(&w, &MainWindow::alertNotified);
     Workspace ws;
     // Nothing listens on this port: the stream never gets data.
-    QTcpServer probe;
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 deadPort = probe.serverPort();
-    probe.close();
+    const testing::RefusingPort refusing;
+    const quint16 deadPort = refusing.port();
+    QVERIFY(deadPort != 0);
     ws.streams = {feedConfig(QStringLiteral("dead"), QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(deadPort))),
                   feedConfig(QStringLiteral("fine"), m_server->url())};
     ws.alerts =

@@ -2,6 +2,7 @@
 // (sent, an HTTP error, a reference that is not set), and entries refused as the workspace
 // loader refuses them.
 
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "AlertService.h"
 #include "Engine.h"
@@ -16,7 +17,6 @@
 #include <QtCore/QJsonArray>
 #include <QtCore/QJsonDocument>
 #include <QtCore/QJsonObject>
-#include <QtNetwork/QTcpServer>
 #include <QtTest/QSignalSpy>
 #include <QtTest/QTest>
 #include <QtWidgets/QComboBox>
@@ -152,10 +152,9 @@ void tst_NotifyDialog::mainWindowSendsEpisodes()
     QVERIFY(recorder.listen());
     Engine engine;
     MainWindow w(&engine);
-    QTcpServer probe; // nothing listens on this port: the stream never gets data
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const quint16 deadPort = probe.serverPort();
-    probe.close();
+    const testing::RefusingPort refusing; // nothing listens on this port: the stream never gets data
+    const quint16 deadPort = refusing.port();
+    QVERIFY(deadPort != 0);
     Workspace ws;
     StreamConfig dead;
     dead.name = QStringLiteral("dead");

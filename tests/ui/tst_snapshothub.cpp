@@ -9,6 +9,7 @@
 // of turn runs a pending stage first.
 
 #include "../common/QuietStreams.h"
+#include "../common/RefusingPort.h"
 #include "../common/TestRegistry.h"
 #include "CaptureList.h"
 #include "Engine.h"
@@ -103,12 +104,11 @@ private slots:
 void tst_SnapshotHub::oneSourceAndOnlyWhatChanged()
 {
     Engine engine(Engine::Options{1});
-    QTcpServer probe; // nothing listens on this port: the stream keeps trying
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
+    const testing::RefusingPort refusing; // nothing listens on this port: the stream keeps trying
+    QVERIFY(refusing.port() != 0);
     StreamConfig c;
     c.name = QStringLiteral("local");
-    c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
-    probe.close();
+    c.url = QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(refusing.port()));
     const StreamId local = engine.addStream(c);
     QuotesAgent fake;
     QTemporaryDir dir;
@@ -222,10 +222,9 @@ void tst_SnapshotHub::everyTenthTickIsSlow()
 void tst_SnapshotHub::eachTickReadsATenthOfTheHistograms()
 {
     Engine engine(Engine::Options{1});
-    QTcpServer probe; // nothing listens on this port: the streams keep trying
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
-    probe.close();
+    const testing::RefusingPort refusing; // nothing listens on this port: the streams keep trying
+    QVERIFY(refusing.port() != 0);
+    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(refusing.port()));
     for (int i = 0; i < 200; ++i) {
         StreamConfig c;
         c.name = QStringLiteral("s%1").arg(i);
@@ -340,10 +339,9 @@ void tst_SnapshotHub::aQuietStreamIsNotReadAgain()
 void tst_SnapshotHub::timerTicksRunTheirStagesApart()
 {
     Engine engine(Engine::Options{1});
-    QTcpServer probe; // nothing listens on this port
-    QVERIFY(probe.listen(QHostAddress::LocalHost, 0));
-    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(probe.serverPort()));
-    probe.close();
+    const testing::RefusingPort refusing; // nothing listens on this port
+    QVERIFY(refusing.port() != 0);
+    const QUrl dead(QStringLiteral("ws://127.0.0.1:%1/").arg(refusing.port()));
     StreamConfig c;
     c.name = QStringLiteral("s");
     c.url = dead;
