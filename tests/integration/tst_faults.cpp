@@ -137,7 +137,6 @@ private:
     StreamId m_id = kInvalidStreamId;
 };
 
-// A loopback port that nobody listens on (bound, then closed).
 // A peer that accepts TCP connections and then fails the client in the middle of setting
 // one up: it never says a word (a TLS handshake or a websocket upgrade that never ends), or
 // it starts the upgrade's answer and never finishes it.
