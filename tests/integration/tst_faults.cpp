@@ -243,6 +243,12 @@ private:
 };
 #endif
 
+// What a retrying stream was doing, for a wait that failed.
+QString retryText(const StreamSnapshot &s)
+{
+    return QStringLiteral("%1 after %2 reconnects: %3").arg(stateName(s.state)).arg(s.reconnects).arg(s.stateReason);
+}
+
 } // namespace
 
 class TestFaults : public QObject {
@@ -395,11 +401,7 @@ void TestFaults::refusedConnectionRetriesUntilAServerListens()
     // One snapshot both waited for and read: the state may change the moment after.
     StreamSnapshot down;
     QTRY_VERIFY2_WITH_TIMEOUT((down = engine.snapshot(id)).state == StreamState::Reconnecting && down.reconnects >= 3,
-                              qPrintable(QStringLiteral("%1 after %2 reconnects: %3")
-                                             .arg(stateName(down.state))
-                                             .arg(down.reconnects)
-                                             .arg(down.stateReason)),
-                              scaledMs(20000));
+                              qPrintable(retryText(down)), scaledMs(20000));
     QVERIFY2(down.stateReason.startsWith(QLatin1String("Connection refused")), qPrintable(down.stateReason));
     QVERIFY2(down.stateReason.contains(QLatin1String("reconnect attempt")), qPrintable(down.stateReason));
     QVERIFY(down.nextRetryAtMs >= down.stateSinceMs);
@@ -471,11 +473,8 @@ void TestFaults::unresolvableHostRetriesWithBackoff()
 
     // One snapshot both waited for and read: the state may change the moment after.
     StreamSnapshot s;
-    QTRY_VERIFY2_WITH_TIMEOUT(
-        (s = engine.snapshot(id)).state == StreamState::Reconnecting && s.reconnects >= 3,
-        qPrintable(
-            QStringLiteral("%1 after %2 reconnects: %3").arg(stateName(s.state)).arg(s.reconnects).arg(s.stateReason)),
-        scaledMs(20000));
+    QTRY_VERIFY2_WITH_TIMEOUT((s = engine.snapshot(id)).state == StreamState::Reconnecting && s.reconnects >= 3,
+                              qPrintable(retryText(s)), scaledMs(20000));
     QVERIFY2(s.stateReason.startsWith(QLatin1String("Host not found")), qPrintable(s.stateReason));
     QCOMPARE(s.messages, quint64(0));
     QTRY_VERIFY(quint64(scheduledReconnects(events, id).size()) >= s.reconnects);
