@@ -9,14 +9,15 @@
 // Elsewhere than on Unix: a probe that listens and closes, as before.
 
 #include <QtCore/QtGlobal>
-#include <QtNetwork/QHostAddress>
-#include <QtNetwork/QTcpServer>
 
 #ifdef Q_OS_UNIX
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#else
+#include <QtNetwork/QHostAddress>
+#include <QtNetwork/QTcpServer>
 #endif
 
 namespace streamscope::testing {
